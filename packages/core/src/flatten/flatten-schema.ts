@@ -1,0 +1,46 @@
+import type { FlattenOptions, FlattenResult, JsonSchema, SchemaNote, SchemaNotes } from '../types'
+import type { FlattenContext } from './context'
+import { isSchemaObject, resolvePointer } from '../json'
+import { NODE_BUDGET } from './context'
+import { resolveProfile } from './profiles'
+import { rewrite } from './walk'
+
+function notesByNode(schema: JsonSchema, notes: SchemaNotes | undefined): WeakMap<object, SchemaNote> {
+  const map = new WeakMap<object, SchemaNote>()
+  for (const [pointer, note] of Object.entries(notes ?? {})) {
+    const node = resolvePointer(schema, pointer)
+    if (isSchemaObject(node))
+      map.set(node, note)
+  }
+  return map
+}
+
+/**
+ * Rewrites a JSON Schema so every union of objects becomes one flat object (and, with the `portable`
+ * profile, so no combinator, `$ref` or untyped leaf is left). The result accepts every value the
+ * input accepts. Never throws for a schema it cannot improve: it reports a diagnostic instead.
+ */
+export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}): FlattenResult {
+  const ctx: FlattenContext = {
+    profile: resolveProfile(options.profile ?? 'portable'),
+    root: schema,
+    notes: notesByNode(schema, options.notes),
+    diagnostics: [],
+    refStack: [],
+    budget: NODE_BUDGET,
+  }
+  const out = rewrite(ctx, schema, '', 0)
+  return { schema: out, diagnostics: dedupe(ctx.diagnostics) }
+}
+
+/** A node inlined in several places reports once per path and message. */
+function dedupe<T extends { path: string, message: string, code: string }>(diagnostics: T[]): T[] {
+  const seen = new Set<string>()
+  return diagnostics.filter((d) => {
+    const key = `${d.code}\u0000${d.path}\u0000${d.message}`
+    if (seen.has(key))
+      return false
+    seen.add(key)
+    return true
+  })
+}

@@ -1,0 +1,125 @@
+import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
+import type { FlattenContext } from './context'
+import type { ObjectVariant } from './join'
+import { isSchemaObject } from '../json'
+import { report } from './context'
+
+/** A key required in every variant whose string values tell the variants apart. */
+export interface Discriminator {
+  key: string
+  /** The values each variant accepts, in variant order. */
+  values: string[][]
+}
+
+function literalValues(schema: unknown): unknown[] | undefined {
+  if (!isSchemaObject(schema))
+    return undefined
+  if ('const' in schema)
+    return [schema.const]
+  return Array.isArray(schema.enum) && schema.enum.length > 0 ? schema.enum : undefined
+}
+
+function candidate(variants: JsonSchemaObject[], key: string): { values: unknown[][] } | undefined {
+  const values: unknown[][] = []
+  for (const variant of variants) {
+    const listed = Array.isArray(variant.required) && variant.required.includes(key) && isSchemaObject(variant.properties)
+      ? literalValues(variant.properties[key])
+      : undefined
+    if (!listed)
+      return undefined
+    values.push(listed)
+  }
+  return { values }
+}
+
+function disjointStrings(values: unknown[][]): values is string[][] {
+  const seen = new Set<string>()
+  for (const list of values) {
+    for (const value of list) {
+      if (typeof value !== 'string' || seen.has(value))
+        return false
+    }
+    for (const value of list as string[])
+      seen.add(value)
+  }
+  return true
+}
+
+/**
+ * The declared discriminator when it qualifies, else the first key (in the first variant's order)
+ * that is required everywhere with disjoint string literals. A declared one with other values is
+ * reported and not used: the union still flattens, without per-variant hints.
+ */
+export function findDiscriminator(variants: JsonSchemaObject[], declared: string | undefined, ctx: FlattenContext, path: JsonPointer): Discriminator | undefined {
+  if (declared !== undefined) {
+    const found = candidate(variants, declared)
+    if (found && disjointStrings(found.values))
+      return { key: declared, values: found.values }
+    report(ctx, 'non-string-discriminator', 'info', path, `discriminator "${declared}" does not have distinct string values in every variant; the union is flattened without per-variant hints`)
+    return undefined
+  }
+  const first = variants[0]!
+  const keys = isSchemaObject(first.properties) ? Object.keys(first.properties) : []
+  for (const key of keys) {
+    const found = candidate(variants, key)
+    if (found && disjointStrings(found.values))
+      return { key, values: found.values }
+  }
+  return undefined
+}
+
+function quote(values: string[]): string {
+  const quoted = values.map(value => JSON.stringify(value))
+  return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`
+}
+
+function descriptionOf(schema: JsonSchema | undefined): string | undefined {
+  return isSchemaObject(schema) && typeof schema.description === 'string' ? schema.description : undefined
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`
+}
+
+/** The discriminator's flat schema: every value, the variants' descriptions in its description. */
+export function describeVariants(discriminator: Discriminator, variants: ObjectVariant[]): JsonSchemaObject {
+  const own = variants.map(v => descriptionOf(isSchemaObject(v.schema.properties) ? v.schema.properties[discriminator.key] as JsonSchema : undefined))
+  const shared = own.every(d => d === own[0]) ? own[0] : undefined
+  const perVariant = variants
+    .map((v, i) => v.description ? `${quote(discriminator.values[i]!)}: ${v.description}` : undefined)
+    .filter(Boolean)
+  const parts = [shared, perVariant.length > 0 ? perVariant.join('; ') : undefined].filter(Boolean)
+  const out: JsonSchemaObject = { type: 'string', enum: discriminator.values.flat() }
+  if (parts.length > 0)
+    out.description = parts.map(part => sentence(part!)).join(' ')
+  return out
+}
+
+/**
+ * A flat key's description: its own (or, where variants describe it differently, each variant's),
+ * then which variants use it and which require it.
+ */
+export function describeVariantKey(discriminator: Discriminator, variants: ObjectVariant[], key: string, declaredBy: number[], requiredBy: number[]): string {
+  const { key: tag, values } = discriminator
+  const label = (indexes: number[]): string => quote(indexes.flatMap(i => values[i]!))
+  const own = declaredBy.map(i => descriptionOf((variants[i]!.schema.properties as Record<string, JsonSchema> | undefined)?.[key]))
+  const parts: string[] = []
+  if (own.every(d => d === own[0])) {
+    if (own[0])
+      parts.push(sentence(own[0]))
+  }
+  else {
+    declaredBy.forEach((variant, n) => {
+      if (own[n])
+        parts.push(`For ${tag} ${label([variant])}: ${sentence(own[n]!)}`)
+    })
+  }
+  const everywhere = declaredBy.length === variants.length
+  if (!everywhere && requiredBy.length === declaredBy.length)
+    parts.push(`Only for ${tag} ${label(declaredBy)}, where it is required.`)
+  else if (!everywhere)
+    parts.push(`Only for ${tag} ${label(declaredBy)}.`)
+  if (requiredBy.length > 0 && requiredBy.length < declaredBy.length)
+    parts.push(`Required when ${tag} is ${label(requiredBy)}.`)
+  return parts.join(' ')
+}

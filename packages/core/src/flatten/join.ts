@@ -1,0 +1,299 @@
+import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
+import type { FlattenContext } from './context'
+import type { Facets } from './facets'
+import type { Kind } from './keywords'
+import { childPointer, isSchemaObject, jsonEqual, uniqueJson } from '../json'
+import { noteOf, report } from './context'
+import { assembleFacets, enumsConflict, splitByKind } from './facets'
+import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
+import { LOWER_BOUNDS, sortKinds, UPPER_BOUNDS } from './keywords'
+
+export interface Joined {
+  schema: JsonSchema
+  /** True when the joined schema accepts exactly the union of its inputs (nothing was widened). */
+  exact: boolean
+}
+
+/**
+ * One schema accepting every value any of `schemas` accepts (their union), as precise as a single
+ * schema without combinators can be: kinds become a `type` array, enums widen, conflicting
+ * constraints loosen or drop, objects merge key by key. Never narrower than the union.
+ */
+export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer, discriminator?: string): Joined {
+  const live = schemas.filter(schema => schema !== false)
+  if (live.length === 0)
+    return { schema: false, exact: true }
+  if (live.every(schema => jsonEqual(schema, live[0])))
+    return { schema: live[0]!, exact: true }
+
+  const split = live.map(splitByKind)
+  const annotations = commonAnnotations(split.map(s => s.annotations))
+  const hasNumber = split.some(s => s.kinds.has('number'))
+  const byKind = new Map<Kind, { facet: JsonSchemaObject, variant: number }[]>()
+  split.forEach((s, variant) => {
+    for (const [rawKind, facet] of s.kinds) {
+      // `integer` folds into `number` when both occur.
+      const kind = rawKind === 'integer' && hasNumber ? 'number' : rawKind
+      const entry = kind === rawKind ? facet : { ...facet, type: kind }
+      byKind.set(kind, [...(byKind.get(kind) ?? []), { facet: entry, variant }])
+    }
+  })
+
+  let exact = !split.some(s => s.opaque)
+  const facets: JsonSchemaObject[] = []
+  for (const kind of sortKinds(byKind.keys())) {
+    const entries = byKind.get(kind)!
+    const joined = kind === 'object'
+      ? mergeObjects(entries.map(({ facet, variant }) => ({ schema: facet, description: split[variant]!.annotations.description as string | undefined })), ctx, path, discriminator)
+      : mergeFacets(entries.map(e => e.facet), ctx, path)
+    exact &&= entries.length === 1 || entries.some(e => jsonEqual(e.facet, joined))
+    facets.push(joined)
+  }
+  exact &&= !enumsConflict(facets) && annotationsKept(split, annotations)
+  return { schema: assembleFacets(facets, annotations), exact }
+}
+
+function annotationsKept(split: Facets[], kept: JsonSchemaObject): boolean {
+  return split.every(s => Object.keys(s.annotations).every(key => key === 'description' || key === 'title' || key in kept))
+}
+
+/** Annotations shared by every schema; a default that differs must not look like it applies to all. */
+function commonAnnotations(all: JsonSchemaObject[]): JsonSchemaObject {
+  const out: JsonSchemaObject = {}
+  const first = all[0]!
+  for (const [key, value] of Object.entries(first)) {
+    if (all.every(other => key in other && jsonEqual(other[key], value)))
+      out[key] = value
+  }
+  return out
+}
+
+/** Joins facets of one non-object kind: keep what all agree on, widen bounds and enums, drop the rest. */
+function mergeFacets(facets: JsonSchemaObject[], ctx: FlattenContext, path: JsonPointer): JsonSchemaObject {
+  const first = facets[0]!
+  if (facets.every(facet => jsonEqual(facet, first)))
+    return first
+  if (first.type === 'array')
+    return mergeArrays(facets, ctx, path)
+  const out: JsonSchemaObject = {}
+  for (const keyword of new Set(facets.flatMap(Object.keys))) {
+    const values = facets.map(facet => facet[keyword])
+    if (values.includes(undefined))
+      continue
+    if (keyword === 'enum')
+      out.enum = uniqueJson((values as unknown[][]).flat())
+    else if (LOWER_BOUNDS.has(keyword) || UPPER_BOUNDS.has(keyword))
+      out[keyword] = widestBound(keyword, values)
+    else if (values.every(value => jsonEqual(value, values[0])))
+      out[keyword] = values[0]
+  }
+  return stripUndefined(out)
+}
+
+function widestBound(keyword: string, values: unknown[]): number | undefined {
+  if (!values.every(value => typeof value === 'number'))
+    return undefined
+  return LOWER_BOUNDS.has(keyword) ? Math.min(...values as number[]) : Math.max(...values as number[])
+}
+
+function stripUndefined(schema: JsonSchemaObject): JsonSchemaObject {
+  for (const key of Object.keys(schema)) {
+    if (schema[key] === undefined)
+      delete schema[key]
+  }
+  return schema
+}
+
+/** The schemas one array facet allows at any position: its tuple positions and its `items`. */
+function elementSchemas(facet: JsonSchemaObject): JsonSchema[] {
+  const prefix = Array.isArray(facet.prefixItems) ? facet.prefixItems as JsonSchema[] : Array.isArray(facet.items) ? facet.items as JsonSchema[] : []
+  const rest = Array.isArray(facet.items) ? facet.additionalItems : facet.items
+  const tail: JsonSchema[] = rest === undefined ? [true] : [rest as JsonSchema]
+  return [...prefix, ...tail]
+}
+
+function isTuple(facet: JsonSchemaObject): boolean {
+  return Array.isArray(facet.prefixItems) || Array.isArray(facet.items)
+}
+
+function mergeArrays(facets: JsonSchemaObject[], ctx: FlattenContext, path: JsonPointer): JsonSchemaObject {
+  const rest = facets.map(facet => Object.fromEntries(Object.entries(facet).filter(([k]) => !['items', 'prefixItems', 'additionalItems'].includes(k))))
+  const out = mergeFacets(rest, ctx, path)
+  const itemsPath = childPointer(path, 'items')
+  const prefixes = facets.map(facet => facet.prefixItems)
+  const sameTuples = prefixes.every(p => Array.isArray(p) && p.length === (prefixes[0] as unknown[]).length)
+    && facets.every(facet => jsonEqual(facet.items, facets[0]!.items))
+  if (sameTuples) {
+    const length = (prefixes[0] as unknown[]).length
+    out.prefixItems = Array.from({ length }, (_, i) => joinSchemas(facets.map(f => (f.prefixItems as JsonSchema[])[i]!), ctx, childPointer(path, 'prefixItems', i)).schema)
+    if (facets[0]!.items !== undefined)
+      out.items = facets[0]!.items
+    return out
+  }
+  if (!facets.some(isTuple)) {
+    if (facets.every(facet => facet.items !== undefined))
+      out.items = joinSchemas(facets.map(facet => facet.items as JsonSchema), ctx, itemsPath).schema
+    return out
+  }
+  // Tuples of different shapes: every position accepts what any position of any of them accepts.
+  const elements = joinSchemas(facets.flatMap(elementSchemas), ctx, itemsPath).schema
+  if (elements !== true)
+    out.items = elements
+  return out
+}
+
+export interface ObjectVariant {
+  schema: JsonSchemaObject
+  description?: string
+}
+
+function declaredKeys(schema: JsonSchemaObject): string[] {
+  const properties = isSchemaObject(schema.properties) ? Object.keys(schema.properties) : []
+  const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []
+  return [...new Set([...properties, ...required])]
+}
+
+function propertyOf(schema: JsonSchemaObject, key: string): JsonSchema | undefined {
+  const properties = isSchemaObject(schema.properties) ? schema.properties : {}
+  if (Object.prototype.hasOwnProperty.call(properties, key))
+    return properties[key] as JsonSchema
+  return Array.isArray(schema.required) && schema.required.includes(key) ? true : undefined
+}
+
+function isRequired(schema: JsonSchemaObject, key: string): boolean {
+  return Array.isArray(schema.required) && schema.required.includes(key)
+}
+
+/** What a variant accepts for keys it does not declare: nothing it gives meaning to, or a schema. */
+function extraKeysSchema(schema: JsonSchemaObject): JsonSchema | undefined {
+  const extra = schema.additionalProperties
+  if (extra === true)
+    return true
+  return isSchemaObject(extra) ? extra : undefined
+}
+
+/**
+ * Merges object schemas into one flat object that accepts every variant. A key keeps the join of its
+ * schemas across the variants that declare it (plus what a variant's catch-all accepts for it); it
+ * is required only when every variant requires it. With a discriminator, the discriminator becomes a
+ * string enum and keys gain per-variant hints.
+ */
+export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, path: JsonPointer, declaredDiscriminator?: string): JsonSchemaObject {
+  if (variants.length === 1)
+    return variants[0]!.schema
+  const discriminator = findDiscriminator(variants.map(v => v.schema), declaredDiscriminator, ctx, path)
+  const properties: Record<string, JsonSchema> = {}
+  const required: string[] = []
+  const keys = [...new Set(variants.flatMap(v => declaredKeys(v.schema)))]
+  if (discriminator)
+    keys.splice(keys.indexOf(discriminator.key), 1)
+
+  for (const key of keys) {
+    const keyPath = childPointer(path, 'properties', key)
+    const declaring = variants.map((v, i) => ({ schema: propertyOf(v.schema, key), i })).filter(e => e.schema !== undefined)
+    const catchAlls = variants.map(v => propertyOf(v.schema, key) === undefined ? extraKeysSchema(v.schema) : undefined).filter(s => s !== undefined)
+    const candidates = [...declaring.map(e => e.schema!), ...catchAlls]
+    let schema: JsonSchema = candidates.length === 1
+      ? candidates[0]!
+      : joinSchemas(candidates.map(s => widenInvisible(s, ctx, keyPath)), ctx, keyPath).schema
+    const requiredBy = declaring.filter(e => isRequired(variants[e.i]!.schema, key)).map(e => e.i)
+    if (requiredBy.length === variants.length)
+      required.push(key)
+    if (discriminator && isSchemaObject(schema)) {
+      schema = withDescription(schema, describeVariantKey(discriminator, variants, key, declaring.map(e => e.i), requiredBy))
+    }
+    properties[key] = schema
+  }
+
+  const out: JsonSchemaObject = { type: 'object' }
+  const rest = mergeFacets(variants.map(v => objectConstraints(v.schema)), ctx, path)
+  Object.assign(out, rest)
+  if (discriminator) {
+    out.properties = { [discriminator.key]: describeVariants(discriminator, variants), ...properties }
+    required.unshift(discriminator.key)
+  }
+  else {
+    out.properties = properties
+  }
+  if (required.length > 0)
+    out.required = required
+  const extras = variants.map(v => v.schema.additionalProperties)
+  const patternsDiffer = 'patternProperties' in out === false && variants.some(v => 'patternProperties' in v.schema)
+  if (extras.every(extra => extra === false) && !patternsDiffer) {
+    out.additionalProperties = false
+  }
+  else if (extras.every(extra => isSchemaObject(extra) || extra === false) && !patternsDiffer) {
+    const schemas = extras.filter(isSchemaObject)
+    out.additionalProperties = joinSchemas(schemas, ctx, childPointer(path, 'additionalProperties')).schema
+  }
+  return out
+}
+
+/** An object's constraints other than its keys and what it says of extra keys. */
+function objectConstraints(schema: JsonSchemaObject): JsonSchemaObject {
+  const { properties: _p, required: _r, additionalProperties: _a, ...rest } = schema
+  return rest
+}
+
+function withDescription(schema: JsonSchemaObject, description: string): JsonSchemaObject {
+  const out: JsonSchemaObject = { ...schema }
+  if (description === '')
+    delete out.description
+  else
+    out.description = description
+  return out
+}
+
+/**
+ * Where a key collides, a node whose parser does more than its JSON shows (a refine, a trim, a
+ * transform…) keeps its base type only: a constraint it shows could exclude what another variant's
+ * parser accepts. Applies at any depth below the collided key.
+ */
+export function widenInvisible(schema: JsonSchema, ctx: FlattenContext, path: JsonPointer): JsonSchema {
+  if (!isSchemaObject(schema))
+    return schema
+  let out: JsonSchemaObject = schema
+  if (noteOf(ctx, schema)?.invisible?.length) {
+    out = baseType(schema)
+    report(ctx, 'invisible-constraint', 'info', path, `kept only the base type: the parser checks more than JSON Schema shows (${noteOf(ctx, schema)!.invisible!.join(', ')}) on a key several variants share`)
+  }
+  let changed = out !== schema
+  const next: JsonSchemaObject = { ...out }
+  if (isSchemaObject(out.properties)) {
+    const properties: Record<string, JsonSchema> = {}
+    for (const [key, child] of Object.entries(out.properties)) {
+      properties[key] = widenInvisible(child as JsonSchema, ctx, childPointer(path, 'properties', key))
+      changed ||= properties[key] !== child
+    }
+    next.properties = properties
+  }
+  for (const keyword of ['items', 'additionalProperties'] as const) {
+    if (isSchemaObject(out[keyword])) {
+      next[keyword] = widenInvisible(out[keyword] as JsonSchema, ctx, childPointer(path, keyword))
+      changed ||= next[keyword] !== out[keyword]
+    }
+  }
+  if (Array.isArray(out.prefixItems)) {
+    next.prefixItems = (out.prefixItems as JsonSchema[]).map((child, i) => widenInvisible(child, ctx, childPointer(path, 'prefixItems', i)))
+    changed ||= (next.prefixItems as JsonSchema[]).some((child, i) => child !== (out.prefixItems as JsonSchema[])[i])
+  }
+  return changed ? next : schema
+}
+
+/** Constraints a base type drops: everything that narrows values within their kind. */
+const VALUE_CONSTRAINTS = new Set(['enum', 'const', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'propertyNames', 'contains', 'default'])
+
+/** The node's kinds and structure (properties, items), without the constraints on its values. */
+export function baseType(schema: JsonSchemaObject): JsonSchemaObject {
+  const { kinds } = splitByKind(schema)
+  const out: JsonSchemaObject = {}
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (!VALUE_CONSTRAINTS.has(keyword))
+      out[keyword] = value
+  }
+  if (out.type === undefined && ('enum' in schema || 'const' in schema)) {
+    const types = sortKinds(kinds.keys())
+    out.type = types.length === 1 ? types[0] : types
+  }
+  return out
+}

@@ -1,0 +1,74 @@
+/** The JSON kinds a value can have; `integer` is a refinement of `number`. */
+export type Kind = 'null' | 'boolean' | 'object' | 'array' | 'number' | 'integer' | 'string'
+
+/** Canonical order of kinds in a `type` array. */
+export const KIND_ORDER: readonly Kind[] = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']
+
+/** Every JSON value has one of these kinds: a `type` array of all of them accepts anything. */
+export const ALL_KINDS: readonly Kind[] = ['object', 'array', 'string', 'number', 'boolean', 'null']
+
+/** Keywords that only constrain values of one kind (JSON Schema ignores them for other kinds). */
+export const KIND_KEYWORDS: Record<Kind, readonly string[]> = {
+  string: ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  object: ['properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'unevaluatedProperties'],
+  array: ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains', 'unevaluatedItems'],
+  boolean: [],
+  null: [],
+}
+
+const KEYWORD_KIND = new Map<string, Kind>()
+for (const kind of ['string', 'number', 'object', 'array'] as const) {
+  for (const keyword of KIND_KEYWORDS[kind])
+    KEYWORD_KIND.set(keyword, kind)
+}
+
+/** The kind a keyword constrains, or undefined for keywords that apply to every value. */
+export function keywordKind(keyword: string): Kind | undefined {
+  return KEYWORD_KIND.get(keyword)
+}
+
+/** Keywords that describe but never reject a value. */
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+])
+
+/** Lower bounds: widening keeps the smallest; upper bounds: the largest. */
+export const LOWER_BOUNDS: ReadonlySet<string> = new Set(['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties', 'minContains'])
+export const UPPER_BOUNDS: ReadonlySet<string> = new Set(['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties', 'maxContains'])
+
+/** Keywords that hold one subschema, an array of subschemas, or a map of named subschemas. */
+export const SUBSCHEMA_KEYWORDS = {
+  single: ['additionalProperties', 'unevaluatedProperties', 'propertyNames', 'items', 'additionalItems', 'contains', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contentSchema'],
+  list: ['prefixItems', 'allOf', 'anyOf', 'oneOf'],
+  map: ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'],
+} as const
+
+/** Formats every major client accepts; other formats move into the description. */
+export const PORTABLE_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'uri'])
+
+export function kindOfValue(value: unknown): Kind {
+  if (value === null)
+    return 'null'
+  if (Array.isArray(value))
+    return 'array'
+  switch (typeof value) {
+    case 'string': return 'string'
+    case 'number': return 'number'
+    case 'boolean': return 'boolean'
+    default: return 'object'
+  }
+}
+
+export function sortKinds(kinds: Iterable<Kind>): Kind[] {
+  const set = new Set(kinds)
+  return KIND_ORDER.filter(kind => set.has(kind))
+}

@@ -1,0 +1,101 @@
+import type { JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
+import type { FlattenContext, Profile } from './context'
+import type { Kind } from './keywords'
+import { childPointer, isSchemaObject } from '../json'
+import { report } from './context'
+import { anyValue, splitByKind } from './facets'
+import { joinSchemas } from './join'
+import { ALL_KINDS, kindOfValue, PORTABLE_FORMATS, sortKinds } from './keywords'
+
+/** Identifiers and containers that mean nothing once references are inlined. */
+const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', '$comment']
+/** Keywords major clients reject or ignore; dropping each one only widens the schema. */
+const UNPORTABLE_KEYWORDS = ['not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'minContains', 'maxContains', 'additionalItems']
+
+function typesOf(schema: JsonSchemaObject): Kind[] | undefined {
+  if (typeof schema.type === 'string')
+    return [schema.type as Kind]
+  return Array.isArray(schema.type) ? schema.type as Kind[] : undefined
+}
+
+function setTypes(schema: JsonSchemaObject, kinds: Kind[]): void {
+  const sorted = sortKinds(kinds.includes('number') ? kinds.filter(kind => kind !== 'integer') : kinds)
+  schema.type = sorted.length === 1 ? sorted[0] : sorted
+}
+
+/** Positional tuple items become one `items` schema that accepts every position, with the length kept. */
+function tupleToItems(out: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): void {
+  const prefix = Array.isArray(out.prefixItems) ? out.prefixItems as JsonSchema[] : Array.isArray(out.items) ? out.items as JsonSchema[] : undefined
+  if (!prefix)
+    return
+  const rest = Array.isArray(out.items) ? out.additionalItems : out.items
+  const closed = rest === false
+  const elements = closed || rest === undefined ? prefix : [...prefix, rest as JsonSchema]
+  delete out.prefixItems
+  delete out.additionalItems
+  const joined = joinSchemas(rest === undefined ? [...elements, true] : elements, ctx, childPointer(path, 'items')).schema
+  out.items = joined === true ? anyValue() : joined
+  if (closed && typeof out.maxItems !== 'number')
+    out.maxItems = prefix.length
+}
+
+function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): JsonSchema {
+  const out: JsonSchemaObject = { ...node }
+  for (const keyword of DOCUMENT_KEYWORDS)
+    delete out[keyword]
+  for (const keyword of UNPORTABLE_KEYWORDS) {
+    if (keyword in out) {
+      delete out[keyword]
+      report(ctx, 'keyword-dropped', 'info', childPointer(path, keyword), `"${keyword}" is not portable; dropped (the schema only gets wider)`)
+    }
+  }
+  if ('const' in out) {
+    out.enum = Array.isArray(out.enum) ? out.enum.filter(value => JSON.stringify(value) === JSON.stringify(out.const)) : [out.const]
+    delete out.const
+  }
+  if (typeof out.format === 'string' && !PORTABLE_FORMATS.has(out.format)) {
+    const note = `Format: ${out.format}.`
+    out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note
+    report(ctx, 'format-moved', 'info', childPointer(path, 'format'), `format "${out.format}" is not portable; moved into the description`)
+    delete out.format
+  }
+  tupleToItems(out, path, ctx)
+
+  let kinds = typesOf(out)
+  if (!kinds && Array.isArray(out.enum))
+    kinds = sortKinds(out.enum.map(kindOfValue))
+  if (!kinds && !('anyOf' in out) && !('oneOf' in out) && !('$ref' in out)) {
+    if (!Object.keys(out).some(keyword => splitByKind({ [keyword]: out[keyword] }).kinds.size < ALL_KINDS.length)) {
+      report(ctx, 'untyped-leaf', 'warning', path, 'no type: advertised as any JSON value (clients may send it as a JSON string)')
+    }
+    kinds = [...ALL_KINDS]
+  }
+  if (kinds)
+    setTypes(out, kinds)
+  const all = Array.isArray(out.type) && out.type.length === ALL_KINDS.length
+  if (kinds?.includes('array') && !all && out.items === undefined) {
+    report(ctx, 'untyped-leaf', 'warning', childPointer(path, 'items'), 'array without items: advertised as an array of any JSON values')
+    out.items = anyValue()
+  }
+  if (out.items === true)
+    out.items = anyValue()
+  return out
+}
+
+const PROFILES: Record<ProfileName, Profile> = {
+  portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, finishNode: portableNode },
+  minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false },
+}
+
+export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[]
+
+export function resolveProfile(name: ProfileName): Profile {
+  const profile = PROFILES[name]
+  if (!profile)
+    throw new TypeError(`unknown flatmcp profile "${String(name)}"; expected one of ${PROFILE_NAMES.map(n => `"${n}"`).join(', ')}`)
+  return profile
+}
+
+export function isObjectRoot(schema: JsonSchema): boolean {
+  return isSchemaObject(schema) && schema.type === 'object'
+}

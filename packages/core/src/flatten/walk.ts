@@ -1,0 +1,218 @@
+import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
+import type { FlattenContext } from './context'
+import type { Kind } from './keywords'
+import { childPointer, isSchema, isSchemaObject, resolvePointer } from '../json'
+import { carryNote, MAX_DEPTH, noteOf, RECURSION_BOUND, report } from './context'
+import { anyValue, assembleFacets, splitByKind } from './facets'
+import { baseType, joinSchemas } from './join'
+import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
+
+/** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
+const STRICTER_THAN_PARSER = new Set(['overwrite', 'coerce', 'catch', 'preprocess'])
+/** Notes whose parser may accept a missing key: such a key is never required. */
+const ACCEPTS_MISSING = new Set(['catch', 'preprocess'])
+
+/**
+ * Rewrites a schema bottom-up: children first, then `allOf`, then unions, then the profile's own
+ * rules for the node. Every step widens or keeps what the node accepts, never narrows it.
+ */
+export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, depth: number): JsonSchema {
+  if (node === true)
+    return ctx.profile.finishNode ? rewrite(ctx, {}, path, depth) : true
+  if (node === false)
+    return false
+  if (!isSchemaObject(node)) {
+    report(ctx, 'malformed-schema', 'error', path, `expected a schema (an object or a boolean), found ${describeValue(node)}; it accepts anything in the output`)
+    return ctx.profile.finishNode ? anyValue() : true
+  }
+  if (depth > MAX_DEPTH) {
+    report(ctx, 'depth-limit', 'warning', path, `nesting deeper than ${MAX_DEPTH} levels is not walked; kept as its bare kinds`)
+    return looseKinds(ctx, node)
+  }
+  ctx.budget -= 1
+  if (typeof node.$ref === 'string')
+    return carryNote(ctx, node, rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth))
+
+  const children = rewriteChildren(ctx, node, path, depth)
+  carryNote(ctx, node, children)
+  let out: JsonSchema = children
+  if (Array.isArray(children.allOf) && ctx.profile.foldAllOf)
+    out = foldAll([withoutKeyword(children, 'allOf'), ...children.allOf as JsonSchema[]])
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    if (isSchemaObject(out) && Array.isArray(out[keyword]))
+      out = flattenUnion(ctx, node, out, keyword, path)
+  }
+  if (!isSchemaObject(out))
+    return out
+  out = adjustForInvisible(ctx, node, out, path)
+  return carryNote(ctx, node, ctx.profile.finishNode ? ctx.profile.finishNode(out, path, ctx) : out)
+}
+
+function describeValue(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+}
+
+function withoutKeyword(schema: JsonSchemaObject, keyword: string): JsonSchemaObject {
+  const { [keyword]: _dropped, ...rest } = schema
+  return rest
+}
+
+function rewriteChildren(ctx: FlattenContext, node: JsonSchemaObject, path: JsonPointer, depth: number): JsonSchemaObject {
+  const out: JsonSchemaObject = {}
+  const down = (child: unknown, ...tokens: (string | number)[]): JsonSchema => rewrite(ctx, child, childPointer(path, ...tokens), depth + 1)
+  for (const [keyword, value] of Object.entries(node)) {
+    if ((keyword === '$defs' || keyword === 'definitions') && ctx.profile.inlineRefs)
+      continue
+    if (keyword === 'anyOf' || keyword === 'oneOf') {
+      out[keyword] = Array.isArray(value) ? unionBranches(ctx, value, childPointer(path, keyword), depth + 1) : value
+    }
+    else if ((SUBSCHEMA_KEYWORDS.single as readonly string[]).includes(keyword) && isSchema(value)) {
+      // A boolean says all or nothing of extra keys or items; only a real schema needs walking.
+      out[keyword] = typeof value === 'boolean' && keyword !== 'not' && keyword !== 'contains' ? value : down(value, keyword)
+    }
+    else if (((SUBSCHEMA_KEYWORDS.list as readonly string[]).includes(keyword) || keyword === 'items') && Array.isArray(value)) {
+      out[keyword] = value.map((child, i) => down(child, keyword, i))
+    }
+    else if ((SUBSCHEMA_KEYWORDS.map as readonly string[]).includes(keyword) && isSchemaObject(value)) {
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, down(child, keyword, key)]))
+    }
+    else {
+      out[keyword] = value
+    }
+  }
+  return out
+}
+
+/** A union's branches, rewritten; a branch that is itself a bare union contributes its own branches. */
+function unionBranches(ctx: FlattenContext, branches: unknown[], path: JsonPointer, depth: number): unknown[] {
+  return branches.flatMap((branch, i) => {
+    if (isSchemaObject(branch) && isBareUnion(branch)) {
+      const keyword = Array.isArray(branch.anyOf) ? 'anyOf' : 'oneOf'
+      return unionBranches(ctx, branch[keyword] as unknown[], childPointer(path, i, keyword), depth + 1)
+    }
+    return [rewrite(ctx, branch, childPointer(path, i), depth)]
+  })
+}
+
+function isBareUnion(schema: JsonSchemaObject): boolean {
+  const keys = Object.keys(schema)
+  const unions = keys.filter(key => (key === 'anyOf' || key === 'oneOf') && Array.isArray(schema[key]))
+  return unions.length === 1 && keys.every(key => unions.includes(key) || (ANNOTATIONS.has(key) && key !== 'default'))
+}
+
+function isObjectSchema(schema: JsonSchema): boolean {
+  return isSchemaObject(schema) && (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'object'))
+}
+
+/**
+ * A union becomes one schema: objects merge into one flat object (with discriminator hints where
+ * there is one); with a profile that joins every union, other branches join into a `type` array.
+ * Siblings of the union keyword (a description, a default) apply on top.
+ */
+function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, keyword: 'anyOf' | 'oneOf', path: JsonPointer): JsonSchema {
+  const branches = node[keyword] as unknown[]
+  const unionPath = childPointer(path, keyword)
+  if (branches.length === 0) {
+    report(ctx, 'malformed-schema', 'error', unionPath, `${keyword} has no branches; left as it is`)
+    return node
+  }
+  const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? resolvePointer(ctx.root, branch.$ref) : branch)
+  if (!resolved.every(isSchema)) {
+    report(ctx, 'union-left-alone', 'warning', unionPath, 'a branch is not a schema or its $ref cannot be resolved; the union is left as it is')
+    return node
+  }
+  const objects = resolved.every(branch => branch === false || isObjectSchema(branch))
+  if (!objects && !ctx.profile.joinEveryUnion) {
+    report(ctx, 'union-left-alone', 'info', unionPath, `the ${ctx.profile.name} profile flattens unions of objects only; this one has other branches`)
+    return node
+  }
+  const joined = joinSchemas(resolved, ctx, path, noteOf(ctx, original)?.discriminator)
+  if (!joined.exact && !objects)
+    report(ctx, 'union-widened', 'info', unionPath, 'the branches cannot be told apart in one schema; the flat schema keeps what they share (it accepts every branch)')
+  return foldAll([withoutKeyword(node, keyword), joined.schema])
+}
+
+/**
+ * One schema for values that satisfy all of `schemas`: the first schema to state a keyword keeps it,
+ * properties merge key by key and required keys add up. Any value matching all inputs matches the
+ * result, so it is a sound stand-in for `allOf`.
+ */
+export function foldAll(schemas: JsonSchema[]): JsonSchema {
+  if (schemas.includes(false))
+    return false
+  const out: JsonSchemaObject = {}
+  for (const schema of schemas) {
+    if (!isSchemaObject(schema))
+      continue
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (!(keyword in out))
+        out[keyword] = value
+      else if (keyword === 'properties' && isSchemaObject(value) && isSchemaObject(out.properties))
+        out.properties = { ...value, ...out.properties }
+      else if (keyword === 'required' && Array.isArray(value) && Array.isArray(out.required))
+        out.required = [...new Set([...out.required, ...value])]
+    }
+  }
+  return out
+}
+
+/** Applies what the parser does beyond the JSON: a key it accepts missing is optional; a node it accepts more of than the JSON says keeps its base type. */
+function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, path: JsonPointer): JsonSchemaObject {
+  let out = node
+  if (Array.isArray(out.required) && isSchemaObject(original.properties)) {
+    const properties = original.properties
+    const kept = out.required.filter(key => !noteOf(ctx, properties[key as string])?.invisible?.some(kind => ACCEPTS_MISSING.has(kind)))
+    if (kept.length !== out.required.length)
+      out = kept.length > 0 ? { ...out, required: kept } : withoutKeyword(out, 'required')
+  }
+  const stricter = noteOf(ctx, original)?.invisible?.filter(kind => STRICTER_THAN_PARSER.has(kind)) ?? []
+  if (stricter.length > 0) {
+    report(ctx, 'invisible-constraint', 'info', path, `kept only the base type: the parser accepts more than JSON Schema shows (${stricter.join(', ')})`)
+    out = baseType(out)
+  }
+  return out
+}
+
+function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string }, path: JsonPointer, depth: number): JsonSchema {
+  const { $ref: ref, ...siblings } = node
+  const target = ref.startsWith('#') ? resolvePointer(ctx.root, ref) : undefined
+  if (!ctx.profile.inlineRefs && target !== undefined)
+    return { $ref: ref, ...rewriteChildren(ctx, siblings, path, depth) }
+  if (target === undefined || !isSchema(target)) {
+    report(ctx, 'ref-unresolved', 'warning', path, `cannot resolve $ref "${ref}" inside the document; it accepts anything in the output`)
+    return ctx.profile.inlineRefs ? anyValue() : node
+  }
+  let resolved: JsonSchema
+  if (ctx.refStack.filter(seen => seen === ref).length >= RECURSION_BOUND || ctx.budget <= 0) {
+    report(ctx, ctx.budget <= 0 ? 'size-limit' : 'recursion-truncated', 'info', path, ctx.budget <= 0
+      ? `inlining "${ref}" would make the schema too large; kept as its bare kinds`
+      : `recursive "${ref}" is unrolled ${RECURSION_BOUND} levels deep, then kept as its bare kinds`)
+    resolved = looseKinds(ctx, target)
+  }
+  else {
+    ctx.refStack.push(ref)
+    resolved = rewrite(ctx, target, path, depth + 1)
+    ctx.refStack.pop()
+  }
+  return Object.keys(siblings).length === 0 ? resolved : foldAll([rewrite(ctx, siblings, path, depth), resolved])
+}
+
+/** The kinds a schema may accept, found without walking into it deeply: the loosest typed stand-in. */
+function looseKinds(ctx: FlattenContext, schema: JsonSchema, seen = new Set<unknown>()): JsonSchema {
+  const kinds = new Set<Kind>()
+  const collect = (node: unknown): void => {
+    if (seen.has(node) || seen.size > 1000)
+      return
+    seen.add(node)
+    if (isSchemaObject(node) && typeof node.$ref === 'string')
+      return collect(resolvePointer(ctx.root, node.$ref) ?? true)
+    const branches = isSchemaObject(node) ? [node.anyOf, node.oneOf].find(Array.isArray) : undefined
+    if (branches && isSchemaObject(node) && node.type === undefined)
+      return branches.forEach(collect)
+    for (const kind of splitByKind(isSchema(node) ? node : true).kinds.keys())
+      kinds.add(kind)
+  }
+  collect(schema)
+  const description = isSchemaObject(schema) && typeof schema.description === 'string' ? { description: schema.description } : {}
+  return assembleFacets(sortKinds(kinds).map(kind => ({ type: kind })), description)
+}

@@ -1,0 +1,133 @@
+import type * as zc from 'zod/v4/core'
+import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, SchemaNote, SchemaNotes } from '../types'
+import { toJSONSchema } from 'zod/v4/core'
+import { childPointer, isSchemaObject } from '../json'
+
+/** Which side of a schema to describe: what a caller sends (`input`) or what the parser returns. */
+export type SchemaSide = 'input' | 'output'
+
+export interface OriginalSchema {
+  schema: JsonSchemaObject
+  /** What the JSON cannot show, by pointer into `schema`. Empty for non-zod schemas. */
+  notes: SchemaNotes
+}
+
+/** A part of the schema has no JSON Schema form (a `z.date()`, a `z.bigint()`…). */
+export class UnrepresentableError extends Error {
+  constructor(readonly path: JsonPointer, readonly kind: string, detail: string) {
+    super(`${kind} at ${path || '/'} cannot be expressed in JSON Schema (${detail}); replace it with a representable schema or give it a JSON Schema override`)
+    this.name = 'UnrepresentableError'
+  }
+}
+
+const MARK = 'x-flatmcp-note'
+
+interface ZodLike { _zod: { def: Record<string, unknown> & { type: string } } }
+
+function isZod(schema: unknown): schema is zc.$ZodType {
+  return typeof schema === 'object' && schema !== null && '_zod' in schema
+}
+
+function defOf(schema: unknown): (Record<string, unknown> & { type: string }) | undefined {
+  return isZod(schema) ? (schema as unknown as ZodLike)._zod.def : undefined
+}
+
+/** What a zod node's parser does that its JSON Schema does not show. */
+function noteFor(schema: zc.$ZodType): SchemaNote | undefined {
+  const def = defOf(schema)!
+  const invisible: InvisibleConstraint[] = []
+  for (const check of (def.checks as unknown[] | undefined) ?? []) {
+    const kind = defOf(check)?.check ?? (check as ZodLike)._zod?.def?.check
+    if (kind === 'custom')
+      invisible.push('refine')
+    else if (kind === 'overwrite')
+      invisible.push('overwrite')
+  }
+  if (def.coerce === true)
+    invisible.push('coerce')
+  if (def.type === 'catch')
+    invisible.push('catch')
+  if (def.type === 'custom')
+    invisible.push('refine')
+  if (def.type === 'transform')
+    invisible.push('transform')
+  if (def.type === 'pipe') {
+    if (defOf(def.in)?.type === 'transform')
+      invisible.push('preprocess')
+    else if (defOf(def.out)?.type === 'transform')
+      invisible.push('transform')
+    else
+      invisible.push('pipe')
+  }
+  const note: SchemaNote = {}
+  if (invisible.length > 0)
+    note.invisible = invisible
+  if (def.type === 'union' && typeof def.discriminator === 'string')
+    note.discriminator = def.discriminator
+  return note.invisible || note.discriminator ? note : undefined
+}
+
+function mergeNotes(a: SchemaNote | undefined, b: SchemaNote): SchemaNote {
+  const invisible = [...new Set([...(a?.invisible ?? []), ...(b.invisible ?? [])])]
+  const out: SchemaNote = { ...a, ...b }
+  if (invisible.length > 0)
+    out.invisible = invisible
+  return out
+}
+
+/** Moves the marks left on the JSON into a pointer-keyed map, so the schema itself stays clean. */
+function collectNotes(node: unknown, pointer: JsonPointer, notes: SchemaNotes): void {
+  if (Array.isArray(node)) {
+    node.forEach((child, i) => collectNotes(child, childPointer(pointer, i), notes))
+    return
+  }
+  if (!isSchemaObject(node))
+    return
+  if (MARK in node) {
+    notes[pointer] = node[MARK] as SchemaNote
+    delete node[MARK]
+  }
+  for (const [key, child] of Object.entries(node))
+    collectNotes(child, childPointer(pointer, key), notes)
+}
+
+function pointerOf(path: (string | number)[]): JsonPointer {
+  return childPointer('', ...path)
+}
+
+/**
+ * The JSON Schema of a tool's schema as its own library describes it (2020-12), with notes of what
+ * the JSON cannot show. zod 4 schemas go through the zod copy they were made with; other Standard
+ * Schema libraries through their `~standard.jsonSchema`.
+ */
+export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input'): OriginalSchema {
+  if (isZod(schema)) {
+    const json = toJSONSchema(schema, {
+      io: side,
+      target: 'draft-2020-12',
+      cycles: 'ref',
+      reused: 'inline',
+      unrepresentable: ({ zodSchema, path, message }) => {
+        throw new UnrepresentableError(pointerOf(path), `z.${defOf(zodSchema)!.type}()`, message)
+      },
+      override: ({ zodSchema, jsonSchema }) => {
+        const note = noteFor(zodSchema)
+        if (note)
+          (jsonSchema as JsonSchemaObject)[MARK] = mergeNotes((jsonSchema as JsonSchemaObject)[MARK] as SchemaNote | undefined, note)
+      },
+    }) as JsonSchemaObject
+    // A JSON copy: zod may share one object between places, and each place needs its own note.
+    const clean = JSON.parse(JSON.stringify(json)) as JsonSchemaObject
+    const notes: SchemaNotes = {}
+    collectNotes(clean, '', notes)
+    return { schema: clean, notes }
+  }
+  const standard = (schema as { '~standard'?: { jsonSchema?: Record<SchemaSide, (options: { target: string }) => unknown> } } | undefined)?.['~standard']
+  const convert = standard?.jsonSchema?.[side]
+  if (typeof convert === 'function') {
+    const json = convert({ target: 'draft-2020-12' })
+    if (isSchemaObject(json))
+      return { schema: JSON.parse(JSON.stringify(json)) as JsonSchemaObject, notes: {} }
+  }
+  throw new TypeError('expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema')
+}

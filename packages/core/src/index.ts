@@ -1,0 +1,8 @@
+export { canonicalSchema } from './compile/canonical'
+export { CompileError, compileTool } from './compile/compile-tool'
+export type { CompiledTool, CompileOptions, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from './compile/compile-tool'
+export { flattenSchema } from './flatten/flatten-schema'
+export { PROFILE_NAMES } from './flatten/profiles'
+export { toOriginalSchema, UnrepresentableError } from './frontend/original-schema'
+export type { OriginalSchema, SchemaSide } from './frontend/original-schema'
+export type * from './types'

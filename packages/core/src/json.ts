@@ -1,0 +1,73 @@
+import type { JsonPointer, JsonSchema, JsonSchemaObject } from './types'
+
+export function isSchemaObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'boolean' || isSchemaObject(value)
+}
+
+/** Structural equality of JSON values; object key order does not matter. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b)
+    return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return false
+  if (Array.isArray(a) !== Array.isArray(b))
+    return false
+  if (Array.isArray(a)) {
+    const other = b as unknown[]
+    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i]))
+  }
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  if (ka.length !== kb.length)
+    return false
+  return ka.every(key => Object.prototype.hasOwnProperty.call(b, key)
+    && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+}
+
+/** Values in first-seen order, without structural duplicates. */
+export function uniqueJson<T>(values: Iterable<T>): T[] {
+  const out: T[] = []
+  const primitives = new Set<unknown>()
+  for (const value of values) {
+    if (typeof value !== 'object' || value === null) {
+      if (primitives.has(value))
+        continue
+      primitives.add(value)
+      out.push(value)
+    }
+    else if (!out.some(seen => jsonEqual(seen, value))) {
+      out.push(value)
+    }
+  }
+  return out
+}
+
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+export function childPointer(base: JsonPointer, ...tokens: (string | number)[]): JsonPointer {
+  return base + tokens.map(token => `/${escapePointerToken(token)}`).join('')
+}
+
+/** Resolves a JSON pointer (`''`, `/a/b`) or a local `$ref` (`#`, `#/a/b`) inside `root`. */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  let path = pointer.startsWith('#') ? pointer.slice(1) : pointer
+  if (path === '')
+    return root
+  if (!path.startsWith('/'))
+    return undefined
+  path = path.slice(1)
+  let node: unknown = root
+  for (const raw of path.split('/')) {
+    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, token))
+      return undefined
+    node = (node as Record<string, unknown>)[token]
+  }
+  return node
+}

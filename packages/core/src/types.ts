@@ -1,0 +1,68 @@
+/** A JSON Schema document or subschema (2020-12 / draft-07 vocabulary). Booleans are schemas too. */
+export type JsonSchema = JsonSchemaObject | boolean
+
+export interface JsonSchemaObject {
+  [keyword: string]: unknown
+}
+
+/** A JSON pointer (RFC 6901), `''` for the document root. */
+export type JsonPointer = string
+
+export type Severity = 'error' | 'warning' | 'info'
+
+export interface Diagnostic {
+  code: DiagnosticCode
+  severity: Severity
+  /** Where in the schema handed to the compiler (or, for a tool, in its merged input) it happened. */
+  path: JsonPointer
+  message: string
+}
+
+export type DiagnosticCode =
+  | 'malformed-schema'
+  | 'union-left-alone'
+  | 'union-widened'
+  | 'non-string-discriminator'
+  | 'untyped-leaf'
+  | 'keyword-dropped'
+  | 'format-moved'
+  | 'ref-unresolved'
+  | 'recursion-truncated'
+  | 'depth-limit'
+  | 'size-limit'
+  | 'invisible-constraint'
+  | 'root-not-object'
+
+/**
+ * What a JSON Schema cannot show about a node, gathered from the schema library at compile time:
+ * - `refine`: a `.refine()` / `.check()` / custom check;
+ * - `overwrite`: `.trim()`, `.toLowerCase()` and other value rewrites that run before later checks;
+ * - `transform`: a `.transform()` (the JSON shows the input side only);
+ * - `pipe`: a `.pipe()` whose output side adds checks the JSON does not show;
+ * - `preprocess`: a `z.preprocess()`, which may accept inputs of any shape;
+ * - `coerce`: `z.coerce.*`, which accepts values of other types;
+ * - `catch`: `.catch()`, which accepts anything, even a missing key.
+ */
+export type InvisibleConstraint = 'refine' | 'overwrite' | 'transform' | 'pipe' | 'preprocess' | 'coerce' | 'catch'
+
+/** Facts about one node of the original schema that its JSON does not carry. */
+export interface SchemaNote {
+  invisible?: InvisibleConstraint[]
+  /** The discriminator key the schema library declared for this union. */
+  discriminator?: string
+}
+
+/** Notes keyed by the JSON pointer of the node they describe in the original schema. */
+export type SchemaNotes = Record<JsonPointer, SchemaNote>
+
+export type ProfileName = 'portable' | 'minimal'
+
+export interface FlattenOptions {
+  profile?: ProfileName
+  notes?: SchemaNotes
+}
+
+export interface FlattenResult {
+  schema: JsonSchema
+  diagnostics: Diagnostic[]
+}

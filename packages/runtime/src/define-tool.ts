@@ -1,0 +1,80 @@
+import type { ToolDefinition as CompilableTool } from '@flatmcp/core'
+
+/** The part of the Standard Schema interface (zod 4, valibot, arktype…) that carries static types. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly types?: { readonly input: Input, readonly output: Output } | undefined
+  }
+}
+
+export type InferInput<S> = S extends StandardSchemaV1<infer I, unknown> ? I : never
+export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never
+
+type Awaitable<T> = T | Promise<T>
+
+/** Hints about a tool's behaviour, as MCP's `ToolAnnotations`. */
+export interface ToolAnnotations {
+  title?: string
+  readOnlyHint?: boolean
+  destructiveHint?: boolean
+  idempotentHint?: boolean
+  openWorldHint?: boolean
+  [key: string]: unknown
+}
+
+/** What a handler gets beside its parsed input. */
+export interface ToolCallContext<P> {
+  /** The parsed `params`, when the tool declares them. */
+  params: P
+}
+
+/**
+ * A tool as its author writes it. `input` may be an object or a union; the handler receives the
+ * value the original schema parsed, with its original (union) type.
+ */
+export interface ToolDefinition<
+  I extends StandardSchemaV1 = StandardSchemaV1,
+  P extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+  O extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+> extends CompilableTool {
+  name: string
+  title?: string
+  description?: string
+  annotations?: ToolAnnotations
+  params?: P
+  input: I
+  output?: O
+  handler: (
+    input: InferOutput<I>,
+    context: ToolCallContext<P extends StandardSchemaV1 ? InferOutput<P> : undefined>,
+  ) => Awaitable<O extends StandardSchemaV1 ? InferInput<O> : unknown>
+}
+
+/** Marks a definition made by `defineTool`, so build tooling can find tools among a module's exports. */
+export const TOOL_MARK: unique symbol = Symbol.for('flatmcp.tool')
+
+/**
+ * Declares a tool. At runtime it returns the very object it was given (marked, when the object can
+ * take a property); its value is in the types: the handler sees the parsed input's own type.
+ */
+export function defineTool<
+  I extends StandardSchemaV1,
+  P extends StandardSchemaV1 | undefined = undefined,
+  O extends StandardSchemaV1 | undefined = undefined,
+>(definition: ToolDefinition<I, P, O>): ToolDefinition<I, P, O> {
+  if (Object.isExtensible(definition) && !Object.prototype.hasOwnProperty.call(definition, TOOL_MARK))
+    Object.defineProperty(definition, TOOL_MARK, { value: true, enumerable: false })
+  return definition
+}
+
+/** True for a value made by `defineTool`, or one with a tool's shape (a name, an input, a handler). */
+export function isToolDefinition(value: unknown): value is ToolDefinition {
+  if (typeof value !== 'object' || value === null)
+    return false
+  if ((value as Record<symbol, unknown>)[TOOL_MARK] === true)
+    return true
+  const tool = value as Partial<ToolDefinition>
+  return typeof tool.name === 'string' && typeof tool.handler === 'function' && typeof tool.input === 'object' && tool.input !== null
+}
