@@ -93,6 +93,10 @@ export function splitByKind(schema: JsonSchema): Facets {
       if (listed && kind !== 'null')
         facet.enum = listed
     }
+    else if (kind === 'object') {
+      // Nothing is known of its keys: any key may hold any value.
+      facet.additionalProperties = true
+    }
     kinds.set(kind, facet)
   }
 

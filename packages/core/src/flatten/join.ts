@@ -20,7 +20,7 @@ export interface Joined {
  * constraints loosen or drop, objects merge key by key. Never narrower than the union.
  */
 export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer, discriminator?: string): Joined {
-  const live = schemas.filter(schema => schema !== false)
+  const live = schemas.flatMap(branchesOf).filter(schema => schema !== false)
   if (live.length === 0)
     return { schema: false, exact: true }
   if (live.every(schema => jsonEqual(schema, live[0])))
@@ -53,6 +53,15 @@ export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: Js
   return { schema: assembleFacets(facets, annotations), exact }
 }
 
+/** A union left as it is (a profile that keeps it) joins through its branches: a union of unions is one union. */
+function branchesOf(schema: JsonSchema): JsonSchema[] {
+  if (!isSchemaObject(schema))
+    return [schema]
+  const keys = Object.keys(schema)
+  const union = keys.length === 1 && (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined)
+  return union ? (union as JsonSchema[]).flatMap(branchesOf) : [schema]
+}
+
 function annotationsKept(split: Facets[], kept: JsonSchemaObject): boolean {
   return split.every(s => Object.keys(s.annotations).every(key => key === 'description' || key === 'title' || key in kept))
 }
@@ -73,8 +82,11 @@ function mergeFacets(facets: JsonSchemaObject[], ctx: FlattenContext, path: Json
   const first = facets[0]!
   if (facets.every(facet => jsonEqual(facet, first)))
     return first
-  if (first.type === 'array')
-    return mergeArrays(facets, ctx, path)
+  return first.type === 'array' ? mergeArrays(facets, ctx, path) : mergeKeywords(facets)
+}
+
+/** Keeps each keyword all facets agree on; bounds take the loosest value, enums their union. */
+function mergeKeywords(facets: JsonSchemaObject[]): JsonSchemaObject {
   const out: JsonSchemaObject = {}
   for (const keyword of new Set(facets.flatMap(Object.keys))) {
     const values = facets.map(facet => facet[keyword])
@@ -118,7 +130,7 @@ function isTuple(facet: JsonSchemaObject): boolean {
 
 function mergeArrays(facets: JsonSchemaObject[], ctx: FlattenContext, path: JsonPointer): JsonSchemaObject {
   const rest = facets.map(facet => Object.fromEntries(Object.entries(facet).filter(([k]) => !['items', 'prefixItems', 'additionalItems'].includes(k))))
-  const out = mergeFacets(rest, ctx, path)
+  const out = mergeKeywords(rest)
   const itemsPath = childPointer(path, 'items')
   const prefixes = facets.map(facet => facet.prefixItems)
   const sameTuples = prefixes.every(p => Array.isArray(p) && p.length === (prefixes[0] as unknown[]).length)
@@ -206,8 +218,7 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   }
 
   const out: JsonSchemaObject = { type: 'object' }
-  const rest = mergeFacets(variants.map(v => objectConstraints(v.schema)), ctx, path)
-  Object.assign(out, rest)
+  Object.assign(out, mergeKeywords(variants.map(v => objectConstraints(v.schema))))
   if (discriminator) {
     out.properties = { [discriminator.key]: describeVariants(discriminator, variants), ...properties }
     required.unshift(discriminator.key)
@@ -219,13 +230,15 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
     out.required = required
   const extras = variants.map(v => v.schema.additionalProperties)
   const patternsDiffer = 'patternProperties' in out === false && variants.some(v => 'patternProperties' in v.schema)
-  if (extras.every(extra => extra === false) && !patternsDiffer) {
+  const meaningful = extras.filter(isSchemaObject)
+  if (extras.includes(true) || patternsDiffer)
+    return out
+  // Extra keys a variant gives meaning to (a record, a catch-all) must pass; those a variant only
+  // strips carry nothing, like the undeclared keys of any variant.
+  if (meaningful.length > 0)
+    out.additionalProperties = joinSchemas(meaningful, ctx, childPointer(path, 'additionalProperties')).schema
+  else if (extras.every(extra => extra === false))
     out.additionalProperties = false
-  }
-  else if (extras.every(extra => isSchemaObject(extra) || extra === false) && !patternsDiffer) {
-    const schemas = extras.filter(isSchemaObject)
-    out.additionalProperties = joinSchemas(schemas, ctx, childPointer(path, 'additionalProperties')).schema
-  }
   return out
 }
 

@@ -60,6 +60,11 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     delete out.format
   }
   tupleToItems(out, path, ctx)
+  // zod states the safe-integer range on every int; it only adds noise for a model.
+  if (out.maximum === Number.MAX_SAFE_INTEGER)
+    delete out.maximum
+  if (out.minimum === Number.MIN_SAFE_INTEGER)
+    delete out.minimum
 
   let kinds = typesOf(out)
   if (!kinds && Array.isArray(out.enum))

@@ -6,6 +6,7 @@ import { carryNote, MAX_DEPTH, noteOf, RECURSION_BOUND, report } from './context
 import { anyValue, assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
+import { isWellFormed } from './well-formed'
 
 /** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
 const STRICTER_THAN_PARSER = new Set(['overwrite', 'coerce', 'catch', 'preprocess'])
@@ -30,7 +31,7 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
     return looseKinds(ctx, node)
   }
   ctx.budget -= 1
-  if (typeof node.$ref === 'string')
+  if (typeof node.$ref === 'string' && isWellFormed('$ref', node.$ref))
     return carryNote(ctx, node, rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth))
 
   const children = rewriteChildren(ctx, node, path, depth)
@@ -63,6 +64,10 @@ function rewriteChildren(ctx: FlattenContext, node: JsonSchemaObject, path: Json
   for (const [keyword, value] of Object.entries(node)) {
     if ((keyword === '$defs' || keyword === 'definitions') && ctx.profile.inlineRefs)
       continue
+    if (!isWellFormed(keyword, value)) {
+      report(ctx, 'malformed-schema', 'error', childPointer(path, keyword), `"${keyword}" has a value of the wrong shape (${describeValue(value)}); dropped`)
+      continue
+    }
     if (keyword === 'anyOf' || keyword === 'oneOf') {
       out[keyword] = Array.isArray(value) ? unionBranches(ctx, value, childPointer(path, keyword), depth + 1) : value
     }
@@ -112,10 +117,6 @@ function isObjectSchema(schema: JsonSchema): boolean {
 function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, keyword: 'anyOf' | 'oneOf', path: JsonPointer): JsonSchema {
   const branches = node[keyword] as unknown[]
   const unionPath = childPointer(path, keyword)
-  if (branches.length === 0) {
-    report(ctx, 'malformed-schema', 'error', unionPath, `${keyword} has no branches; left as it is`)
-    return node
-  }
   const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? resolvePointer(ctx.root, branch.$ref) : branch)
   if (!resolved.every(isSchema)) {
     report(ctx, 'union-left-alone', 'warning', unionPath, 'a branch is not a schema or its $ref cannot be resolved; the union is left as it is')

@@ -1,0 +1,432 @@
+import { CompileError, compileTool, flattenSchema } from '@flatmcp/core'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { accepts, compile, flat, portableViolations } from './support'
+
+const Media = z.object({ id: z.string() })
+
+describe('discriminated unions', () => {
+  const send = z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('message'), text: z.string(), media: Media.optional() }).describe('send one message'),
+    z.object({ kind: z.literal('mediaGroup'), media: z.array(Media) }).describe('send an album'),
+  ]).describe('Send something')
+
+  it('becomes one object with the discriminator as a required string enum', () => {
+    const schema = flat(send)
+    expect(schema.type).toBe('object')
+    expect(schema.description).toBe('Send something')
+    expect(schema.properties.kind).toMatchObject({ type: 'string', enum: ['message', 'mediaGroup'] })
+    expect(schema.required).toEqual(['kind'])
+    expect(portableViolations(schema)).toEqual([])
+  })
+
+  it('K1: object vs array on a shared key becomes a type array that keeps both shapes', () => {
+    const media = flat(send).properties.media
+    expect(media.type).toEqual(['object', 'array'])
+    expect(media.properties).toEqual({ id: { type: 'string' } })
+    expect(media.items).toMatchObject({ type: 'object', properties: { id: { type: 'string' } } })
+    const schema = flat(send)
+    expect(accepts(schema, { kind: 'message', text: 'hi', media: { id: 'a' } })).toBe(true)
+    expect(accepts(schema, { kind: 'mediaGroup', media: [{ id: 'a' }, { id: 'b' }] })).toBe(true)
+    expect(accepts(schema, { kind: 'mediaGroup', media: 'a' })).toBe(false)
+  })
+
+  it('puts variant descriptions on the discriminator and per-variant hints on keys', () => {
+    const { properties } = flat(send)
+    expect(properties.kind.description).toBe('"message": send one message; "mediaGroup": send an album.')
+    expect(properties.text.description).toBe('Only for kind "message", where it is required.')
+    expect(properties.media.description).toBe('Required when kind is "mediaGroup".')
+  })
+
+  it('keeps a key required when every variant requires it', () => {
+    const schema = flat(z.discriminatedUnion('op', [
+      z.object({ op: z.literal('a'), id: z.string(), x: z.number() }),
+      z.object({ op: z.literal('b'), id: z.string(), y: z.number().optional() }),
+    ]))
+    expect(schema.required).toEqual(['op', 'id'])
+    expect(schema.properties.id).toEqual({ type: 'string' })
+  })
+
+  it('accepts multi-value literal and z.enum discriminators', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal(['a', 'b']), x: z.string() }),
+      z.object({ kind: z.enum(['c', 'd']), y: z.number() }),
+    ]))
+    expect(schema.properties.kind.enum).toEqual(['a', 'b', 'c', 'd'])
+    expect(schema.properties.y.description).toBe('Only for kind "c" or "d", where it is required.')
+  })
+
+  it('leaves a numeric discriminator out of the hints without throwing, and stays sound', () => {
+    const union = z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), a: z.string() }),
+      z.object({ v: z.literal(2), b: z.boolean() }),
+    ])
+    const compiled = compile(union)
+    expect(compiled.diagnostics.map(d => d.code)).toContain('non-string-discriminator')
+    const schema = compiled.inputSchema as Record<string, any>
+    expect(schema.properties.v).toEqual({ type: 'number', enum: [1, 2] })
+    expect(schema.properties.a.description).toBeUndefined()
+    expect(portableViolations(schema)).toEqual([])
+    for (const value of [{ v: 1, a: 'x' }, { v: 2, b: true }])
+      expect(accepts(schema, value)).toBe(true)
+  })
+
+  it('flattens a union of objects without any discriminator, keys optional unless shared and required', () => {
+    const schema = flat(z.union([
+      z.object({ name: z.string(), age: z.number() }),
+      z.object({ name: z.string(), email: z.string() }),
+    ]))
+    expect(schema.required).toEqual(['name'])
+    expect(Object.keys(schema.properties)).toEqual(['name', 'age', 'email'])
+    expect(schema.properties.age.description).toBeUndefined()
+  })
+})
+
+describe('collisions', () => {
+  it('K2: differing literals and enums widen into one enum', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), mode: z.enum(['fast', 'slow']) }),
+      z.object({ kind: z.literal('b'), mode: z.literal('off') }),
+    ]))
+    expect(schema.properties.mode).toMatchObject({ type: 'string', enum: ['fast', 'slow', 'off'] })
+  })
+
+  it('K3: differing object shapes merge key by key, extra keys allowed', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), target: z.object({ id: z.string(), n: z.number().min(0) }) }),
+      z.object({ kind: z.literal('b'), target: z.object({ id: z.string(), tag: z.string(), n: z.number().min(5) }) }),
+    ]))
+    const target = schema.properties.target
+    expect(target.type).toBe('object')
+    expect(target.properties).toEqual({ id: { type: 'string' }, n: { type: 'number', minimum: 0 }, tag: { type: 'string' } })
+    expect(target.required).toEqual(['id', 'n'])
+    expect(target.additionalProperties).toBeUndefined()
+  })
+
+  it('K3: same kind, conflicting constraints keep the base type with the loosest bounds', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), code: z.string().length(4).regex(/^\d+$/) }),
+      z.object({ kind: z.literal('b'), code: z.string().min(2).max(8) }),
+    ]))
+    expect(schema.properties.code).toMatchObject({ type: 'string', minLength: 2, maxLength: 8 })
+    expect(schema.properties.code.pattern).toBeUndefined()
+  })
+
+  it('K4: a default that differs between variants is not advertised', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), limit: z.number().default(10) }),
+      z.object({ kind: z.literal('b'), limit: z.number().default(50) }),
+      z.object({ kind: z.literal('c'), size: z.number().default(1) }),
+    ]))
+    expect(schema.properties.limit.default).toBeUndefined()
+    expect(schema.properties.size.default).toBe(1)
+  })
+
+  it('K4: an identical default is kept', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), limit: z.number().default(10) }),
+      z.object({ kind: z.literal('b'), limit: z.number().default(10) }),
+    ]))
+    expect(schema.properties.limit.default).toBe(10)
+  })
+
+  it('K5: a union nested in a collided key is flattened by the same rules', () => {
+    const Shape = z.discriminatedUnion('shape', [
+      z.object({ shape: z.literal('circle'), r: z.number() }),
+      z.object({ shape: z.literal('square'), side: z.number() }),
+    ])
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('one'), item: Shape }),
+      z.object({ kind: z.literal('many'), item: z.array(Shape) }),
+    ]))
+    const item = schema.properties.item
+    expect(item.type).toEqual(['object', 'array'])
+    expect(item.properties.shape.enum).toEqual(['circle', 'square'])
+    expect(item.items.properties.side.type).toBe('number')
+    expect(portableViolations(schema)).toEqual([])
+  })
+
+  it('different kinds become a type array, integer folded into number, null kept', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), v: z.number().int() }),
+      z.object({ kind: z.literal('b'), v: z.string().nullable() }),
+      z.object({ kind: z.literal('c'), v: z.number() }),
+    ]))
+    expect(schema.properties.v.type).toEqual(['string', 'number', 'null'])
+  })
+})
+
+describe('precision', () => {
+  it('z.number().int().min(0) shared by two variants stays exact', () => {
+    const schema = flat(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), count: z.number().int().min(0) }),
+      z.object({ kind: z.literal('b'), count: z.number().int().min(0) }),
+    ]))
+    expect(schema.properties.count).toEqual({ type: 'integer', minimum: 0 })
+  })
+
+  it('no untyped leaf appears unless the input had one', () => {
+    const compiled = compile(z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), x: z.object({ p: z.string() }), y: z.array(z.number()) }),
+      z.object({ kind: z.literal('b'), x: z.array(z.string()), y: z.number() }),
+    ]))
+    expect(compiled.diagnostics.filter(d => d.code === 'untyped-leaf')).toEqual([])
+    expect(JSON.stringify(compiled.inputSchema)).not.toContain('{}')
+    const withAny = compile(z.object({ anything: z.unknown() }))
+    expect(withAny.diagnostics.map(d => `${d.code} ${d.path}`)).toEqual(['untyped-leaf /properties/anything'])
+    expect((withAny.inputSchema as any).properties.anything.type).toHaveLength(6)
+  })
+})
+
+describe('key policy', () => {
+  it('forbids extra keys only when every variant does', () => {
+    const strict = flat(z.discriminatedUnion('k', [
+      z.strictObject({ k: z.literal('a'), x: z.string() }),
+      z.strictObject({ k: z.literal('b'), y: z.string() }),
+    ]))
+    expect(strict.additionalProperties).toBe(false)
+    const mixed = flat(z.discriminatedUnion('k', [
+      z.strictObject({ k: z.literal('a'), x: z.string() }),
+      z.object({ k: z.literal('b'), y: z.string() }),
+    ]))
+    expect(mixed.additionalProperties).toBeUndefined()
+    expect(accepts(mixed, { k: 'b', y: 'q', extra: 1 })).toBe(true)
+  })
+
+  it('a loose variant gives meaning to every key: other variants\' keys then accept anything', () => {
+    const schema = flat(z.discriminatedUnion('k', [
+      z.looseObject({ k: z.literal('a') }),
+      z.object({ k: z.literal('b'), y: z.string() }),
+    ]))
+    // Variant "a" accepts `y: 5` as an extra key, so the flat schema must too.
+    expect(accepts(schema, { k: 'a', y: 5 })).toBe(true)
+    expect(z.discriminatedUnion('k', [z.looseObject({ k: z.literal('a') }), z.object({ k: z.literal('b'), y: z.string() })]).safeParse({ k: 'a', y: 5 }).success).toBe(true)
+  })
+})
+
+describe('unions at any depth', () => {
+  const Pet = z.discriminatedUnion('species', [
+    z.object({ species: z.literal('cat'), lives: z.number() }),
+    z.object({ species: z.literal('dog'), breed: z.string() }),
+  ])
+  const places: [string, z.ZodType, (s: any) => any][] = [
+    ['array items', z.object({ pets: z.array(Pet) }), s => s.properties.pets.items],
+    ['record values', z.object({ byName: z.record(z.string(), Pet) }), s => s.properties.byName.additionalProperties],
+    ['optional', z.object({ pet: Pet.optional() }), s => s.properties.pet],
+    ['default', z.object({ pet: Pet.default({ species: 'cat', lives: 9 }) }), s => s.properties.pet],
+    ['tuple', z.object({ pair: z.tuple([Pet, Pet]) }), s => s.properties.pair.items],
+  ]
+  for (const [where, schema, pick] of places) {
+    it(`flattens a union inside ${where}`, () => {
+      const out = flat(schema)
+      expect(pick(out)).toMatchObject({ type: 'object', properties: { species: { enum: ['cat', 'dog'] } } })
+      expect(portableViolations(out)).toEqual([])
+    })
+  }
+
+  it('flattens a union inside nullable into an object-or-null', () => {
+    const out = flat(z.object({ pet: Pet.nullable() }))
+    expect(out.properties.pet.type).toEqual(['object', 'null'])
+    expect(accepts(out, { pet: null })).toBe(true)
+    expect(accepts(out, { pet: { species: 'dog', breed: 'pug' } })).toBe(true)
+  })
+
+  it('lifts discriminated unions inside a plain union into one set of variants', () => {
+    const out = flat(z.union([Pet, z.object({ species: z.literal('fish'), fins: z.number() })]))
+    expect(out.properties.species.enum).toEqual(['cat', 'dog', 'fish'])
+    expect(out.properties.fins.description).toBe('Only for species "fish", where it is required.')
+  })
+
+  it('joins a union with non-object branches into one typed schema', () => {
+    const out = flat(z.object({ id: z.union([z.string().uuid(), z.number().int()]) }))
+    expect(out.properties.id).toMatchObject({ type: ['string', 'integer'], format: 'uuid' })
+  })
+})
+
+describe('constraints JSON cannot show, on a collided key', () => {
+  const variants = (a: z.ZodType, b: z.ZodType): z.ZodType => z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('a'), v: a }),
+    z.object({ kind: z.literal('b'), v: b }),
+  ])
+  const cases: [string, z.ZodType][] = [
+    ['refine', z.string().min(3).refine(s => s.startsWith('x'))],
+    ['trim', z.string().trim().max(3)],
+    ['pipe', z.string().min(3).pipe(z.string().max(5))],
+    ['transform', z.string().min(3).transform(s => s.length)],
+    ['coerce', z.coerce.number().min(1)],
+    ['catch', z.number().min(1).catch(1)],
+  ]
+  for (const [what, schema] of cases) {
+    it(`${what} at depth 0 keeps the base type only`, () => {
+      const compiled = compile(variants(schema, schema))
+      const v = (compiled.inputSchema as any).properties.v
+      expect(Object.keys(v).filter(k => !['type', 'description'].includes(k))).toEqual([])
+      expect(compiled.diagnostics.map(d => d.code)).toContain('invisible-constraint')
+    })
+    it(`${what} deeper (object field and array element) keeps the base type only`, () => {
+      const deep = flat(variants(z.object({ inner: z.array(schema) }), z.object({ inner: z.array(schema), other: z.string() })))
+      const element = deep.properties.v.properties.inner.items
+      expect(Object.keys(element).filter(k => k !== 'type')).toEqual([])
+    })
+  }
+
+  it('a trim before a max keeps no max even off a collided key: the raw string may be longer', () => {
+    const schema = flat(z.object({ name: z.string().trim().max(3) }))
+    expect(schema.properties.name).toEqual({ type: 'string' })
+    expect(z.object({ name: z.string().trim().max(3) }).safeParse({ name: '  ab  ' }).success).toBe(true)
+    expect(accepts(schema, { name: '  ab  ' })).toBe(true)
+  })
+
+  it('a key with .catch() is never required: the parser accepts it missing', () => {
+    const schema = flat(z.object({ n: z.number().catch(0), m: z.number() }))
+    expect(schema.required).toEqual(['m'])
+  })
+
+  it('a refine off a collided key keeps its visible constraints', () => {
+    expect(flat(z.object({ s: z.string().min(3).refine(s => s !== 'abc') })).properties.s).toEqual({ type: 'string', minLength: 3 })
+  })
+})
+
+describe('params + union input', () => {
+  const input = z.discriminatedUnion('action', [
+    z.object({ action: z.literal('rename'), title: z.string() }),
+    z.object({ action: z.literal('archive') }),
+  ])
+
+  it('merges params and the flattened input into one object', () => {
+    const schema = compile(input, { params: z.object({ chatId: z.string() }) }).inputSchema as any
+    expect(Object.keys(schema.properties)).toEqual(['chatId', 'action', 'title'])
+    expect(schema.required).toEqual(['chatId', 'action'])
+    expect(portableViolations(schema)).toEqual([])
+  })
+
+  it('rejects a key declared on both sides, naming tool and key', () => {
+    expect(() => compileTool({ name: 'rename_chat', params: z.object({ title: z.string() }), input }))
+      .toThrowError(/tool "rename_chat" input at \/properties\/title: key "title" is declared in both params and input/)
+  })
+})
+
+describe('portable profile', () => {
+  it('inlines $refs and unrolls recursion to a bound, then a loose typed object', () => {
+    interface Node { name: string, children: Node[] }
+    const Tree: z.ZodType<Node> = z.object({ name: z.string(), get children() { return z.array(Tree) } })
+    const compiled = compile(Tree)
+    const text = JSON.stringify(compiled.inputSchema)
+    expect(text).not.toContain('$ref')
+    expect(compiled.diagnostics.map(d => d.code)).toContain('recursion-truncated')
+    const deepest = (compiled.inputSchema as any).properties.children.items.properties.children.items.properties.children.items
+    expect(deepest).toEqual({ type: 'object' })
+    const value = { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [] }] }] }] }
+    expect(Tree.safeParse(value).success).toBe(true)
+    expect(accepts(compiled.inputSchema, value)).toBe(true)
+  })
+
+  it('handles z.lazy recursion through a union', () => {
+    type Expr = { op: 'num', value: number } | { op: 'add', left: Expr, right: Expr }
+    const Expr: z.ZodType<Expr> = z.lazy(() => z.discriminatedUnion('op', [
+      z.object({ op: z.literal('num'), value: z.number() }),
+      z.object({ op: z.literal('add'), left: Expr, right: Expr }),
+    ]))
+    const compiled = compile(z.object({ expr: Expr }))
+    expect(portableViolations(compiled.inputSchema)).toEqual([])
+    const value = { expr: { op: 'add', left: { op: 'num', value: 1 }, right: { op: 'add', left: { op: 'num', value: 2 }, right: { op: 'add', left: { op: 'num', value: 3 }, right: { op: 'num', value: 4 } } } } }
+    expect(accepts(compiled.inputSchema, value)).toBe(true)
+  })
+
+  it('keeps common formats and moves the others into the description', () => {
+    const compiled = compile(z.object({ when: z.iso.datetime(), ip: z.ipv4(), id: z.cuid() }))
+    const { properties } = compiled.inputSchema as any
+    expect(properties.when.format).toBe('date-time')
+    expect(properties.ip.format).toBe('ipv4')
+    expect(properties.id.format).toBeUndefined()
+    expect(properties.id.description).toBe('Format: cuid.')
+    expect(compiled.diagnostics.map(d => d.code)).toContain('format-moved')
+  })
+
+  it('writes const as a one-value enum, drops $schema, gives every array items', () => {
+    const schema = flat(z.object({ v: z.literal('x'), list: z.array(z.any()) }))
+    expect(schema.$schema).toBeUndefined()
+    expect(schema.properties.v).toEqual({ type: 'string', enum: ['x'] })
+    expect(schema.properties.list.items.type).toHaveLength(6)
+  })
+
+  it('turns tuples into items that accept every position, with the length kept', () => {
+    const schema = flat(z.object({ point: z.tuple([z.number(), z.number(), z.string()]) }))
+    expect(schema.properties.point).toEqual({ type: 'array', items: { type: ['string', 'number'] }, minItems: 3, maxItems: 3 })
+  })
+
+  it('folds intersections into one object', () => {
+    const schema = flat(z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })))
+    expect(schema).toMatchObject({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } })
+    expect(portableViolations(schema)).toEqual([])
+  })
+
+  it('the minimal profile flattens object unions and leaves the rest alone', () => {
+    const compiled = compile(z.object({ id: z.union([z.string(), z.array(z.string())]), pet: z.discriminatedUnion('k', [z.object({ k: z.literal('a') }), z.object({ k: z.literal('b') })]) }), { profile: 'minimal' })
+    const schema = compiled.inputSchema as any
+    expect(schema.properties.id.anyOf).toHaveLength(2)
+    expect(schema.properties.pet.properties.k.enum).toEqual(['a', 'b'])
+    expect(compiled.diagnostics.map(d => d.code)).toContain('union-left-alone')
+  })
+})
+
+describe('bad input', () => {
+  it('a schema JSON cannot express is an error naming tool and JSON path', () => {
+    expect(() => compileTool({ name: 'schedule', input: z.object({ when: z.object({ at: z.date() }) }) }))
+      .toThrowError(CompileError)
+    expect(() => compileTool({ name: 'schedule', input: z.object({ when: z.object({ at: z.date() }) }) }))
+      .toThrowError(/tool "schedule" input at \/properties\/when\/properties\/at: z\.date\(\)/)
+  })
+
+  it('a tool without a name is an error', () => {
+    expect(() => compileTool({ name: '', input: z.object({}) })).toThrowError(/non-empty string name/)
+  })
+
+  it('a non-schema input is an error naming the tool', () => {
+    expect(() => compileTool({ name: 'x', input: { type: 'object' } })).toThrowError(/tool "x" input: expected a zod 4 schema/)
+  })
+
+  it('malformed JSON Schema gives diagnostics, not a crash', () => {
+    const cases: unknown[] = [
+      { type: 'object', properties: { a: 42, b: { anyOf: 'nope' }, c: { oneOf: [] } } },
+      { anyOf: [{ type: 'object' }, 7] },
+      { $ref: '#/$defs/missing' },
+      { type: 'wat', enum: 3, properties: null, required: 'a' },
+      'not a schema',
+    ]
+    for (const schema of cases) {
+      const result = flattenSchema(schema as never)
+      expect(result.diagnostics.length).toBeGreaterThan(0)
+      expect(result.schema).toBeDefined()
+    }
+  })
+
+  it('very deep input is bounded and reported', () => {
+    let schema: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 5000; i++)
+      schema = { type: 'object', properties: { next: schema } }
+    const result = flattenSchema(schema)
+    expect(result.diagnostics.map(d => d.code)).toContain('depth-limit')
+  })
+
+  it('exponential $ref sharing is bounded by the node budget', () => {
+    const $defs: Record<string, unknown> = { d0: { type: 'string' } }
+    for (let i = 1; i <= 40; i++)
+      $defs[`d${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/d${i - 1}` }, r: { $ref: `#/$defs/d${i - 1}` } } }
+    const result = flattenSchema({ $defs, $ref: '#/$defs/d40' })
+    expect(result.diagnostics.map(d => d.code)).toContain('size-limit')
+  })
+})
+
+describe('determinism', () => {
+  it('compiling twice gives identical bytes', () => {
+    const make = () => z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), x: z.string().describe('x'), m: z.enum(['p', 'q']) }),
+      z.object({ kind: z.literal('b'), x: z.array(z.number()), m: z.literal('r'), extra: z.record(z.string(), z.boolean()) }),
+    ])
+    const first = JSON.stringify(compileTool({ name: 't', description: 'd', input: make() }))
+    const second = JSON.stringify(compileTool({ name: 't', description: 'd', input: make() }))
+    expect(second).toBe(first)
+    expect(Object.keys(JSON.parse(first))).toEqual(['name', 'description', 'inputSchema', 'diagnostics'])
+  })
+})
