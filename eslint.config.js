@@ -13,4 +13,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Tests read into generated schemas freely.
+    files: ['**/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 )

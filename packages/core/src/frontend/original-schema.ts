@@ -75,20 +75,23 @@ function mergeNotes(a: SchemaNote | undefined, b: SchemaNote): SchemaNote {
   return out
 }
 
-/** Moves the marks left on the JSON into a pointer-keyed map, so the schema itself stays clean. */
-function collectNotes(node: unknown, pointer: JsonPointer, notes: SchemaNotes): void {
+/**
+ * Records the marks left on the JSON by pointer. zod may share one object between places, so every
+ * place is recorded before any mark is removed (by `removeMarks`).
+ */
+function collectNotes(node: unknown, pointer: JsonPointer, notes: SchemaNotes, marked: Set<JsonSchemaObject>): void {
   if (Array.isArray(node)) {
-    node.forEach((child, i) => collectNotes(child, childPointer(pointer, i), notes))
+    node.forEach((child, i) => collectNotes(child, childPointer(pointer, i), notes, marked))
     return
   }
   if (!isSchemaObject(node))
     return
   if (MARK in node) {
     notes[pointer] = node[MARK] as SchemaNote
-    delete node[MARK]
+    marked.add(node)
   }
   for (const [key, child] of Object.entries(node))
-    collectNotes(child, childPointer(pointer, key), notes)
+    collectNotes(child, childPointer(pointer, key), notes, marked)
 }
 
 function pointerOf(path: (string | number)[]): JsonPointer {
@@ -116,11 +119,12 @@ export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input'): O
           (jsonSchema as JsonSchemaObject)[MARK] = mergeNotes((jsonSchema as JsonSchemaObject)[MARK] as SchemaNote | undefined, note)
       },
     }) as JsonSchemaObject
-    // A JSON copy: zod may share one object between places, and each place needs its own note.
-    const clean = JSON.parse(JSON.stringify(json)) as JsonSchemaObject
     const notes: SchemaNotes = {}
-    collectNotes(clean, '', notes)
-    return { schema: clean, notes }
+    const marked = new Set<JsonSchemaObject>()
+    collectNotes(json, '', notes, marked)
+    for (const node of marked)
+      delete node[MARK]
+    return { schema: json, notes }
   }
   const standard = (schema as { '~standard'?: { jsonSchema?: Record<SchemaSide, (options: { target: string }) => unknown> } } | undefined)?.['~standard']
   const convert = standard?.jsonSchema?.[side]
