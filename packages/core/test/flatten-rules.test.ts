@@ -1,4 +1,5 @@
-import { CompileError, compileTool, flattenSchema } from '@flatmcp/core'
+import { CompileError, compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { accepts, compile, flat, portableViolations } from './support'
@@ -401,6 +402,22 @@ describe('bad input', () => {
     }
   })
 
+  it('any JSON value handed to flattenSchema returns a result without throwing', () => {
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+      const result = flattenSchema(value as never)
+      expect(result.schema).toBeDefined()
+    }), { numRuns: 500 })
+    fc.assert(fc.property(fc.object({ key: fc.constantFrom('type', 'anyOf', 'oneOf', 'allOf', 'properties', 'items', 'required', 'enum', '$ref', 'additionalProperties', 'prefixItems', 'not', 'const', 'minimum'), maxDepth: 4 }), (value) => {
+      expect(() => flattenSchema(value as never)).not.toThrow()
+    }), { numRuns: 500 })
+  })
+
+  it('a union whose branch cannot be resolved is left as it is and reported', () => {
+    const result = flattenSchema({ type: 'object', properties: { x: { anyOf: [{ $ref: '#/$defs/nope' }, { type: 'string' }] } } }, { profile: 'minimal' })
+    expect(result.diagnostics.map(d => d.code)).toEqual(['ref-unresolved', 'union-left-alone'])
+    expect((result.schema as any).properties.x.anyOf).toHaveLength(2)
+  })
+
   it('very deep input is bounded and reported', () => {
     let schema: Record<string, unknown> = { type: 'string' }
     for (let i = 0; i < 5000; i++)
@@ -415,6 +432,24 @@ describe('bad input', () => {
       $defs[`d${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/d${i - 1}` }, r: { $ref: `#/$defs/d${i - 1}` } } }
     const result = flattenSchema({ $defs, $ref: '#/$defs/d40' })
     expect(result.diagnostics.map(d => d.code)).toContain('size-limit')
+  })
+})
+
+describe('front end', () => {
+  it('reads any Standard Schema that exposes ~standard.jsonSchema', () => {
+    const json = { type: 'object', properties: { q: { oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }] } } }
+    const foreign = { '~standard': { version: 1, vendor: 'other', validate: () => ({ value: {} }), jsonSchema: { input: () => json, output: () => json } } }
+    const schema = compileTool({ name: 'foreign', input: foreign }).inputSchema as any
+    expect(schema.properties.q.properties.a.type).toEqual(['array', 'string'])
+  })
+
+  it('notes what JSON cannot show, by pointer', () => {
+    const { notes } = toOriginalSchema(z.object({ a: z.string().trim(), b: z.discriminatedUnion('k', [z.object({ k: z.literal('x') }), z.object({ k: z.literal('y') })]), c: z.coerce.number().catch(0) }))
+    expect(notes).toEqual({
+      '/properties/a': { invisible: ['overwrite'] },
+      '/properties/b': { discriminator: 'k' },
+      '/properties/c': { invisible: ['coerce', 'catch'] },
+    })
   })
 })
 

@@ -124,11 +124,24 @@ function toZod(s: Spec, typed = false): z.ZodType {
   }
 }
 
+/** A value every leaf spec accepts (the generated bounds all admit it), for `.default()`. */
+function defaultOf(s: Spec): unknown {
+  switch (s.t) {
+    case 'string': return 'abc'
+    case 'number': return 5
+    case 'boolean': return true
+    case 'literal': return s.value
+    case 'enum': return s.values[0]
+    default: return undefined
+  }
+}
+
 function objectOf(fields: Field[], strict: boolean, typed: boolean): z.ZodObject {
   const shape: Record<string, z.ZodType> = {}
   for (const f of fields) {
     const inner = toZod(f.spec, typed)
-    shape[f.key] = f.optional ? inner.optional() : inner
+    const fallback = f.default ? defaultOf(f.spec) : undefined
+    shape[f.key] = fallback !== undefined ? inner.default(fallback as never) : f.optional ? inner.optional() : inner
   }
   return strict || typed ? z.strictObject(shape) : z.object(shape)
 }
@@ -157,7 +170,7 @@ function objectValue(fields: Field[], fixed: Record<string, fc.Arbitrary<unknown
   const model: Record<string, fc.Arbitrary<unknown>> = { ...fixed }
   for (const f of fields)
     model[f.key] = valueOf(f.spec)
-  const optional = fields.filter(f => f.optional).map(f => f.key)
+  const optional = fields.filter(f => f.optional || (f.default && defaultOf(f.spec) !== undefined)).map(f => f.key)
   return fc.record(model, { requiredKeys: Object.keys(model).filter(key => !optional.includes(key)) })
 }
 

@@ -1,6 +1,5 @@
 import type * as zc from 'zod/v4/core'
 import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, SchemaNote, SchemaNotes } from '../types'
-import { toJSONSchema } from 'zod/v4/core'
 import { childPointer, isSchemaObject } from '../json'
 
 /** Which side of a schema to describe: what a caller sends (`input`) or what the parser returns. */
@@ -98,40 +97,51 @@ function pointerOf(path: (string | number)[]): JsonPointer {
   return childPointer('', ...path)
 }
 
+type JsonSchemaMethod = (options: { target: string, libraryOptions?: Record<string, unknown> }) => unknown
+
+function standardJsonSchema(schema: unknown, side: SchemaSide): JsonSchemaMethod | undefined {
+  const standard = (schema as { '~standard'?: { jsonSchema?: Partial<Record<SchemaSide, JsonSchemaMethod>> } } | null | undefined)?.['~standard']
+  const method = standard?.jsonSchema?.[side]
+  return typeof method === 'function' ? method : undefined
+}
+
+/** zod's own conversion options: notes left on the JSON, unrepresentable parts as errors with a path. */
+const zodOptions = {
+  cycles: 'ref',
+  reused: 'inline',
+  unrepresentable: ({ zodSchema, path, message }: { zodSchema: unknown, path: (string | number)[], message: string }) => {
+    throw new UnrepresentableError(pointerOf(path), `z.${defOf(zodSchema)?.type ?? 'unknown'}()`, message)
+  },
+  override: ({ zodSchema, jsonSchema }: { zodSchema: zc.$ZodType, jsonSchema: JsonSchemaObject }) => {
+    const note = noteFor(zodSchema)
+    if (note)
+      jsonSchema[MARK] = mergeNotes(jsonSchema[MARK] as SchemaNote | undefined, note)
+  },
+}
+
 /**
- * The JSON Schema of a tool's schema as its own library describes it (2020-12), with notes of what
- * the JSON cannot show. zod 4 schemas go through the zod copy they were made with; other Standard
- * Schema libraries through their `~standard.jsonSchema`.
+ * The JSON Schema of a tool's schema as its own library describes it (2020-12), through the
+ * schema's Standard JSON Schema interface, so the conversion runs in the very copy of the library
+ * the schema was made with. For zod 4 it also gathers notes of what the JSON cannot show.
  */
 export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input'): OriginalSchema {
-  if (isZod(schema)) {
-    const json = toJSONSchema(schema, {
-      io: side,
-      target: 'draft-2020-12',
-      cycles: 'ref',
-      reused: 'inline',
-      unrepresentable: ({ zodSchema, path, message }) => {
-        throw new UnrepresentableError(pointerOf(path), `z.${defOf(zodSchema)!.type}()`, message)
-      },
-      override: ({ zodSchema, jsonSchema }) => {
-        const note = noteFor(zodSchema)
-        if (note)
-          (jsonSchema as JsonSchemaObject)[MARK] = mergeNotes((jsonSchema as JsonSchemaObject)[MARK] as SchemaNote | undefined, note)
-      },
-    }) as JsonSchemaObject
-    const notes: SchemaNotes = {}
-    const marked = new Set<JsonSchemaObject>()
-    collectNotes(json, '', notes, marked)
-    for (const node of marked)
-      delete node[MARK]
-    return { schema: json, notes }
+  const convert = standardJsonSchema(schema, side)
+  if (!convert) {
+    throw new TypeError(isZod(schema)
+      ? 'this zod version has no ~standard.jsonSchema; flatmcp needs zod 4.2 or newer'
+      : 'expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema')
   }
-  const standard = (schema as { '~standard'?: { jsonSchema?: Record<SchemaSide, (options: { target: string }) => unknown> } } | undefined)?.['~standard']
-  const convert = standard?.jsonSchema?.[side]
-  if (typeof convert === 'function') {
+  if (!isZod(schema)) {
     const json = convert({ target: 'draft-2020-12' })
-    if (isSchemaObject(json))
-      return { schema: JSON.parse(JSON.stringify(json)) as JsonSchemaObject, notes: {} }
+    if (!isSchemaObject(json))
+      throw new TypeError('~standard.jsonSchema did not return a JSON Schema object')
+    return { schema: JSON.parse(JSON.stringify(json)) as JsonSchemaObject, notes: {} }
   }
-  throw new TypeError('expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema')
+  const json = convert({ target: 'draft-2020-12', libraryOptions: zodOptions }) as JsonSchemaObject
+  const notes: SchemaNotes = {}
+  const marked = new Set<JsonSchemaObject>()
+  collectNotes(json, '', notes, marked)
+  for (const node of marked)
+    delete node[MARK]
+  return { schema: json, notes }
 }
