@@ -462,6 +462,6 @@ describe('determinism', () => {
     const first = JSON.stringify(compileTool({ name: 't', description: 'd', input: make() }))
     const second = JSON.stringify(compileTool({ name: 't', description: 'd', input: make() }))
     expect(second).toBe(first)
-    expect(Object.keys(JSON.parse(first))).toEqual(['name', 'description', 'inputSchema', 'diagnostics'])
+    expect(Object.keys(JSON.parse(first))).toEqual(['name', 'description', 'inputSchema', 'coercion', 'discriminator', 'diagnostics'])
   })
 })

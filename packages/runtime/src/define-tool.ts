@@ -24,10 +24,23 @@ export interface ToolAnnotations {
   [key: string]: unknown
 }
 
+/**
+ * Declares the type of the shared context (what `extend.resolve` returns), once per project:
+ * `declare module '@flatmcp/runtime' { interface Register { context: MyContext } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Register {}
+
+export type ExtendContext = Register extends { context: infer C } ? C : unknown
+
 /** What a handler gets beside its parsed input. */
 export interface ToolCallContext<P> {
   /** The parsed `params`, when the tool declares them. */
   params: P
+  /** What `extend.resolve` returned for this call (undefined without `extend`). */
+  context: ExtendContext
+  /** Aborted when the client cancels the call. */
+  signal?: AbortSignal
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
+import type { OriginalSchema } from '../frontend/original-schema'
+import type { CoercionPlan } from '../plan/plan-coercion'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
 import { flattenSchema } from '../flatten/flatten-schema'
+import { tagOf } from '../flatten/hints'
 import { isSchemaObject } from '../json'
+import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
 import { canonicalSchema } from './canonical'
 
 /** What the compiler reads of a tool. `@flatmcp/runtime`'s `defineTool` gives it its types. */
@@ -19,7 +23,7 @@ export interface ToolDefinition {
 }
 
 /** Which of a tool's schemas a diagnostic or an error points into. */
-export type ToolSchemaPart = 'params' | 'input' | 'output'
+export type ToolSchemaPart = 'params' | 'input' | 'output' | 'extend'
 
 export interface ToolDiagnostic extends Diagnostic {
   tool: string
@@ -28,6 +32,8 @@ export interface ToolDiagnostic extends Diagnostic {
 
 export interface CompileOptions {
   profile?: ProfileName
+  /** Fields every tool shares (an object schema), merged into each tool's input like `params`. */
+  extend?: { schema: unknown }
 }
 
 export interface CompiledTool {
@@ -37,6 +43,12 @@ export interface CompiledTool {
   inputSchema: JsonSchemaObject
   outputSchema?: JsonSchemaObject
   annotations?: Record<string, unknown>
+  /** Where the runtime may parse JSON strings back into objects and arrays. */
+  coercion: CoercionPlan
+  /** The discriminator of the input when it is a union of objects: the runtime names variants by it. */
+  discriminator?: string
+  /** Which argument keys belong to `params` and to the shared `extend` fields; the rest is `input`. */
+  slices?: { params?: string[], extend?: string[] }
   diagnostics: ToolDiagnostic[]
 }
 
@@ -58,6 +70,8 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   if (!tool || typeof tool.name !== 'string' || tool.name === '')
     throw new CompileError(String(tool?.name ?? '?'), undefined, '', 'a tool needs a non-empty string name')
   const diagnostics: ToolDiagnostic[] = []
+  const plans: CoercionPlan[] = []
+  let discriminator: string | undefined
   const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
     let original
     try {
@@ -70,11 +84,20 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     }
     const result = flattenSchema(original.schema, { profile: options.profile, notes: original.notes })
     diagnostics.push(...result.diagnostics.map(d => ({ ...d, tool: tool.name, schema: part })))
+    if (part !== 'output')
+      plans.push(planCoercion(original.schema, { notes: original.notes }))
+    if (part === 'input')
+      discriminator = rootDiscriminator(original)
     return objectRoot(tool.name, part, result.schema, diagnostics)
   }
 
-  const input = tool.input === undefined ? EMPTY_OBJECT : flat('input', tool.input)
-  const inputSchema = tool.params === undefined ? input : mergeParams(tool.name, flat('params', tool.params), input)
+  const parts: [ToolSchemaPart, JsonSchemaObject][] = []
+  if (options.extend !== undefined)
+    parts.push(['extend', flat('extend', options.extend.schema)])
+  if (tool.params !== undefined)
+    parts.push(['params', flat('params', tool.params)])
+  parts.push(['input', tool.input === undefined ? EMPTY_OBJECT : flat('input', tool.input)])
+  const inputSchema = parts.length === 1 ? parts[0]![1] : mergeObjects(tool.name, parts)
   const compiled: CompiledTool = { name: tool.name } as CompiledTool
   if (tool.title !== undefined)
     compiled.title = tool.title
@@ -85,8 +108,22 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     compiled.outputSchema = canonicalSchema(flat('output', tool.output)) as JsonSchemaObject
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations
+  compiled.coercion = plans.length === 1 ? plans[0]! : mergeObjectPlans(plans)
+  if (discriminator !== undefined)
+    compiled.discriminator = discriminator
+  const slices = Object.fromEntries(parts.filter(([part]) => part !== 'input').map(([part, schema]) => [part, Object.keys(schema.properties ?? {})]))
+  if (Object.keys(slices).length > 0)
+    compiled.slices = slices
   compiled.diagnostics = diagnostics
   return compiled
+}
+
+/** The discriminator of a root union of objects, as declared or as found. */
+function rootDiscriminator(original: OriginalSchema): string | undefined {
+  const branches = [original.schema.anyOf, original.schema.oneOf].find(Array.isArray)
+  if (!branches || !branches.every(isSchemaObject))
+    return undefined
+  return tagOf(branches, original.notes['']?.discriminator)?.key
 }
 
 /** MCP wants `type: "object"` at the root; anything else is reported (and kept, since it is sound). */
@@ -97,23 +134,33 @@ function objectRoot(tool: string, part: ToolSchemaPart, schema: JsonSchema, diag
   return isSchemaObject(schema) ? schema : { type: 'object' }
 }
 
-/** `params` and `input` side by side in one object; a key declared by both is an error. */
-function mergeParams(tool: string, params: JsonSchemaObject, input: JsonSchemaObject): JsonSchemaObject {
-  const paramProps = (params.properties ?? {}) as Record<string, JsonSchema>
-  const inputProps = (input.properties ?? {}) as Record<string, JsonSchema>
-  for (const key of Object.keys(inputProps)) {
-    if (Object.prototype.hasOwnProperty.call(paramProps, key))
-      throw new CompileError(tool, 'input', `/properties/${key}`, `key "${key}" is declared in both params and input; rename one of them`)
-  }
+/** Shared fields, `params` and `input` side by side in one object; a key declared twice is an error. */
+function mergeObjects(tool: string, parts: [ToolSchemaPart, JsonSchemaObject][]): JsonSchemaObject {
   const out: JsonSchemaObject = { type: 'object' }
-  const description = [params.description, input.description].filter(d => typeof d === 'string').join(' ')
-  if (description)
-    out.description = description
-  out.properties = { ...paramProps, ...inputProps }
-  const required = [...(params.required as string[] | undefined ?? []), ...(input.required as string[] | undefined ?? [])]
+  const properties: Record<string, JsonSchema> = {}
+  const owner = new Map<string, ToolSchemaPart>()
+  const required: string[] = []
+  const descriptions: string[] = []
+  for (const [part, schema] of parts) {
+    for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+      const first = owner.get(key)
+      if (first !== undefined) {
+        const fix = first === 'extend' ? 'rename the tool\'s key or the shared field' : 'rename one of them'
+        throw new CompileError(tool, part, `/properties/${key}`, `key "${key}" is declared in both ${first === 'extend' ? 'the shared extend fields' : first} and ${part}; ${fix}`)
+      }
+      owner.set(key, part)
+      properties[key] = property
+    }
+    required.push(...(schema.required as string[] | undefined ?? []))
+    if (typeof schema.description === 'string' && part !== 'extend')
+      descriptions.push(schema.description)
+  }
+  if (descriptions.length > 0)
+    out.description = descriptions.join(' ')
+  out.properties = properties
   if (required.length > 0)
     out.required = required
-  if (params.additionalProperties === false && input.additionalProperties === false)
+  if (parts.every(([, schema]) => schema.additionalProperties === false))
     out.additionalProperties = false
   return out
 }

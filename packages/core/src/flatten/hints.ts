@@ -46,26 +46,26 @@ function disjointStrings(values: unknown[][]): values is string[][] {
 }
 
 /**
- * The declared discriminator when it qualifies, else the first key (in the first variant's order)
- * that is required everywhere with disjoint string literals. A declared one with other values is
- * reported and not used: the union still flattens, without per-variant hints.
+ * The discriminator of a union of objects: `declared` when it qualifies, else the first key (in the
+ * first variant's order) that every variant requires with distinct string literals.
  */
-export function findDiscriminator(variants: JsonSchemaObject[], declared: string | undefined, ctx: FlattenContext, path: JsonPointer): Discriminator | undefined {
-  if (declared !== undefined) {
-    const found = candidate(variants, declared)
-    if (found && disjointStrings(found.values))
-      return { key: declared, values: found.values }
-    report(ctx, 'non-string-discriminator', 'info', path, `discriminator "${declared}" does not have distinct string values in every variant; the union is flattened without per-variant hints`)
-    return undefined
-  }
-  const first = variants[0]!
-  const keys = isSchemaObject(first.properties) ? Object.keys(first.properties) : []
+export function tagOf(variants: JsonSchemaObject[], declared?: string): Discriminator | undefined {
+  const first = variants[0]
+  const keys = declared !== undefined ? [declared] : first && isSchemaObject(first.properties) ? Object.keys(first.properties) : []
   for (const key of keys) {
     const found = candidate(variants, key)
     if (found && disjointStrings(found.values))
       return { key, values: found.values }
   }
   return undefined
+}
+
+/** `tagOf`, reporting a declared discriminator that does not qualify (the union then has no hints). */
+export function findDiscriminator(variants: JsonSchemaObject[], declared: string | undefined, ctx: FlattenContext, path: JsonPointer): Discriminator | undefined {
+  const found = tagOf(variants, declared)
+  if (!found && declared !== undefined)
+    report(ctx, 'non-string-discriminator', 'info', path, `discriminator "${declared}" does not have distinct string values in every variant; the union is flattened without per-variant hints`)
+  return found
 }
 
 function quote(values: string[]): string {

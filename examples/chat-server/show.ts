@@ -2,7 +2,7 @@
 // flatmcp advertises, with the compiler's diagnostics.
 import { compileTool, toOriginalSchema } from '@flatmcp/core'
 import { isToolDefinition } from '@flatmcp/runtime'
-import * as tools from './chat.tools'
+import * as tools from './src/chat.tools'
 
 const bold = (text: string): string => process.stdout.isTTY ? `\x1B[1m${text}\x1B[0m` : text
 const json = (value: unknown): string => JSON.stringify(value, null, 2)

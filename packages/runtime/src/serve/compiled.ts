@@ -1,0 +1,67 @@
+import type * as Compiler from '@flatmcp/core'
+import type { CoercionPlan, CompiledTool } from '@flatmcp/core'
+import type { ToolDefinition } from '../define-tool'
+
+/** A tool as `tools/list` returns it. */
+export interface McpTool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema: { type: 'object', [key: string]: unknown }
+  outputSchema?: { type: 'object', [key: string]: unknown }
+  annotations?: Record<string, unknown>
+}
+
+/** What the build precomputes for a tool: its MCP description and what `tools/call` needs. */
+export interface PrecomputedTool {
+  tool: McpTool
+  coercion: CoercionPlan
+  discriminator?: string
+  slices?: { params?: string[], extend?: string[] }
+}
+
+/** Where precomputed data hangs on a tool definition (put there by the build, or by `attachCompiled`). */
+export const COMPILED: unique symbol = Symbol.for('flatmcp.compiled')
+
+export function attachCompiled<T extends ToolDefinition>(tool: T, data: PrecomputedTool): T {
+  Object.defineProperty(tool, COMPILED, { value: data, enumerable: false, configurable: true })
+  return tool
+}
+
+export function precomputedOf(tool: ToolDefinition): PrecomputedTool | undefined {
+  return (tool as unknown as Record<symbol, PrecomputedTool | undefined>)[COMPILED]
+}
+
+/** The precomputed form of a compiled tool: what a build attaches and what artifacts hold. */
+export function toPrecomputed(compiled: CompiledTool): PrecomputedTool {
+  const tool: McpTool = { name: compiled.name, inputSchema: compiled.inputSchema as McpTool['inputSchema'] }
+  if (compiled.title !== undefined)
+    tool.title = compiled.title
+  if (compiled.description !== undefined)
+    tool.description = compiled.description
+  if (compiled.outputSchema !== undefined)
+    tool.outputSchema = compiled.outputSchema as McpTool['outputSchema']
+  if (compiled.annotations !== undefined)
+    tool.annotations = compiled.annotations
+  const data: PrecomputedTool = { tool, coercion: compiled.coercion }
+  if (compiled.discriminator !== undefined)
+    data.discriminator = compiled.discriminator
+  if (compiled.slices !== undefined)
+    data.slices = compiled.slices
+  return data
+}
+
+// A variable, not a literal: bundlers leave this import alone, so a build with precomputed data
+// never pulls the compiler into the bundle.
+const COMPILER = '@flatmcp/core'
+let warned = false
+
+/** Compiles a tool at start-up when the build did not precompute it (tests, code run without the plugin). */
+export async function compileLazily(tool: ToolDefinition, extendSchema: unknown): Promise<PrecomputedTool> {
+  if (!warned) {
+    warned = true
+    console.warn(`flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this.`)
+  }
+  const core = await import(/* webpackIgnore: true */ /* @vite-ignore */ COMPILER) as typeof Compiler
+  return toPrecomputed(core.compileTool(tool, extendSchema === undefined ? {} : { extend: { schema: extendSchema } }))
+}

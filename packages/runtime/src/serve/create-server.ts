@@ -1,0 +1,152 @@
+import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-tool'
+import type { McpTool, PrecomputedTool } from './compiled'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { coerceArgs } from '../coerce/coerce-args'
+import { describeIssues } from '../validate/messages'
+import { validate } from '../validate/validate'
+import { compileLazily, precomputedOf } from './compiled'
+
+/** What `extend.resolve` learns of the request besides the shared fields. */
+export interface RequestInfo {
+  signal: AbortSignal
+  sessionId?: string
+  authInfo?: unknown
+}
+
+/**
+ * Fields every tool shares (a tenant, an auth token…): added to every tool's advertised input,
+ * parsed once per call, resolved into the handler's `context`, and removed from the tool's own input.
+ */
+export interface ExtendOptions<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown> {
+  schema: S
+  resolve: (fields: InferOutput<S>, request: RequestInfo) => C | Promise<C>
+}
+
+export interface McpServerOptions {
+  extend?: ExtendOptions
+  instructions?: string
+  /** Passed through to the SDK's `Server`. */
+  capabilities?: ServerOptions['capabilities']
+}
+
+interface Prepared {
+  definition: ToolDefinition
+  compiled: PrecomputedTool
+}
+
+/** Collects the tools by name once; the list answer is built once and served as is afterwards. */
+async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): Promise<{ byName: Map<string, Prepared>, list: { tools: McpTool[] } }> {
+  const byName = new Map<string, Prepared>()
+  for (const definition of tools) {
+    const compiled = precomputedOf(definition) ?? await compileLazily(definition, extend?.schema)
+    byName.set(definition.name, { definition, compiled })
+  }
+  return { byName, list: Object.freeze({ tools: [...byName.values()].map(entry => entry.compiled.tool) }) }
+}
+
+function checkNames(tools: readonly ToolDefinition[]): void {
+  const seen = new Set<string>()
+  for (const tool of tools) {
+    if (!tool || typeof tool.name !== 'string' || typeof tool.handler !== 'function')
+      throw new TypeError('createMcpServer: every tool needs a name and a handler (use defineTool)')
+    if (seen.has(tool.name))
+      throw new TypeError(`createMcpServer: two tools are named "${tool.name}"`)
+    seen.add(tool.name)
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] }
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content)
+}
+
+function toResult(value: unknown, hasOutput: boolean): CallToolResult {
+  if (isCallToolResult(value))
+    return value
+  if (hasOutput)
+    return { structuredContent: value as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] }
+  if (value === undefined)
+    return { content: [] }
+  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] }
+}
+
+function pick(args: Record<string, unknown>, keys: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of keys ?? []) {
+    if (Object.prototype.hasOwnProperty.call(args, key))
+      Object.defineProperty(out, key, { value: args[key], enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+function omit(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  if (keys.length === 0)
+    return args
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(args)) {
+    if (!keys.includes(key))
+      Object.defineProperty(out, key, { value: args[key], enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+/**
+ * An MCP SDK `Server` that serves `tools`: `tools/list` from the precomputed schemas, `tools/call`
+ * by coercing the arguments, validating them with each tool's original schemas and calling its
+ * handler. Connect it to any transport (stdio, Streamable HTTP).
+ */
+export function createMcpServer(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions = {}): Server {
+  checkNames(tools)
+  const { extend } = options
+  const ready = prepare(tools, extend)
+  ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
+
+  const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, instructions: options.instructions })
+  server.setRequestHandler(ListToolsRequestSchema, async () => (await ready).list)
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { byName } = await ready
+    const entry = byName.get(request.params.name)
+    if (!entry)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available tools: ${[...byName.keys()].join(', ')}.`)
+    const { definition, compiled } = entry
+    const args = coerceArgs(request.params.arguments ?? {}, compiled.coercion)
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      return errorResult(`Invalid arguments for tool "${definition.name}": expected a JSON object.`)
+    const all = args as Record<string, unknown>
+    const extendKeys = compiled.slices?.extend ?? []
+    const paramKeys = compiled.slices?.params ?? []
+
+    let context: unknown
+    if (extend) {
+      const fields = await validate(extend.schema, pick(all, extendKeys))
+      if (!fields.ok)
+        return errorResult(describeIssues(definition.name, fields.issues, all))
+      context = await extend.resolve(fields.value, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo })
+    }
+    let params: unknown
+    if (definition.params) {
+      const parsed = await validate(definition.params, pick(all, paramKeys))
+      if (!parsed.ok)
+        return errorResult(describeIssues(definition.name, parsed.issues, all))
+      params = parsed.value
+    }
+    const inputArgs = omit(all, [...extendKeys, ...paramKeys])
+    const input = await validate(definition.input, inputArgs)
+    if (!input.ok)
+      return errorResult(describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator))
+    try {
+      const value = await definition.handler(input.value as never, { params: params as never, context: context as never, signal: extra.signal })
+      return toResult(value, definition.output !== undefined)
+    }
+    catch (error) {
+      return errorResult(`Tool "${definition.name}" failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  })
+  return server
+}

@@ -1,0 +1,60 @@
+import type { Issue } from './validate'
+
+function segments(issue: Issue): PropertyKey[] {
+  return (issue.path ?? []).map(segment => typeof segment === 'object' && segment !== null ? segment.key : segment)
+}
+
+/** `media[0].id`: how a path reads in a message. */
+function pathText(path: PropertyKey[]): string {
+  return path.map((segment, i) => typeof segment === 'number' ? `[${segment}]` : `${i > 0 ? '.' : ''}${String(segment)}`).join('')
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let node = root
+  for (const segment of path) {
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, segment))
+      return undefined
+    node = (node as Record<PropertyKey, unknown>)[segment]
+  }
+  return node
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
+}
+
+function describeIssue(issue: Issue, args: unknown): string[] {
+  const path = segments(issue)
+  const where = pathText(path)
+  const at = where ? `${where}: ` : ''
+  if (issue.code === 'invalid_union' && issue.discriminator && Array.isArray(issue.options)) {
+    const got = valueAt(args, path)
+    const allowed = issue.options.map(option => JSON.stringify(option)).join(', ')
+    return [`${where || issue.discriminator}: must be one of ${allowed}${got === undefined ? ' (missing)' : ` (got ${JSON.stringify(got)})`}.`]
+  }
+  if (issue.code === 'invalid_type' && valueAt(args, path) === undefined && path.length > 0) {
+    const parent = pathText(path.slice(0, -1))
+    return [`missing required key "${String(path.at(-1))}"${parent ? ` in ${parent}` : ''}${issue.expected ? ` (${issue.expected})` : ''}.`]
+  }
+  if (issue.code === 'invalid_type' && issue.expected)
+    return [`${at}expected ${issue.expected}, got ${kindOf(valueAt(args, path))}.`]
+  if (issue.code === 'unrecognized_keys' && Array.isArray(issue.keys))
+    return issue.keys.map(key => `key "${key}"${where ? ` in ${where}` : ''} is not accepted here.`)
+  if (issue.code === 'invalid_union')
+    return [`${at}matches none of the allowed shapes.`]
+  return [`${at}${issue.message.replace(/^Invalid input: /, '')}${/[.!?]$/.test(issue.message) ? '' : '.'}`]
+}
+
+/**
+ * Text a model can act on: which variant its discriminator selected, what is missing, what is not
+ * accepted, which tag values exist when the tag is wrong. No stack traces, no library internals.
+ */
+export function describeIssues(tool: string, issues: readonly Issue[], args: unknown, discriminator?: string): string {
+  const tag = discriminator !== undefined && typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[discriminator] : undefined
+  const tagIsWrong = issues.some(issue => issue.code === 'invalid_union' && issue.discriminator === discriminator && segments(issue).length <= 1)
+  const header = typeof tag === 'string' && !tagIsWrong
+    ? `Invalid arguments for tool "${tool}" with ${discriminator} "${tag}":`
+    : `Invalid arguments for tool "${tool}":`
+  const lines = [...new Set(issues.flatMap(issue => describeIssue(issue, args)))]
+  return [header, ...lines.map(line => `- ${line}`)].join('\n')
+}

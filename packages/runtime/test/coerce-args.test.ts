@@ -1,0 +1,126 @@
+import type { CoercionPlan } from '@flatmcp/core'
+import { compileTool } from '@flatmcp/core'
+import { coerceArgs } from '@flatmcp/runtime'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+
+const Media = z.object({ id: z.string() })
+const send = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), text: z.string(), media: Media.optional() }),
+  z.object({ kind: z.literal('mediaGroup'), media: z.array(Media) }),
+])
+const input = z.object({
+  target: z.object({ chat: z.string(), thread: z.object({ id: z.number() }).optional() }),
+  tags: z.array(z.string()),
+  matrix: z.array(z.array(z.number())),
+  byName: z.record(z.string(), z.object({ n: z.number() })),
+  pair: z.tuple([z.string(), z.object({ x: z.number() })]),
+  note: z.string(),
+  either: z.union([z.string(), z.object({ a: z.number() })]),
+  send: send.optional(),
+  count: z.number().optional(),
+  flag: z.boolean().optional(),
+})
+
+const plan = (schema: z.ZodType): CoercionPlan => compileTool({ name: 't', input: schema }).coercion
+const full = plan(input)
+const s = JSON.stringify
+
+describe('coerceArgs: the table', () => {
+  const rows: [string, unknown, unknown][] = [
+    ['stringified object at the top level', { target: s({ chat: 'c' }) }, { target: { chat: 'c' } }],
+    ['stringified array at the top level', { tags: s(['a', 'b']) }, { tags: ['a', 'b'] }],
+    ['nested field', { target: { chat: 'c', thread: s({ id: 1 }) } }, { target: { chat: 'c', thread: { id: 1 } } }],
+    ['nested twice (object holding a stringified field, itself stringified)', { target: s({ chat: 'c', thread: s({ id: 2 }) }) }, { target: { chat: 'c', thread: { id: 2 } } }],
+    ['array items', { matrix: [s([1, 2]), [3]] }, { matrix: [[1, 2], [3]] }],
+    ['record values', { byName: { a: s({ n: 1 }), b: { n: 2 } } }, { byName: { a: { n: 1 }, b: { n: 2 } } }],
+    ['tuple position', { pair: ['x', s({ x: 1 })] }, { pair: ['x', { x: 1 }] }],
+    ['the variant the tag selects', { send: { kind: 'message', text: 't', media: s({ id: 'm' }) } }, { send: { kind: 'message', text: 't', media: { id: 'm' } } }],
+    ['the other variant, an array', { send: { kind: 'mediaGroup', media: s([{ id: 'm' }]) } }, { send: { kind: 'mediaGroup', media: [{ id: 'm' }] } }],
+    ['a stringified union value', { send: s({ kind: 'mediaGroup', media: [] }) }, { send: { kind: 'mediaGroup', media: [] } }],
+    ['string-typed field untouched', { note: s({ a: 1 }) }, { note: s({ a: 1 }) }],
+    ['union with a string member untouched', { either: s({ a: 1 }) }, { either: s({ a: 1 }) }],
+    ['invalid JSON left as it is', { target: '{chat:' }, { target: '{chat:' }],
+    ['kind mismatch left as it is (array where an object goes)', { target: '[1,2]' }, { target: '[1,2]' }],
+    ['kind mismatch left as it is (scalar JSON)', { tags: '42' }, { tags: '42' }],
+    ['scalars never coerced', { count: '1', flag: 'true' }, { count: '1', flag: 'true' }],
+    ['unknown tag: the variant is not guessed', { send: { kind: 'other', media: s({ id: 'm' }) } }, { send: { kind: 'other', media: s({ id: 'm' }) } }],
+  ]
+  for (const [what, args, expected] of rows) {
+    it(what, () => {
+      expect(coerceArgs(args, full)).toEqual(expected)
+    })
+  }
+
+  it('accepts the whole arguments object as a JSON string', () => {
+    expect(coerceArgs(s({ target: s({ chat: 'c' }), note: 'n' }), full)).toEqual({ target: { chat: 'c' }, note: 'n' })
+    expect(coerceArgs('not json', full)).toBe('not json')
+    expect(coerceArgs('[1]', full)).toBe('[1]')
+  })
+
+  it('repairs a union-typed root through the selected variant', () => {
+    expect(coerceArgs({ kind: 'mediaGroup', media: s([{ id: 'a' }]) }, plan(send))).toEqual({ kind: 'mediaGroup', media: [{ id: 'a' }] })
+  })
+
+  it('an ambiguous union coerces only where every candidate agrees', () => {
+    const ambiguous = z.union([
+      z.object({ a: z.object({ x: z.number() }), b: z.object({ y: z.number() }) }),
+      z.object({ a: z.object({ z: z.number() }), b: z.string() }),
+    ])
+    const out = coerceArgs({ a: s({ x: 1 }), b: s({ y: 1 }) }, plan(ambiguous))
+    expect(out).toEqual({ a: { x: 1 }, b: s({ y: 1 }) })
+  })
+
+  it('a tool that needs nothing has an empty plan and gets its arguments back as they are', () => {
+    const flat = plan(z.object({ a: z.string(), n: z.number() }))
+    expect(flat).toEqual({})
+    const args = { a: '{"x":1}', n: 1 }
+    expect(coerceArgs(args, flat)).toBe(args)
+  })
+})
+
+describe('coerceArgs: hostile input', () => {
+  it('{"__proto__": …} pollutes nothing', () => {
+    const out = coerceArgs({ target: '{"__proto__":{"polluted":1},"chat":"c"}' }, full) as any
+    expect(({} as any).polluted).toBeUndefined()
+    expect(Object.getPrototypeOf(out.target)).toBe(Object.prototype)
+    expect(out.target.polluted).toBeUndefined()
+    const top = coerceArgs('{"__proto__":{"polluted":1}}', full) as any
+    expect(Object.getPrototypeOf(top)).toBe(Object.prototype)
+    expect(({} as any).polluted).toBeUndefined()
+  })
+
+  it('a plan cannot be tricked through inherited keys (constructor, toString)', () => {
+    const out = coerceArgs({ constructor: '{"a":1}', toString: '[1]', send: { kind: 'constructor', media: '[]' } }, full)
+    expect(out).toEqual({ constructor: '{"a":1}', toString: '[1]', send: { kind: 'constructor', media: '[]' } })
+  })
+
+  it('leaves the input unchanged', () => {
+    const args = { target: s({ chat: 'c' }), matrix: [s([1])], byName: { a: s({ n: 1 }) } }
+    const copy = structuredClone(args)
+    const out = coerceArgs(args, full)
+    expect(args).toEqual(copy)
+    expect(out).not.toBe(args)
+  })
+
+  it('a 1 MB string and 10,000 levels of nesting return without throwing', () => {
+    const big = `{"chat":"${'x'.repeat(1 << 20)}"}`
+    expect(() => coerceArgs({ target: big }, full)).not.toThrow()
+    let deep: unknown = 'end'
+    for (let i = 0; i < 10_000; i++)
+      deep = { target: deep, matrix: [deep] }
+    expect(() => coerceArgs(deep, full)).not.toThrow()
+    const deepText = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+    expect(coerceArgs({ tags: deepText }, full)).toBeDefined()
+    let selfPlan: CoercionPlan = { parse: 'object' }
+    for (let i = 0; i < 5000; i++)
+      selfPlan = { parse: 'object', properties: { a: selfPlan } }
+    expect(() => coerceArgs(deep, selfPlan)).not.toThrow()
+  })
+
+  it('a broken plan or arguments never throw', () => {
+    for (const args of [undefined, null, 1, 'x', [], { target: 1 }])
+      expect(() => coerceArgs(args, full)).not.toThrow()
+    expect(() => coerceArgs({ a: '{}' }, { properties: null } as unknown as CoercionPlan)).not.toThrow()
+  })
+})
