@@ -1,4 +1,4 @@
-import { CompileError, compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
+import { CompileError, compileTool, flattenSchema, planCoercion, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -407,9 +407,13 @@ describe('bad input', () => {
       const result = flattenSchema(value as never)
       expect(result.schema).toBeDefined()
     }), { numRuns: 500 })
-    fc.assert(fc.property(fc.object({ key: fc.constantFrom('type', 'anyOf', 'oneOf', 'allOf', 'properties', 'items', 'required', 'enum', '$ref', 'additionalProperties', 'prefixItems', 'not', 'const', 'minimum'), maxDepth: 4 }), (value) => {
-      expect(() => flattenSchema(value as never)).not.toThrow()
-    }), { numRuns: 500 })
+    const keywords = ['type', 'anyOf', 'oneOf', 'allOf', 'properties', 'items', 'required', 'enum', '$ref', 'additionalProperties', 'prefixItems', 'not', 'const', 'minimum', 'format', 'description']
+    const inherited = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']
+    fc.assert(fc.property(fc.object({ key: fc.constantFrom(...keywords, ...inherited), maxDepth: 4 }), (value) => {
+      for (const profile of ['portable', 'minimal'] as const)
+        expect(() => flattenSchema(value as never, { profile })).not.toThrow()
+      expect(() => planCoercion(value as never)).not.toThrow()
+    }), { numRuns: 1000 })
   })
 
   it('a union whose branch cannot be resolved is left as it is and reported', () => {
@@ -424,6 +428,7 @@ describe('bad input', () => {
       schema = { type: 'object', properties: { next: schema } }
     const result = flattenSchema(schema)
     expect(result.diagnostics.map(d => d.code)).toContain('depth-limit')
+    expect(() => planCoercion(schema)).not.toThrow()
   })
 
   it('exponential $ref sharing is bounded by the node budget', () => {

@@ -95,7 +95,7 @@ const PROFILES: Record<ProfileName, Profile> = {
 export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[]
 
 export function resolveProfile(name: ProfileName): Profile {
-  const profile = PROFILES[name]
+  const profile = Object.prototype.hasOwnProperty.call(PROFILES, name) ? PROFILES[name] : undefined
   if (!profile)
     throw new TypeError(`unknown flatmcp profile "${String(name)}"; expected one of ${PROFILE_NAMES.map(n => `"${n}"`).join(', ')}`)
   return profile

@@ -43,6 +43,5 @@ const SHAPES: Record<string, (value: unknown) => boolean> = {
 
 /** False when a known keyword holds a value of the wrong shape (dropping it only widens the schema). */
 export function isWellFormed(keyword: string, value: unknown): boolean {
-  const shape = SHAPES[keyword]
-  return shape === undefined || shape(value)
+  return !Object.prototype.hasOwnProperty.call(SHAPES, keyword) || SHAPES[keyword]!(value)
 }

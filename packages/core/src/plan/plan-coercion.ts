@@ -34,7 +34,11 @@ interface PlanContext {
   root: JsonSchema
   discriminators: WeakMap<object, string>
   refs: string[]
+  depth: number
 }
+
+/** Deeper than this, values are left to the parser (`coerceArgs` stops there too). */
+const MAX_DEPTH = 128
 
 /**
  * The coercion plan of an original (not flattened) schema: a string is parsed only where the schema
@@ -48,7 +52,7 @@ export function planCoercion(schema: JsonSchema, options: PlanOptions = {}): Coe
       discriminators.set(node, note.discriminator)
   }
   // The arguments object itself arriving as a string is `coerceArgs`' own rule, not the plan's.
-  const { parse: _root, ...plan } = planNode({ root: schema, discriminators, refs: [] }, schema) ?? {}
+  const { parse: _root, ...plan } = planNode({ root: schema, discriminators, refs: [], depth: 0 }, schema) ?? {}
   return plan
 }
 
@@ -86,10 +90,11 @@ function kindsAccepted(alts: JsonSchemaObject[]): Set<string> {
 
 function planNode(ctx: PlanContext, schema: unknown): CoercionPlan | undefined {
   const resolved = resolve(ctx, schema)
-  if (!resolved)
+  if (!resolved || ctx.depth >= MAX_DEPTH)
     return undefined
   if (resolved.ref)
     ctx.refs.push(resolved.ref)
+  ctx.depth++
   try {
     const alts = alternatives(ctx, resolved.schema)
     const kinds = kindsAccepted(alts)
@@ -102,6 +107,7 @@ function planNode(ctx: PlanContext, schema: unknown): CoercionPlan | undefined {
     return Object.keys(plan).length > 0 ? plan : undefined
   }
   finally {
+    ctx.depth--
     if (resolved.ref)
       ctx.refs.pop()
   }

@@ -1,0 +1,170 @@
+import type { ToolDefinition } from '@flatmcp/runtime'
+import { compileTool } from '@flatmcp/core'
+import { attachCompiled, createMcpServer, defineTool, toPrecomputed } from '@flatmcp/runtime'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+
+const Media = z.object({ id: z.string() })
+const seen: unknown[] = []
+
+function sendTool(): ToolDefinition {
+  return defineTool({
+    name: 'send',
+    params: z.object({ chatId: z.string() }),
+    input: z.discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('message'), text: z.string(), media: Media.optional() }),
+      z.object({ kind: z.enum(['mediaGroup', 'album']), media: z.array(Media).min(1) }),
+    ]),
+    handler: (input, { params }) => {
+      seen.push({ input, params })
+      return input.kind === 'message' ? `sent ${input.text} to ${params.chatId}` : `sent ${input.media.length}`
+    },
+  })
+}
+
+async function connect(tools: ToolDefinition[], options?: Parameters<typeof createMcpServer>[2]): Promise<Client> {
+  const server = createMcpServer(tools, { name: 'test', version: '1.0.0' }, options)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'test-client', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
+
+afterEach(() => {
+  seen.length = 0
+  vi.restoreAllMocks()
+})
+
+describe('createMcpServer', () => {
+  it('lists the flat schema: one object, no oneOf/anyOf, params merged in', async () => {
+    const client = await connect([sendTool()])
+    const { tools } = await client.listTools()
+    expect(tools).toHaveLength(1)
+    const schema = tools[0]!.inputSchema as any
+    expect(JSON.stringify(schema)).not.toMatch(/oneOf|anyOf/)
+    expect(Object.keys(schema.properties)).toEqual(['chatId', 'kind', 'text', 'media'])
+    expect(schema.properties.media.type).toEqual(['object', 'array'])
+  })
+
+  it('serves precomputed data as is, without compiling', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const tool = sendTool()
+    const data = toPrecomputed(compileTool(tool))
+    data.tool.description = 'precomputed marker'
+    const client = await connect([attachCompiled(tool, data)])
+    const { tools } = await client.listTools()
+    expect(tools[0]!.description).toBe('precomputed marker')
+    expect(tools[0]!.inputSchema).toEqual(data.tool.inputSchema)
+    expect(warn).not.toHaveBeenCalled()
+  })
+
+  it('repairs double-serialized arguments, validates with the original schema and passes the union value', async () => {
+    const client = await connect([sendTool()])
+    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c1', kind: 'album', media: JSON.stringify([{ id: 'a' }, { id: 'b' }]) } })
+    expect(result.isError).toBeFalsy()
+    expect(text(result)).toBe('sent 2')
+    expect(seen).toEqual([{ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } }])
+  })
+
+  it('repairs a value serialized twice (an array of JSON strings, itself sent as a JSON string)', async () => {
+    const client = await connect([sendTool()])
+    const media = JSON.stringify([JSON.stringify({ id: 'a' }), { id: 'b' }])
+    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c1', kind: 'album', media } })
+    expect(text(result)).toBe('sent 2')
+    expect(seen[0]).toEqual({ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } })
+  })
+
+  it('a wrong tag lists the allowed values', async () => {
+    const client = await connect([sendTool()])
+    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'photo' } })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toBe('Invalid arguments for tool "send":\n- kind: must be one of "message", "mediaGroup", "album" (got "photo").')
+  })
+
+  it('a missing or unknown key names the selected variant', async () => {
+    const client = await connect([sendTool()])
+    const missing = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', media: { id: 'm' }, caption: 'x' } })
+    expect(missing.isError).toBe(true)
+    expect(text(missing)).toBe('Invalid arguments for tool "send" with kind "message":\n- missing required key "text" (string).\n- key "caption" is not accepted here.')
+    const wrongType = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'album', media: { id: 'm' } } })
+    expect(text(wrongType)).toBe('Invalid arguments for tool "send" with kind "album":\n- media: expected array, got object.')
+    const params = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 't' } })
+    expect(text(params)).toBe('Invalid arguments for tool "send":\n- missing required key "chatId" (string).')
+    expect(seen).toEqual([])
+  })
+
+  it('a handler that throws gives an error result with its message, no stack', async () => {
+    const failing = defineTool({ name: 'fail', input: z.object({}), handler: () => { throw new Error('backend down') } })
+    const client = await connect([failing])
+    const result = await client.callTool({ name: 'fail', arguments: {} })
+    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool "fail" failed: backend down' }] })
+  })
+
+  it('an unknown tool is a protocol error naming the available tools', async () => {
+    const client = await connect([sendTool()])
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope". Available tools: send/)
+  })
+
+  it('returns structured content for a tool with an output schema', async () => {
+    const count = defineTool({ name: 'count', input: z.object({ q: z.string() }), output: z.object({ n: z.number() }), handler: ({ q }) => ({ n: q.length }) })
+    const client = await connect([count])
+    const { tools } = await client.listTools()
+    expect(tools[0]!.outputSchema).toMatchObject({ type: 'object', properties: { n: { type: 'number' } } })
+    const result = await client.callTool({ name: 'count', arguments: { q: 'abc' } })
+    expect(result.structuredContent).toEqual({ n: 3 })
+  })
+
+  it('compiles lazily without precomputed data, warning once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { compileLazily } = await import('../src/serve/compiled')
+    // The warning is once per process; a fresh module would reset it, so count from here.
+    const before = warn.mock.calls.length
+    await compileLazily(sendTool(), undefined)
+    await compileLazily(sendTool(), undefined)
+    expect(warn.mock.calls.length - before).toBeLessThanOrEqual(1)
+  })
+
+  it('rejects two tools with one name', () => {
+    expect(() => createMcpServer([sendTool(), sendTool()], { name: 't', version: '1' })).toThrow(/two tools are named "send"/)
+  })
+})
+
+describe('extend: fields every tool shares', () => {
+  const extend = {
+    schema: z.object({ tenant: z.string().describe('Which workspace') }),
+    resolve: vi.fn(async (fields: { tenant: string }) => ({ workspace: fields.tenant.toUpperCase() })),
+  }
+
+  it('advertises the fields on every tool, resolves them once per call and hides them from the tool', async () => {
+    const received: unknown[] = []
+    const echo = defineTool({ name: 'echo', input: z.strictObject({ word: z.string() }), handler: (input, { context }) => {
+      received.push({ input, context })
+      return input.word
+    } })
+    const client = await connect([echo, sendTool()], { extend })
+    const { tools } = await client.listTools()
+    for (const tool of tools) {
+      expect((tool.inputSchema as any).properties.tenant).toEqual({ description: 'Which workspace', type: 'string' })
+      expect(tool.inputSchema.required).toContain('tenant')
+    }
+    const result = await client.callTool({ name: 'echo', arguments: { tenant: 'acme', word: 'hi' } })
+    expect(result.isError).toBeFalsy()
+    expect(received).toEqual([{ input: { word: 'hi' }, context: { workspace: 'ACME' } }])
+    expect(extend.resolve).toHaveBeenCalledTimes(1)
+    const missing = await client.callTool({ name: 'echo', arguments: { word: 'hi' } })
+    expect(text(missing)).toMatch(/missing required key "tenant"/)
+  })
+
+  it('a clash between a shared field and a tool\'s own key is an error naming both', async () => {
+    const clash = defineTool({ name: 'clash', input: z.object({ tenant: z.number() }), handler: () => 'x' })
+    expect(() => compileTool(clash, { extend: { schema: extend.schema } }))
+      .toThrow(/tool "clash" input at \/properties\/tenant: key "tenant" is declared in both the shared extend fields and input/)
+    const client = await connect([clash], { extend })
+    await expect(client.listTools()).rejects.toThrow(/key "tenant" is declared in both the shared extend fields and input/)
+  })
+})

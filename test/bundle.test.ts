@@ -1,0 +1,72 @@
+// A server bundle whose tools carry precomputed data contains no compiler, and runs where the
+// compiler is not installed at all.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { compileTool } from '@flatmcp/core'
+import { toPrecomputed } from '@flatmcp/runtime'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { connectStdio, ROOT } from './support/client'
+
+const input = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('one'), item: z.object({ id: z.string() }) }),
+  z.object({ kind: z.literal('many'), item: z.array(z.object({ id: z.string() })) }),
+])
+
+const entry = (precomputed: unknown): string => `
+import { attachCompiled, createMcpServer, defineTool } from '@flatmcp/runtime'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { z } from 'zod'
+
+const tool = defineTool({
+  name: 'pick',
+  input: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('one'), item: z.object({ id: z.string() }) }),
+    z.object({ kind: z.literal('many'), item: z.array(z.object({ id: z.string() })) }),
+  ]),
+  handler: input => input.kind === 'one' ? input.item.id : input.item.map(i => i.id).join(','),
+})
+attachCompiled(tool, ${JSON.stringify(precomputed)})
+await createMcpServer([tool], { name: 'bundled', version: '1.0.0' }).connect(new StdioServerTransport())
+`
+
+describe('a bundled server with precomputed data', () => {
+  let bundle: string
+  let outfile: string
+  beforeAll(async () => {
+    const work = path.join(ROOT, 'node_modules/.cache/flatmcp-test')
+    mkdirSync(work, { recursive: true })
+    const source = path.join(work, 'bundle-entry.ts')
+    writeFileSync(source, entry(toPrecomputed(compileTool({ name: 'pick', input }))))
+    // Outside the workspace: nothing can be resolved from node_modules when it runs.
+    outfile = path.join(mkdtempSync(path.join(os.tmpdir(), 'flatmcp-bundle-')), 'server.mjs')
+    await build({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'silent', banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' } })
+    bundle = readFileSync(outfile, 'utf8')
+  })
+
+  it('contains none of the compiler', () => {
+    for (const name of ['flattenSchema', 'joinSchemas', 'planCoercion', 'mergeObjects', 'portableNode'])
+      expect(bundle).not.toContain(`function ${name}(`)
+    expect(bundle).toContain('function coerceArgs(')
+  })
+
+  describe('when run', () => {
+    let session: Awaited<ReturnType<typeof connectStdio>>
+    beforeAll(async () => {
+      session = await connectStdio(process.execPath, [outfile], path.dirname(outfile))
+    })
+    afterAll(async () => {
+      await session?.close()
+    })
+
+    it('serves the flat schema and calls the tool without compiling', async () => {
+      const { tools } = await session.client.listTools()
+      expect((tools[0]!.inputSchema.properties as any).item.type).toEqual(['object', 'array'])
+      const result = await session.client.callTool({ name: 'pick', arguments: { kind: 'many', item: JSON.stringify([{ id: 'a' }, { id: 'b' }]) } })
+      expect((result.content as { text: string }[])[0]!.text).toBe('a,b')
+      expect(session.stderr()).not.toContain('compiling at start-up')
+    })
+  })
+})

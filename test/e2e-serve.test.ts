@@ -1,0 +1,55 @@
+// End to end: the example chat server run as a real process, a real SDK client over stdio and over
+// Streamable HTTP.
+import type { Connected } from './support/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectHttp, connectStdio, TS_NODE } from './support/client'
+
+const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
+
+const transports: [string, () => Promise<Connected>][] = [
+  ['stdio', () => connectStdio(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'])],
+  ['Streamable HTTP', () => connectHttp(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http.ts', '0'])],
+]
+
+describe.each(transports)('the example server over %s', (_name, connect) => {
+  let session: Connected
+  beforeAll(async () => {
+    session = await connect()
+  })
+  afterAll(async () => {
+    await session?.close()
+  })
+
+  it('lists flat schemas: no oneOf/anyOf anywhere', async () => {
+    const { tools } = await session.client.listTools()
+    expect(tools.map(t => t.name).sort()).toEqual(['get_chat', 'send_batch', 'send_message', 'update_chat'])
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object')
+      expect(JSON.stringify(tool.inputSchema)).not.toMatch(/"(oneOf|anyOf|allOf)"/)
+    }
+    const send = tools.find(t => t.name === 'send_message')!
+    expect((send.inputSchema.properties as any).media.type).toEqual(['object', 'array'])
+  })
+
+  it('repairs a double-serialized nested argument and hands the handler the union value', async () => {
+    const media = JSON.stringify([{ url: 'https://x.test/a.png' }, JSON.stringify({ url: 'https://x.test/b.png' })])
+    const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media } })
+    expect(result.isError).toBeFalsy()
+    expect(text(result)).toBe('sent 2 files')
+    const batch = await session.client.callTool({ name: 'send_batch', arguments: { items: JSON.stringify([{ type: 'poll', question: 'q', options: JSON.stringify(['a', 'b']) }]) } })
+    expect(text(batch)).toBe('1 sent')
+  })
+
+  it('answers a wrong call with a variant-aware error', async () => {
+    const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media: [{ url: 'https://x.test/a.png' }] } })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toContain('with kind "mediaGroup"')
+    const wrongTag = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c', action: 'delete' } })
+    expect(text(wrongTag)).toContain('action: must be one of "rename", "mute", "unmute" (got "delete")')
+  })
+
+  it('passes params and input to the handler separately', async () => {
+    const result = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c9', action: 'rename', title: 'New' } })
+    expect(text(result)).toBe('rename c9')
+  })
+})
