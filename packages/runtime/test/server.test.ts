@@ -160,6 +160,15 @@ describe('extend: fields every tool shares', () => {
     expect(text(missing)).toMatch(/missing required key "tenant"/)
   })
 
+  it('refuses precomputed tools built with other shared fields than the server has', () => {
+    const plain = defineTool({ name: 'plain', input: z.object({ a: z.string() }), handler: () => 'x' })
+    attachCompiled(plain, toPrecomputed(compileTool(plain)))
+    expect(() => createMcpServer([plain], { name: 't', version: '1' }, { extend })).toThrow(/tool "plain" was built without the shared extend fields/)
+    const shared = defineTool({ name: 'shared', input: z.object({ a: z.string() }), handler: () => 'x' })
+    attachCompiled(shared, toPrecomputed(compileTool(shared, { extend: { schema: extend.schema } })))
+    expect(() => createMcpServer([shared], { name: 't', version: '1' })).toThrow(/tool "shared" was built with shared extend fields \(tenant\)/)
+  })
+
   it('a clash between a shared field and a tool\'s own key is an error naming both', async () => {
     const clash = defineTool({ name: 'clash', input: z.object({ tenant: z.number() }), handler: () => 'x' })
     expect(() => compileTool(clash, { extend: { schema: extend.schema } }))

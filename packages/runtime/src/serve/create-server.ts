@@ -47,7 +47,8 @@ async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions |
   return { byName, list: Object.freeze({ tools: [...byName.values()].map(entry => entry.compiled.tool) }) }
 }
 
-function checkNames(tools: readonly ToolDefinition[]): void {
+/** Fails early on what would otherwise fail on every call: bad tools, or a build made with other shared fields. */
+function checkTools(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): void {
   const seen = new Set<string>()
   for (const tool of tools) {
     if (!tool || typeof tool.name !== 'string' || typeof tool.handler !== 'function')
@@ -55,6 +56,11 @@ function checkNames(tools: readonly ToolDefinition[]): void {
     if (seen.has(tool.name))
       throw new TypeError(`createMcpServer: two tools are named "${tool.name}"`)
     seen.add(tool.name)
+    const built = precomputedOf(tool)?.slices?.extend
+    if (built && !extend)
+      throw new TypeError(`createMcpServer: tool "${tool.name}" was built with shared extend fields (${built.join(', ')}); pass the same extend option`)
+    if (precomputedOf(tool) && !built && extend)
+      throw new TypeError(`createMcpServer: tool "${tool.name}" was built without the shared extend fields; build it with the same extend option`)
   }
 }
 
@@ -102,8 +108,8 @@ function omit(args: Record<string, unknown>, keys: readonly string[]): Record<st
  * handler. Connect it to any transport (stdio, Streamable HTTP).
  */
 export function createMcpServer(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions = {}): Server {
-  checkNames(tools)
   const { extend } = options
+  checkTools(tools, extend)
   const ready = prepare(tools, extend)
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
 
