@@ -1,7 +1,7 @@
 export { coerceArgs } from './coerce/coerce-args'
 export { defineTool, isToolDefinition, TOOL_MARK } from './define-tool'
 export type { ExtendContext, InferInput, InferOutput, Register, StandardSchemaV1, ToolAnnotations, ToolCallContext, ToolDefinition } from './define-tool'
-export { attachCompiled, COMPILED, precomputedOf, toPrecomputed } from './serve/compiled'
+export { attachCompiled, COMPILED, precomputedOf, registerPrecomputed, toPrecomputed } from './serve/compiled'
 export type { McpTool, PrecomputedTool } from './serve/compiled'
 export { createMcpServer } from './serve/create-server'
 export type { ExtendOptions, McpServerOptions, RequestInfo } from './serve/create-server'

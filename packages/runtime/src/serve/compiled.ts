@@ -28,8 +28,21 @@ export function attachCompiled<T extends ToolDefinition>(tool: T, data: Precompu
   return tool
 }
 
+/** Precomputed tools by name, registered by the code the build adds to each tool module. */
+function registry(): Map<string, PrecomputedTool> {
+  const global = globalThis as { [REGISTRY]?: Map<string, PrecomputedTool> }
+  return global[REGISTRY] ??= new Map()
+}
+const REGISTRY = Symbol.for('flatmcp.precomputed')
+
+/** Called by the build's generated code: the precomputed data of a module's tools, by tool name. */
+export function registerPrecomputed(tools: Record<string, PrecomputedTool>): void {
+  for (const [name, data] of Object.entries(tools))
+    registry().set(name, data)
+}
+
 export function precomputedOf(tool: ToolDefinition): PrecomputedTool | undefined {
-  return (tool as unknown as Record<symbol, PrecomputedTool | undefined>)[COMPILED]
+  return (tool as unknown as Record<symbol, PrecomputedTool | undefined>)[COMPILED] ?? registry().get(tool.name)
 }
 
 /** The precomputed form of a compiled tool: what a build attaches and what artifacts hold. */

@@ -1,0 +1,42 @@
+import type { ModuleTool } from '../compile/compile-module'
+
+/** The options a module was compiled with: what the probe needs to re-derive its artifact exactly. */
+export interface ArtifactOptions {
+  profile: string
+  coercion: boolean
+  /** The shared fields: where they came from, and their JSON Schema. */
+  extend: null | { module?: string, export?: string, schema: unknown }
+}
+
+export interface ArtifactInput {
+  generator: { name: string, version: string }
+  /** The tool module, relative to the project root, with `/` separators. */
+  module: string
+  /** A content hash of the module and every project file it imports. */
+  hash: string
+  options: ArtifactOptions
+  tools: ModuleTool[]
+}
+
+/**
+ * The `*.mcp.json` text of a module: its tools exactly as `tools/list` returns them, and beside them
+ * what the runtime and the probe need. Keys in a fixed order, no timestamps, a final newline: the
+ * same input gives the same bytes in every bundler.
+ */
+export function artifactText(input: ArtifactInput): string {
+  const artifact = {
+    generator: `${input.generator.name}@${input.generator.version}`,
+    module: input.module,
+    hash: input.hash,
+    options: input.options,
+    tools: input.tools.map(t => t.precomputed.tool),
+    runtime: Object.fromEntries(input.tools.map(({ exportName, precomputed }) => [precomputed.tool.name, {
+      export: exportName,
+      coercion: precomputed.coercion,
+      ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
+      ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
+    }])),
+    diagnostics: input.tools.flatMap(t => t.compiled.diagnostics.map(({ tool, schema, code, severity, path, message }) => ({ tool, schema, code, severity, path, message }))),
+  }
+  return `${JSON.stringify(artifact, null, 2)}\n`
+}

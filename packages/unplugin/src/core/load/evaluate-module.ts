@@ -1,0 +1,71 @@
+import type { Message } from 'esbuild'
+import { createHash } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+import { writeFileAtomic } from '../emit/write-atomic'
+
+export interface EvaluatedModule {
+  exports: Record<string, unknown>
+  /** Every file of the project the module is made of (itself first), absolute. */
+  dependencies: string[]
+}
+
+/** The module could not be compiled or threw while it was evaluated. */
+export class ModuleLoadError extends Error {
+  constructor(readonly file: string, readonly line: number | undefined, readonly column: number | undefined, reason: string) {
+    super(reason)
+    this.name = 'ModuleLoadError'
+  }
+}
+
+function firstLocation(errors: Message[]): { line?: number, column?: number } {
+  const location = errors[0]?.location
+  return location ? { line: location.line, column: location.column + 1 } : {}
+}
+
+/**
+ * Evaluates a tool module at build time. esbuild compiles it with every bare import kept external,
+ * so the module runs against the project's own packages (one zod, not two); the output goes under
+ * the cache folder, never beside the sources (it would wake file watchers).
+ */
+export async function evaluateModule(file: string, root: string, cacheDir: string): Promise<EvaluatedModule> {
+  let result
+  try {
+    result = await build({
+      entryPoints: [file],
+      absWorkingDir: root,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      metafile: true,
+      sourcemap: 'inline',
+      logLevel: 'silent',
+    })
+  }
+  catch (error) {
+    const errors = (error as { errors?: Message[] }).errors ?? []
+    const { line, column } = firstLocation(errors)
+    const where = errors[0]?.location?.file ? path.resolve(root, errors[0].location.file) : file
+    throw new ModuleLoadError(where, line, column, `cannot compile the module: ${errors[0]?.text ?? (error as Error).message}`)
+  }
+  const code = result.outputFiles[0]!.text
+  const dependencies = Object.keys(result.metafile.inputs).map(input => path.resolve(root, input))
+  const id = createHash('sha256').update(file).update(code).digest('hex').slice(0, 16)
+  const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}.mjs`)
+  writeFileAtomic(output, code)
+  try {
+    const exports = await import(pathToFileURL(output).href) as Record<string, unknown>
+    return { exports, dependencies: [file, ...dependencies.filter(dep => dep !== file)] }
+  }
+  catch (error) {
+    throw new ModuleLoadError(file, undefined, undefined, `the module threw while it was evaluated: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  finally {
+    rmSync(output, { force: true })
+  }
+}

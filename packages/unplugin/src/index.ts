@@ -1,0 +1,10 @@
+import { createUnplugin } from 'unplugin'
+import { unpluginFactory } from './core/plugin'
+
+export { DEV_ARTIFACTS_PATH } from './core/plugin'
+export { defaultArtifactName, resolveOptions } from './core/options'
+export type { ExtendSource, Options, ResolvedOptions } from './core/options'
+export type { ArtifactOptions } from './core/emit/artifact'
+
+export const flatmcp = createUnplugin(unpluginFactory)
+export default flatmcp

@@ -1,0 +1,3 @@
+import { flatmcp } from './index'
+
+export default flatmcp.vite
