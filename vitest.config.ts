@@ -1,9 +1,20 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
+const source = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
+const bundlers = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack']
+
 export default defineConfig({
-  // Workspace packages resolve to their sources in tests; built servers use their dist.
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  // Tests run the workspace packages from their sources. Aliases (not export conditions) do it, so
+  // code the plugin evaluates natively at build time still gets the packages' built dist.
+  resolve: {
+    alias: [
+      { find: /^@flatmcp\/core$/, replacement: source('packages/core/src/index.ts') },
+      { find: /^@flatmcp\/runtime$/, replacement: source('packages/runtime/src/index.ts') },
+      { find: /^unplugin-flatmcp$/, replacement: source('packages/unplugin/src/index.ts') },
+      ...bundlers.map(b => ({ find: new RegExp(`^unplugin-flatmcp/${b}$`), replacement: source(`packages/unplugin/src/${b}.ts`) })),
+    ],
+  },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },

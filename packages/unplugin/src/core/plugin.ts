@@ -124,10 +124,33 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     for (const tool of tools) {
       const owner = owners.get(tool)
       if (owner !== undefined)
-        return `${module}: tool "${tool}" is also defined in ${owner}; tool names must be unique across modules`
+        return `tool "${tool}" is also defined in ${owner}; tool names must be unique across modules`
       owners.set(tool, module)
     }
     return undefined
+  }
+
+  /** Tool modules (absolute) by each project file they are made of (absolute): for Vite's watcher. */
+  const dependents = new Map<string, Set<string>>()
+
+  /** Compiles a module (or takes it from the cache) and records its artifact and tool names. */
+  async function refresh(file: string): Promise<CachedModule> {
+    const result = await compileModule(file)
+    const module = posix(path.relative(options.root, file))
+    const duplicate = claimToolNames(module, result.tools)
+    if (duplicate)
+      throw new Error(duplicate)
+    for (const dependency of result.dependencies) {
+      const absolute = path.resolve(options.root, dependency)
+      dependents.set(absolute, (dependents.get(absolute) ?? new Set()).add(file))
+    }
+    if (options.artifacts && result.tools.length > 0) {
+      const fileName = options.artifacts.fileName(module)
+      artifacts.set(module, { fileName, text: result.artifact })
+      if (viteServe)
+        writeFileAtomic(path.join(options.cacheDir, 'artifacts', fileName), result.artifact)
+    }
+    return result
   }
 
   function emitTo(dir: string, write: (file: string, text: string) => void): void {
@@ -146,23 +169,13 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         const file = id.replace(/[?#].*$/, '')
         let result: CachedModule
         try {
-          result = await compileModule(file)
+          result = await refresh(file)
         }
         catch (error) {
           return this.error(await describeFailure(error, file, options.root))
         }
-        const module = posix(path.relative(options.root, file))
-        const duplicate = claimToolNames(module, result.tools)
-        if (duplicate)
-          return this.error(duplicate)
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
-        if (options.artifacts && result.tools.length > 0) {
-          const fileName = options.artifacts.fileName(module)
-          artifacts.set(module, { fileName, text: result.artifact })
-          if (viteServe)
-            writeFileAtomic(path.join(options.cacheDir, 'artifacts', fileName), result.artifact)
-        }
         return { code: code + result.injected, map: null }
       },
     },
@@ -184,6 +197,17 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
           emitTo(output.dir, writeFileAtomic)
       },
       configureServer(server) {
+        // An edit to a tool module or to any file it imports refreshes the artifact at once and makes
+        // Vite transform the module again on its next load.
+        server.watcher.on('change', (changed) => {
+          for (const file of dependents.get(path.resolve(changed)) ?? []) {
+            for (const environment of Object.values(server.environments)) {
+              for (const node of environment.moduleGraph.getModulesByFile(file) ?? [])
+                environment.moduleGraph.invalidateModule(node)
+            }
+            refresh(file).catch((error: unknown) => server.config.logger.error(`[${NAME}] ${error instanceof Error ? error.message : String(error)}`))
+          }
+        })
         server.middlewares.use((req, res, next) => {
           const url = req.url?.split('?')[0] ?? ''
           const served = url.startsWith(DEV_ARTIFACTS_PATH) && [...artifacts.values()].find(a => a.fileName === decodeURIComponent(url.slice(DEV_ARTIFACTS_PATH.length)))

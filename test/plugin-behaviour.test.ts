@@ -1,0 +1,250 @@
+// The plugin on throwaway projects: the cache, esbuild's output modes, rebuilds and watchers, the
+// Vite dev server, shared extend fields, and build errors that name file, line, export, tool and path.
+import type { FixtureProject } from './support/fixture-project'
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { build, context } from 'esbuild'
+import { watch } from 'rollup'
+import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
+import flatmcpRollup from 'unplugin-flatmcp/rollup'
+import flatmcpVite from 'unplugin-flatmcp/vite'
+import { createServer } from 'vite'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fixtureProject } from './support/fixture-project'
+
+/** A tool module that counts its evaluations in a file, and imports a schema from another file. */
+function toolsProject(name: string): FixtureProject {
+  return fixtureProject(name, {
+    'src/shared.ts': `import { z } from 'zod'\nexport const Item = z.object({ id: z.string() })\n`,
+    'src/a.tools.ts': `import { appendFileSync } from 'node:fs'
+import { defineTool } from '@flatmcp/runtime'
+import { z } from 'zod'
+import { Item } from './shared'
+
+appendFileSync(new URL('../evaluations.log', import.meta.url.replace(/node_modules\\/.*$/, 'x/')), 'x')
+
+export const pick = defineTool({
+  name: 'pick',
+  input: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('one'), item: Item }),
+    z.object({ kind: z.literal('many'), item: z.array(Item) }),
+  ]),
+  handler: input => input.kind,
+})
+`,
+    'src/main.ts': `import { pick } from './a.tools'\nconsole.log(pick.name)\n`,
+  })
+}
+
+const projects: FixtureProject[] = []
+function project(name: string, files?: Record<string, string>): FixtureProject {
+  const created = files ? fixtureProject(name, files) : toolsProject(name)
+  projects.push(created)
+  return created
+}
+afterEach(() => {
+  for (const p of projects.splice(0))
+    p.remove()
+})
+
+const evaluations = (p: FixtureProject): number => existsSync(path.join(p.root, 'evaluations.log')) ? p.read('evaluations.log').length : 0
+
+async function esbuildProject(p: FixtureProject, extra: Parameters<typeof build>[0] = {}): Promise<Awaited<ReturnType<typeof build>>> {
+  return build({
+    absWorkingDir: p.root,
+    entryPoints: ['src/main.ts'],
+    outdir: 'dist',
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    plugins: [flatmcpEsbuild({ root: p.root })],
+    ...extra,
+  })
+}
+
+describe('cache', () => {
+  it('a warm build skips evaluation; editing an imported file evaluates again', async () => {
+    const p = project('cache')
+    await esbuildProject(p)
+    expect(evaluations(p)).toBe(1)
+    const first = p.read('dist/src/a.tools.mcp.json')
+    await esbuildProject(p)
+    expect(evaluations(p)).toBe(1)
+    expect(p.read('dist/src/a.tools.mcp.json')).toBe(first)
+    p.write('src/shared.ts', `import { z } from 'zod'\nexport const Item = z.object({ id: z.string(), size: z.number() })\n`)
+    await esbuildProject(p)
+    expect(evaluations(p)).toBe(2)
+    const second = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
+    expect(second.tools[0].inputSchema.properties.item.properties.size).toEqual({ type: 'number' })
+    expect(second.hash).not.toBe(JSON.parse(first).hash)
+  })
+})
+
+describe('esbuild output modes', () => {
+  it('with only outfile, the artifact goes beside it', async () => {
+    const p = project('outfile')
+    await esbuildProject(p, { outdir: undefined, outfile: 'out/server.mjs' })
+    expect(JSON.parse(p.read('out/src/a.tools.mcp.json')).tools[0].name).toBe('pick')
+  })
+
+  it('with write: false, the artifact is among the output files and nothing is written', async () => {
+    const p = project('nowrite')
+    const result = await esbuildProject(p, { write: false })
+    const artifact = result.outputFiles!.find(f => f.path.endsWith('a.tools.mcp.json'))
+    expect(artifact?.path).toBe(path.join(p.root, 'dist/src/a.tools.mcp.json'))
+    expect(JSON.parse(artifact!.text).tools[0].name).toBe('pick')
+    expect(existsSync(path.join(p.root, 'dist'))).toBe(false)
+  })
+
+  it('a rebuild after an edit re-evaluates and refreshes the artifact', async () => {
+    const p = project('rebuild')
+    const ctx = await context({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root })] })
+    try {
+      await ctx.rebuild()
+      p.write('src/shared.ts', `import { z } from 'zod'\nexport const Item = z.object({ id: z.string(), note: z.string() })\n`)
+      await ctx.rebuild()
+      expect(JSON.parse(p.read('dist/src/a.tools.mcp.json')).tools[0].inputSchema.properties.item.properties.note).toEqual({ type: 'string' })
+    }
+    finally {
+      await ctx.dispose()
+    }
+  })
+})
+
+/** Polls until `check` passes (file watchers report changes asynchronously). */
+async function eventually(check: () => Promise<void> | void, timeout = 20_000): Promise<void> {
+  const start = Date.now()
+  for (;;) {
+    try {
+      await check()
+      return
+    }
+    catch (error) {
+      if (Date.now() - start > timeout)
+        throw error
+      await new Promise(resolve => setTimeout(resolve, 100))
+    }
+  }
+}
+
+describe('watch mode', () => {
+  it('rollup\'s watcher re-evaluates when an imported file changes', async () => {
+    const p = project('rollup-watch')
+    const watcher = watch({
+      input: path.join(p.root, 'src/main.ts'),
+      external: id => !id.startsWith('.') && !path.isAbsolute(id),
+      plugins: [flatmcpRollup({ root: p.root }), (await import('rollup-plugin-esbuild')).default()],
+      output: { dir: path.join(p.root, 'dist'), format: 'es' },
+      watch: { buildDelay: 50 },
+    })
+    const builds: string[] = []
+    watcher.on('event', (event) => {
+      builds.push(event.code)
+      if (event.code === 'BUNDLE_END')
+        void event.result.close()
+    })
+    try {
+      await eventually(() => expect(builds.filter(c => c === 'END').length).toBe(1))
+      expect(p.read('dist/src/a.tools.mcp.json')).toContain('"pick"')
+      p.write('src/shared.ts', `import { z } from 'zod'\nexport const Item = z.object({ id: z.string(), watched: z.boolean() })\n`)
+      await eventually(() => expect(JSON.parse(p.read('dist/src/a.tools.mcp.json')).tools[0].inputSchema.properties.item.properties.watched).toEqual({ type: 'boolean' }))
+    }
+    finally {
+      await watcher.close()
+    }
+  })
+
+  it('the Vite dev server serves and writes artifacts, and refreshes them when an imported file changes', async () => {
+    const p = project('vite-dev')
+    const server = await createServer({ root: p.root, configFile: false, logLevel: 'silent', plugins: [flatmcpVite()], server: { port: 0, host: '127.0.0.1' } })
+    await server.listen()
+    try {
+      const url = `http://127.0.0.1:${(server.httpServer!.address() as { port: number }).port}/@flatmcp/src/a.tools.mcp.json`
+      await server.ssrLoadModule('/src/a.tools.ts')
+      const served = await (await fetch(url)).json() as { tools: { name: string }[] }
+      expect(served.tools[0]!.name).toBe('pick')
+      expect(readFileSync(path.join(p.root, 'node_modules/.cache/flatmcp/artifacts/src/a.tools.mcp.json'), 'utf8')).toContain('"pick"')
+      p.write('src/shared.ts', `import { z } from 'zod'\nexport const Item = z.object({ id: z.string(), live: z.number() })\n`)
+      await eventually(async () => {
+        await server.ssrLoadModule('/src/a.tools.ts')
+        const refreshed = await (await fetch(url)).json() as any
+        expect(refreshed.tools[0].inputSchema.properties.item.properties.live).toEqual({ type: 'number' })
+      })
+    }
+    finally {
+      await server.close()
+    }
+  })
+})
+
+describe('shared extend fields', () => {
+  it('come from a module export, land in every tool and are recorded in the artifact', async () => {
+    const p = project('extend')
+    p.write('src/extend.ts', `import { z } from 'zod'\nexport const shared = z.object({ tenant: z.string() })\n`)
+    await build({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root, extend: { module: 'src/extend.ts', export: 'shared' } })] })
+    const artifact = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
+    expect(artifact.options.extend).toMatchObject({ module: 'src/extend.ts', export: 'shared', schema: { type: 'object', properties: { tenant: { type: 'string' } } } })
+    expect(artifact.tools[0].inputSchema.properties.tenant).toEqual({ type: 'string' })
+    expect(artifact.runtime.pick.slices).toEqual({ extend: ['tenant'] })
+  })
+})
+
+describe('build errors', () => {
+  const failing = async (p: FixtureProject, options: Parameters<typeof flatmcpEsbuild>[0] = {}): Promise<string> => {
+    try {
+      await build({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root, ...options })] })
+    }
+    catch (error) {
+      expect(existsSync(path.join(p.root, 'dist'))).toBe(false)
+      return (error as { errors: { text: string }[] }).errors.map(e => e.text).join('\n')
+    }
+    throw new Error('the build succeeded')
+  }
+  const tools = (body: string): Record<string, string> => ({
+    'src/main.ts': `import * as t from './bad.tools'\nconsole.log(Object.keys(t))\n`,
+    'src/bad.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\n${body}`,
+  })
+
+  it('a module that throws when evaluated', async () => {
+    const p = project('throws', tools(`throw new Error('no config')\nexport const x = 1\n`))
+    expect(await failing(p)).toBe('src/bad.tools.ts: the module threw while it was evaluated: no config')
+  })
+
+  it('a module that does not compile names its line and column', async () => {
+    const p = project('syntax', tools(`export const x = (\n`))
+    expect(await failing(p)).toMatch(/^src\/bad\.tools\.ts:4:\d+: cannot compile the module: /)
+  })
+
+  it('a key in both params and input names file, line, column, export, tool and path', async () => {
+    const p = project('clash', tools(`
+export const rename = defineTool({
+  name: 'rename_chat',
+  params: z.object({ title: z.string() }),
+  input: z.object({ title: z.string() }),
+  handler: () => 'ok',
+})
+`))
+    expect(await failing(p)).toBe('src/bad.tools.ts:4:14: export "rename", tool "rename_chat", at /properties/title: tool "rename_chat" input at /properties/title: key "title" is declared in both params and input; rename one of them')
+  })
+
+  it('a schema JSON cannot express', async () => {
+    const p = project('date', tools(`export const when = defineTool({ name: 'when', input: z.object({ at: z.date() }), handler: () => 'ok' })\n`))
+    expect(await failing(p)).toMatch(/^src\/bad\.tools\.ts:3:14: export "when", tool "when", at \/properties\/at: .*z\.date\(\)/)
+  })
+
+  it('a diagnostic at the failing severity', async () => {
+    const p = project('severity', tools(`export const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 'ok' })\n`))
+    expect(await failing(p, { failOn: 'warning' })).toBe('src/bad.tools.ts:3:14: export "loose", tool "loose", at /properties/data: warning untyped-leaf in input: no type: advertised as any JSON value (clients may send it as a JSON string)')
+  })
+
+  it('two modules defining one tool name', async () => {
+    const p = project('duplicate', {
+      'src/main.ts': `import './one.tools'\nimport './two.tools'\n`,
+      'src/one.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const a = defineTool({ name: 'same', input: z.object({}), handler: () => 'a' })\n`,
+      'src/two.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const b = defineTool({ name: 'same', input: z.object({}), handler: () => 'b' })\n`,
+    })
+    expect(await failing(p)).toMatch(/^src\/(one|two)\.tools\.ts: tool "same" is also defined in src\/(one|two)\.tools\.ts; tool names must be unique across modules$/)
+  })
+})

@@ -1,0 +1,74 @@
+// The example server built by every bundler through its own command line (rolldown and rspack through
+// their JS APIs): byte-identical artifacts, no compiler in the bundles, and each built server served
+// to a real SDK client without compiling anything.
+import type { Connected } from './support/client'
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { compileTool } from '@flatmcp/core'
+import { toPrecomputed } from '@flatmcp/runtime'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as chat from '../examples/chat-server/src/chat.tools'
+import { connectStdio, ROOT } from './support/client'
+
+const run = promisify(execFile)
+const EXAMPLE = path.join(ROOT, 'examples/chat-server')
+const BUNDLERS = ['vite', 'rollup', 'esbuild', 'webpack', 'rolldown', 'rspack'] as const
+const artifactOf = (bundler: string): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/src/chat.tools.mcp.json`), 'utf8')
+const bundleOf = (bundler: string): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/server.mjs`), 'utf8')
+
+beforeAll(async () => {
+  for (const bundler of BUNDLERS)
+    await run('npm', ['run', '-s', `build:${bundler}`], { cwd: EXAMPLE, env: { ...process.env, NODE_OPTIONS: '' } })
+}, 300_000)
+
+describe('artifacts', () => {
+  it('every bundler emits the same bytes', () => {
+    const reference = artifactOf('esbuild')
+    for (const bundler of BUNDLERS)
+      expect(artifactOf(bundler), bundler).toBe(reference)
+  })
+
+  it('hold each tool exactly as the compiler makes it, and what the runtime needs', () => {
+    const artifact = JSON.parse(artifactOf('vite'))
+    const tools = Object.values(chat).map(tool => toPrecomputed(compileTool(tool)))
+    expect(artifact.tools).toEqual(tools.map(t => t.tool).sort((a, b) => a.name.localeCompare(b.name)))
+    expect(artifact.module).toBe('src/chat.tools.ts')
+    expect(artifact.options).toEqual({ profile: 'portable', coercion: true, extend: null })
+    expect(artifact.hash).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(artifact.runtime.send_message).toMatchObject({ export: 'sendMessage', discriminator: 'kind' })
+    expect(artifactOf('vite').endsWith('}\n')).toBe(true)
+  })
+})
+
+describe('bundles', () => {
+  it.each(BUNDLERS)('%s: no compiler and no zod → JSON Schema conversion inside', (bundler) => {
+    const bundle = bundleOf(bundler)
+    for (const marker of ['flattenSchema', 'joinSchemas', 'planCoercion', 'toOriginalSchema', 'toJSONSchema'])
+      expect(bundle).not.toContain(marker)
+    expect(bundle).not.toMatch(/from\s*["']@flatmcp\/core["']/)
+    expect(bundle).toContain('registerPrecomputed')
+  })
+})
+
+describe.each(BUNDLERS)('the %s build, run', (bundler) => {
+  let session: Connected
+  beforeAll(async () => {
+    session = await connectStdio(process.execPath, [path.join(EXAMPLE, `dist/${bundler}/server.mjs`)], EXAMPLE)
+  })
+  afterAll(async () => {
+    await session?.close()
+  })
+
+  it('serves the precomputed flat schemas and repairs a double-serialized call, compiling nothing', async () => {
+    const { tools } = await session.client.listTools()
+    const artifact = JSON.parse(artifactOf(bundler))
+    expect(tools).toEqual(artifact.tools)
+    const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media: JSON.stringify([{ url: 'https://x.test/1' }, { url: 'https://x.test/2' }]) } })
+    expect((result.content as { text: string }[])[0]!.text).toBe('sent 2 files')
+    const wrong = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c', action: 'archive' } })
+    expect(wrong.isError).toBe(true)
+    expect(session.stderr()).not.toContain('compiling at start-up')
+  })
+})
