@@ -8,3 +8,6 @@ export type { ArtifactOptions } from './core/emit/artifact'
 
 export const flatmcp = createUnplugin(unpluginFactory)
 export default flatmcp
+export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
+export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
+export type { CachedModule } from './core/load/module-cache'

@@ -1,50 +1,15 @@
 import type { BuildOptions, OutputFile, PluginBuild } from 'esbuild'
 import type { UnpluginFactory } from 'unplugin'
-import type { ModuleTool } from './compile/compile-module'
+import type { ModuleCompiler } from './compile/module-compiler'
 import type { CachedModule } from './load/module-cache'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
-import { toOriginalSchema } from '@flatmcp/core'
-import { compileModuleTools, ToolCompileError } from './compile/compile-module'
-import { artifactText } from './emit/artifact'
-import { injectedCode } from './emit/inject'
+import { createModuleCompiler, describeFailure, NAME, posix } from './compile/module-compiler'
 import { writeFileAtomic } from './emit/write-atomic'
-import { evaluateModule, ModuleLoadError } from './load/evaluate-module'
-import { locateExport } from './load/locate-export'
-import { contentHash, ModuleCache } from './load/module-cache'
-import { packageVersion } from './load/package-version'
 import { resolveOptions } from './options'
 
-const NAME = 'unplugin-flatmcp'
-const VERSION = packageVersion(NAME)
 /** Where Vite's dev server serves artifacts (they are also written under the cache folder). */
 export const DEV_ARTIFACTS_PATH = '/@flatmcp/'
-
-interface Extend {
-  schema: unknown
-  /** Recorded in artifacts: where it came from and its JSON Schema. */
-  descriptor: { module?: string, export?: string, schema: unknown }
-  dependencies: string[]
-}
-
-function posix(file: string): string {
-  return file.split(path.sep).join('/')
-}
-
-/** A build error naming file, line and column of the export, export, tool and JSON path. */
-async function describeFailure(error: unknown, file: string, root: string): Promise<string> {
-  const relative = posix(path.relative(root, file))
-  if (error instanceof ToolCompileError) {
-    const at = await locateExport(file, error.exportName)
-    const where = at ? `${relative}:${at.line}:${at.column}` : relative
-    return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${error.path ? `, at ${error.path}` : ''}: ${error.message}`
-  }
-  if (error instanceof ModuleLoadError) {
-    const where = `${posix(path.relative(root, error.file))}${error.line ? `:${error.line}:${error.column}` : ''}`
-    return `${where}: ${error.message}`
-  }
-  return `${relative}: ${error instanceof Error ? error.message : String(error)}`
-}
 
 /**
  * The plugin: compiles each tool module at build time, appends its tools' precomputed data to the
@@ -52,69 +17,12 @@ async function describeFailure(error: unknown, file: string, root: string): Prom
  */
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions, meta) => {
   let options: ResolvedOptions = resolveOptions(rawOptions)
-  let cache: ModuleCache | undefined
-  let extend: Promise<Extend | undefined> | undefined
+  let modules: ModuleCompiler | undefined
   let viteServe = false
   /** Per module (relative path): its artifact file name and text. */
   const artifacts = new Map<string, { fileName: string, text: string }>()
   /** Which module defines each tool name, to catch duplicates across modules. */
   const owners = new Map<string, string>()
-
-  const loadExtend = (): Promise<Extend | undefined> => extend ??= (async () => {
-    const source = options.extend
-    if (!source)
-      return undefined
-    if ('schema' in source)
-      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema).schema }, dependencies: [] }
-    const file = path.resolve(options.root, source.module)
-    const exportName = source.export ?? 'extend'
-    const loaded = await evaluateModule(file, options.root, options.cacheDir)
-    const schema = loaded.exports[exportName]
-    if (schema === undefined)
-      throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
-    return {
-      schema,
-      descriptor: { module: posix(path.relative(options.root, file)), export: exportName, schema: toOriginalSchema(schema).schema },
-      dependencies: loaded.dependencies.map(dep => posix(path.relative(options.root, dep))),
-    }
-  })()
-
-  const moduleCache = async (): Promise<ModuleCache> => {
-    if (!cache) {
-      const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), packageVersion('zod', options.root), options.profile, options.coercion, options.failOn, ext?.descriptor ?? null])
-      cache = new ModuleCache(options.root, options.cacheDir, salt)
-    }
-    return cache
-  }
-
-  async function compileModule(file: string): Promise<CachedModule> {
-    const module = posix(path.relative(options.root, file))
-    const modules = await moduleCache()
-    const hit = modules.get(module)
-    if (hit)
-      return hit
-    const ext = await loadExtend()
-    const loaded = await evaluateModule(file, options.root, options.cacheDir)
-    const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
-    const dependencies = [...loaded.dependencies.map(dep => posix(path.relative(options.root, dep))), ...ext?.dependencies ?? []]
-    const hash = contentHash(options.root, dependencies, '')
-    const result: CachedModule = {
-      hash,
-      dependencies,
-      injected: injectedCode(tools),
-      tools: tools.map(t => t.precomputed.tool.name),
-      artifact: artifactText({
-        generator: { name: NAME, version: VERSION },
-        module,
-        hash,
-        options: { profile: options.profile, coercion: options.coercion, extend: ext?.descriptor ?? null },
-        tools,
-      }),
-    }
-    modules.set(module, result)
-    return result
-  }
 
   function claimToolNames(module: string, tools: string[]): string | undefined {
     for (const [tool, owner] of owners) {
@@ -135,7 +43,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
 
   /** Compiles a module (or takes it from the cache) and records its artifact and tool names. */
   async function refresh(file: string): Promise<CachedModule> {
-    const result = await compileModule(file)
+    modules ??= createModuleCompiler(options)
+    const result = await modules.compile(file)
     const module = posix(path.relative(options.root, file))
     const duplicate = claimToolNames(module, result.tools)
     if (duplicate)
@@ -190,6 +99,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     vite: {
       configResolved(config) {
         options = resolveOptions(rawOptions, config.root)
+        modules = undefined
         viteServe = config.command === 'serve'
       },
       writeBundle(output) {

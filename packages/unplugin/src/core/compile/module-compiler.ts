@@ -1,0 +1,131 @@
+import type { ModuleTool } from './compile-module'
+import type { CachedModule } from '../load/module-cache'
+import type { ResolvedOptions } from '../options'
+import path from 'node:path'
+import { toOriginalSchema } from '@flatmcp/core'
+import { artifactText } from '../emit/artifact'
+import { injectedCode } from '../emit/inject'
+import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
+import { locateExport } from '../load/locate-export'
+import { contentHash, ModuleCache } from '../load/module-cache'
+import { packageVersion } from '../load/package-version'
+import { compileModuleTools, ToolCompileError } from './compile-module'
+
+export const NAME = 'unplugin-flatmcp'
+export const VERSION = packageVersion(NAME)
+
+interface Extend {
+  schema: unknown
+  /** Recorded in artifacts: where it came from and its JSON Schema. */
+  descriptor: { module?: string, export?: string, schema: unknown }
+  dependencies: string[]
+}
+
+export function posix(file: string): string {
+  return file.split(path.sep).join('/')
+}
+
+/** A build error naming file, line and column of the export, export, tool and JSON path. */
+export async function describeFailure(error: unknown, file: string, root: string): Promise<string> {
+  const relative = posix(path.relative(root, file))
+  if (error instanceof ToolCompileError) {
+    const at = await locateExport(file, error.exportName)
+    const where = at ? `${relative}:${at.line}:${at.column}` : relative
+    return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${error.path ? `, at ${error.path}` : ''}: ${error.message}`
+  }
+  if (error instanceof ModuleLoadError) {
+    const where = `${posix(path.relative(root, error.file))}${error.line ? `:${error.line}:${error.column}` : ''}`
+    return `${where}: ${error.message}`
+  }
+  return `${relative}: ${error instanceof Error ? error.message : String(error)}`
+}
+
+/** A module compiled afresh: its result, and what it is made of (its exports, its compiled tools). */
+export interface FreshModule {
+  result: CachedModule
+  exports: Record<string, unknown>
+  tools: ModuleTool[]
+  extendSchema: unknown
+}
+
+export interface ModuleCompiler {
+  /** Evaluates and compiles a tool module, or takes the result from the cache when nothing changed. */
+  compile: (file: string) => Promise<CachedModule>
+  /** Evaluates and compiles a tool module, bypassing the cache. */
+  compileFresh: (file: string) => Promise<FreshModule>
+}
+
+/**
+ * The pipeline shared by the plugin and the CLI: evaluate a tool module, compile its tools, make the
+ * code appended to it and its artifact text. Same options in, same bytes out.
+ */
+export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
+  let cache: ModuleCache | undefined
+  let extend: Promise<Extend | undefined> | undefined
+
+  const loadExtend = (): Promise<Extend | undefined> => extend ??= (async () => {
+    const source = options.extend
+    if (!source)
+      return undefined
+    if ('schema' in source)
+      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema).schema }, dependencies: [] }
+    const file = path.resolve(options.root, source.module)
+    const exportName = source.export ?? 'extend'
+    const loaded = await evaluateModule(file, options.root, options.cacheDir)
+    const schema = loaded.exports[exportName]
+    if (schema === undefined)
+      throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
+    return {
+      schema,
+      descriptor: { module: posix(path.relative(options.root, file)), export: exportName, schema: toOriginalSchema(schema).schema },
+      dependencies: loaded.dependencies.map(dep => posix(path.relative(options.root, dep))),
+    }
+  })()
+
+  const moduleCache = async (): Promise<ModuleCache> => {
+    if (!cache) {
+      const ext = await loadExtend()
+      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), packageVersion('zod', options.root), options.profile, options.coercion, options.failOn, ext?.descriptor ?? null])
+      cache = new ModuleCache(options.root, options.cacheDir, salt)
+    }
+    return cache
+  }
+
+  async function compileFresh(file: string): Promise<FreshModule> {
+    const module = posix(path.relative(options.root, file))
+    const ext = await loadExtend()
+    const loaded = await evaluateModule(file, options.root, options.cacheDir)
+    const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
+    const dependencies = [...loaded.dependencies.map(dep => posix(path.relative(options.root, dep))), ...ext?.dependencies ?? []]
+    const hash = contentHash(options.root, dependencies, '')
+    const result: CachedModule = {
+      hash,
+      dependencies,
+      injected: injectedCode(tools),
+      tools: tools.map(t => t.precomputed.tool.name),
+      artifact: artifactText({
+        generator: { name: NAME, version: VERSION },
+        module,
+        hash,
+        options: { profile: options.profile, coercion: options.coercion, extend: ext?.descriptor ?? null },
+        tools,
+      }),
+    }
+    return { result, exports: loaded.exports, tools, extendSchema: ext?.schema }
+  }
+
+  async function compile(file: string): Promise<CachedModule> {
+    const module = posix(path.relative(options.root, file))
+    const modules = await moduleCache()
+    const hit = modules.get(module)
+    if (hit)
+      return hit
+    const { result } = await compileFresh(file)
+    modules.set(module, result)
+    return result
+  }
+
+  return { compile, compileFresh }
+}
+
+
