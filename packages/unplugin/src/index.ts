@@ -11,3 +11,4 @@ export default flatmcp
 export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
 export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
 export type { CachedModule } from './core/load/module-cache'
+export { writeFileAtomic } from './core/emit/write-atomic'

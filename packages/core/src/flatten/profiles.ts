@@ -104,3 +104,33 @@ export function resolveProfile(name: ProfileName): Profile {
 export function isObjectRoot(schema: JsonSchema): boolean {
   return isSchemaObject(schema) && schema.type === 'object'
 }
+
+const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', '$schema', 'prefixItems']
+
+/**
+ * Where a schema breaks a profile's shape rules, as `pointer: rule` lines (empty when it holds). The
+ * ship-time probe runs this on what ships; `minimal` promises no shape beyond flat object unions.
+ */
+export function profileViolations(schema: JsonSchema, profile: ProfileName = 'portable', path: JsonPointer = ''): string[] {
+  if (profile !== 'portable' || !isSchemaObject(schema))
+    return []
+  const found: string[] = []
+  for (const keyword of COMBINATORS) {
+    if (keyword in schema)
+      found.push(`${path || '/'}: "${keyword}" is not allowed`)
+  }
+  const kinds = typesOf(schema)
+  if (!kinds)
+    found.push(`${path || '/'}: no type`)
+  else if (kinds.includes('array') && kinds.length < ALL_KINDS.length && schema.items === undefined)
+    found.push(`${path || '/'}: an array without items`)
+  if (typeof schema.format === 'string' && !PORTABLE_FORMATS.has(schema.format))
+    found.push(`${path || '/'}: format "${schema.format}" is not portable`)
+  const children: [string, unknown][] = [
+    ...Object.entries(isSchemaObject(schema.properties) ? schema.properties : {}).map(([key, child]) => [childPointer(path, 'properties', key), child] as [string, unknown]),
+    ...(['items', 'additionalProperties', 'propertyNames', 'contains'] as const).map(keyword => [childPointer(path, keyword), schema[keyword]] as [string, unknown]),
+  ]
+  for (const [pointer, child] of children)
+    found.push(...profileViolations(child as JsonSchema, profile, pointer))
+  return found
+}

@@ -1,0 +1,51 @@
+import type { ProfileName } from '@flatmcp/core'
+import path from 'node:path'
+import { glob } from 'tinyglobby'
+import { createModuleCompiler, describeFailure, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp'
+
+export interface BuildOptions {
+  /** Tool module files or globs, relative to the root. */
+  patterns: string[]
+  /** Where artifacts go (their names keep the module's folder). Default: `dist`. */
+  out?: string
+  profile?: ProfileName
+  root?: string
+}
+
+export class BuildError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'BuildError'
+  }
+}
+
+/** Writes the same `*.mcp.json` artifacts the bundler plugin emits, byte for byte, without a bundler. */
+export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
+  const resolved = resolveOptions({ root: options.root, profile: options.profile })
+  const files = (await glob(options.patterns, { cwd: resolved.root, absolute: true, ignore: ['**/node_modules/**'] })).sort()
+  if (files.length === 0)
+    throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)
+  const compiler = createModuleCompiler(resolved)
+  const results: { file: string, text: string }[] = []
+  const owners = new Map<string, string>()
+  for (const file of files) {
+    const module = path.relative(resolved.root, file).split(path.sep).join('/')
+    try {
+      const { result } = await compiler.compileFresh(file)
+      for (const tool of result.tools) {
+        if (owners.has(tool))
+          throw new BuildError(`${module}: tool "${tool}" is also defined in ${owners.get(tool)}; tool names must be unique across modules`)
+        owners.set(tool, module)
+      }
+      if (result.tools.length > 0 && resolved.artifacts)
+        results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
+    }
+    catch (error) {
+      throw error instanceof BuildError ? error : new BuildError(await describeFailure(error, file, resolved.root))
+    }
+  }
+  // Written only once every module compiled: a failing build leaves nothing half-written.
+  for (const { file, text } of results)
+    writeFileAtomic(file, text)
+  return results.map(r => r.file)
+}

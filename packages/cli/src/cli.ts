@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors.
+import type { ProfileName } from '@flatmcp/core'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { BuildError, buildArtifacts } from './build'
+import { inspectModule } from './inspect'
+import { probe, ProbeLoadError } from './probe/probe'
+import { renderReport } from './probe/report'
+
+const HELP = `flatmcp — sound flat schemas for MCP tools
+
+usage:
+  flatmcp build <files or globs…> [--out dir] [--profile portable|minimal] [--root dir]
+      write the *.mcp.json artifacts the bundler plugin writes, byte for byte
+  flatmcp inspect <file> [--tool name] [--profile portable|minimal] [--root dir]
+      original and advertised schema side by side, diagnostics, coercion plan
+  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--json] [--root dir]
+      check what ships: well-formed, valid JSON Schema, profile rules, current with its source,
+      superset of the original on generated values; exit 1 on findings
+
+exit codes: 0 clean, 1 findings, 2 usage or load errors`
+
+class UsageError extends Error {}
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+}
+
+function profileOf(value: string | undefined): ProfileName | undefined {
+  if (value !== undefined && value !== 'portable' && value !== 'minimal')
+    throw new UsageError(`--profile must be "portable" or "minimal", not "${value}"`)
+  return value
+}
+
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined)
+    return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`${flag} takes a whole number, not "${value}"`)
+  return n
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(HELP)
+    return command === undefined ? 2 : 0
+  }
+  if (command === '--version' || command === '-v') {
+    console.log(version())
+    return 0
+  }
+  const common = { root: { type: 'string' }, profile: { type: 'string' } } as const
+  if (command === 'build') {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' } } })
+    if (positionals.length === 0)
+      throw new UsageError('build needs tool module files or globs')
+    const written = await buildArtifacts({ patterns: positionals, out: values.out, profile: profileOf(values.profile), root: values.root })
+    for (const file of written)
+      console.log(path.relative(process.cwd(), file))
+    return 0
+  }
+  if (command === 'inspect') {
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' } } })
+    if (positionals.length !== 1)
+      throw new UsageError('inspect takes one tool module')
+    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: profileOf(values.profile), root: values.root, stream: process.stdout }))
+    return 0
+  }
+  if (command === 'probe') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { root: { type: 'string' }, source: { type: 'string', multiple: true }, samples: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } },
+    })
+    const root = path.resolve(values.root ?? process.cwd())
+    const progress = process.stderr.isTTY && !values.json
+    const report = await probe({
+      paths: positionals,
+      root,
+      sources: values.source,
+      samples: count(values.samples, '--samples'),
+      seed: count(values.seed, '--seed'),
+      onProgress: progress ? (done, total, file) => process.stderr.write(`\rprobing ${done + 1}/${total} ${path.relative(root, file)}\x1B[K`) : undefined,
+    })
+    if (progress)
+      process.stderr.write('\r\x1B[K')
+    console.log(values.json ? JSON.stringify(report, null, 2) : renderReport(report, root, process.stdout))
+    return report.ok ? 0 : 1
+  }
+  throw new UsageError(`unknown command "${command}"`)
+}
+
+main(process.argv.slice(2)).then(code => process.exit(code), (error: unknown) => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
+    console.error(`flatmcp: ${error.message}\n\n${HELP}`)
+  else if (error instanceof ProbeLoadError || error instanceof BuildError)
+    console.error(`flatmcp: ${error.message}`)
+  else
+    console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
+  process.exit(2)
+})

@@ -1,0 +1,64 @@
+import type { ProfileName } from '@flatmcp/core'
+import path from 'node:path'
+import { toOriginalSchema } from '@flatmcp/core'
+import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp'
+import { createStyle } from './style'
+import { BuildError } from './build'
+
+export interface InspectOptions {
+  file: string
+  tool?: string
+  profile?: ProfileName
+  root?: string
+  /** Terminal width; two columns from 100 up. Default: the output stream's, else 80. */
+  width?: number
+  stream?: { isTTY?: boolean, columns?: number }
+}
+
+function sideBySide(left: string[], right: string[], width: number): string[] {
+  const column = Math.floor((width - 3) / 2)
+  const fit = (line: string): string => line.length > column ? `${line.slice(0, column - 1)}…` : line.padEnd(column)
+  return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => `${fit(left[i] ?? '')} │ ${right[i] ?? ''}`.trimEnd())
+}
+
+/** What the compiler did to each tool of a module: original vs advertised schema, diagnostics, coercion plan. */
+export async function inspectModule(options: InspectOptions): Promise<string> {
+  const resolved = resolveOptions({ root: options.root, profile: options.profile, failOn: 'never' })
+  const file = path.resolve(resolved.root, options.file)
+  let fresh
+  try {
+    fresh = await createModuleCompiler(resolved).compileFresh(file)
+  }
+  catch (error) {
+    throw new BuildError(await describeFailure(error, file, resolved.root))
+  }
+  const tools = fresh.tools.filter(t => !options.tool || t.compiled.name === options.tool)
+  if (tools.length === 0)
+    throw new BuildError(options.tool ? `${options.file}: no tool named "${options.tool}" (tools: ${fresh.tools.map(t => t.compiled.name).join(', ') || 'none'})` : `${options.file}: exports no tools`)
+  const s = createStyle(options.stream)
+  const width = options.width ?? options.stream?.columns ?? 80
+  const out: string[] = []
+  for (const { exportName, compiled } of tools) {
+    const definition = fresh.exports[exportName] as { input?: unknown, params?: unknown }
+    const original = JSON.stringify({
+      ...(definition.params ? { params: toOriginalSchema(definition.params).schema } : {}),
+      input: definition.input === undefined ? {} : toOriginalSchema(definition.input).schema,
+    }, null, 2).split('\n')
+    const advertised = JSON.stringify(compiled.inputSchema, null, 2).split('\n')
+    out.push(s.bold(`── ${compiled.name}`) + s.dim(`  (export ${exportName}, ${resolved.profile} profile)`))
+    if (width >= 100) {
+      out.push(...sideBySide([s.cyan('original (zod → JSON Schema)')], [s.cyan('advertised inputSchema')], width + 10))
+      out.push(...sideBySide(original, advertised, width))
+    }
+    else {
+      out.push(s.cyan('original (zod → JSON Schema):'), ...original, s.cyan('advertised inputSchema:'), ...advertised)
+    }
+    out.push(s.cyan('diagnostics:') + (compiled.diagnostics.length === 0 ? ' none' : ''))
+    for (const d of compiled.diagnostics) {
+      const mark = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info')
+      out.push(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}: ${d.message}`)
+    }
+    out.push(`${s.cyan('coercion plan:')} ${JSON.stringify(compiled.coercion)}`, '')
+  }
+  return out.join('\n')
+}

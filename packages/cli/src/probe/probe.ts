@@ -1,0 +1,354 @@
+import type { JsonSchema, ProfileName } from '@flatmcp/core'
+import type { FreshModule } from 'unplugin-flatmcp'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { Ajv } from 'ajv'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { glob } from 'tinyglobby'
+import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp'
+import { lineDiff } from './diff'
+import { createRandom, sampleValue } from './sample'
+
+export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'untyped'
+
+export interface Finding {
+  check: Check
+  /** `error` fails the probe; `warning` is listed only. */
+  severity: 'error' | 'warning'
+  tool?: string
+  message: string
+  /** A diff (drift) or a minimised counterexample. */
+  detail?: string
+}
+
+export interface ArtifactReport {
+  file: string
+  module?: string
+  tools: string[]
+  /** Values checked against the advertised schemas. */
+  samplesChecked: number
+  findings: Finding[]
+}
+
+export interface ProbeReport {
+  ok: boolean
+  seed: number
+  samples: number
+  artifacts: ArtifactReport[]
+}
+
+export interface ProbeOptions {
+  /** Artifact files or folders to search for `*.mcp.json` (node_modules skipped). Default: the root. */
+  paths?: string[]
+  /** The project root the artifacts' module paths are relative to. Default: `process.cwd()`. */
+  root?: string
+  /** Tool modules that must each have an artifact among those probed. */
+  sources?: string[]
+  /** Values generated per tool for the superset check. Default: 200. */
+  samples?: number
+  /** Seed of the value generator. Default: 1. */
+  seed?: number
+  /** Called before each artifact is probed. */
+  onProgress?: (done: number, total: number, file: string) => void
+}
+
+/** An artifact or a source cannot be read at all: the probe stops (exit code 2). */
+export class ProbeLoadError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProbeLoadError'
+  }
+}
+
+interface Artifact {
+  generator: string
+  module: string
+  hash: string
+  options: { profile: ProfileName, coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
+  tools: { name: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
+  runtime: Record<string, { export: string, coercion: unknown }>
+}
+
+// Parsed JSON, checked field by field before use.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Reads and checks an artifact's shape; anything off is a load error naming the file and the field. */
+function readArtifact(file: string): { text: string, artifact: Artifact } {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  }
+  catch (error) {
+    throw new ProbeLoadError(`${file}: cannot read it (${(error as Error).message})`)
+  }
+  let artifact: unknown
+  try {
+    artifact = JSON.parse(text)
+  }
+  catch (error) {
+    throw new ProbeLoadError(`${file}: not valid JSON (${(error as Error).message})`)
+  }
+  const a = isObject(artifact) ? artifact : {}
+  const rules: [boolean, string][] = [
+    [isObject(artifact), 'the top level is not an object'],
+    [typeof a.generator === 'string', '"generator" is missing'],
+    [typeof a.module === 'string', '"module" is missing'],
+    [typeof a.hash === 'string', '"hash" is missing'],
+    [isObject(a.options) && typeof a.options.profile === 'string', '"options.profile" is missing'],
+    [Array.isArray(a.tools), '"tools" is not an array'],
+    [isObject(a.runtime), '"runtime" is missing'],
+  ]
+  const broken = rules.find(([holds]) => !holds)
+  if (broken)
+    throw new ProbeLoadError(`${file}: not a flatmcp artifact: ${broken[1]}`)
+  const bad = (a.tools as unknown[]).findIndex(tool => !isObject(tool) || typeof tool.name !== 'string' || !isObject(tool.inputSchema) || tool.inputSchema.type !== 'object' || !isObject(a.runtime[tool.name]))
+  if (bad !== -1)
+    throw new ProbeLoadError(`${file}: not a flatmcp artifact: tools[${bad}] needs a name, an object inputSchema and a runtime entry`)
+  return { text, artifact: artifact as Artifact }
+}
+
+async function findArtifacts(paths: string[], root: string): Promise<string[]> {
+  const files: string[] = []
+  for (const given of paths) {
+    const absolute = path.resolve(root, given)
+    if (!existsSync(absolute))
+      throw new ProbeLoadError(`${given}: no such file or folder`)
+    if (statSync(absolute).isDirectory())
+      files.push(...(await glob('**/*.mcp.json', { cwd: absolute, absolute: true, ignore: ['**/node_modules/**'] })).sort())
+    else
+      files.push(absolute)
+  }
+  return [...new Set(files)]
+}
+
+const ajv7 = new Ajv({ strict: false, allowUnionTypes: true, validateFormats: false })
+const ajv2020 = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false })
+
+function compileErrors(schema: JsonSchema): string[] {
+  const errors: string[] = []
+  for (const [draft, ajv] of [['draft-07', ajv7], ['2020-12', ajv2020]] as const) {
+    try {
+      ajv.compile(schema as object)
+    }
+    catch (error) {
+      errors.push(`${draft}: ${(error as Error).message}`)
+    }
+  }
+  return errors
+}
+
+/** A schema the artifact recorded as JSON, usable where a schema object is expected. */
+function jsonStandardSchema(json: unknown): unknown {
+  return { '~standard': { version: 1, vendor: 'json', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } } }
+}
+
+interface Validating { '~standard': { validate: (value: unknown) => { issues?: unknown } | Promise<{ issues?: unknown }> } }
+
+async function accepted(schema: unknown, value: unknown): Promise<boolean> {
+  if (schema === undefined)
+    return true
+  const result = await (schema as Validating)['~standard'].validate(value)
+  return !result.issues
+}
+
+function keysOf(schema: JsonSchema | undefined): string[] {
+  return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
+}
+
+function pick(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([key]) => keys.includes(key)))
+}
+
+/** Smaller values that still break the property: fewer keys, shorter arrays and strings, plainer numbers. */
+function* shrinkCandidates(value: unknown): Generator<unknown> {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++)
+      yield [...value.slice(0, i), ...value.slice(i + 1)]
+    for (let i = 0; i < value.length; i++) {
+      for (const smaller of shrinkCandidates(value[i]))
+        yield value.map((item, n) => n === i ? smaller : item)
+    }
+  }
+  else if (isObject(value)) {
+    for (const key of Object.keys(value)) {
+      const { [key]: _dropped, ...rest } = value
+      yield rest
+    }
+    for (const key of Object.keys(value)) {
+      for (const smaller of shrinkCandidates(value[key]))
+        yield { ...value, [key]: smaller }
+    }
+  }
+  else if (typeof value === 'string' && value.length > 0) {
+    yield ''
+    yield value.slice(0, Math.ceil(value.length / 2))
+  }
+  else if (typeof value === 'number' && value !== 0) {
+    yield 0
+    yield Math.trunc(value)
+  }
+}
+
+async function minimise(value: unknown, stillFails: (candidate: unknown) => Promise<boolean>): Promise<unknown> {
+  let current = value
+  for (let round = 0; round < 200; round++) {
+    let smaller: unknown
+    for (const candidate of shrinkCandidates(current)) {
+      if (await stillFails(candidate)) {
+        smaller = candidate
+        break
+      }
+    }
+    if (smaller === undefined)
+      return current
+    current = smaller
+  }
+  return current
+}
+
+interface ToolSchemas { params?: unknown, input: unknown }
+
+/** The superset check of one tool: values the original schemas accept must pass the advertised schema. */
+async function checkSuperset(tool: Artifact['tools'][number], schemas: ToolSchemas, extendSchema: unknown, samples: number, seed: number): Promise<{ checked: number, finding?: Finding }> {
+  const validate = ajv2020.compile(tool.inputSchema as object)
+  const parts = [
+    ...(extendSchema === undefined ? [] : [extendSchema]),
+    ...(schemas.params === undefined ? [] : [schemas.params]),
+    schemas.input,
+  ].map(schema => ({ schema, json: toOriginalSchema(schema).schema }))
+  const partKeys = parts.map(part => keysOf(part.json))
+  const valid = async (value: unknown): Promise<boolean> => {
+    if (!isObject(value))
+      return false
+    for (const [n, part] of parts.entries()) {
+      const own = n === parts.length - 1 ? Object.fromEntries(Object.entries(value).filter(([key]) => !partKeys.slice(0, -1).flat().includes(key))) : pick(value, partKeys[n]!)
+      if (!await accepted(part.schema, own))
+        return false
+    }
+    return true
+  }
+  const random = createRandom(seed)
+  let checked = 0
+  for (let i = 0; i < samples; i++) {
+    const value = Object.assign({}, ...parts.map(part => sampleValue(part.json, random))) as Record<string, unknown>
+    const plain = JSON.parse(JSON.stringify(value)) as unknown
+    if (!await valid(plain))
+      continue
+    checked++
+    if (validate(plain))
+      continue
+    const small = await minimise(plain, async candidate => await valid(candidate) && !validate(candidate))
+    validate(small)
+    const reasons = (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
+    return {
+      checked,
+      finding: {
+        check: 'superset',
+        severity: 'error',
+        tool: tool.name,
+        message: `the advertised schema rejects a value the original schema accepts (${reasons})`,
+        detail: `counterexample: ${JSON.stringify(small)}`,
+      },
+    }
+  }
+  return { checked }
+}
+
+function untypedLeaves(schema: unknown, pointer = ''): string[] {
+  if (!isObject(schema))
+    return []
+  const own = schema.type === undefined || (Array.isArray(schema.type) && schema.type.length >= 6) ? [pointer || '/'] : []
+  const children = [
+    ...Object.entries(isObject(schema.properties) ? schema.properties : {}).map(([key, child]) => untypedLeaves(child, `${pointer}/properties/${key}`)),
+    untypedLeaves(schema.items, `${pointer}/items`),
+    untypedLeaves(schema.additionalProperties, `${pointer}/additionalProperties`),
+  ]
+  return [...own, ...children.flat()]
+}
+
+async function probeArtifact(file: string, root: string, samples: number, seed: number): Promise<ArtifactReport> {
+  const { text, artifact } = readArtifact(file)
+  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, findings: [] }
+  const add = (finding: Finding): void => {
+    report.findings.push(finding)
+  }
+
+  for (const tool of artifact.tools) {
+    for (const error of [...compileErrors(tool.inputSchema), ...(tool.outputSchema ? compileErrors(tool.outputSchema) : [])])
+      add({ check: 'json-schema', severity: 'error', tool: tool.name, message: `does not compile as JSON Schema ${error}` })
+    for (const violation of profileViolations(tool.inputSchema, artifact.options.profile))
+      add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${artifact.options.profile} profile at ${violation}` })
+    for (const leaf of untypedLeaves(tool.inputSchema))
+      add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
+  }
+
+  // Re-derive the artifact from its source, with the options it records.
+  const source = path.resolve(root, artifact.module)
+  if (!existsSync(source))
+    throw new ProbeLoadError(`${file}: its source ${artifact.module} does not exist under ${root} (give --root)`)
+  const extend = artifact.options.extend
+  const options = resolveOptions({
+    root,
+    profile: artifact.options.profile,
+    coercion: artifact.options.coercion,
+    failOn: 'never',
+    extend: extend === null ? undefined : extend.module ? { module: extend.module, export: extend.export } : { schema: jsonStandardSchema(extend.schema) },
+  })
+  let fresh: FreshModule
+  try {
+    fresh = await createModuleCompiler(options).compileFresh(source)
+  }
+  catch (error) {
+    throw new ProbeLoadError(await describeFailure(error, source, root))
+  }
+  if (fresh.result.artifact !== text) {
+    add({
+      check: 'current',
+      severity: 'error',
+      message: `the artifact differs from what ${artifact.module} compiles to now`,
+      detail: lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`),
+    })
+  }
+
+  // The superset invariant, on the advertised schemas that ship (this file, not the fresh ones).
+  for (const tool of artifact.tools) {
+    const exportName = artifact.runtime[tool.name]!.export
+    const definition = fresh.exports[exportName] as ToolSchemas | undefined
+    if (!definition) {
+      add({ check: 'current', severity: 'error', tool: tool.name, message: `export "${exportName}" no longer exists in ${artifact.module}` })
+      continue
+    }
+    const { checked, finding } = await checkSuperset(tool, definition, fresh.extendSchema, samples, seed)
+    report.samplesChecked += checked
+    if (finding)
+      add(finding)
+  }
+  return report
+}
+
+/**
+ * Checks what is about to ship: each artifact is well-formed, compiles as JSON Schema (draft-07 and
+ * 2020-12), keeps its profile's shape, matches what its source compiles to now, and accepts values the
+ * original schemas accept (seeded, so a failure reproduces). Untyped leaves are listed.
+ */
+export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
+  const root = path.resolve(options.root ?? process.cwd())
+  const samples = options.samples ?? 200
+  const seed = options.seed ?? 1
+  const files = await findArtifacts(options.paths?.length ? options.paths : ['.'], root)
+  if (files.length === 0)
+    throw new ProbeLoadError(`no *.mcp.json artifacts under ${(options.paths ?? ['.']).join(', ')}`)
+  const artifacts: ArtifactReport[] = []
+  for (const [n, file] of files.entries()) {
+    options.onProgress?.(n, files.length, file)
+    artifacts.push(await probeArtifact(file, root, samples, seed))
+  }
+  for (const source of options.sources ?? []) {
+    const module = path.relative(root, path.resolve(root, source)).split(path.sep).join('/')
+    if (!artifacts.some(a => a.module === module))
+      artifacts.push({ file: '', module, tools: [], samplesChecked: 0, findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
+  }
+  return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, artifacts }
+}

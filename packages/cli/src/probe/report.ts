@@ -1,0 +1,46 @@
+import type { Check, ProbeReport } from './probe'
+import path from 'node:path'
+import { createStyle } from '../style'
+
+const CHECKS: [Check, string][] = [
+  ['json-schema', 'compiles as JSON Schema (draft-07 and 2020-12)'],
+  ['profile', 'keeps its profile\'s shape'],
+  ['current', 'is current (matches its source compiled now)'],
+  ['superset', 'accepts every value the original schemas accept'],
+]
+
+/** The probe's report for a person: one block per artifact, each check passed or its findings. */
+export function renderReport(report: ProbeReport, root: string, stream?: { isTTY?: boolean }): string {
+  const s = createStyle(stream)
+  const lines: string[] = []
+  const indent = (text: string, by = '      '): string => text.split('\n').map(line => `${by}${line}`).join('\n')
+  for (const artifact of report.artifacts) {
+    const name = artifact.file ? path.relative(root, artifact.file) : '(missing artifact)'
+    lines.push(s.bold(`${name}`) + (artifact.module ? s.dim(`  from ${artifact.module}, ${artifact.tools.length} tools`) : ''))
+    if (artifact.file)
+      lines.push(`  ${s.green('✓')} well-formed`)
+    for (const [check, label] of CHECKS) {
+      const findings = artifact.findings.filter(f => f.check === check)
+      if (findings.length === 0) {
+        if (artifact.file)
+          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${artifact.samplesChecked} values)`) : ''}`)
+        continue
+      }
+      lines.push(`  ${s.red('✗')} ${label}`)
+      for (const finding of findings) {
+        lines.push(`    ${finding.tool ? `${s.cyan(finding.tool)}: ` : ''}${finding.message}`)
+        if (finding.detail)
+          lines.push(indent(finding.detail))
+      }
+    }
+    const untyped = artifact.findings.filter(f => f.check === 'untyped')
+    lines.push(`  untyped leaves: ${untyped.length === 0 ? 'none' : ''}`)
+    for (const finding of untyped)
+      lines.push(`    ${s.yellow('!')} ${finding.tool}: ${finding.message}`)
+  }
+  const errors = report.artifacts.flatMap(a => a.findings).filter(f => f.severity === 'error').length
+  lines.push('', errors === 0
+    ? s.green(`clean: ${report.artifacts.length} artifact(s), seed ${report.seed}, ${report.samples} samples per tool`)
+    : s.red(`${errors} finding(s) in ${report.artifacts.length} artifact(s) (seed ${report.seed}, ${report.samples} samples per tool)`))
+  return lines.join('\n')
+}

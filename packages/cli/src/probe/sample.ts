@@ -1,0 +1,119 @@
+import type { JsonSchema } from '@flatmcp/core'
+
+/** A small seeded generator (mulberry32): the same seed gives the same values on every machine. */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6D2B79F5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+// A schema node read keyword by keyword; anything off-shape only makes worse samples.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Node = Record<string, any>
+const KINDS = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz ABC019-_.é'
+const MAX_DEPTH = 8
+
+function resolveRef(root: JsonSchema, ref: string): unknown {
+  if (!ref.startsWith('#'))
+    return undefined
+  let node: unknown = root
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    node = typeof node === 'object' && node !== null ? (node as Node)[token] : undefined
+  }
+  return node
+}
+
+/**
+ * Values shaped by a JSON Schema, for the probe's superset check: they follow types, enums, bounds
+ * and required keys, and are then filtered by the original schema, so they need not be exact.
+ */
+export function sampleValue(root: JsonSchema, random: () => number): unknown {
+  const int = (min: number, max: number): number => Math.floor(min + random() * (max - min + 1))
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
+
+  function string(node: Node): string {
+    switch (node.format) {
+      case 'date-time': return new Date(int(0, 4102444800) * 1000).toISOString()
+      case 'date': return new Date(int(0, 4102444800) * 1000).toISOString().slice(0, 10)
+      case 'time': return new Date(int(0, 86399) * 1000).toISOString().slice(11, 19)
+      case 'email': return `${pick(['a', 'bo', 'cat'])}@example.com`
+      case 'uuid': return '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => pick('0123456789abcdef'.split('')))
+      case 'uri': return `https://example.com/${int(0, 999)}`
+      case 'ipv4': return `${int(0, 255)}.${int(0, 255)}.${int(0, 255)}.${int(0, 255)}`
+      case 'hostname': return `host${int(0, 99)}.example.com`
+    }
+    const min = typeof node.minLength === 'number' ? node.minLength : 0
+    const max = typeof node.maxLength === 'number' ? node.maxLength : min + 12
+    const length = int(min, Math.max(min, Math.min(max, min + 12)))
+    return Array.from({ length }, () => pick(LETTERS.split(''))).join('')
+  }
+
+  function number(node: Node, integer: boolean): number {
+    const low = typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + (integer ? 1 : 1e-6) : -100
+    const high = typeof node.maximum === 'number' ? node.maximum : typeof node.exclusiveMaximum === 'number' ? node.exclusiveMaximum - (integer ? 1 : 1e-6) : low + 200
+    const boundary = random() < 0.2
+    let value = boundary ? pick([low, high]) : low + random() * (high - low)
+    if (integer)
+      value = Math.max(Math.ceil(low), Math.min(Math.floor(high), Math.round(value)))
+    if (typeof node.multipleOf === 'number' && node.multipleOf > 0)
+      value = Math.round(value / node.multipleOf) * node.multipleOf
+    return Object.is(value, -0) ? 0 : value
+  }
+
+  function generate(schema: unknown, depth: number): unknown {
+    if (schema === true || schema === undefined)
+      return pick([null, 1, 'x', true])
+    if (typeof schema !== 'object' || schema === null)
+      return null
+    const node = schema as Node
+    if (typeof node.$ref === 'string')
+      return depth > MAX_DEPTH ? null : generate(resolveRef(root, node.$ref), depth + 1)
+    const union = node.anyOf ?? node.oneOf
+    if (Array.isArray(union) && union.length > 0)
+      return generate({ ...node, anyOf: undefined, oneOf: undefined, ...pick(union) }, depth + 1)
+    if (Array.isArray(node.allOf) && node.allOf.length > 0)
+      return generate({ ...node, allOf: undefined, ...node.allOf[0] }, depth + 1)
+    if ('const' in node)
+      return node.const
+    if (Array.isArray(node.enum) && node.enum.length > 0)
+      return pick(node.enum)
+    const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : KINDS
+    const type = depth > MAX_DEPTH ? (types.includes('null') ? 'null' : types.find((t: string) => t !== 'object' && t !== 'array') ?? types[0]) : pick(types)
+    switch (type) {
+      case 'string': return string(node)
+      case 'number': return number(node, false)
+      case 'integer': return number(node, true)
+      case 'boolean': return random() < 0.5
+      case 'null': return null
+      case 'array': {
+        const prefix: unknown[] = Array.isArray(node.prefixItems) ? node.prefixItems : []
+        const min = typeof node.minItems === 'number' ? node.minItems : 0
+        const max = typeof node.maxItems === 'number' ? node.maxItems : min + 3
+        const length = depth > MAX_DEPTH ? min : int(min, Math.max(min, Math.min(max, min + 3)))
+        return Array.from({ length }, (_, i) => generate(i < prefix.length ? prefix[i] : node.items === false ? undefined : node.items, depth + 1))
+      }
+      case 'object': {
+        const out: Record<string, unknown> = {}
+        const required = new Set<string>(Array.isArray(node.required) ? node.required : [])
+        for (const [key, child] of Object.entries((node.properties ?? {}) as Node)) {
+          if (required.has(key) || (depth <= MAX_DEPTH && random() < 0.5))
+            Object.defineProperty(out, key, { value: generate(child, depth + 1), enumerable: true, writable: true, configurable: true })
+        }
+        if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null && depth <= MAX_DEPTH) {
+          for (let i = int(0, 2); i > 0; i--)
+            out[`k${int(0, 9)}`] = generate(node.additionalProperties, depth + 1)
+        }
+        return out
+      }
+      default: return null
+    }
+  }
+  return generate(root, 0)
+}

@@ -1,0 +1,189 @@
+// The flatmcp command, run as a real subprocess from its built dist.
+import type { FixtureProject } from './support/fixture-project'
+import { execFile } from 'node:child_process'
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { assertProbe, probe } from 'flatmcp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from './support/client'
+import { fixtureProject } from './support/fixture-project'
+
+const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
+const EXAMPLE = path.join(ROOT, 'examples/chat-server')
+
+interface Run { code: number, stdout: string, stderr: string }
+
+async function flatmcp(args: string[], cwd: string): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } })
+    return { code: 0, stdout, stderr }
+  }
+  catch (error) {
+    const e = error as { code: number, stdout: string, stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+/** A copy of the example's tool module in a throwaway project, with artifacts built by the CLI. */
+let project: FixtureProject
+
+beforeAll(async () => {
+  project = fixtureProject('cli', { 'src/chat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/chat.tools.ts'), 'utf8') })
+  const built = await flatmcp(['build', 'src/*.tools.ts', '--out', 'dist'], project.root)
+  expect(built).toMatchObject({ code: 0, stdout: 'dist/src/chat.tools.mcp.json\n' })
+})
+afterAll(() => project?.remove())
+
+describe('flatmcp build', () => {
+  it('writes the artifacts the plugin writes, byte for byte', async () => {
+    await promisify(execFile)('npm', ['run', '-s', 'build:esbuild'], { cwd: EXAMPLE })
+    const out = fixtureProject('cli-build', {})
+    try {
+      const run = await flatmcp(['build', 'src/chat.tools.ts', '--out', path.join(out.root, 'artifacts')], EXAMPLE)
+      expect(run.code).toBe(0)
+      expect(readFileSync(path.join(out.root, 'artifacts/src/chat.tools.mcp.json'), 'utf8')).toBe(readFileSync(path.join(EXAMPLE, 'dist/esbuild/src/chat.tools.mcp.json'), 'utf8'))
+    }
+    finally {
+      out.remove()
+    }
+  })
+
+  it('a bad tool module exits 2 naming file, line, export and tool, and writes nothing', async () => {
+    const bad = fixtureProject('cli-bad', { 'src/x.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', params: z.object({ a: z.string() }), input: z.object({ a: z.string() }), handler: () => 1 })\n` })
+    try {
+      const run = await flatmcp(['build', 'src/x.tools.ts'], bad.root)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toBe('flatmcp: src/x.tools.ts:3:14: export "t", tool "t", at /properties/a: tool "t" input at /properties/a: key "a" is declared in both params and input; rename one of them\n')
+      expect(existsSync(path.join(bad.root, 'dist'))).toBe(false)
+    }
+    finally {
+      bad.remove()
+    }
+  })
+})
+
+describe('flatmcp probe', () => {
+  it('the clean example exits 0', async () => {
+    const run = await flatmcp(['probe', 'dist'], project.root)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('✓ accepts every value the original schemas accept')
+    expect(run.stdout).toContain('clean: 1 artifact(s), seed 1, 200 samples per tool')
+  })
+
+  it('a stale artifact is caught with a diff', async () => {
+    const stale = fixtureProject('cli-stale', {})
+    try {
+      cpSync(project.root, stale.root, { recursive: true })
+      stale.write('src/chat.tools.ts', stale.read('src/chat.tools.ts').replace(`text: z.string().min(1).describe('Message text'),`, `text: z.string().min(1).describe('Message text'),\n      silent: z.boolean().optional(),`))
+      const run = await flatmcp(['probe', 'dist'], stale.root)
+      expect(run.code).toBe(1)
+      expect(run.stdout).toContain('✗ is current (matches its source compiled now)')
+      expect(run.stdout).toMatch(/^\s+\+\s+"silent": \{$/m)
+    }
+    finally {
+      stale.remove()
+    }
+  })
+
+  it('a hand-narrowed artifact is caught with a minimised counterexample', async () => {
+    const narrowed = fixtureProject('cli-narrowed', {})
+    try {
+      cpSync(project.root, narrowed.root, { recursive: true })
+      const file = path.join(narrowed.root, 'dist/src/chat.tools.mcp.json')
+      const json = JSON.parse(readFileSync(file, 'utf8'))
+      const send = json.tools.find((t: { name: string }) => t.name === 'send_message')
+      send.inputSchema.properties.media.type = 'object' // the first-wins mistake: arrays no longer pass
+      writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`)
+      const run = await flatmcp(['probe', 'dist', '--samples', '100'], narrowed.root)
+      expect(run.code).toBe(1)
+      expect(run.stdout).toContain('✗ accepts every value the original schemas accept')
+      expect(run.stdout).toMatch(/send_message: the advertised schema rejects a value the original schema accepts \(\/media must be object\)/)
+      const counterexample = /counterexample: (.*)$/m.exec(run.stdout)![1]!
+      const value = JSON.parse(counterexample)
+      expect(value.kind).toBe('mediaGroup')
+      expect(Array.isArray(value.media)).toBe(true)
+      expect(value.media).toHaveLength(2) // minimised: the fewest items mediaGroup accepts
+    }
+    finally {
+      narrowed.remove()
+    }
+  })
+
+  it('a corrupt file exits 2 with a clear message', async () => {
+    const corrupt = fixtureProject('cli-corrupt', { 'dist/x.mcp.json': '{"tools": [' })
+    try {
+      const run = await flatmcp(['probe', 'dist'], corrupt.root)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toMatch(/^flatmcp: .*dist\/x\.mcp\.json: not valid JSON \(/)
+      corrupt.write('dist/x.mcp.json', '{"tools": []}')
+      const shape = await flatmcp(['probe', 'dist'], corrupt.root)
+      expect(shape.code).toBe(2)
+      expect(shape.stderr).toMatch(/dist\/x\.mcp\.json: not a flatmcp artifact: "generator" is missing/)
+    }
+    finally {
+      corrupt.remove()
+    }
+  })
+
+  it('usage errors exit 2', async () => {
+    expect((await flatmcp(['probe', '--samples', 'many'], project.root)).code).toBe(2)
+    expect((await flatmcp(['frobnicate'], project.root)).stderr).toContain('unknown command "frobnicate"')
+  })
+
+  it('--json reports for machines, and the same seed gives the same report', async () => {
+    const first = await flatmcp(['probe', 'dist', '--json', '--seed', '7', '--samples', '50'], project.root)
+    const second = await flatmcp(['probe', 'dist', '--json', '--seed', '7', '--samples', '50'], project.root)
+    const report = JSON.parse(first.stdout)
+    expect(report).toMatchObject({ ok: true, seed: 7, samples: 50 })
+    expect(report.artifacts[0].tools).toEqual(['get_chat', 'send_batch', 'send_message', 'update_chat'])
+    expect(second.stdout).toBe(first.stdout)
+  })
+
+  it('--source lists tool modules that must have an artifact', async () => {
+    const missing = fixtureProject('cli-source', {})
+    try {
+      cpSync(project.root, missing.root, { recursive: true })
+      missing.write('src/more.tools.ts', 'export {}\n')
+      const run = await flatmcp(['probe', 'dist', '--source', 'src/chat.tools.ts', '--source', 'src/more.tools.ts'], missing.root)
+      expect(run.code).toBe(1)
+      expect(run.stdout).toContain('no artifact for src/more.tools.ts')
+    }
+    finally {
+      missing.remove()
+    }
+  })
+})
+
+describe('probe() and assertProbe() in a test suite', () => {
+  it('report findings programmatically', async () => {
+    const report = await probe({ paths: ['dist'], root: project.root, samples: 20 })
+    expect(report.ok).toBe(true)
+    await expect(assertProbe({ paths: ['dist'], root: project.root, samples: 20 })).resolves.toMatchObject({ ok: true })
+    const narrowed = fixtureProject('cli-assert', {})
+    try {
+      cpSync(project.root, narrowed.root, { recursive: true })
+      const file = path.join(narrowed.root, 'dist/src/chat.tools.mcp.json')
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"get_chat"', '"get_chat_renamed"').replace('"get_chat":', '"get_chat_renamed":'))
+      await expect(assertProbe({ paths: ['dist'], root: narrowed.root, samples: 20 })).rejects.toThrow(/flatmcp probe found problems:[\s\S]*is current/)
+    }
+    finally {
+      narrowed.remove()
+    }
+  })
+})
+
+describe('flatmcp inspect', () => {
+  it('shows original and advertised schema, diagnostics and plan; plain when piped', async () => {
+    const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'send_message'], project.root)
+    expect(run.code).toBe(0)
+    expect(run.stdout).not.toContain('\x1B[')
+    expect(run.stdout).toContain('── send_message  (export sendMessage, portable profile)')
+    expect(run.stdout).toContain('"oneOf": [')
+    expect(run.stdout).toContain('"type": [')
+    expect(run.stdout).toContain('coercion plan: {"discriminator":{"key":"kind","cases":{"message":{"properties":{"media":{"parse":"object"}}},"mediaGroup":{"properties":{"media":{"parse":"array","items":{"parse":"object"}}}}}}}')
+    const unknown = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'nope'], project.root)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('no tool named "nope" (tools: get_chat, send_batch, send_message, update_chat)')
+  })
+})
