@@ -1,10 +1,7 @@
-// Compiler benchmark: how compile time grows with union width and nesting depth.
-// Run with `npm run bench`. Prints medians side by side; writes raw figures to bench/results/.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import { performance } from 'node:perf_hooks'
+// Compiler scaling: how compile time grows with union width and nesting depth.
 import { compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
 import { z } from 'zod'
+import { measure } from './measure'
 
 const KEYS_PER_VARIANT = 20
 
@@ -44,37 +41,19 @@ function countNodes(value: unknown): number {
   return 1 + Object.values(value).reduce<number>((sum, child) => sum + countNodes(child), 0)
 }
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
-/** Median wall time of `fn`, repeated until ~1.5 s or 40 samples (at least 5). */
-function measure(fn: () => void): number {
-  fn()
-  const samples: number[] = []
-  const start = performance.now()
-  while (samples.length < 5 || (samples.length < 40 && performance.now() - start < 1500)) {
-    const t0 = performance.now()
-    fn()
-    samples.push(performance.now() - t0)
-  }
-  return median(samples)
-}
 
-interface Row { case: string, nodes: number, toJsonMs: number, flattenMs: number, compileMs: number }
+export interface Row { case: string, nodes: number, toJsonMs: number, flattenMs: number, compileMs: number }
 
-function run(label: string, schema: z.ZodType): Row {
+async function run(label: string, schema: z.ZodType): Promise<Row> {
   const original = toOriginalSchema(schema)
-  const row: Row = {
+  return {
     case: label,
     nodes: countNodes(original.schema),
-    toJsonMs: measure(() => toOriginalSchema(schema)),
-    flattenMs: measure(() => flattenSchema(original.schema, { notes: original.notes })),
-    compileMs: measure(() => compileTool({ name: 'bench', input: schema })),
+    toJsonMs: await measure(() => toOriginalSchema(schema)),
+    flattenMs: await measure(() => flattenSchema(original.schema, { notes: original.notes })),
+    compileMs: await measure(() => compileTool({ name: 'bench', input: schema })),
   }
-  return row
 }
 
 /** Least-squares slope of log(time) on log(size): 1 means linear. */
@@ -88,29 +67,21 @@ function growthExponent(rows: Row[], pick: (row: Row) => number): number {
   return num / den
 }
 
-const fmt = (ms: number): string => ms < 10 ? ms.toFixed(2) : ms.toFixed(1)
+export interface CompilerResults { widths: Row[], depths: Row[], widthExponent: { flatten: number, compileTool: number }, depthExponent: { flatten: number, compileTool: number } }
 
-function table(rows: Row[]): void {
-  console.log(`${'case'.padEnd(22)}${'nodes'.padStart(8)}${'zod→JSON ms'.padStart(13)}${'flatten ms'.padStart(12)}${'compileTool ms'.padStart(16)}${'flatten µs/node'.padStart(17)}`)
-  for (const r of rows)
-    console.log(`${r.case.padEnd(22)}${String(r.nodes).padStart(8)}${fmt(r.toJsonMs).padStart(13)}${fmt(r.flattenMs).padStart(12)}${fmt(r.compileMs).padStart(16)}${(r.flattenMs * 1000 / r.nodes).toFixed(2).padStart(17)}`)
+export async function runCompiler(log: (line: string) => void): Promise<CompilerResults> {
+  log('compiler scaling')
+  const widths: Row[] = []
+  for (const width of [10, 100, 200, 1000])
+    widths.push(await run(`union ${width}×${KEYS_PER_VARIANT} keys`, union(width)))
+  const scaling = widths.filter(r => !r.case.includes('200'))
+  const depths: Row[] = []
+  for (let depth = 1; depth <= 8; depth++)
+    depths.push(await run(`nesting depth ${depth}`, nestedUnion(depth)))
+  return {
+    widths,
+    depths,
+    widthExponent: { flatten: growthExponent(scaling, r => r.flattenMs), compileTool: growthExponent(scaling, r => r.compileMs) },
+    depthExponent: { flatten: growthExponent(depths, r => r.flattenMs), compileTool: growthExponent(depths, r => r.compileMs) },
+  }
 }
-
-console.log(`flatmcp compiler benchmark — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n`)
-
-const widths = [10, 100, 200, 1000].map(width => run(`union ${width}×${KEYS_PER_VARIANT} keys`, union(width)))
-table(widths)
-const scaling = widths.filter(r => !r.case.includes('200'))
-console.log(`\ngrowth exponent (time ∝ size^k, 10→1000 variants): flatten k=${growthExponent(scaling, r => r.flattenMs).toFixed(2)}, compileTool k=${growthExponent(scaling, r => r.compileMs).toFixed(2)}`)
-const w200 = widths.find(r => r.case.includes('200'))!
-const verdict = (ms: number): string => ms < 50 ? 'met' : 'MISSED'
-console.log(`200-variant union, target < 50 ms: flatten ${fmt(w200.flattenMs)} ms (${verdict(w200.flattenMs)}); compileTool, zod's own toJSONSchema included, ${fmt(w200.compileMs)} ms (${verdict(w200.compileMs)})\n`)
-
-const depths = Array.from({ length: 8 }, (_, i) => run(`nesting depth ${i + 1}`, nestedUnion(i + 1)))
-table(depths)
-console.log(`\ngrowth exponent over depth 1→8: flatten k=${growthExponent(depths, r => r.flattenMs).toFixed(2)}, compileTool k=${growthExponent(depths, r => r.compileMs).toFixed(2)}`)
-
-mkdirSync(new URL('results/', import.meta.url), { recursive: true })
-const file = new URL('results/compiler.json', import.meta.url)
-writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, widths, depths }, null, 2)}\n`)
-console.log(`\nraw figures: ${file.pathname}`)

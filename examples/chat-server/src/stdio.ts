@@ -1,7 +1,6 @@
 // The example server over stdio: `tsx src/stdio.ts` (stdout carries the protocol; logs go to stderr).
-import { createMcpServer } from '@flatmcp/runtime'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { createMcpServer, StdioTransport } from '@flatmcp/runtime'
 import { tools } from './tools'
 
 const server = createMcpServer(tools, { name: 'chat-example', version: '0.1.0' })
-await server.connect(new StdioServerTransport())
+await server.connect(new StdioTransport())

@@ -4,6 +4,7 @@ export type { ExtendContext, InferInput, InferOutput, Register, StandardSchemaV1
 export { attachCompiled, COMPILED, precomputedOf, registerPrecomputed, toPrecomputed } from './serve/compiled'
 export type { McpTool, PrecomputedTool } from './serve/compiled'
 export { createMcpServer } from './serve/create-server'
+export { framePreserialized, preserialize, StdioTransport } from './serve/stdio-transport'
 export type { ExtendOptions, McpServerOptions, RequestInfo } from './serve/create-server'
 export { describeIssues } from './validate/messages'
 export type { CoercionPlan } from '@flatmcp/core'

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
-import { attachCompiled, createMcpServer, defineTool, toPrecomputed } from '@flatmcp/runtime'
+import { attachCompiled, createMcpServer, defineTool, framePreserialized, toPrecomputed } from '@flatmcp/runtime'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -49,6 +49,18 @@ describe('createMcpServer', () => {
     expect(JSON.stringify(schema)).not.toMatch(/oneOf|anyOf/)
     expect(Object.keys(schema.properties)).toEqual(['chatId', 'kind', 'text', 'media'])
     expect(schema.properties.media.type).toEqual(['object', 'array'])
+  })
+
+  it('serializes the tools/list answer once: the stdio line is the precomputed text', async () => {
+    const server = createMcpServer([sendTool()], { name: 'test', version: '1.0.0' })
+    const handler = (server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<object>> })._requestHandlers.get('tools/list')!
+    const request = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }
+    const first = await handler(request, {})
+    expect(await handler(request, {})).toBe(first)
+    const line = framePreserialized({ jsonrpc: '2.0', id: 7, result: first as never })!
+    expect(JSON.parse(line)).toEqual({ jsonrpc: '2.0', id: 7, result: JSON.parse(JSON.stringify(first)) })
+    expect(line.endsWith('}\n')).toBe(true)
+    expect(framePreserialized({ jsonrpc: '2.0', id: 8, result: { tools: [] } })).toBeUndefined()
   })
 
   it('serves precomputed data as is, without compiling', async () => {

@@ -10,17 +10,19 @@ const MAX_TOTAL = 8 << 20
 const MAX_DEPTH = 128
 
 type Json = unknown
-interface Budget { chars: number }
 
 const own = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key)
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const FAILED = Symbol('failed')
 
-function parse(text: string, budget: Budget): Json | typeof FAILED {
-  if (text.length > MAX_STRING || text.length > budget.chars)
+/** Characters left to parse in the current call (coerceArgs is synchronous, so one counter serves). */
+let charsLeft = 0
+
+function parse(text: string): Json | typeof FAILED {
+  if (text.length > MAX_STRING || text.length > charsLeft)
     return FAILED
-  budget.chars -= text.length
+  charsLeft -= text.length
   try {
     return JSON.parse(text) as Json
   }
@@ -38,30 +40,40 @@ function set(target: Record<string, Json> | Json[], key: string | number, value:
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }
 
-function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number, budget: Budget): Record<string, Json> {
+/** The value with `key` coerced by `sub`; copied on the first change (`out === value` until then). */
+function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: string, sub: CoercionPlan | undefined, depth: number): Record<string, Json> {
+  const next = coerce(value[key], sub, depth + 1)
+  if (next === value[key])
+    return out
+  const copy = out === value ? { ...value } : out
+  set(copy, key, next)
+  return copy
+}
+
+function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number): Record<string, Json> {
   let out = value
-  const properties = plan.properties
-  if (properties || plan.additional) {
-    for (const key of Object.keys(value)) {
-      const sub = properties && own(properties, key) ? properties[key] : plan.additional
-      const next = coerce(value[key], sub, depth + 1, budget)
-      if (next !== value[key]) {
-        if (out === value)
-          out = { ...value }
-        set(out, key, next)
-      }
+  const { properties, additional } = plan
+  if (additional) {
+    for (const key of Object.keys(value))
+      out = coerceKey(value, out, key, properties && own(properties, key) ? properties[key] : additional, depth)
+  }
+  else if (properties) {
+    // Only the planned keys can change: walk those, not every key of the value.
+    for (const key of Object.keys(properties)) {
+      if (own(value, key))
+        out = coerceKey(value, out, key, properties[key], depth)
     }
   }
   const tag = plan.discriminator
   const selected = tag && typeof out[tag.key] === 'string' && own(tag.cases, out[tag.key] as string) ? tag.cases[out[tag.key] as string] : undefined
-  return selected ? coerceObject(out, selected, depth, budget) : out
+  return selected ? coerceObject(out, selected, depth) : out
 }
 
-function coerceArray(value: Json[], plan: CoercionPlan, depth: number, budget: Budget): Json[] {
+function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
   let out = value
   for (let i = 0; i < value.length; i++) {
     const sub = plan.prefix && i < plan.prefix.length ? plan.prefix[i] : plan.items
-    const next = coerce(value[i], sub ?? undefined, depth + 1, budget)
+    const next = coerce(value[i], sub ?? undefined, depth + 1)
     if (next !== value[i]) {
       if (out === value)
         out = value.slice()
@@ -71,20 +83,20 @@ function coerceArray(value: Json[], plan: CoercionPlan, depth: number, budget: B
   return out
 }
 
-function coerce(value: Json, plan: CoercionPlan | undefined, depth: number, budget: Budget): Json {
+function coerce(value: Json, plan: CoercionPlan | undefined, depth: number): Json {
   if (!plan || depth > MAX_DEPTH)
     return value
   if (typeof value === 'string') {
     if (!plan.parse)
       return value
-    const parsed = parse(value, budget)
+    const parsed = parse(value)
     if (parsed === FAILED || !fits(parsed, plan.parse))
       return value
     value = parsed
   }
   if (Array.isArray(value))
-    return plan.items || plan.prefix ? coerceArray(value, plan, depth, budget) : value
-  return isObject(value) ? coerceObject(value, plan, depth, budget) : value
+    return plan.items || plan.prefix ? coerceArray(value, plan, depth) : value
+  return isObject(value) && (plan.properties || plan.additional || plan.discriminator) ? coerceObject(value, plan, depth) : value
 }
 
 /**
@@ -93,15 +105,15 @@ function coerce(value: Json, plan: CoercionPlan | undefined, depth: number, budg
  * changes is copied); it never throws and bounds its work.
  */
 export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
-  const budget: Budget = { chars: MAX_TOTAL }
+  charsLeft = MAX_TOTAL
   try {
     let value = args
     if (typeof value === 'string') {
-      const parsed = parse(value, budget)
+      const parsed = parse(value)
       if (isObject(parsed))
         value = parsed
     }
-    return coerce(value, plan, 0, budget)
+    return coerce(value, plan, 0)
   }
   catch {
     return args

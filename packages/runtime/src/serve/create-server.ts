@@ -8,6 +8,7 @@ import { coerceArgs } from '../coerce/coerce-args'
 import { describeIssues } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, precomputedOf } from './compiled'
+import { preserialize } from './stdio-transport'
 
 /** What `extend.resolve` learns of the request besides the shared fields. */
 export interface RequestInfo {
@@ -35,6 +36,8 @@ export interface McpServerOptions {
 interface Prepared {
   definition: ToolDefinition
   compiled: PrecomputedTool
+  /** False when the plan is empty: the coercer is skipped altogether. */
+  coerce: boolean
 }
 
 /** Collects the tools by name once; the list answer is built once and served as is afterwards. */
@@ -42,9 +45,9 @@ async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions |
   const byName = new Map<string, Prepared>()
   for (const definition of tools) {
     const compiled = precomputedOf(definition) ?? await compileLazily(definition, extend?.schema)
-    byName.set(definition.name, { definition, compiled })
+    byName.set(definition.name, { definition, compiled, coerce: Object.keys(compiled.coercion).length > 0 })
   }
-  return { byName, list: Object.freeze({ tools: [...byName.values()].map(entry => entry.compiled.tool) }) }
+  return { byName, list: preserialize({ tools: [...byName.values()].map(entry => entry.compiled.tool) }) }
 }
 
 /** Fails early on what would otherwise fail on every call: bad tools, or a build made with other shared fields. */
@@ -114,6 +117,7 @@ export function createMcpServer(tools: readonly ToolDefinition[], info: { name: 
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
 
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, instructions: options.instructions })
+  // The same object every time, serialized once: a StdioTransport writes its text as is.
   server.setRequestHandler(ListToolsRequestSchema, async () => (await ready).list)
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { byName } = await ready
@@ -121,7 +125,8 @@ export function createMcpServer(tools: readonly ToolDefinition[], info: { name: 
     if (!entry)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available tools: ${[...byName.keys()].join(', ')}.`)
     const { definition, compiled } = entry
-    const args = coerceArgs(request.params.arguments ?? {}, compiled.coercion)
+    const raw = request.params.arguments ?? {}
+    const args = entry.coerce ? coerceArgs(raw, compiled.coercion) : raw
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       return errorResult(`Invalid arguments for tool "${definition.name}": expected a JSON object.`)
     const all = args as Record<string, unknown>

@@ -1,0 +1,81 @@
+// `npm run bench`: every benchmark in one run, medians side by side with their ratios, the targets
+// said plainly (met or missed), raw figures in bench/results/bench.json.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { BUNDLERS, MODULES, runBuild } from './build.bench'
+import { runCompiler } from './compiler.bench'
+import { fmt, ratio, table } from './measure'
+import { runServe, SIZES } from './serve.bench'
+import { runSize } from './size.bench'
+
+const log = (line: string): void => {
+  process.stderr.write(`· ${line}\n`)
+}
+const verdict = (met: boolean): string => met ? 'met' : 'MISSED'
+const targets: string[] = []
+const target = (what: string, met: boolean, figure: string): void => {
+  targets.push(`${verdict(met).padEnd(6)}  ${what}: ${figure}`)
+}
+
+console.log(`flatmcp benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}, medians in ms\n`)
+
+const size = await runSize(log)
+const compiler = await runCompiler(log)
+const serve = await runServe(log)
+const build = await runBuild(log)
+
+console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
+table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
+  const r = serve.listInProcess[n]!
+  return [n, fmt(r.flatmcp), fmt(r.startup), fmt(r.sdk), fmt(r.limit), ratio(r.sdk, r.flatmcp), ratio(r.flatmcp, r.limit)]
+}))
+console.log('\n1b. tools/list over stdio, a real SDK client, per request')
+table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
+  const r = serve.listStdio[n]!
+  return [n, fmt(r.flatmcp), fmt(r.startup), fmt(r.sdk), fmt(r.limit), ratio(r.sdk, r.flatmcp), ratio(r.flatmcp, r.limit)]
+}))
+const stdio100 = serve.listStdio[100]!
+target('tools/list at 100 tools through a real client ≥ 40× faster than the SDK', stdio100.sdk / stdio100.flatmcp >= 40, ratio(stdio100.sdk, stdio100.flatmcp))
+target('tools/list at 100 tools within 1.5× of the pre-serialized limit', stdio100.flatmcp / stdio100.limit <= 1.5, ratio(stdio100.flatmcp, stdio100.limit))
+
+console.log('\n2. cold start to the first tools/list answer, whole process, 100 tools')
+const cold = serve.coldStart
+table(['flatmcp (bundled)', 'compile at start-up', 'SDK McpServer', 'pre-serialized, no SDK', 'start-up ÷ flatmcp', 'SDK ÷ flatmcp'], [[fmt(cold.flatmcp), fmt(cold.startup), fmt(cold.sdk), fmt(cold.limit), ratio(cold.startup, cold.flatmcp), ratio(cold.sdk, cold.flatmcp)]])
+target('cold start at 100 tools ≥ 3× faster than compiling at start-up', cold.startup / cold.flatmcp >= 3, ratio(cold.startup, cold.flatmcp))
+
+console.log('\n3. tools/call: coerceArgs + zod parse vs zod parse alone (a union tool with an array of objects), µs')
+const call = serve.call
+const overhead = (r: { zod: number, flatmcp: number }): string => `${((r.flatmcp / r.zod - 1) * 100).toFixed(0)}%`
+table(['arguments', 'zod parse', 'coerce + zod parse', 'added'], [
+  ['clean', (call.clean.zod * 1000).toFixed(2), (call.clean.flatmcp * 1000).toFixed(2), overhead(call.clean)],
+  ['double-serialized', (call.stringified.zod * 1000).toFixed(2), (call.stringified.flatmcp * 1000).toFixed(2), `${overhead(call.stringified)} (zod alone rejects them)`],
+])
+target('coercion adds ≤ 10% to zod parse on clean arguments', call.clean.flatmcp / call.clean.zod <= 1.1, overhead(call.clean))
+
+console.log('\n4. compiler scaling')
+table(['case', 'nodes', 'zod → JSON', 'flatten', 'compileTool', 'flatten µs/node'], [...compiler.widths, ...compiler.depths].map(r => [r.case, r.nodes, fmt(r.toJsonMs), fmt(r.flattenMs), fmt(r.compileMs), (r.flattenMs * 1000 / r.nodes).toFixed(2)]))
+console.log(`growth exponent (time ∝ size^k): widths 10→1000 flatten k=${compiler.widthExponent.flatten.toFixed(2)}, compileTool k=${compiler.widthExponent.compileTool.toFixed(2)}; depth 1→8 flatten k=${compiler.depthExponent.flatten.toFixed(2)}, compileTool k=${compiler.depthExponent.compileTool.toFixed(2)}`)
+const w200 = compiler.widths.find(r => r.case.includes('200'))!
+target('compiler cost about linear in schema size', compiler.widthExponent.flatten < 1.2 && compiler.depthExponent.flatten < 1.2, `k=${compiler.widthExponent.flatten.toFixed(2)} (width), ${compiler.depthExponent.flatten.toFixed(2)} (depth)`)
+target('a 200-variant union flattens in < 50 ms', w200.flattenMs < 50, `${fmt(w200.flattenMs)} ms (compileTool with zod's own conversion: ${fmt(w200.compileMs)} ms)`)
+
+console.log(`\n5. build: ${MODULES} tool modules of 10 tools; plugin cost per module = (with plugin − without) ÷ ${MODULES}`)
+table(['bundler', 'without plugin', 'cold cache', 'warm cache', 'per module cold', 'per module warm', 'rebuild after edit', 'rebuild without plugin'], BUNDLERS.map((b) => {
+  const r = build[b]!
+  return [b, fmt(r.baseline), fmt(r.cold), fmt(r.warm), fmt((r.cold - r.baseline) / MODULES), fmt(Math.max(0, r.warm - r.baseline) / MODULES), fmt(r.rebuild), fmt(r.rebuildBaseline)]
+}))
+const warmWorst = Math.max(...BUNDLERS.map(b => Math.max(0, build[b]!.warm - build[b]!.baseline) / MODULES))
+target('warm plugin cost ≤ 20 ms per module', warmWorst <= 20, `${fmt(warmWorst)} ms at most`)
+
+console.log('\n6. runtime size (esbuild --minify, gzip -9), bytes')
+table(['part', 'min', 'min+gzip'], [['coerceArgs', size.coercer.min, size.coercer.gzip], ['serving path (runtime without the MCP SDK)', size.serving.min, size.serving.gzip]])
+target('coercer ≤ 2 KB min+gzip', size.coercer.gzip <= 2048, `${size.coercer.gzip} B`)
+
+console.log('\ntargets')
+for (const line of targets)
+  console.log(`  ${line}`)
+
+mkdirSync(new URL('results/', import.meta.url), { recursive: true })
+const out = new URL('results/bench.json', import.meta.url)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, build, targets }, null, 2)}\n`)
+console.log(`\nraw figures: ${out.pathname}`)
