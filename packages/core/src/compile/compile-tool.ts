@@ -97,7 +97,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   if (tool.params !== undefined)
     parts.push(['params', flat('params', tool.params)])
   parts.push(['input', tool.input === undefined ? EMPTY_OBJECT : flat('input', tool.input)])
-  const inputSchema = parts.length === 1 ? parts[0]![1] : mergeObjects(tool.name, parts)
+  const inputSchema = parts.length === 1 ? parts[0]![1] : mergeParts(tool.name, parts)
   const compiled: CompiledTool = { name: tool.name } as CompiledTool
   if (tool.title !== undefined)
     compiled.title = tool.title
@@ -135,7 +135,7 @@ function objectRoot(tool: string, part: ToolSchemaPart, schema: JsonSchema, diag
 }
 
 /** Shared fields, `params` and `input` side by side in one object; a key declared twice is an error. */
-function mergeObjects(tool: string, parts: [ToolSchemaPart, JsonSchemaObject][]): JsonSchemaObject {
+function mergeParts(tool: string, parts: [ToolSchemaPart, JsonSchemaObject][]): JsonSchemaObject {
   const out: JsonSchemaObject = { type: 'object' }
   const properties: Record<string, JsonSchema> = {}
   const owner = new Map<string, ToolSchemaPart>()

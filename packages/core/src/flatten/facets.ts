@@ -1,6 +1,5 @@
 import type { JsonSchema, JsonSchemaObject } from '../types'
 import type { Kind } from './keywords'
-import { isSchemaObject } from '../json'
 import { ALL_KINDS, ANNOTATIONS, KIND_KEYWORDS, keywordKind, kindOfValue, sortKinds } from './keywords'
 
 /** Keywords that apply to every value and cannot be split by kind. */
@@ -139,22 +138,4 @@ export function enumsConflict(facets: JsonSchemaObject[]): boolean {
 /** A typed schema that accepts any value: the portable stand-in for `{}`. */
 export function anyValue(annotations: JsonSchemaObject = {}): JsonSchemaObject {
   return { ...annotations, type: [...ALL_KINDS] }
-}
-
-/** The bare kinds a schema accepts, without constraints: the widest typed description of it. */
-export function kindsOnly(schema: JsonSchema): JsonSchema {
-  const { kinds, annotations } = splitByKind(schema)
-  const keep: JsonSchemaObject = {}
-  for (const key of ['title', 'description'] as const) {
-    if (key in annotations)
-      keep[key] = annotations[key]
-  }
-  return assembleFacets([...kinds.keys()].map(kind => ({ type: kind })), keep)
-}
-
-export function hasKind(schema: JsonSchema, kind: Kind): boolean {
-  if (!isSchemaObject(schema))
-    return schema
-  const declared = declaredKinds(schema)
-  return declared ? declared.includes(kind) : true
 }

@@ -101,9 +101,6 @@ export function resolveProfile(name: ProfileName): Profile {
   return profile
 }
 
-export function isObjectRoot(schema: JsonSchema): boolean {
-  return isSchemaObject(schema) && schema.type === 'object'
-}
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', '$schema', 'prefixItems']
 
