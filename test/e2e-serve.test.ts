@@ -40,6 +40,11 @@ describe.each(transports)('the example server over %s', (_name, connect) => {
     expect(text(batch)).toBe('1 sent')
   })
 
+  it('repairs a whole arguments object sent as a JSON string', async () => {
+    const result = await session.client.callTool({ name: 'update_chat', arguments: JSON.stringify({ chatId: 'c2', action: 'mute' }) as never })
+    expect(text(result)).toBe('mute c2')
+  })
+
   it('answers a wrong call with a variant-aware error', async () => {
     const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media: [{ url: 'https://x.test/a.png' }] } })
     expect(result.isError).toBe(true)

@@ -91,6 +91,13 @@ describe('createMcpServer', () => {
     expect(seen[0]).toEqual({ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } })
   })
 
+  it('accepts the whole arguments object sent as a JSON string', async () => {
+    const client = await connect([sendTool()])
+    const result = await client.callTool({ name: 'send', arguments: JSON.stringify({ chatId: 'c1', kind: 'message', text: 'hi', media: JSON.stringify({ id: 'm' }) }) as never })
+    expect(text(result)).toBe('sent hi to c1')
+    expect(seen[0]).toEqual({ input: { kind: 'message', text: 'hi', media: { id: 'm' } }, params: { chatId: 'c1' } })
+  })
+
   it('a wrong tag lists the allowed values', async () => {
     const client = await connect([sendTool()])
     const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'photo' } })

@@ -159,5 +159,28 @@ export function createMcpServer(tools: readonly ToolDefinition[], info: { name: 
       return errorResult(`Tool "${definition.name}" failed: ${error instanceof Error ? error.message : String(error)}`)
     }
   })
+  repairStringArguments(server)
   return server
+}
+
+/**
+ * Some clients send a tool's whole arguments object as a JSON string. The SDK would reject such a
+ * request before any handler runs, so the string is parsed as the message arrives (when it holds
+ * an object; anything else is left for the SDK to reject).
+ */
+function repairStringArguments(server: Server): void {
+  const connect = server.connect.bind(server)
+  server.connect = async (transport) => {
+    await connect(transport)
+    const handle = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      const params = 'method' in message && message.method === 'tools/call' ? message.params : undefined
+      if (params && typeof params.arguments === 'string') {
+        const parsed = coerceArgs(params.arguments, {})
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+          message = { ...message, params: { ...params, arguments: parsed } }
+      }
+      handle?.(message, extra)
+    }
+  }
 }
