@@ -196,3 +196,16 @@ describe('extend: fields every tool shares', () => {
     await expect(client.listTools()).rejects.toThrow(/key "tenant" is declared in both the shared extend fields and input/)
   })
 })
+
+describe('messages for unions without a discriminator', () => {
+  it('name what the closest alternative still needs', async () => {
+    const contact = defineTool({
+      name: 'contact',
+      input: z.object({ to: z.union([z.object({ email: z.string() }), z.object({ phone: z.string(), country: z.string() })]) }),
+      handler: () => 'ok',
+    })
+    const client = await connect([contact])
+    const result = await client.callTool({ name: 'contact', arguments: { to: { email: 5 } } })
+    expect(text(result)).toBe('Invalid arguments for tool "contact":\n- to: matches none of the allowed shapes; the closest needs: to.email: expected string, got number.')
+  })
+})

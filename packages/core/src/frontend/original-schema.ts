@@ -14,7 +14,7 @@ export interface OriginalSchema {
 /** A part of the schema has no JSON Schema form (a `z.date()`, a `z.bigint()`…). */
 export class UnrepresentableError extends Error {
   constructor(readonly path: JsonPointer, readonly kind: string, detail: string) {
-    super(`${kind} at ${path || '/'} cannot be expressed in JSON Schema (${detail}); replace it with a representable schema or give it a JSON Schema override`)
+    super(`${kind} at ${path || '/'} cannot be expressed in JSON Schema (${detail}); use a schema JSON can carry (for a date, z.iso.datetime() or z.iso.date())`)
     this.name = 'UnrepresentableError'
   }
 }

@@ -40,8 +40,14 @@ function describeIssue(issue: Issue, args: unknown): string[] {
     return [`${at}expected ${issue.expected}, got ${kindOf(valueAt(args, path))}.`]
   if (issue.code === 'unrecognized_keys' && Array.isArray(issue.keys))
     return issue.keys.map(key => `key "${key}"${where ? ` in ${where}` : ''} is not accepted here.`)
-  if (issue.code === 'invalid_union')
-    return [`${at}matches none of the allowed shapes.`]
+  if (issue.code === 'invalid_union') {
+    // Name what the closest alternative still needs: the branch with the fewest issues.
+    const closest = [...(issue.errors ?? [])].sort((a, b) => a.length - b.length)[0]
+    if (!closest || closest.length === 0)
+      return [`${at}matches none of the allowed shapes.`]
+    const inner = closest.flatMap(child => describeIssue({ ...child, path: [...path, ...segments(child)] }, args))
+    return [`${at}matches none of the allowed shapes; the closest needs: ${inner.map(line => line.replace(/\.$/, '')).join('; ')}.`]
+  }
   return [`${at}${issue.message.replace(/^Invalid input: /, '')}${/[.!?]$/.test(issue.message) ? '' : '.'}`]
 }
 

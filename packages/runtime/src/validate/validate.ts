@@ -8,6 +8,8 @@ export interface Issue {
   options?: unknown[]
   discriminator?: string
   note?: string
+  /** For a union no branch matched: each branch's own issues. */
+  errors?: Issue[][]
 }
 
 export type Validated = { ok: true, value: unknown } | { ok: false, issues: readonly Issue[] }
