@@ -209,3 +209,25 @@ describe('messages for unions without a discriminator', () => {
     expect(text(result)).toBe('Invalid arguments for tool "contact":\n- to: matches none of the allowed shapes; the closest needs: to.email: expected string, got number.')
   })
 })
+
+describe('hostile arguments', () => {
+  it('neither crash nor stall the server', async () => {
+    const client = await connect([sendTool()])
+    let deep: unknown = 'end'
+    for (let i = 0; i < 10_000; i++)
+      deep = { id: deep }
+    const huge = 'x'.repeat(1 << 20)
+    const calls = [
+      { chatId: 'c', kind: 'message', text: 'x', media: deep },
+      { chatId: 'c', kind: 'album', media: `[${'['.repeat(5000)}${']'.repeat(5000)}]` },
+      { chatId: huge, kind: 'message', text: huge, media: `{"id":"${huge}"}` },
+      { chatId: 'c', kind: 'message', text: 't', __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } },
+    ]
+    for (const args of calls) {
+      const result = await client.callTool({ name: 'send', arguments: args as never })
+      expect(result.content).toBeDefined()
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect((await client.listTools()).tools).toHaveLength(1)
+  })
+})
