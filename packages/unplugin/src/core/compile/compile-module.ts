@@ -1,4 +1,4 @@
-import type { CompiledTool, Diagnostic, JsonPointer, ToolDefinition, ToolDiagnostic } from '@flatmcp/core'
+import type { CompiledTool, Diagnostic, JsonPointer, ToolDefinition } from '@flatmcp/core'
 import type { PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
 import { CompileError, compileTool } from '@flatmcp/core'
@@ -51,4 +51,3 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
   return tools
 }
 
-export type { ToolDiagnostic }
