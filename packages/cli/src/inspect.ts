@@ -17,8 +17,8 @@ export interface InspectOptions {
 
 function sideBySide(left: string[], right: string[], width: number): string[] {
   const column = Math.floor((width - 3) / 2)
-  const fit = (line: string): string => line.length > column ? `${line.slice(0, column - 1)}…` : line.padEnd(column)
-  return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => `${fit(left[i] ?? '')} │ ${right[i] ?? ''}`.trimEnd())
+  const cut = (line: string): string => line.length > column ? `${line.slice(0, column - 1)}…` : line
+  return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => `${cut(left[i] ?? '').padEnd(column)} │ ${cut(right[i] ?? '')}`.trimEnd())
 }
 
 /** What the compiler did to each tool of a module: original vs advertised schema, diagnostics, coercion plan. */
