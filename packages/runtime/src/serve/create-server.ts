@@ -85,21 +85,11 @@ function toResult(value: unknown, hasOutput: boolean): CallToolResult {
   return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] }
 }
 
-function pick(args: Record<string, unknown>, keys: readonly string[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const key of keys ?? []) {
-    if (Object.prototype.hasOwnProperty.call(args, key))
-      Object.defineProperty(out, key, { value: args[key], enumerable: true, writable: true, configurable: true })
-  }
-  return out
-}
-
-function omit(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  if (keys.length === 0)
-    return args
+/** The arguments whose keys `keep` accepts, as own data properties (a `__proto__` key stays a key). */
+function select(args: Record<string, unknown>, keep: (key: string) => boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(args)) {
-    if (!keys.includes(key))
+    if (keep(key))
       Object.defineProperty(out, key, { value: args[key], enumerable: true, writable: true, configurable: true })
   }
   return out
@@ -135,19 +125,19 @@ export function createMcpServer(tools: readonly ToolDefinition[], info: { name: 
 
     let context: unknown
     if (extend) {
-      const fields = await validate(extend.schema, pick(all, extendKeys))
+      const fields = await validate(extend.schema, select(all, key => extendKeys.includes(key)))
       if (!fields.ok)
         return errorResult(describeIssues(definition.name, fields.issues, all))
       context = await extend.resolve(fields.value, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo })
     }
     let params: unknown
     if (definition.params) {
-      const parsed = await validate(definition.params, pick(all, paramKeys))
+      const parsed = await validate(definition.params, select(all, key => paramKeys.includes(key)))
       if (!parsed.ok)
         return errorResult(describeIssues(definition.name, parsed.issues, all))
       params = parsed.value
     }
-    const inputArgs = omit(all, [...extendKeys, ...paramKeys])
+    const inputArgs = extendKeys.length + paramKeys.length === 0 ? all : select(all, key => !extendKeys.includes(key) && !paramKeys.includes(key))
     const input = await validate(definition.input, inputArgs)
     if (!input.ok)
       return errorResult(describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator))
