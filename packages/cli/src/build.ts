@@ -1,7 +1,7 @@
 import type { ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, describeFailure, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp'
+import { createModuleCompiler, createToolOwners, describeFailure, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -27,16 +27,14 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
     throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)
   const compiler = createModuleCompiler(resolved)
   const results: { file: string, text: string }[] = []
-  const owners = new Map<string, string>()
+  const claimToolNames = createToolOwners()
   for (const file of files) {
     const module = path.relative(resolved.root, file).split(path.sep).join('/')
     try {
       const { result } = await compiler.compileFresh(file)
-      for (const tool of result.tools) {
-        if (owners.has(tool))
-          throw new BuildError(`${module}: tool "${tool}" is also defined in ${owners.get(tool)}; tool names must be unique across modules`)
-        owners.set(tool, module)
-      }
+      const duplicate = claimToolNames(module, result.tools)
+      if (duplicate)
+        throw new BuildError(`${module}: ${duplicate}`)
       if (result.tools.length > 0 && resolved.artifacts)
         results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
     }

@@ -5,6 +5,7 @@ import type { CachedModule } from './load/module-cache'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
 import { createModuleCompiler, describeFailure, NAME, posix } from './compile/module-compiler'
+import { createToolOwners } from './compile/tool-owners'
 import { writeFileAtomic } from './emit/write-atomic'
 import { resolveOptions } from './options'
 
@@ -21,22 +22,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
   let viteServe = false
   /** Per module (relative path): its artifact file name and text. */
   const artifacts = new Map<string, { fileName: string, text: string }>()
-  /** Which module defines each tool name, to catch duplicates across modules. */
-  const owners = new Map<string, string>()
-
-  function claimToolNames(module: string, tools: string[]): string | undefined {
-    for (const [tool, owner] of owners) {
-      if (owner === module)
-        owners.delete(tool)
-    }
-    for (const tool of tools) {
-      const owner = owners.get(tool)
-      if (owner !== undefined)
-        return `tool "${tool}" is also defined in ${owner}; tool names must be unique across modules`
-      owners.set(tool, module)
-    }
-    return undefined
-  }
+  const claimToolNames = createToolOwners()
 
   /** Tool modules (absolute) by each project file they are made of (absolute): for Vite's watcher. */
   const dependents = new Map<string, Set<string>>()
@@ -91,10 +77,9 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     buildEnd() {
       // esbuild writes its artifacts in its own onEnd (it may have only `outfile`, or `write: false`);
       // Vite in its writeBundle (its server builds drop emitted assets).
-      if (meta.framework === 'esbuild' || meta.framework === 'vite' || !options.artifacts)
+      if (meta.framework === 'esbuild' || meta.framework === 'vite')
         return
-      for (const { fileName, text } of artifacts.values())
-        this.emitFile({ type: 'asset', fileName: posix(path.join(options.artifacts.dir, fileName)), source: text })
+      emitTo('', (fileName, source) => this.emitFile({ type: 'asset', fileName: posix(fileName), source }))
     },
     vite: {
       configResolved(config) {

@@ -99,7 +99,6 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     const dependencies = [...loaded.dependencies.map(dep => posix(path.relative(options.root, dep))), ...ext?.dependencies ?? []]
     const hash = contentHash(options.root, dependencies, '')
     const result: CachedModule = {
-      hash,
       dependencies,
       injected: injectedCode(tools),
       tools: tools.map(t => t.precomputed.tool.name),

@@ -5,8 +5,6 @@ import { writeFileAtomic } from '../emit/write-atomic'
 
 /** What compiling a module produced: enough to transform it and emit its artifact again. */
 export interface CachedModule {
-  /** Hash of the module and its dependencies' contents. */
-  hash: string
   /** Project files the module is made of, relative to the root. */
   dependencies: string[]
   /** The code appended to the module. */
