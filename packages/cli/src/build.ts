@@ -1,7 +1,7 @@
 import type { ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, createToolOwners, describeFailure, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp'
+import { createModuleCompiler, createToolOwners, describeFailure, modulePath, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -29,7 +29,7 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
   const results: { file: string, text: string }[] = []
   const claimToolNames = createToolOwners()
   for (const file of files) {
-    const module = path.relative(resolved.root, file).split(path.sep).join('/')
+    const module = modulePath(resolved.root, file)
     try {
       const { result } = await compiler.compileFresh(file)
       const duplicate = claimToolNames(module, result.tools)

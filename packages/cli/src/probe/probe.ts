@@ -6,7 +6,7 @@ import { profileViolations, toOriginalSchema } from '@flatmcp/core'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp'
+import { createModuleCompiler, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp'
 import { lineDiff } from './diff'
 import { createRandom, sampleValue } from './sample'
 
@@ -346,7 +346,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
     artifacts.push(await probeArtifact(file, root, samples, seed))
   }
   for (const source of options.sources ?? []) {
-    const module = path.relative(root, path.resolve(root, source)).split(path.sep).join('/')
+    const module = modulePath(root, source)
     if (!artifacts.some(a => a.module === module))
       artifacts.push({ file: '', module, tools: [], samplesChecked: 0, findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
   }

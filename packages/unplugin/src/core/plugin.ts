@@ -4,9 +4,10 @@ import type { ModuleCompiler } from './compile/module-compiler'
 import type { CachedModule } from './load/module-cache'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
-import { createModuleCompiler, describeFailure, NAME, posix } from './compile/module-compiler'
+import { createModuleCompiler, describeFailure, NAME } from './compile/module-compiler'
 import { createToolOwners } from './compile/tool-owners'
 import { writeFileAtomic } from './emit/write-atomic'
+import { modulePath, posix } from './load/module-path'
 import { resolveOptions } from './options'
 
 /** Where Vite's dev server serves artifacts (they are also written under the cache folder). */
@@ -31,7 +32,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
   async function refresh(file: string): Promise<CachedModule> {
     modules ??= createModuleCompiler(options)
     const result = await modules.compile(file)
-    const module = posix(path.relative(options.root, file))
+    const module = modulePath(options.root, file)
     const duplicate = claimToolNames(module, result.tools)
     if (duplicate)
       throw new Error(duplicate)

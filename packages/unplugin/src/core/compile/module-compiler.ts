@@ -8,6 +8,7 @@ import { injectedCode } from '../emit/inject'
 import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
 import { locateExport } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
+import { modulePath } from '../load/module-path'
 import { packageVersion } from '../load/package-version'
 import { compileModuleTools, ToolCompileError } from './compile-module'
 
@@ -21,20 +22,17 @@ interface Extend {
   dependencies: string[]
 }
 
-export function posix(file: string): string {
-  return file.split(path.sep).join('/')
-}
 
 /** A build error naming file, line and column of the export, export, tool and JSON path. */
 export async function describeFailure(error: unknown, file: string, root: string): Promise<string> {
-  const relative = posix(path.relative(root, file))
+  const relative = modulePath(root, file)
   if (error instanceof ToolCompileError) {
     const at = await locateExport(file, error.exportName)
     const where = at ? `${relative}:${at.line}:${at.column}` : relative
     return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${error.path ? `, at ${error.path}` : ''}: ${error.message}`
   }
   if (error instanceof ModuleLoadError) {
-    const where = `${posix(path.relative(root, error.file))}${error.line ? `:${error.line}:${error.column}` : ''}`
+    const where = `${modulePath(root, error.file)}${error.line ? `:${error.line}:${error.column}` : ''}`
     return `${where}: ${error.message}`
   }
   return `${relative}: ${error instanceof Error ? error.message : String(error)}`
@@ -77,8 +75,8 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
     return {
       schema,
-      descriptor: { module: posix(path.relative(options.root, file)), export: exportName, schema: toOriginalSchema(schema).schema },
-      dependencies: loaded.dependencies.map(dep => posix(path.relative(options.root, dep))),
+      descriptor: { module: modulePath(options.root, file), export: exportName, schema: toOriginalSchema(schema).schema },
+      dependencies: loaded.dependencies.map(dep => modulePath(options.root, dep)),
     }
   })()
 
@@ -92,11 +90,11 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   }
 
   async function compileFresh(file: string): Promise<FreshModule> {
-    const module = posix(path.relative(options.root, file))
+    const module = modulePath(options.root, file)
     const ext = await loadExtend()
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
-    const dependencies = [...loaded.dependencies.map(dep => posix(path.relative(options.root, dep))), ...ext?.dependencies ?? []]
+    const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
     const hash = contentHash(options.root, dependencies, '')
     const result: CachedModule = {
       dependencies,
@@ -114,7 +112,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   }
 
   async function compile(file: string): Promise<CachedModule> {
-    const module = posix(path.relative(options.root, file))
+    const module = modulePath(options.root, file)
     const modules = await moduleCache()
     const hit = modules.get(module)
     if (hit)

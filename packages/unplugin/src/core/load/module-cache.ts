@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from '../emit/write-atomic'
+import { modulePath } from './module-path'
 
 /** What compiling a module produced: enough to transform it and emit its artifact again. */
 export interface CachedModule {
@@ -25,7 +26,7 @@ export function contentHash(root: string, files: string[], salt: string): string
   const hash = createHash('sha256').update(salt)
   for (const file of files) {
     const absolute = path.resolve(root, file)
-    hash.update(`\0${path.relative(root, absolute).split(path.sep).join('/')}\0`)
+    hash.update(`\0${modulePath(root, absolute)}\0`)
     hash.update(existsSync(absolute) ? readFileSync(absolute) : '\0missing')
   }
   return `sha256:${hash.digest('hex')}`
