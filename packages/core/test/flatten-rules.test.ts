@@ -1,4 +1,4 @@
-import { CompileError, compileTool, flattenSchema, planCoercion, toOriginalSchema } from '@flatmcp/core'
+import { CompileError, compileTool, flattenSchema, planCoercion, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -360,6 +360,16 @@ describe('portable profile', () => {
     const schema = flat(z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })))
     expect(schema).toMatchObject({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } })
     expect(portableViolations(schema)).toEqual([])
+  })
+
+  it('profileViolations (what the probe runs) agrees with the tests\' own checker', () => {
+    const original = toOriginalSchema(z.object({ a: z.union([z.string(), z.array(z.number())]), b: z.unknown(), c: z.cuid() })).schema
+    const found = profileViolations(original)
+    expect(found).toEqual(['/: "$schema" is not allowed', '/properties/a: "anyOf" is not allowed', '/properties/a: no type', '/properties/b: no type', '/properties/c: format "cuid" is not portable'])
+    expect(portableViolations(original).length).toBeGreaterThan(0)
+    const flatSchema = flat(z.object({ a: z.union([z.string(), z.array(z.number())]), b: z.unknown(), c: z.cuid() }))
+    expect(profileViolations(flatSchema)).toEqual([])
+    expect(portableViolations(flatSchema)).toEqual([])
   })
 
   it('the minimal profile flattens object unions and leaves the rest alone', () => {

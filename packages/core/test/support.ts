@@ -26,7 +26,11 @@ export function flat(input: unknown): Record<string, any> {
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', '$schema', 'prefixItems']
 
-/** Every place in a schema that breaks the portable profile's shape rules, as JSON pointers. */
+/**
+ * Every place in a schema that breaks the portable profile's shape rules, as JSON pointers. Kept
+ * apart from core's `profileViolations` on purpose: tests check the compiler against an oracle of
+ * their own, and `profileViolations` against this one.
+ */
 export function portableViolations(schema: unknown, path = ''): string[] {
   if (typeof schema !== 'object' || schema === null)
     return []
