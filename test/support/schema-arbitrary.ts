@@ -14,19 +14,34 @@ export type Spec =
   | { t: 'boolean' }
   | { t: 'literal', value: string | number | boolean }
   | { t: 'enum', values: string[] }
-  | { t: 'object', fields: Field[], strict: boolean }
+  | { t: 'literals', values: (string | number | boolean | null)[] }
+  | { t: 'null' }
+  | { t: 'unknown', how: 'unknown' | 'any' | 'json' }
+  | { t: 'template' }
+  | { t: 'stringbool' }
+  | { t: 'object', fields: Field[], strict: boolean, extra?: 'loose' | Spec }
+  | { t: 'intersection', left: Field[], right: Field[] }
   | { t: 'array', item: Spec, min: number }
-  | { t: 'record', value: Spec }
-  | { t: 'tuple', items: Spec[] }
+  | { t: 'record', value: Spec, keys?: 'enum' | 'partial' | 'pattern' }
+  | { t: 'tuple', items: Spec[], rest?: Spec }
   | { t: 'nullable', inner: Spec }
+  | { t: 'wrap', how: Wrapper, inner: Spec }
+  | { t: 'tree', leaf: Spec }
   | { t: 'union', options: Spec[] }
-  | { t: 'du', key: string, variants: { values: string[], fields: Field[], strict: boolean }[] }
+  | { t: 'du', key: string, variants: { values: string[], fields: Field[], strict: boolean, extra?: 'loose' | Spec }[] }
 
-export interface Field { key: string, spec: Spec, optional: boolean, default?: boolean }
+/** Wrappers that leave what a schema accepts as it is. */
+export type Wrapper = 'readonly' | 'brand' | 'lazy' | 'nonoptional' | 'success'
 
-// A small key pool makes variants collide on purpose.
-const KEYS = ['a', 'b', 'media', 'id', 'x']
+export interface Field { key: string, spec: Spec, optional: boolean, default?: 'default' | 'prefault' }
+
+// A small key pool makes variants collide on purpose; `%41` and `A` catch a pointer decoded as a
+// URI, `~0` and `c/d` one escaped wrongly.
+const KEYS = ['a', 'b', 'media', 'id', 'x', '%41', 'A', '~0', 'c/d']
+/** Keys no generated object declares: what untyped members and open objects carry besides. */
+const UNDECLARED = ['zz', 'q%', 'constructor']
 const TAGS = ['p', 'q', 'r', 's', 't', 'u']
+const RECORD_KEYS = ['a', 'id'] as const
 
 const leaf: fc.Arbitrary<Spec> = fc.oneof(
   fc.record({ t: fc.constant('string' as const), min: fc.option(fc.nat(3), { nil: undefined }), max: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }), trim: fc.boolean(), refine: fc.boolean(), transform: fc.boolean() }),
@@ -34,32 +49,45 @@ const leaf: fc.Arbitrary<Spec> = fc.oneof(
   fc.constant({ t: 'boolean' as const }),
   fc.record({ t: fc.constant('literal' as const), value: fc.oneof(fc.constantFrom('on', 'off'), fc.integer({ min: 0, max: 3 }), fc.boolean()) }),
   fc.record({ t: fc.constant('enum' as const), values: fc.uniqueArray(fc.constantFrom('red', 'green', 'blue', 'on'), { minLength: 1, maxLength: 3 }) }),
+  fc.record({ t: fc.constant('literals' as const), values: fc.uniqueArray(fc.constantFrom<string | number | boolean | null>('on', 2, false, null), { minLength: 2, maxLength: 3 }) }),
+  fc.constant({ t: 'null' as const }),
+  fc.record({ t: fc.constant('unknown' as const), how: fc.constantFrom('unknown' as const, 'any' as const, 'json' as const) }),
+  fc.constant({ t: 'template' as const }),
+  fc.constant({ t: 'stringbool' as const }),
 )
+
+const fieldDefault = fc.option(fc.constantFrom('default' as const, 'prefault' as const), { nil: undefined })
+const objectExtra = (spec: fc.Arbitrary<Spec>): fc.Arbitrary<'loose' | Spec | undefined> =>
+  fc.option(fc.oneof(fc.constant('loose' as const), spec), { nil: undefined, freq: 3 })
 
 const { spec } = fc.letrec<{ spec: Spec, fields: Field[] }>(tie => ({
   spec: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leaf,
-    fc.record({ t: fc.constant('object' as const), fields: tie('fields') as fc.Arbitrary<Field[]>, strict: fc.boolean() }),
+    fc.record({ t: fc.constant('object' as const), fields: tie('fields') as fc.Arbitrary<Field[]>, strict: fc.boolean(), extra: objectExtra(tie('spec') as fc.Arbitrary<Spec>) }, { requiredKeys: ['t', 'fields', 'strict'] }),
+    fc.record({ t: fc.constant('intersection' as const), left: tie('fields') as fc.Arbitrary<Field[]>, right: tie('fields') as fc.Arbitrary<Field[]> })
+      .map(s => ({ ...s, right: s.right.filter(f => !s.left.some(l => l.key === f.key)) })),
     fc.record({ t: fc.constant('array' as const), item: tie('spec') as fc.Arbitrary<Spec>, min: fc.nat(2) }),
-    fc.record({ t: fc.constant('record' as const), value: tie('spec') as fc.Arbitrary<Spec> }),
-    fc.record({ t: fc.constant('tuple' as const), items: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 1, maxLength: 3 }) }),
+    fc.record({ t: fc.constant('record' as const), value: tie('spec') as fc.Arbitrary<Spec>, keys: fc.constantFrom('enum' as const, 'partial' as const, 'pattern' as const) }, { requiredKeys: ['t', 'value'] }),
+    fc.record({ t: fc.constant('tuple' as const), items: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 1, maxLength: 3 }), rest: tie('spec') as fc.Arbitrary<Spec> }, { requiredKeys: ['t', 'items'] }),
     fc.record({ t: fc.constant('nullable' as const), inner: tie('spec') as fc.Arbitrary<Spec> }),
+    fc.record({ t: fc.constant('wrap' as const), how: fc.constantFrom<Wrapper>('readonly', 'brand', 'lazy', 'nonoptional', 'success'), inner: tie('spec') as fc.Arbitrary<Spec> }),
+    fc.record({ t: fc.constant('tree' as const), leaf: leaf }),
     fc.record({ t: fc.constant('union' as const), options: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 2, maxLength: 3 }) }),
-    discriminated(tie('fields') as fc.Arbitrary<Field[]>),
+    discriminated(tie('fields') as fc.Arbitrary<Field[]>, tie('spec') as fc.Arbitrary<Spec>),
   ),
   fields: fc.uniqueArray(
-    fc.record({ key: fc.constantFrom(...KEYS), spec: tie('spec') as fc.Arbitrary<Spec>, optional: fc.boolean(), default: fc.boolean() }),
+    fc.record({ key: fc.constantFrom(...KEYS), spec: tie('spec') as fc.Arbitrary<Spec>, optional: fc.boolean(), default: fieldDefault }),
     { selector: f => f.key, maxLength: 4 },
   ),
 }))
 
-function discriminated(fields: fc.Arbitrary<Field[]>): fc.Arbitrary<Spec> {
+function discriminated(fields: fc.Arbitrary<Field[]>, extra: fc.Arbitrary<Spec> = leaf): fc.Arbitrary<Spec> {
   return fc.record({
     t: fc.constant('du' as const),
     key: fc.constantFrom('kind', 'type'),
     variants: fc.shuffledSubarray(TAGS, { minLength: 2, maxLength: 6 }).chain(tags => fc.tuple(
-      ...splitTags(tags).map(values => fc.record({ values: fc.constant(values), fields, strict: fc.boolean() })),
+      ...splitTags(tags).map(values => fc.record({ values: fc.constant(values), fields, strict: fc.boolean(), extra: objectExtra(extra) }, { requiredKeys: ['values', 'fields', 'strict'] })),
     )),
   }).map(s => ({ ...s, variants: s.variants.map(v => ({ ...v, fields: v.fields.filter(f => f.key !== s.key) })) }))
 }
@@ -75,9 +103,10 @@ function splitTags(tags: string[]): string[][] {
 /**
  * `typed` builds the twin that says which values the invariant covers: no `.catch()` or `z.coerce`
  * (they accept values of other types than the JSON describes; the advertised schema keeps their base
- * type by design), and strict objects (a key an object does not declare is stripped by zod, so its
- * value means nothing and the flat schema may type it as another variant declares it). Values are
- * filtered by the twin, so every value checked uses declared keys with declared types.
+ * type by design), and strict objects where zod strips (a key an object does not declare is
+ * stripped, so its value means nothing and the flat schema may type it as another variant declares
+ * it). Loose objects and catch-alls stay as they are: their extra keys mean something. Values are
+ * filtered by the twin, so every value checked uses keys some schema gives meaning to.
  */
 export function toZod(s: Spec, typed = false): z.ZodType {
   const inner = (child: Spec): z.ZodType => toZod(child, typed)
@@ -109,14 +138,50 @@ export function toZod(s: Spec, typed = false): z.ZodType {
     }
     case 'boolean': return z.boolean()
     case 'literal': return z.literal(s.value)
+    case 'literals': return z.literal(s.values)
+    case 'null': return z.null()
+    case 'unknown': return s.how === 'any' ? z.any() : s.how === 'json' ? z.json() : z.unknown()
+    case 'template': return z.templateLiteral(['id-', z.number().int()])
+    case 'stringbool': return z.stringbool()
     case 'enum': return z.enum(s.values as [string, ...string[]])
-    case 'object': return objectOf(s.fields, s.strict, typed)
+    case 'object': return objectOf(s.fields, s.strict, typed, s.extra)
+    case 'intersection': return typed
+      ? objectOf([...s.left, ...s.right], true, true)
+      : z.intersection(objectOf(s.left, false, false), objectOf(s.right, false, false))
     case 'array': return z.array(inner(s.item)).min(s.min)
-    case 'record': return z.record(z.string(), inner(s.value))
-    case 'tuple': return z.tuple(s.items.map(inner) as [z.ZodType, ...z.ZodType[]])
+    case 'record': {
+      const value = inner(s.value)
+      if (s.keys === 'enum')
+        return z.record(z.enum(RECORD_KEYS), value)
+      if (s.keys === 'partial')
+        return z.partialRecord(z.enum(RECORD_KEYS), value)
+      return z.record(s.keys === 'pattern' ? z.string().regex(/^[a-c]/) : z.string(), value)
+    }
+    case 'tuple': {
+      const items = s.items.map(inner) as [z.ZodType, ...z.ZodType[]]
+      return s.rest ? z.tuple(items, inner(s.rest)) : z.tuple(items)
+    }
     case 'nullable': return inner(s.inner).nullable()
+    case 'wrap': return wrap(s.how, inner(s.inner))
+    case 'tree': {
+      const node: z.ZodType = objectOf([], typed, typed, undefined, {
+        v: inner(s.leaf),
+        kids: z.array(z.lazy(() => node)).optional(),
+      })
+      return node
+    }
     case 'union': return z.union(s.options.map(inner) as [z.ZodType, z.ZodType])
-    case 'du': return z.discriminatedUnion(s.key, s.variants.map(v => objectOf([{ key: s.key, spec: v.values.length === 1 ? { t: 'literal', value: v.values[0]! } : { t: 'enum', values: v.values }, optional: false }, ...v.fields], v.strict, typed)) as never)
+    case 'du': return z.discriminatedUnion(s.key, s.variants.map(v => objectOf([{ key: s.key, spec: v.values.length === 1 ? { t: 'literal', value: v.values[0]! } : { t: 'enum', values: v.values }, optional: false }, ...v.fields], v.strict, typed, v.extra)) as never)
+  }
+}
+
+function wrap(how: Wrapper, schema: z.ZodType): z.ZodType {
+  switch (how) {
+    case 'readonly': return schema.readonly()
+    case 'brand': return schema.brand<'b'>()
+    case 'lazy': return z.lazy(() => schema)
+    case 'nonoptional': return schema.optional().nonoptional()
+    case 'success': return z.success(schema)
   }
 }
 
@@ -127,22 +192,43 @@ function defaultOf(s: Spec): unknown {
     case 'number': return 5
     case 'boolean': return true
     case 'literal': return s.value
+    case 'literals': return s.values[0] ?? undefined
     case 'enum': return s.values[0]
+    case 'template': return 'id-1'
+    case 'stringbool': return 'true'
     default: return undefined
   }
 }
 
-function objectOf(fields: Field[], strict: boolean, typed: boolean): z.ZodObject {
+function objectOf(fields: Field[], strict: boolean, typed: boolean, extra?: 'loose' | Spec, more: Record<string, z.ZodType> = {}): z.ZodType {
   const shape: Record<string, z.ZodType> = {}
   for (const f of fields) {
     const inner = toZod(f.spec, typed)
     const fallback = f.default ? defaultOf(f.spec) : undefined
-    shape[f.key] = fallback !== undefined ? inner.default(fallback as never) : f.optional ? inner.optional() : inner
+    shape[f.key] = fallback === undefined ? (f.optional ? inner.optional() : inner) : f.default === 'prefault' ? inner.prefault(fallback as never) : inner.default(fallback as never)
   }
+  Object.assign(shape, more)
+  if (extra === 'loose')
+    return z.looseObject(shape)
+  if (extra)
+    return z.object(shape).catchall(toZod(extra, typed))
   return strict || typed ? z.strictObject(shape) : z.object(shape)
 }
 
 const text = fc.string({ maxLength: 10, unit: fc.constantFrom('a', 'b', ' ', '!', 'Z', '1', 'é') })
+
+/** Any JSON value, arrays of arrays and objects with declared and undeclared keys included. */
+const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(tie => ({
+  value: fc.oneof(
+    { maxDepth: 4, depthIdentifier: 'json' },
+    text,
+    fc.integer({ min: -5, max: 60 }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3, depthIdentifier: 'json' }),
+    fc.dictionary(fc.constantFrom(...KEYS, ...UNDECLARED), tie('value'), { maxKeys: 3, depthIdentifier: 'json' }),
+  ),
+})).value
 
 /** Values shaped like the spec; the zod schema filters out the ones it rejects. */
 export function valueOf(s: Spec): fc.Arbitrary<unknown> {
@@ -151,28 +237,55 @@ export function valueOf(s: Spec): fc.Arbitrary<unknown> {
     case 'number': return s.int ? fc.integer({ min: -10, max: 60 }) : fc.double({ min: -10, max: 60, noNaN: true, noDefaultInfinity: true })
     case 'boolean': return fc.boolean()
     case 'literal': return fc.constant(s.value)
+    case 'literals': return fc.constantFrom(...s.values)
+    case 'null': return fc.constant(null)
+    case 'unknown': return anyJson
+    case 'template': return fc.integer({ min: -3, max: 99 }).map(n => `id-${n}`)
+    case 'stringbool': return fc.constantFrom('true', 'false', 'yes', 'no', '1', '0', 'enabled', 'maybe')
     case 'enum': return fc.constantFrom(...s.values)
-    case 'object': return objectValue(s.fields, {})
+    case 'object': return objectValue(s.fields, {}, s.extra)
+    case 'intersection': return objectValue([...s.left, ...s.right], {})
     case 'array': return fc.array(valueOf(s.item), { minLength: s.min, maxLength: s.min + 2 })
-    case 'record': return fc.dictionary(fc.constantFrom(...KEYS), valueOf(s.value), { maxKeys: 3 })
-    case 'tuple': return fc.tuple(...s.items.map(valueOf))
+    case 'record': {
+      const value = valueOf(s.value)
+      if (s.keys === 'enum' || s.keys === 'partial')
+        return fc.record(Object.fromEntries(RECORD_KEYS.map(key => [key, value])), { requiredKeys: s.keys === 'enum' ? [...RECORD_KEYS] : [] })
+      return fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 3 })
+    }
+    case 'tuple': {
+      const head = fc.tuple(...s.items.map(valueOf))
+      return s.rest ? fc.tuple(head, fc.array(valueOf(s.rest), { maxLength: 2 })).map(([h, r]) => [...h, ...r]) : head
+    }
     case 'nullable': return fc.oneof(fc.constant(null), valueOf(s.inner))
+    case 'wrap': return valueOf(s.inner)
+    case 'tree': {
+      const v = valueOf(s.leaf)
+      return fc.letrec<{ node: unknown }>(tie => ({
+        node: fc.oneof({ maxDepth: 3, depthIdentifier: 'tree' }, fc.record({ v }), fc.record({ v, kids: fc.array(tie('node'), { maxLength: 2, depthIdentifier: 'tree' }) })),
+      })).node
+    }
     case 'union': return fc.oneof(...s.options.map(valueOf))
-    case 'du': return fc.oneof(...s.variants.map(v => objectValue(v.fields, { [s.key]: fc.constantFrom(...v.values) })))
+    case 'du': return fc.oneof(...s.variants.map(v => objectValue(v.fields, { [s.key]: fc.constantFrom(...v.values) }, v.extra)))
   }
 }
 
-function objectValue(fields: Field[], fixed: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
+/** An object's declared keys, plus, where it keeps extra keys, keys it does not declare (other variants' too). */
+function objectValue(fields: Field[], fixed: Record<string, fc.Arbitrary<unknown>>, extra?: 'loose' | Spec): fc.Arbitrary<unknown> {
   const model: Record<string, fc.Arbitrary<unknown>> = { ...fixed }
   for (const f of fields)
     model[f.key] = valueOf(f.spec)
   const optional = fields.filter(f => f.optional || (f.default && defaultOf(f.spec) !== undefined)).map(f => f.key)
-  return fc.record(model, { requiredKeys: Object.keys(model).filter(key => !optional.includes(key)) })
+  const declared = fc.record(model, { requiredKeys: Object.keys(model).filter(key => !optional.includes(key)) })
+  if (!extra)
+    return declared
+  const undeclared = [...KEYS, ...UNDECLARED].filter(key => !(key in model))
+  const extras = fc.dictionary(fc.constantFrom(...undeclared), extra === 'loose' ? anyJson : valueOf(extra), { maxKeys: 2 })
+  return fc.tuple(declared, extras).map(([own, more]) => ({ ...more as object, ...own as object }))
 }
 
 /** A tool input is an object: wrap whatever was generated into one (a union at the root half the time). */
 export const toolSpec: fc.Arbitrary<Spec> = fc.oneof(
-  discriminated(fc.uniqueArray(fc.record({ key: fc.constantFrom(...KEYS), spec, optional: fc.boolean() }), { selector: f => f.key, maxLength: 4 })),
+  discriminated(fc.uniqueArray(fc.record({ key: fc.constantFrom(...KEYS), spec, optional: fc.boolean() }), { selector: f => f.key, maxLength: 4 }), spec),
   spec.map(inner => ({ t: 'object' as const, fields: [{ key: 'root', spec: inner, optional: false }], strict: false })),
 )
 

@@ -54,20 +54,38 @@ export function childPointer(base: JsonPointer, ...tokens: (string | number)[]):
   return base + tokens.map(token => `/${escapePointerToken(token)}`).join('')
 }
 
-/** Resolves a JSON pointer (`''`, `/a/b`) or a local `$ref` (`#`, `#/a/b`) inside `root`. */
+/** Resolves a JSON pointer (RFC 6901: `''`, `/a/b`, with `~0` and `~1` escapes) inside `root`. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
-  let path = pointer.startsWith('#') ? pointer.slice(1) : pointer
-  if (path === '')
+  if (pointer === '')
     return root
-  if (!path.startsWith('/'))
+  if (!pointer.startsWith('/'))
     return undefined
-  path = path.slice(1)
   let node: unknown = root
-  for (const raw of path.split('/')) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~')
     if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, token))
       return undefined
     node = (node as Record<string, unknown>)[token]
   }
   return node
+}
+
+/**
+ * Resolves a local `$ref` (`#`, `#/a/b`) inside `root`. A `$ref` is a URI fragment, so it is
+ * percent-decoded first; some generators (zod among them) write keys unencoded, so a fragment that
+ * does not decode, or resolves to nothing decoded, is tried as it is written.
+ */
+export function resolveRef(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#'))
+    return undefined
+  const raw = ref.slice(1)
+  let decoded: string | undefined
+  try {
+    decoded = decodeURIComponent(raw)
+  }
+  catch {
+    // Not percent-encoding: read it as written.
+  }
+  const found = decoded === undefined ? undefined : resolvePointer(root, decoded)
+  return found !== undefined || decoded === raw ? found : resolvePointer(root, raw)
 }

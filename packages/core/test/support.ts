@@ -7,7 +7,7 @@ import AjvDraft7 from 'ajv'
  * A real validator, strict about schema mistakes, with formats as annotations (zod and ajv disagree
  * on them); its tuple lint is off, since the minimal profile keeps zod's tuples as they are.
  */
-const options = { strict: true, strictTuples: false, allowUnionTypes: true, validateFormats: false }
+const options = { strict: true, strictTuples: false, strictRequired: false, allowUnionTypes: true, validateFormats: false }
 export const ajv = new Ajv2020(options)
 export const ajvDraft7 = new AjvDraft7(options)
 
@@ -39,10 +39,11 @@ export function portableViolations(schema: unknown, path = ''): string[] {
   const node = schema as Record<string, unknown>
   const found = COMBINATORS.filter(k => k in node).map(k => `${path}/${k}`)
   const inSchemaPosition = !path.endsWith('/enum') && !path.endsWith('/default') && !path.endsWith('/examples')
-  if (inSchemaPosition && !('type' in node) && !path.endsWith('/properties'))
+  const anyEnd = path.endsWith('/items') && Object.keys(node).length === 0
+  if (inSchemaPosition && !('type' in node) && !path.endsWith('/properties') && !anyEnd)
     found.push(`${path} (untyped)`)
   const type = node.type
-  if ((type === 'array' || (Array.isArray(type) && type.includes('array') && type.length < 6)) && !('items' in node))
+  if ((type === 'array' || (Array.isArray(type) && type.includes('array'))) && !('items' in node))
     found.push(`${path} (array without items)`)
   for (const [key, child] of Object.entries(node)) {
     if (key === 'enum' || key === 'default' || key === 'examples' || key === 'const')

@@ -15,6 +15,9 @@ function acceptsString(s: Spec): boolean {
     case 'literal': return typeof s.value === 'string'
     case 'enum': return true
     case 'number': return s.coerce === true || s.catch === true
+    case 'literals': return s.values.some(value => typeof value === 'string')
+    case 'unknown': case 'template': case 'stringbool': return true
+    case 'wrap': return s.how === 'success' || acceptsString(s.inner)
     case 'nullable': return acceptsString(s.inner)
     case 'union': return s.options.some(acceptsString)
     default: return false
@@ -25,6 +28,10 @@ const isStructured = (value: unknown): boolean => typeof value === 'object' && v
 
 /** Stringifies every object/array the spec types as such (no string accepted there), innermost first. */
 function stringifyDeep(value: unknown, s: Spec): unknown {
+  if (s.t === 'wrap')
+    return s.how === 'success' ? value : stringifyDeep(value, s.inner)
+  if (s.t === 'intersection')
+    return stringifyDeep(value, { t: 'object', fields: [...s.left, ...s.right], strict: true })
   let inner = value
   if (s.t === 'object' && isStructured(value))
     inner = Object.fromEntries(Object.entries(value as object).map(([key, v]) => [key, stringifyField(v, s.fields.find(f => f.key === key)?.spec)]))
@@ -46,8 +53,12 @@ function stringifyField(value: unknown, s: Spec | undefined): unknown {
   if (!s)
     return value
   const inner = stringifyDeep(value, s)
-  const structured = s.t === 'object' || s.t === 'du' || s.t === 'array' || s.t === 'record' || s.t === 'tuple'
-  return structured && isStructured(value) && !acceptsString(s) ? JSON.stringify(inner) : inner
+  return isStructuredSpec(s) && isStructured(value) && !acceptsString(s) ? JSON.stringify(inner) : inner
+}
+
+/** Specs whose values the plan may parse back from a string: objects and arrays (z.success takes anything). */
+function isStructuredSpec(s: Spec): boolean {
+  return s.t === 'wrap' ? s.how !== 'success' && isStructuredSpec(s.inner) : ['object', 'du', 'array', 'record', 'tuple', 'intersection'].includes(s.t)
 }
 
 describe('coerceArgs (property)', () => {

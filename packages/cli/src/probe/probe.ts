@@ -262,7 +262,8 @@ function untypedLeaves(schema: unknown, pointer = ''): string[] {
   const own = schema.type === undefined || (Array.isArray(schema.type) && schema.type.length >= 6) ? [pointer || '/'] : []
   const children = [
     ...Object.entries(isObject(schema.properties) ? schema.properties : {}).map(([key, child]) => untypedLeaves(child, `${pointer}/properties/${key}`)),
-    untypedLeaves(schema.items, `${pointer}/items`),
+    // The items of an "any" leaf are the rest of its own typed shape: one leaf, listed once.
+    own.length > 0 ? [] : untypedLeaves(schema.items, `${pointer}/items`),
     untypedLeaves(schema.additionalProperties, `${pointer}/additionalProperties`),
   ]
   return [...own, ...children.flat()]

@@ -8,6 +8,8 @@ export interface Profile {
   joinEveryUnion: boolean
   /** Fold `allOf` into one schema. */
   foldAllOf: boolean
+  /** The schema this profile writes for "any value". */
+  anyValue: () => JsonSchema
   /** Last rewrite of each node, after its children and unions are done. */
   finishNode?: (node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext) => JsonSchema
 }

@@ -135,7 +135,46 @@ export function enumsConflict(facets: JsonSchemaObject[]): boolean {
   return facets.some(facet => facet.enum) && !facets.every(facet => facet.type === 'null' || facet.enum)
 }
 
-/** A typed schema that accepts any value: the portable stand-in for `{}`. */
-export function anyValue(annotations: JsonSchemaObject = {}): JsonSchemaObject {
-  return { ...annotations, type: [...ALL_KINDS] }
+/** How many levels of nested arrays the typed "any" shape spells out before its items go untyped. */
+export const ANY_DEPTH = 2
+
+/**
+ * A typed schema that accepts any value: the portable stand-in for `{}`. Every client wants `items`
+ * beside `array`, so the shape nests a few levels and ends in the loosest schema, `{}`.
+ */
+export function anyValue(annotations: JsonSchemaObject = {}, depth = ANY_DEPTH): JsonSchemaObject {
+  return depth <= 0 ? { ...annotations } : { ...annotations, type: [...ALL_KINDS], items: anyValue({}, depth - 1) }
+}
+
+/** Keywords of an "any" schema that leave every value through when their own schema does. */
+const OPEN_CHILDREN = new Set(['items', 'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems'])
+
+/** Keywords that name or hold schemas without constraining the value. */
+const INERT = new Set(['$schema', '$id', '$anchor', '$comment', '$defs', 'definitions'])
+
+/** True when a schema accepts every JSON value: `true`, `{}`, or every kind with nothing that narrows. */
+export function acceptsAnything(schema: unknown): boolean {
+  if (schema === true)
+    return true
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return false
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === 'type') {
+      const kinds = new Set(Array.isArray(value) ? value : [value])
+      if (!ALL_KINDS.every(kind => kinds.has(kind)))
+        return false
+    }
+    else if (OPEN_CHILDREN.has(keyword)) {
+      if (!acceptsAnything(value))
+        return false
+    }
+    else if (keyword === 'properties') {
+      if (typeof value !== 'object' || value === null || !Object.values(value).every(acceptsAnything))
+        return false
+    }
+    else if (!ANNOTATIONS.has(keyword) && !INERT.has(keyword)) {
+      return false
+    }
+  }
+  return true
 }

@@ -4,7 +4,7 @@ import type { Facets } from './facets'
 import type { Kind } from './keywords'
 import { childPointer, isSchemaObject, jsonEqual, uniqueJson } from '../json'
 import { noteOf, report } from './context'
-import { assembleFacets, enumsConflict, splitByKind } from './facets'
+import { acceptsAnything, assembleFacets, enumsConflict, splitByKind } from './facets'
 import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
 import { LOWER_BOUNDS, sortKinds, UPPER_BOUNDS } from './keywords'
 
@@ -28,6 +28,9 @@ export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: Js
 
   const split = live.map(splitByKind)
   const annotations = commonAnnotations(split.map(s => s.annotations))
+  // A branch that takes any value makes the union take any value: nothing else may narrow it.
+  if (live.some(acceptsAnything))
+    return { schema: annotated(ctx.profile.anyValue(), annotations), exact: true }
   const hasNumber = split.some(s => s.kinds.has('number'))
   const byKind = new Map<Kind, { facet: JsonSchemaObject, variant: number }[]>()
   split.forEach((s, variant) => {
@@ -51,6 +54,12 @@ export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: Js
   }
   exact &&= !enumsConflict(facets) && annotationsKept(split, annotations)
   return { schema: assembleFacets(facets, annotations), exact }
+}
+
+function annotated(schema: JsonSchema, annotations: JsonSchemaObject): JsonSchema {
+  if (Object.keys(annotations).length === 0)
+    return schema
+  return schema === true ? { ...annotations } : isSchemaObject(schema) ? { ...annotations, ...schema } : schema
 }
 
 /** A union left as it is (a profile that keeps it) joins through its branches: a union of unions is one union. */
@@ -143,8 +152,10 @@ function mergeArrays(facets: JsonSchemaObject[], ctx: FlattenContext, path: Json
     return out
   }
   if (!facets.some(isTuple)) {
-    if (facets.every(facet => facet.items !== undefined))
-      out.items = joinSchemas(facets.map(facet => facet.items as JsonSchema), ctx, itemsPath).schema
+    // An array without `items` takes elements of any shape.
+    const items = joinSchemas(facets.map(facet => (facet.items ?? true) as JsonSchema), ctx, itemsPath).schema
+    if (items !== true)
+      out.items = items
     return out
   }
   // Tuples of different shapes: every position accepts what any position of any of them accepts.
@@ -176,12 +187,38 @@ function isRequired(schema: JsonSchemaObject, key: string): boolean {
   return Array.isArray(schema.required) && schema.required.includes(key)
 }
 
-/** What a variant accepts for keys it does not declare: nothing it gives meaning to, or a schema. */
+/**
+ * What a variant accepts for keys it does not declare: a schema, or undefined when it gives them no
+ * meaning (it strips or forbids them). An object that names no keys at all (`{type: "object"}`,
+ * the object side of an untyped member) keeps every key it receives, whatever it holds.
+ */
 function extraKeysSchema(schema: JsonSchemaObject): JsonSchema | undefined {
   const extra = schema.additionalProperties
-  if (extra === true)
+  if (extra === true || isSchemaObject(extra))
+    return extra
+  if (extra === undefined && !isSchemaObject(schema.properties) && !isSchemaObject(schema.patternProperties))
     return true
-  return isSchemaObject(extra) ? extra : undefined
+  return undefined
+}
+
+/** What a variant that does not declare `key` accepts under it: its matching patterns, else its catch-all. */
+function undeclaredKeySchemas(schema: JsonSchemaObject, key: string): JsonSchema[] {
+  const patterns = isSchemaObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : []
+  const matched = patterns.filter(([pattern]) => matchesPattern(pattern, key)).map(([, child]) => child as JsonSchema)
+  if (matched.length > 0)
+    return matched
+  const extra = extraKeysSchema(schema)
+  return extra === undefined ? [] : [extra]
+}
+
+/** A pattern that cannot be compiled here is assumed to match (the sound guess). */
+function matchesPattern(pattern: string, key: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(key)
+  }
+  catch {
+    return true
+  }
 }
 
 /**
@@ -203,11 +240,13 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   for (const key of keys) {
     const keyPath = childPointer(path, 'properties', key)
     const declaring = variants.map((v, i) => ({ schema: propertyOf(v.schema, key), i })).filter(e => e.schema !== undefined)
-    const catchAlls = variants.map(v => propertyOf(v.schema, key) === undefined ? extraKeysSchema(v.schema) : undefined).filter(s => s !== undefined)
+    const catchAlls = variants.flatMap(v => propertyOf(v.schema, key) === undefined ? undeclaredKeySchemas(v.schema, key) : [])
     const candidates = [...declaring.map(e => e.schema!), ...catchAlls]
     let schema: JsonSchema = candidates.length === 1
       ? candidates[0]!
       : joinSchemas(candidates.map(s => widenInvisible(s, ctx, keyPath)), ctx, keyPath).schema
+    if (acceptsAnything(schema) && !declaring.every(e => acceptsAnything(e.schema)))
+      report(ctx, 'untyped-leaf', 'warning', keyPath, `"${key}" accepts any value: ${catchAlls.some(acceptsAnything) ? 'a variant that does not declare it keeps extra keys of any value' : 'a variant leaves it untyped'}, so no other variant's type may constrain it`)
     const requiredBy = declaring.filter(e => isRequired(variants[e.i]!.schema, key)).map(e => e.i)
     if (requiredBy.length === variants.length)
       required.push(key)
@@ -228,11 +267,15 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   }
   if (required.length > 0)
     out.required = required
-  const extras = variants.map(v => v.schema.additionalProperties)
+  const extras = variants.map(v => extraKeysSchema(v.schema) ?? v.schema.additionalProperties)
   const patternsDiffer = 'patternProperties' in out === false && variants.some(v => 'patternProperties' in v.schema)
   const meaningful = extras.filter(isSchemaObject)
-  if (extras.includes(true) || patternsDiffer)
+  // A variant that keeps every extra key keeps the flat object open, and says so: an outer union
+  // joining this object must not read its silence as "extra keys carry nothing".
+  if (extras.includes(true) || patternsDiffer) {
+    out.additionalProperties = true
     return out
+  }
   // Extra keys a variant gives meaning to (a record, a catch-all) must pass; those a variant only
   // strips carry nothing, like the undeclared keys of any variant.
   if (meaningful.length > 0)

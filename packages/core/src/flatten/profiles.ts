@@ -3,7 +3,7 @@ import type { FlattenContext, Profile } from './context'
 import type { Kind } from './keywords'
 import { childPointer, isSchemaObject } from '../json'
 import { report } from './context'
-import { anyValue, splitByKind } from './facets'
+import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from './facets'
 import { joinSchemas } from './join'
 import { ALL_KINDS, kindOfValue, PORTABLE_FORMATS, sortKinds } from './keywords'
 
@@ -34,7 +34,7 @@ function tupleToItems(out: JsonSchemaObject, path: JsonPointer, ctx: FlattenCont
   delete out.prefixItems
   delete out.additionalItems
   const joined = joinSchemas(rest === undefined ? [...elements, true] : elements, ctx, childPointer(path, 'items')).schema
-  out.items = joined === true ? anyValue() : joined
+  out.items = joined === true ? ctx.profile.anyValue() : joined
   if (closed && typeof out.maxItems !== 'number')
     out.maxItems = prefix.length
 }
@@ -77,10 +77,11 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   }
   if (kinds)
     setTypes(out, kinds)
-  const all = Array.isArray(out.type) && out.type.length === ALL_KINDS.length
-  if (kinds?.includes('array') && !all && out.items === undefined) {
-    report(ctx, 'untyped-leaf', 'warning', childPointer(path, 'items'), 'array without items: advertised as an array of any JSON values')
-    out.items = anyValue()
+  if (kinds?.includes('array') && out.items === undefined) {
+    // Every client wants `items` beside `array`; "any value" nests its own typed shape.
+    if (!acceptsAnything({ type: out.type }))
+      report(ctx, 'untyped-leaf', 'warning', childPointer(path, 'items'), 'array without items: advertised as an array of any JSON values')
+    out.items = anyValue({}, acceptsAnything({ type: out.type }) ? ANY_DEPTH - 1 : ANY_DEPTH)
   }
   if (out.items === true)
     out.items = anyValue()
@@ -88,8 +89,8 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
 }
 
 const PROFILES: Record<ProfileName, Profile> = {
-  portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, finishNode: portableNode },
-  minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false },
+  portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode },
+  minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true },
 }
 
 export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[]
@@ -117,9 +118,11 @@ export function profileViolations(schema: JsonSchema, profile: ProfileName = 'po
       found.push(`${path || '/'}: "${keyword}" is not allowed`)
   }
   const kinds = typesOf(schema)
-  if (!kinds)
+  // `{}` as items is where the typed "any" shape ends (arrays nested deeper than it spells out).
+  const anyEnd = path.endsWith('/items') && Object.keys(schema).length === 0
+  if (!kinds && !anyEnd)
     found.push(`${path || '/'}: no type`)
-  else if (kinds.includes('array') && kinds.length < ALL_KINDS.length && schema.items === undefined)
+  else if (kinds?.includes('array') && schema.items === undefined)
     found.push(`${path || '/'}: an array without items`)
   if (typeof schema.format === 'string' && !PORTABLE_FORMATS.has(schema.format))
     found.push(`${path || '/'}: format "${schema.format}" is not portable`)

@@ -1,9 +1,9 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext } from './context'
 import type { Kind } from './keywords'
-import { childPointer, isSchema, isSchemaObject, resolvePointer } from '../json'
+import { childPointer, isSchema, isSchemaObject, resolveRef } from '../json'
 import { carryNote, MAX_DEPTH, noteOf, RECURSION_BOUND, report } from './context'
-import { anyValue, assembleFacets, splitByKind } from './facets'
+import { assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
 import { isWellFormed } from './well-formed'
@@ -24,11 +24,11 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
     return false
   if (!isSchemaObject(node)) {
     report(ctx, 'malformed-schema', 'error', path, `expected a schema (an object or a boolean), found ${describeValue(node)}; it accepts anything in the output`)
-    return ctx.profile.finishNode ? anyValue() : true
+    return ctx.profile.anyValue()
   }
   if (depth > MAX_DEPTH) {
     report(ctx, 'depth-limit', 'warning', path, `nesting deeper than ${MAX_DEPTH} levels is not walked; kept as its bare kinds`)
-    return looseKinds(ctx, node)
+    return looseKinds(ctx, node, path)
   }
   ctx.budget -= 1
   if (typeof node.$ref === 'string' && isWellFormed('$ref', node.$ref))
@@ -117,7 +117,7 @@ function isObjectSchema(schema: JsonSchema): boolean {
 function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, keyword: 'anyOf' | 'oneOf', path: JsonPointer): JsonSchema {
   const branches = node[keyword] as unknown[]
   const unionPath = childPointer(path, keyword)
-  const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? resolvePointer(ctx.root, branch.$ref) : branch)
+  const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? resolveRef(ctx.root, branch.$ref) : branch)
   if (!resolved.every(isSchema)) {
     report(ctx, 'union-left-alone', 'warning', unionPath, 'a branch is not a schema or its $ref cannot be resolved; the union is left as it is')
     return node
@@ -176,19 +176,19 @@ function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, nod
 
 function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string }, path: JsonPointer, depth: number): JsonSchema {
   const { $ref: ref, ...siblings } = node
-  const target = ref.startsWith('#') ? resolvePointer(ctx.root, ref) : undefined
+  const target = resolveRef(ctx.root, ref)
   if (!ctx.profile.inlineRefs && target !== undefined)
     return { $ref: ref, ...rewriteChildren(ctx, siblings, path, depth) }
   if (target === undefined || !isSchema(target)) {
     report(ctx, 'ref-unresolved', 'warning', path, `cannot resolve $ref "${ref}" inside the document; it accepts anything in the output`)
-    return ctx.profile.inlineRefs ? anyValue() : node
+    return ctx.profile.inlineRefs ? ctx.profile.anyValue() : node
   }
   let resolved: JsonSchema
   if (ctx.refStack.filter(seen => seen === ref).length >= RECURSION_BOUND || ctx.budget <= 0) {
     report(ctx, ctx.budget <= 0 ? 'size-limit' : 'recursion-truncated', 'info', path, ctx.budget <= 0
       ? `inlining "${ref}" would make the schema too large; kept as its bare kinds`
       : `recursive "${ref}" is unrolled ${RECURSION_BOUND} levels deep, then kept as its bare kinds`)
-    resolved = looseKinds(ctx, target)
+    resolved = looseKinds(ctx, target, path)
   }
   else {
     ctx.refStack.push(ref)
@@ -199,14 +199,15 @@ function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string
 }
 
 /** The kinds a schema may accept, found without walking into it deeply: the loosest typed stand-in. */
-function looseKinds(ctx: FlattenContext, schema: JsonSchema, seen = new Set<unknown>()): JsonSchema {
+function looseKinds(ctx: FlattenContext, schema: JsonSchema, path: JsonPointer): JsonSchema {
+  const seen = new Set<unknown>()
   const kinds = new Set<Kind>()
   const collect = (node: unknown): void => {
     if (seen.has(node) || seen.size > 1000)
       return
     seen.add(node)
     if (isSchemaObject(node) && typeof node.$ref === 'string')
-      return collect(resolvePointer(ctx.root, node.$ref) ?? true)
+      return collect(resolveRef(ctx.root, node.$ref) ?? true)
     const branches = isSchemaObject(node) ? [node.anyOf, node.oneOf].find(Array.isArray) : undefined
     if (branches && isSchemaObject(node) && node.type === undefined)
       return branches.forEach(collect)
@@ -215,5 +216,6 @@ function looseKinds(ctx: FlattenContext, schema: JsonSchema, seen = new Set<unkn
   }
   collect(schema)
   const description = isSchemaObject(schema) && typeof schema.description === 'string' ? { description: schema.description } : {}
-  return assembleFacets(sortKinds(kinds).map(kind => ({ type: kind })), description)
+  const loose = assembleFacets(sortKinds(kinds).map(kind => ({ type: kind })), description)
+  return isSchemaObject(loose) && ctx.profile.finishNode ? ctx.profile.finishNode(loose, path, ctx) : loose
 }

@@ -14,9 +14,23 @@ export interface OriginalSchema {
 /** A part of the schema has no JSON Schema form (a `z.date()`, a `z.bigint()`…). */
 export class UnrepresentableError extends Error {
   constructor(readonly path: JsonPointer, readonly kind: string, detail: string) {
-    super(`${kind} at ${path || '/'} cannot be expressed in JSON Schema (${detail}); use a schema JSON can carry (for a date, z.iso.datetime() or z.iso.date())`)
+    super(`${kind} at ${path || '/'} cannot be expressed in JSON Schema (${detail}); ${INSTEAD[kind] ?? 'use a schema JSON can carry'}`)
     this.name = 'UnrepresentableError'
   }
+}
+
+/** What a tool input can use instead of a kind JSON cannot carry. */
+const INSTEAD: Record<string, string> = {
+  'z.date()': 'for a date, use z.iso.datetime() or z.iso.date()',
+  'z.bigint()': 'for a large integer, use z.string().regex(/^-?\\d+$/) (or z.number().int() within 2^53)',
+  'z.int64()': 'for a large integer, use z.string().regex(/^-?\\d+$/) (or z.number().int() within 2^53)',
+  'z.file()': 'a tool receives JSON: take the content as a base64 string (z.base64()) or a URL (z.url())',
+  'z.nan()': 'JSON has no NaN: use z.number() or z.null()',
+  'z.map()': 'use z.record() for string keys, or an array of [key, value] tuples',
+  'z.set()': 'use z.array() (a set arrives as an array)',
+  'z.undefined()': 'make the key optional with .optional() instead',
+  'z.void()': 'make the key optional with .optional() instead',
+  'z.symbol()': 'use a string or an enum',
 }
 
 const MARK = 'x-flatmcp-note'
@@ -112,7 +126,17 @@ const zodOptions = {
   unrepresentable: ({ zodSchema, path, message }: { zodSchema: unknown, path: (string | number)[], message: string }) => {
     throw new UnrepresentableError(pointerOf(path), `z.${defOf(zodSchema)?.type ?? 'unknown'}()`, message)
   },
-  override: ({ zodSchema, jsonSchema }: { zodSchema: zc.$ZodType, jsonSchema: JsonSchemaObject }) => {
+  override: ({ zodSchema, jsonSchema, path }: { zodSchema: zc.$ZodType, jsonSchema: JsonSchemaObject, path: (string | number)[] }) => {
+    const type = defOf(zodSchema)?.type
+    // zod writes a file as a binary string, but a tool call carries JSON: no File arrives.
+    if (type === 'file')
+      throw new UnrepresentableError(pointerOf(path), 'z.file()', 'a File object cannot arrive in JSON arguments')
+    // zod describes z.success() by its output (a boolean); its input is whatever the inner schema
+    // takes. Unknown here, so: any value (sound, and reported as untyped).
+    if (type === 'success') {
+      for (const key of Object.keys(jsonSchema))
+        delete jsonSchema[key]
+    }
     const note = noteFor(zodSchema)
     if (note)
       jsonSchema[MARK] = mergeNotes(jsonSchema[MARK] as SchemaNote | undefined, note)

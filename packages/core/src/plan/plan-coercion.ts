@@ -1,7 +1,7 @@
 import type { JsonSchema, JsonSchemaObject, SchemaNotes } from '../types'
 import { splitByKind } from '../flatten/facets'
 import { tagOf } from '../flatten/hints'
-import { isSchemaObject, jsonEqual, resolvePointer } from '../json'
+import { isSchemaObject, jsonEqual, resolvePointer, resolveRef } from '../json'
 
 /**
  * Where a JSON string may stand for an object or an array, and how to reach such places. Plain JSON,
@@ -61,7 +61,7 @@ function resolve(ctx: PlanContext, schema: unknown): { schema: JsonSchema, ref?:
     const ref = schema.$ref
     if (ctx.refs.filter(seen => seen === ref).length >= RECURSION_BOUND)
       return undefined
-    const target = ref.startsWith('#') ? resolvePointer(ctx.root, ref) : undefined
+    const target = resolveRef(ctx.root, ref)
     return isSchemaObject(target) || typeof target === 'boolean' ? { schema: target, ref } : undefined
   }
   return isSchemaObject(schema) || typeof schema === 'boolean' ? { schema } : undefined
