@@ -79,6 +79,34 @@ describe('coerceArgs: the table', () => {
   })
 })
 
+describe('coerceArgs: recursive schemas follow named plans', () => {
+  type Node = { v: string, left: Node | null, right: Node | null }
+  const Node: z.ZodType<Node> = z.object({ v: z.string(), left: z.lazy(() => Node).nullable(), right: z.lazy(() => Node).nullable() })
+  const tree = z.object({ tree: Node })
+
+  it('repairs stringified nodes at any depth of a tree', () => {
+    const leaf = (v: string): Node => ({ v, left: null, right: null })
+    let value: Node = leaf('bottom')
+    for (let depth = 0; depth < 8; depth++)
+      value = { v: `n${depth}`, left: value, right: leaf(`r${depth}`) }
+    const stringified = (node: Node | null): unknown => node && s({ ...node, left: stringified(node.left), right: stringified(node.right) })
+    expect(coerceArgs({ tree: stringified(value) }, plan(tree))).toEqual({ tree: value })
+    expect(tree.safeParse(coerceArgs({ tree: stringified(value) }, plan(tree))).success).toBe(true)
+  })
+
+  it('a place that takes a string as well as the definition parses nothing', () => {
+    const either = z.object({ node: z.union([z.string(), Node]) })
+    expect(coerceArgs({ node: s({ v: 'a', left: null, right: null }) }, plan(either))).toEqual({ node: s({ v: 'a', left: null, right: null }) })
+  })
+
+  it('params and input with definitions of the same name keep both', () => {
+    const other: z.ZodType<{ w: number[], next: unknown }> = z.object({ w: z.array(z.number()), next: z.lazy(() => other).nullable() })
+    const { coercion } = compileTool({ name: 't', params: z.object({ p: other }), input: z.object({ tree: Node }) })
+    const repaired = coerceArgs({ p: s({ w: s([1]), next: s({ w: [2], next: null }) }), tree: s({ v: 'a', left: s({ v: 'b', left: null, right: null }), right: null }) }, coercion)
+    expect(repaired).toEqual({ p: { w: [1], next: { w: [2], next: null } }, tree: { v: 'a', left: { v: 'b', left: null, right: null }, right: null } })
+  })
+})
+
 describe('coerceArgs: hostile input', () => {
   it('{"__proto__": …} pollutes nothing', () => {
     const out = coerceArgs({ target: '{"__proto__":{"polluted":1},"chat":"c"}' }, full) as any

@@ -91,7 +91,8 @@ function rewriteChildren(ctx: FlattenContext, node: JsonSchemaObject, path: Json
 /** A union's branches, rewritten; a branch that is itself a bare union contributes its own branches. */
 function unionBranches(ctx: FlattenContext, branches: unknown[], path: JsonPointer, depth: number): unknown[] {
   return branches.flatMap((branch, i) => {
-    if (isSchemaObject(branch) && isBareUnion(branch)) {
+    // Past the depth limit a nested union is not spread: `rewrite` cuts it to its bare kinds.
+    if (isSchemaObject(branch) && isBareUnion(branch) && depth <= MAX_DEPTH) {
       const keyword = Array.isArray(branch.anyOf) ? 'anyOf' : 'oneOf'
       return unionBranches(ctx, branch[keyword] as unknown[], childPointer(path, i, keyword), depth + 1)
     }
@@ -198,13 +199,22 @@ function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string
   return Object.keys(siblings).length === 0 ? resolved : foldAll([rewrite(ctx, siblings, path, depth), resolved])
 }
 
+/** Nodes `looseKinds` looks through before it gives up on finding the kinds. */
+const LOOSE_LOOKUP = 1000
+
 /** The kinds a schema may accept, found without walking into it deeply: the loosest typed stand-in. */
 function looseKinds(ctx: FlattenContext, schema: JsonSchema, path: JsonPointer): JsonSchema {
   const seen = new Set<unknown>()
   const kinds = new Set<Kind>()
+  let cut = false
   const collect = (node: unknown): void => {
-    if (seen.has(node) || seen.size > 1000)
+    if (seen.has(node))
       return
+    // Too large to look through: what it may accept is not known, so it accepts anything.
+    if (seen.size >= LOOSE_LOOKUP) {
+      cut = true
+      return
+    }
     seen.add(node)
     if (isSchemaObject(node) && typeof node.$ref === 'string')
       return collect(resolveRef(ctx.root, node.$ref) ?? true)
@@ -215,6 +225,8 @@ function looseKinds(ctx: FlattenContext, schema: JsonSchema, path: JsonPointer):
       kinds.add(kind)
   }
   collect(schema)
+  if (cut)
+    return ctx.profile.anyValue()
   const description = isSchemaObject(schema) && typeof schema.description === 'string' ? { description: schema.description } : {}
   const loose = assembleFacets(sortKinds(kinds).map(kind => ({ type: kind })), description)
   return isSchemaObject(loose) && ctx.profile.finishNode ? ctx.profile.finishNode(loose, path, ctx) : loose

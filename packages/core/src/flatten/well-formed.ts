@@ -5,6 +5,25 @@ const isNumber = (value: unknown): boolean => typeof value === 'number' && Numbe
 const isString = (value: unknown): boolean => typeof value === 'string'
 const isSchemaList = (value: unknown): boolean => Array.isArray(value) && value.length > 0
 const isSchemaMap = (value: unknown): boolean => isSchemaObject(value)
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean'
+const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0
+const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every(isString)
+
+/** A pattern that this engine cannot compile means nothing a validator could check. */
+function isPattern(value: unknown): boolean {
+  if (!isString(value))
+    return false
+  for (const flags of ['u', '']) {
+    try {
+      void new RegExp(value as string, flags)
+      return true
+    }
+    catch {
+      // Some engines read it without the unicode flag: try that too.
+    }
+  }
+  return false
+}
 
 /** What a keyword's value must look like for the keyword to mean anything. */
 const SHAPES: Record<string, (value: unknown) => boolean> = {
@@ -25,20 +44,43 @@ const SHAPES: Record<string, (value: unknown) => boolean> = {
   additionalProperties: isSchema,
   propertyNames: isSchema,
   not: isSchema,
+  additionalItems: isSchema,
+  unevaluatedItems: isSchema,
+  unevaluatedProperties: isSchema,
+  contains: isSchema,
+  if: isSchema,
+  then: isSchema,
+  else: isSchema,
+  contentSchema: isSchema,
+  dependentRequired: value => isSchemaObject(value) && Object.values(value).every(isStringList),
+  dependencies: value => isSchemaObject(value) && Object.values(value).every(entry => isSchema(entry) || isStringList(entry)),
   $ref: isString,
-  pattern: isString,
+  $id: isString,
+  $anchor: isString,
+  $comment: isString,
+  $schema: isString,
+  pattern: isPattern,
   format: isString,
-  minLength: isNumber,
-  maxLength: isNumber,
+  title: isString,
+  description: isString,
+  examples: Array.isArray,
+  deprecated: isBoolean,
+  readOnly: isBoolean,
+  writeOnly: isBoolean,
+  uniqueItems: isBoolean,
+  minLength: isCount,
+  maxLength: isCount,
   minimum: isNumber,
   maximum: isNumber,
   exclusiveMinimum: isNumber,
   exclusiveMaximum: isNumber,
-  multipleOf: isNumber,
-  minItems: isNumber,
-  maxItems: isNumber,
-  minProperties: isNumber,
-  maxProperties: isNumber,
+  multipleOf: value => isNumber(value) && (value as number) > 0,
+  minItems: isCount,
+  maxItems: isCount,
+  minProperties: isCount,
+  maxProperties: isCount,
+  minContains: isCount,
+  maxContains: isCount,
 }
 
 /** False when a known keyword holds a value of the wrong shape (dropping it only widens the schema). */

@@ -1,7 +1,7 @@
 import type { JsonSchema, JsonSchemaObject, SchemaNotes } from '../types'
 import { splitByKind } from '../flatten/facets'
 import { tagOf } from '../flatten/hints'
-import { isSchemaObject, jsonEqual, resolvePointer, resolveRef } from '../json'
+import { isSchema, isSchemaObject, jsonEqual, resolvePointer, resolveRef } from '../json'
 
 /**
  * Where a JSON string may stand for an object or an array, and how to reach such places. Plain JSON,
@@ -20,6 +20,10 @@ export interface CoercionPlan {
   prefix?: (CoercionPlan | null)[]
   /** A union of objects told apart by a string key: the plan of the variant its value selects. */
   discriminator?: { key: string, cases: Record<string, CoercionPlan> }
+  /** This place follows the plan named so in the root's `defs` (a recursive or shared definition). */
+  ref?: string
+  /** Named plans, on the root plan only: a recursive schema plans once, whatever its depth. */
+  defs?: Record<string, CoercionPlan>
 }
 
 export interface PlanOptions {
@@ -27,14 +31,19 @@ export interface PlanOptions {
   notes?: SchemaNotes
 }
 
-/** How many times one `$ref` is followed inside itself; deeper values are left to the parser. */
-const RECURSION_BOUND = 3
+/** A `$ref`'s plan longer than this (as JSON) is named in `defs` rather than copied where it is used. */
+const INLINE_LIMIT = 256
 
 interface PlanContext {
   root: JsonSchema
   discriminators: WeakMap<object, string>
-  refs: string[]
   depth: number
+  /** Plans of `$ref` targets by their `$ref`; `null` while one is being planned. */
+  byRef: Map<string, CoercionPlan | undefined | null>
+  /** `$ref`s met again while being planned: they are recursive and get a name. */
+  recursive: Set<string>
+  names: Map<string, string>
+  defs: Record<string, CoercionPlan>
 }
 
 /** Deeper than this, values are left to the parser (`coerceArgs` stops there too). */
@@ -42,7 +51,9 @@ const MAX_DEPTH = 128
 
 /**
  * The coercion plan of an original (not flattened) schema: a string is parsed only where the schema
- * expects an object or an array and does not accept a string.
+ * expects an object or an array and does not accept a string. A `$ref` target is planned once:
+ * recursion and shared definitions become named plans, so a plan grows with the schema, not with
+ * how deep or how often its definitions nest.
  */
 export function planCoercion(schema: JsonSchema, options: PlanOptions = {}): CoercionPlan {
   const discriminators = new WeakMap<object, string>()
@@ -51,65 +62,117 @@ export function planCoercion(schema: JsonSchema, options: PlanOptions = {}): Coe
     if (note.discriminator && isSchemaObject(node))
       discriminators.set(node, note.discriminator)
   }
+  const ctx: PlanContext = { root: schema, discriminators, depth: 0, byRef: new Map(), recursive: new Set(), names: new Map(), defs: {} }
   // The arguments object itself arriving as a string is `coerceArgs`' own rule, not the plan's.
-  const { parse: _root, ...plan } = planNode({ root: schema, discriminators, refs: [], depth: 0 }, schema) ?? {}
+  const { parse: _root, ...plan } = body(ctx, planNode(ctx, schema)) ?? {}
+  if (Object.keys(ctx.defs).length > 0)
+    plan.defs = ctx.defs
   return plan
 }
 
-function resolve(ctx: PlanContext, schema: unknown): { schema: JsonSchema, ref?: string } | undefined {
-  if (isSchemaObject(schema) && typeof schema.$ref === 'string') {
-    const ref = schema.$ref
-    if (ctx.refs.filter(seen => seen === ref).length >= RECURSION_BOUND)
-      return undefined
-    const target = resolveRef(ctx.root, ref)
-    return isSchemaObject(target) || typeof target === 'boolean' ? { schema: target, ref } : undefined
+/** The plan a `{ ref }` stands for (while it is still being planned: nothing yet). */
+function body(ctx: PlanContext, plan: CoercionPlan | undefined): CoercionPlan | undefined {
+  return plan?.ref !== undefined ? ctx.defs[plan.ref] : plan
+}
+
+function nameOf(ctx: PlanContext, ref: string): string {
+  let name = ctx.names.get(ref)
+  if (name === undefined) {
+    const base = ref === '#' ? 'root' : ref.slice(ref.lastIndexOf('/') + 1) || 'def'
+    name = base
+    for (let n = 2; [...ctx.names.values()].includes(name); n++)
+      name = `${base}${n}`
+    ctx.names.set(ref, name)
   }
-  return isSchemaObject(schema) || typeof schema === 'boolean' ? { schema } : undefined
+  return name
+}
+
+/** A plan with `parse` set (when there is one) in front of `rest`; undefined when it says nothing. */
+function withParse(parse: CoercionPlan['parse'], rest: CoercionPlan | undefined): CoercionPlan | undefined {
+  const plan = { ...(parse ? { parse } : {}), ...rest }
+  return Object.keys(plan).length > 0 ? plan : undefined
+}
+
+/**
+ * The plan at a `$ref`: its target is planned once; a recursive or long plan is named in `defs` and
+ * referred to. Whether to parse a string stays with each place (a named plan never parses).
+ */
+function planRef(ctx: PlanContext, ref: string): CoercionPlan | undefined {
+  const target = resolveRef(ctx.root, ref)
+  if (!isSchema(target))
+    return undefined
+  const parse = parseOf(ctx, target)
+  const known = ctx.byRef.get(ref)
+  if (known === null) {
+    ctx.recursive.add(ref)
+    return withParse(parse, { ref: nameOf(ctx, ref) })
+  }
+  if (!ctx.byRef.has(ref)) {
+    ctx.byRef.set(ref, null)
+    const { parse: _own, ...rest } = planNode(ctx, target) ?? {}
+    if (ctx.recursive.has(ref) || JSON.stringify(rest).length > INLINE_LIMIT)
+      ctx.defs[nameOf(ctx, ref)] = rest
+    ctx.byRef.set(ref, rest)
+  }
+  return withParse(parse, ctx.names.has(ref) ? { ref: ctx.names.get(ref)! } : ctx.byRef.get(ref)!)
+}
+
+/** Whether a string may be JSON text here: the node expects an object or an array and takes no string. */
+function parseOf(ctx: PlanContext, schema: JsonSchema): CoercionPlan['parse'] {
+  const kinds = new Set<string>()
+  for (const alt of alternatives(ctx, schema)) {
+    const node = typeof alt.$ref === 'string' ? resolveRef(ctx.root, alt.$ref) : alt
+    // A `$ref` to a union (or to nothing) is not looked into: it may take a string.
+    const shallow = isSchemaObject(node) && typeof node.$ref !== 'string' && ![node.anyOf, node.oneOf].some(Array.isArray) ? node : {}
+    for (const kind of splitByKind(node === false ? false : shallow).kinds.keys())
+      kinds.add(kind)
+  }
+  if (kinds.has('string') || (!kinds.has('object') && !kinds.has('array')))
+    return undefined
+  return kinds.has('object') && kinds.has('array') ? 'any' : kinds.has('object') ? 'object' : 'array'
 }
 
 /** The alternatives a value may match: the node itself, or its union branches (nested unions spread). */
 function alternatives(ctx: PlanContext, schema: unknown, seen = 0): JsonSchemaObject[] {
-  const resolved = resolve(ctx, schema)
-  if (!resolved || !isSchemaObject(resolved.schema) || seen > 32)
-    return resolved?.schema === true ? [{}] : []
-  const node = resolved.schema
-  const branches = [node.anyOf, node.oneOf].find(Array.isArray)
+  if (seen > 32 || !isSchema(schema))
+    return []
+  if (schema === true)
+    return [{}]
+  if (schema === false)
+    return []
+  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
   if (!branches)
-    return [node]
+    return [schema]
   return branches.flatMap(branch => alternatives(ctx, branch, seen + 1))
 }
 
-function kindsAccepted(alts: JsonSchemaObject[]): Set<string> {
-  const kinds = new Set<string>()
-  for (const alt of alts) {
-    for (const kind of splitByKind(alt).kinds.keys())
-      kinds.add(kind)
-  }
-  return kinds
+/** One alternative of a node: as written (perhaps a `$ref`) and resolved. */
+interface Alternative {
+  written: JsonSchemaObject
+  node: JsonSchemaObject
 }
 
 function planNode(ctx: PlanContext, schema: unknown): CoercionPlan | undefined {
-  const resolved = resolve(ctx, schema)
-  if (!resolved || ctx.depth >= MAX_DEPTH)
+  if (isSchemaObject(schema) && typeof schema.$ref === 'string')
+    return planRef(ctx, schema.$ref)
+  if (!isSchema(schema) || ctx.depth >= MAX_DEPTH)
     return undefined
-  if (resolved.ref)
-    ctx.refs.push(resolved.ref)
   ctx.depth++
   try {
-    const alts = alternatives(ctx, resolved.schema)
-    const kinds = kindsAccepted(alts)
+    const alts: Alternative[] = alternatives(ctx, schema).flatMap((written) => {
+      const node = typeof written.$ref === 'string' ? resolveRef(ctx.root, written.$ref) : written
+      return isSchemaObject(node) ? [{ written, node }] : []
+    })
+    const ofKind = (kind: 'object' | 'array'): Alternative[] => alts.filter(alt => splitByKind(alt.node).kinds.has(kind))
     const plan: CoercionPlan = {}
-    if (!kinds.has('string') && (kinds.has('object') || kinds.has('array')))
-      plan.parse = kinds.has('object') && kinds.has('array') ? 'any' : kinds.has('object') ? 'object' : 'array'
-    const objects = alts.filter(alt => splitByKind(alt).kinds.has('object'))
-    const arrays = alts.filter(alt => splitByKind(alt).kinds.has('array'))
-    Object.assign(plan, objectPlan(ctx, objects, discriminatorOf(ctx, resolved.schema)), arrayPlan(ctx, arrays))
+    const parse = parseOf(ctx, schema)
+    if (parse)
+      plan.parse = parse
+    Object.assign(plan, objectPlan(ctx, ofKind('object'), discriminatorOf(ctx, schema)), arrayPlan(ctx, ofKind('array')))
     return Object.keys(plan).length > 0 ? plan : undefined
   }
   finally {
     ctx.depth--
-    if (resolved.ref)
-      ctx.refs.pop()
   }
 }
 
@@ -141,34 +204,44 @@ function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan
   return plan
 }
 
-function objectPlan(ctx: PlanContext, objects: JsonSchemaObject[], declared: string | undefined): CoercionPlan {
+/** An alternative's own plan; one reached through a `$ref` is planned (once) as that definition. */
+function alternativePlan(ctx: PlanContext, alt: Alternative, own: (node: JsonSchemaObject) => CoercionPlan): CoercionPlan {
+  if (typeof alt.written.$ref !== 'string')
+    return own(alt.node)
+  const { parse: _parse, ...rest } = planRef(ctx, alt.written.$ref) ?? {}
+  return rest
+}
+
+function objectPlan(ctx: PlanContext, objects: Alternative[], declared: string | undefined): CoercionPlan {
   if (objects.length === 0)
     return {}
-  const plans = objects.map(object => ownObjectPlan(ctx, object))
+  const plans = objects.map(alt => alternativePlan(ctx, alt, node => ownObjectPlan(ctx, node)))
   if (objects.length === 1)
     return plans[0]!
-  const tag = tagOf(objects, declared)
+  const nodes = objects.map(alt => alt.node)
+  const tag = tagOf(nodes, declared)
   if (tag !== undefined) {
     const cases: Record<string, CoercionPlan> = {}
-    objects.forEach((_, i) => {
-      if (Object.keys(plans[i]!).length > 0)
-        tag.values[i]!.forEach(value => cases[value] = plans[i]!)
+    plans.forEach((plan, i) => {
+      if (Object.keys(plan).length > 0)
+        tag.values[i]!.forEach(value => cases[value] = plan)
     })
     return Object.keys(cases).length > 0 ? { discriminator: { key: tag.key, cases } } : {}
   }
   // Ambiguous: a key is coerced only where every alternative that declares it agrees.
+  const bodies = plans.map(plan => body(ctx, plan) ?? {})
   const plan: CoercionPlan = {}
-  const keys = new Set(objects.flatMap(object => isSchemaObject(object.properties) ? Object.keys(object.properties) : []))
+  const keys = new Set(nodes.flatMap(node => isSchemaObject(node.properties) ? Object.keys(node.properties) : []))
   const properties: Record<string, CoercionPlan> = {}
   for (const key of keys) {
-    const declaring = objects.map((object, i) => ({ object, plan: plans[i]! })).filter(({ object }) => isSchemaObject(object.properties) && key in object.properties)
+    const declaring = nodes.map((node, i) => ({ node, plan: bodies[i]! })).filter(({ node }) => isSchemaObject(node.properties) && key in node.properties)
     const sub = agreed(declaring.map(d => d.plan.properties?.[key]))
     if (sub)
       properties[key] = sub
   }
   if (Object.keys(properties).length > 0)
     plan.properties = properties
-  const additional = agreed(plans.map(p => p.additional))
+  const additional = agreed(bodies.map(p => p.additional))
   if (additional)
     plan.additional = additional
   return plan
@@ -189,8 +262,11 @@ function ownArrayPlan(ctx: PlanContext, array: JsonSchemaObject): CoercionPlan {
   return plan
 }
 
-function arrayPlan(ctx: PlanContext, arrays: JsonSchemaObject[]): CoercionPlan {
-  const plans = arrays.map(array => ownArrayPlan(ctx, array))
+function arrayPlan(ctx: PlanContext, arrays: Alternative[]): CoercionPlan {
+  // A node names at most one definition (its object side's): an array side reached through a
+  // `$ref` is spelled out, and while that definition is still being planned, left to the parser.
+  const plans = arrays.map(alt => body(ctx, alternativePlan(ctx, alt, node => ownArrayPlan(ctx, node))) ?? {})
+    .map(({ items, prefix }) => ({ ...(items ? { items } : {}), ...(prefix ? { prefix } : {}) }))
   if (plans.length <= 1)
     return plans[0] ?? {}
   const plan: CoercionPlan = {}
@@ -206,13 +282,39 @@ function arrayPlan(ctx: PlanContext, arrays: JsonSchemaObject[]): CoercionPlan {
 /** One plan for an object assembled from parts with disjoint keys (params, input, shared fields). */
 export function mergeObjectPlans(parts: CoercionPlan[]): CoercionPlan {
   const out: CoercionPlan = {}
-  for (const part of parts) {
+  parts.forEach((original, i) => {
+    const taken = Object.keys(original.defs ?? {}).some(name => out.defs && Object.prototype.hasOwnProperty.call(out.defs, name))
+    const part = taken ? renameRefs(original, name => `${i}_${name}`) : original
     if (part.properties)
       out.properties = { ...out.properties, ...part.properties }
     if (part.additional && !out.additional)
       out.additional = part.additional
     if (part.discriminator && !out.discriminator)
       out.discriminator = part.discriminator
-  }
+    if (part.defs)
+      out.defs = { ...out.defs, ...part.defs }
+  })
+  return out
+}
+
+/** The same plan with every definition name (and every use of it) renamed. */
+function renameRefs(plan: CoercionPlan, rename: (name: string) => string): CoercionPlan {
+  const each = (map: Record<string, CoercionPlan>, renameKeys = false): Record<string, CoercionPlan> =>
+    Object.fromEntries(Object.entries(map).map(([key, sub]) => [renameKeys ? rename(key) : key, renameRefs(sub, rename)]))
+  const out: CoercionPlan = { ...plan }
+  if (plan.ref !== undefined)
+    out.ref = rename(plan.ref)
+  if (plan.properties)
+    out.properties = each(plan.properties)
+  if (plan.additional)
+    out.additional = renameRefs(plan.additional, rename)
+  if (plan.items)
+    out.items = renameRefs(plan.items, rename)
+  if (plan.prefix)
+    out.prefix = plan.prefix.map(sub => sub && renameRefs(sub, rename))
+  if (plan.discriminator)
+    out.discriminator = { key: plan.discriminator.key, cases: each(plan.discriminator.cases) }
+  if (plan.defs)
+    out.defs = each(plan.defs, true)
   return out
 }

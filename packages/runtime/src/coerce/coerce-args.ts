@@ -18,6 +18,17 @@ const FAILED = Symbol('failed')
 
 /** Characters left to parse in the current call (coerceArgs is synchronous, so one counter serves). */
 let charsLeft = 0
+/** The named plans of the current call's root plan. */
+let defs: Record<string, CoercionPlan> = {}
+
+/** A place that follows a named plan: the named plan, with the place's own fields on top. */
+function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
+  for (let hops = 0; plan?.ref !== undefined && hops < 8; hops++) {
+    const { ref, ...rest } = plan
+    plan = own(defs, ref) ? { ...defs[ref], ...rest } : rest
+  }
+  return plan
+}
 
 function parse(text: string): Json | typeof FAILED {
   if (text.length > MAX_STRING || text.length > charsLeft)
@@ -65,7 +76,7 @@ function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: nu
     }
   }
   const tag = plan.discriminator
-  const selected = tag && typeof out[tag.key] === 'string' && own(tag.cases, out[tag.key] as string) ? tag.cases[out[tag.key] as string] : undefined
+  const selected = tag && typeof out[tag.key] === 'string' && own(tag.cases, out[tag.key] as string) ? resolve(tag.cases[out[tag.key] as string]) : undefined
   return selected ? coerceObject(out, selected, depth) : out
 }
 
@@ -83,7 +94,8 @@ function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
   return out
 }
 
-function coerce(value: Json, plan: CoercionPlan | undefined, depth: number): Json {
+function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): Json {
+  const plan = resolve(planned)
   if (!plan || depth > MAX_DEPTH)
     return value
   if (typeof value === 'string') {
@@ -106,6 +118,7 @@ function coerce(value: Json, plan: CoercionPlan | undefined, depth: number): Jso
  */
 export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
   charsLeft = MAX_TOTAL
+  defs = plan.defs ?? {}
   try {
     let value = args
     if (typeof value === 'string') {

@@ -1,0 +1,123 @@
+// No schema stalls the compiler or makes it throw: recursion, $ref and meta-id bombs, deep unions,
+// keys that look like percent-encoding, and malformed keywords all finish with a bounded result
+// and, where something was cut or dropped, a diagnostic.
+import type { JsonSchema } from '@flatmcp/core'
+import { compileTool, flattenSchema, planCoercion } from '@flatmcp/core'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { accepts } from './support'
+
+const size = (value: unknown): number => JSON.stringify(value).length
+
+describe('the coercion planner is bounded', () => {
+  it('a binary tree through a union plans once, as a named definition', () => {
+    const self = { anyOf: [{ $ref: '#' }, { type: 'null' }] }
+    const plan = planCoercion({ type: 'object', properties: { l: self, r: self } })
+    expect(plan.defs).toBeDefined()
+    expect(plan.properties?.l).toEqual({ parse: 'object', ref: 'root' })
+    expect(size(plan)).toBeLessThan(300)
+  })
+
+  it('z.lazy trees and mutually recursive types give plans the size of the schema', () => {
+    type Node = { v: string, left: Node | null, right: Node | null }
+    const Node: z.ZodType<Node> = z.object({ v: z.string(), left: z.lazy(() => Node).nullable(), right: z.lazy(() => Node).nullable() })
+    expect(size(compileTool({ name: 't', input: z.object({ tree: Node }) }).coercion)).toBeLessThan(500)
+    for (const count of [2, 4, 6]) {
+      const types: z.ZodType[] = []
+      for (let i = 0; i < count; i++)
+        types.push(z.object({ [`n${i}`]: z.lazy(() => types[(i + 1) % count]!).nullable(), [`m${i}`]: z.array(z.lazy(() => types[(i + count - 1) % count]!)) }))
+      const compiled = compileTool({ name: 't', input: z.object({ root: types[0]! }) })
+      expect(size(compiled.coercion)).toBeLessThan(400 * count)
+    }
+  })
+
+  it('a $ref bomb (each level uses the one below twice) plans in linear size', () => {
+    const $defs: Record<string, unknown> = { d0: { type: 'object', properties: { x: { type: 'array', items: { type: 'string' } } } } }
+    for (let i = 1; i <= 30; i++)
+      $defs[`d${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/d${i - 1}` }, b: { $ref: `#/$defs/d${i - 1}` } } }
+    const plan = planCoercion({ type: 'object', properties: { root: { $ref: '#/$defs/d30' } }, $defs })
+    expect(size(plan)).toBeLessThan(30 * 400)
+  })
+
+  it('a zod meta-id bomb compiles with a small plan and a bounded schema', () => {
+    let schema: z.ZodType = z.object({ x: z.array(z.string()) }).meta({ id: 'L0' })
+    for (let i = 1; i <= 20; i++)
+      schema = z.object({ a: schema, b: schema }).meta({ id: `L${i}` })
+    const compiled = compileTool({ name: 't', input: z.object({ root: schema }) })
+    expect(size(compiled.coercion)).toBeLessThan(20 * 400)
+    expect(compiled.diagnostics.some(d => d.code === 'size-limit')).toBe(true)
+  })
+})
+
+describe('keys with %, ~ and /', () => {
+  it('a note on key "%41" stays on "%41" (pointers are not URI-decoded)', () => {
+    const input = z.object({ '%41': z.string().toLowerCase().regex(/^[a-z]+$/), 'A': z.string().regex(/^[A-Z]+$/) })
+    const value = { '%41': 'ABC', 'A': 'XYZ' }
+    expect(input.safeParse(value).success).toBe(true)
+    expect(accepts(compileTool({ name: 't', input }).inputSchema, value)).toBe(true)
+  })
+
+  it('no URIError: a lone % in a $ref, in keys with notes, in a reused meta id', () => {
+    const bad: JsonSchema = { type: 'object', properties: { a: { $ref: '#/%' }, b: { anyOf: [{ $ref: '#/%zz' }, { type: 'null' }] } } }
+    expect(flattenSchema(bad).diagnostics.map(d => d.code)).toContain('ref-unresolved')
+    expect(() => planCoercion(bad)).not.toThrow()
+    const reused = z.string().meta({ id: 'a%b' })
+    const input = z.object({
+      'rate%': z.string().trim(),
+      '100%': z.string().refine(() => true),
+      'a%': z.discriminatedUnion('k', [z.object({ k: z.literal('x'), '~/': z.number() }), z.object({ k: z.literal('y') })]),
+      'p': reused,
+      'q': reused,
+    })
+    const compiled = compileTool({ name: 't', input })
+    expect(accepts(compiled.inputSchema, { 'rate%': ' a ', '100%': 'b', 'a%': { 'k': 'x', '~/': 1 }, 'p': 's', 'q': 't' })).toBe(true)
+  })
+})
+
+describe('deep unions', () => {
+  for (const keyword of ['anyOf', 'oneOf']) {
+    it(`10,000 nested ${keyword} give a depth-limit diagnostic and stay sound`, () => {
+      let schema: JsonSchema = { type: 'string' }
+      for (let i = 0; i < 10_000; i++)
+        schema = { [keyword]: [schema, { type: 'number' }] }
+      for (const profile of ['portable', 'minimal'] as const) {
+        const result = flattenSchema({ type: 'object', properties: { a: schema } }, { profile })
+        expect(result.diagnostics.map(d => d.code)).toContain('depth-limit')
+        expect(accepts(result.schema, { a: 'the string at the bottom' })).toBe(true)
+      }
+      expect(() => planCoercion(schema)).not.toThrow()
+    })
+  }
+})
+
+describe('malformed keywords', () => {
+  // Valid JSON Schema is what the meta-schema and a compiling validator accept; style is not asked.
+  const lax = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false })
+  const keywords = ['uniqueItems', 'dependentRequired', 'readOnly', 'writeOnly', 'deprecated', 'description', 'title', 'examples', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'pattern', 'format', 'required', 'enum', 'type', 'items', 'properties', 'additionalProperties', 'contains', 'if', 'minimum', '$comment']
+  const badValue = fc.oneof(
+    fc.constantFrom<unknown>(-1, 1.5, 0, '(', '[a-', 'x', true, null, [], [1], {}, { a: 1 }, { a: [1] }, 'string'),
+    fc.jsonValue({ maxDepth: 2 }),
+  )
+
+  it('every output either validates as JSON Schema or carries a diagnostic', () => {
+    fc.assert(fc.property(fc.constantFrom(...keywords), badValue, fc.constantFrom('root', 'nested'), (keyword, value, where) => {
+      const schema: JsonSchema = where === 'root' ? { type: 'object', properties: {}, [keyword]: value } : { type: 'object', properties: { a: { type: 'string', [keyword]: value } } }
+      for (const profile of ['portable', 'minimal'] as const) {
+        const result = flattenSchema(schema, { profile })
+        let valid = lax.validateSchema(result.schema as object) as boolean
+        if (valid) {
+          try {
+            lax.compile(result.schema as object)
+          }
+          catch {
+            valid = false
+          }
+        }
+        if (!valid && result.diagnostics.length === 0)
+          throw new Error(`invalid output without a diagnostic: ${keyword}=${JSON.stringify(value)} (${profile}) → ${JSON.stringify(result.schema)}`)
+      }
+    }), { numRuns: 600 })
+  })
+})
