@@ -56,7 +56,8 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
     out.push(s.cyan('diagnostics:') + (compiled.diagnostics.length === 0 ? ' none' : ''))
     for (const d of compiled.diagnostics) {
       const mark = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info')
-      out.push(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}: ${d.message}`)
+      const flat = d.flatPath !== undefined && d.flatPath !== d.path ? ` (advertised ${d.flatPath || '/'})` : ''
+      out.push(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}${flat}: ${d.message}`)
     }
     out.push(`${s.cyan('coercion plan:')} ${JSON.stringify(compiled.coercion)}`, '')
   }

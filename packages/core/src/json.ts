@@ -71,11 +71,11 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
 }
 
 /**
- * Resolves a local `$ref` (`#`, `#/a/b`) inside `root`. A `$ref` is a URI fragment, so it is
- * percent-decoded first; some generators (zod among them) write keys unencoded, so a fragment that
- * does not decode, or resolves to nothing decoded, is tried as it is written.
+ * The JSON pointer a local `$ref` (`#`, `#/a/b`) names inside `root`, or undefined. A `$ref` is a
+ * URI fragment, so it is percent-decoded first; some generators (zod among them) write keys
+ * unencoded, so a fragment that does not decode, or names nothing decoded, is tried as written.
  */
-export function resolveRef(root: unknown, ref: string): unknown {
+export function refPointer(root: unknown, ref: string): JsonPointer | undefined {
   if (!ref.startsWith('#'))
     return undefined
   const raw = ref.slice(1)
@@ -86,6 +86,11 @@ export function resolveRef(root: unknown, ref: string): unknown {
   catch {
     // Not percent-encoding: read it as written.
   }
-  const found = decoded === undefined ? undefined : resolvePointer(root, decoded)
-  return found !== undefined || decoded === raw ? found : resolvePointer(root, raw)
+  return [decoded, raw].find((pointer): pointer is string => pointer !== undefined && resolvePointer(root, pointer) !== undefined)
+}
+
+/** The schema a local `$ref` names inside `root`, or undefined. */
+export function resolveRef(root: unknown, ref: string): unknown {
+  const pointer = refPointer(root, ref)
+  return pointer === undefined ? undefined : resolvePointer(root, pointer)
 }

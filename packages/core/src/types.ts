@@ -13,8 +13,10 @@ export type Severity = 'error' | 'warning' | 'info'
 export interface Diagnostic {
   code: DiagnosticCode
   severity: Severity
-  /** Where in the schema handed to the compiler (or, for a tool, in its merged input) it happened. */
+  /** Where in the schema handed to the compiler (for a tool: in that part's original schema) it happened. */
   path: JsonPointer
+  /** The same place in the flattened schema, where it has one. */
+  flatPath?: JsonPointer
   message: string
 }
 

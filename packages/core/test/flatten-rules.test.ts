@@ -83,6 +83,22 @@ describe('discriminated unions', () => {
   })
 })
 
+describe('hints on nested unions', () => {
+  it('a union on the same discriminator inside a variant refines the hints, never contradicts them', () => {
+    const insight = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('TrendsQuery'), series: z.array(z.string()).describe('Series to plot'), interval: z.string().optional() }),
+      z.object({ kind: z.literal('FunnelsQuery'), series: z.array(z.string()), steps: z.number() }),
+    ]).meta({ id: 'Insight' })
+    const query = z.discriminatedUnion('kind', [insight, z.object({ kind: z.literal('HogQL'), query: z.string(), interval: z.string() })])
+    const { properties } = flat(z.object({ query, insight })).properties.query
+    expect(properties.series.description).toBe('For kind "TrendsQuery": Series to plot. Only for kind "TrendsQuery" or "FunnelsQuery", where it is required.')
+    expect(properties.interval.description).toBe('Only for kind "TrendsQuery" or "HogQL". Required when kind is "HogQL".')
+    expect(properties.steps.description).toBe('Only for kind "FunnelsQuery", where it is required.')
+    for (const property of Object.values(properties) as { description?: string }[])
+      expect((property.description ?? '').match(/Only for/g)?.length ?? 0).toBeLessThanOrEqual(1)
+  })
+})
+
 describe('collisions', () => {
   it('K2: differing literals and enums widen into one enum', () => {
     const schema = flat(z.discriminatedUnion('kind', [

@@ -69,7 +69,7 @@ describe('every member kind stays sound on a collided key', () => {
     const compiled = compileTool({ name: 't', input })
     expect(accepts(compiled.inputSchema, value)).toBe(true)
     // The user learns the key lost its type, and why.
-    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'untyped-leaf', path: '/properties/b', message: expect.stringContaining('a variant leaves it untyped') }))
+    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'untyped-leaf', path: '/oneOf/0/properties/b', flatPath: '/properties/b', message: expect.stringContaining('a variant leaves it untyped') }))
   })
 
   for (const [name, member, value] of members) {
@@ -96,7 +96,7 @@ describe('"any value" has a typed shape', () => {
     expect(data.items.type).toEqual(data.type)
     expect(data.items.items).toEqual({})
     expect(accepts(compiled.inputSchema, { data: [[[['deep']]]] })).toBe(true)
-    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'untyped-leaf', path: '/properties/data' }))
+    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'untyped-leaf', path: '/properties/data', flatPath: '/properties/data' }))
   })
 })
 

@@ -2,7 +2,7 @@
 // purpose) and generated values the zod schema accepts, the flat schema accepts them too (checked by
 // ajv), and the portable output has no combinator. FLATMCP_PROPERTY_RUNS raises the schema count.
 import type { JsonSchema } from '@flatmcp/core'
-import { compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
+import { compileTool, flattenSchema, resolvePointer, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -19,6 +19,14 @@ describe('superset invariant (property)', () => {
       const advertised = compiled.inputSchema
       expect(portableViolations(advertised)).toEqual([])
       expect(ajvDraft7.validateSchema(advertised)).toBe(true)
+      // Every diagnostic points into the original schema, and, where it gives one, into the flat one.
+      const original = toOriginalSchema(schema).schema
+      for (const d of compiled.diagnostics) {
+        if (resolvePointer(original, d.path) === undefined)
+          throw new Error(`diagnostic path ${d.path} does not resolve in the original: ${JSON.stringify(original)}`)
+        if (d.flatPath !== undefined && resolvePointer(advertised, d.flatPath) === undefined)
+          throw new Error(`diagnostic flatPath ${d.flatPath} does not resolve in the flat schema`)
+      }
       for (const raw of values) {
         const value = JSON.parse(JSON.stringify(raw)) as unknown
         if (!typed.safeParse(value).success)

@@ -1,3 +1,4 @@
+import type { KeyHint } from './hints'
 import type { Diagnostic, DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, SchemaNote, Severity } from '../types'
 
 export interface Profile {
@@ -20,7 +21,13 @@ export interface FlattenContext {
   root: JsonSchema
   /** Notes by node identity; rewritten nodes inherit the notes of the node they came from. */
   notes: WeakMap<object, SchemaNote>
-  diagnostics: Diagnostic[]
+  diagnostics: SiteDiagnostic[]
+  /** `$ref`s being inlined: where each is used (its site) and the definition's own pointer. */
+  frames: { site: JsonPointer, target: JsonPointer }[]
+  /** The original pointer of each rewritten node, for diagnostics raised after it was rewritten. */
+  origins: WeakMap<object, JsonPointer>
+  /** The hints written on flat keys, by the key's schema, for outer unions on the same discriminator. */
+  hints: WeakMap<object, KeyHint>
   /** Local `$ref`s being inlined, outermost first. */
   refStack: string[]
   /** Nodes left before inlining stops; keeps shared or recursive definitions from exploding. */
@@ -34,8 +41,27 @@ export const MAX_DEPTH = 64
 /** Nodes a single flatten may produce by inlining. */
 export const NODE_BUDGET = 200_000
 
-export function report(ctx: FlattenContext, code: DiagnosticCode, severity: Severity, path: JsonPointer, message: string): void {
-  ctx.diagnostics.push({ code, severity, path, message })
+/** A diagnostic with the site it was raised at: the walk's pointer, through inlined `$ref`s. */
+export interface SiteDiagnostic extends Diagnostic {
+  site: JsonPointer
+}
+
+/**
+ * The walk's pointers follow the document as it is used: through an inlined `$ref` they go on below
+ * the `$ref` (the site). The original pointer goes on inside the definition instead.
+ */
+export function originalOf(ctx: FlattenContext, site: JsonPointer): JsonPointer {
+  for (let i = ctx.frames.length - 1; i >= 0; i--) {
+    const frame = ctx.frames[i]!
+    if (site === frame.site || site.startsWith(`${frame.site}/`))
+      return frame.target + site.slice(frame.site.length)
+  }
+  return site
+}
+
+/** Reports at a site; `original` is given where the site alone cannot tell it (keys merged by a union). */
+export function report(ctx: FlattenContext, code: DiagnosticCode, severity: Severity, site: JsonPointer, message: string, original?: JsonPointer): void {
+  ctx.diagnostics.push({ code, severity, path: original ?? originalOf(ctx, site), message, site })
 }
 
 export function noteOf(ctx: FlattenContext, node: unknown): SchemaNote | undefined {

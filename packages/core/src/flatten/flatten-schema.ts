@@ -1,5 +1,5 @@
-import type { FlattenOptions, FlattenResult, JsonSchema, SchemaNote, SchemaNotes } from '../types'
-import type { FlattenContext } from './context'
+import type { Diagnostic, FlattenOptions, FlattenResult, JsonPointer, JsonSchema, SchemaNote, SchemaNotes } from '../types'
+import type { FlattenContext, SiteDiagnostic } from './context'
 import { isSchemaObject, resolvePointer } from '../json'
 import { NODE_BUDGET } from './context'
 import { resolveProfile } from './profiles'
@@ -26,11 +26,31 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     root: schema,
     notes: notesByNode(schema, options.notes),
     diagnostics: [],
+    frames: [],
+    origins: new WeakMap(),
+    hints: new WeakMap(),
     refStack: [],
     budget: NODE_BUDGET,
   }
   const out = rewrite(ctx, schema, '', 0)
-  return { schema: out, diagnostics: dedupe(ctx.diagnostics) }
+  return { schema: out, diagnostics: dedupe(ctx.diagnostics.map(d => located(d, schema, out))) }
+}
+
+/**
+ * A diagnostic as the caller sees it: `path` resolves in the original (the nearest node that does,
+ * should a rewrite have lost the exact one), `flatPath` in the output where the place survived.
+ */
+function located({ site, ...diagnostic }: SiteDiagnostic, original: JsonSchema, flat: JsonSchema): Diagnostic {
+  let path = diagnostic.path
+  while (path !== '' && resolvePointer(original, path) === undefined)
+    path = path.slice(0, path.lastIndexOf('/'))
+  const flatPath = [flatSite(site), site].find(candidate => resolvePointer(flat, candidate) !== undefined)
+  return { ...diagnostic, path, ...(flatPath === undefined ? {} : { flatPath }) }
+}
+
+/** Where a site lands once unions are merged into one object and tuples into one `items`. */
+function flatSite(site: JsonPointer): JsonPointer {
+  return site.replace(/\/(?:anyOf|oneOf|allOf)\/\d+/g, '').replace(/\/(?:prefixItems|items)\/\d+/g, '/items')
 }
 
 /** A node inlined in several places reports once per path and message. */

@@ -95,31 +95,57 @@ export function describeVariants(discriminator: Discriminator, variants: ObjectV
   return out
 }
 
+/** What a flat key's hint says, kept so an outer union on the same discriminator can refine it. */
+export interface KeyHint {
+  /** The discriminator key the hint speaks of (a key of the same object). */
+  tag: string
+  /** The discriminator values whose variants declare the key, and those that require it. */
+  declaredBy: string[]
+  requiredBy: string[]
+  /** The author's own description of the key, by discriminator value (where there is one). */
+  own: Record<string, string>
+}
+
 /**
  * A flat key's description: its own (or, where variants describe it differently, each variant's),
- * then which variants use it and which require it.
+ * then which discriminator values use it and which require it. A variant that is itself a union
+ * flattened on the same discriminator brings its own hint, which this one refines (never repeats).
  */
-export function describeVariantKey(discriminator: Discriminator, variants: ObjectVariant[], key: string, declaredBy: number[], requiredBy: number[]): string {
+export function describeVariantKey(discriminator: Discriminator, variants: ObjectVariant[], key: string, declaredBy: number[], requiredBy: number[], hintOf: (schema: unknown) => KeyHint | undefined): { description: string, hint: KeyHint } {
   const { key: tag, values } = discriminator
-  const label = (indexes: number[]): string => quote(indexes.flatMap(i => values[i]!))
-  const own = declaredBy.map(i => descriptionOf((variants[i]!.schema.properties as Record<string, JsonSchema> | undefined)?.[key]))
+  const declared: string[] = []
+  const required: string[] = []
+  const own: Record<string, string> = {}
+  for (const i of declaredBy) {
+    const property = (variants[i]!.schema.properties as Record<string, JsonSchema> | undefined)?.[key]
+    const inner = hintOf(property)
+    const mine = new Set(values[i])
+    const fromInner = inner?.tag === tag
+    for (const value of fromInner ? inner.declaredBy.filter(v => mine.has(v)) : values[i]!) {
+      declared.push(value)
+      const text = fromInner ? inner.own[value] : descriptionOf(property)
+      if (text)
+        own[value] = text
+    }
+    required.push(...(fromInner ? inner.requiredBy.filter(v => mine.has(v)) : requiredBy.includes(i) ? values[i]! : []))
+  }
   const parts: string[] = []
-  if (own.every(d => d === own[0])) {
-    if (own[0])
-      parts.push(sentence(own[0]))
+  const texts = [...new Set(declared.map(value => own[value]))]
+  if (texts.length === 1 && texts[0]) {
+    parts.push(sentence(texts[0]))
   }
-  else {
-    declaredBy.forEach((variant, n) => {
-      if (own[n])
-        parts.push(`For ${tag} ${label([variant])}: ${sentence(own[n]!)}`)
-    })
+  else if (texts.length > 1) {
+    for (const text of texts) {
+      if (text)
+        parts.push(`For ${tag} ${quote(declared.filter(value => own[value] === text))}: ${sentence(text)}`)
+    }
   }
-  const everywhere = declaredBy.length === variants.length
-  if (!everywhere && requiredBy.length === declaredBy.length)
-    parts.push(`Only for ${tag} ${label(declaredBy)}, where it is required.`)
+  const everywhere = declared.length === values.flat().length
+  if (!everywhere && required.length === declared.length)
+    parts.push(`Only for ${tag} ${quote(declared)}, where it is required.`)
   else if (!everywhere)
-    parts.push(`Only for ${tag} ${label(declaredBy)}.`)
-  if (requiredBy.length > 0 && requiredBy.length < declaredBy.length)
-    parts.push(`Required when ${tag} is ${label(requiredBy)}.`)
-  return parts.join(' ')
+    parts.push(`Only for ${tag} ${quote(declared)}.`)
+  if (required.length > 0 && required.length < declared.length)
+    parts.push(`Required when ${tag} is ${quote(required)}.`)
+  return { description: parts.join(' '), hint: { tag, declaredBy: declared, requiredBy: required, own } }
 }

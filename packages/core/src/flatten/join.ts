@@ -20,6 +20,15 @@ export interface Joined {
  * constraints loosen or drop, objects merge key by key. Never narrower than the union.
  */
 export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer, discriminator?: string): Joined {
+  const joined = joinLive(schemas, ctx, path, discriminator)
+  // The joined node stands where its first input stood in the original.
+  const origin = schemas.map(schema => originOf(ctx, schema)).find(Boolean)
+  if (origin !== undefined && typeof joined.schema === 'object' && !ctx.origins.has(joined.schema))
+    ctx.origins.set(joined.schema, origin)
+  return joined
+}
+
+function joinLive(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer, discriminator?: string): Joined {
   const live = schemas.flatMap(branchesOf).filter(schema => schema !== false)
   if (live.length === 0)
     return { schema: false, exact: true }
@@ -180,7 +189,9 @@ function propertyOf(schema: JsonSchemaObject, key: string): JsonSchema | undefin
   const properties = isSchemaObject(schema.properties) ? schema.properties : {}
   if (Object.prototype.hasOwnProperty.call(properties, key))
     return properties[key] as JsonSchema
-  return Array.isArray(schema.required) && schema.required.includes(key) ? true : undefined
+  // Required without a property (a record with enum keys): its value is what extra keys hold. Any
+  // one of several matching patterns is a sound stand-in, since the value must satisfy them all.
+  return Array.isArray(schema.required) && schema.required.includes(key) ? undeclaredKeySchemas(schema, key)[0] ?? true : undefined
 }
 
 function isRequired(schema: JsonSchemaObject, key: string): boolean {
@@ -246,13 +257,18 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
       ? candidates[0]!
       : joinSchemas(candidates.map(s => widenInvisible(s, ctx, keyPath)), ctx, keyPath).schema
     if (acceptsAnything(schema) && !declaring.every(e => acceptsAnything(e.schema)))
-      report(ctx, 'untyped-leaf', 'warning', keyPath, `"${key}" accepts any value: ${catchAlls.some(acceptsAnything) ? 'a variant that does not declare it keeps extra keys of any value' : 'a variant leaves it untyped'}, so no other variant's type may constrain it`)
+      report(ctx, 'untyped-leaf', 'warning', keyPath, `"${key}" accepts any value: ${catchAlls.some(acceptsAnything) ? 'a variant that does not declare it keeps extra keys of any value' : 'a variant leaves it untyped'}, so no other variant's type may constrain it`, originOf(ctx, declaring[0]!.schema))
     const requiredBy = declaring.filter(e => isRequired(variants[e.i]!.schema, key)).map(e => e.i)
     if (requiredBy.length === variants.length)
       required.push(key)
     if (discriminator && isSchemaObject(schema)) {
-      schema = withDescription(schema, describeVariantKey(discriminator, variants, key, declaring.map(e => e.i), requiredBy))
+      const { description, hint } = describeVariantKey(discriminator, variants, key, declaring.map(e => e.i), requiredBy, node => isSchemaObject(node) ? ctx.hints.get(node) : undefined)
+      schema = withDescription(schema, description)
+      ctx.hints.set(schema, hint)
     }
+    const origin = originOf(ctx, declaring[0]!.schema)
+    if (origin !== undefined && typeof schema === 'object' && !ctx.origins.has(schema))
+      ctx.origins.set(schema, origin)
     properties[key] = schema
   }
 
@@ -291,6 +307,11 @@ function objectConstraints(schema: JsonSchemaObject): JsonSchemaObject {
   return rest
 }
 
+/** Where in the original a rewritten schema came from (a key merged by a union reports there). */
+function originOf(ctx: FlattenContext, schema: JsonSchema | undefined): JsonPointer | undefined {
+  return typeof schema === 'object' ? ctx.origins.get(schema) : undefined
+}
+
 function withDescription(schema: JsonSchemaObject, description: string): JsonSchemaObject {
   const out: JsonSchemaObject = { ...schema }
   if (description === '')
@@ -311,7 +332,7 @@ export function widenInvisible(schema: JsonSchema, ctx: FlattenContext, path: Js
   let out: JsonSchemaObject = schema
   if (noteOf(ctx, schema)?.invisible?.length) {
     out = baseType(schema)
-    report(ctx, 'invisible-constraint', 'info', path, `kept only the base type: the parser checks more than JSON Schema shows (${noteOf(ctx, schema)!.invisible!.join(', ')}) on a key several variants share`)
+    report(ctx, 'invisible-constraint', 'info', path, `kept only the base type: the parser checks more than JSON Schema shows (${noteOf(ctx, schema)!.invisible!.join(', ')}) on a key several variants share`, originOf(ctx, schema))
   }
   let changed = out !== schema
   const next: JsonSchemaObject = { ...out }

@@ -1,8 +1,8 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext } from './context'
 import type { Kind } from './keywords'
-import { childPointer, isSchema, isSchemaObject, resolveRef } from '../json'
-import { carryNote, MAX_DEPTH, noteOf, RECURSION_BOUND, report } from './context'
+import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef } from '../json'
+import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } from './context'
 import { assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
@@ -32,7 +32,7 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
   }
   ctx.budget -= 1
   if (typeof node.$ref === 'string' && isWellFormed('$ref', node.$ref))
-    return carryNote(ctx, node, rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth))
+    return located(ctx, path, carryNote(ctx, node, rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth)))
 
   const children = rewriteChildren(ctx, node, path, depth)
   carryNote(ctx, node, children)
@@ -46,7 +46,14 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
   if (!isSchemaObject(out))
     return out
   out = adjustForInvisible(ctx, node, out, path)
-  return carryNote(ctx, node, ctx.profile.finishNode ? ctx.profile.finishNode(out, path, ctx) : out)
+  return located(ctx, path, carryNote(ctx, node, ctx.profile.finishNode ? ctx.profile.finishNode(out, path, ctx) : out))
+}
+
+/** Remembers where in the original a rewritten node came from (a union may report on it later). */
+function located<T extends JsonSchema>(ctx: FlattenContext, site: JsonPointer, node: T): T {
+  if (typeof node === 'object' && !ctx.origins.has(node))
+    ctx.origins.set(node, originalOf(ctx, site))
+  return node
 }
 
 function describeValue(value: unknown): string {
@@ -193,7 +200,9 @@ function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string
   }
   else {
     ctx.refStack.push(ref)
+    ctx.frames.push({ site: path, target: refPointer(ctx.root, ref)! })
     resolved = rewrite(ctx, target, path, depth + 1)
+    ctx.frames.pop()
     ctx.refStack.pop()
   }
   return Object.keys(siblings).length === 0 ? resolved : foldAll([rewrite(ctx, siblings, path, depth), resolved])

@@ -36,7 +36,7 @@ export function artifactText(input: ArtifactInput): string {
       ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
       ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
     }])),
-    diagnostics: input.tools.flatMap(t => t.compiled.diagnostics.map(({ tool, schema, code, severity, path, message }) => ({ tool, schema, code, severity, path, message }))),
+    diagnostics: input.tools.flatMap(t => t.compiled.diagnostics.map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message }))),
   }
   return `${JSON.stringify(artifact, null, 2)}\n`
 }
