@@ -1,5 +1,7 @@
-// Compiler scaling: how compile time grows with union width and nesting depth.
-import { compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
+// Compiler scaling: how compile time grows with union width and nesting depth; plan and schema
+// sizes of recursive and bomb-shaped schemas.
+import type { JsonSchema } from '@flatmcp/core'
+import { compileTool, flattenSchema, planCoercion, toOriginalSchema } from '@flatmcp/core'
 import { z } from 'zod'
 import { measure } from './measure'
 
@@ -41,19 +43,76 @@ function countNodes(value: unknown): number {
   return 1 + Object.values(value).reduce<number>((sum, child) => sum + countNodes(child), 0)
 }
 
-
-
 export interface Row { case: string, nodes: number, toJsonMs: number, flattenMs: number, compileMs: number }
 
 async function run(label: string, schema: z.ZodType): Promise<Row> {
   const original = toOriginalSchema(schema)
+  const nodes = countNodes(original.schema)
+  // Large cases take seconds a run: fewer samples keep the whole benchmark within minutes.
+  const samples = nodes > 50_000 ? { min: 3, max: 3 } : {}
   return {
     case: label,
-    nodes: countNodes(original.schema),
-    toJsonMs: await measure(() => toOriginalSchema(schema)),
-    flattenMs: await measure(() => flattenSchema(original.schema, { notes: original.notes })),
-    compileMs: await measure(() => compileTool({ name: 'bench', input: schema })),
+    nodes,
+    toJsonMs: await measure(() => toOriginalSchema(schema), samples),
+    flattenMs: await measure(() => flattenSchema(original.schema, { notes: original.notes }), samples),
+    compileMs: await measure(() => compileTool({ name: 'bench', input: schema }), samples),
   }
+}
+
+export interface SizeRow { case: string, originalBytes: number, flatBytes: number, planBytes: number, planMs: number, compileMs: number }
+
+type TreeNode = { v: string, left: TreeNode | null, right: TreeNode | null }
+
+/** Recursive and bomb-shaped inputs: what each costs to plan, and how large the plan and schema get. */
+function recursiveCases(): [string, z.ZodType][] {
+  const tree: z.ZodType<TreeNode> = z.object({ v: z.string(), left: z.lazy(() => tree).nullable(), right: z.lazy(() => tree).nullable() })
+  const mutual: z.ZodType[] = []
+  for (let i = 0; i < 4; i++)
+    mutual.push(z.object({ [`n${i}`]: z.lazy(() => mutual[(i + 1) % 4]!).nullable(), [`m${i}`]: z.array(z.lazy(() => mutual[(i + 3) % 4]!)) }))
+  let bomb: z.ZodType = z.object({ x: z.array(z.string()) }).meta({ id: 'L0' })
+  for (let i = 1; i <= 20; i++)
+    bomb = z.object({ a: bomb, b: bomb }).meta({ id: `L${i}` })
+  return [
+    ['binary tree (z.lazy)', z.object({ tree })],
+    ['z.json()', z.object({ data: z.json() })],
+    ['4 mutually recursive types', z.object({ root: mutual[0]! })],
+    ['meta-id bomb, 20 levels', z.object({ root: bomb })],
+  ]
+}
+
+/** A $ref bomb written as JSON: each of 30 definitions uses the one below twice. */
+function refBomb(): JsonSchema {
+  const $defs: Record<string, unknown> = { d0: { type: 'object', properties: { x: { type: 'array', items: { type: 'string' } } } } }
+  for (let i = 1; i <= 30; i++)
+    $defs[`d${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/d${i - 1}` }, b: { $ref: `#/$defs/d${i - 1}` } } }
+  return { type: 'object', properties: { root: { $ref: '#/$defs/d30' } }, $defs }
+}
+
+async function sizes(): Promise<SizeRow[]> {
+  const bytes = (value: unknown): number => JSON.stringify(value).length
+  const rows: SizeRow[] = []
+  for (const [label, schema] of recursiveCases()) {
+    const original = toOriginalSchema(schema)
+    const compiled = compileTool({ name: 'bench', input: schema })
+    rows.push({
+      case: label,
+      originalBytes: bytes(original.schema),
+      flatBytes: bytes(compiled.inputSchema),
+      planBytes: bytes(compiled.coercion),
+      planMs: await measure(() => planCoercion(original.schema, { notes: original.notes }), { min: 3, budgetMs: 500 }),
+      compileMs: await measure(() => compileTool({ name: 'bench', input: schema }), { min: 3, budgetMs: 500 }),
+    })
+  }
+  const bomb = refBomb()
+  rows.push({
+    case: '$ref bomb (JSON), 30 levels',
+    originalBytes: bytes(bomb),
+    flatBytes: bytes(flattenSchema(bomb).schema),
+    planBytes: bytes(planCoercion(bomb)),
+    planMs: await measure(() => planCoercion(bomb), { min: 3, budgetMs: 500 }),
+    compileMs: await measure(() => flattenSchema(bomb), { min: 3, budgetMs: 500 }),
+  })
+  return rows
 }
 
 /** Least-squares slope of log(time) on log(size): 1 means linear. */
@@ -67,20 +126,27 @@ function growthExponent(rows: Row[], pick: (row: Row) => number): number {
   return num / den
 }
 
-export interface CompilerResults { widths: Row[], depths: Row[], widthExponent: { flatten: number, compileTool: number }, depthExponent: { flatten: number, compileTool: number } }
+export interface CompilerResults { widths: Row[], depths: Row[], sizes: SizeRow[], widthExponent: { flatten: number, compileTool: number }, depthExponent: { flatten: number, compileTool: number } }
+
+/** Union widths measured; the growth exponent is fitted over 500 to 10,000 variants. */
+export const WIDTHS = [10, 100, 200, 500, 1000, 2000, 5000, 10_000]
 
 export async function runCompiler(log: (line: string) => void): Promise<CompilerResults> {
   log('compiler scaling')
   const widths: Row[] = []
-  for (const width of [10, 100, 200, 1000])
+  for (const width of WIDTHS) {
+    log(`  union of ${width}`)
     widths.push(await run(`union ${width}×${KEYS_PER_VARIANT} keys`, union(width)))
-  const scaling = widths.filter(r => !r.case.includes('200'))
+  }
+  const scaling = widths.filter(r => Number(r.case.split(/[ ×]/)[1]) >= 500)
   const depths: Row[] = []
   for (let depth = 1; depth <= 8; depth++)
     depths.push(await run(`nesting depth ${depth}`, nestedUnion(depth)))
+  log('plan and schema sizes of recursive schemas')
   return {
     widths,
     depths,
+    sizes: await sizes(),
     widthExponent: { flatten: growthExponent(scaling, r => r.flattenMs), compileTool: growthExponent(scaling, r => r.compileMs) },
     depthExponent: { flatten: growthExponent(depths, r => r.flattenMs), compileTool: growthExponent(depths, r => r.compileMs) },
   }

@@ -54,7 +54,9 @@ target('coercion adds ≤ 10% to zod parse on clean arguments', call.clean.flatm
 
 console.log('\n4. compiler scaling')
 table(['case', 'nodes', 'zod → JSON', 'flatten', 'compileTool', 'flatten µs/node'], [...compiler.widths, ...compiler.depths].map(r => [r.case, r.nodes, fmt(r.toJsonMs), fmt(r.flattenMs), fmt(r.compileMs), (r.flattenMs * 1000 / r.nodes).toFixed(2)]))
-console.log(`growth exponent (time ∝ size^k): widths 10→1000 flatten k=${compiler.widthExponent.flatten.toFixed(2)}, compileTool k=${compiler.widthExponent.compileTool.toFixed(2)}; depth 1→8 flatten k=${compiler.depthExponent.flatten.toFixed(2)}, compileTool k=${compiler.depthExponent.compileTool.toFixed(2)}`)
+console.log(`growth exponent (time ∝ size^k): widths 500→10,000 flatten k=${compiler.widthExponent.flatten.toFixed(2)}, compileTool k=${compiler.widthExponent.compileTool.toFixed(2)}; depth 1→8 flatten k=${compiler.depthExponent.flatten.toFixed(2)}, compileTool k=${compiler.depthExponent.compileTool.toFixed(2)}`)
+console.log('\n4b. recursive and bomb-shaped schemas: sizes in bytes of JSON, plan beside schema')
+table(['case', 'original', 'flat schema', 'coercion plan', 'plan ÷ original', 'planCoercion', 'compile'], compiler.sizes.map(r => [r.case, r.originalBytes, r.flatBytes, r.planBytes, ratio(r.planBytes, r.originalBytes), fmt(r.planMs), fmt(r.compileMs)]))
 const w200 = compiler.widths.find(r => r.case.includes('200'))!
 target('compiler cost about linear in schema size', compiler.widthExponent.flatten < 1.2 && compiler.depthExponent.flatten < 1.2, `k=${compiler.widthExponent.flatten.toFixed(2)} (width), ${compiler.depthExponent.flatten.toFixed(2)} (depth)`)
 target('a 200-variant union flattens in < 50 ms', w200.flattenMs < 50, `${fmt(w200.flattenMs)} ms (compileTool with zod's own conversion: ${fmt(w200.compileMs)} ms)`)

@@ -9,6 +9,9 @@ import { z } from 'zod'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
 import { accepts, ajvDraft7, portableViolations } from './support'
 
+// A longer run (FLATMCP_PROPERTY_RUNS=20000) takes minutes: its time limit grows with it.
+const TIMEOUT = Math.max(120_000, RUNS * 100)
+
 describe('superset invariant (property)', () => {
   it(`holds for ${RUNS} generated schemas and their valid values`, () => {
     let checkedValues = 0
@@ -38,7 +41,7 @@ describe('superset invariant (property)', () => {
     }), { numRuns: RUNS, seed: SEED })
     // Most generated values must really reach the check, or the property says little.
     expect(checkedValues).toBeGreaterThan(RUNS * 2)
-  })
+  }, TIMEOUT)
 
   it('the minimal profile keeps the invariant too', () => {
     fc.assert(fc.property(cases, ([s, values]) => {
@@ -51,7 +54,7 @@ describe('superset invariant (property)', () => {
           throw new Error(`minimal profile rejects ${JSON.stringify(value)}`)
       }
     }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
-  })
+  }, TIMEOUT)
 
   it('catches an unsound flattener: a first-wins merge fails the same property', () => {
     // The classic hand-written flattener: the first variant's schema for a key wins.

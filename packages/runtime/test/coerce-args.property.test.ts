@@ -80,5 +80,5 @@ describe('coerceArgs (property)', () => {
       }
     }), { numRuns: RUNS, seed: SEED })
     expect(repaired).toBeGreaterThan(RUNS / 2)
-  })
+  }, Math.max(120_000, RUNS * 100))
 })

@@ -130,14 +130,23 @@ export function describeVariantKey(discriminator: Discriminator, variants: Objec
     required.push(...(fromInner ? inner.requiredBy.filter(v => mine.has(v)) : requiredBy.includes(i) ? values[i]! : []))
   }
   const parts: string[] = []
-  const texts = [...new Set(declared.map(value => own[value]))]
+  // The values that share each text, in one pass (a union may have thousands of variants).
+  const byText = new Map<string | undefined, string[]>()
+  for (const value of declared) {
+    const sharing = byText.get(own[value])
+    if (sharing)
+      sharing.push(value)
+    else
+      byText.set(own[value], [value])
+  }
+  const texts = [...byText.keys()]
   if (texts.length === 1 && texts[0]) {
     parts.push(sentence(texts[0]))
   }
   else if (texts.length > 1) {
-    for (const text of texts) {
+    for (const [text, sharing] of byText) {
       if (text)
-        parts.push(`For ${tag} ${quote(declared.filter(value => own[value] === text))}: ${sentence(text)}`)
+        parts.push(`For ${tag} ${quote(sharing)}: ${sentence(text)}`)
     }
   }
   const everywhere = declared.length === values.flat().length

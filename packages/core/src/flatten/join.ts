@@ -47,7 +47,11 @@ function joinLive(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer,
       // `integer` folds into `number` when both occur.
       const kind = rawKind === 'integer' && hasNumber ? 'number' : rawKind
       const entry = kind === rawKind ? facet : { ...facet, type: kind }
-      byKind.set(kind, [...(byKind.get(kind) ?? []), { facet: entry, variant }])
+      const entries = byKind.get(kind)
+      if (entries)
+        entries.push({ facet: entry, variant })
+      else
+        byKind.set(kind, [{ facet: entry, variant }])
     }
   })
 
