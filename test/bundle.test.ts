@@ -15,10 +15,24 @@ const input = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('many'), item: z.array(z.object({ id: z.string() })) }),
 ])
 
-const entry = (precomputed: unknown): string => `
+/** A recursive input: its plan names the tree once and refers to it at every depth. */
+type Node = { v: string, kids: Node[] | null }
+const Node: z.ZodType<Node> = z.object({ v: z.string(), kids: z.array(z.lazy(() => Node)).nullable() })
+const treeInput = z.object({ tree: Node })
+const treeSource = `
+type Node = { v: string, kids: Node[] | null }
+const Node: z.ZodType<Node> = z.object({ v: z.string(), kids: z.array(z.lazy(() => Node)).nullable() })
+const treeInput = z.object({ tree: Node })
+`
+
+const entry = (precomputed: unknown, treePrecomputed: unknown): string => `
 import { attachCompiled, createMcpServer, defineTool } from '@flatmcp/runtime'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
+${treeSource}
+const count = (node: Node): number => 1 + (node.kids ?? []).reduce((sum, kid) => sum + count(kid), 0)
+const tree = defineTool({ name: 'tree', input: treeInput, handler: input => String(count(input.tree)) })
+attachCompiled(tree, ${JSON.stringify(treePrecomputed)})
 
 const tool = defineTool({
   name: 'pick',
@@ -29,7 +43,7 @@ const tool = defineTool({
   handler: input => input.kind === 'one' ? input.item.id : input.item.map(i => i.id).join(','),
 })
 attachCompiled(tool, ${JSON.stringify(precomputed)})
-await createMcpServer([tool], { name: 'bundled', version: '1.0.0' }).connect(new StdioServerTransport())
+await createMcpServer([tool, tree], { name: 'bundled', version: '1.0.0' }).connect(new StdioServerTransport())
 `
 
 describe('a bundled server with precomputed data', () => {
@@ -39,7 +53,7 @@ describe('a bundled server with precomputed data', () => {
     const work = path.join(ROOT, 'node_modules/.cache/flatmcp-test')
     mkdirSync(work, { recursive: true })
     const source = path.join(work, 'bundle-entry.ts')
-    writeFileSync(source, entry(toPrecomputed(compileTool({ name: 'pick', input }))))
+    writeFileSync(source, entry(toPrecomputed(compileTool({ name: 'pick', input })), toPrecomputed(compileTool({ name: 'tree', input: treeInput }))))
     // Outside the workspace: nothing can be resolved from node_modules when it runs.
     outfile = path.join(mkdtempSync(path.join(os.tmpdir(), 'flatmcp-bundle-')), 'server.mjs')
     await build({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'silent', banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' } })
@@ -67,6 +81,15 @@ describe('a bundled server with precomputed data', () => {
       const result = await session.client.callTool({ name: 'pick', arguments: { kind: 'many', item: JSON.stringify([{ id: 'a' }, { id: 'b' }]) } })
       expect((result.content as { text: string }[])[0]!.text).toBe('a,b')
       expect(session.stderr()).not.toContain('compiling at start-up')
+    })
+
+    it('repairs a recursive argument stringified at every level, six levels deep', async () => {
+      let node: unknown = JSON.stringify({ v: 'leaf', kids: null })
+      for (let depth = 0; depth < 6; depth++)
+        node = JSON.stringify({ v: `n${depth}`, kids: [node, JSON.stringify({ v: 'x', kids: [] })] })
+      const result = await session.client.callTool({ name: 'tree', arguments: { tree: node } })
+      expect((result.content as { text: string }[])[0]!.text).toBe('13')
+      expect(result.isError).toBeFalsy()
     })
   })
 })

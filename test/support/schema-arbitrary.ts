@@ -33,7 +33,7 @@ export type Spec =
 /** Wrappers that leave what a schema accepts as it is. */
 export type Wrapper = 'readonly' | 'brand' | 'lazy' | 'nonoptional' | 'success'
 
-export interface Field { key: string, spec: Spec, optional: boolean, default?: 'default' | 'prefault' }
+export interface Field { key: string, spec: Spec, optional: boolean, default?: 'default' | 'prefault', described?: boolean }
 
 // A small key pool makes variants collide on purpose; `%41` and `A` catch a pointer decoded as a
 // URI, `~0` and `c/d` one escaped wrongly.
@@ -72,12 +72,12 @@ const { spec } = fc.letrec<{ spec: Spec, fields: Field[] }>(tie => ({
     fc.record({ t: fc.constant('tuple' as const), items: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 1, maxLength: 3 }), rest: tie('spec') as fc.Arbitrary<Spec> }, { requiredKeys: ['t', 'items'] }),
     fc.record({ t: fc.constant('nullable' as const), inner: tie('spec') as fc.Arbitrary<Spec> }),
     fc.record({ t: fc.constant('wrap' as const), how: fc.constantFrom<Wrapper>('readonly', 'brand', 'lazy', 'nonoptional', 'success'), inner: tie('spec') as fc.Arbitrary<Spec> }),
-    fc.record({ t: fc.constant('tree' as const), leaf: leaf }),
+    fc.record({ t: fc.constant('tree' as const), leaf: fc.oneof(leaf, tie('spec') as fc.Arbitrary<Spec>) }),
     fc.record({ t: fc.constant('union' as const), options: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 2, maxLength: 3 }) }),
     discriminated(tie('fields') as fc.Arbitrary<Field[]>, tie('spec') as fc.Arbitrary<Spec>),
   ),
   fields: fc.uniqueArray(
-    fc.record({ key: fc.constantFrom(...KEYS), spec: tie('spec') as fc.Arbitrary<Spec>, optional: fc.boolean(), default: fieldDefault }),
+    fc.record({ key: fc.constantFrom(...KEYS), spec: tie('spec') as fc.Arbitrary<Spec>, optional: fc.boolean(), default: fieldDefault, described: fc.boolean() }),
     { selector: f => f.key, maxLength: 4 },
   ),
 }))
@@ -203,7 +203,8 @@ function defaultOf(s: Spec): unknown {
 function objectOf(fields: Field[], strict: boolean, typed: boolean, extra?: 'loose' | Spec, more: Record<string, z.ZodType> = {}): z.ZodType {
   const shape: Record<string, z.ZodType> = {}
   for (const f of fields) {
-    const inner = toZod(f.spec, typed)
+    // Descriptions that differ by key and spec exercise how joins keep or drop annotations.
+    const inner = f.described ? toZod(f.spec, typed).describe(`${f.key} as ${f.spec.t}`) : toZod(f.spec, typed)
     const fallback = f.default ? defaultOf(f.spec) : undefined
     shape[f.key] = fallback === undefined ? (f.optional ? inner.optional() : inner) : f.default === 'prefault' ? inner.prefault(fallback as never) : inner.default(fallback as never)
   }

@@ -150,5 +150,12 @@ describe('coerceArgs: hostile input', () => {
     for (const args of [undefined, null, 1, 'x', [], { target: 1 }])
       expect(() => coerceArgs(args, full)).not.toThrow()
     expect(() => coerceArgs({ a: '{}' }, { properties: null } as unknown as CoercionPlan)).not.toThrow()
+    // Named plans that refer to themselves, or to nothing, end where the value ends.
+    const looping: CoercionPlan = { properties: { a: { ref: 'x' }, b: { ref: 'missing' } }, defs: { x: { ref: 'x', parse: 'object', properties: { a: { ref: 'x' } } } } }
+    let deep: unknown = '{}'
+    for (let i = 0; i < 12; i++)
+      deep = JSON.stringify({ a: deep })
+    expect(() => coerceArgs({ a: deep, b: '[1]' }, looping)).not.toThrow()
+    expect((coerceArgs({ a: '{"a":"{}"}', b: '[1]' }, looping) as Record<string, unknown>).b).toBe('[1]')
   })
 })
