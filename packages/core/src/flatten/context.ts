@@ -15,19 +15,20 @@ export interface Profile {
   finishNode?: (node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext) => JsonSchema
 }
 
+/** Node-keyed tables are plain Maps: they live as long as one flatten, and Maps cost the GC far less. */
 export interface FlattenContext {
   profile: Profile
   /** The document `$ref`s resolve against. */
   root: JsonSchema
   /** Notes by node identity; rewritten nodes inherit the notes of the node they came from. */
-  notes: WeakMap<object, SchemaNote>
+  notes: Map<object, SchemaNote>
   diagnostics: SiteDiagnostic[]
   /** `$ref`s being inlined: where each is used (its site) and the definition's own pointer. */
   frames: { site: JsonPointer, target: JsonPointer }[]
   /** The original pointer of each rewritten node, for diagnostics raised after it was rewritten. */
-  origins: WeakMap<object, JsonPointer>
+  origins: Map<object, JsonPointer>
   /** The hints written on flat keys, by the key's schema, for outer unions on the same discriminator. */
-  hints: WeakMap<object, KeyHint>
+  hints: Map<object, KeyHint>
   /** Local `$ref`s being inlined, outermost first. */
   refStack: string[]
   /** Nodes left before inlining stops; keeps shared or recursive definitions from exploding. */

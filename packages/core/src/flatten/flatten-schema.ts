@@ -5,8 +5,8 @@ import { NODE_BUDGET } from './context'
 import { resolveProfile } from './profiles'
 import { rewrite } from './walk'
 
-function notesByNode(schema: JsonSchema, notes: SchemaNotes | undefined): WeakMap<object, SchemaNote> {
-  const map = new WeakMap<object, SchemaNote>()
+function notesByNode(schema: JsonSchema, notes: SchemaNotes | undefined): Map<object, SchemaNote> {
+  const map = new Map<object, SchemaNote>()
   for (const [pointer, note] of Object.entries(notes ?? {})) {
     const node = resolvePointer(schema, pointer)
     if (isSchemaObject(node))
@@ -27,8 +27,8 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     notes: notesByNode(schema, options.notes),
     diagnostics: [],
     frames: [],
-    origins: new WeakMap(),
-    hints: new WeakMap(),
+    origins: new Map(),
+    hints: new Map(),
     refStack: [],
     budget: NODE_BUDGET,
   }

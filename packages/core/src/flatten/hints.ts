@@ -116,18 +116,28 @@ export function describeVariantKey(discriminator: Discriminator, variants: Objec
   const declared: string[] = []
   const required: string[] = []
   const own: Record<string, string> = {}
+  const requiring = new Set(requiredBy)
   for (const i of declaredBy) {
     const property = (variants[i]!.schema.properties as Record<string, JsonSchema> | undefined)?.[key]
     const inner = hintOf(property)
-    const mine = new Set(values[i])
-    const fromInner = inner?.tag === tag
-    for (const value of fromInner ? inner.declaredBy.filter(v => mine.has(v)) : values[i]!) {
+    if (inner?.tag === tag) {
+      const mine = new Set(values[i])
+      for (const value of inner.declaredBy.filter(v => mine.has(v))) {
+        declared.push(value)
+        if (inner.own[value])
+          own[value] = inner.own[value]
+      }
+      required.push(...inner.requiredBy.filter(v => mine.has(v)))
+      continue
+    }
+    const text = descriptionOf(property)
+    for (const value of values[i]!) {
       declared.push(value)
-      const text = fromInner ? inner.own[value] : descriptionOf(property)
       if (text)
         own[value] = text
     }
-    required.push(...(fromInner ? inner.requiredBy.filter(v => mine.has(v)) : requiredBy.includes(i) ? values[i]! : []))
+    if (requiring.has(i))
+      required.push(...values[i]!)
   }
   const parts: string[] = []
   // The values that share each text, in one pass (a union may have thousands of variants).
