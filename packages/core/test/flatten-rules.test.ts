@@ -221,6 +221,17 @@ describe('key policy', () => {
   })
 })
 
+describe('pattern properties', () => {
+  it('a key another variant declares joins with the patterns it matches; other keys stay open', () => {
+    const { schema } = flattenSchema({ oneOf: [
+      { type: 'object', patternProperties: { '^x': { type: 'number' } } },
+      { type: 'object', properties: { xa: { type: 'string' }, b: { type: 'boolean' } }, additionalProperties: false },
+    ] })
+    for (const value of [{ xa: 1 }, { xa: 'a', b: true }, { b: 'anything', xz: 2 }])
+      expect(accepts(schema, value)).toBe(true)
+  })
+})
+
 describe('unions at any depth', () => {
   const Pet = z.discriminatedUnion('species', [
     z.object({ species: z.literal('cat'), lives: z.number() }),

@@ -204,16 +204,14 @@ function isRequired(schema: JsonSchemaObject, key: string): boolean {
 
 /**
  * What a variant accepts for keys it does not declare: a schema, or undefined when it gives them no
- * meaning (it strips or forbids them). An object that names no keys at all (`{type: "object"}`,
- * the object side of an untyped member) keeps every key it receives, whatever it holds.
+ * meaning (it strips or forbids them). An object without `properties` (`{type: "object"}`, the object
+ * side of an untyped member, an object of patterns only) keeps every other key, whatever it holds.
  */
 function extraKeysSchema(schema: JsonSchemaObject): JsonSchema | undefined {
   const extra = schema.additionalProperties
   if (extra === true || isSchemaObject(extra))
     return extra
-  if (extra === undefined && !isSchemaObject(schema.properties) && !isSchemaObject(schema.patternProperties))
-    return true
-  return undefined
+  return extra === undefined && !isSchemaObject(schema.properties) ? true : undefined
 }
 
 /** What a variant that does not declare `key` accepts under it: its matching patterns, else its catch-all. */
