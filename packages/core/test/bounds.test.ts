@@ -24,7 +24,9 @@ describe('the coercion planner is bounded', () => {
   it('z.lazy trees and mutually recursive types give plans the size of the schema', () => {
     type Node = { v: string, left: Node | null, right: Node | null }
     const Node: z.ZodType<Node> = z.object({ v: z.string(), left: z.lazy(() => Node).nullable(), right: z.lazy(() => Node).nullable() })
-    expect(size(compileTool({ name: 't', input: z.object({ tree: Node }) }).coercion)).toBeLessThan(500)
+    const tree = compileTool({ name: 't', input: z.object({ tree: Node }) })
+    expect(size(tree.coercion)).toBeLessThan(500)
+    expect(tree.diagnostics.map(d => d.code)).toContain('recursion-truncated')
     for (const count of [2, 4, 6]) {
       const types: z.ZodType[] = []
       for (let i = 0; i < count; i++)
@@ -38,8 +40,9 @@ describe('the coercion planner is bounded', () => {
     const $defs: Record<string, unknown> = { d0: { type: 'object', properties: { x: { type: 'array', items: { type: 'string' } } } } }
     for (let i = 1; i <= 30; i++)
       $defs[`d${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/d${i - 1}` }, b: { $ref: `#/$defs/d${i - 1}` } } }
-    const plan = planCoercion({ type: 'object', properties: { root: { $ref: '#/$defs/d30' } }, $defs })
-    expect(size(plan)).toBeLessThan(30 * 400)
+    const schema: JsonSchema = { type: 'object', properties: { root: { $ref: '#/$defs/d30' } }, $defs }
+    expect(size(planCoercion(schema))).toBeLessThan(30 * 400)
+    expect(flattenSchema(schema).diagnostics.map(d => d.code)).toContain('size-limit')
   })
 
   it('a zod meta-id bomb compiles with a small plan and a bounded schema', () => {
