@@ -90,12 +90,26 @@ describe('hints on nested unions', () => {
       z.object({ kind: z.literal('FunnelsQuery'), series: z.array(z.string()), steps: z.number() }),
     ]).meta({ id: 'Insight' })
     const query = z.discriminatedUnion('kind', [insight, z.object({ kind: z.literal('HogQL'), query: z.string(), interval: z.string() })])
-    const { properties } = flat(z.object({ query, insight })).properties.query
-    expect(properties.series.description).toBe('For kind "TrendsQuery": Series to plot. Only for kind "TrendsQuery" or "FunnelsQuery", where it is required.')
-    expect(properties.interval.description).toBe('Only for kind "TrendsQuery" or "HogQL". Required when kind is "HogQL".')
-    expect(properties.steps.description).toBe('Only for kind "FunnelsQuery", where it is required.')
+    // Two unions declare `kind`, so hints name it by path; both are the same `query.kind` here.
+    const { properties } = flat(z.object({ query })).properties.query
+    expect(properties.series.description).toBe('For query.kind "TrendsQuery": Series to plot. Only for query.kind "TrendsQuery" or "FunnelsQuery", where it is required.')
+    expect(properties.interval.description).toBe('Only for query.kind "TrendsQuery" or "HogQL". Required when query.kind is "HogQL".')
+    expect(properties.steps.description).toBe('Only for query.kind "FunnelsQuery", where it is required.')
     for (const property of Object.values(properties) as { description?: string }[])
       expect((property.description ?? '').match(/Only for/g)?.length ?? 0).toBeLessThanOrEqual(1)
+  })
+
+  it('where several unions share a discriminator name, each hint names its own by path', () => {
+    const source = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('TrendsQuery'), interval: z.string().optional() }),
+      z.object({ kind: z.literal('FunnelsQuery'), steps: z.number() }),
+    ])
+    const query = z.discriminatedUnion('kind', [z.object({ kind: z.literal('InsightVizNode'), source }), z.object({ kind: z.literal('HogQLQuery'), sql: z.string() })])
+    const schema = flat(z.object({ query, list: z.array(query) }))
+    const q = schema.properties.query.properties
+    expect(q.source.description).toBe('Only for query.kind "InsightVizNode", where it is required.')
+    expect(q.source.properties.steps.description).toBe('Only for query.source.kind "FunnelsQuery", where it is required.')
+    expect(schema.properties.list.items.properties.source.properties.interval.description).toBe('Only for list[].source.kind "TrendsQuery".')
   })
 })
 

@@ -29,6 +29,8 @@ export interface FlattenContext {
   origins: Map<object, JsonPointer>
   /** The hints written on flat keys, by the key's schema, for outer unions on the same discriminator. */
   hints: Map<object, KeyHint>
+  /** Discriminator names several unions declare: a hint names its own by path to be unambiguous. */
+  repeatedTags: Set<string>
   /** Local `$ref`s being inlined, outermost first. */
   refStack: string[]
   /** Nodes left before inlining stops; keeps shared or recursive definitions from exploding. */
@@ -75,4 +77,29 @@ export function carryNote<T extends JsonSchema>(ctx: FlattenContext, from: unkno
   if (note && typeof to === 'object' && !ctx.notes.has(to))
     ctx.notes.set(to, note)
   return to
+}
+
+/** Where a site lands once unions are merged into one object and tuples into one `items`. */
+export function flatSite(site: JsonPointer): JsonPointer {
+  return site.replace(/\/(?:anyOf|oneOf|allOf)\/\d+/g, '').replace(/\/(?:prefixItems|items)\/\d+/g, '/items')
+}
+
+/**
+ * How a hint names a discriminator: its key, or, when several unions share that name, its path in
+ * the arguments (`query.source.kind`, `items[].kind`), so a hint never reads as another union's.
+ */
+export function tagLabel(ctx: FlattenContext, site: JsonPointer, key: string): string {
+  if (!ctx.repeatedTags.has(key))
+    return key
+  const tokens = flatSite(site).split('/').slice(1).map(token => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+  let label = ''
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i] === 'properties' && i + 1 < tokens.length)
+      label += `${label ? '.' : ''}${tokens[++i]}`
+    else if (tokens[i] === 'items')
+      label += '[]'
+    else if (tokens[i] === 'additionalProperties')
+      label += `${label ? '.' : ''}*`
+  }
+  return label ? `${label}.${key}` : key
 }

@@ -1,7 +1,7 @@
-import type { Diagnostic, FlattenOptions, FlattenResult, JsonPointer, JsonSchema, SchemaNote, SchemaNotes } from '../types'
+import type { Diagnostic, FlattenOptions, FlattenResult, JsonSchema, SchemaNote, SchemaNotes } from '../types'
 import type { FlattenContext, SiteDiagnostic } from './context'
 import { isSchemaObject, resolvePointer } from '../json'
-import { NODE_BUDGET } from './context'
+import { flatSite, NODE_BUDGET } from './context'
 import { resolveProfile } from './profiles'
 import { rewrite } from './walk'
 
@@ -29,6 +29,7 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     frames: [],
     origins: new Map(),
     hints: new Map(),
+    repeatedTags: repeatedDiscriminators(options.notes),
     refStack: [],
     budget: NODE_BUDGET,
   }
@@ -48,9 +49,18 @@ function located({ site, ...diagnostic }: SiteDiagnostic, original: JsonSchema, 
   return { ...diagnostic, path, ...(flatPath === undefined ? {} : { flatPath }) }
 }
 
-/** Where a site lands once unions are merged into one object and tuples into one `items`. */
-function flatSite(site: JsonPointer): JsonPointer {
-  return site.replace(/\/(?:anyOf|oneOf|allOf)\/\d+/g, '').replace(/\/(?:prefixItems|items)\/\d+/g, '/items')
+
+/** Discriminator names that more than one union declares: hints then name theirs by path. */
+function repeatedDiscriminators(notes: SchemaNotes | undefined): Set<string> {
+  const seen = new Set<string>()
+  const repeated = new Set<string>()
+  for (const note of Object.values(notes ?? {})) {
+    if (note.discriminator !== undefined && seen.has(note.discriminator))
+      repeated.add(note.discriminator)
+    if (note.discriminator !== undefined)
+      seen.add(note.discriminator)
+  }
+  return repeated
 }
 
 /** A node inlined in several places reports once per path and message. */

@@ -111,7 +111,7 @@ export interface KeyHint {
  * then which discriminator values use it and which require it. A variant that is itself a union
  * flattened on the same discriminator brings its own hint, which this one refines (never repeats).
  */
-export function describeVariantKey(discriminator: Discriminator, variants: ObjectVariant[], key: string, declaredBy: number[], requiredBy: number[], hintOf: (schema: unknown) => KeyHint | undefined): { description: string, hint: KeyHint } {
+export function describeVariantKey(discriminator: Discriminator, label: string, variants: ObjectVariant[], key: string, declaredBy: number[], requiredBy: number[], hintOf: (schema: unknown) => KeyHint | undefined): { description: string, hint: KeyHint } {
   const { key: tag, values } = discriminator
   const declared: string[] = []
   const required: string[] = []
@@ -156,15 +156,15 @@ export function describeVariantKey(discriminator: Discriminator, variants: Objec
   else if (texts.length > 1) {
     for (const [text, sharing] of byText) {
       if (text)
-        parts.push(`For ${tag} ${quote(sharing)}: ${sentence(text)}`)
+        parts.push(`For ${label} ${quote(sharing)}: ${sentence(text)}`)
     }
   }
   const everywhere = declared.length === values.flat().length
   if (!everywhere && required.length === declared.length)
-    parts.push(`Only for ${tag} ${quote(declared)}, where it is required.`)
+    parts.push(`Only for ${label} ${quote(declared)}, where it is required.`)
   else if (!everywhere)
-    parts.push(`Only for ${tag} ${quote(declared)}.`)
+    parts.push(`Only for ${label} ${quote(declared)}.`)
   if (required.length > 0 && required.length < declared.length)
-    parts.push(`Required when ${tag} is ${quote(required)}.`)
+    parts.push(`Required when ${label} is ${quote(required)}.`)
   return { description: parts.join(' '), hint: { tag, declaredBy: declared, requiredBy: required, own } }
 }

@@ -3,7 +3,7 @@ import type { FlattenContext } from './context'
 import type { Facets } from './facets'
 import type { Kind } from './keywords'
 import { childPointer, isSchemaObject, jsonEqual, uniqueJson } from '../json'
-import { noteOf, report } from './context'
+import { noteOf, report, tagLabel } from './context'
 import { acceptsAnything, assembleFacets, enumsConflict, splitByKind } from './facets'
 import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
 import { LOWER_BOUNDS, sortKinds, UPPER_BOUNDS } from './keywords'
@@ -264,7 +264,7 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
     if (requiredBy.length === variants.length)
       required.push(key)
     if (discriminator && isSchemaObject(schema)) {
-      const { description, hint } = describeVariantKey(discriminator, variants, key, declaring.map(e => e.i), requiredBy, node => isSchemaObject(node) ? ctx.hints.get(node) : undefined)
+      const { description, hint } = describeVariantKey(discriminator, tagLabel(ctx, path, discriminator.key), variants, key, declaring.map(e => e.i), requiredBy, node => isSchemaObject(node) ? ctx.hints.get(node) : undefined)
       schema = withDescription(schema, description)
       ctx.hints.set(schema, hint)
     }
