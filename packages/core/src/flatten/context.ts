@@ -23,16 +23,14 @@ export interface FlattenContext {
   /** Notes by node identity; rewritten nodes inherit the notes of the node they came from. */
   notes: Map<object, SchemaNote>
   diagnostics: SiteDiagnostic[]
-  /** `$ref`s being inlined: where each is used (its site) and the definition's own pointer. */
-  frames: { site: JsonPointer, target: JsonPointer }[]
+  /** `$ref`s being inlined, outermost first: the `$ref`, where it is used (its site), and the definition's own pointer. */
+  frames: { ref: string, site: JsonPointer, target: JsonPointer }[]
   /** The original pointer of each rewritten node, for diagnostics raised after it was rewritten. */
   origins: Map<object, JsonPointer>
   /** The hints written on flat keys, by the key's schema, for outer unions on the same discriminator. */
   hints: Map<object, KeyHint>
   /** Discriminator names several unions declare: a hint names its own by path to be unambiguous. */
   repeatedTags: Set<string>
-  /** Local `$ref`s being inlined, outermost first. */
-  refStack: string[]
   /** Nodes left before inlining stops; keeps shared or recursive definitions from exploding. */
   budget: number
 }

@@ -30,7 +30,6 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     origins: new Map(),
     hints: new Map(),
     repeatedTags: repeatedDiscriminators(options.notes),
-    refStack: [],
     budget: NODE_BUDGET,
   }
   const out = rewrite(ctx, schema, '', 0)

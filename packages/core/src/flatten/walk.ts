@@ -192,18 +192,16 @@ function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string
     return ctx.profile.inlineRefs ? ctx.profile.anyValue() : node
   }
   let resolved: JsonSchema
-  if (ctx.refStack.filter(seen => seen === ref).length >= RECURSION_BOUND || ctx.budget <= 0) {
+  if (ctx.frames.filter(frame => frame.ref === ref).length >= RECURSION_BOUND || ctx.budget <= 0) {
     report(ctx, ctx.budget <= 0 ? 'size-limit' : 'recursion-truncated', 'info', path, ctx.budget <= 0
       ? `inlining "${ref}" would make the schema too large; kept as its bare kinds`
       : `recursive "${ref}" is unrolled ${RECURSION_BOUND} levels deep, then kept as its bare kinds`)
     resolved = looseKinds(ctx, target, path)
   }
   else {
-    ctx.refStack.push(ref)
-    ctx.frames.push({ site: path, target: refPointer(ctx.root, ref)! })
+    ctx.frames.push({ ref, site: path, target: refPointer(ctx.root, ref)! })
     resolved = rewrite(ctx, target, path, depth + 1)
     ctx.frames.pop()
-    ctx.refStack.pop()
   }
   return Object.keys(siblings).length === 0 ? resolved : foldAll([rewrite(ctx, siblings, path, depth), resolved])
 }
