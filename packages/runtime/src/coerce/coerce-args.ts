@@ -18,16 +18,21 @@ const FAILED = Symbol('failed')
 
 /** Characters left to parse in the current call (coerceArgs is synchronous, so one counter serves). */
 let charsLeft = 0
+const NO_DEFS: Record<string, CoercionPlan> = Object.freeze({}) as Record<string, CoercionPlan>
 /** The named plans of the current call's root plan. */
-let defs: Record<string, CoercionPlan> = {}
+let defs = NO_DEFS
 
 /** A place that follows a named plan: the named plan, with the place's own fields on top. */
 function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
-  for (let hops = 0; plan?.ref !== undefined && hops < 8; hops++) {
-    const { ref, ...rest } = plan
-    plan = own(defs, ref) ? { ...defs[ref], ...rest } : rest
+  // Most places name no plan: this test is all they pay.
+  if (plan?.ref === undefined)
+    return plan
+  let out: CoercionPlan = plan
+  for (let hops = 0; out.ref !== undefined && hops < 8; hops++) {
+    const { ref, ...rest }: CoercionPlan = out
+    out = own(defs, ref) ? { ...defs[ref], ...rest } : rest
   }
-  return plan
+  return out
 }
 
 function parse(text: string): Json | typeof FAILED {
@@ -118,7 +123,7 @@ function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): 
  */
 export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
   charsLeft = MAX_TOTAL
-  defs = plan.defs ?? {}
+  defs = plan.defs ?? NO_DEFS
   try {
     let value = args
     if (typeof value === 'string') {
