@@ -97,12 +97,18 @@ describe('deep unions', () => {
 })
 
 describe('malformed keywords', () => {
+  it('a pattern only legacy JavaScript reads is dropped with a warning (validators use unicode mode)', () => {
+    const compiled = compileTool({ name: 't', input: z.object({ code: z.string().regex(new RegExp('a\\-b')) }) })
+    expect(compiled.inputSchema.properties).toEqual({ code: { type: 'string' } })
+    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'malformed-schema', severity: 'warning', path: '/properties/code/pattern' }))
+  })
+
   // Valid JSON Schema is what the meta-schema and a compiling validator accept; style is not asked.
   const lax = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false })
   const laxDraft7 = new AjvDraft7({ strict: false, allowUnionTypes: true, validateFormats: false })
   const keywords = ['uniqueItems', 'dependentRequired', 'readOnly', 'writeOnly', 'deprecated', 'description', 'title', 'examples', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'multipleOf', 'pattern', 'format', 'required', 'enum', 'type', 'items', 'properties', 'additionalProperties', 'contains', 'if', 'minimum', '$comment']
   const badValue = fc.oneof(
-    fc.constantFrom<unknown>(-1, 1.5, 0, '(', '[a-', 'x', true, null, [], [1], {}, { a: 1 }, { a: [1] }, 'string'),
+    fc.constantFrom<unknown>(-1, 1.5, 0, '(', '[a-', '{', 'a\\-b', '\\k', 'x', true, null, [], [1], {}, { a: 1 }, { a: [1] }, 'string'),
     fc.jsonValue({ maxDepth: 2 }),
   )
 

@@ -6,7 +6,7 @@ import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } fro
 import { assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
-import { isWellFormed } from './well-formed'
+import { isLegacyPattern, isWellFormed } from './well-formed'
 
 /** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
 const STRICTER_THAN_PARSER = new Set(['overwrite', 'coerce', 'catch', 'preprocess'])
@@ -72,7 +72,10 @@ function rewriteChildren(ctx: FlattenContext, node: JsonSchemaObject, path: Json
     if ((keyword === '$defs' || keyword === 'definitions') && ctx.profile.inlineRefs)
       continue
     if (!isWellFormed(keyword, value)) {
-      report(ctx, 'malformed-schema', 'error', childPointer(path, keyword), `"${keyword}" has a value of the wrong shape (${describeValue(value)}); dropped`)
+      if (keyword === 'pattern' && isLegacyPattern(value))
+        report(ctx, 'malformed-schema', 'warning', childPointer(path, keyword), `pattern ${JSON.stringify(value)} is not valid in unicode mode, which JSON Schema validators use (an escape such as \\- outside [ ]); dropped, so the schema only gets wider`)
+      else
+        report(ctx, 'malformed-schema', 'error', childPointer(path, keyword), `"${keyword}" has a value of the wrong shape (${describeValue(value)}); dropped`)
       continue
     }
     if (keyword === 'anyOf' || keyword === 'oneOf') {

@@ -9,20 +9,25 @@ const isBoolean = (value: unknown): boolean => typeof value === 'boolean'
 const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0
 const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every(isString)
 
-/** A pattern that this engine cannot compile means nothing a validator could check. */
-function isPattern(value: unknown): boolean {
-  if (!isString(value))
-    return false
-  for (const flags of ['u', '']) {
-    try {
-      void new RegExp(value as string, flags)
-      return true
-    }
-    catch {
-      // Some engines read it without the unicode flag: try that too.
-    }
+/** Whether `pattern` compiles as a regular expression, with the given flags. */
+function compiles(pattern: string, flags: string): boolean {
+  try {
+    void new RegExp(pattern, flags)
+    return true
   }
-  return false
+  catch {
+    return false
+  }
+}
+
+/** JSON Schema validators (ajv among them) compile patterns in unicode mode: a pattern must too. */
+function isPattern(value: unknown): boolean {
+  return isString(value) && compiles(value as string, 'u')
+}
+
+/** A pattern only JavaScript's legacy mode reads (`a\-b`): the author meant it, a validator cannot. */
+export function isLegacyPattern(value: unknown): boolean {
+  return isString(value) && !compiles(value as string, 'u') && compiles(value as string, '')
 }
 
 /** What a keyword's value must look like for the keyword to mean anything. */
