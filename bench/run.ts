@@ -52,6 +52,11 @@ table(['arguments', 'zod parse', 'coerce + zod parse', 'added'], [
 ])
 target('coercion adds ≤ 10% to zod parse on clean arguments', call.clean.flatmcp / call.clean.zod <= 1.1, overhead(call.clean))
 
+console.log('\n3b. hostile arguments within the 4 MiB HTTP body limit: coerceArgs alone vs zod rejecting the same arguments')
+table(['arguments', 'bytes', 'coerceArgs', 'zod safeParse', 'coerce ÷ zod'], serve.hostile.map(r => [r.case, r.bytes, fmt(r.coerce), fmt(r.zod), ratio(r.coerce, r.zod)]))
+const worst = serve.hostile.reduce((a, b) => b.coerce / b.zod > a.coerce / a.zod ? b : a)
+target('the worst hostile call costs the coercer ≤ 1× what zod spends on it', worst.coerce / worst.zod <= 1, `${ratio(worst.coerce, worst.zod)} (${worst.case})`)
+
 console.log('\n4. compiler scaling')
 table(['case', 'nodes', 'zod → JSON', 'flatten', 'compileTool', 'flatten µs/node'], [...compiler.widths, ...compiler.depths].map(r => [r.case, r.nodes, fmt(r.toJsonMs), fmt(r.flattenMs), fmt(r.compileMs), (r.flattenMs * 1000 / r.nodes).toFixed(2)]))
 console.log(`growth exponent (time ∝ size^k): widths 500→10,000 flatten k=${compiler.widthExponent.flatten.toFixed(2)}, compileTool k=${compiler.widthExponent.compileTool.toFixed(2)}; depth 1→8 flatten k=${compiler.depthExponent.flatten.toFixed(2)}, compileTool k=${compiler.depthExponent.compileTool.toFixed(2)}`)

@@ -27,6 +27,7 @@ export interface ServeResults {
   listStdio: Record<number, Record<Variant, number>>
   coldStart: Record<Variant, number>
   call: { clean: { zod: number, flatmcp: number }, stringified: { zod: number, flatmcp: number } }
+  hostile: { case: string, bytes: number, coerce: number, zod: number }[]
 }
 export type Variant = 'flatmcp' | 'startup' | 'sdk' | 'limit'
 export const VARIANTS: Variant[] = ['flatmcp', 'startup', 'sdk', 'limit']
@@ -167,8 +168,34 @@ async function callOverhead(): Promise<ServeResults['call']> {
   }
 }
 
+/**
+ * The worst arguments a client can send within the SDK's 4 MiB HTTP body limit, for the coercer: many
+ * strings where an object is expected. What the coercer spends is set beside what zod then spends
+ * rejecting the same arguments (the coercer should never cost more than the parser it feeds).
+ */
+async function hostileCalls(): Promise<ServeResults['hostile']> {
+  const tool = toolAt(0) as ToolDefinition
+  const schema = tool.input as z.ZodType
+  const plan = compileTool(tool).coercion
+  const cases: [string, unknown][] = [
+    ['700,000 × "["', { kind: 'mediaGroup', media: Array.from({ length: 700_000 }, () => '[') }],
+    ['280,000 × broken {…}', { kind: 'mediaGroup', media: Array.from({ length: 280_000 }, () => '{"url": }') }],
+    ['one broken 3 MB {…}', { kind: 'mediaGroup', media: `[${'{"url":"a"},'.repeat(250_000)}` }],
+  ]
+  const out: ServeResults['hostile'] = []
+  for (const [label, args] of cases) {
+    out.push({
+      case: label,
+      bytes: JSON.stringify(args).length,
+      coerce: await measure(() => coerceArgs(args, plan), { min: 3, budgetMs: 1000 }),
+      zod: await measure(() => schema.safeParse(args), { min: 3, budgetMs: 1000 }),
+    })
+  }
+  return out
+}
+
 export async function runServe(log: (line: string) => void): Promise<ServeResults> {
-  const results: ServeResults = { listInProcess: {}, listStdio: {}, coldStart: {} as Record<Variant, number>, call: undefined as never }
+  const results: ServeResults = { listInProcess: {}, listStdio: {}, coldStart: {} as Record<Variant, number>, call: undefined as never, hostile: [] }
   const warn = console.warn
   console.warn = () => {} // the start-up variant warns that it compiles; that is the point
   try {
@@ -189,6 +216,8 @@ export async function runServe(log: (line: string) => void): Promise<ServeResult
   }
   log('tools/call overhead')
   results.call = await callOverhead()
+  log('hostile arguments')
+  results.hostile = await hostileCalls()
   return results
 }
 

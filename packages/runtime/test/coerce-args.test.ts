@@ -1,6 +1,7 @@
 import type { CoercionPlan } from '@flatmcp/core'
 import { compileTool } from '@flatmcp/core'
 import { coerceArgs } from '@flatmcp/runtime'
+import { lastCallCost } from '../src/coerce/coerce-args'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 
@@ -104,6 +105,51 @@ describe('coerceArgs: recursive schemas follow named plans', () => {
     const { coercion } = compileTool({ name: 't', params: z.object({ p: other }), input: z.object({ tree: Node }) })
     const repaired = coerceArgs({ p: s({ w: s([1]), next: s({ w: [2], next: null }) }), tree: s({ v: 'a', left: s({ v: 'b', left: null, right: null }), right: null }) }, coercion)
     expect(repaired).toEqual({ p: { w: [1], next: { w: [2], next: null } }, tree: { v: 'a', left: { v: 'b', left: null, right: null }, right: null } })
+  })
+})
+
+describe('coerceArgs: hostile input costs bounded work', () => {
+  const album = plan(send)
+  const call = (media: unknown[]): unknown => coerceArgs({ kind: 'mediaGroup', media }, album)
+
+  it('700,000 strings that cannot be JSON of the expected kind cost no parse at all', () => {
+    const media = Array.from({ length: 700_000 }, () => '[')
+    expect(call(media)).toEqual({ kind: 'mediaGroup', media })
+    expect(lastCallCost().attempts).toBe(0)
+  })
+
+  it('strings shaped like JSON but broken are parsed a bounded number of times', () => {
+    call(Array.from({ length: 700_000 }, () => '{"url": }'))
+    expect(lastCallCost().attempts).toBeLessThanOrEqual(4096)
+  })
+
+  it('a getter that calls coerceArgs again shares the budget of the call it is inside', () => {
+    const broken = Array.from({ length: 5000 }, () => '{"url": }')
+    const args = { kind: 'mediaGroup', get media() {
+      for (let i = 0; i < 10; i++)
+        call(broken)
+      return broken
+    } }
+    coerceArgs(args, album)
+    expect(lastCallCost().attempts).toBeLessThanOrEqual(4096)
+  })
+
+  it('a sparse array of length 2^32 - 1 is left whole to the parser', () => {
+    const media: unknown[] = []
+    media.length = 2 ** 32 - 1
+    expect(call(media)).toEqual({ kind: 'mediaGroup', media })
+    expect(lastCallCost().work).toBeLessThanOrEqual(1 << 21)
+  })
+
+  it('a plan that refers to itself stops where the work budget ends', () => {
+    const cyclic: CoercionPlan = { parse: 'object', additional: {} }
+    cyclic.additional = cyclic
+    cyclic.discriminator = { key: 'k', cases: { x: cyclic } }
+    let value: unknown = { k: 'x' }
+    for (let i = 0; i < 100; i++)
+      value = { k: 'x', a: value, b: value, c: value }
+    expect(() => coerceArgs(value, cyclic)).not.toThrow()
+    expect(lastCallCost().work).toBeLessThanOrEqual(1 << 21)
   })
 })
 

@@ -4,10 +4,17 @@
 import type { CoercionPlan } from '@flatmcp/core'
 
 
-/** Longest string parsed, and most characters parsed in one call: hostile input stays cheap. */
+/**
+ * Bounds on one call, so hostile input stays cheap: the longest string parsed, the characters parsed
+ * (each attempt charged at least MIN_CHARGE, since a failed parse costs time whatever its length), the
+ * parse attempts, the nesting followed, and the work units spent (a place visited, an element walked).
+ */
 const MAX_STRING = 1 << 20
 const MAX_TOTAL = 8 << 20
+const MIN_CHARGE = 1 << 10
+const MAX_ATTEMPTS = 1 << 12
 const MAX_DEPTH = 128
+const MAX_WORK = 1 << 21
 
 type Json = unknown
 
@@ -16,11 +23,19 @@ const isObject = (value: Json): value is Record<string, Json> => typeof value ==
 
 const FAILED = Symbol('failed')
 
-/** Characters left to parse in the current call (coerceArgs is synchronous, so one counter serves). */
-let charsLeft = 0
+/** What the current call may still spend (coerceArgs is synchronous; a nested call shares it). */
+const budget = { chars: 0, attempts: 0, work: 0 }
+/** What the last top-level call spent: parse attempts made and work units used. */
+const spent = { attempts: 0, work: 0 }
+let active = 0
 const NO_DEFS: Record<string, CoercionPlan> = Object.freeze({}) as Record<string, CoercionPlan>
 /** The named plans of the current call's root plan. */
 let defs = NO_DEFS
+
+/** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
+export function lastCallCost(): { attempts: number, work: number } {
+  return { ...spent }
+}
 
 /** A place that follows a named plan: the named plan, with the place's own fields on top. */
 function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
@@ -35,10 +50,27 @@ function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
   return out
 }
 
-function parse(text: string): Json | typeof FAILED {
-  if (text.length > MAX_STRING || text.length > charsLeft)
+/** True when JSON text of the expected kind could start and end as `text` does (no parse needed). */
+function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): boolean {
+  let first = 0
+  let last = text.length - 1
+  while (first <= last && /\s/.test(text[first]!))
+    first++
+  while (last > first && /\s/.test(text[last]!))
+    last--
+  const open = text[first]
+  const close = text[last]
+  return ((open === '{' && close === '}') && kind !== 'array') || ((open === '[' && close === ']') && kind !== 'object')
+}
+
+function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | typeof FAILED {
+  if (text.length > MAX_STRING || budget.attempts <= 0 || !looksLike(text, kind))
     return FAILED
-  charsLeft -= text.length
+  const charge = Math.max(text.length, MIN_CHARGE)
+  if (charge > budget.chars)
+    return FAILED
+  budget.chars -= charge
+  budget.attempts--
   try {
     return JSON.parse(text) as Json
   }
@@ -67,6 +99,10 @@ function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: 
 }
 
 function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number): Record<string, Json> {
+  // A variant's plan is applied at the same depth: the work budget, not the depth, bounds a plan that selects itself.
+  if (budget.work <= 0)
+    return value
+  budget.work--
   let out = value
   const { properties, additional } = plan
   if (additional) {
@@ -86,6 +122,10 @@ function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: nu
 }
 
 function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
+  // An array longer than the work left (a sparse one of length 2^32 - 1) is left to the parser whole.
+  if (value.length > budget.work)
+    return value
+  budget.work -= value.length
   let out = value
   for (let i = 0; i < value.length; i++) {
     const sub = plan.prefix && i < plan.prefix.length ? plan.prefix[i] : plan.items
@@ -101,12 +141,13 @@ function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
 
 function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): Json {
   const plan = resolve(planned)
-  if (!plan || depth > MAX_DEPTH)
+  if (!plan || depth > MAX_DEPTH || budget.work <= 0)
     return value
+  budget.work--
   if (typeof value === 'string') {
     if (!plan.parse)
       return value
-    const parsed = parse(value)
+    const parsed = parse(value, plan.parse)
     if (parsed === FAILED || !fits(parsed, plan.parse))
       return value
     value = parsed
@@ -119,15 +160,22 @@ function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): 
 /**
  * Parses JSON strings back into objects and arrays where the plan says the tool expects them (the
  * whole arguments object included). Scalars are never touched; the input is never mutated (what
- * changes is copied); it never throws and bounds its work.
+ * changes is copied); it never throws and bounds its work: one budget per top-level call, shared by
+ * any call a getter of the arguments makes from inside it.
  */
 export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
-  charsLeft = MAX_TOTAL
-  defs = plan.defs ?? NO_DEFS
+  const outer = defs
+  if (active === 0) {
+    budget.chars = MAX_TOTAL
+    budget.attempts = MAX_ATTEMPTS
+    budget.work = MAX_WORK
+  }
+  active++
+  defs = plan?.defs ?? NO_DEFS
   try {
     let value = args
     if (typeof value === 'string') {
-      const parsed = parse(value)
+      const parsed = parse(value, 'object')
       if (isObject(parsed))
         value = parsed
     }
@@ -135,5 +183,13 @@ export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
   }
   catch {
     return args
+  }
+  finally {
+    defs = outer
+    active--
+    if (active === 0) {
+      spent.attempts = MAX_ATTEMPTS - budget.attempts
+      spent.work = MAX_WORK - budget.work
+    }
   }
 }
