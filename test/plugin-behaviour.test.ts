@@ -1,7 +1,7 @@
 // The plugin on throwaway projects: the cache, esbuild's output modes, rebuilds and watchers, the
 // Vite dev server, shared extend fields, and build errors that name file, line, export, tool and path.
 import type { FixtureProject } from './support/fixture-project'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { build, context } from 'esbuild'
 import { watch } from 'rollup'
@@ -79,6 +79,36 @@ describe('cache', () => {
     const second = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
     expect(second.tools[0].inputSchema.properties.item.properties.size).toEqual({ type: 'number' })
     expect(second.hash).not.toBe(JSON.parse(first).hash)
+  })
+})
+
+describe('a cache record of the wrong shape is a miss, rewritten by the next build', () => {
+  const corruptions: [string, (record: any) => unknown][] = [
+    ['not JSON', () => '{"key": '],
+    ['no result', record => ({ key: record.key })],
+    ['dependencies missing', record => ({ ...record, result: { ...record.result, dependencies: undefined } })],
+    ['dependencies not a list', record => ({ ...record, result: { ...record.result, dependencies: 7 } })],
+    ['tools not a list', record => ({ ...record, result: { ...record.result, tools: 'pick' } })],
+    ['artifact not a string', record => ({ ...record, result: { ...record.result, artifact: { tools: [] } } })],
+    ['injected code broken', record => ({ ...record, result: { ...record.result, injected: '}' } })],
+    ['artifact edited, shape intact', record => ({ ...record, result: { ...record.result, artifact: record.result.artifact.replace('"pick"', '"tampered"') } })],
+    ['null', () => null],
+  ]
+
+  it.each(corruptions)('%s', async (_, corrupt) => {
+    const p = project(`corrupt-${_.replace(/\W+/g, '-')}`)
+    await esbuildProject(p)
+    const good = p.read('dist/src/a.tools.mcp.json')
+    const dir = path.join(p.root, 'node_modules/.cache/flatmcp/results')
+    const record = path.join(dir, readdirSync(dir)[0]!)
+    const goodRecord = readFileSync(record, 'utf8')
+    const corrupted = corrupt(JSON.parse(goodRecord))
+    writeFileSync(record, typeof corrupted === 'string' ? corrupted : JSON.stringify(corrupted))
+    await esbuildProject(p)
+    expect(p.read('dist/src/a.tools.mcp.json')).toBe(good)
+    expect(p.read('dist/main.js')).toContain('"pick"')
+    // The module was compiled again and its record rewritten as it was before the damage.
+    expect(readFileSync(record, 'utf8')).toBe(goodRecord)
   })
 })
 

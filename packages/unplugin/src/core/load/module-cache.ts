@@ -18,7 +18,29 @@ export interface CachedModule {
 
 interface Record_ {
   key: string
+  /** A checksum of `result`: a record edited or truncated on disk is a miss, never an artifact. */
+  sum: string
   result: CachedModule
+}
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
+
+function checksum(result: CachedModule): string {
+  return createHash('sha256').update(JSON.stringify([result.dependencies, result.injected, result.tools, result.artifact])).digest('hex')
+}
+
+/** The record when it has the shape this version writes and its checksum holds; else undefined. */
+function validRecord(value: unknown): Record_ | undefined {
+  if (typeof value !== 'object' || value === null)
+    return undefined
+  const { key, sum, result } = value as Partial<Record<keyof Record_, unknown>>
+  if (typeof key !== 'string' || typeof sum !== 'string' || typeof result !== 'object' || result === null)
+    return undefined
+  const { dependencies, injected, tools, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
+  if (!isStringList(dependencies) || typeof injected !== 'string' || !isStringList(tools) || typeof artifact !== 'string')
+    return undefined
+  const checked: Record_ = { key, sum, result: { dependencies, injected, tools, artifact } }
+  return checksum(checked.result) === sum ? checked : undefined
 }
 
 /** Hash of the files' contents (and paths), in the given order. Missing files hash as missing. */
@@ -49,14 +71,17 @@ export class ModuleCache {
     const known = this.memory.get(module)
     if (known)
       return known
+    let record: Record_ | undefined
     try {
-      const record = JSON.parse(readFileSync(this.file(module), 'utf8')) as Record_
-      this.memory.set(module, record)
-      return record
+      record = validRecord(JSON.parse(readFileSync(this.file(module), 'utf8')))
     }
     catch {
-      return undefined
+      // Missing or unreadable: a miss like any other.
     }
+    // A bad record is a miss; the next compile of the module writes a good one over it.
+    if (record)
+      this.memory.set(module, record)
+    return record
   }
 
   /** The cached result, when none of the files it was made of changed since. */
@@ -68,7 +93,7 @@ export class ModuleCache {
   }
 
   set(module: string, result: CachedModule): void {
-    const record = { key: contentHash(this.root, result.dependencies, this.salt), result }
+    const record: Record_ = { key: contentHash(this.root, result.dependencies, this.salt), sum: checksum(result), result }
     this.memory.set(module, record)
     writeFileAtomic(this.file(module), JSON.stringify(record))
   }
