@@ -118,6 +118,15 @@ describe('coerceArgs: hostile input costs bounded work', () => {
     expect(lastCallCost().attempts).toBe(0)
   })
 
+  it('an array longer than the schema allows is not walked: the parser rejects it at once', () => {
+    const bounded = plan(z.object({ media: z.array(z.object({ url: z.string() })).max(10) }))
+    expect(bounded.properties?.media?.maxItems).toBe(10)
+    const media = Array.from({ length: 700_000 }, () => '{"url":"a"}')
+    expect(coerceArgs({ media }, bounded)).toEqual({ media })
+    expect(lastCallCost().attempts).toBe(0)
+    expect(lastCallCost().work).toBeLessThan(10)
+  })
+
   it('strings shaped like JSON but broken are parsed a bounded number of times', () => {
     call(Array.from({ length: 700_000 }, () => '{"url": }'))
     expect(lastCallCost().attempts).toBeLessThanOrEqual(4096)

@@ -18,6 +18,8 @@ export interface CoercionPlan {
   items?: CoercionPlan
   /** Plans for tuple positions; `null` where a position needs none. */
   prefix?: (CoercionPlan | null)[]
+  /** The most elements the schema allows: a longer array is left to the parser, which rejects it. */
+  maxItems?: number
   /** A union of objects told apart by a string key: the plan of the variant its value selects. */
   discriminator?: { key: string, cases: Record<string, CoercionPlan> }
   /** This place follows the plan named so in the root's `defs` (a recursive or shared definition). */
@@ -259,6 +261,8 @@ function ownArrayPlan(ctx: PlanContext, array: JsonSchemaObject): CoercionPlan {
   const items = isSchemaObject(rest) ? planNode(ctx, rest) : undefined
   if (items)
     plan.items = items
+  if ((plan.items || plan.prefix) && Number.isInteger(array.maxItems))
+    plan.maxItems = array.maxItems as number
   return plan
 }
 
@@ -266,7 +270,7 @@ function arrayPlan(ctx: PlanContext, arrays: Alternative[]): CoercionPlan {
   // A node names at most one definition (its object side's): an array side reached through a
   // `$ref` is spelled out, and while that definition is still being planned, left to the parser.
   const plans = arrays.map(alt => body(ctx, alternativePlan(ctx, alt, node => ownArrayPlan(ctx, node))) ?? {})
-    .map(({ items, prefix }) => ({ ...(items ? { items } : {}), ...(prefix ? { prefix } : {}) }))
+    .map(({ items, prefix, maxItems }) => ({ ...(items ? { items } : {}), ...(prefix ? { prefix } : {}), ...(maxItems === undefined ? {} : { maxItems }) }))
   if (plans.length <= 1)
     return plans[0] ?? {}
   const plan: CoercionPlan = {}
@@ -276,6 +280,9 @@ function arrayPlan(ctx: PlanContext, arrays: Alternative[]): CoercionPlan {
   const prefix = agreed(plans.map(p => p.prefix as CoercionPlan | undefined)) as CoercionPlan['prefix']
   if (prefix)
     plan.prefix = prefix
+  // Any alternative may take the array: the bound is the loosest, and only when every one has one.
+  if ((plan.items || plan.prefix) && plans.every(p => p.maxItems !== undefined))
+    plan.maxItems = Math.max(...plans.map(p => p.maxItems!))
   return plan
 }
 

@@ -122,8 +122,9 @@ function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: nu
 }
 
 function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
-  // An array longer than the work left (a sparse one of length 2^32 - 1) is left to the parser whole.
-  if (value.length > budget.work)
+  // An array longer than the schema allows, or than the work left (a sparse one of length 2^32 - 1),
+  // is left to the parser whole: it rejects the first at once, and nothing here is worth more.
+  if (value.length > budget.work || (plan.maxItems !== undefined && value.length > plan.maxItems))
     return value
   budget.work -= value.length
   let out = value
