@@ -56,7 +56,9 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
   const code = result.outputFiles[0]!.text
   const dependencies = Object.keys(result.metafile.inputs).map(input => path.resolve(root, input))
   const id = createHash('sha256').update(file).update(code).digest('hex').slice(0, 16)
-  const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}.mjs`)
+  // The process id keeps builds that run at once (two bundlers, a build and a test run) from deleting
+  // each other's file; within a process the same code keeps the same name, so Node evaluates it once.
+  const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}-${process.pid}.mjs`)
   writeFileAtomic(output, code)
   try {
     const exports = await import(pathToFileURL(output).href) as Record<string, unknown>
