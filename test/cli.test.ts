@@ -181,7 +181,7 @@ describe('flatmcp inspect', () => {
     expect(run.stdout).toContain('── send_message  (export sendMessage, portable profile)')
     expect(run.stdout).toContain('"oneOf": [')
     expect(run.stdout).toContain('"type": [')
-    expect(run.stdout).toContain('coercion plan: {"discriminator":{"key":"kind","cases":{"message":{"properties":{"media":{"parse":"object"}}},"mediaGroup":{"properties":{"media":{"parse":"array","items":{"parse":"object"}}}}}}}')
+    expect(run.stdout).toContain('coercion plan: {"discriminator":{"key":"kind","cases":{"message":{"properties":{"media":{"parse":"object"}}},"mediaGroup":{"properties":{"media":{"parse":"array","items":{"parse":"object"},"maxItems":10}}}}}}')
     const unknown = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'nope'], project.root)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('no tool named "nope" (tools: get_chat, send_batch, send_message, update_chat)')
