@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { build } from 'esbuild'
 import flatmcp from 'unplugin-flatmcp/esbuild'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { toolAt } from './catalog'
 import { median, measure } from './measure'
 
@@ -177,18 +177,23 @@ async function hostileCalls(): Promise<ServeResults['hostile']> {
   const tool = toolAt(0) as ToolDefinition
   const schema = tool.input as z.ZodType
   const plan = compileTool(tool).coercion
-  const cases: [string, unknown][] = [
-    ['700,000 × "["', { kind: 'mediaGroup', media: Array.from({ length: 700_000 }, () => '[') }],
-    ['280,000 × broken {…}', { kind: 'mediaGroup', media: Array.from({ length: 280_000 }, () => '{"url": }') }],
-    ['one broken 3 MB {…}', { kind: 'mediaGroup', media: `[${'{"url":"a"},'.repeat(250_000)}` }],
+  // The catalogue's album takes at most 10 items; an array with no bound makes both sides walk it all.
+  const unbounded = z.object({ files: z.array(z.object({ url: z.string(), caption: z.string().optional() })) })
+  const unboundedPlan = compileTool({ name: 'files', input: unbounded }).coercion
+  const cases: [string, unknown, z.ZodType, typeof plan][] = [
+    ['700,000 × "[" (max 10)', { kind: 'mediaGroup', media: Array.from({ length: 700_000 }, () => '[') }, schema, plan],
+    ['280,000 × broken {…} (max 10)', { kind: 'mediaGroup', media: Array.from({ length: 280_000 }, () => '{"url": }') }, schema, plan],
+    ['one broken 3 MB […]', { kind: 'mediaGroup', media: `[${'{"url":"a"},'.repeat(250_000)}` }, schema, plan],
+    ['700,000 × "[" (no bound)', { files: Array.from({ length: 700_000 }, () => '[') }, unbounded, unboundedPlan],
+    ['280,000 × broken {…} (no bound)', { files: Array.from({ length: 280_000 }, () => '{"url": }') }, unbounded, unboundedPlan],
   ]
   const out: ServeResults['hostile'] = []
-  for (const [label, args] of cases) {
+  for (const [label, args, parser, argsPlan] of cases) {
     out.push({
       case: label,
       bytes: JSON.stringify(args).length,
-      coerce: await measure(() => coerceArgs(args, plan), { min: 3, budgetMs: 1000 }),
-      zod: await measure(() => schema.safeParse(args), { min: 3, budgetMs: 1000 }),
+      coerce: await measure(() => coerceArgs(args, argsPlan), { min: 3, budgetMs: 1000 }),
+      zod: await measure(() => parser.safeParse(args), { min: 3, budgetMs: 1000 }),
     })
   }
   return out
