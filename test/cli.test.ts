@@ -110,6 +110,50 @@ describe('flatmcp probe', () => {
     }
   })
 
+  it('a schema that does not compile is a finding (exit 1), not a crash', async () => {
+    const broken = fixtureProject('cli-uncompiled', {})
+    try {
+      cpSync(project.root, broken.root, { recursive: true })
+      const file = path.join(broken.root, 'dist/src/chat.tools.mcp.json')
+      const json = JSON.parse(readFileSync(file, 'utf8'))
+      json.tools[0].inputSchema.properties.broken = { type: 'string', pattern: '(' }
+      writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`)
+      const run = await flatmcp(['probe', 'dist', '--samples', '20'], broken.root)
+      expect(run.code).toBe(1)
+      expect(run.stdout).toMatch(/does not compile as JSON Schema/)
+      expect(run.stderr).not.toMatch(/at .*\.mjs:\d+/)
+    }
+    finally {
+      broken.remove()
+    }
+  })
+
+  it('an artifact with an unknown profile, no extend field, or a source outside the root exits 2 naming the field', async () => {
+    const odd = fixtureProject('cli-odd', {})
+    try {
+      cpSync(project.root, odd.root, { recursive: true })
+      const file = path.join(odd.root, 'dist/src/chat.tools.mcp.json')
+      const good = JSON.parse(readFileSync(file, 'utf8'))
+      const cases: [(json: any) => void, RegExp][] = [
+        [json => json.options.profile = 'gemini-ultra', /"options\.profile" is "gemini-ultra", not one of/],
+        [json => delete json.options.extend, /"options\.extend" is missing/],
+        [json => json.module = '../../outside.tools.ts', /is outside .*; the probe evaluates sources under its root only/],
+      ]
+      for (const [edit, message] of cases) {
+        const json = structuredClone(good)
+        edit(json)
+        writeFileSync(file, JSON.stringify(json))
+        const run = await flatmcp(['probe', 'dist'], odd.root)
+        expect(run.code).toBe(2)
+        expect(run.stderr).toMatch(message)
+        expect(run.stderr).not.toMatch(/\n\s+at /)
+      }
+    }
+    finally {
+      odd.remove()
+    }
+  })
+
   it('a corrupt file exits 2 with a clear message', async () => {
     const corrupt = fixtureProject('cli-corrupt', { 'dist/x.mcp.json': '{"tools": [' })
     try {

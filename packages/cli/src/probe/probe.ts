@@ -2,7 +2,7 @@ import type { JsonSchema, ProfileName } from '@flatmcp/core'
 import type { FreshModule } from 'unplugin-flatmcp'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { PROFILE_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
@@ -97,6 +97,9 @@ function readArtifact(file: string): { text: string, artifact: Artifact } {
     [typeof a.module === 'string', '"module" is missing'],
     [typeof a.hash === 'string', '"hash" is missing'],
     [isObject(a.options) && typeof a.options.profile === 'string', '"options.profile" is missing'],
+    [!isObject(a.options) || (PROFILE_NAMES as string[]).includes(a.options.profile), `"options.profile" is ${JSON.stringify(a.options?.profile)}, not one of ${PROFILE_NAMES.join(', ')}`],
+    [isObject(a.options) && typeof a.options.coercion === 'boolean', '"options.coercion" is missing'],
+    [isObject(a.options) && (a.options.extend === null || (isObject(a.options.extend) && (typeof a.options.extend.module === 'string' || 'schema' in a.options.extend))), '"options.extend" is missing (null, or { module, export } or { schema })'],
     [Array.isArray(a.tools), '"tools" is not an array'],
     [isObject(a.runtime), '"runtime" is missing'],
   ]
@@ -276,17 +279,24 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
     report.findings.push(finding)
   }
 
+  // A tool whose schema does not compile is reported here and left out of the superset check.
+  const uncompiled = new Set<string>()
   for (const tool of artifact.tools) {
-    for (const error of [...compileErrors(tool.inputSchema), ...(tool.outputSchema ? compileErrors(tool.outputSchema) : [])])
+    for (const error of [...compileErrors(tool.inputSchema), ...(tool.outputSchema ? compileErrors(tool.outputSchema) : [])]) {
       add({ check: 'json-schema', severity: 'error', tool: tool.name, message: `does not compile as JSON Schema ${error}` })
+      uncompiled.add(tool.name)
+    }
     for (const violation of profileViolations(tool.inputSchema, artifact.options.profile))
       add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${artifact.options.profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
       add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
   }
 
-  // Re-derive the artifact from its source, with the options it records.
+  // Re-derive the artifact from its source, with the options it records; never from outside the root.
   const source = path.resolve(root, artifact.module)
+  const inside = path.relative(root, source)
+  if (inside.startsWith('..') || path.isAbsolute(inside))
+    throw new ProbeLoadError(`${file}: its source ${artifact.module} is outside ${root}; the probe evaluates sources under its root only (give --root)`)
   if (!existsSync(source))
     throw new ProbeLoadError(`${file}: its source ${artifact.module} does not exist under ${root} (give --root)`)
   const extend = artifact.options.extend
@@ -314,7 +324,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
   }
 
   // The superset invariant, on the advertised schemas that ship (this file, not the fresh ones).
-  for (const tool of artifact.tools) {
+  for (const tool of artifact.tools.filter(t => !uncompiled.has(t.name))) {
     const exportName = artifact.runtime[tool.name]!.export
     const definition = fresh.exports[exportName] as ToolSchemas | undefined
     if (!definition) {
