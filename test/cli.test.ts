@@ -63,6 +63,22 @@ describe('flatmcp build', () => {
   })
 })
 
+/** Probes a copy of the built project whose artifact `edit` changed; the copy is removed after. */
+async function probeEdited(name: string, edit: (artifact: any) => void, args: string[] = []): Promise<Run> {
+  const copy = fixtureProject(name, {})
+  try {
+    cpSync(project.root, copy.root, { recursive: true })
+    const file = path.join(copy.root, 'dist/src/chat.tools.mcp.json')
+    const artifact = JSON.parse(readFileSync(file, 'utf8'))
+    edit(artifact)
+    writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
+    return await flatmcp(['probe', 'dist', ...args], copy.root)
+  }
+  finally {
+    copy.remove()
+  }
+}
+
 describe('flatmcp probe', () => {
   it('the clean example exits 0', async () => {
     const run = await flatmcp(['probe', 'dist'], project.root)
@@ -87,70 +103,38 @@ describe('flatmcp probe', () => {
   })
 
   it('a hand-narrowed artifact is caught with a minimised counterexample', async () => {
-    const narrowed = fixtureProject('cli-narrowed', {})
-    try {
-      cpSync(project.root, narrowed.root, { recursive: true })
-      const file = path.join(narrowed.root, 'dist/src/chat.tools.mcp.json')
-      const json = JSON.parse(readFileSync(file, 'utf8'))
+    const run = await probeEdited('cli-narrowed', (json) => {
       const send = json.tools.find((t: { name: string }) => t.name === 'send_message')
       send.inputSchema.properties.media.type = 'object' // the first-wins mistake: arrays no longer pass
-      writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`)
-      const run = await flatmcp(['probe', 'dist', '--samples', '100'], narrowed.root)
-      expect(run.code).toBe(1)
-      expect(run.stdout).toContain('✗ accepts every value the original schemas accept')
-      expect(run.stdout).toMatch(/send_message: the advertised schema rejects a value the original schema accepts \(\/media must be object\)/)
-      const counterexample = /counterexample: (.*)$/m.exec(run.stdout)![1]!
-      const value = JSON.parse(counterexample)
-      expect(value.kind).toBe('mediaGroup')
-      expect(Array.isArray(value.media)).toBe(true)
-      expect(value.media).toHaveLength(2) // minimised: the fewest items mediaGroup accepts
-    }
-    finally {
-      narrowed.remove()
-    }
+    }, ['--samples', '100'])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('✗ accepts every value the original schemas accept')
+    expect(run.stdout).toMatch(/send_message: the advertised schema rejects a value the original schema accepts \(\/media must be object\)/)
+    const counterexample = /counterexample: (.*)$/m.exec(run.stdout)![1]!
+    const value = JSON.parse(counterexample)
+    expect(value.kind).toBe('mediaGroup')
+    expect(Array.isArray(value.media)).toBe(true)
+    expect(value.media).toHaveLength(2) // minimised: the fewest items mediaGroup accepts
   })
 
   it('a schema that does not compile is a finding (exit 1), not a crash', async () => {
-    const broken = fixtureProject('cli-uncompiled', {})
-    try {
-      cpSync(project.root, broken.root, { recursive: true })
-      const file = path.join(broken.root, 'dist/src/chat.tools.mcp.json')
-      const json = JSON.parse(readFileSync(file, 'utf8'))
-      json.tools[0].inputSchema.properties.broken = { type: 'string', pattern: '(' }
-      writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`)
-      const run = await flatmcp(['probe', 'dist', '--samples', '20'], broken.root)
-      expect(run.code).toBe(1)
-      expect(run.stdout).toMatch(/does not compile as JSON Schema/)
-      expect(run.stderr).not.toMatch(/at .*\.mjs:\d+/)
-    }
-    finally {
-      broken.remove()
-    }
+    const run = await probeEdited('cli-uncompiled', json => json.tools[0].inputSchema.properties.broken = { type: 'string', pattern: '(' }, ['--samples', '20'])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/does not compile as JSON Schema/)
+    expect(run.stderr).not.toMatch(/at .*\.mjs:\d+/)
   })
 
   it('an artifact with an unknown profile, no extend field, or a source outside the root exits 2 naming the field', async () => {
-    const odd = fixtureProject('cli-odd', {})
-    try {
-      cpSync(project.root, odd.root, { recursive: true })
-      const file = path.join(odd.root, 'dist/src/chat.tools.mcp.json')
-      const good = JSON.parse(readFileSync(file, 'utf8'))
-      const cases: [(json: any) => void, RegExp][] = [
-        [json => json.options.profile = 'gemini-ultra', /"options\.profile" is "gemini-ultra", not one of/],
-        [json => delete json.options.extend, /"options\.extend" is missing/],
-        [json => json.module = '../../outside.tools.ts', /is outside .*; the probe evaluates sources under its root only/],
-      ]
-      for (const [edit, message] of cases) {
-        const json = structuredClone(good)
-        edit(json)
-        writeFileSync(file, JSON.stringify(json))
-        const run = await flatmcp(['probe', 'dist'], odd.root)
-        expect(run.code).toBe(2)
-        expect(run.stderr).toMatch(message)
-        expect(run.stderr).not.toMatch(/\n\s+at /)
-      }
-    }
-    finally {
-      odd.remove()
+    const cases: [(json: any) => void, RegExp][] = [
+      [json => json.options.profile = 'gemini-ultra', /"options\.profile" is "gemini-ultra", not one of/],
+      [json => delete json.options.extend, /"options\.extend" is missing/],
+      [json => json.module = '../../outside.tools.ts', /is outside .*; the probe evaluates sources under its root only/],
+    ]
+    for (const [edit, message] of cases) {
+      const run = await probeEdited('cli-odd', edit)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toMatch(message)
+      expect(run.stderr).not.toMatch(/\n\s+at /)
     }
   })
 
