@@ -231,3 +231,56 @@ describe('hostile arguments', () => {
     expect((await client.listTools()).tools).toHaveLength(1)
   })
 })
+
+describe('failures outside the handler are tool results, their messages only in the log', () => {
+  const SECRET = 'db down: postgres://admin:pw@10.0.0.5/prod'
+
+  it('a refine or transform that throws, a non-Error throw, and extend.resolve failing', async () => {
+    const logged: { error: unknown, phase: string }[] = []
+    const onError = (error: unknown, where: { phase: string }): void => {
+      logged.push({ error, phase: where.phase })
+    }
+    const refining = defineTool({ name: 'refining', input: z.object({ a: z.string().refine(() => { throw new Error(SECRET) }) }), handler: () => 'no' })
+    const transforming = defineTool({ name: 'transforming', input: z.object({ a: z.string().transform(() => { throw SECRET }) }), handler: () => 'no' })
+    const client = await connect([refining, transforming], { onError })
+    for (const name of ['refining', 'transforming']) {
+      const result = await client.callTool({ name, arguments: { a: 'x' } })
+      expect(result.isError).toBe(true)
+      expect(text(result)).toContain(`Tool "${name}" could not check its arguments`)
+      expect(text(result)).not.toContain('postgres')
+    }
+    expect(logged.map(l => l.phase)).toEqual(['validate', 'validate'])
+    expect(String((logged[0]!.error as Error).message)).toBe(SECRET)
+
+    const shared = await connect([defineTool({ name: 'plain', input: z.object({}), handler: () => 'ok' })], {
+      onError,
+      extend: { schema: z.object({ tenant: z.string() }), resolve: () => { throw new Error(SECRET) } },
+    })
+    const failed = await shared.callTool({ name: 'plain', arguments: { tenant: 't' } })
+    expect(failed.isError).toBe(true)
+    expect(text(failed)).not.toContain('postgres')
+    expect(logged.at(-1)!.phase).toBe('extend')
+  })
+
+  it('without onError the message goes to stderr, not to the model', async () => {
+    const lines: string[] = []
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk))
+      return true
+    })
+    const client = await connect([defineTool({ name: 'r', input: z.object({ a: z.string().refine(() => { throw new Error(SECRET) }) }), handler: () => 'no' })])
+    const result = await client.callTool({ name: 'r', arguments: { a: 'x' } })
+    expect(text(result)).not.toContain('postgres')
+    expect(lines.join('')).toContain(SECRET)
+  })
+
+  it('echoed input is capped: a 10 MB discriminator value and a 3 MB tool name', async () => {
+    const client = await connect([sendTool()])
+    const huge = 'x'.repeat(10_000_000)
+    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: huge } })
+    expect(result.isError).toBe(true)
+    expect(text(result).length).toBeLessThan(2000)
+    const unknown = await client.callTool({ name: 'y'.repeat(3_000_000), arguments: {} }).catch((error: Error) => error)
+    expect(String((unknown as Error).message ?? JSON.stringify(unknown)).length).toBeLessThan(2000)
+  })
+})

@@ -5,7 +5,7 @@ import type { McpTool, PrecomputedTool } from './compiled'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { coerceArgs } from '../coerce/coerce-args'
-import { describeIssues } from '../validate/messages'
+import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, precomputedOf } from './compiled'
 import { preserialize } from './stdio-transport'
@@ -31,6 +31,17 @@ export interface McpServerOptions {
   instructions?: string
   /** Passed through to the SDK's `Server`. */
   capabilities?: ServerOptions['capabilities']
+  /**
+   * Where an error thrown outside a handler goes (a `.refine()` or `.transform()` that throws while
+   * the arguments are checked, `extend.resolve` failing). The model gets a plain tool error without
+   * the message, which may hold secrets. Default: one line on stderr.
+   */
+  onError?: (error: unknown, where: { tool: string, phase: 'validate' | 'extend' }) => void
+}
+
+/** Logs to stderr: stdout may be the stdio transport. */
+function logError(error: unknown, where: { tool: string, phase: 'validate' | 'extend' }): void {
+  process.stderr.write(`flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${error instanceof Error ? error.message : String(error)}\n`)
 }
 
 interface Prepared {
@@ -113,44 +124,61 @@ export function createMcpServer(tools: readonly ToolDefinition[], info: { name: 
     const { byName } = await ready
     const entry = byName.get(request.params.name)
     if (!entry)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available tools: ${[...byName.keys()].join(', ')}.`)
-    const { definition, compiled } = entry
-    const raw = request.params.arguments ?? {}
-    const args = entry.coerce ? coerceArgs(raw, compiled.coercion) : raw
-    if (typeof args !== 'object' || args === null || Array.isArray(args))
-      return errorResult(`Invalid arguments for tool "${definition.name}": expected a JSON object.`)
-    const all = args as Record<string, unknown>
-    const extendKeys = compiled.slices?.extend ?? []
-    const paramKeys = compiled.slices?.params ?? []
-
-    let context: unknown
-    if (extend) {
-      const fields = await validate(extend.schema, select(all, key => extendKeys.includes(key)))
-      if (!fields.ok)
-        return errorResult(describeIssues(definition.name, fields.issues, all))
-      context = await extend.resolve(fields.value, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo })
-    }
-    let params: unknown
-    if (definition.params) {
-      const parsed = await validate(definition.params, select(all, key => paramKeys.includes(key)))
-      if (!parsed.ok)
-        return errorResult(describeIssues(definition.name, parsed.issues, all))
-      params = parsed.value
-    }
-    const inputArgs = extendKeys.length + paramKeys.length === 0 ? all : select(all, key => !extendKeys.includes(key) && !paramKeys.includes(key))
-    const input = await validate(definition.input, inputArgs)
-    if (!input.ok)
-      return errorResult(describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator))
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${quoteClipped(request.params.name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
+    const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
     try {
-      const value = await definition.handler(input.value as never, { params: params as never, context: context as never, signal: extra.signal })
-      return toResult(value, definition.output !== undefined)
+      return await callTool(entry, request.params.arguments ?? {}, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }, extend, where)
     }
     catch (error) {
-      return errorResult(`Tool "${definition.name}" failed: ${error instanceof Error ? error.message : String(error)}`)
+      // What the tool's own schemas or shared fields throw is the server's business: logged, not shown.
+      (options.onError ?? logError)(error, where)
+      return errorResult(`Tool "${where.tool}" could not check its arguments: an internal error occurred (logged on the server). Try again or report it.`)
     }
   })
   repairStringArguments(server)
   return server
+}
+
+interface CallPhase { tool: string, phase: 'validate' | 'extend' }
+
+/** Coerce, validate (shared fields, params, input), call: one `tools/call`. `where` says which phase runs. */
+async function callTool(entry: Prepared, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
+  const { definition, compiled } = entry
+  const args = entry.coerce ? coerceArgs(raw, compiled.coercion) : raw
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return errorResult(`Invalid arguments for tool "${definition.name}": expected a JSON object.`)
+  const all = args as Record<string, unknown>
+  const extendKeys = compiled.slices?.extend ?? []
+  const paramKeys = compiled.slices?.params ?? []
+
+  let context: unknown
+  if (extend) {
+    const fields = await validate(extend.schema, select(all, key => extendKeys.includes(key)))
+    if (!fields.ok)
+      return errorResult(describeIssues(definition.name, fields.issues, all))
+    where.phase = 'extend'
+    context = await extend.resolve(fields.value, request)
+    where.phase = 'validate'
+  }
+  let params: unknown
+  if (definition.params) {
+    const parsed = await validate(definition.params, select(all, key => paramKeys.includes(key)))
+    if (!parsed.ok)
+      return errorResult(describeIssues(definition.name, parsed.issues, all))
+    params = parsed.value
+  }
+  const inputArgs = extendKeys.length + paramKeys.length === 0 ? all : select(all, key => !extendKeys.includes(key) && !paramKeys.includes(key))
+  const input = await validate(definition.input, inputArgs)
+  if (!input.ok)
+    return errorResult(describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator))
+  try {
+    const value = await definition.handler(input.value as never, { params: params as never, context: context as never, signal: request.signal })
+    return toResult(value, definition.output !== undefined)
+  }
+  catch (error) {
+    // A handler's own message is meant for the model (README); it is still capped.
+    return errorResult(`Tool "${definition.name}" failed: ${clip(error instanceof Error ? error.message : String(error), 2000)}`)
+  }
 }
 
 /**

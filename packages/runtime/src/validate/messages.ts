@@ -1,5 +1,18 @@
 import type { Issue } from './validate'
 
+/** Echoed input is capped: a model needs to recognise what it sent, not to read it back whole. */
+const ECHO_LIMIT = 100
+
+/** The text, cut to `max` characters with a note of how long it was. */
+export function clip(text: string, max = ECHO_LIMIT): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`
+}
+
+/** A value as JSON, quoted where a string, capped. */
+export function quoteClipped(value: unknown): string {
+  return clip(JSON.stringify(value) ?? String(value))
+}
+
 function segments(issue: Issue): PropertyKey[] {
   return (issue.path ?? []).map(segment => typeof segment === 'object' && segment !== null ? segment.key : segment)
 }
@@ -30,7 +43,7 @@ function describeIssue(issue: Issue, args: unknown): string[] {
   if (issue.code === 'invalid_union' && issue.discriminator && Array.isArray(issue.options)) {
     const got = valueAt(args, path)
     const allowed = issue.options.map(option => JSON.stringify(option)).join(', ')
-    return [`${where || issue.discriminator}: must be one of ${allowed}${got === undefined ? ' (missing)' : ` (got ${JSON.stringify(got)})`}.`]
+    return [`${clip(where) || issue.discriminator}: must be one of ${allowed}${got === undefined ? ' (missing)' : ` (got ${quoteClipped(got)})`}.`]
   }
   if (issue.code === 'invalid_type' && valueAt(args, path) === undefined && path.length > 0) {
     const parent = pathText(path.slice(0, -1))
@@ -39,7 +52,7 @@ function describeIssue(issue: Issue, args: unknown): string[] {
   if (issue.code === 'invalid_type' && issue.expected)
     return [`${at}expected ${issue.expected}, got ${kindOf(valueAt(args, path))}.`]
   if (issue.code === 'unrecognized_keys' && Array.isArray(issue.keys))
-    return issue.keys.map(key => `key "${key}"${where ? ` in ${where}` : ''} is not accepted here.`)
+    return issue.keys.slice(0, 20).map(key => `key ${quoteClipped(key)}${where ? ` in ${clip(where)}` : ''} is not accepted here.`)
   if (issue.code === 'invalid_union') {
     // Name what the closest alternative still needs: the branch with the fewest issues.
     const closest = [...(issue.errors ?? [])].sort((a, b) => a.length - b.length)[0]
@@ -59,8 +72,9 @@ export function describeIssues(tool: string, issues: readonly Issue[], args: unk
   const tag = discriminator !== undefined && typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[discriminator] : undefined
   const tagIsWrong = issues.some(issue => issue.code === 'invalid_union' && issue.discriminator === discriminator && segments(issue).length <= 1)
   const header = typeof tag === 'string' && !tagIsWrong
-    ? `Invalid arguments for tool "${tool}" with ${discriminator} "${tag}":`
+    ? `Invalid arguments for tool "${tool}" with ${discriminator} ${quoteClipped(tag)}:`
     : `Invalid arguments for tool "${tool}":`
-  const lines = [...new Set(issues.flatMap(issue => describeIssue(issue, args)))]
+  // A value with thousands of problems gets the first few: enough to act on, never megabytes of text.
+  const lines = [...new Set(issues.slice(0, 50).flatMap(issue => describeIssue(issue, args)))].slice(0, 20)
   return [header, ...lines.map(line => `- ${line}`)].join('\n')
 }
