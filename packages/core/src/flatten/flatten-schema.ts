@@ -48,7 +48,6 @@ function located({ site, ...diagnostic }: SiteDiagnostic, original: JsonSchema, 
   return { ...diagnostic, path, ...(flatPath === undefined ? {} : { flatPath }) }
 }
 
-
 /** Discriminator names that more than one union declares: hints then name theirs by path. */
 function repeatedDiscriminators(notes: SchemaNotes | undefined): Set<string> {
   const seen = new Set<string>()

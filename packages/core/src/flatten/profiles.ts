@@ -79,9 +79,10 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     setTypes(out, kinds)
   if (kinds?.includes('array') && out.items === undefined) {
     // Every client wants `items` beside `array`; "any value" nests its own typed shape.
-    if (!acceptsAnything({ type: out.type }))
+    const isAny = acceptsAnything({ type: out.type })
+    if (!isAny)
       report(ctx, 'untyped-leaf', 'warning', childPointer(path, 'items'), 'array without items: advertised as an array of any JSON values')
-    out.items = anyValue({}, acceptsAnything({ type: out.type }) ? ANY_DEPTH - 1 : ANY_DEPTH)
+    out.items = anyValue({}, isAny ? ANY_DEPTH - 1 : ANY_DEPTH)
   }
   if (out.items === true)
     out.items = anyValue()
