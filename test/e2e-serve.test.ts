@@ -1,8 +1,11 @@
 // End to end: the example chat server run as a real process, a real SDK client over stdio and over
 // Streamable HTTP.
 import type { Connected } from './support/client'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttp, connectStdio, TS_NODE } from './support/client'
+import { connectHttp, connectStdio, ROOT, TS_NODE } from './support/client'
 
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
 
@@ -56,5 +59,27 @@ describe.each(transports)('the example server over %s', (_name, connect) => {
   it('passes params and input to the handler separately', async () => {
     const result = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c9', action: 'rename', title: 'New' } })
     expect(text(result)).toBe('rename c9')
+  })
+})
+
+describe('the example server over stdio, raw lines', () => {
+  it('answers an 11 MB line with an error and serves the next call', async () => {
+    const child = spawn(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+    const answer = async (): Promise<any> => JSON.parse((await lines.next()).value as string)
+    const send = (message: object): boolean => child.stdin!.write(`${JSON.stringify(message)}\n`)
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+      expect((await answer()).id).toBe(1)
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'update_chat', arguments: { chatId: 'x'.repeat(11 * 1024 * 1024), action: 'mute' } } })
+      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'update_chat', arguments: { chatId: 'c1', action: 'mute' } } })
+      expect(await answer()).toMatchObject({ id: 2, error: { code: -32600 } })
+      expect(await answer()).toMatchObject({ id: 3, result: { content: [{ text: 'mute c1' }] } })
+    }
+    finally {
+      child.kill()
+      await once(child, 'exit')
+    }
   })
 })

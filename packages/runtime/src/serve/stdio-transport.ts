@@ -1,7 +1,8 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { Readable, Writable } from 'node:stream'
 import process from 'node:process'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { clip } from '../validate/messages'
 
 /** Results whose JSON text was made once, ahead of time (the tools/list answer). */
 const serialized = new WeakMap<object, string>()
@@ -18,19 +19,70 @@ export function framePreserialized(message: JSONRPCMessage): string | undefined 
   return result === undefined || !('id' in message) ? undefined : `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}\n`
 }
 
+export interface StdioTransportOptions {
+  /**
+   * The longest message read, in bytes (default 10 MiB, the SDK's own limit). A longer line is
+   * skipped and answered with a JSON-RPC error; the session goes on.
+   */
+  maxMessageBytes?: number
+}
+
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+/** How much of an oversized line is kept to find its id. */
+const ID_PREFIX_BYTES = 4096
+const NEWLINE = 0x0A
+
+type RequestId = string | number
+
 /**
- * The SDK's stdio server transport, with one difference: a result serialized ahead of time (the
- * tools/list answer of `createMcpServer`) is written as is, not serialized on every request.
+ * MCP over stdio: one JSON-RPC message per line. A drop-in for the SDK's `StdioServerTransport`, with
+ * two differences: a result serialized ahead of time (the tools/list answer of `createMcpServer`) is
+ * written as is, and a line that is too long, is not JSON or is not a JSON-RPC message gets a JSON-RPC
+ * error answer (with its id where one can be read) instead of closing or silencing the session.
  */
-export class StdioTransport extends StdioServerTransport {
-  constructor(input: Readable = process.stdin, private readonly output: Writable = process.stdout) {
-    super(input, output)
+export class StdioTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+
+  private readonly maxMessageBytes: number
+  /** The current line's chunks, and their length; past the limit only a prefix is kept. */
+  private chunks: Buffer[] = []
+  private length = 0
+  private started = false
+
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+    options: StdioTransportOptions = {},
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
   }
 
-  override send(message: JSONRPCMessage): Promise<void> {
-    const line = framePreserialized(message)
-    if (line === undefined)
-      return super.send(message)
+  async start(): Promise<void> {
+    if (this.started)
+      throw new Error('StdioTransport already started: Server.connect() starts it.')
+    this.started = true
+    this.input.on('data', this.onData)
+    this.input.on('error', this.onInputError)
+  }
+
+  async close(): Promise<void> {
+    this.input.off('data', this.onData)
+    this.input.off('error', this.onInputError)
+    // Pause stdin only when no one else reads it, so the process can exit.
+    if (this.input.listenerCount('data') === 0)
+      this.input.pause()
+    this.chunks = []
+    this.length = 0
+    this.onclose?.()
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.write(framePreserialized(message) ?? `${JSON.stringify(message)}\n`)
+  }
+
+  private write(line: string): Promise<void> {
     return new Promise((resolve) => {
       if (this.output.write(line))
         resolve()
@@ -38,4 +90,134 @@ export class StdioTransport extends StdioServerTransport {
         this.output.once('drain', resolve)
     })
   }
+
+  private readonly onInputError = (error: Error): void => {
+    this.onerror?.(error)
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    let rest = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    for (let end = rest.indexOf(NEWLINE); end !== -1; end = rest.indexOf(NEWLINE)) {
+      this.append(rest.subarray(0, end))
+      rest = rest.subarray(end + 1)
+      this.endLine()
+    }
+    this.append(rest)
+  }
+
+  private append(part: Buffer): void {
+    if (part.length === 0)
+      return
+    this.chunks.push(part)
+    this.length += part.length
+    if (this.length > this.maxMessageBytes) {
+      // Past the limit the message is skipped: keep a copied prefix to find its id in, free the rest.
+      const kept = Buffer.concat(this.chunks)
+      this.chunks = [kept.length > ID_PREFIX_BYTES ? Buffer.from(kept.subarray(0, ID_PREFIX_BYTES)) : kept]
+    }
+  }
+
+  private endLine(): void {
+    const bytes = Buffer.concat(this.chunks)
+    const length = this.length
+    this.chunks = []
+    this.length = 0
+    const text = bytes.toString('utf8').replace(/\r$/, '')
+    if (length > this.maxMessageBytes) {
+      this.reject(readId(text), -32600, `Message too large: ${length} bytes; this server reads at most ${this.maxMessageBytes} bytes per message.`)
+      return
+    }
+    if (text.trim() === '')
+      return
+    let message: unknown
+    try {
+      message = JSON.parse(text)
+    }
+    catch {
+      this.reject(readId(text), -32700, `Parse error: the line is not JSON: ${clip(text, 80)}`)
+      return
+    }
+    const problem = messageProblem(message)
+    if (problem !== undefined) {
+      if (isResponse(message))
+        this.onerror?.(new Error(`Invalid response: ${problem}`))
+      else
+        this.reject(isObject(message) && isId(message.id) ? message.id : null, -32600, `Invalid Request: ${problem}`)
+      return
+    }
+    this.onmessage?.(message as JSONRPCMessage)
+  }
+
+  private reject(id: RequestId | null, code: number, message: string): void {
+    this.onerror?.(new Error(message))
+    void this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`)
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const isId = (value: unknown): value is RequestId => typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))
+
+/** Why a parsed line is not a JSON-RPC 2.0 request, notification or response; undefined when it is one. */
+function messageProblem(message: unknown): string | undefined {
+  if (!isObject(message))
+    return 'a message is a JSON object.'
+  if (message.jsonrpc !== '2.0')
+    return '"jsonrpc" must be "2.0".'
+  if ('method' in message) {
+    if (typeof message.method !== 'string')
+      return '"method" must be a string.'
+    if ('id' in message && !isId(message.id))
+      return '"id" must be a string or an integer.'
+    if ('params' in message && !isObject(message.params))
+      return '"params" must be an object.'
+    return undefined
+  }
+  if (isObject(message.error) || (isObject(message.result) && isId(message.id)))
+    return undefined
+  return 'expected "method" (a request or notification) or "result"/"error" with an "id" (a response).'
+}
+
+/** A message that is (or means to be) a response: never answered, so two peers cannot trade errors. */
+const isResponse = (message: unknown): boolean => isObject(message) && !('method' in message) && ('result' in message || 'error' in message)
+
+/**
+ * The id of a message that could not be read whole: the top-level `"id"` in the text's start, found by
+ * a scan that skips strings and nested values; null when there is none to be sure of.
+ */
+export function readId(text: string): RequestId | null {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]
+    if (char === '"') {
+      const end = stringEnd(text, i)
+      if (end === -1)
+        return null
+      if (depth === 1 && text.slice(i, end + 1) === '"id"') {
+        // A number is only known whole when something follows it; a closed string always is.
+        const value = /^\s*:\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)(?=\s*[,}]))/.exec(text.slice(end + 1, end + 200))
+        if (value !== null)
+          return JSON.parse(value[1] ?? value[2]!) as RequestId
+      }
+      i = end
+    }
+    else if (char === '{' || char === '[') {
+      depth++
+    }
+    else if (char === '}' || char === ']') {
+      depth--
+    }
+  }
+  return null
+}
+
+/** The index of the quote that closes the string opened at `start`; -1 when the text ends first. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\')
+      i++
+    else if (text[i] === '"')
+      return i
+  }
+  return -1
 }
