@@ -49,6 +49,16 @@ describe('flatmcp build', () => {
     }
   })
 
+  it('two builds of one project at once never remove each other\'s evaluated modules (50 rounds)', async () => {
+    const failures: string[] = []
+    for (let round = 0; round < 50; round++) {
+      const runs = await Promise.all(['a', 'b'].map(out => flatmcp(['build', 'src/*.tools.ts', '--out', `race-${out}`], project.root)))
+      failures.push(...runs.filter(run => run.code !== 0).map(run => run.stderr))
+    }
+    expect(failures).toEqual([])
+    expect(readFileSync(path.join(project.root, 'race-a/src/chat.tools.mcp.json'), 'utf8')).toBe(readFileSync(path.join(project.root, 'dist/src/chat.tools.mcp.json'), 'utf8'))
+  }, 120_000)
+
   it('a bad tool module exits 2 naming file, line, export and tool, and writes nothing', async () => {
     const bad = fixtureProject('cli-bad', { 'src/x.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', params: z.object({ a: z.string() }), input: z.object({ a: z.string() }), handler: () => 1 })\n` })
     try {

@@ -1,8 +1,11 @@
 // The plugin on throwaway projects: the cache, esbuild's output modes, rebuilds and watchers, the
 // Vite dev server, shared extend fields, and build errors that name file, line, export, tool and path.
+import type { RollupWatcher } from 'rollup'
 import type { FixtureProject } from './support/fixture-project'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { build, context } from 'esbuild'
 import { watch } from 'rollup'
 import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
@@ -79,6 +82,24 @@ describe('cache', () => {
     const second = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
     expect(second.tools[0].inputSchema.properties.item.properties.size).toEqual({ type: 'number' })
     expect(second.hash).not.toBe(JSON.parse(first).hash)
+  })
+})
+
+describe('evaluation', () => {
+  it('a helper imported by two tool modules runs once per tool module in a cold build, never in a warm one', async () => {
+    const p = project('shared-helper')
+    p.write('src/helper.ts', `import { appendFileSync } from 'node:fs'\nappendFileSync(new URL('../helper.log', import.meta.url.replace(/node_modules\\/.*$/, 'x/')), 'h')\nexport const note = 'n'\n`)
+    p.write('src/b.tools.ts', `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nimport { note } from './helper'\nexport const other = defineTool({ name: 'other', description: note, input: z.object({ a: z.string() }), handler: () => 'ok' })\n`)
+    p.write('src/a.tools.ts', `import './helper'\n${p.read('src/a.tools.ts')}`)
+    p.write('src/main.ts', `import { pick } from './a.tools'\nimport { other } from './b.tools'\nconsole.log(pick.name, other.name)\n`)
+    const runs = (): number => p.read('helper.log').length
+    await esbuildProject(p)
+    expect(runs()).toBe(2)
+    await esbuildProject(p)
+    expect(runs()).toBe(2)
+    p.write('src/b.tools.ts', p.read('src/b.tools.ts').replace(`'ok'`, `'okay'`))
+    await esbuildProject(p)
+    expect(runs()).toBe(3)
   })
 })
 
@@ -159,22 +180,28 @@ async function eventually(check: () => Promise<void> | void, timeout = 20_000): 
   }
 }
 
+/** rollup in watch mode on a project's `src/main.ts`, with the plugin; event codes go to `events`. */
+async function rollupWatch(p: FixtureProject, events: string[] = []): Promise<RollupWatcher> {
+  const watcher = watch({
+    input: path.join(p.root, 'src/main.ts'),
+    external: id => !id.startsWith('.') && !path.isAbsolute(id),
+    plugins: [flatmcpRollup({ root: p.root }), (await import('rollup-plugin-esbuild')).default()],
+    output: { dir: path.join(p.root, 'dist'), format: 'es' },
+    watch: { buildDelay: 50 },
+  })
+  watcher.on('event', (event) => {
+    events.push(event.code)
+    if (event.code === 'BUNDLE_END')
+      void event.result.close()
+  })
+  return watcher
+}
+
 describe('watch mode', () => {
   it('rollup\'s watcher re-evaluates when an imported file changes', async () => {
     const p = project('rollup-watch')
-    const watcher = watch({
-      input: path.join(p.root, 'src/main.ts'),
-      external: id => !id.startsWith('.') && !path.isAbsolute(id),
-      plugins: [flatmcpRollup({ root: p.root }), (await import('rollup-plugin-esbuild')).default()],
-      output: { dir: path.join(p.root, 'dist'), format: 'es' },
-      watch: { buildDelay: 50 },
-    })
     const builds: string[] = []
-    watcher.on('event', (event) => {
-      builds.push(event.code)
-      if (event.code === 'BUNDLE_END')
-        void event.result.close()
-    })
+    const watcher = await rollupWatch(p, builds)
     try {
       await eventually(() => expect(builds.filter(c => c === 'END').length).toBe(1))
       expect(p.read('dist/src/a.tools.mcp.json')).toContain('"pick"')
@@ -205,6 +232,87 @@ describe('watch mode', () => {
     }
     finally {
       await server.close()
+    }
+  })
+})
+
+describe('packages a tool module imports', () => {
+  /**
+   * A project whose tool module takes its enum from a linked package (outside the project, reached by
+   * a symlink in node_modules, as a workspace or `npm link` makes it) and its description from an
+   * installed one (a real folder in node_modules).
+   */
+  function linkedProject(name: string): { app: FixtureProject, linked: FixtureProject, writeInstalled: (version: string, text: string) => void } {
+    const linked = project(`${name}-linked`, {
+      'package.json': JSON.stringify({ name: '@fixture/levels', type: 'module', exports: './src/index.ts' }),
+      'src/index.ts': `export { Level } from './level'\n`,
+      'src/level.ts': `import { z } from 'zod'\nexport const Level = z.enum(['low', 'high'])\n`,
+    })
+    const app = project(name, {
+      'src/a.tools.ts': `import { appendFileSync } from 'node:fs'
+import { defineTool } from '@flatmcp/runtime'
+import { Level } from '@fixture/levels'
+import { about } from 'fixture-installed'
+import { z } from 'zod'
+
+appendFileSync(new URL('../evaluations.log', import.meta.url.replace(/node_modules\\/.*$/, 'x/')), 'x')
+
+export const alert = defineTool({ name: 'alert', description: about, input: z.object({ level: Level }), handler: input => input.level })
+`,
+      'src/main.ts': `import { alert } from './a.tools'\nconsole.log(alert.name)\n`,
+    })
+    mkdirSync(path.join(app.root, 'node_modules/@fixture'), { recursive: true })
+    symlinkSync(linked.root, path.join(app.root, 'node_modules/@fixture/levels'), 'dir')
+    const writeInstalled = (version: string, text: string): void => {
+      app.write('node_modules/fixture-installed/package.json', JSON.stringify({ name: 'fixture-installed', version, type: 'module', exports: './index.js' }))
+      app.write('node_modules/fixture-installed/index.js', `export const about = ${JSON.stringify(text)}\n`)
+    }
+    writeInstalled('1.0.0', 'Raise an alert.')
+    return { app, linked, writeInstalled }
+  }
+  const levels = (p: FixtureProject): string[] => JSON.parse(p.read('dist/src/a.tools.mcp.json')).tools[0].inputSchema.properties.level.enum
+
+  it('an edit to a linked package between warm builds changes the artifact and the bundle', async () => {
+    const { app, linked } = linkedProject('linked')
+    await esbuildProject(app)
+    expect(levels(app)).toEqual(['low', 'high'])
+    await esbuildProject(app)
+    expect(evaluations(app)).toBe(1)
+    linked.write('src/level.ts', `import { z } from 'zod'\nexport const Level = z.enum(['low', 'high', 'critical'])\n`)
+    await esbuildProject(app)
+    expect(evaluations(app)).toBe(2)
+    expect(levels(app)).toEqual(['low', 'high', 'critical'])
+    expect(app.read('dist/main.js')).toContain('critical')
+    const record = JSON.parse(readFileSync(path.join(app.root, 'node_modules/.cache/flatmcp/results', readdirSync(path.join(app.root, 'node_modules/.cache/flatmcp/results'))[0]!), 'utf8'))
+    expect(record.result.dependencies).toContain(path.relative(app.root, path.join(linked.root, 'src/level.ts')).split(path.sep).join('/'))
+    expect(record.result.packages).toContain('node_modules/fixture-installed/package.json')
+    expect(record.result.packages.some((file: string) => /node_modules\/zod\/package\.json$/.test(file))).toBe(true)
+  })
+
+  it('an update of an installed package is a cache miss for the next build', async () => {
+    const { app, writeInstalled } = linkedProject('installed')
+    // Each build in its own process, as after `npm update` (a running process keeps the packages it loaded).
+    app.write('build.mjs', `import { build } from 'esbuild'\nimport flatmcp from 'unplugin-flatmcp/esbuild'\nawait build({ entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcp()] })\n`)
+    const buildInProcess = (): Promise<unknown> => promisify(execFile)(process.execPath, ['build.mjs'], { cwd: app.root })
+    await buildInProcess()
+    await buildInProcess()
+    expect(evaluations(app)).toBe(1)
+    writeInstalled('1.1.0', 'Raise an alert, loudly.')
+    await buildInProcess()
+    expect(evaluations(app)).toBe(2)
+    expect(JSON.parse(app.read('dist/src/a.tools.mcp.json')).tools[0].description).toBe('Raise an alert, loudly.')
+  })
+
+  it('rollup\'s watcher rebuilds when a linked package changes', async () => {
+    const { app, linked } = linkedProject('linked-watch')
+    const watcher = await rollupWatch(app)
+    try {
+      await eventually(() => expect(levels(app)).toEqual(['low', 'high']))
+      linked.write('src/level.ts', `import { z } from 'zod'\nexport const Level = z.enum(['low', 'watched'])\n`)
+      await eventually(() => expect(levels(app)).toEqual(['low', 'watched']))
+    }
+    finally {
+      await watcher.close()
     }
   })
 })

@@ -9,17 +9,20 @@ import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
 import { locateExport } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
-import { packageVersion } from '../load/package-version'
+import { codeFingerprint, packageVersion } from '../load/package-version'
 import { compileModuleTools, ToolCompileError } from './compile-module'
 
 export const NAME = 'unplugin-flatmcp'
 export const VERSION = packageVersion(NAME)
+/** The compiler's own code: the plugin, core and runtime as installed (or as rebuilt in a checkout). */
+const COMPILER_CODE = ['.', '@flatmcp/core', '@flatmcp/runtime'].map(codeFingerprint).join('+')
 
 interface Extend {
   schema: unknown
   /** Recorded in artifacts: where it came from and its JSON Schema. */
   descriptor: { module?: string, export?: string, schema: unknown }
   dependencies: string[]
+  packages: string[]
 }
 
 
@@ -66,7 +69,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     if (!source)
       return undefined
     if ('schema' in source)
-      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema).schema }, dependencies: [] }
+      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema).schema }, dependencies: [], packages: [] }
     const file = path.resolve(options.root, source.module)
     const exportName = source.export ?? 'extend'
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
@@ -77,13 +80,14 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       schema,
       descriptor: { module: modulePath(options.root, file), export: exportName, schema: toOriginalSchema(schema).schema },
       dependencies: loaded.dependencies.map(dep => modulePath(options.root, dep)),
+      packages: loaded.packages.map(dep => modulePath(options.root, dep)),
     }
   })()
 
   const moduleCache = async (): Promise<ModuleCache> => {
     if (!cache) {
       const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), packageVersion('zod', options.root), options.profile, options.coercion, options.failOn, ext?.descriptor ?? null])
+      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), options.profile, options.coercion, options.failOn, ext?.descriptor ?? null])
       cache = new ModuleCache(options.root, options.cacheDir, salt)
     }
     return cache
@@ -95,9 +99,11 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
     const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
+    const packages = [...new Set([...loaded.packages.map(dep => modulePath(options.root, dep)), ...ext?.packages ?? []])].sort()
     const hash = contentHash(options.root, dependencies, '')
     const result: CachedModule = {
       dependencies,
+      packages,
       injected: injectedCode(tools),
       tools: tools.map(t => t.precomputed.tool.name),
       artifact: artifactText({

@@ -5,11 +5,14 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { writeFileAtomic } from '../emit/write-atomic'
+import { packageImports } from './package-imports'
 
 export interface EvaluatedModule {
   exports: Record<string, unknown>
-  /** Every file of the project the module is made of (itself first), absolute. */
+  /** Every file of the project and of linked packages the module is made of (itself first), absolute. */
   dependencies: string[]
+  /** The `package.json` of each installed package it imports, absolute: their versions key the cache. */
+  packages: string[]
 }
 
 /** The module could not be compiled or threw while it was evaluated. */
@@ -26,18 +29,20 @@ function firstLocation(errors: Message[]): { line?: number, column?: number } {
 }
 
 /**
- * Evaluates a tool module at build time. esbuild compiles it with every bare import kept external,
- * so the module runs against the project's own packages (one zod, not two); the output goes under
- * the cache folder, never beside the sources (it would wake file watchers).
+ * Evaluates a tool module at build time. esbuild compiles it with every installed package kept
+ * external, so the module runs against the project's own packages (one zod, not two), and linked
+ * packages compiled in (see `packageImports`); the output goes under the cache folder, never beside
+ * the sources (it would wake file watchers).
  */
 export async function evaluateModule(file: string, root: string, cacheDir: string): Promise<EvaluatedModule> {
   let result
+  const manifests = new Set<string>()
   try {
     result = await build({
       entryPoints: [file],
       absWorkingDir: root,
       bundle: true,
-      packages: 'external',
+      plugins: [packageImports(manifests)],
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -62,7 +67,7 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
   writeFileAtomic(output, code)
   try {
     const exports = await import(pathToFileURL(output).href) as Record<string, unknown>
-    return { exports, dependencies: [file, ...dependencies.filter(dep => dep !== file)] }
+    return { exports, dependencies: [file, ...dependencies.filter(dep => dep !== file)], packages: [...manifests].sort() }
   }
   catch (error) {
     throw new ModuleLoadError(file, undefined, undefined, `the module threw while it was evaluated: ${error instanceof Error ? error.message : String(error)}`)

@@ -6,8 +6,10 @@ import { modulePath } from './module-path'
 
 /** What compiling a module produced: enough to transform it and emit its artifact again. */
 export interface CachedModule {
-  /** Project files the module is made of, relative to the root. */
+  /** Project and linked-package files the module is made of, relative to the root. */
   dependencies: string[]
+  /** The `package.json` of each installed package it imports, relative to the root. */
+  packages: string[]
   /** The code appended to the module. */
   injected: string
   /** Tool names the module defines. */
@@ -26,7 +28,7 @@ interface Record_ {
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
 
 function checksum(result: CachedModule): string {
-  return createHash('sha256').update(JSON.stringify([result.dependencies, result.injected, result.tools, result.artifact])).digest('hex')
+  return createHash('sha256').update(JSON.stringify([result.dependencies, result.packages, result.injected, result.tools, result.artifact])).digest('hex')
 }
 
 /** The record when it has the shape this version writes and its checksum holds; else undefined. */
@@ -36,10 +38,10 @@ function validRecord(value: unknown): Record_ | undefined {
   const { key, sum, result } = value as Partial<Record<keyof Record_, unknown>>
   if (typeof key !== 'string' || typeof sum !== 'string' || typeof result !== 'object' || result === null)
     return undefined
-  const { dependencies, injected, tools, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
-  if (!isStringList(dependencies) || typeof injected !== 'string' || !isStringList(tools) || typeof artifact !== 'string')
+  const { dependencies, packages, injected, tools, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
+  if (!isStringList(dependencies) || !isStringList(packages) || typeof injected !== 'string' || !isStringList(tools) || typeof artifact !== 'string')
     return undefined
-  const checked: Record_ = { key, sum, result: { dependencies, injected, tools, artifact } }
+  const checked: Record_ = { key, sum, result: { dependencies, packages, injected, tools, artifact } }
   return checksum(checked.result) === sum ? checked : undefined
 }
 
@@ -54,9 +56,13 @@ export function contentHash(root: string, files: string[], salt: string): string
   return `sha256:${hash.digest('hex')}`
 }
 
+/** What a result's cache key covers: every file it is made of and the manifests of the packages it ran. */
+const keyFiles = (result: CachedModule): string[] => [...result.dependencies, ...result.packages]
+
 /**
- * A cache of compiled modules on disk and in memory, keyed by the content of the module and of every
- * file it imports, plus the versions and options that shape the result. A hit skips evaluation.
+ * A cache of compiled modules on disk and in memory, keyed by the content of the module, of every
+ * file it imports and of the installed packages' manifests (their versions), plus the versions and
+ * options that shape the result. A hit skips evaluation.
  */
 export class ModuleCache {
   private readonly memory = new Map<string, Record_>()
@@ -89,11 +95,11 @@ export class ModuleCache {
     const record = this.record(module)
     if (!record)
       return undefined
-    return contentHash(this.root, record.result.dependencies, this.salt) === record.key ? record.result : undefined
+    return contentHash(this.root, keyFiles(record.result), this.salt) === record.key ? record.result : undefined
   }
 
   set(module: string, result: CachedModule): void {
-    const record: Record_ = { key: contentHash(this.root, result.dependencies, this.salt), sum: checksum(result), result }
+    const record: Record_ = { key: contentHash(this.root, keyFiles(result), this.salt), sum: checksum(result), result }
     this.memory.set(module, record)
     writeFileAtomic(this.file(module), JSON.stringify(record))
   }
