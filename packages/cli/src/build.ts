@@ -1,7 +1,7 @@
 import type { ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, createToolOwners, describeFailure, modulePath, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp'
+import { createModuleCompiler, createToolOwners, describeFailure, modulePath, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */

@@ -1,7 +1,7 @@
 import type { ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { toOriginalSchema } from '@flatmcp/core'
-import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp'
+import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp/internal'
 import { createStyle } from './style'
 import { BuildError } from './build'
 

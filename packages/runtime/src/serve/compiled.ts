@@ -73,8 +73,19 @@ let warned = false
 export async function compileLazily(tool: ToolDefinition, extendSchema: unknown): Promise<PrecomputedTool> {
   if (!warned) {
     warned = true
-    console.warn(`flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this.`)
+    // Other tools with precomputed data mean the plugin ran, but not on this tool's module.
+    console.warn(registry().size > 0
+      ? `flatmcp: tool "${tool.name}" has no precomputed schema, though the build precomputed others: its module was not matched by the plugin's \`include\` (default: *.tools.ts/.mts/.js/.mjs). Compiling at start-up.`
+      : `flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this.`)
   }
-  const core = await import(/* webpackIgnore: true */ /* @vite-ignore */ COMPILER) as typeof Compiler
+  let core: typeof Compiler
+  try {
+    core = await import(/* webpackIgnore: true */ /* @vite-ignore */ COMPILER) as typeof Compiler
+  }
+  catch (error) {
+    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(COMPILER))
+      throw new Error(`flatmcp: tool "${tool.name}" has no precomputed schema, and compiling it at start-up needs ${COMPILER}, which is not installed. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
+    throw error
+  }
   return toPrecomputed(core.compileTool(tool, extendSchema === undefined ? {} : { extend: { schema: extendSchema } }))
 }

@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// The flatmcp command (its code is built into dist).
+import '../dist/cli.mjs'
