@@ -1,7 +1,7 @@
+// esbuild.config.mjs: `node esbuild.config.mjs` (esbuild takes no plugins on its command line).
 import { build } from 'esbuild'
 import flatmcp from 'unplugin-flatmcp/esbuild'
 
-// esbuild has no plugins on its command line: this script is its build command.
 await build({
   entryPoints: ['src/stdio.ts'],
   outfile: 'dist/esbuild/server.mjs',

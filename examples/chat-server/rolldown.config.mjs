@@ -1,3 +1,4 @@
+// rolldown.config.mjs: `node rolldown.config.mjs`.
 import { build } from 'rolldown'
 import flatmcp from 'unplugin-flatmcp/rolldown'
 

@@ -1,8 +1,8 @@
+// rollup.config.mjs: `rollup -c`; TypeScript through rollup-plugin-esbuild, packages left as imports.
 import path from 'node:path'
 import esbuild from 'rollup-plugin-esbuild'
 import flatmcp from 'unplugin-flatmcp/rollup'
 
-// `rollup -c`: TypeScript through esbuild, packages left as imports.
 export default {
   input: 'src/stdio.ts',
   output: { file: 'dist/rollup/server.mjs', format: 'es' },

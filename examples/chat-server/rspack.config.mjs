@@ -1,3 +1,4 @@
+// rspack.config.mjs: `node rspack.config.mjs`.
 import path from 'node:path'
 import { rspack } from '@rspack/core'
 import flatmcp from 'unplugin-flatmcp/rspack'

@@ -1,7 +1,7 @@
+// vite.config.ts: `vite build` makes the stdio server one Node module in dist/vite, packages left as imports.
 import flatmcp from 'unplugin-flatmcp/vite'
 import { defineConfig } from 'vite'
 
-// `vite build`: the stdio server as one Node module in dist/vite, packages left as imports.
 export default defineConfig({
   plugins: [flatmcp()],
   ssr: { external: true },

@@ -1,7 +1,7 @@
+// webpack.config.mjs: `webpack --config webpack.config.mjs`; an ES module for Node, packages left as imports.
 import path from 'node:path'
 import flatmcp from 'unplugin-flatmcp/webpack'
 
-// `webpack --config webpack.config.mjs`: an ES module for Node, packages left as imports.
 export default {
   mode: 'production',
   target: 'node20',

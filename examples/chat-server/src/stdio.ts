@@ -1,4 +1,4 @@
-// The example server over stdio: `tsx src/stdio.ts` (stdout carries the protocol; logs go to stderr).
+// src/stdio.ts: the server over stdio (stdout carries the protocol; logs go to stderr).
 import { createMcpServer, StdioTransport } from '@flatmcp/runtime'
 import { tools } from './tools'
 

@@ -1,5 +1,5 @@
+// src/tools.ts: every tool the server serves.
 import { isToolDefinition } from '@flatmcp/runtime'
 import * as chat from './chat.tools'
 
-/** Every tool the example server serves. */
 export const tools = Object.values(chat).filter(isToolDefinition)

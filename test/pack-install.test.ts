@@ -1,0 +1,210 @@
+// The packages as a user gets them: packed the way publishing packs them, installed with plain npm into
+// a fresh project outside the workspace, type-checked under each module resolution with strict flags,
+// built with the README's Vite and esbuild snippets, and served to a real SDK client.
+import type * as Esbuild from 'esbuild'
+import type { Connected } from './support/client'
+import { execFile } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectStdio, ROOT } from './support/client'
+import { readmeSnippet } from './support/readme'
+
+const run = promisify(execFile)
+const PACKAGES = ['core', 'runtime', 'unplugin', 'cli']
+const { packageManager } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+/** Runs a command; on failure, its output is the error. */
+async function sh(command: string, args: string[], cwd: string): Promise<{ code: number, output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024 })
+    return { code: 0, output: stdout + stderr }
+  }
+  catch (error) {
+    const e = error as { code?: number, stdout?: string, stderr?: string, message: string }
+    return { code: typeof e.code === 'number' ? e.code : 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}${e.message}` }
+  }
+}
+
+const STRICT_FLAGS = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noPropertyAccessFromIndexSignature: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  erasableSyntaxOnly: true,
+  skipLibCheck: false,
+  noEmit: true,
+  types: ['node'],
+  target: 'ES2022',
+  lib: ['ES2023'],
+}
+const RESOLUTIONS = { bundler: 'preserve', node16: 'node16', nodenext: 'nodenext' } as const
+
+/** A consumer's own code: the handler's union narrowing, the context type, every entry it imports. */
+const TYPED = `import type { CoercionPlan } from '@flatmcp/runtime/coerce'
+import { createMcpServer, defineTool, StdioTransport } from '@flatmcp/runtime'
+import { coerceArgs } from '@flatmcp/runtime/coerce'
+import { assertProbe } from 'flatmcp'
+import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
+import flatmcpVite from 'unplugin-flatmcp/vite'
+import { z } from 'zod'
+
+declare module '@flatmcp/runtime' {
+  interface Register { context: { user: string } }
+}
+
+export const send = defineTool({
+  name: 'send',
+  input: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('text'), text: z.string() }),
+    z.object({ kind: z.literal('media'), urls: z.array(z.string()) }),
+  ]),
+  handler: (input, { context }) => input.kind === 'text' ? \`\${context.user}: \${input.text}\` : String(input.urls.length),
+})
+
+const plan: CoercionPlan = { properties: { urls: { parse: 'array' } } }
+export const fixed: unknown = coerceArgs({ urls: '["a"]' }, plan)
+export const server = createMcpServer([send], { name: 'consumer', version: '1.0.0' })
+export const transport = new StdioTransport(process.stdin, process.stdout, { maxMessageBytes: 1024 })
+export const plugins = [flatmcpVite({ profile: 'portable' }), flatmcpEsbuild()]
+export const check = (): Promise<unknown> => assertProbe({ paths: ['dist'] })
+`
+
+/** The same tool, misused: `text` exists on one variant only. */
+const MISUSED = `import { defineTool } from '@flatmcp/runtime'
+import { z } from 'zod'
+
+export const send = defineTool({
+  name: 'send',
+  input: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('text'), text: z.string() }),
+    z.object({ kind: z.literal('media'), urls: z.array(z.string()) }),
+  ]),
+  handler: input => input.text,
+})
+`
+
+let consumer: string
+
+beforeAll(async () => {
+  consumer = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-consumer-'))
+  const tarballs = path.join(consumer, 'tarballs')
+  mkdirSync(tarballs)
+  for (const name of PACKAGES) {
+    const packed = await sh(npx, ['--yes', packageManager, 'pack', '--pack-destination', tarballs], path.join(ROOT, 'packages', name))
+    expect(packed.code, packed.output).toBe(0)
+  }
+  const file = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
+  const devVersion = (name: string): string => (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!
+  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({
+    name: 'consumer',
+    private: true,
+    type: 'module',
+    dependencies: { '@flatmcp/runtime': file('flatmcp-runtime-'), '@modelcontextprotocol/sdk': '^1.24.0', 'zod': '^4.2.0' },
+    devDependencies: {
+      '@flatmcp/core': file('flatmcp-core-'),
+      'unplugin-flatmcp': file('unplugin-flatmcp-'),
+      'flatmcp': file('flatmcp-'),
+      'vite': devVersion('vite'),
+      'esbuild': devVersion('esbuild'),
+      'typescript': devVersion('typescript'),
+      '@types/node': devVersion('@types/node'),
+    },
+  }, null, 2))
+  const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], consumer)
+  expect(installed.code, installed.output).toBe(0)
+  cpSync(path.join(ROOT, 'examples/chat-server/src'), path.join(consumer, 'src'), { recursive: true, filter: source => !source.endsWith('http.ts') })
+  mkdirSync(path.join(consumer, 'typed'))
+  writeFileSync(path.join(consumer, 'typed/consumer.ts'), TYPED)
+  mkdirSync(path.join(consumer, 'misused'))
+  writeFileSync(path.join(consumer, 'misused/consumer.ts'), MISUSED)
+}, 300_000)
+
+afterAll(() => {
+  if (consumer)
+    rmSync(consumer, { recursive: true, force: true })
+})
+
+describe('packed and installed with npm', () => {
+  it('installs without workspace links, with declarations and no sources in the packages', () => {
+    for (const name of ['@flatmcp/core', '@flatmcp/runtime', 'unplugin-flatmcp', 'flatmcp']) {
+      const dir = path.join(consumer, 'node_modules', name)
+      const manifest = readFileSync(path.join(dir, 'package.json'), 'utf8')
+      expect(manifest).not.toContain('workspace:')
+      expect(manifest).not.toContain('flatmcp-source')
+      expect(readdirSync(dir).sort()).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'dist', 'package.json']))
+      expect(readdirSync(dir)).not.toContain('src')
+      expect(readdirSync(path.join(dir, 'dist')).some(f => f.endsWith('.d.mts'))).toBe(true)
+    }
+  })
+
+  it.each(['flatmcp-core-', 'flatmcp-runtime-', 'unplugin-flatmcp-', 'flatmcp-0'])('%s: arethetypeswrong (ESM only) and publint find nothing', async (prefix) => {
+    const tarballs = path.join(consumer, 'tarballs')
+    const tarball = path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)
+    const attw = await sh(process.execPath, [path.join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'esm-only', '--format', 'ascii'], ROOT)
+    expect(attw.code, attw.output).toBe(0)
+    const publint = await sh(process.execPath, [path.join(ROOT, 'node_modules/publint/src/cli.js'), tarball, '--strict'], ROOT)
+    expect(publint.code, publint.output).toBe(0)
+    expect(publint.output).toContain('All good!')
+  }, 60_000)
+
+  it.each(Object.entries(RESOLUTIONS))('type-checks under moduleResolution %s with strict flags; a misused union fails', async (resolution, module) => {
+    const tsc = path.join(consumer, 'node_modules/typescript/bin/tsc')
+    const config = (dir: string): string => {
+      const file = path.join(consumer, `tsconfig.${dir}.${resolution}.json`)
+      writeFileSync(file, JSON.stringify({ compilerOptions: { ...STRICT_FLAGS, module, moduleResolution: resolution }, include: [`${dir}/*.ts`] }))
+      return file
+    }
+    // Declarations are checked (skipLibCheck off): no error may come from flatmcp's packages or the
+    // consumer's code. Other packages' own declarations (the SDK wants DOM types, unplugin names bundlers
+    // not installed) are theirs to answer for.
+    const typed = await sh(process.execPath, [tsc, '-p', config('typed')], consumer)
+    const ours = typed.output.split('\n').filter(line => /^(typed\/|node_modules\/(@flatmcp\/|unplugin-flatmcp\/|flatmcp\/))/.test(line))
+    expect(ours).toEqual([])
+    expect(typed.output).not.toMatch(/^typed\//m)
+    const misused = await sh(process.execPath, [tsc, '-p', config('misused')], consumer)
+    expect(misused.code).not.toBe(0)
+    expect(misused.output).toMatch(/misused\/consumer\.ts\(10,\d+\): error TS2339: Property 'text' does not exist/)
+  }, 120_000)
+
+  it('the standalone coercer bundles from the package with nothing else in it', async () => {
+    writeFileSync(path.join(consumer, 'coerce-only.mjs'), `import { coerceArgs } from '@flatmcp/runtime/coerce'\nexport default coerceArgs\n`)
+    const { build } = await import(pathToFileURL(path.join(consumer, 'node_modules/esbuild/lib/main.js')).href) as typeof Esbuild
+    const result = await build({ absWorkingDir: consumer, entryPoints: ['coerce-only.mjs'], bundle: true, minify: true, platform: 'neutral', format: 'esm', write: false, metafile: true })
+    const inputs = Object.keys(result.metafile.inputs).filter(input => input !== 'coerce-only.mjs')
+    expect(inputs.length).toBeGreaterThan(0)
+    expect(inputs.filter(input => !input.startsWith('node_modules/@flatmcp/runtime/dist/'))).toEqual([])
+    expect(result.outputFiles[0]!.text).toContain('JSON.parse')
+  })
+
+  it.each(['vite.config.ts', 'esbuild.config.mjs'])('builds with the README\'s %s and serves a real SDK client', async (configFile) => {
+    writeFileSync(path.join(consumer, configFile), readmeSnippet(configFile))
+    const bundler = configFile.startsWith('vite') ? 'vite' : 'esbuild'
+    const built = bundler === 'vite'
+      ? await sh(process.execPath, [path.join(consumer, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], consumer)
+      : await sh(process.execPath, [configFile], consumer)
+    expect(built.code, built.output).toBe(0)
+    const artifact = JSON.parse(readFileSync(path.join(consumer, `dist/${bundler}/src/chat.tools.mcp.json`), 'utf8')) as { tools: { name: string }[] }
+    expect(artifact.tools.map(t => t.name)).toContain('send_message')
+
+    let session: Connected | undefined
+    try {
+      session = await connectStdio(process.execPath, [`dist/${bundler}/server.mjs`], consumer)
+      const { tools } = await session.client.listTools()
+      expect(JSON.stringify(tools)).not.toMatch(/"(oneOf|anyOf)"/)
+      const media = JSON.stringify([{ url: 'https://x.test/a.png' }, JSON.stringify({ url: 'https://x.test/b.png' })])
+      const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media } })
+      expect(result.content).toEqual([{ type: 'text', text: 'sent 2 files' }])
+      expect(session.stderr()).not.toContain('compiling at start-up')
+    }
+    finally {
+      await session?.close()
+    }
+  }, 120_000)
+})
