@@ -85,6 +85,34 @@ describe('cache', () => {
   })
 })
 
+describe('tool discovery', () => {
+  const tool = (name: string): string => `defineTool({ name: '${name}', input: z.object({ q: z.string() }), handler: () => '${name}' })`
+  const header = `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\n`
+
+  it('finds tools in arrays, plain objects and the default export, each once', async () => {
+    const p = project('discovery', {
+      'src/a.tools.ts': `${header}export const single = ${tool('single')}\nexport const tools = [single, ${tool('listed')}]\nexport const byName = { named: ${tool('named')}, note: 'not a tool' }\nexport default [${tool('defaulted')}]\n`,
+      'src/main.ts': `import * as a from './a.tools'\nconsole.log(Object.keys(a))\n`,
+    })
+    const result = await esbuildProject(p)
+    expect(result.warnings).toEqual([])
+    const artifact = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
+    expect(Object.fromEntries(Object.entries(artifact.runtime).map(([name, data]) => [name, (data as { export: string }).export])))
+      .toEqual({ single: 'single', defaulted: 'default[0]', named: 'byName.named', listed: 'tools[1]' })
+    expect(p.read('dist/main.js')).toContain('"defaulted"')
+  })
+
+  it('a module that yields no tool is a warning naming it, and an error with failOn: warning', async () => {
+    const p = project('no-tools', {
+      'src/empty.tools.ts': `export const helper = 1\n`,
+      'src/main.ts': `import { helper } from './empty.tools'\nconsole.log(helper)\n`,
+    })
+    const result = await esbuildProject(p)
+    expect(result.warnings.map(w => w.text).join('\n')).toMatch(/src\/empty\.tools\.ts exports no tool made with defineTool/)
+    await expect(esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, failOn: 'warning' })] })).rejects.toThrow(/src\/empty\.tools\.ts exports no tool/)
+  })
+})
+
 describe('evaluation', () => {
   it('a helper imported by two tool modules runs once per tool module in a cold build, never in a warm one', async () => {
     const p = project('shared-helper')

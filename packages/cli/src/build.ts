@@ -1,7 +1,7 @@
 import type { ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, createToolOwners, describeFailure, modulePath, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
+import { createModuleCompiler, createToolOwners, describeFailure, modulePath, noToolsWarning, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -10,6 +10,8 @@ export interface BuildOptions {
   out?: string
   profile?: ProfileName
   root?: string
+  /** Told of each module that yields no tool (default: nothing). */
+  onWarning?: (message: string) => void
 }
 
 export class BuildError extends Error {
@@ -35,6 +37,8 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
       const duplicate = claimToolNames(module, result.tools)
       if (duplicate)
         throw new BuildError(`${module}: ${duplicate}`)
+      if (result.tools.length === 0)
+        options.onWarning?.(noToolsWarning(module))
       if (result.tools.length > 0 && resolved.artifacts)
         results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
     }

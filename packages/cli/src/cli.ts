@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
-    const written = await buildArtifacts({ patterns: positionals, out: values.out, profile: profileOf(values.profile), root: values.root })
+    const written = await buildArtifacts({ patterns: positionals, out: values.out, profile: profileOf(values.profile), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
     for (const file of written)
       console.log(path.relative(process.cwd(), file))
     return 0

@@ -38,8 +38,7 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   const s = createStyle(options.stream)
   const width = options.width ?? options.stream?.columns ?? 80
   const out: string[] = []
-  for (const { exportName, compiled } of tools) {
-    const definition = fresh.exports[exportName] as { input?: unknown, params?: unknown }
+  for (const { exportName, compiled, definition } of tools) {
     const original = JSON.stringify({
       ...(definition.params ? { params: toOriginalSchema(definition.params).schema } : {}),
       input: definition.input === undefined ? {} : toOriginalSchema(definition.input).schema,

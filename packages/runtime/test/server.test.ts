@@ -284,3 +284,22 @@ describe('failures outside the handler are tool results, their messages only in 
     expect(String((unknown as Error).message ?? JSON.stringify(unknown)).length).toBeLessThan(2000)
   })
 })
+
+describe('the start-up warning for a tool without precomputed data', () => {
+  it('tells "not built with the plugin" apart from "built, but its module was not matched"', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const tool = defineTool({ name: 'unmatched', input: z.object({ a: z.string() }), handler: () => 'x' })
+    vi.resetModules()
+    const first = await import('../src/serve/compiled')
+    const registry = (globalThis as Record<symbol, Map<string, unknown> | undefined>)[Symbol.for('flatmcp.precomputed')]
+    registry?.clear()
+    await first.compileLazily(tool, undefined)
+    expect(warn.mock.calls[0]![0]).toContain('Build with unplugin-flatmcp to skip this')
+    vi.resetModules()
+    const second = await import('../src/serve/compiled')
+    second.registerPrecomputed({ other: first.toPrecomputed(compileTool(tool)) })
+    await second.compileLazily(tool, undefined)
+    expect(warn.mock.calls[1]![0]).toContain('its module was not matched by the plugin\'s `include`')
+    ;(globalThis as Record<symbol, Map<string, unknown> | undefined>)[Symbol.for('flatmcp.precomputed')]?.clear()
+  })
+})

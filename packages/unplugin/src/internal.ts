@@ -2,6 +2,7 @@
 // plugin's version, without its own compatibility promise.
 export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
 export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
+export { noToolsWarning } from './core/compile/compile-module'
 export { createToolOwners } from './core/compile/tool-owners'
 export { writeFileAtomic } from './core/emit/write-atomic'
 export type { CachedModule } from './core/load/module-cache'

@@ -326,9 +326,9 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
   // The superset invariant, on the advertised schemas that ship (this file, not the fresh ones).
   for (const tool of artifact.tools.filter(t => !uncompiled.has(t.name))) {
     const exportName = artifact.runtime[tool.name]!.export
-    const definition = fresh.exports[exportName] as ToolSchemas | undefined
+    const definition = fresh.tools.find(t => t.compiled.name === tool.name)?.definition as ToolSchemas | undefined
     if (!definition) {
-      add({ check: 'current', severity: 'error', tool: tool.name, message: `export "${exportName}" no longer exists in ${artifact.module}` })
+      add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
     const { checked, finding } = await checkSuperset(tool, definition, fresh.extendSchema, samples, seed)

@@ -4,6 +4,7 @@ import type { ModuleCompiler } from './compile/module-compiler'
 import type { CachedModule } from './load/module-cache'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
+import { failsBuild, noToolsWarning } from './compile/compile-module'
 import { createModuleCompiler, describeFailure, NAME } from './compile/module-compiler'
 import { createToolOwners } from './compile/tool-owners'
 import { writeFileAtomic } from './emit/write-atomic'
@@ -72,6 +73,12 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         }
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
+        if (result.tools.length === 0) {
+          const warning = noToolsWarning(modulePath(options.root, file))
+          if (failsBuild({ severity: 'warning' }, options.failOn))
+            return this.error(warning)
+          this.warn(warning)
+        }
         return { code: code + result.injected, map: null }
       },
     },

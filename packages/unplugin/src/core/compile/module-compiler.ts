@@ -10,7 +10,7 @@ import { locateExport } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
 import { codeFingerprint, packageVersion } from '../load/package-version'
-import { compileModuleTools, ToolCompileError } from './compile-module'
+import { compileModuleTools, exportBinding, ToolCompileError } from './compile-module'
 
 export const NAME = 'unplugin-flatmcp'
 export const VERSION = packageVersion(NAME)
@@ -30,7 +30,7 @@ interface Extend {
 export async function describeFailure(error: unknown, file: string, root: string): Promise<string> {
   const relative = modulePath(root, file)
   if (error instanceof ToolCompileError) {
-    const at = await locateExport(file, error.exportName)
+    const at = await locateExport(file, exportBinding(error.exportName))
     const where = at ? `${relative}:${at.line}:${at.column}` : relative
     return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${error.path ? `, at ${error.path}` : ''}: ${error.message}`
   }
