@@ -64,7 +64,7 @@ describe('flatmcp build', () => {
     try {
       const run = await flatmcp(['build', 'src/x.tools.ts'], bad.root)
       expect(run.code).toBe(2)
-      expect(run.stderr).toBe('flatmcp: src/x.tools.ts:3:14: export "t", tool "t", at /properties/a: tool "t" input at /properties/a: key "a" is declared in both params and input; rename one of them\n')
+      expect(run.stderr).toBe('flatmcp: src/x.tools.ts:3:100: export "t", tool "t", input at /properties/a: key "a" is declared in both params and input; rename one of them\n')
       expect(existsSync(path.join(bad.root, 'dist'))).toBe(false)
     }
     finally {
@@ -223,5 +223,22 @@ describe('flatmcp inspect', () => {
     const unknown = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'nope'], project.root)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('no tool named "nope" (tools: get_chat, send_batch, send_message, update_chat)')
+  })
+})
+
+describe('flatmcp usage', () => {
+  it.each(['build', 'inspect', 'probe'])('%s --help prints its usage and exits 0; --version the version', async (command) => {
+    const help = await flatmcp([command, '--help'], project.root)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain(`flatmcp ${command} `)
+    const version = await flatmcp([command, '--version'], project.root)
+    expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version}\n` })
+  })
+
+  it('an unknown option prints the usage and exits 2', async () => {
+    const run = await flatmcp(['probe', '--bogus'], project.root)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('Unknown option \'--bogus\'')
+    expect(run.stderr).toContain('usage:')
   })
 })

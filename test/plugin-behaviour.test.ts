@@ -375,7 +375,18 @@ describe('build errors', () => {
 
   it('a module that throws when evaluated', async () => {
     const p = project('throws', tools(`throw new Error('no config')\nexport const x = 1\n`))
-    expect(await failing(p)).toBe('src/bad.tools.ts: the module threw while it was evaluated: no config')
+    expect(await failing(p)).toBe('src/bad.tools.ts:3:7: the module threw while it was evaluated: no config')
+  })
+
+  it('a module whose import throws names the imported file and its line', async () => {
+    const p = project('throws-deep', tools(`import { settings } from './settings'\nexport const x = settings\n`))
+    p.write('src/settings.ts', `export const settings = {}\nif (!process.env.NEVER_SET_ANYWHERE)\n  throw new TypeError('SETTINGS missing')\n`)
+    expect(await failing(p)).toBe('src/settings.ts:3:9: the module threw while it was evaluated: SETTINGS missing')
+  })
+
+  it('a package that is not installed names the importing line', async () => {
+    const p = project('missing-package', tools(`import { nothing } from 'no-such-package-here'\nexport const x = nothing\n`))
+    expect(await failing(p)).toMatch(/^src\/bad\.tools\.ts:3:25: cannot compile the module: cannot find package "no-such-package-here"/)
   })
 
   it('a module that does not compile names its line and column', async () => {
@@ -392,17 +403,37 @@ export const rename = defineTool({
   handler: () => 'ok',
 })
 `))
-    expect(await failing(p)).toBe('src/bad.tools.ts:4:14: export "rename", tool "rename_chat", at /properties/title: tool "rename_chat" input at /properties/title: key "title" is declared in both params and input; rename one of them')
+    // Line 7, column 28: the z.string() of input's title.
+    expect(await failing(p)).toBe('src/bad.tools.ts:7:28: export "rename", tool "rename_chat", input at /properties/title: key "title" is declared in both params and input; rename one of them')
   })
 
-  it('a schema JSON cannot express', async () => {
-    const p = project('date', tools(`export const when = defineTool({ name: 'when', input: z.object({ at: z.date() }), handler: () => 'ok' })\n`))
-    expect(await failing(p)).toMatch(/^src\/bad\.tools\.ts:3:14: export "when", tool "when", at \/properties\/at: .*z\.date\(\)/)
+  it.each([
+    ['z.date()', 'for a date, use z.iso.datetime()'],
+    ['z.bigint()', 'for a large integer'],
+    ['z.map(z.string(), z.number())', 'use z.record()'],
+    ['z.set(z.string())', 'use z.array()'],
+    ['z.symbol()', 'use a string or an enum'],
+  ])('%s deep in a union in an array: the line and column of that expression, its path, advice for its kind', async (kind, advice) => {
+    const p = project('unrepresentable', tools(`
+const Variant = z.object({ k: z.literal('b'), at: ${kind}.optional() })
+export const tools = [defineTool({
+  name: 'when',
+  input: z.object({
+    items: z.array(z.discriminatedUnion('k', [z.object({ k: z.literal('a') }), Variant])).min(1),
+  }),
+  handler: () => 'ok',
+})]
+`))
+    const message = await failing(p)
+    // Line 4, column 51: `at`'s schema in Variant, reached from the tool through items, the union's second variant and its identifier.
+    expect(message).toMatch(/^src\/bad\.tools\.ts:4:51: export "tools\[0\]", tool "when", input at \/properties\/items\/items\/(oneOf|anyOf)\/1\/properties\/at: /)
+    expect(message).toContain(advice)
+    expect(message.match(/\/properties\/at/g)).toHaveLength(1)
   })
 
   it('a diagnostic at the failing severity', async () => {
     const p = project('severity', tools(`export const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 'ok' })\n`))
-    expect(await failing(p, { failOn: 'warning' })).toBe('src/bad.tools.ts:3:14: export "loose", tool "loose", at /properties/data: warning untyped-leaf in input: no type: advertised as any JSON value (clients may send it as a JSON string)')
+    expect(await failing(p, { failOn: 'warning' })).toBe('src/bad.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: warning untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)')
   })
 
   it('two modules defining one tool name', async () => {
@@ -411,6 +442,13 @@ export const rename = defineTool({
       'src/one.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const a = defineTool({ name: 'same', input: z.object({}), handler: () => 'a' })\n`,
       'src/two.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const b = defineTool({ name: 'same', input: z.object({}), handler: () => 'b' })\n`,
     })
-    expect(await failing(p)).toMatch(/^src\/(one|two)\.tools\.ts: tool "same" is also defined in src\/(one|two)\.tools\.ts; tool names must be unique across modules$/)
+    const message = await failing(p)
+    const [here, other] = message.startsWith('src/one') ? [['one', 'a'], ['two', 'b']] : [['two', 'b'], ['one', 'a']]
+    expect(message).toBe(`src/${here[0]}.tools.ts:3:18: export "${here[1]}", tool "same": tool names must be unique, since the runtime and MCP clients find tools by name; also used by export "${other[1]}" (src/${other[0]}.tools.ts:3:18)`)
+  })
+
+  it('one module defining one tool name twice names both exports', async () => {
+    const p = project('duplicate-within', tools(`export const first = defineTool({ name: 'same', input: z.object({}), handler: () => 'a' })\nexport const tools = [defineTool({ name: 'same', input: z.object({}), handler: () => 'b' })]\n`))
+    expect(await failing(p)).toBe('src/bad.tools.ts:4:23: export "tools[0]", tool "same": tool name "same" is also used by export "first" of this module; tool names must be unique')
   })
 })

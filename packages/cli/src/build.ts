@@ -34,9 +34,7 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
     const module = modulePath(resolved.root, file)
     try {
       const { result } = await compiler.compileFresh(file)
-      const duplicate = claimToolNames(module, result.tools)
-      if (duplicate)
-        throw new BuildError(`${module}: ${duplicate}`)
+      claimToolNames(module, result)
       if (result.tools.length === 0)
         options.onWarning?.(noToolsWarning(module))
       if (result.tools.length > 0 && resolved.artifacts)

@@ -9,18 +9,26 @@ import { inspectModule } from './inspect'
 import { probe, ProbeLoadError } from './probe/probe'
 import { renderReport } from './probe/report'
 
+/** Each command's usage, as `flatmcp <command> --help` prints it. */
+const COMMANDS: Record<string, string> = {
+  build: `  flatmcp build <files or globs…> [--out dir] [--profile portable|minimal] [--root dir]
+      write the *.mcp.json artifacts the bundler plugin writes, byte for byte`,
+  inspect: `  flatmcp inspect <file> [--tool name] [--profile portable|minimal] [--root dir]
+      original and advertised schema side by side, diagnostics, coercion plan`,
+  probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--json] [--root dir]
+      check what ships: well-formed, valid JSON Schema, profile rules, current with its source,
+      superset of the original on generated values; exit 1 on findings`,
+}
+
+const EXIT_CODES = 'exit codes: 0 clean, 1 findings, 2 usage or load errors'
+
 const HELP = `flatmcp — sound flat schemas for MCP tools
 
 usage:
-  flatmcp build <files or globs…> [--out dir] [--profile portable|minimal] [--root dir]
-      write the *.mcp.json artifacts the bundler plugin writes, byte for byte
-  flatmcp inspect <file> [--tool name] [--profile portable|minimal] [--root dir]
-      original and advertised schema side by side, diagnostics, coercion plan
-  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--json] [--root dir]
-      check what ships: well-formed, valid JSON Schema, profile rules, current with its source,
-      superset of the original on generated values; exit 1 on findings
+${Object.values(COMMANDS).join('\n')}
+  flatmcp <command> --help | flatmcp --version
 
-exit codes: 0 clean, 1 findings, 2 usage or load errors`
+${EXIT_CODES}`
 
 class UsageError extends Error {}
 
@@ -50,6 +58,14 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0
   }
   if (command === '--version' || command === '-v') {
+    console.log(version())
+    return 0
+  }
+  if (COMMANDS[command] !== undefined && rest.some(arg => arg === '--help' || arg === '-h')) {
+    console.log(`usage:\n${COMMANDS[command]}\n\n${EXIT_CODES}`)
+    return 0
+  }
+  if (rest.includes('--version')) {
     console.log(version())
     return 0
   }

@@ -54,7 +54,7 @@ export interface CompiledTool {
 
 /** A tool cannot be compiled; says which tool, which of its schemas and where. */
 export class CompileError extends Error {
-  constructor(readonly tool: string, readonly schema: ToolSchemaPart | undefined, readonly path: JsonPointer, reason: string) {
+  constructor(readonly tool: string, readonly schema: ToolSchemaPart | undefined, readonly path: JsonPointer, readonly reason: string) {
     super(`tool "${tool}"${schema ? ` ${schema}` : ''}${path ? ` at ${path}` : ''}: ${reason}`)
     this.name = 'CompileError'
   }
@@ -79,7 +79,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     }
     catch (error) {
       if (error instanceof UnrepresentableError)
-        throw new CompileError(tool.name, part, error.path, error.message)
+        throw new CompileError(tool.name, part, error.path, error.reason)
       throw new CompileError(tool.name, part, '', (error as Error).message)
     }
     const result = flattenSchema(original.schema, { profile: options.profile, notes: original.notes })

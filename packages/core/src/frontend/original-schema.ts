@@ -13,8 +13,12 @@ export interface OriginalSchema {
 
 /** A part of the schema has no JSON Schema form (a `z.date()`, a `z.bigint()`…). */
 export class UnrepresentableError extends Error {
+  /** What is wrong and what to use instead, without the path. */
+  readonly reason: string
   constructor(readonly path: JsonPointer, readonly kind: string, detail: string) {
-    super(`${kind} at ${path || '/'} cannot be expressed in JSON Schema (${detail}); ${INSTEAD[kind] ?? 'use a schema JSON can carry'}`)
+    const reason = `${kind} cannot be expressed in JSON Schema (${detail}); ${INSTEAD[kind] ?? 'use a schema JSON can carry'}`
+    super(`${kind} at ${path || '/'}${reason.slice(kind.length)}`)
+    this.reason = reason
     this.name = 'UnrepresentableError'
   }
 }

@@ -34,9 +34,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     modules ??= createModuleCompiler(options)
     const result = await modules.compile(file)
     const module = modulePath(options.root, file)
-    const duplicate = claimToolNames(module, result.tools)
-    if (duplicate)
-      throw new Error(duplicate)
+    claimToolNames(module, result)
     for (const dependency of result.dependencies) {
       const absolute = path.resolve(options.root, dependency)
       dependents.set(absolute, (dependents.get(absolute) ?? new Set()).add(file))

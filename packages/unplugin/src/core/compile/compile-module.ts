@@ -1,4 +1,4 @@
-import type { CompiledTool, Diagnostic, JsonPointer, ToolDefinition } from '@flatmcp/core'
+import type { CompiledTool, Diagnostic, JsonPointer, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
 import type { PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
 import { CompileError, compileTool } from '@flatmcp/core'
@@ -14,7 +14,13 @@ export interface ModuleTool {
 
 /** A tool of a module cannot be compiled: which export, which tool, where in its schema. */
 export class ToolCompileError extends Error {
-  constructor(readonly exportName: string, readonly tool: string | undefined, readonly path: JsonPointer | undefined, reason: string) {
+  constructor(
+    readonly exportName: string,
+    readonly tool: string | undefined,
+    readonly part: ToolSchemaPart | undefined,
+    readonly path: JsonPointer | undefined,
+    reason: string,
+  ) {
     super(reason)
     this.name = 'ToolCompileError'
   }
@@ -63,9 +69,6 @@ export function exportedTools(exports: Record<string, unknown>): { exportName: s
   return found
 }
 
-/** The module-level name an export path starts with: `tools` for `tools[1]` or `tools.send`. */
-export const exportBinding = (exportName: string): string => /^[^.[]+/.exec(exportName)?.[0] ?? exportName
-
 /** Compiles every tool an evaluated module exports (see `exportedTools`). */
 export function compileModuleTools(exports: Record<string, unknown>, options: ResolvedOptions, extendSchema: unknown): ModuleTool[] {
   const tools: ModuleTool[] = []
@@ -76,12 +79,15 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
     }
     catch (error) {
       if (error instanceof CompileError)
-        throw new ToolCompileError(exportName, error.tool, error.path, error.message)
-      throw new ToolCompileError(exportName, definition.name, undefined, (error as Error).message)
+        throw new ToolCompileError(exportName, error.tool, error.schema, error.path, error.reason)
+      throw new ToolCompileError(exportName, definition.name, undefined, undefined, (error as Error).message)
     }
     const failing = compiled.diagnostics.find(d => failsBuild(d, options.failOn))
     if (failing)
-      throw new ToolCompileError(exportName, compiled.name, failing.path, `${failing.severity} ${failing.code} in ${failing.schema}: ${failing.message}`)
+      throw new ToolCompileError(exportName, compiled.name, failing.schema, failing.path, `${failing.severity} ${failing.code}: ${failing.message}`)
+    const twin = tools.find(t => t.compiled.name === compiled.name)
+    if (twin)
+      throw new ToolCompileError(exportName, compiled.name, undefined, undefined, `tool name "${compiled.name}" is also used by export "${twin.exportName}" of this module; tool names must be unique`)
     const precomputed = toPrecomputed(compiled)
     if (!options.coercion)
       precomputed.coercion = {}

@@ -1,4 +1,5 @@
 import type { ModuleTool } from './compile-module'
+import type { ToolOwner } from './tool-owners'
 import type { CachedModule } from '../load/module-cache'
 import type { ResolvedOptions } from '../options'
 import path from 'node:path'
@@ -6,11 +7,12 @@ import { toOriginalSchema } from '@flatmcp/core'
 import { artifactText } from '../emit/artifact'
 import { injectedCode } from '../emit/inject'
 import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
-import { locateExport } from '../load/locate-export'
+import { locateTool } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
 import { codeFingerprint, packageVersion } from '../load/package-version'
-import { compileModuleTools, exportBinding, ToolCompileError } from './compile-module'
+import { compileModuleTools, ToolCompileError } from './compile-module'
+import { DuplicateToolError } from './tool-owners'
 
 export const NAME = 'unplugin-flatmcp'
 export const VERSION = packageVersion(NAME)
@@ -26,13 +28,24 @@ interface Extend {
 }
 
 
-/** A build error naming file, line and column of the export, export, tool and JSON path. */
+/**
+ * A build error naming the file and the line and column of the failing schema (else of the tool or
+ * the export), the export, the tool, and the schema part and JSON path.
+ */
 export async function describeFailure(error: unknown, file: string, root: string): Promise<string> {
   const relative = modulePath(root, file)
   if (error instanceof ToolCompileError) {
-    const at = await locateExport(file, exportBinding(error.exportName))
+    const at = await locateTool(file, error.exportName, error.part, error.path)
     const where = at ? `${relative}:${at.line}:${at.column}` : relative
-    return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${error.path ? `, at ${error.path}` : ''}: ${error.message}`
+    const place = error.part ? `, ${error.part}${error.path ? ` at ${error.path}` : ''}` : error.path ? `, at ${error.path}` : ''
+    return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${place}: ${error.message}`
+  }
+  if (error instanceof DuplicateToolError) {
+    const where = async ({ module, exportName }: ToolOwner): Promise<string> => {
+      const at = await locateTool(path.resolve(root, module), exportName)
+      return `${module}${at ? `:${at.line}:${at.column}` : ''}`
+    }
+    return `${await where(error.here)}: export "${error.here.exportName}", tool "${error.tool}": ${error.message}; also used by export "${error.other.exportName}" (${await where(error.other)})`
   }
   if (error instanceof ModuleLoadError) {
     const where = `${modulePath(root, error.file)}${error.line ? `:${error.line}:${error.column}` : ''}`

@@ -2,10 +2,11 @@ import type { Message } from 'esbuild'
 import { createHash } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { writeFileAtomic } from '../emit/write-atomic'
 import { packageImports } from './package-imports'
+import { inlineSourceMap, originalPosition } from './source-map'
 
 export interface EvaluatedModule {
   exports: Record<string, unknown>
@@ -49,6 +50,8 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
       write: false,
       metafile: true,
       sourcemap: 'inline',
+      // Sources are relative to the root: say so, for Node's own mapping (--enable-source-maps).
+      sourceRoot: `${pathToFileURL(root).href}/`,
       logLevel: 'silent',
     })
   }
@@ -70,9 +73,29 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
     return { exports, dependencies: [file, ...dependencies.filter(dep => dep !== file)], packages: [...manifests].sort() }
   }
   catch (error) {
-    throw new ModuleLoadError(file, undefined, undefined, `the module threw while it was evaluated: ${error instanceof Error ? error.message : String(error)}`)
+    const at: { file: string, line?: number, column?: number } = sourceFrame(error, output, code, root, new Set(dependencies)) ?? { file }
+    throw new ModuleLoadError(at.file, at.line, at.column, `the module threw while it was evaluated: ${error instanceof Error ? error.message : String(error)}`)
   }
   finally {
     rmSync(output, { force: true })
   }
+}
+
+/**
+ * Where in the sources an evaluation error was thrown: the first frame of its stack in the evaluated
+ * file, mapped back through the file's own source map, or a frame already in one of its sources.
+ */
+function sourceFrame(error: unknown, output: string, code: string, root: string, sources: Set<string>): { file: string, line: number, column: number } | undefined {
+  const stack = error instanceof Error ? error.stack ?? '' : ''
+  const map = inlineSourceMap(code)
+  for (const [, location, line, column] of stack.matchAll(/^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/gm)) {
+    const file = location!.startsWith('file:') ? fileURLToPath(location!) : location!
+    const position = map && file === output ? originalPosition(map, Number(line), Number(column)) : undefined
+    if (position)
+      return { file: path.resolve(root, position.source), line: position.line, column: position.column }
+    // Already mapped (Node run with --enable-source-maps): a frame in one of the module's sources.
+    if (sources.has(file))
+      return { file, line: Number(line), column: Number(column) }
+  }
+  return undefined
 }

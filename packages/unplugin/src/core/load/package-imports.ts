@@ -47,7 +47,10 @@ export function packageImports(manifests: Set<string>): Plugin {
         if (path.isAbsolute(args.path) || isBuiltin(args.path) || /^[a-z][\w+.-]*:/i.test(args.path))
           return { path: args.path, external: true }
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: RESOLVING })
-        // What esbuild cannot resolve, Node reports when the module runs.
+        // A static import that cannot resolve fails here, where esbuild knows the importing line; a
+        // dynamic one is the module's own business when it runs.
+        if (resolved.errors.length > 0 && args.kind === 'import-statement')
+          return { errors: [{ text: `cannot find package "${args.path}": install it in the project (it is imported here)` }] }
         if (resolved.errors.length > 0 || resolved.external || !path.isAbsolute(resolved.path))
           return { path: args.path, external: true }
         const manifest = packageManifest(resolved.path)
