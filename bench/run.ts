@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { BUNDLERS, MODULES, runBuild } from './build.bench'
 import { runCompiler } from './compiler.bench'
+import { runInstall } from './install.bench'
 import { fmt, ratio, table } from './measure'
 import { runServe, SIZES } from './serve.bench'
 import { runSize } from './size.bench'
@@ -23,6 +24,7 @@ const size = await runSize(log)
 const compiler = await runCompiler(log)
 const serve = await runServe(log)
 const build = await runBuild(log)
+const install = await runInstall(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -78,11 +80,21 @@ console.log('\n6. runtime size (esbuild --minify, gzip -9), bytes')
 table(['part', 'min', 'min+gzip'], [['coerceArgs', size.coercer.min, size.coercer.gzip], ['serving path (runtime without the MCP SDK)', size.serving.min, size.serving.gzip]])
 target('coercer ≤ 2 KB min+gzip', size.coercer.gzip <= 2048, `${size.coercer.gzip} B`)
 
+console.log('\n7. what a user installs (npm, fresh project) and the coercer bundled from the installed package')
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1)
+table(['install', 'MB on disk', 'packages'], [
+  ['unplugin-flatmcp + @flatmcp/runtime (+ @flatmcp/core)', mb(install.flatmcp.bytes), install.flatmcp.packages],
+  ['unplugin-auto-import', mb(install.autoImport.bytes), install.autoImport.packages],
+  ['flatmcp ÷ auto-import', ratio(install.flatmcp.bytes, install.autoImport.bytes), ratio(install.flatmcp.packages, install.autoImport.packages)],
+])
+table(['import', 'min', 'min+gzip'], [["{ coerceArgs } from '@flatmcp/runtime/coerce'", install.coercer.min, install.coercer.gzip]])
+target('the standalone coercer, bundled from the package, ≤ 1 KB min+gzip', install.coercer.gzip <= 1024, `${install.coercer.gzip} B`)
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, build, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, build, install, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

@@ -23,18 +23,19 @@ const isObject = (value: Json): value is Record<string, Json> => typeof value ==
 
 const FAILED = Symbol('failed')
 
-/** What the current call may still spend (coerceArgs is synchronous; a nested call shares it). */
+/**
+ * What the current call may still spend (coerceArgs is synchronous; a nested call shares it). It is
+ * reset when a top-level call starts, so after a call it still shows what that call left.
+ */
 const budget = { chars: 0, attempts: 0, work: 0 }
-/** What the last top-level call spent: parse attempts made and work units used. */
-const spent = { attempts: 0, work: 0 }
 let active = 0
-const NO_DEFS: Record<string, CoercionPlan> = Object.freeze({}) as Record<string, CoercionPlan>
+const NO_DEFS: Record<string, CoercionPlan> = {}
 /** The named plans of the current call's root plan. */
 let defs = NO_DEFS
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
 export function lastCallCost(): { attempts: number, work: number } {
-  return { ...spent }
+  return { attempts: MAX_ATTEMPTS - budget.attempts, work: MAX_WORK - budget.work }
 }
 
 /** A place that follows a named plan: the named plan, with the place's own fields on top. */
@@ -52,14 +53,9 @@ function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
 
 /** True when JSON text of the expected kind could start and end as `text` does (no parse needed). */
 function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): boolean {
-  let first = 0
-  let last = text.length - 1
-  while (first <= last && /\s/.test(text[first]!))
-    first++
-  while (last > first && /\s/.test(text[last]!))
-    last--
-  const open = text[first]
-  const close = text[last]
+  const trimmed = text.trim()
+  const open = trimmed[0]
+  const close = trimmed[trimmed.length - 1]
   return ((open === '{' && close === '}') && kind !== 'array') || ((open === '[' && close === ']') && kind !== 'object')
 }
 
@@ -188,9 +184,5 @@ export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
   finally {
     defs = outer
     active--
-    if (active === 0) {
-      spent.attempts = MAX_ATTEMPTS - budget.attempts
-      spent.work = MAX_WORK - budget.work
-    }
   }
 }
