@@ -2,7 +2,7 @@
 // npm into a fresh project, next to unplugin-auto-import (a plugin people already install); and the
 // standalone coercer bundled from the installed package as a user would import it.
 import { execFileSync } from 'node:child_process'
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,7 +14,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 
 export interface Footprint { bytes: number, packages: number }
-export interface InstallResults { flatmcp: Footprint, autoImport: Footprint, coercer: { min: number, gzip: number } }
+export interface InstallResults { flatmcp: Footprint, flatmcpAlone: Footprint, autoImport: Footprint, coercer: { min: number, gzip: number } }
 
 /** Bytes on disk (file sizes, hard links once) and packages (folders with a package.json directly in a node_modules). */
 function footprint(nodeModules: string): Footprint {
@@ -47,9 +47,11 @@ function footprint(nodeModules: string): Footprint {
   return { bytes, packages }
 }
 
-function install(dir: string, dependencies: Record<string, string>): Footprint {
+/** npm installs the dependencies and, unless `peers` is false, their required peers (as npm 7+ does). */
+function install(dir: string, dependencies: Record<string, string>, peers = true): Footprint {
+  mkdirSync(dir, { recursive: true })
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'footprint', private: true, type: 'module', dependencies }))
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'ignore' })
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...peers ? [] : ['--legacy-peer-deps']], { cwd: dir, stdio: 'ignore' })
   return footprint(path.join(dir, 'node_modules'))
 }
 
@@ -64,15 +66,14 @@ export async function runInstall(log: (line: string) => void): Promise<InstallRe
     const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
     log('install footprint: npm install')
     const ours = path.join(work, 'flatmcp')
-    const theirs = path.join(work, 'auto-import')
-    for (const dir of [ours, theirs])
-      execFileSync('mkdir', ['-p', dir])
-    const flatmcp = install(ours, { '@flatmcp/core': tarball('flatmcp-core-'), '@flatmcp/runtime': tarball('flatmcp-runtime-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-') })
-    const autoImport = install(theirs, { 'unplugin-auto-import': 'latest' })
+    const packages = { '@flatmcp/core': tarball('flatmcp-core-'), '@flatmcp/runtime': tarball('flatmcp-runtime-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-') }
+    const flatmcp = install(ours, packages)
+    const flatmcpAlone = install(path.join(work, 'flatmcp-alone'), packages, false)
+    const autoImport = install(path.join(work, 'auto-import'), { 'unplugin-auto-import': 'latest' })
     writeFileSync(path.join(ours, 'coerce-only.mjs'), `export { coerceArgs } from '@flatmcp/runtime/coerce'\n`)
     const bundled = await build({ absWorkingDir: ours, entryPoints: ['coerce-only.mjs'], bundle: true, minify: true, platform: 'neutral', format: 'esm', write: false, logLevel: 'silent' })
     const code = bundled.outputFiles[0]!.contents
-    return { flatmcp, autoImport, coercer: { min: code.length, gzip: gzipSync(code, { level: 9 }).length } }
+    return { flatmcp, flatmcpAlone, autoImport, coercer: { min: code.length, gzip: gzipSync(code, { level: 9 }).length } }
   }
   finally {
     rmSync(work, { recursive: true, force: true })

@@ -83,9 +83,10 @@ target('coercer ≤ 2 KB min+gzip', size.coercer.gzip <= 2048, `${size.coercer.g
 console.log('\n7. what a user installs (npm, fresh project) and the coercer bundled from the installed package')
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1)
 table(['install', 'MB on disk', 'packages'], [
-  ['unplugin-flatmcp + @flatmcp/runtime (+ @flatmcp/core)', mb(install.flatmcp.bytes), install.flatmcp.packages],
+  ['unplugin-flatmcp + @flatmcp/runtime + @flatmcp/core, as npm installs them (with the MCP SDK, a peer)', mb(install.flatmcp.bytes), install.flatmcp.packages],
+  ['the same without peers (the SDK a server has anyway left out)', mb(install.flatmcpAlone.bytes), install.flatmcpAlone.packages],
   ['unplugin-auto-import', mb(install.autoImport.bytes), install.autoImport.packages],
-  ['flatmcp ÷ auto-import', ratio(install.flatmcp.bytes, install.autoImport.bytes), ratio(install.flatmcp.packages, install.autoImport.packages)],
+  ['flatmcp without peers ÷ auto-import', ratio(install.flatmcpAlone.bytes, install.autoImport.bytes), ratio(install.flatmcpAlone.packages, install.autoImport.packages)],
 ])
 table(['import', 'min', 'min+gzip'], [["{ coerceArgs } from '@flatmcp/runtime/coerce'", install.coercer.min, install.coercer.gzip]])
 target('the standalone coercer, bundled from the package, ≤ 1 KB min+gzip', install.coercer.gzip <= 1024, `${install.coercer.gzip} B`)
