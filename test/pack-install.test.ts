@@ -3,7 +3,7 @@
 // built with the README's Vite and esbuild snippets, and served to a real SDK client.
 import type * as Esbuild from 'esbuild'
 import type { Connected } from './support/client'
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -207,4 +207,34 @@ describe('packed and installed with npm', () => {
       await session?.close()
     }
   }, 120_000)
+
+  it.each([
+    ['pnpm', [npx, '--yes', packageManager, 'install', '--no-frozen-lockfile', '--reporter=silent']],
+    ['yarn', [npx, '--yes', 'yarn@1.22.22', 'install', '--silent', '--no-lockfile', '--cache-folder', '.yarn-cache']],
+  ] as const)('installs with %s too: every entry imports and the command runs', async (manager, [command, ...args]) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `flatmcp-${manager}-`))
+    try {
+      const tarballs = path.join(consumer, 'tarballs')
+      // Local tarballs stand in for the registry: each package's own dependencies on the others too.
+      const local = Object.fromEntries(readdirSync(tarballs).map(file => [JSON.parse(execFileSync('tar', ['-xzOf', path.join(tarballs, file), 'package/package.json'], { encoding: 'utf8' })).name as string, `file:${path.join(tarballs, file)}`]))
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+        name: `${manager}-consumer`,
+        private: true,
+        type: 'module',
+        dependencies: { ...local, 'zod': '^4.2.0', '@modelcontextprotocol/sdk': '^1.24.0' },
+        resolutions: local,
+        pnpm: { overrides: local },
+      }))
+      const installed = await sh(command, [...args], dir)
+      expect(installed.code, installed.output).toBe(0)
+      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
+      const imported = await sh(process.execPath, ['--input-type=module', '-e', `for (const entry of ${JSON.stringify(entries)}) { const m = await import(entry); if (Object.keys(m).length === 0) throw new Error(entry) }`], dir)
+      expect(imported.code, imported.output).toBe(0)
+      const version = await sh(path.join(dir, 'node_modules/.bin/flatmcp'), ['--version'], dir)
+      expect(version.output.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version)
+    }
+    finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 180_000)
 })
