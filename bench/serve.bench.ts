@@ -8,7 +8,8 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { compileTool } from '@flatmcp/core'
-import { attachCompiled, coerceArgs, createMcpServer, framePreserialized, toPrecomputed } from '@flatmcp/runtime'
+import { attachCompiled, coerceArgs, toPrecomputed } from '@flatmcp/runtime'
+import { createMcpServer, framePreserialized } from '@flatmcp/runtime/sdk'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -95,7 +96,7 @@ async function buildServers(n: number): Promise<Record<Variant, string[]>> {
   mkdirSync(dir, { recursive: true })
   const catalogImport = path.relative(dir, path.join(HERE, 'catalog')).split(path.sep).join('/')
   writeFileSync(path.join(dir, 'catalog.tools.ts'), `import { toolAt } from '${catalogImport}'\n${Array.from({ length: n }, (_, i) => `export const tool${i} = toolAt(${i})`).join('\n')}\n`)
-  writeFileSync(path.join(dir, 'server.ts'), `import { createMcpServer, StdioTransport } from '@flatmcp/runtime'
+  writeFileSync(path.join(dir, 'server.ts'), `import { createMcpServer, StdioTransport } from '@flatmcp/runtime/sdk'
 import * as catalog from './catalog.tools'
 await createMcpServer(Object.values(catalog), { name: 'bench', version: '1' }).connect(new StdioTransport())
 `)

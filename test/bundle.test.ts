@@ -26,7 +26,8 @@ const treeInput = z.object({ tree: Node })
 `
 
 const entry = (precomputed: unknown, treePrecomputed: unknown): string => `
-import { attachCompiled, createMcpServer, defineTool } from '@flatmcp/runtime'
+import { attachCompiled, defineTool } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/sdk'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
 ${treeSource}

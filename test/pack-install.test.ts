@@ -48,7 +48,8 @@ const RESOLUTIONS = { bundler: 'preserve', node16: 'node16', nodenext: 'nodenext
 
 /** A consumer's own code: the handler's union narrowing, the context type, every entry it imports. */
 const TYPED = `import type { CoercionPlan } from '@flatmcp/runtime/coerce'
-import { createMcpServer, defineTool, StdioTransport } from '@flatmcp/runtime'
+import { defineTool, flat } from '@flatmcp/runtime'
+import { createMcpServer, StdioTransport } from '@flatmcp/runtime/sdk'
 import { coerceArgs } from '@flatmcp/runtime/coerce'
 import { assertProbe } from 'flatmcp'
 import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
@@ -74,6 +75,8 @@ export const server = createMcpServer([send], { name: 'consumer', version: '1.0.
 export const transport = new StdioTransport(process.stdin, process.stdout, { maxMessageBytes: 1024 })
 export const plugins = [flatmcpVite({ profile: 'portable' }), flatmcpEsbuild()]
 export const check = (): Promise<unknown> => assertProbe({ paths: ['dist'] })
+export const sendInput = flat(send.input, { name: 'send' })
+export const accepted: 'text' | 'media' | undefined = (sendInput['~standard'].types?.output)?.kind
 `
 
 /** The same tool, misused: `text` exists on one variant only. */
@@ -208,6 +211,31 @@ describe('packed and installed with npm', () => {
     }
   }, 120_000)
 
+  it('the root entry and flat() work in Node with no MCP SDK installed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-sdk-'))
+    try {
+      const tarballs = path.join(consumer, 'tarballs')
+      const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'no-sdk', private: true, type: 'module', dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'zod': '^4.2.0' } }))
+      const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir)
+      expect(installed.code, installed.output).toBe(0)
+      expect(readdirSync(path.join(dir, 'node_modules'))).not.toContain('@modelcontextprotocol')
+      const script = `import { flat } from '@flatmcp/runtime'
+import { z } from 'zod'
+const input = flat(z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), list: z.array(z.string()) }), z.object({ kind: z.literal('b') })]))
+const schema = input['~standard'].jsonSchema.input({ target: 'draft-07' })
+const result = input['~standard'].validate({ kind: 'a', list: '["x"]' })
+console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), value: result.value }))
+`
+      const ran = await sh(process.execPath, ['--input-type=module', '-e', script], dir)
+      expect(ran.code, ran.output).toBe(0)
+      expect(ran.output).toContain('{"flat":true,"value":{"kind":"a","list":["x"]}}')
+    }
+    finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it.each([
     ['pnpm', [npx, '--yes', packageManager, 'install', '--no-frozen-lockfile', '--reporter=silent']],
     ['yarn', [npx, '--yes', 'yarn@1.22.22', 'install', '--silent', '--no-lockfile', '--cache-folder', '.yarn-cache']],
@@ -227,7 +255,7 @@ describe('packed and installed with npm', () => {
       }))
       const installed = await sh(command, [...args], dir)
       expect(installed.code, installed.output).toBe(0)
-      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
+      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', '@flatmcp/runtime/sdk', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
       const imported = await sh(process.execPath, ['--input-type=module', '-e', `for (const entry of ${JSON.stringify(entries)}) { const m = await import(entry); if (Object.keys(m).length === 0) throw new Error(entry) }`], dir)
       expect(imported.code, imported.output).toBe(0)
       const version = await sh(path.join(dir, 'node_modules/.bin/flatmcp'), ['--version'], dir)

@@ -1,7 +1,7 @@
 // The example server over Streamable HTTP (stateless): `tsx src/http.ts [port]`, then POST /mcp.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
-import { createMcpServer } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/sdk'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { tools } from './tools'
 

@@ -1,10 +1,12 @@
+// What every flatmcp server and framework integration uses, with no MCP SDK: tools, `flat()`, the
+// coercer, the precomputed-data registry and model-facing messages. Serving on the MCP SDK 1.x is
+// `@flatmcp/runtime/sdk`.
 export { coerceArgs } from './coerce/coerce-args'
 export { defineTool, isToolDefinition, TOOL_MARK } from './define-tool'
 export type { ExtendContext, InferInput, InferOutput, Register, StandardSchemaV1, ToolAnnotations, ToolCallContext, ToolDefinition } from './define-tool'
+export { flat, isFlatSchema } from './flat/flat'
+export type { FlatOptions, FlatSchema, JsonSchemaTarget } from './flat/flat'
 export { attachCompiled, COMPILED, precomputedOf, registerPrecomputed, toPrecomputed } from './serve/compiled'
 export type { McpTool, PrecomputedTool } from './serve/compiled'
-export { createMcpServer } from './serve/create-server'
-export { framePreserialized, preserialize, StdioTransport } from './serve/stdio-transport'
-export type { ExtendOptions, McpServerOptions, RequestInfo } from './serve/create-server'
 export { describeIssues } from './validate/messages'
 export type { CoercionPlan } from '@flatmcp/core'

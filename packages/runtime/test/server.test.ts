@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
-import { attachCompiled, createMcpServer, defineTool, framePreserialized, toPrecomputed } from '@flatmcp/runtime'
+import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
+import { createMcpServer, framePreserialized } from '@flatmcp/runtime/sdk'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'

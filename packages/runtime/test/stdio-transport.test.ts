@@ -1,4 +1,5 @@
-import { createMcpServer, defineTool, StdioTransport } from '@flatmcp/runtime'
+import { defineTool } from '@flatmcp/runtime'
+import { createMcpServer, StdioTransport } from '@flatmcp/runtime/sdk'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'

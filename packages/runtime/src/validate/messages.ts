@@ -78,3 +78,19 @@ export function describeIssues(tool: string, issues: readonly Issue[], args: unk
   const lines = [...new Set(issues.slice(0, 50).flatMap(issue => describeIssue(issue, args)))].slice(0, 20)
   return [header, ...lines.map(line => `- ${line}`)].join('\n')
 }
+
+/**
+ * The issues with messages a model can act on, each at its own path (for frameworks that print
+ * `path: message` themselves): the same words as `describeIssues`, the selected variant named.
+ */
+export function modelIssues(issues: readonly Issue[], args: unknown, discriminator?: string): Issue[] {
+  const tag = discriminator !== undefined && typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[discriminator] : undefined
+  const variant = typeof tag === 'string' ? ` (for ${discriminator} ${quoteClipped(tag)})` : ''
+  return issues.slice(0, 50).map((issue) => {
+    const where = pathText(segments(issue))
+    const text = describeIssue(issue, args).join(' ')
+    const message = where && text.startsWith(`${where}: `) ? text.slice(where.length + 2) : text
+    return { ...issue, message: `${message}${issue.code === 'invalid_union' && issue.discriminator === discriminator ? '' : variant}` }
+  })
+}
+

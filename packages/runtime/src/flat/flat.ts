@@ -1,0 +1,150 @@
+import type * as Compiler from '@flatmcp/core'
+import type { CoercionPlan, ProfileName } from '@flatmcp/core'
+import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
+import type { Issue } from '../validate/validate'
+import { coerceArgs } from '../coerce/coerce-args'
+import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
+
+/** The JSON Schema dialects `jsonSchema.input()`/`output()` answer for: the flat document is valid in both. */
+export type JsonSchemaTarget = 'draft-2020-12' | 'draft-07'
+const TARGETS: readonly string[] = ['draft-2020-12', 'draft-07']
+
+export interface FlatOptions {
+  /** The profile the flat schema follows (default `portable`). */
+  profile?: ProfileName
+  /** A name for diagnostics and messages (a tool name, say). Default: `input`. */
+  name?: string
+  /**
+   * What `validate` returns when the original rejects a value: `model` (default) keeps each issue at
+   * its path with a message a model can act on (the variant its discriminator selected, what is
+   * missing or not accepted); `original` returns the original's issues untouched.
+   */
+  messages?: 'model' | 'original'
+}
+
+type Result<O> = { readonly value: O, readonly issues?: undefined } | { readonly issues: readonly Issue[] }
+
+/**
+ * The original schema, advertised flat: a Standard Schema (v1) that also implements Standard JSON
+ * Schema. Its types are the original's.
+ */
+export interface FlatSchema<S extends StandardSchemaV1 = StandardSchemaV1> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: 'flatmcp'
+    /** Coerces by the precomputed plan, then runs the original's own `validate`. */
+    readonly validate: (value: unknown) => Result<InferOutput<S>> | Promise<Result<InferOutput<S>>>
+    readonly types?: { readonly input: InferInput<S>, readonly output: InferOutput<S> } | undefined
+    readonly jsonSchema: {
+      /** The precomputed flat schema: the same object on every call, no work done. Do not mutate it. */
+      readonly input: (options: { readonly target: string }) => Record<string, unknown>
+      /** The original's own output JSON Schema, computed once. */
+      readonly output: (options: { readonly target: string }) => Record<string, unknown>
+    }
+  }
+  /** The schema `flat()` was given. */
+  readonly schema: S
+  /** Model-facing text for issues `validate` returned (as `createMcpServer` answers a wrong call). */
+  readonly describe: (issues: readonly Issue[], value: unknown) => string
+}
+
+/** What a build precomputes for a `flat()` schema (or what the first use compiles). */
+export interface FlatData {
+  inputSchema: Record<string, unknown>
+  coercion: CoercionPlan
+  discriminator?: string
+  outputSchema?: Record<string, unknown>
+}
+
+/** Where precomputed data hangs on a `flat()` value (put there by the code the build appends). */
+export const FLAT_COMPILED: unique symbol = Symbol.for('flatmcp.flat.compiled')
+const FLAT_MARK: unique symbol = Symbol.for('flatmcp.flat')
+
+export function isFlatSchema(value: unknown): value is FlatSchema {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[FLAT_MARK] === true
+}
+
+/** Called by the build's generated code: a `flat()` value's precomputed data. */
+export function attachFlat(value: unknown, data: FlatData): void {
+  if (isFlatSchema(value))
+    Object.defineProperty(value, FLAT_COMPILED, { value: data, configurable: true })
+}
+
+// A variable, not a literal: bundlers leave this import alone (see compileLazily).
+const COMPILER = '@flatmcp/core'
+let warned = false
+
+/**
+ * The compiler, for a `flat()` schema the build did not precompute. `jsonSchema.input()` is
+ * synchronous, so it is loaded with Node's `require` (which loads ES modules from Node 20.19).
+ */
+function loadCompiler(name: string): typeof Compiler {
+  type ModuleApi = { createRequire: (url: string) => (id: string) => unknown }
+  const moduleApi = (globalThis as { process?: { getBuiltinModule?: (id: string) => ModuleApi | undefined } }).process?.getBuiltinModule?.('node:module')
+  try {
+    if (!moduleApi)
+      throw new Error('this runtime has no Node module loader')
+    return moduleApi.createRequire(import.meta.url)(COMPILER) as typeof Compiler
+  }
+  catch (error) {
+    throw new Error(`flatmcp: flat() schema "${name}" has no precomputed data, and compiling it needs ${COMPILER} (in Node 20.19+): ${(error as Error).message}. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
+  }
+}
+
+function compileNow(schema: StandardSchemaV1, options: FlatOptions): FlatData {
+  const name = options.name ?? 'input'
+  if (!warned) {
+    warned = true
+    console.warn(`flatmcp: flat() schema "${name}" has no precomputed data; compiling it now. Export it from a tool module built with unplugin-flatmcp to skip this.`)
+  }
+  const compiled = loadCompiler(name).compileTool({ name, input: schema, handler: () => undefined } as Compiler.ToolDefinition, options.profile === undefined ? {} : { profile: options.profile })
+  return { inputSchema: compiled.inputSchema, coercion: compiled.coercion, ...(compiled.discriminator === undefined ? {} : { discriminator: compiled.discriminator }) }
+}
+
+function checkTarget(target: string, name: string): void {
+  if (!TARGETS.includes(target))
+    throw new Error(`flatmcp: flat() schema "${name}" cannot produce JSON Schema for target "${target}"; it supports ${TARGETS.join(' and ')}.`)
+}
+
+/**
+ * The original schema, advertised flat. `jsonSchema.input()` returns the precomputed flat schema
+ * (it accepts every value the original accepts, with no `oneOf`/`anyOf`); `validate` repairs
+ * double-serialized arguments by the precomputed plan, then runs the original's own `validate`,
+ * synchronously when the original is. Usable wherever a Standard Schema with JSON Schema goes: the
+ * MCP SDK 2.x `registerTool`, and other Standard Schema MCP frameworks.
+ */
+export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions = {}): FlatSchema<S> {
+  const name = options.name ?? 'input'
+  const original = schema['~standard'] as StandardSchemaV1['~standard'] & { validate: (value: unknown) => Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> }
+  let data: FlatData | undefined
+  const compiled = (): FlatData => data ??= (self as unknown as Record<symbol, FlatData | undefined>)[FLAT_COMPILED] ?? compileNow(schema, options)
+  const rewrite = (result: Result<InferOutput<S>>, value: unknown): Result<InferOutput<S>> =>
+    result.issues && options.messages !== 'original' ? { issues: modelIssues(result.issues, value, compiled().discriminator) } : result
+  const self: FlatSchema<S> = {
+    '~standard': {
+      version: 1,
+      vendor: 'flatmcp',
+      types: original.types as FlatSchema<S>['~standard']['types'],
+      validate(value) {
+        const coerced = coerceArgs(value, compiled().coercion)
+        const result = original.validate(coerced)
+        return result instanceof Promise ? result.then(settled => rewrite(settled, coerced)) : rewrite(result, coerced)
+      },
+      jsonSchema: {
+        input({ target }) {
+          checkTarget(target, name)
+          return compiled().inputSchema
+        },
+        output({ target }) {
+          checkTarget(target, name)
+          const known = compiled()
+          return known.outputSchema ??= loadCompiler(name).toOriginalSchema(schema, 'output').schema as Record<string, unknown>
+        },
+      },
+    },
+    schema,
+    describe: (issues, value) => describeIssuesFor(name, issues, value, compiled().discriminator),
+  }
+  Object.defineProperty(self, FLAT_MARK, { value: true })
+  return self
+}

@@ -1,0 +1,99 @@
+import { flat, isFlatSchema } from '@flatmcp/runtime'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
+import { describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+
+const Media = z.object({ url: z.string() })
+const Send = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string().transform(text => text.trim()) }),
+  z.object({ kind: z.literal('mediaGroup'), media: z.array(Media).min(1) }),
+])
+
+vi.spyOn(console, 'warn').mockImplementation(() => {})
+const sendInput = flat(Send, { name: 'send' })
+
+describe('flat()', () => {
+  it('advertises one flat object for every supported target, the same object each time', () => {
+    const schema = sendInput['~standard'].jsonSchema.input({ target: 'draft-2020-12' })
+    expect(JSON.stringify(schema)).not.toMatch(/"(oneOf|anyOf|allOf|\$schema)"/)
+    expect(schema).toMatchObject({ type: 'object', properties: { kind: { enum: ['text', 'mediaGroup'] } }, required: ['kind'] })
+    expect(sendInput['~standard'].jsonSchema.input({ target: 'draft-07' })).toBe(schema)
+    expect(isFlatSchema(sendInput)).toBe(true)
+    expect(isFlatSchema(Send)).toBe(false)
+  })
+
+  it('refuses a target it cannot produce, naming the ones it can', () => {
+    expect(() => sendInput['~standard'].jsonSchema.input({ target: 'openapi-3.0' })).toThrow(/target "openapi-3.0"; it supports draft-2020-12 and draft-07/)
+  })
+
+  it('returns the original output JSON Schema, computed once; a transform\'s output is an error naming it', () => {
+    const plain = flat(z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]))
+    const output = plain['~standard'].jsonSchema.output({ target: 'draft-2020-12' })
+    expect(JSON.stringify(output)).toMatch(/anyOf/)
+    expect(plain['~standard'].jsonSchema.output({ target: 'draft-07' })).toBe(output)
+    expect(() => sendInput['~standard'].jsonSchema.output({ target: 'draft-2020-12' })).toThrow(/z\.transform\(\) at \/oneOf\/0\/properties\/text/)
+  })
+
+  it('validates synchronously when the original does: repairs JSON strings, then the original parses (transforms run)', () => {
+    const media = JSON.stringify([{ url: 'u' }])
+    expect(sendInput['~standard'].validate({ kind: 'mediaGroup', media })).toEqual({ value: { kind: 'mediaGroup', media: [{ url: 'u' }] } })
+    expect(sendInput['~standard'].validate(JSON.stringify({ kind: 'text', text: ' hi ' }))).toEqual({ value: { kind: 'text', text: 'hi' } })
+  })
+
+  it('keeps each issue at its path, with a message that names the variant', () => {
+    const result = sendInput['~standard'].validate({ kind: 'mediaGroup' }) as { issues: { path: unknown[], message: string }[] }
+    expect(result.issues.map(i => [i.path, i.message])).toEqual([[['media'], 'missing required key "media" (array). (for kind "mediaGroup")']])
+    expect(sendInput.describe(result.issues, { kind: 'mediaGroup' })).toContain('with kind "mediaGroup"')
+    const original = flat(Send, { messages: 'original' })['~standard'].validate({ kind: 'mediaGroup' }) as { issues: { message: string }[] }
+    expect(original.issues[0]!.message).toMatch(/expected array/)
+  })
+
+  it('stays asynchronous when the original is', async () => {
+    const slow = flat(z.object({ a: z.string().refine(async value => value === 'ok') }))
+    const result = slow['~standard'].validate({ a: 'ok' })
+    expect(result).toBeInstanceOf(Promise)
+    expect(await result).toEqual({ value: { a: 'ok' } })
+  })
+})
+
+describe('flat() with the MCP SDK 2.x McpServer', () => {
+  async function connect() {
+    const server = new McpServer({ name: 'v2', version: '1.0.0' }, { capabilities: { tools: {} } })
+    const seen: unknown[] = []
+    server.registerTool('send', { description: 'Send a message', inputSchema: sendInput }, async (input) => {
+      seen.push(input)
+      // The handler sees the union: narrowing on kind type-checks.
+      const text = input.kind === 'text' ? input.text : `${input.media.length} files`
+      return { content: [{ type: 'text', text }] }
+    })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(clientSide)
+    return { client, seen }
+  }
+
+  it('lists the flat schema as given, with no combinator', async () => {
+    const { client } = await connect()
+    const { tools } = await client.listTools()
+    expect(JSON.stringify(tools[0]!.inputSchema)).not.toMatch(/"(oneOf|anyOf|allOf)"/)
+    expect(tools[0]!.inputSchema).toEqual(sendInput['~standard'].jsonSchema.input({ target: 'draft-2020-12' }))
+  })
+
+  it('serves a double-serialized call, handing the handler the parsed union value', async () => {
+    const { client, seen } = await connect()
+    const result = await client.callTool({ name: 'send', arguments: { kind: 'mediaGroup', media: JSON.stringify([{ url: 'u' }]) } })
+    expect(result.content).toEqual([{ type: 'text', text: '1 files' }])
+    expect(seen).toEqual([{ kind: 'mediaGroup', media: [{ url: 'u' }] }])
+  })
+
+  it('answers a wrong call with text naming the variant and the missing key', async () => {
+    const { client } = await connect()
+    const result = await client.callTool({ name: 'send', arguments: { kind: 'mediaGroup' } })
+    expect(result.isError).toBe(true)
+    const text = (result.content as { text: string }[])[0]!.text
+    expect(text).toContain('media')
+    expect(text).toContain('kind "mediaGroup"')
+  })
+})
