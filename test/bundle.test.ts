@@ -94,3 +94,38 @@ describe('a bundled server with precomputed data', () => {
     })
   })
 })
+
+describe('a server on one MCP SDK major loads nothing of the other', () => {
+  /** The packages a server's bundle imports at run time: every bare import except flatmcp's own, bundled from their built dist. */
+  async function packagesImported(entry: string): Promise<string[]> {
+    const result = await build({
+      absWorkingDir: ROOT,
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [{
+        name: 'external-but-flatmcp',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, args => args.path.startsWith('@flatmcp/') || args.path.startsWith('node:') ? undefined : { path: args.path, external: true })
+        },
+      }],
+    })
+    const imports = Object.values(result.metafile.outputs).flatMap(output => output.imports.filter(i => i.external).map(i => i.path))
+    return [...new Set(imports.map(path => path.split('/').slice(0, path.startsWith('@') ? 2 : 1).join('/')))].sort()
+  }
+
+  it.each([
+    ['examples/chat-server/src/stdio.ts', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server'],
+    ['examples/chat-server/src/stdio-v2.ts', '@modelcontextprotocol/server', '@modelcontextprotocol/sdk'],
+    ['examples/chat-server/src/flat-v2.ts', '@modelcontextprotocol/server', '@modelcontextprotocol/sdk'],
+  ])('%s imports %s and never %s', async (entry, uses, never) => {
+    const imported = await packagesImported(entry)
+    expect(imported).toContain(uses)
+    expect(imported).not.toContain(never)
+    expect(imported).not.toContain('@flatmcp/core')
+  })
+})

@@ -2,6 +2,8 @@ import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -11,22 +13,53 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** Node with TypeScript support, for example servers run from source. */
 export const TS_NODE = [process.execPath, '--import', 'tsx'] as const
 
+/** What the tests ask of a client: the same calls on either SDK major. */
+export interface McpClient {
+  listTools: Client['listTools']
+  callTool: Client['callTool']
+  close: () => Promise<void>
+}
+
 export interface Connected {
-  client: Client
+  client: McpClient
   stderr: () => string
   close: () => Promise<void>
 }
 
-/** A real SDK client talking to a server process over stdio. */
-export async function connectStdio(command: string, args: string[], cwd = ROOT): Promise<Connected> {
-  const transport = new StdioClientTransport({ command, args, cwd, env: process.env as Record<string, string>, stderr: 'pipe' })
+interface StdioClient {
+  connect: (transport: never) => Promise<void>
+  close: () => Promise<void>
+}
+interface StdioClientTransportLike {
+  stderr: { on: (event: 'data', listener: (chunk: Buffer) => void) => unknown } | null
+}
+
+/** A real SDK client, of either major, talking to a server process over stdio. */
+async function connectOverStdio(
+  makeClient: () => StdioClient,
+  makeTransport: (options: { command: string, args: string[], cwd: string, env: Record<string, string>, stderr: 'pipe' }) => StdioClientTransportLike,
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<Connected> {
+  const transport = makeTransport({ command, args, cwd, env: process.env as Record<string, string>, stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
   })
-  const client = new Client({ name: 'flatmcp-test', version: '1.0.0' })
-  await client.connect(transport)
-  return { client, stderr: () => stderr, close: () => client.close() }
+  const client = makeClient()
+  await client.connect(transport as never)
+  return { client: client as unknown as McpClient, stderr: () => stderr, close: () => client.close() }
+}
+
+/** A real MCP SDK 1.x client talking to a server process over stdio. */
+export function connectStdio(command: string, args: string[], cwd = ROOT): Promise<Connected> {
+  return connectOverStdio(() => new Client({ name: 'flatmcp-test', version: '1.0.0' }), options => new StdioClientTransport(options), command, args, cwd)
+}
+
+/** A real MCP SDK 2.x client talking to a server process over stdio. */
+export function connectStdioV2(command: string, args: string[], cwd = ROOT): Promise<Connected> {
+  return connectOverStdio(() => new ClientV2({ name: 'flatmcp-test', version: '1.0.0' }), options => new StdioClientTransportV2(options), command, args, cwd)
 }
 
 /** Starts an HTTP server process that prints its URL on stderr; a real SDK client talks to it. */

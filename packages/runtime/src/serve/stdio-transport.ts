@@ -1,23 +1,8 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { Readable, Writable } from 'node:stream'
+import type { JsonRpcMessage } from './preserialized'
 import process from 'node:process'
 import { clip } from '../validate/messages'
-
-/** Results whose JSON text was made once, ahead of time (the tools/list answer). */
-const serialized = new WeakMap<object, string>()
-
-/** Serializes a result once; a `StdioTransport` then writes that text instead of serializing again. */
-export function preserialize<T extends object>(result: T): T {
-  serialized.set(result, JSON.stringify(result))
-  return result
-}
-
-/** The line a message goes out as when its result was serialized ahead of time; undefined otherwise. */
-export function framePreserialized(message: JSONRPCMessage): string | undefined {
-  const result = 'result' in message && typeof message.result === 'object' && message.result !== null ? serialized.get(message.result) : undefined
-  return result === undefined || !('id' in message) ? undefined : `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}\n`
-}
+import { framePreserialized } from './preserialized'
 
 export interface StdioTransportOptions {
   /**
@@ -35,15 +20,16 @@ const NEWLINE = 0x0A
 type RequestId = string | number
 
 /**
- * MCP over stdio: one JSON-RPC message per line. A drop-in for the SDK's `StdioServerTransport`, with
- * two differences: a result serialized ahead of time (the tools/list answer of `createMcpServer`) is
- * written as is, and a line that is too long, is not JSON or is not a JSON-RPC message gets a JSON-RPC
- * error answer (with its id where one can be read) instead of closing or silencing the session.
+ * MCP over stdio: one JSON-RPC message per line, for either SDK major. A drop-in for the SDKs'
+ * `StdioServerTransport`, with two differences: a result serialized ahead of time (the tools/list
+ * answer of `createMcpServer`) is written as is, and a line that is too long, is not JSON or is not
+ * a JSON-RPC message gets a JSON-RPC error answer (with its id where one can be read) instead of
+ * closing or silencing the session.
  */
-export class StdioTransport implements Transport {
+export class StdioTransport {
   onclose?: () => void
   onerror?: (error: Error) => void
-  onmessage?: (message: JSONRPCMessage) => void
+  onmessage?: (message: JsonRpcMessage) => void
 
   private readonly maxMessageBytes: number
   /** The current line's chunks, and their length; past the limit only a prefix is kept. */
@@ -78,7 +64,7 @@ export class StdioTransport implements Transport {
     this.onclose?.()
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     return this.write(framePreserialized(message) ?? `${JSON.stringify(message)}\n`)
   }
 
@@ -145,7 +131,7 @@ export class StdioTransport implements Transport {
         this.reject(isObject(message) && isId(message.id) ? message.id : null, -32600, `Invalid Request: ${problem}`)
       return
     }
-    this.onmessage?.(message as JSONRPCMessage)
+    this.onmessage?.(message as JsonRpcMessage)
   }
 
   private reject(id: RequestId | null, code: number, message: string): void {

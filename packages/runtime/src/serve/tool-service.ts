@@ -1,0 +1,220 @@
+// What serving tools means, on any MCP SDK major: the tools collected once, the tools/list answer
+// built and serialized once, and one tools/call run as coerce → validate → call. The SDK adapters
+// (`create-server.ts` for 1.x, `create-server-v2.ts` for 2.x) only register these with their `Server`.
+import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-tool'
+import type { McpTool, PrecomputedTool } from './compiled'
+import { coerceArgs } from '../coerce/coerce-args'
+import { clip, describeIssues, quoteClipped } from '../validate/messages'
+import { validate } from '../validate/validate'
+import { compileLazily, precomputedOf } from './compiled'
+import { preserialize } from './preserialized'
+
+/** A `tools/call` result, as every SDK major shapes it. */
+export interface CallToolResult {
+  content: unknown[]
+  isError?: boolean
+  structuredContent?: Record<string, unknown>
+  [key: string]: unknown
+}
+
+/** What `extend.resolve` learns of the request besides the shared fields. */
+export interface RequestInfo {
+  signal: AbortSignal
+  sessionId?: string
+  authInfo?: unknown
+}
+
+/**
+ * Fields every tool shares (a tenant, an auth token…): added to every tool's advertised input,
+ * parsed once per call, resolved into the handler's `context`, and removed from the tool's own input.
+ */
+export interface ExtendOptions<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown> {
+  schema: S
+  resolve: (fields: InferOutput<S>, request: RequestInfo) => C | Promise<C>
+}
+
+export interface McpServerOptions {
+  extend?: ExtendOptions
+  instructions?: string
+  /** Passed through to the SDK's `Server` (the `tools` capability is always on). */
+  capabilities?: Record<string, unknown>
+  /**
+   * Where an error thrown outside a handler goes (a `.refine()` or `.transform()` that throws while
+   * the arguments are checked, `extend.resolve` failing). The model gets a plain tool error without
+   * the message, which may hold secrets. Default: one line on stderr.
+   */
+  onError?: (error: unknown, where: { tool: string, phase: 'validate' | 'extend' }) => void
+}
+
+/** Logs to stderr: stdout may be the stdio transport. */
+function logError(error: unknown, where: { tool: string, phase: 'validate' | 'extend' }): void {
+  process.stderr.write(`flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${error instanceof Error ? error.message : String(error)}\n`)
+}
+
+interface Prepared {
+  definition: ToolDefinition
+  compiled: PrecomputedTool
+  /** False when the plan is empty: the coercer is skipped altogether. */
+  coerce: boolean
+}
+
+/** Collects the tools by name once; the list answer is built once and served as is afterwards. */
+async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): Promise<{ byName: Map<string, Prepared>, list: { tools: McpTool[] } }> {
+  const byName = new Map<string, Prepared>()
+  for (const definition of tools) {
+    const compiled = precomputedOf(definition) ?? await compileLazily(definition, extend?.schema)
+    byName.set(definition.name, { definition, compiled, coerce: Object.keys(compiled.coercion).length > 0 })
+  }
+  return { byName, list: preserialize({ tools: [...byName.values()].map(entry => entry.compiled.tool) }) }
+}
+
+/** Fails early on what would otherwise fail on every call: bad tools, or a build made with other shared fields. */
+function checkTools(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): void {
+  const seen = new Set<string>()
+  for (const tool of tools) {
+    if (!tool || typeof tool.name !== 'string' || typeof tool.handler !== 'function')
+      throw new TypeError('createMcpServer: every tool needs a name and a handler (use defineTool)')
+    if (seen.has(tool.name))
+      throw new TypeError(`createMcpServer: two tools are named "${tool.name}"`)
+    seen.add(tool.name)
+    const built = precomputedOf(tool)?.slices?.extend
+    if (built && !extend)
+      throw new TypeError(`createMcpServer: tool "${tool.name}" was built with shared extend fields (${built.join(', ')}); pass the same extend option`)
+    if (precomputedOf(tool) && !built && extend)
+      throw new TypeError(`createMcpServer: tool "${tool.name}" was built without the shared extend fields; build it with the same extend option`)
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] }
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content)
+}
+
+function toResult(value: unknown, hasOutput: boolean): CallToolResult {
+  if (isCallToolResult(value))
+    return value
+  if (hasOutput)
+    return { structuredContent: value as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] }
+  if (value === undefined)
+    return { content: [] }
+  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] }
+}
+
+/** The arguments whose keys `keep` accepts, as own data properties (a `__proto__` key stays a key). */
+function select(args: Record<string, unknown>, keep: (key: string) => boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(args)) {
+    if (keep(key))
+      Object.defineProperty(out, key, { value: args[key], enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+
+export interface ToolService {
+  /** The tools/list answer: the same object every time, serialized once. */
+  list: () => Promise<{ tools: McpTool[] }>
+  /** One tools/call; a name no tool has throws the SDK's own protocol error (`unknownTool`). */
+  call: (name: string, args: unknown, request: RequestInfo) => Promise<CallToolResult>
+}
+
+/**
+ * The tools, checked and collected once (compiled lazily where the build did not precompute them).
+ * `unknownTool` makes the error an SDK answers a call for a name no tool has.
+ */
+export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error): ToolService {
+  const { extend } = options
+  checkTools(tools, extend)
+  const ready = prepare(tools, extend)
+  ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
+  return {
+    list: async () => (await ready).list,
+    async call(name, args, request) {
+      const { byName } = await ready
+      const entry = byName.get(name)
+      if (!entry)
+        throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
+      const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
+      try {
+        return await callTool(entry, args ?? {}, request, extend, where)
+      }
+      catch (error) {
+        // What the tool's own schemas or shared fields throw is the server's business: logged, not shown.
+        (options.onError ?? logError)(error, where)
+        return errorResult(`Tool "${where.tool}" could not check its arguments: an internal error occurred (logged on the server). Try again or report it.`)
+      }
+    },
+  }
+}
+
+interface Connectable<T extends { onmessage?: ((message: never, extra?: never) => void) | undefined }> {
+  connect: (transport: T) => Promise<void>
+}
+
+/**
+ * Some clients send a tool's whole arguments object as a JSON string. An SDK would reject such a
+ * request before any handler runs, so the server's transport parses it as the message arrives (when
+ * it holds an object; anything else is left for the SDK to reject).
+ */
+export function repairStringArguments<T extends { onmessage?: ((message: never, extra?: never) => void) | undefined }>(server: Connectable<T>): void {
+  const connect = server.connect.bind(server)
+  server.connect = async (transport) => {
+    await connect(transport)
+    const handle = transport.onmessage
+    transport.onmessage = ((message: never, extra?: never) => handle?.(repairToolCall(message), extra)) as T['onmessage']
+  }
+}
+
+/** A tools/call message whose arguments are a JSON string holding an object, with them parsed; else as it was. */
+function repairToolCall<M>(message: M): M {
+  const params = (message as { method?: unknown, params?: { arguments?: unknown } }).method === 'tools/call' ? (message as { params?: { arguments?: unknown } }).params : undefined
+  if (!params || typeof params.arguments !== 'string')
+    return message
+  const parsed = coerceArgs(params.arguments, {})
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...message, params: { ...params, arguments: parsed } } : message
+}
+
+interface CallPhase { tool: string, phase: 'validate' | 'extend' }
+
+/** Coerce, validate (shared fields, params, input), call: one `tools/call`. `where` says which phase runs. */
+async function callTool(entry: Prepared, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
+  const { definition, compiled } = entry
+  const args = entry.coerce ? coerceArgs(raw, compiled.coercion) : raw
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return errorResult(`Invalid arguments for tool "${definition.name}": expected a JSON object.`)
+  const all = args as Record<string, unknown>
+  const extendKeys = compiled.slices?.extend ?? []
+  const paramKeys = compiled.slices?.params ?? []
+
+  let context: unknown
+  if (extend) {
+    const fields = await validate(extend.schema, select(all, key => extendKeys.includes(key)))
+    if (!fields.ok)
+      return errorResult(describeIssues(definition.name, fields.issues, all))
+    where.phase = 'extend'
+    context = await extend.resolve(fields.value, request)
+    where.phase = 'validate'
+  }
+  let params: unknown
+  if (definition.params) {
+    const parsed = await validate(definition.params, select(all, key => paramKeys.includes(key)))
+    if (!parsed.ok)
+      return errorResult(describeIssues(definition.name, parsed.issues, all))
+    params = parsed.value
+  }
+  const inputArgs = extendKeys.length + paramKeys.length === 0 ? all : select(all, key => !extendKeys.includes(key) && !paramKeys.includes(key))
+  const input = await validate(definition.input, inputArgs)
+  if (!input.ok)
+    return errorResult(describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator))
+  try {
+    const value = await definition.handler(input.value as never, { params: params as never, context: context as never, signal: request.signal })
+    return toResult(value, definition.output !== undefined)
+  }
+  catch (error) {
+    // A handler's own message is meant for the model (README); it is still capped.
+    return errorResult(`Tool "${definition.name}" failed: ${clip(error instanceof Error ? error.message : String(error), 2000)}`)
+  }
+}

@@ -1,0 +1,6 @@
+// Serving `defineTool` tools on the MCP SDK 2.x (`@modelcontextprotocol/server`).
+export { createMcpServer } from './serve/create-server-v2'
+export type { ExtendOptions, McpServerOptions, RequestInfo } from './serve/create-server-v2'
+export { framePreserialized, preserialize } from './serve/preserialized'
+export { StdioTransport } from './serve/stdio-transport'
+export type { StdioTransportOptions } from './serve/stdio-transport'
