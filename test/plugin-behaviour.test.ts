@@ -113,6 +113,39 @@ describe('tool discovery', () => {
   })
 })
 
+describe('flat() exports', () => {
+  it('are precomputed and listed in the artifact; one the build cannot reach warns and compiles when first used', async () => {
+    const p = project('flat-exports', {
+      'src/a.tools.ts': `import { flat } from '@flatmcp/runtime'
+import { z } from 'zod'
+const Send = z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), list: z.array(z.string()) }), z.object({ kind: z.literal('b') })])
+export const sendInput = flat(Send, { name: 'send' })
+export const inputs = { poll: flat(z.object({ q: z.string() })) }
+export default flat(z.object({ d: z.number() }))
+`,
+      'src/main.ts': `import fallback, { inputs, sendInput } from './a.tools'
+for (const schema of [sendInput, inputs.poll, fallback])
+  console.log(JSON.stringify(schema['~standard'].jsonSchema.input({ target: 'draft-07' })))
+console.log(JSON.stringify(sendInput['~standard'].validate({ kind: 'a', list: '["x"]' })))
+`,
+    })
+    const result = await esbuildProject(p)
+    expect(result.warnings.map(w => w.text)).toEqual([expect.stringContaining('the flat() schema exported as "default" is compiled when first used')])
+    const artifact = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
+    expect(artifact.tools).toEqual([])
+    expect(artifact.flat.map((f: { export: string, name: string }) => [f.export, f.name])).toEqual([['default', 'default'], ['sendInput', 'send'], ['inputs.poll', 'inputs.poll']])
+    expect(JSON.stringify(artifact.flat[1].inputSchema)).not.toMatch(/oneOf|anyOf/)
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['dist/main.js'], { cwd: p.root })
+    const [send, poll, , validated] = stdout.trim().split('\n').map(line => JSON.parse(line))
+    expect(send).toEqual(artifact.flat[1].inputSchema)
+    expect(poll).toEqual(artifact.flat[2].inputSchema)
+    expect(validated).toEqual({ value: { kind: 'a', list: ['x'] } })
+    // Only the default export was compiled at run time.
+    expect(stderr.match(/compiling it now/g)).toHaveLength(1)
+    expect(stderr).toContain('flat() schema "input"')
+  })
+})
+
 describe('evaluation', () => {
   it('a helper imported by two tool modules runs once per tool module in a cold build, never in a warm one', async () => {
     const p = project('shared-helper')

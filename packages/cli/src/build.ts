@@ -35,9 +35,9 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
     try {
       const { result } = await compiler.compileFresh(file)
       claimToolNames(module, result)
-      if (result.tools.length === 0)
-        options.onWarning?.(noToolsWarning(module))
-      if (result.tools.length > 0 && resolved.artifacts)
+      for (const warning of result.tools.length + result.flats.length === 0 ? [noToolsWarning(module)] : result.warnings)
+        options.onWarning?.(warning)
+      if (result.tools.length + result.flats.length > 0 && resolved.artifacts)
         results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
     }
     catch (error) {

@@ -42,8 +42,9 @@ export interface FlatSchema<S extends StandardSchemaV1 = StandardSchemaV1> {
       readonly output: (options: { readonly target: string }) => Record<string, unknown>
     }
   }
-  /** The schema `flat()` was given. */
+  /** The schema `flat()` was given, and its options. */
   readonly schema: S
+  readonly options: FlatOptions
   /** Model-facing text for issues `validate` returned (as `createMcpServer` answers a wrong call). */
   readonly describe: (issues: readonly Issue[], value: unknown) => string
 }
@@ -143,6 +144,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
       },
     },
     schema,
+    options,
     describe: (issues, value) => describeIssuesFor(name, issues, value, compiled().discriminator),
   }
   Object.defineProperty(self, FLAT_MARK, { value: true })

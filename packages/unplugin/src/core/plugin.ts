@@ -39,7 +39,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
       const absolute = path.resolve(options.root, dependency)
       dependents.set(absolute, (dependents.get(absolute) ?? new Set()).add(file))
     }
-    if (options.artifacts && result.tools.length > 0) {
+    if (options.artifacts && result.tools.length + result.flats.length > 0) {
       const fileName = options.artifacts.fileName(module)
       artifacts.set(module, { fileName, text: result.artifact })
       if (viteServe)
@@ -71,8 +71,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         }
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
-        if (result.tools.length === 0) {
-          const warning = noToolsWarning(modulePath(options.root, file))
+        const warnings = result.tools.length + result.flats.length === 0 ? [noToolsWarning(modulePath(options.root, file))] : result.warnings
+        for (const warning of warnings) {
           if (failsBuild({ severity: 'warning' }, options.failOn))
             return this.error(warning)
           this.warn(warning)

@@ -1,8 +1,8 @@
 import type { CompiledTool, Diagnostic, JsonPointer, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
-import type { PrecomputedTool } from '@flatmcp/runtime'
+import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
-import { CompileError, compileTool } from '@flatmcp/core'
-import { isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
+import { CompileError, compileTool, toOriginalSchema } from '@flatmcp/core'
+import { isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
 
 export interface ModuleTool {
   /** Where the module exports it: `send`, `default`, `tools[1]`, `tools.send`. */
@@ -33,9 +33,14 @@ export function failsBuild(diagnostic: Pick<Diagnostic, 'severity'>, failOn: Res
   return failOn !== 'never' && RANK[diagnostic.severity] >= RANK[failOn]
 }
 
-/** The warning for a module the plugin's `include` matched that yields no tool. */
+/** The warning for a `flat()` export the appended code cannot name (it is then compiled at run time). */
+export function unreachableFlatWarning(module: string, exportName: string): string {
+  return `${module}: the flat() schema exported as "${exportName}" is compiled when first used, not at build time: the build attaches precomputed data only to values declared where they are exported (\`export const name = flat(…)\`, or an array or object declared so).`
+}
+
+/** The warning for a module the plugin's `include` matched that yields no tool and no `flat()` schema. */
 export function noToolsWarning(module: string): string {
-  return `${module} exports no tool made with defineTool (looked at its exports, the default export, and the items of exported arrays and plain objects); no artifact is written for it. Export its tools, or leave it out of the plugin's \`include\`.`
+  return `${module} exports no tool made with defineTool and no flat() schema (looked at its exports, the default export, and the items of exported arrays and plain objects); no artifact is written for it. Export them, or leave it out of the plugin's \`include\`.`
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
@@ -46,16 +51,17 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 }
 
 /**
- * The tools a module exports, each once, named by where it is exported: its own exports (the default
- * export included) first, then the items of exported arrays and the values of exported plain objects.
+ * The values a module exports that `accepts`, each once, named by where it is exported: its own
+ * exports (the default export included) first, then the items of exported arrays and the values of
+ * exported plain objects.
  */
-export function exportedTools(exports: Record<string, unknown>): { exportName: string, definition: ToolDefinition }[] {
-  const found: { exportName: string, definition: ToolDefinition }[] = []
+function exportedValues<T>(exports: Record<string, unknown>, accepts: (value: unknown) => value is T): { exportName: string, value: T }[] {
+  const found: { exportName: string, value: T }[] = []
   const seen = new Set<unknown>()
   const add = (value: unknown, exportName: string): void => {
-    if (isToolDefinition(value) && !seen.has(value)) {
+    if (accepts(value) && !seen.has(value)) {
       seen.add(value)
-      found.push({ exportName, definition: value as ToolDefinition })
+      found.push({ exportName, value })
     }
   }
   for (const [name, value] of Object.entries(exports))
@@ -63,10 +69,51 @@ export function exportedTools(exports: Record<string, unknown>): { exportName: s
   for (const [name, value] of Object.entries(exports)) {
     if (Array.isArray(value))
       value.forEach((item, index) => add(item, `${name}[${index}]`))
-    else if (isPlainObject(value) && !isToolDefinition(value))
+    else if (isPlainObject(value) && !accepts(value))
       Object.entries(value).forEach(([key, item]) => add(item, `${name}.${key}`))
   }
   return found
+}
+
+/** The tools a module exports (see `exportedValues`). */
+export function exportedTools(exports: Record<string, unknown>): { exportName: string, definition: ToolDefinition }[] {
+  return exportedValues(exports, (value): value is ToolDefinition => isToolDefinition(value)).map(({ exportName, value }) => ({ exportName, definition: value }))
+}
+
+/** A `flat()` value a module exports, compiled: what the build attaches to it and lists in the artifact. */
+export interface ModuleFlat {
+  exportName: string
+  name: string
+  data: FlatData
+}
+
+/** Compiles every `flat()` value a module exports (see `exportedValues`), with the profile it asks for. */
+export function compileModuleFlats(exports: Record<string, unknown>, options: ResolvedOptions): ModuleFlat[] {
+  return exportedValues(exports, isFlatSchema).map(({ exportName, value }) => {
+    const name = value.options.name ?? exportName
+    let compiled: CompiledTool
+    try {
+      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile: value.options.profile ?? options.profile })
+    }
+    catch (error) {
+      throw error instanceof CompileError
+        ? new ToolCompileError(exportName, undefined, 'input', error.path, error.reason)
+        : new ToolCompileError(exportName, undefined, undefined, undefined, (error as Error).message)
+    }
+    const failing = compiled.diagnostics.find(d => failsBuild(d, options.failOn))
+    if (failing)
+      throw new ToolCompileError(exportName, undefined, 'input', failing.path, `${failing.severity} ${failing.code}: ${failing.message}`)
+    const data: FlatData = { inputSchema: compiled.inputSchema, coercion: options.coercion ? compiled.coercion : {} }
+    if (compiled.discriminator !== undefined)
+      data.discriminator = compiled.discriminator
+    try {
+      data.outputSchema = toOriginalSchema(value.schema, 'output').schema as Record<string, unknown>
+    }
+    catch {
+      // No JSON for the output (a transform): `output()` says so at run time, as without the build.
+    }
+    return { exportName, name, data }
+  })
 }
 
 /** Compiles every tool an evaluated module exports (see `exportedTools`). */

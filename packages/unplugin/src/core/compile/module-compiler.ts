@@ -1,7 +1,8 @@
-import type { ModuleTool } from './compile-module'
+import type { ModuleFlat, ModuleTool } from './compile-module'
 import type { ToolOwner } from './tool-owners'
 import type { CachedModule } from '../load/module-cache'
 import type { ResolvedOptions } from '../options'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { toOriginalSchema } from '@flatmcp/core'
 import { artifactText } from '../emit/artifact'
@@ -11,7 +12,7 @@ import { locateTool } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
 import { codeFingerprint, packageVersion } from '../load/package-version'
-import { compileModuleTools, ToolCompileError } from './compile-module'
+import { compileModuleFlats, compileModuleTools, ToolCompileError, unreachableFlatWarning } from './compile-module'
 import { DuplicateToolError } from './tool-owners'
 
 export const NAME = 'unplugin-flatmcp'
@@ -59,6 +60,7 @@ export interface FreshModule {
   result: CachedModule
   exports: Record<string, unknown>
   tools: ModuleTool[]
+  flats: ModuleFlat[]
   extendSchema: unknown
 }
 
@@ -111,23 +113,28 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     const ext = await loadExtend()
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
+    const flats = compileModuleFlats(loaded.exports, options)
+    const injected = injectedCode(tools, flats, readFileSync(file, 'utf8'))
     const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
     const packages = [...new Set([...loaded.packages.map(dep => modulePath(options.root, dep)), ...ext?.packages ?? []])].sort()
     const hash = contentHash(options.root, dependencies, '')
     const result: CachedModule = {
       dependencies,
       packages,
-      injected: injectedCode(tools),
+      injected: injected.code,
       tools: tools.map(t => t.precomputed.tool.name),
+      flats: flats.map(f => f.exportName),
+      warnings: injected.unreachable.map(exportName => unreachableFlatWarning(module, exportName)),
       artifact: artifactText({
         generator: { name: NAME, version: VERSION },
         module,
         hash,
         options: { profile: options.profile, coercion: options.coercion, extend: ext?.descriptor ?? null },
         tools,
+        flats,
       }),
     }
-    return { result, exports: loaded.exports, tools, extendSchema: ext?.schema }
+    return { result, exports: loaded.exports, tools, flats, extendSchema: ext?.schema }
   }
 
   async function compile(file: string): Promise<CachedModule> {

@@ -1,4 +1,4 @@
-import type { ModuleTool } from '../compile/compile-module'
+import type { ModuleFlat, ModuleTool } from '../compile/compile-module'
 
 /** The options a module was compiled with: what the probe needs to re-derive its artifact exactly. */
 export interface ArtifactOptions {
@@ -16,6 +16,7 @@ export interface ArtifactInput {
   hash: string
   options: ArtifactOptions
   tools: ModuleTool[]
+  flats: ModuleFlat[]
 }
 
 /**
@@ -36,6 +37,7 @@ export function artifactText(input: ArtifactInput): string {
       ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
       ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
     }])),
+    ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, data }) => ({ export: exportName, name, ...data })) }),
     diagnostics: input.tools.flatMap(t => t.compiled.diagnostics.map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message }))),
   }
   return `${JSON.stringify(artifact, null, 2)}\n`

@@ -1,12 +1,33 @@
-import type { ModuleTool } from '../compile/compile-module'
+import type { ModuleFlat, ModuleTool } from '../compile/compile-module'
+
+/** A `flat()` export the appended code can reach: `sendInput`, `inputs["send"]`, `list[0]`. */
+function reachable(exportName: string, source: string): string | undefined {
+  const [binding, ...steps] = exportName.match(/[^.[\]]+/g) ?? []
+  // Only a binding the module declares as it exports it is in scope under the exported name.
+  if (!binding || binding === 'default' || !new RegExp(`(^|\\n)\\s*export\\s+(const|let|var)\\s+${binding.replace(/\$/g, '\\$')}\\b`).test(source))
+    return undefined
+  return binding + steps.map(step => /^\d+$/.test(step) ? `[${step}]` : `[${JSON.stringify(step)}]`).join('')
+}
 
 /**
  * What the build appends to a tool module: the precomputed data of its tools, registered by tool
- * name with the runtime, so `createMcpServer` serves them without compiling anything.
+ * name with the runtime, and of its `flat()` schemas, attached to each exported value, so neither is
+ * compiled at run time. `unreachable` lists `flat()` exports the appended code cannot name.
  */
-export function injectedCode(tools: ModuleTool[]): string {
-  if (tools.length === 0)
-    return ''
-  const data = Object.fromEntries(tools.map(t => [t.precomputed.tool.name, t.precomputed]))
-  return `\nimport { registerPrecomputed as __flatmcpRegister } from '@flatmcp/runtime'\n__flatmcpRegister(${JSON.stringify(data)})\n`
+export function injectedCode(tools: ModuleTool[], flats: ModuleFlat[], source: string): { code: string, unreachable: string[] } {
+  const lines: string[] = []
+  const unreachable: string[] = []
+  if (tools.length > 0) {
+    const data = Object.fromEntries(tools.map(t => [t.precomputed.tool.name, t.precomputed]))
+    lines.push(`import { registerPrecomputed as __flatmcpRegister } from '@flatmcp/runtime'`, `__flatmcpRegister(${JSON.stringify(data)})`)
+  }
+  const attached = flats.flatMap(({ exportName, data }) => {
+    const expression = reachable(exportName, source)
+    if (expression === undefined)
+      unreachable.push(exportName)
+    return expression === undefined ? [] : [`__flatmcpAttachFlat(${expression}, ${JSON.stringify(data)})`]
+  })
+  if (attached.length > 0)
+    lines.push(`import { attachFlat as __flatmcpAttachFlat } from '@flatmcp/runtime'`, ...attached)
+  return { code: lines.length > 0 ? `\n${lines.join('\n')}\n` : '', unreachable }
 }

@@ -14,6 +14,10 @@ export interface CachedModule {
   injected: string
   /** Tool names the module defines. */
   tools: string[]
+  /** Where the module exports `flat()` schemas. */
+  flats: string[]
+  /** Build warnings the module gives (repeated on every build, warm ones too). */
+  warnings: string[]
   /** The artifact text. */
   artifact: string
 }
@@ -28,7 +32,7 @@ interface Record_ {
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
 
 function checksum(result: CachedModule): string {
-  return createHash('sha256').update(JSON.stringify([result.dependencies, result.packages, result.injected, result.tools, result.artifact])).digest('hex')
+  return createHash('sha256').update(JSON.stringify([result.dependencies, result.packages, result.injected, result.tools, result.flats, result.warnings, result.artifact])).digest('hex')
 }
 
 /** The record when it has the shape this version writes and its checksum holds; else undefined. */
@@ -38,10 +42,10 @@ function validRecord(value: unknown): Record_ | undefined {
   const { key, sum, result } = value as Partial<Record<keyof Record_, unknown>>
   if (typeof key !== 'string' || typeof sum !== 'string' || typeof result !== 'object' || result === null)
     return undefined
-  const { dependencies, packages, injected, tools, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
-  if (!isStringList(dependencies) || !isStringList(packages) || typeof injected !== 'string' || !isStringList(tools) || typeof artifact !== 'string')
+  const { dependencies, packages, injected, tools, flats, warnings, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
+  if (!isStringList(dependencies) || !isStringList(packages) || typeof injected !== 'string' || !isStringList(tools) || !isStringList(flats) || !isStringList(warnings) || typeof artifact !== 'string')
     return undefined
-  const checked: Record_ = { key, sum, result: { dependencies, packages, injected, tools, artifact } }
+  const checked: Record_ = { key, sum, result: { dependencies, packages, injected, tools, flats, warnings, artifact } }
   return checksum(checked.result) === sum ? checked : undefined
 }
 
