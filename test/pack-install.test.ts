@@ -109,7 +109,7 @@ beforeAll(async () => {
     name: 'consumer',
     private: true,
     type: 'module',
-    dependencies: { '@flatmcp/runtime': file('flatmcp-runtime-'), '@modelcontextprotocol/sdk': '^1.24.0', 'zod': '^4.2.0' },
+    dependencies: { '@flatmcp/runtime': file('flatmcp-runtime-'), '@modelcontextprotocol/sdk': '^1.24.0', '@modelcontextprotocol/server': '^2.4.0', 'zod': '^4.2.0' },
     devDependencies: {
       '@flatmcp/core': file('flatmcp-core-'),
       'unplugin-flatmcp': file('unplugin-flatmcp-'),

@@ -3,20 +3,24 @@
 // to a real SDK client without compiling anything.
 import type { Connected } from './support/client'
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { compileTool } from '@flatmcp/core'
 import { toPrecomputed } from '@flatmcp/runtime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as chat from '../examples/chat-server/src/chat.tools'
-import { connectStdio, ROOT } from './support/client'
+import { connectStdio, connectStdioV2, ROOT } from './support/client'
 
 const run = promisify(execFile)
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
 const BUNDLERS = ['vite', 'rollup', 'esbuild', 'webpack', 'rolldown', 'rspack'] as const
 const artifactOf = (bundler: string): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/src/chat.tools.mcp.json`), 'utf8')
-const bundleOf = (bundler: string): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/server.mjs`), 'utf8')
+/** Every JavaScript file a bundler wrote (entries and their chunks), as one text. */
+const bundleOf = (bundler: string): string => (readdirSync(path.join(EXAMPLE, `dist/${bundler}`), { recursive: true, encoding: 'utf8' }) as string[])
+  .filter(file => /\.(m?js)$/.test(file))
+  .map(file => readFileSync(path.join(EXAMPLE, `dist/${bundler}`, file), 'utf8'))
+  .join('\n')
 
 beforeAll(async () => {
   for (const bundler of BUNDLERS)
@@ -70,5 +74,36 @@ describe.each(BUNDLERS)('the %s build, run', (bundler) => {
     const wrong = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c', action: 'archive' } })
     expect(wrong.isError).toBe(true)
     expect(session.stderr()).not.toContain('compiling at start-up')
+  })
+})
+
+describe('the Vite build\'s MCP SDK 2.x servers, run with a 2.x client', () => {
+  it('McpServer with flat(): serves the precomputed flat schema and repairs a call, compiling nothing', async () => {
+    const session = await connectStdioV2(process.execPath, [path.join(EXAMPLE, 'dist/vite/flat-v2.mjs')], EXAMPLE)
+    try {
+      const { tools } = await session.client.listTools()
+      const artifact = JSON.parse(readFileSync(path.join(EXAMPLE, 'dist/vite/src/flat.tools.mcp.json'), 'utf8'))
+      expect(tools[0]!.inputSchema).toEqual(artifact.flat[0].inputSchema)
+      const result = await session.client.callTool({ name: 'send', arguments: { kind: 'mediaGroup', media: JSON.stringify([{ url: 'u' }]) } })
+      expect(result.content).toEqual([{ type: 'text', text: 'sent 1 files' }])
+      expect(session.stderr()).not.toMatch(/compiling/)
+    }
+    finally {
+      await session.close()
+    }
+  })
+
+  it('createMcpServer on 2.x: serves the precomputed tools, compiling nothing', async () => {
+    const session = await connectStdioV2(process.execPath, [path.join(EXAMPLE, 'dist/vite/server-v2.mjs')], EXAMPLE)
+    try {
+      const { tools } = await session.client.listTools()
+      expect(tools).toEqual(JSON.parse(artifactOf('vite')).tools)
+      const result = await session.client.callTool({ name: 'update_chat', arguments: JSON.stringify({ chatId: 'c2', action: 'mute' }) as never })
+      expect(result.content).toEqual([{ type: 'text', text: 'mute c2' }])
+      expect(session.stderr()).not.toMatch(/compiling/)
+    }
+    finally {
+      await session.close()
+    }
   })
 })

@@ -1,11 +1,11 @@
-// The demo: builds this example server with Vite and unplugin-flatmcp, then talks to the built
-// server with a real MCP client over stdio: the flat schema it lists, a double-serialized call it
-// repairs, a wrong call it explains.
+// The demo: builds this example with Vite and unplugin-flatmcp, then talks to the built servers with
+// a real MCP SDK 2.x client over stdio: `createMcpServer` on the SDK 2.x, then the SDK's own McpServer
+// with a flat() schema. Each lists a flat schema, repairs a double-serialized call, explains a wrong one.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { toOriginalSchema } from '@flatmcp/core'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { build } from 'vite'
 import { sendMessage } from './src/chat.tools'
 
@@ -16,24 +16,37 @@ const json = (value: unknown): string => JSON.stringify(value, null, 2)
 console.log(bold('── vite build (with unplugin-flatmcp)'))
 await build({ root: here('.'), configFile: here('vite.config.ts'), logLevel: 'warn' })
 const artifact = JSON.parse(readFileSync(here('dist/vite/src/chat.tools.mcp.json'), 'utf8')) as { hash: string, tools: { name: string }[] }
-console.log(`dist/vite/server.mjs and dist/vite/src/chat.tools.mcp.json (${artifact.tools.length} tools: ${artifact.tools.map(t => t.name).join(', ')}; ${artifact.hash.slice(0, 19)}…)`)
+const flatArtifact = JSON.parse(readFileSync(here('dist/vite/src/flat.tools.mcp.json'), 'utf8')) as { flat: { export: string }[] }
+console.log(`dist/vite/server-v2.mjs (SDK 2.x), flat-v2.mjs (SDK 2.x McpServer + flat()), server.mjs (SDK 1.x)`)
+console.log(`dist/vite/src/chat.tools.mcp.json: ${artifact.tools.length} tools (${artifact.tools.map(t => t.name).join(', ')}; ${artifact.hash.slice(0, 19)}…)`)
+console.log(`dist/vite/src/flat.tools.mcp.json: flat() schemas ${flatArtifact.flat.map(f => f.export).join(', ')}`)
 
 console.log(bold('\n── send_message as zod describes it (oneOf: what many clients reject)'))
 console.log(json(toOriginalSchema(sendMessage.input).schema))
 
-console.log(bold('\n── a client session with the built server (node dist/vite/server.mjs)'))
-const client = new Client({ name: 'flatmcp-demo', version: '0.1.0' })
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [here('dist/vite/server.mjs')], stderr: 'inherit' }))
-const { tools } = await client.listTools()
-console.log(`tools/list → ${tools.map(t => t.name).join(', ')}; send_message's inputSchema:`)
-console.log(json(tools.find(t => t.name === 'send_message')!.inputSchema))
-
-async function call(name: string, args: Record<string, unknown>): Promise<void> {
-  const result = await client.callTool({ name, arguments: args })
-  const text = (result.content as { text: string }[]).map(c => c.text).join('\n')
-  console.log(`\ntools/call ${name} ${JSON.stringify(args)}\n→ ${result.isError ? 'isError: ' : ''}${text}`)
+/** A session with a built server: what it lists, then each call and its answer. */
+async function session(title: string, server: string, show: string, calls: [string, unknown][]): Promise<void> {
+  console.log(bold(`\n── ${title} (node dist/vite/${server})`))
+  const client = new Client({ name: 'flatmcp-demo', version: '0.1.0' })
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [here(`dist/vite/${server}`)], stderr: 'inherit' }))
+  const { tools } = await client.listTools()
+  console.log(`tools/list → ${tools.map(t => t.name).join(', ')}; ${show}'s inputSchema:`)
+  console.log(json(tools.find(t => t.name === show)!.inputSchema))
+  for (const [name, args] of calls) {
+    const result = await client.callTool({ name, arguments: args as Record<string, unknown> })
+    const text = (result.content as { text: string }[]).map(c => c.text).join('\n')
+    console.log(`\ntools/call ${name} ${JSON.stringify(args)}\n→ ${result.isError ? 'isError: ' : ''}${text}`)
+  }
+  await client.close()
 }
-await call('send_message', { kind: 'mediaGroup', media: JSON.stringify([{ url: 'https://example.com/a.png' }, { url: 'https://example.com/b.png' }]) })
-await call('send_message', { kind: 'mediaGroup', text: 'hello' })
-await call('update_chat', { chatId: 'c1', action: 'archive' })
-await client.close()
+
+const media = JSON.stringify([{ url: 'https://example.com/a.png' }, { url: 'https://example.com/b.png' }])
+await session('createMcpServer on the MCP SDK 2.x, a 2.x client', 'server-v2.mjs', 'send_message', [
+  ['send_message', { kind: 'mediaGroup', media }],
+  ['send_message', { kind: 'mediaGroup', text: 'hello' }],
+  ['update_chat', { chatId: 'c1', action: 'archive' }],
+])
+await session('the SDK 2.x McpServer with a flat() input schema', 'flat-v2.mjs', 'send', [
+  ['send', { kind: 'mediaGroup', media }],
+  ['send', { kind: 'mediaGroup' }],
+])

@@ -1,4 +1,4 @@
-// vite.config.ts: `vite build` makes the stdio server one Node module in dist/vite, packages left as imports.
+// vite.config.ts: `vite build` makes each server one Node module in dist/vite, packages left as imports.
 import flatmcp from 'unplugin-flatmcp/vite'
 import { defineConfig } from 'vite'
 
@@ -6,9 +6,13 @@ export default defineConfig({
   plugins: [flatmcp()],
   ssr: { external: true },
   build: {
-    ssr: 'src/stdio.ts',
+    ssr: true,
     outDir: 'dist/vite',
     emptyOutDir: true,
-    rolldownOptions: { output: { entryFileNames: 'server.mjs' } },
+    rolldownOptions: {
+      // The tools on the MCP SDK 1.x and 2.x, and an SDK 2.x McpServer with a flat() schema.
+      input: { 'server': 'src/stdio.ts', 'server-v2': 'src/stdio-v2.ts', 'flat-v2': 'src/flat-v2.ts' },
+      output: { entryFileNames: '[name].mjs' },
+    },
   },
 })

@@ -1,14 +1,7 @@
 // src/flat-v2.ts: the MCP SDK 2.x McpServer with a flat() input schema, over stdio.
-import { flat } from '@flatmcp/runtime'
 import { McpServer } from '@modelcontextprotocol/server'
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
-import { z } from 'zod'
-
-const Send = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('mediaGroup'), media: z.array(z.object({ url: z.string() })).min(1) }),
-])
-export const sendInput = flat(Send, { name: 'send' })
+import { sendInput } from './flat.tools'
 
 const server = new McpServer({ name: 'chat-v2', version: '0.1.0' }, { capabilities: { tools: {} } })
 server.registerTool('send', { description: 'Send a message', inputSchema: sendInput }, async input => ({
