@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttp, connectStdio, connectStdioV2, ROOT, TS_NODE } from './support/client'
+import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, ROOT, TS_NODE } from './support/client'
 
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
 
@@ -15,6 +15,7 @@ const transports: [string, () => Promise<Connected>][] = [
   ['stdio', () => connectStdio(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'])],
   ['stdio on the MCP SDK 2.x (server and client)', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts'])],
   ['Streamable HTTP', () => connectHttp(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http.ts', '0'])],
+  ['Streamable HTTP on the MCP SDK 2.x (server and client)', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0'])],
 ]
 
 describe.each(transports)('the example server over %s', (_name, connect) => {

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client'
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -62,8 +62,8 @@ export function connectStdioV2(command: string, args: string[], cwd = ROOT): Pro
   return connectOverStdio(() => new ClientV2({ name: 'flatmcp-test', version: '1.0.0' }), options => new StdioClientTransportV2(options), command, args, cwd)
 }
 
-/** Starts an HTTP server process that prints its URL on stderr; a real SDK client talks to it. */
-export async function connectHttp(command: string, args: string[], cwd = ROOT): Promise<Connected & { child: ChildProcess }> {
+/** Starts an HTTP server process that prints its URL on stderr; a client made by `connect` talks to it. */
+async function connectOverHttp(connect: (url: URL) => Promise<McpClient>, command: string, args: string[], cwd: string): Promise<Connected & { child: ChildProcess }> {
   const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   const url = await new Promise<string>((resolve, reject) => {
@@ -78,8 +78,7 @@ export async function connectHttp(command: string, args: string[], cwd = ROOT): 
     })
     child.once('exit', code => reject(new Error(`server exited with ${code}; stderr: ${stderr}`)))
   })
-  const client = new Client({ name: 'flatmcp-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  const client = await connect(new URL(url))
   return {
     client,
     child,
@@ -90,4 +89,22 @@ export async function connectHttp(command: string, args: string[], cwd = ROOT): 
       await once(child, 'exit')
     },
   }
+}
+
+/** A real MCP SDK 1.x client talking to an HTTP server process over Streamable HTTP. */
+export function connectHttp(command: string, args: string[], cwd = ROOT): Promise<Connected & { child: ChildProcess }> {
+  return connectOverHttp(async (url) => {
+    const client = new Client({ name: 'flatmcp-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(url))
+    return client
+  }, command, args, cwd)
+}
+
+/** A real MCP SDK 2.x client talking to an HTTP server process over Streamable HTTP. */
+export function connectHttpV2(command: string, args: string[], cwd = ROOT): Promise<Connected & { child: ChildProcess }> {
+  return connectOverHttp(async (url) => {
+    const client = new ClientV2({ name: 'flatmcp-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransportV2(url))
+    return client as unknown as McpClient
+  }, command, args, cwd)
 }

@@ -1,8 +1,8 @@
 // The example server over Streamable HTTP (stateless): `tsx src/http.ts [port]`, then POST /mcp.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createServer } from 'node:http'
 import { createMcpServer } from '@flatmcp/runtime/sdk'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { listen } from './listen'
 import { tools } from './tools'
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -21,15 +21,4 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   await transport.handleRequest(req, res)
 }
 
-const port = Number(process.argv[2] ?? 3000)
-const http = createServer((req, res) => {
-  handle(req, res).catch((error: unknown) => {
-    console.error(error)
-    if (!res.headersSent)
-      res.writeHead(500).end()
-  })
-})
-http.listen(port, '127.0.0.1', () => {
-  const address = http.address()
-  console.error(`chat-example listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp`)
-})
+listen('chat-example', handle)
