@@ -7,6 +7,7 @@ import { runCompiler } from './compiler.bench'
 import { runInstall } from './install.bench'
 import { fmt, ratio, table } from './measure'
 import { runServe, SIZES } from './serve.bench'
+import { runV2, V2_TOOLS } from './v2.bench'
 import { runSize } from './size.bench'
 
 const log = (line: string): void => {
@@ -23,6 +24,7 @@ console.log(`flatmcp benchmarks — node ${process.version}, ${os.cpus().length}
 const size = await runSize(log)
 const compiler = await runCompiler(log)
 const serve = await runServe(log)
+const v2 = await runV2(log)
 const build = await runBuild(log)
 const install = await runInstall(log)
 
@@ -39,6 +41,13 @@ table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serializ
 const stdio100 = serve.listStdio[100]!
 target('tools/list at 100 tools through a real client ≥ 40× faster than the SDK', stdio100.sdk / stdio100.flatmcp >= 40, ratio(stdio100.sdk, stdio100.flatmcp))
 target('tools/list at 100 tools within 1.5× of the pre-serialized limit', stdio100.flatmcp / stdio100.limit <= 1.5, ratio(stdio100.flatmcp, stdio100.limit))
+
+console.log(`\n1c. tools/list through a real client in one process (in-memory transport), ${V2_TOOLS} tools, per request`)
+table(['SDK', 'McpServer + zod', 'McpServer + flat()', 'createMcpServer', 'prebuilt list (limit)', 'zod ÷ flat()', 'flat() ÷ limit', 'createMcpServer ÷ limit'], [
+  ['2.x', fmt(v2.v2.zod), fmt(v2.v2.flat), fmt(v2.v2.createMcpServer), fmt(v2.v2.limit), ratio(v2.v2.zod, v2.v2.flat), ratio(v2.v2.flat, v2.v2.limit), ratio(v2.v2.createMcpServer, v2.v2.limit)],
+  ['1.x', '', '', fmt(v2.v1.createMcpServer), fmt(v2.v1.limit), '', '', ratio(v2.v1.createMcpServer, v2.v1.limit)],
+])
+target('SDK 2.x McpServer with flat() within 1.2× of a prebuilt list', v2.v2.flat / v2.v2.limit <= 1.2, ratio(v2.v2.flat, v2.v2.limit))
 
 console.log('\n2. cold start to the first tools/list answer, whole process, 100 tools')
 const cold = serve.coldStart
@@ -97,5 +106,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, build, install, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)
