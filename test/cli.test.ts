@@ -127,6 +127,26 @@ describe('flatmcp probe', () => {
     expect(value.media).toHaveLength(2) // minimised: the fewest items mediaGroup accepts
   })
 
+  it('checks flat() schemas like tools: clean, then a hand-narrowed one is caught', async () => {
+    const flats = fixtureProject('cli-flat', { 'src/flat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/flat.tools.ts'), 'utf8') })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], flats.root)).toMatchObject({ code: 0 })
+      const clean = await flatmcp(['probe', 'dist', '--samples', '50'], flats.root)
+      expect(clean.code, clean.stdout).toBe(0)
+      const file = path.join(flats.root, 'dist/src/flat.tools.mcp.json')
+      const artifact = JSON.parse(readFileSync(file, 'utf8'))
+      expect(artifact.flat.map((f: { export: string }) => f.export)).toEqual(['sendInput'])
+      artifact.flat[0].inputSchema.properties.media.type = 'object'
+      writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
+      const narrowed = await flatmcp(['probe', 'dist', '--samples', '100'], flats.root)
+      expect(narrowed.code).toBe(1)
+      expect(narrowed.stdout).toMatch(/flat\(\) sendInput: the advertised schema rejects a value the original schema accepts/)
+    }
+    finally {
+      flats.remove()
+    }
+  })
+
   it('a schema that does not compile is a finding (exit 1), not a crash', async () => {
     const run = await probeEdited('cli-uncompiled', json => json.tools[0].inputSchema.properties.broken = { type: 'string', pattern: '(' }, ['--samples', '20'])
     expect(run.code).toBe(1)

@@ -68,6 +68,7 @@ interface Artifact {
   options: { profile: ProfileName, coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
   tools: { name: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
   runtime: Record<string, { export: string, coercion: unknown }>
+  flat?: { export: string, name: string, profile: ProfileName, inputSchema: JsonSchema }[]
 }
 
 // Parsed JSON, checked field by field before use.
@@ -106,6 +107,9 @@ function readArtifact(file: string): { text: string, artifact: Artifact } {
   const broken = rules.find(([holds]) => !holds)
   if (broken)
     throw new ProbeLoadError(`${file}: not a flatmcp artifact: ${broken[1]}`)
+  const badFlat = Array.isArray(a.flat) ? (a.flat as unknown[]).findIndex(entry => !isObject(entry) || typeof entry.export !== 'string' || typeof entry.name !== 'string' || !(PROFILE_NAMES as string[]).includes(entry.profile) || !isObject(entry.inputSchema) || entry.inputSchema.type !== 'object') : a.flat === undefined ? -1 : 0
+  if (badFlat !== -1)
+    throw new ProbeLoadError(`${file}: not a flatmcp artifact: flat[${badFlat}] needs an export, a name, a profile and an object inputSchema`)
   const bad = (a.tools as unknown[]).findIndex(tool => !isObject(tool) || typeof tool.name !== 'string' || !isObject(tool.inputSchema) || tool.inputSchema.type !== 'object' || !isObject(a.runtime[tool.name]))
   if (bad !== -1)
     throw new ProbeLoadError(`${file}: not a flatmcp artifact: tools[${bad}] needs a name, an object inputSchema and a runtime entry`)
@@ -279,15 +283,18 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
     report.findings.push(finding)
   }
 
+  // flat() schemas are checked like tools, under a name that says which export they are.
+  const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as Artifact['tools'][number] }))
   // A tool whose schema does not compile is reported here and left out of the superset check.
   const uncompiled = new Set<string>()
-  for (const tool of artifact.tools) {
+  for (const tool of [...artifact.tools, ...flats.map(f => f.tool)]) {
     for (const error of [...compileErrors(tool.inputSchema), ...(tool.outputSchema ? compileErrors(tool.outputSchema) : [])]) {
       add({ check: 'json-schema', severity: 'error', tool: tool.name, message: `does not compile as JSON Schema ${error}` })
       uncompiled.add(tool.name)
     }
-    for (const violation of profileViolations(tool.inputSchema, artifact.options.profile))
-      add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${artifact.options.profile} profile at ${violation}` })
+    const profile = flats.find(f => f.tool === tool)?.profile ?? artifact.options.profile
+    for (const violation of profileViolations(tool.inputSchema, profile))
+      add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
       add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
   }
@@ -332,6 +339,17 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       continue
     }
     const { checked, finding } = await checkSuperset(tool, definition, fresh.extendSchema, samples, seed)
+    report.samplesChecked += checked
+    if (finding)
+      add(finding)
+  }
+  for (const entry of flats.filter(f => !uncompiled.has(f.tool.name))) {
+    const compiled = fresh.flats.find(f => f.exportName === entry.export)
+    if (!compiled) {
+      add({ check: 'current', severity: 'error', tool: entry.tool.name, message: `${artifact.module} no longer exports a flat() schema as "${entry.export}"` })
+      continue
+    }
+    const { checked, finding } = await checkSuperset(entry.tool, { input: compiled.schema }, undefined, samples, seed)
     report.samplesChecked += checked
     if (finding)
       add(finding)

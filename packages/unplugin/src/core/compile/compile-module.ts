@@ -1,4 +1,4 @@
-import type { CompiledTool, Diagnostic, JsonPointer, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
+import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
 import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
 import { CompileError, compileTool, toOriginalSchema } from '@flatmcp/core'
@@ -84,16 +84,20 @@ export function exportedTools(exports: Record<string, unknown>): { exportName: s
 export interface ModuleFlat {
   exportName: string
   name: string
+  profile: ProfileName
   data: FlatData
+  /** The original schema `flat()` wraps (for the probe; not written anywhere). */
+  schema: unknown
 }
 
 /** Compiles every `flat()` value a module exports (see `exportedValues`), with the profile it asks for. */
 export function compileModuleFlats(exports: Record<string, unknown>, options: ResolvedOptions): ModuleFlat[] {
   return exportedValues(exports, isFlatSchema).map(({ exportName, value }) => {
     const name = value.options.name ?? exportName
+    const profile = value.options.profile ?? options.profile
     let compiled: CompiledTool
     try {
-      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile: value.options.profile ?? options.profile })
+      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile })
     }
     catch (error) {
       throw error instanceof CompileError
@@ -112,7 +116,7 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     catch {
       // No JSON for the output (a transform): `output()` says so at run time, as without the build.
     }
-    return { exportName, name, data }
+    return { exportName, name, profile, data, schema: value.schema }
   })
 }
 

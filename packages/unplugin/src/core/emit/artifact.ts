@@ -37,7 +37,7 @@ export function artifactText(input: ArtifactInput): string {
       ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
       ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
     }])),
-    ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, data }) => ({ export: exportName, name, ...data })) }),
+    ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, profile, data }) => ({ export: exportName, name, profile, ...data })) }),
     diagnostics: input.tools.flatMap(t => t.compiled.diagnostics.map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message }))),
   }
   return `${JSON.stringify(artifact, null, 2)}\n`
