@@ -2,8 +2,11 @@ import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
 import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
 import { createMcpServer, framePreserialized } from '@flatmcp/runtime/sdk'
+import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
+import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 
@@ -25,13 +28,26 @@ function sendTool(): ToolDefinition {
   })
 }
 
-async function connect(tools: ToolDefinition[], options?: Parameters<typeof createMcpServer>[2]): Promise<Client> {
-  const server = createMcpServer(tools, { name: 'test', version: '1.0.0' }, options)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(serverSide)
-  const client = new Client({ name: 'test-client', version: '1.0.0' })
-  await client.connect(clientSide)
-  return client
+type Options = Parameters<typeof createMcpServer>[2]
+
+/** A server made by `createMcpServer` on one SDK major, and a client of that major, in memory. */
+function connectOn(major: '1.x' | '2.x'): (tools: ToolDefinition[], options?: Options) => Promise<Client> {
+  return async (tools, options) => {
+    if (major === '2.x') {
+      const server = createMcpServerV2(tools, { name: 'test', version: '1.0.0' }, options)
+      const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+      await server.connect(serverSide)
+      const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+      await client.connect(clientSide)
+      return client as unknown as Client
+    }
+    const server = createMcpServer(tools, { name: 'test', version: '1.0.0' }, options)
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    return client
+  }
 }
 
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
@@ -41,248 +57,252 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-describe('createMcpServer', () => {
-  it('lists the flat schema: one object, no oneOf/anyOf, params merged in', async () => {
-    const client = await connect([sendTool()])
-    const { tools } = await client.listTools()
-    expect(tools).toHaveLength(1)
-    const schema = tools[0]!.inputSchema as any
-    expect(JSON.stringify(schema)).not.toMatch(/oneOf|anyOf/)
-    expect(Object.keys(schema.properties)).toEqual(['chatId', 'kind', 'text', 'media'])
-    expect(schema.properties.media.type).toEqual(['object', 'array'])
-  })
+describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
+  const connect = connectOn(major)
 
-  it('serializes the tools/list answer once: the stdio line is the precomputed text', async () => {
-    const server = createMcpServer([sendTool()], { name: 'test', version: '1.0.0' })
-    const handler = (server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<object>> })._requestHandlers.get('tools/list')!
-    const request = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }
-    const first = await handler(request, {})
-    expect(await handler(request, {})).toBe(first)
-    const line = framePreserialized({ jsonrpc: '2.0', id: 7, result: first as never })!
-    expect(JSON.parse(line)).toEqual({ jsonrpc: '2.0', id: 7, result: JSON.parse(JSON.stringify(first)) })
-    expect(line.endsWith('}\n')).toBe(true)
-    expect(framePreserialized({ jsonrpc: '2.0', id: 8, result: { tools: [] } })).toBeUndefined()
-  })
-
-  it('serves precomputed data as is, without compiling', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const tool = sendTool()
-    const data = toPrecomputed(compileTool(tool))
-    data.tool.description = 'precomputed marker'
-    const client = await connect([attachCompiled(tool, data)])
-    const { tools } = await client.listTools()
-    expect(tools[0]!.description).toBe('precomputed marker')
-    expect(tools[0]!.inputSchema).toEqual(data.tool.inputSchema)
-    expect(warn).not.toHaveBeenCalled()
-  })
-
-  it('repairs double-serialized arguments, validates with the original schema and passes the union value', async () => {
-    const client = await connect([sendTool()])
-    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c1', kind: 'album', media: JSON.stringify([{ id: 'a' }, { id: 'b' }]) } })
-    expect(result.isError).toBeFalsy()
-    expect(text(result)).toBe('sent 2')
-    expect(seen).toEqual([{ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } }])
-  })
-
-  it('repairs a value serialized twice (an array of JSON strings, itself sent as a JSON string)', async () => {
-    const client = await connect([sendTool()])
-    const media = JSON.stringify([JSON.stringify({ id: 'a' }), { id: 'b' }])
-    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c1', kind: 'album', media } })
-    expect(text(result)).toBe('sent 2')
-    expect(seen[0]).toEqual({ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } })
-  })
-
-  it('accepts the whole arguments object sent as a JSON string', async () => {
-    const client = await connect([sendTool()])
-    const result = await client.callTool({ name: 'send', arguments: JSON.stringify({ chatId: 'c1', kind: 'message', text: 'hi', media: JSON.stringify({ id: 'm' }) }) as never })
-    expect(text(result)).toBe('sent hi to c1')
-    expect(seen[0]).toEqual({ input: { kind: 'message', text: 'hi', media: { id: 'm' } }, params: { chatId: 'c1' } })
-  })
-
-  it('a wrong tag lists the allowed values', async () => {
-    const client = await connect([sendTool()])
-    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'photo' } })
-    expect(result.isError).toBe(true)
-    expect(text(result)).toBe('Invalid arguments for tool "send":\n- kind: must be one of "message", "mediaGroup", "album" (got "photo").')
-  })
-
-  it('a missing or unknown key names the selected variant', async () => {
-    const client = await connect([sendTool()])
-    const missing = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', media: { id: 'm' }, caption: 'x' } })
-    expect(missing.isError).toBe(true)
-    expect(text(missing)).toBe('Invalid arguments for tool "send" with kind "message":\n- missing required key "text" (string).\n- key "caption" is not accepted here.')
-    const wrongType = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'album', media: { id: 'm' } } })
-    expect(text(wrongType)).toBe('Invalid arguments for tool "send" with kind "album":\n- media: expected array, got object.')
-    const params = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 't' } })
-    expect(text(params)).toBe('Invalid arguments for tool "send":\n- missing required key "chatId" (string).')
-    expect(seen).toEqual([])
-  })
-
-  it('a handler that throws gives an error result with its message, no stack', async () => {
-    const failing = defineTool({ name: 'fail', input: z.object({}), handler: () => { throw new Error('backend down') } })
-    const client = await connect([failing])
-    const result = await client.callTool({ name: 'fail', arguments: {} })
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool "fail" failed: backend down' }] })
-  })
-
-  it('an unknown tool is a protocol error naming the available tools', async () => {
-    const client = await connect([sendTool()])
-    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope". Available tools: send/)
-  })
-
-  it('returns structured content for a tool with an output schema', async () => {
-    const count = defineTool({ name: 'count', input: z.object({ q: z.string() }), output: z.object({ n: z.number() }), handler: ({ q }) => ({ n: q.length }) })
-    const client = await connect([count])
-    const { tools } = await client.listTools()
-    expect(tools[0]!.outputSchema).toMatchObject({ type: 'object', properties: { n: { type: 'number' } } })
-    const result = await client.callTool({ name: 'count', arguments: { q: 'abc' } })
-    expect(result.structuredContent).toEqual({ n: 3 })
-  })
-
-  it('compiles lazily without precomputed data, warning once', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const { compileLazily } = await import('../src/serve/compiled')
-    // The warning is once per process; a fresh module would reset it, so count from here.
-    const before = warn.mock.calls.length
-    await compileLazily(sendTool(), undefined)
-    await compileLazily(sendTool(), undefined)
-    expect(warn.mock.calls.length - before).toBeLessThanOrEqual(1)
-  })
-
-  it('rejects two tools with one name', () => {
-    expect(() => createMcpServer([sendTool(), sendTool()], { name: 't', version: '1' })).toThrow(/two tools are named "send"/)
-  })
-})
-
-describe('extend: fields every tool shares', () => {
-  const extend = {
-    schema: z.object({ tenant: z.string().describe('Which workspace') }),
-    resolve: vi.fn(async (fields: { tenant: string }) => ({ workspace: fields.tenant.toUpperCase() })),
-  }
-
-  it('advertises the fields on every tool, resolves them once per call and hides them from the tool', async () => {
-    const received: unknown[] = []
-    const echo = defineTool({ name: 'echo', input: z.strictObject({ word: z.string() }), handler: (input, { context }) => {
-      received.push({ input, context })
-      return input.word
-    } })
-    const client = await connect([echo, sendTool()], { extend })
-    const { tools } = await client.listTools()
-    for (const tool of tools) {
-      expect((tool.inputSchema as any).properties.tenant).toEqual({ description: 'Which workspace', type: 'string' })
-      expect(tool.inputSchema.required).toContain('tenant')
-    }
-    const result = await client.callTool({ name: 'echo', arguments: { tenant: 'acme', word: 'hi' } })
-    expect(result.isError).toBeFalsy()
-    expect(received).toEqual([{ input: { word: 'hi' }, context: { workspace: 'ACME' } }])
-    expect(extend.resolve).toHaveBeenCalledTimes(1)
-    const missing = await client.callTool({ name: 'echo', arguments: { word: 'hi' } })
-    expect(text(missing)).toMatch(/missing required key "tenant"/)
-  })
-
-  it('refuses precomputed tools built with other shared fields than the server has', () => {
-    const plain = defineTool({ name: 'plain', input: z.object({ a: z.string() }), handler: () => 'x' })
-    attachCompiled(plain, toPrecomputed(compileTool(plain)))
-    expect(() => createMcpServer([plain], { name: 't', version: '1' }, { extend })).toThrow(/tool "plain" was built without the shared extend fields/)
-    const shared = defineTool({ name: 'shared', input: z.object({ a: z.string() }), handler: () => 'x' })
-    attachCompiled(shared, toPrecomputed(compileTool(shared, { extend: { schema: extend.schema } })))
-    expect(() => createMcpServer([shared], { name: 't', version: '1' })).toThrow(/tool "shared" was built with shared extend fields \(tenant\)/)
-  })
-
-  it('a clash between a shared field and a tool\'s own key is an error naming both', async () => {
-    const clash = defineTool({ name: 'clash', input: z.object({ tenant: z.number() }), handler: () => 'x' })
-    expect(() => compileTool(clash, { extend: { schema: extend.schema } }))
-      .toThrow(/tool "clash" input at \/properties\/tenant: key "tenant" is declared in both the shared extend fields and input/)
-    const client = await connect([clash], { extend })
-    await expect(client.listTools()).rejects.toThrow(/key "tenant" is declared in both the shared extend fields and input/)
-  })
-})
-
-describe('messages for unions without a discriminator', () => {
-  it('name what the closest alternative still needs', async () => {
-    const contact = defineTool({
-      name: 'contact',
-      input: z.object({ to: z.union([z.object({ email: z.string() }), z.object({ phone: z.string(), country: z.string() })]) }),
-      handler: () => 'ok',
+  describe('createMcpServer', () => {
+    it('lists the flat schema: one object, no oneOf/anyOf, params merged in', async () => {
+      const client = await connect([sendTool()])
+      const { tools } = await client.listTools()
+      expect(tools).toHaveLength(1)
+      const schema = tools[0]!.inputSchema as any
+      expect(JSON.stringify(schema)).not.toMatch(/oneOf|anyOf/)
+      expect(Object.keys(schema.properties)).toEqual(['chatId', 'kind', 'text', 'media'])
+      expect(schema.properties.media.type).toEqual(['object', 'array'])
     })
-    const client = await connect([contact])
-    const result = await client.callTool({ name: 'contact', arguments: { to: { email: 5 } } })
-    expect(text(result)).toBe('Invalid arguments for tool "contact":\n- to: matches none of the allowed shapes; the closest needs: to.email: expected string, got number.')
-  })
-})
 
-describe('hostile arguments', () => {
-  it('neither crash nor stall the server', async () => {
-    const client = await connect([sendTool()])
-    let deep: unknown = 'end'
-    for (let i = 0; i < 10_000; i++)
-      deep = { id: deep }
-    const huge = 'x'.repeat(1 << 20)
-    const calls = [
-      { chatId: 'c', kind: 'message', text: 'x', media: deep },
-      { chatId: 'c', kind: 'album', media: `[${'['.repeat(5000)}${']'.repeat(5000)}]` },
-      { chatId: huge, kind: 'message', text: huge, media: `{"id":"${huge}"}` },
-      { chatId: 'c', kind: 'message', text: 't', __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } },
-    ]
-    for (const args of calls) {
-      const result = await client.callTool({ name: 'send', arguments: args as never })
-      expect(result.content).toBeDefined()
-    }
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
-    expect((await client.listTools()).tools).toHaveLength(1)
-  })
-})
+    it.skipIf(major === '2.x')('serializes the tools/list answer once: the stdio line is the precomputed text', async () => {
+      const server = createMcpServer([sendTool()], { name: 'test', version: '1.0.0' })
+      const handler = (server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<object>> })._requestHandlers.get('tools/list')!
+      const request = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }
+      const first = await handler(request, {})
+      expect(await handler(request, {})).toBe(first)
+      const line = framePreserialized({ jsonrpc: '2.0', id: 7, result: first as never })!
+      expect(JSON.parse(line)).toEqual({ jsonrpc: '2.0', id: 7, result: JSON.parse(JSON.stringify(first)) })
+      expect(line.endsWith('}\n')).toBe(true)
+      expect(framePreserialized({ jsonrpc: '2.0', id: 8, result: { tools: [] } })).toBeUndefined()
+    })
 
-describe('failures outside the handler are tool results, their messages only in the log', () => {
-  const SECRET = 'db down: postgres://admin:pw@10.0.0.5/prod'
+    it('serves precomputed data as is, without compiling', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const tool = sendTool()
+      const data = toPrecomputed(compileTool(tool))
+      data.tool.description = 'precomputed marker'
+      const client = await connect([attachCompiled(tool, data)])
+      const { tools } = await client.listTools()
+      expect(tools[0]!.description).toBe('precomputed marker')
+      expect(tools[0]!.inputSchema).toEqual(data.tool.inputSchema)
+      expect(warn).not.toHaveBeenCalled()
+    })
 
-  it('a refine or transform that throws, a non-Error throw, and extend.resolve failing', async () => {
-    const logged: { error: unknown, phase: string }[] = []
-    const onError = (error: unknown, where: { phase: string }): void => {
-      logged.push({ error, phase: where.phase })
-    }
-    const refining = defineTool({ name: 'refining', input: z.object({ a: z.string().refine(() => { throw new Error(SECRET) }) }), handler: () => 'no' })
-    const transforming = defineTool({ name: 'transforming', input: z.object({ a: z.string().transform(() => { throw SECRET }) }), handler: () => 'no' })
-    const client = await connect([refining, transforming], { onError })
-    for (const name of ['refining', 'transforming']) {
-      const result = await client.callTool({ name, arguments: { a: 'x' } })
+    it('repairs double-serialized arguments, validates with the original schema and passes the union value', async () => {
+      const client = await connect([sendTool()])
+      const result = await client.callTool({ name: 'send', arguments: { chatId: 'c1', kind: 'album', media: JSON.stringify([{ id: 'a' }, { id: 'b' }]) } })
+      expect(result.isError).toBeFalsy()
+      expect(text(result)).toBe('sent 2')
+      expect(seen).toEqual([{ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } }])
+    })
+
+    it('repairs a value serialized twice (an array of JSON strings, itself sent as a JSON string)', async () => {
+      const client = await connect([sendTool()])
+      const media = JSON.stringify([JSON.stringify({ id: 'a' }), { id: 'b' }])
+      const result = await client.callTool({ name: 'send', arguments: { chatId: 'c1', kind: 'album', media } })
+      expect(text(result)).toBe('sent 2')
+      expect(seen[0]).toEqual({ input: { kind: 'album', media: [{ id: 'a' }, { id: 'b' }] }, params: { chatId: 'c1' } })
+    })
+
+    it('accepts the whole arguments object sent as a JSON string', async () => {
+      const client = await connect([sendTool()])
+      const result = await client.callTool({ name: 'send', arguments: JSON.stringify({ chatId: 'c1', kind: 'message', text: 'hi', media: JSON.stringify({ id: 'm' }) }) as never })
+      expect(text(result)).toBe('sent hi to c1')
+      expect(seen[0]).toEqual({ input: { kind: 'message', text: 'hi', media: { id: 'm' } }, params: { chatId: 'c1' } })
+    })
+
+    it('a wrong tag lists the allowed values', async () => {
+      const client = await connect([sendTool()])
+      const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'photo' } })
       expect(result.isError).toBe(true)
-      expect(text(result)).toContain(`Tool "${name}" could not check its arguments`)
-      expect(text(result)).not.toContain('postgres')
+      expect(text(result)).toBe('Invalid arguments for tool "send":\n- kind: must be one of "message", "mediaGroup", "album" (got "photo").')
+    })
+
+    it('a missing or unknown key names the selected variant', async () => {
+      const client = await connect([sendTool()])
+      const missing = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', media: { id: 'm' }, caption: 'x' } })
+      expect(missing.isError).toBe(true)
+      expect(text(missing)).toBe('Invalid arguments for tool "send" with kind "message":\n- missing required key "text" (string).\n- key "caption" is not accepted here.')
+      const wrongType = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'album', media: { id: 'm' } } })
+      expect(text(wrongType)).toBe('Invalid arguments for tool "send" with kind "album":\n- media: expected array, got object.')
+      const params = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 't' } })
+      expect(text(params)).toBe('Invalid arguments for tool "send":\n- missing required key "chatId" (string).')
+      expect(seen).toEqual([])
+    })
+
+    it('a handler that throws gives an error result with its message, no stack', async () => {
+      const failing = defineTool({ name: 'fail', input: z.object({}), handler: () => { throw new Error('backend down') } })
+      const client = await connect([failing])
+      const result = await client.callTool({ name: 'fail', arguments: {} })
+      expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool "fail" failed: backend down' }] })
+    })
+
+    it('an unknown tool is a protocol error naming the available tools', async () => {
+      const client = await connect([sendTool()])
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope". Available tools: send/)
+    })
+
+    it('returns structured content for a tool with an output schema', async () => {
+      const count = defineTool({ name: 'count', input: z.object({ q: z.string() }), output: z.object({ n: z.number() }), handler: ({ q }) => ({ n: q.length }) })
+      const client = await connect([count])
+      const { tools } = await client.listTools()
+      expect(tools[0]!.outputSchema).toMatchObject({ type: 'object', properties: { n: { type: 'number' } } })
+      const result = await client.callTool({ name: 'count', arguments: { q: 'abc' } })
+      expect(result.structuredContent).toEqual({ n: 3 })
+    })
+
+    it('compiles lazily without precomputed data, warning once', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const { compileLazily } = await import('../src/serve/compiled')
+      // The warning is once per process; a fresh module would reset it, so count from here.
+      const before = warn.mock.calls.length
+      await compileLazily(sendTool(), undefined)
+      await compileLazily(sendTool(), undefined)
+      expect(warn.mock.calls.length - before).toBeLessThanOrEqual(1)
+    })
+
+    it('rejects two tools with one name', () => {
+      expect(() => createMcpServer([sendTool(), sendTool()], { name: 't', version: '1' })).toThrow(/two tools are named "send"/)
+    })
+  })
+
+  describe('extend: fields every tool shares', () => {
+    const extend = {
+      schema: z.object({ tenant: z.string().describe('Which workspace') }),
+      resolve: vi.fn(async (fields: { tenant: string }) => ({ workspace: fields.tenant.toUpperCase() })),
     }
-    expect(logged.map(l => l.phase)).toEqual(['validate', 'validate'])
-    expect(String((logged[0]!.error as Error).message)).toBe(SECRET)
 
-    const shared = await connect([defineTool({ name: 'plain', input: z.object({}), handler: () => 'ok' })], {
-      onError,
-      extend: { schema: z.object({ tenant: z.string() }), resolve: () => { throw new Error(SECRET) } },
+    it('advertises the fields on every tool, resolves them once per call and hides them from the tool', async () => {
+      const received: unknown[] = []
+      const echo = defineTool({ name: 'echo', input: z.strictObject({ word: z.string() }), handler: (input, { context }) => {
+        received.push({ input, context })
+        return input.word
+      } })
+      const client = await connect([echo, sendTool()], { extend })
+      const { tools } = await client.listTools()
+      for (const tool of tools) {
+        expect((tool.inputSchema as any).properties.tenant).toEqual({ description: 'Which workspace', type: 'string' })
+        expect(tool.inputSchema.required).toContain('tenant')
+      }
+      const result = await client.callTool({ name: 'echo', arguments: { tenant: 'acme', word: 'hi' } })
+      expect(result.isError).toBeFalsy()
+      expect(received).toEqual([{ input: { word: 'hi' }, context: { workspace: 'ACME' } }])
+      expect(extend.resolve).toHaveBeenCalledTimes(1)
+      const missing = await client.callTool({ name: 'echo', arguments: { word: 'hi' } })
+      expect(text(missing)).toMatch(/missing required key "tenant"/)
     })
-    const failed = await shared.callTool({ name: 'plain', arguments: { tenant: 't' } })
-    expect(failed.isError).toBe(true)
-    expect(text(failed)).not.toContain('postgres')
-    expect(logged.at(-1)!.phase).toBe('extend')
+
+    it('refuses precomputed tools built with other shared fields than the server has', () => {
+      const plain = defineTool({ name: 'plain', input: z.object({ a: z.string() }), handler: () => 'x' })
+      attachCompiled(plain, toPrecomputed(compileTool(plain)))
+      expect(() => createMcpServer([plain], { name: 't', version: '1' }, { extend })).toThrow(/tool "plain" was built without the shared extend fields/)
+      const shared = defineTool({ name: 'shared', input: z.object({ a: z.string() }), handler: () => 'x' })
+      attachCompiled(shared, toPrecomputed(compileTool(shared, { extend: { schema: extend.schema } })))
+      expect(() => createMcpServer([shared], { name: 't', version: '1' })).toThrow(/tool "shared" was built with shared extend fields \(tenant\)/)
+    })
+
+    it('a clash between a shared field and a tool\'s own key is an error naming both', async () => {
+      const clash = defineTool({ name: 'clash', input: z.object({ tenant: z.number() }), handler: () => 'x' })
+      expect(() => compileTool(clash, { extend: { schema: extend.schema } }))
+        .toThrow(/tool "clash" input at \/properties\/tenant: key "tenant" is declared in both the shared extend fields and input/)
+      const client = await connect([clash], { extend })
+      await expect(client.listTools()).rejects.toThrow(/key "tenant" is declared in both the shared extend fields and input/)
+    })
   })
 
-  it('without onError the message goes to stderr, not to the model', async () => {
-    const lines: string[] = []
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk))
-      return true
+  describe('messages for unions without a discriminator', () => {
+    it('name what the closest alternative still needs', async () => {
+      const contact = defineTool({
+        name: 'contact',
+        input: z.object({ to: z.union([z.object({ email: z.string() }), z.object({ phone: z.string(), country: z.string() })]) }),
+        handler: () => 'ok',
+      })
+      const client = await connect([contact])
+      const result = await client.callTool({ name: 'contact', arguments: { to: { email: 5 } } })
+      expect(text(result)).toBe('Invalid arguments for tool "contact":\n- to: matches none of the allowed shapes; the closest needs: to.email: expected string, got number.')
     })
-    const client = await connect([defineTool({ name: 'r', input: z.object({ a: z.string().refine(() => { throw new Error(SECRET) }) }), handler: () => 'no' })])
-    const result = await client.callTool({ name: 'r', arguments: { a: 'x' } })
-    expect(text(result)).not.toContain('postgres')
-    expect(lines.join('')).toContain(SECRET)
   })
 
-  it('echoed input is capped: a 10 MB discriminator value and a 3 MB tool name', async () => {
-    const client = await connect([sendTool()])
-    const huge = 'x'.repeat(10_000_000)
-    const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: huge } })
-    expect(result.isError).toBe(true)
-    expect(text(result).length).toBeLessThan(2000)
-    const unknown = await client.callTool({ name: 'y'.repeat(3_000_000), arguments: {} }).catch((error: Error) => error)
-    expect(String((unknown as Error).message ?? JSON.stringify(unknown)).length).toBeLessThan(2000)
+  describe('hostile arguments', () => {
+    it('neither crash nor stall the server', async () => {
+      const client = await connect([sendTool()])
+      let deep: unknown = 'end'
+      for (let i = 0; i < 10_000; i++)
+        deep = { id: deep }
+      const huge = 'x'.repeat(1 << 20)
+      const calls = [
+        { chatId: 'c', kind: 'message', text: 'x', media: deep },
+        { chatId: 'c', kind: 'album', media: `[${'['.repeat(5000)}${']'.repeat(5000)}]` },
+        { chatId: huge, kind: 'message', text: huge, media: `{"id":"${huge}"}` },
+        { chatId: 'c', kind: 'message', text: 't', __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } },
+      ]
+      for (const args of calls) {
+        const result = await client.callTool({ name: 'send', arguments: args as never })
+        expect(result.content).toBeDefined()
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+      expect((await client.listTools()).tools).toHaveLength(1)
+    })
+  })
+
+  describe('failures outside the handler are tool results, their messages only in the log', () => {
+    const SECRET = 'db down: postgres://admin:pw@10.0.0.5/prod'
+
+    it('a refine or transform that throws, a non-Error throw, and extend.resolve failing', async () => {
+      const logged: { error: unknown, phase: string }[] = []
+      const onError = (error: unknown, where: { phase: string }): void => {
+        logged.push({ error, phase: where.phase })
+      }
+      const refining = defineTool({ name: 'refining', input: z.object({ a: z.string().refine(() => { throw new Error(SECRET) }) }), handler: () => 'no' })
+      const transforming = defineTool({ name: 'transforming', input: z.object({ a: z.string().transform(() => { throw SECRET }) }), handler: () => 'no' })
+      const client = await connect([refining, transforming], { onError })
+      for (const name of ['refining', 'transforming']) {
+        const result = await client.callTool({ name, arguments: { a: 'x' } })
+        expect(result.isError).toBe(true)
+        expect(text(result)).toContain(`Tool "${name}" could not check its arguments`)
+        expect(text(result)).not.toContain('postgres')
+      }
+      expect(logged.map(l => l.phase)).toEqual(['validate', 'validate'])
+      expect(String((logged[0]!.error as Error).message)).toBe(SECRET)
+
+      const shared = await connect([defineTool({ name: 'plain', input: z.object({}), handler: () => 'ok' })], {
+        onError,
+        extend: { schema: z.object({ tenant: z.string() }), resolve: () => { throw new Error(SECRET) } },
+      })
+      const failed = await shared.callTool({ name: 'plain', arguments: { tenant: 't' } })
+      expect(failed.isError).toBe(true)
+      expect(text(failed)).not.toContain('postgres')
+      expect(logged.at(-1)!.phase).toBe('extend')
+    })
+
+    it('without onError the message goes to stderr, not to the model', async () => {
+      const lines: string[] = []
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        lines.push(String(chunk))
+        return true
+      })
+      const client = await connect([defineTool({ name: 'r', input: z.object({ a: z.string().refine(() => { throw new Error(SECRET) }) }), handler: () => 'no' })])
+      const result = await client.callTool({ name: 'r', arguments: { a: 'x' } })
+      expect(text(result)).not.toContain('postgres')
+      expect(lines.join('')).toContain(SECRET)
+    })
+
+    it('echoed input is capped: a 10 MB discriminator value and a 3 MB tool name', async () => {
+      const client = await connect([sendTool()])
+      const huge = 'x'.repeat(10_000_000)
+      const result = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: huge } })
+      expect(result.isError).toBe(true)
+      expect(text(result).length).toBeLessThan(2000)
+      const unknown = await client.callTool({ name: 'y'.repeat(3_000_000), arguments: {} }).catch((error: Error) => error)
+      expect(String((unknown as Error).message ?? JSON.stringify(unknown)).length).toBeLessThan(2000)
+    })
   })
 })
 
