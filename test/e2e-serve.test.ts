@@ -86,13 +86,16 @@ describe('the example server over stdio, raw lines', () => {
   })
 })
 
-describe.each([
-  ['the MCP SDK 2.x McpServer', 'examples/chat-server/src/flat-v2.ts'],
-  ['tmcp, another Standard Schema framework', 'examples/chat-server/src/flat-tmcp.ts'],
-])('flat() served by %s, a real 2.x client over stdio', (_name, server) => {
+const flatServers: [string, () => Promise<Connected>][] = [
+  ['the MCP SDK 2.x McpServer over stdio', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-v2.ts'])],
+  ['the MCP SDK 2.x McpServer over Streamable HTTP', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-http-v2.ts', '0'])],
+  ['tmcp (another Standard Schema framework) over stdio', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-tmcp.ts'])],
+]
+
+describe.each(flatServers)('flat() served by %s, a real 2.x client', (_name, connect) => {
   let session: Connected
   beforeAll(async () => {
-    session = await connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), server])
+    session = await connect()
   })
   afterAll(async () => {
     await session?.close()

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
 import { readmeSnippet, readmeSnippets } from './support/readme'
 
-const EXAMPLE_FILES = ['vite.config.ts', 'rollup.config.mjs', 'rolldown.config.mjs', 'esbuild.config.mjs', 'webpack.config.mjs', 'rspack.config.mjs', 'src/tools.ts', 'src/stdio.ts', 'src/stdio-v2.ts', 'src/flat.tools.ts', 'src/flat-v2.ts', 'src/flat-tmcp.ts']
+const EXAMPLE_FILES = ['vite.config.ts', 'rollup.config.mjs', 'rolldown.config.mjs', 'esbuild.config.mjs', 'webpack.config.mjs', 'rspack.config.mjs', 'src/tools.ts', 'src/stdio.ts', 'src/stdio-v2.ts', 'src/flat.tools.ts', 'src/flat-server.ts', 'src/flat-v2.ts', 'src/flat-tmcp.ts']
 
 describe('README snippets', () => {
   it.each(EXAMPLE_FILES)('%s is shown as examples/chat-server has it', (file) => {
