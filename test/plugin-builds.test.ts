@@ -15,7 +15,7 @@ import { connectStdio, connectStdioV2, ROOT } from './support/client'
 const run = promisify(execFile)
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
 const BUNDLERS = ['vite', 'rollup', 'esbuild', 'webpack', 'rolldown', 'rspack'] as const
-const artifactOf = (bundler: string): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/src/chat.tools.mcp.json`), 'utf8')
+const artifactOf = (bundler: string, module = 'chat'): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/src/${module}.tools.mcp.json`), 'utf8')
 /** Every JavaScript file a bundler wrote (entries and their chunks), as one text. */
 const bundleOf = (bundler: string): string => (readdirSync(path.join(EXAMPLE, `dist/${bundler}`), { recursive: true, encoding: 'utf8' }) as string[])
   .filter(file => /\.(m?js)$/.test(file))
@@ -28,10 +28,10 @@ beforeAll(async () => {
 }, 300_000)
 
 describe('artifacts', () => {
-  it('every bundler emits the same bytes', () => {
-    const reference = artifactOf('esbuild')
+  it.each(['chat', 'flat'])('every bundler emits the same bytes for src/%s.tools.ts', (module) => {
+    const reference = artifactOf('esbuild', module)
     for (const bundler of BUNDLERS)
-      expect(artifactOf(bundler), bundler).toBe(reference)
+      expect(artifactOf(bundler, module), bundler).toBe(reference)
   })
 
   it('hold each tool exactly as the compiler makes it, and what the runtime needs', () => {
@@ -77,13 +77,12 @@ describe.each(BUNDLERS)('the %s build, run', (bundler) => {
   })
 })
 
-describe('the Vite build\'s MCP SDK 2.x servers, run with a 2.x client', () => {
-  it('McpServer with flat(): serves the precomputed flat schema and repairs a call, compiling nothing', async () => {
-    const session = await connectStdioV2(process.execPath, [path.join(EXAMPLE, 'dist/vite/flat-v2.mjs')], EXAMPLE)
+describe.each(BUNDLERS)('the %s build of the SDK 2.x McpServer with flat(), run with a 2.x client', (bundler) => {
+  it('serves the precomputed flat schema and repairs a call, compiling nothing', async () => {
+    const session = await connectStdioV2(process.execPath, [path.join(EXAMPLE, `dist/${bundler}/flat-v2.mjs`)], EXAMPLE)
     try {
       const { tools } = await session.client.listTools()
-      const artifact = JSON.parse(readFileSync(path.join(EXAMPLE, 'dist/vite/src/flat.tools.mcp.json'), 'utf8'))
-      expect(tools[0]!.inputSchema).toEqual(artifact.flat[0].inputSchema)
+      expect(tools[0]!.inputSchema).toEqual(JSON.parse(artifactOf(bundler, 'flat')).flat[0].inputSchema)
       const result = await session.client.callTool({ name: 'send', arguments: { kind: 'mediaGroup', media: JSON.stringify([{ url: 'u' }]) } })
       expect(result.content).toEqual([{ type: 'text', text: 'sent 1 files' }])
       expect(session.stderr()).not.toMatch(/compiling/)
@@ -92,8 +91,10 @@ describe('the Vite build\'s MCP SDK 2.x servers, run with a 2.x client', () => {
       await session.close()
     }
   })
+})
 
-  it('createMcpServer on 2.x: serves the precomputed tools, compiling nothing', async () => {
+describe('the Vite build of createMcpServer on the SDK 2.x, run with a 2.x client', () => {
+  it('serves the precomputed tools, compiling nothing', async () => {
     const session = await connectStdioV2(process.execPath, [path.join(EXAMPLE, 'dist/vite/server-v2.mjs')], EXAMPLE)
     try {
       const { tools } = await session.client.listTools()

@@ -3,8 +3,9 @@ import { build } from 'esbuild'
 import flatmcp from 'unplugin-flatmcp/esbuild'
 
 await build({
-  entryPoints: ['src/stdio.ts'],
-  outfile: 'dist/esbuild/server.mjs',
+  entryPoints: { 'server': 'src/stdio.ts', 'flat-v2': 'src/flat-v2.ts' },
+  outdir: 'dist/esbuild',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   packages: 'external',
   platform: 'node',

@@ -3,9 +3,9 @@ import { build } from 'rolldown'
 import flatmcp from 'unplugin-flatmcp/rolldown'
 
 await build({
-  input: 'src/stdio.ts',
+  input: { 'server': 'src/stdio.ts', 'flat-v2': 'src/flat-v2.ts' },
   platform: 'node',
   external: /^[^./]/,
   plugins: [flatmcp()],
-  output: { file: 'dist/rolldown/server.mjs', format: 'esm' },
+  output: { dir: 'dist/rolldown', entryFileNames: '[name].mjs', format: 'esm' },
 })

@@ -4,8 +4,9 @@ import esbuild from 'rollup-plugin-esbuild'
 import flatmcp from 'unplugin-flatmcp/rollup'
 
 export default {
-  input: 'src/stdio.ts',
-  output: { file: 'dist/rollup/server.mjs', format: 'es' },
+  // The tools on the MCP SDK 1.x, and an SDK 2.x McpServer with a flat() schema.
+  input: { 'server': 'src/stdio.ts', 'flat-v2': 'src/flat-v2.ts' },
+  output: { dir: 'dist/rollup', entryFileNames: '[name].mjs', format: 'es' },
   external: id => !id.startsWith('.') && !path.isAbsolute(id),
   plugins: [flatmcp(), esbuild({ target: 'node20' })],
 }

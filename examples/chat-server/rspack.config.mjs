@@ -6,8 +6,8 @@ import flatmcp from 'unplugin-flatmcp/rspack'
 const compiler = rspack({
   mode: 'production',
   target: 'node20',
-  entry: './src/stdio.ts',
-  output: { path: path.resolve('dist/rspack'), filename: 'server.mjs', module: true, chunkFormat: 'module', clean: true },
+  entry: { 'server': './src/stdio.ts', 'flat-v2': './src/flat-v2.ts' },
+  output: { path: path.resolve('dist/rspack'), filename: '[name].mjs', module: true, chunkFormat: 'module', clean: true },
   experiments: { outputModule: true },
   optimization: { minimize: false },
   resolve: { extensions: ['.ts', '.js'] },
