@@ -145,6 +145,10 @@ describe('packed and installed with npm', () => {
       expect(readdirSync(dir)).not.toContain('src')
       expect(readdirSync(path.join(dir, 'dist')).some(f => f.endsWith('.d.mts'))).toBe(true)
     }
+    // The compiler is an optional peer of the runtime: its declarations carry the types they name.
+    const runtimeDist = path.join(consumer, 'node_modules/@flatmcp/runtime/dist')
+    const declarations = readdirSync(runtimeDist).filter(f => f.endsWith('.d.mts')).map(f => readFileSync(path.join(runtimeDist, f), 'utf8'))
+    expect(declarations.filter(text => /from ["']@flatmcp\/core["']/.test(text))).toEqual([])
   })
 
   it.each(['flatmcp-core-', 'flatmcp-runtime-', 'unplugin-flatmcp-', 'flatmcp-0'])('%s: arethetypeswrong (ESM only) and publint find nothing', async (prefix) => {
