@@ -28,6 +28,7 @@ export type DiagnosticCode =
   | 'untyped-leaf'
   | 'keyword-dropped'
   | 'format-moved'
+  | 'description-cut'
   | 'ref-unresolved'
   | 'recursion-truncated'
   | 'depth-limit'

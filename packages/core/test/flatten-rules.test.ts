@@ -375,14 +375,41 @@ describe('portable profile', () => {
     expect(accepts(compiled.inputSchema, value)).toBe(true)
   })
 
-  it('keeps common formats and moves the others into the description', () => {
-    const compiled = compile(z.object({ when: z.iso.datetime(), ip: z.ipv4(), id: z.cuid() }))
+  it('keeps common formats and moves the others, uri included, into the description', () => {
+    const compiled = compile(z.object({ when: z.iso.datetime(), ip: z.ipv4(), id: z.cuid(), link: z.url() }))
     const { properties } = compiled.inputSchema as any
     expect(properties.when.format).toBe('date-time')
     expect(properties.ip.format).toBe('ipv4')
     expect(properties.id.format).toBeUndefined()
     expect(properties.id.description).toBe('Format: cuid.')
-    expect(compiled.diagnostics.map(d => d.code)).toContain('format-moved')
+    expect(properties.link.format).toBeUndefined()
+    expect(properties.link.description).toBe('Format: uri.')
+    expect(compiled.diagnostics.filter(d => d.code === 'format-moved').map(d => d.path)).toEqual(['/properties/id/format', '/properties/link/format'])
+  })
+
+  it('keeps every description within 1024 characters, with a warning for each cut', () => {
+    const variants = Array.from({ length: 40 }, (_, i) => z.object({ kind: z.literal(`variant_${i}`), [`field_${i}`]: z.string() }).describe(`the variant number ${i}, which does one particular thing`))
+    const long = 'A long description of the query, written by its author. '.repeat(40)
+    const compiled = compileTool({
+      name: 'wide',
+      description: 'What the tool does. '.repeat(80),
+      input: z.object({ target: z.discriminatedUnion('kind', variants as never), query: z.string().describe(long) }),
+      handler: () => 'ok',
+    })
+    const schema = compiled.inputSchema as any
+    const kind = schema.properties.target.properties.kind.description as string
+    expect(kind.length).toBeLessThanOrEqual(1024)
+    expect(kind.endsWith('…')).toBe(true)
+    expect(schema.properties.query.description.length).toBeLessThanOrEqual(1024)
+    expect(compiled.description!.length).toBeLessThanOrEqual(1024)
+    const cuts = compiled.diagnostics.filter(d => d.code === 'description-cut')
+    expect(cuts.map(d => [d.severity, d.path])).toEqual(expect.arrayContaining([['warning', ''], ['warning', '/properties/query/description']]))
+    expect(cuts.map(d => d.message).join('\n')).toMatch(/description of 2240 characters cut to 1024/)
+    expect(cuts.length).toBe(3)
+    expect(profileViolations(schema)).toEqual([])
+    expect(profileViolations({ type: 'string', description: 'x'.repeat(1025) })).toEqual(['/: a description over 1024 characters'])
+    // The minimal profile promises no such limit, and leaves the text whole.
+    expect((compileTool({ name: 'm', input: z.object({ q: z.string().describe(long) }), handler: () => 'ok' }, { profile: 'minimal' }).inputSchema as any).properties.q.description).toBe(long)
   })
 
   it('writes const as a one-value enum, drops $schema, gives every array items', () => {

@@ -3,6 +3,7 @@ import type { OriginalSchema } from '../frontend/original-schema'
 import type { CoercionPlan } from '../plan/plan-coercion'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
 import { flattenSchema } from '../flatten/flatten-schema'
+import { cutDescription, MAX_DESCRIPTION } from '../flatten/keywords'
 import { tagOf } from '../flatten/hints'
 import { isSchemaObject } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
@@ -98,11 +99,20 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     parts.push(['params', flat('params', tool.params)])
   parts.push(['input', tool.input === undefined ? EMPTY_OBJECT : flat('input', tool.input)])
   const inputSchema = parts.length === 1 ? parts[0]![1] : mergeParts(tool.name, parts)
+  // The portable profile keeps every description within what clients take whole, and says when it cuts.
+  const fitDescription = (text: string, what: string): string => {
+    if ((options.profile ?? 'portable') !== 'portable' || text.length <= MAX_DESCRIPTION)
+      return text
+    diagnostics.push({ tool: tool.name, schema: 'input', code: 'description-cut', severity: 'warning', path: '', message: `${what} of ${text.length} characters cut to ${MAX_DESCRIPTION} (OpenAI rejects a longer tool description); shorten it` })
+    return cutDescription(text)
+  }
   const compiled: CompiledTool = { name: tool.name } as CompiledTool
   if (tool.title !== undefined)
     compiled.title = tool.title
   if (tool.description !== undefined)
-    compiled.description = tool.description
+    compiled.description = fitDescription(tool.description, 'the tool description')
+  if (typeof inputSchema.description === 'string')
+    inputSchema.description = fitDescription(inputSchema.description, 'the merged input description')
   compiled.inputSchema = canonicalSchema(inputSchema) as JsonSchemaObject
   if (tool.output !== undefined)
     compiled.outputSchema = canonicalSchema(flat('output', tool.output)) as JsonSchemaObject

@@ -13,6 +13,8 @@ export interface Profile {
   anyValue: () => JsonSchema
   /** Last rewrite of each node, after its children and unions are done. */
   finishNode?: (node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext) => JsonSchema
+  /** Last rewrite of the whole document (what only the finished document shows). */
+  finishDocument?: (schema: JsonSchema, path: JsonPointer, ctx: FlattenContext) => JsonSchema
 }
 
 /** Node-keyed tables are plain Maps: they live as long as one flatten, and Maps cost the GC far less. */

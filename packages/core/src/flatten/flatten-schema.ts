@@ -32,7 +32,8 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     repeatedTags: repeatedDiscriminators(options.notes),
     budget: NODE_BUDGET,
   }
-  const out = rewrite(ctx, schema, '', 0)
+  const rewritten = rewrite(ctx, schema, '', 0)
+  const out = ctx.profile.finishDocument ? ctx.profile.finishDocument(rewritten, '', ctx) : rewritten
   return { schema: out, diagnostics: dedupe(ctx.diagnostics.map(d => located(d, schema, out))) }
 }
 

@@ -53,7 +53,21 @@ export const SUBSCHEMA_KEYWORDS = {
 } as const
 
 /** Formats every major client accepts; other formats move into the description. */
-export const PORTABLE_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'uri'])
+// OpenAI rejects any other format even on non-strict tools (`uri` included), so the rest move into
+// the description.
+export const PORTABLE_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'])
+
+/** The longest description clients take whole: OpenAI fails a longer tool description, VS Code cuts node ones. */
+export const MAX_DESCRIPTION = 1024
+
+/** A text cut to `MAX_DESCRIPTION` at a word boundary, marked with an ellipsis; as it was when it fits. */
+export function cutDescription(text: string): string {
+  if (text.length <= MAX_DESCRIPTION)
+    return text
+  const head = text.slice(0, MAX_DESCRIPTION - 1)
+  const space = head.lastIndexOf(' ')
+  return `${(space > MAX_DESCRIPTION / 2 ? head.slice(0, space) : head).trimEnd()}…`
+}
 
 export function kindOfValue(value: unknown): Kind {
   if (value === null)

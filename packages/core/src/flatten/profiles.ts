@@ -5,7 +5,7 @@ import { childPointer, isSchemaObject } from '../json'
 import { report } from './context'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from './facets'
 import { joinSchemas } from './join'
-import { ALL_KINDS, kindOfValue, PORTABLE_FORMATS, sortKinds } from './keywords'
+import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, sortKinds } from './keywords'
 
 /** Identifiers and containers that mean nothing once references are inlined. */
 const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', '$comment']
@@ -89,8 +89,46 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   return out
 }
 
+/** Child schemas a description can sit in, by the keyword that holds them. */
+const CHILDREN = ['items', 'additionalProperties'] as const
+
+/**
+ * Descriptions cut to what clients take whole, over the finished document (hints are added after a
+ * key's own node is done). Copies what it changes; each cut is a warning, so no text is lost silently.
+ */
+function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenContext): JsonSchema {
+  if (!isSchemaObject(schema))
+    return schema
+  let out = schema
+  const change = (key: string, value: unknown): void => {
+    if (out === schema)
+      out = { ...schema }
+    out[key] = value
+  }
+  if (typeof schema.description === 'string' && schema.description.length > MAX_DESCRIPTION) {
+    change('description', cutDescription(schema.description))
+    report(ctx, 'description-cut', 'warning', childPointer(path, 'description'), `description of ${schema.description.length} characters cut to ${MAX_DESCRIPTION} (clients reject or truncate longer ones); shorten it, or the variants' descriptions it gathers`)
+  }
+  if (isSchemaObject(schema.properties)) {
+    let properties: Record<string, JsonSchema> | undefined
+    for (const [key, child] of Object.entries(schema.properties)) {
+      const limited = limitDescriptions(child as JsonSchema, childPointer(path, 'properties', key), ctx)
+      if (limited !== child)
+        (properties ??= { ...schema.properties as Record<string, JsonSchema> })[key] = limited
+    }
+    if (properties)
+      change('properties', properties)
+  }
+  for (const keyword of CHILDREN) {
+    const limited = limitDescriptions(schema[keyword] as JsonSchema, childPointer(path, keyword), ctx)
+    if (limited !== schema[keyword])
+      change(keyword, limited)
+  }
+  return out
+}
+
 const PROFILES: Record<ProfileName, Profile> = {
-  portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode },
+  portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions },
   minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true },
 }
 
@@ -127,6 +165,8 @@ export function profileViolations(schema: JsonSchema, profile: ProfileName = 'po
     found.push(`${path || '/'}: an array without items`)
   if (typeof schema.format === 'string' && !PORTABLE_FORMATS.has(schema.format))
     found.push(`${path || '/'}: format "${schema.format}" is not portable`)
+  if (typeof schema.description === 'string' && schema.description.length > MAX_DESCRIPTION)
+    found.push(`${path || '/'}: a description over ${MAX_DESCRIPTION} characters`)
   const children: [string, unknown][] = [
     ...Object.entries(isSchemaObject(schema.properties) ? schema.properties : {}).map(([key, child]) => [childPointer(path, 'properties', key), child] as [string, unknown]),
     ...(['items', 'additionalProperties', 'propertyNames', 'contains'] as const).map(keyword => [childPointer(path, keyword), schema[keyword]] as [string, unknown]),
