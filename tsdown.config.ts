@@ -2,7 +2,11 @@ import { defineConfig } from 'tsdown'
 
 const bundlers = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack']
 
-/** Each package builds its own dist; its dependencies stay imports (tsdown reads its package.json). */
+/**
+ * Each package builds its own dist; its dependencies stay imports (tsdown reads its package.json).
+ * `npm run build` builds the compiler first: the runtime's declarations take the compiler types they
+ * name from its built declarations.
+ */
 export default defineConfig([
   { cwd: 'packages/core', entry: { index: 'src/index.ts' } },
   // The compiler is an optional peer of the runtime: its declarations carry the compiler types they
