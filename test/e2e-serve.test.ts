@@ -9,6 +9,18 @@ import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, ROOT, TS_NODE
 
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
 
+/** A session opened before a describe block's tests and closed after them. */
+function connectedFor(connect: () => Promise<Connected>): () => Connected {
+  let session: Connected | undefined
+  beforeAll(async () => {
+    session = await connect()
+  })
+  afterAll(async () => {
+    await session?.close()
+  })
+  return () => session!
+}
+
 const transports: [string, () => Promise<Connected>][] = [
   ['stdio', () => connectStdio(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'])],
   ['stdio on the MCP SDK 2.x (server and client)', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts'])],
@@ -17,16 +29,10 @@ const transports: [string, () => Promise<Connected>][] = [
 ]
 
 describe.each(transports)('the example server over %s', (_name, connect) => {
-  let session: Connected
-  beforeAll(async () => {
-    session = await connect()
-  })
-  afterAll(async () => {
-    await session?.close()
-  })
+  const session = connectedFor(connect)
 
   it('lists flat schemas: no oneOf/anyOf anywhere', async () => {
-    const { tools } = await session.client.listTools()
+    const { tools } = await session().client.listTools()
     expect(tools.map(t => t.name).sort()).toEqual(['get_chat', 'send_batch', 'send_message', 'update_chat'])
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object')
@@ -38,28 +44,28 @@ describe.each(transports)('the example server over %s', (_name, connect) => {
 
   it('repairs a double-serialized nested argument and hands the handler the union value', async () => {
     const media = JSON.stringify([{ url: 'https://x.test/a.png' }, JSON.stringify({ url: 'https://x.test/b.png' })])
-    const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media } })
+    const result = await session().client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media } })
     expect(result.isError).toBeFalsy()
     expect(text(result)).toBe('sent 2 files')
-    const batch = await session.client.callTool({ name: 'send_batch', arguments: { items: JSON.stringify([{ type: 'poll', question: 'q', options: JSON.stringify(['a', 'b']) }]) } })
+    const batch = await session().client.callTool({ name: 'send_batch', arguments: { items: JSON.stringify([{ type: 'poll', question: 'q', options: JSON.stringify(['a', 'b']) }]) } })
     expect(text(batch)).toBe('1 sent')
   })
 
   it('repairs a whole arguments object sent as a JSON string', async () => {
-    const result = await session.client.callTool({ name: 'update_chat', arguments: JSON.stringify({ chatId: 'c2', action: 'mute' }) as never })
+    const result = await session().client.callTool({ name: 'update_chat', arguments: JSON.stringify({ chatId: 'c2', action: 'mute' }) as never })
     expect(text(result)).toBe('mute c2')
   })
 
   it('answers a wrong call with a variant-aware error', async () => {
-    const result = await session.client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media: [{ url: 'https://x.test/a.png' }] } })
+    const result = await session().client.callTool({ name: 'send_message', arguments: { kind: 'mediaGroup', media: [{ url: 'https://x.test/a.png' }] } })
     expect(result.isError).toBe(true)
     expect(text(result)).toContain('with kind "mediaGroup"')
-    const wrongTag = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c', action: 'delete' } })
+    const wrongTag = await session().client.callTool({ name: 'update_chat', arguments: { chatId: 'c', action: 'delete' } })
     expect(text(wrongTag)).toContain('action: must be one of "rename", "mute", "unmute" (got "delete")')
   })
 
   it('passes params and input to the handler separately', async () => {
-    const result = await session.client.callTool({ name: 'update_chat', arguments: { chatId: 'c9', action: 'rename', title: 'New' } })
+    const result = await session().client.callTool({ name: 'update_chat', arguments: { chatId: 'c9', action: 'rename', title: 'New' } })
     expect(text(result)).toBe('rename c9')
   })
 })
@@ -93,27 +99,21 @@ const flatServers: [string, () => Promise<Connected>][] = [
 ]
 
 describe.each(flatServers)('flat() served by %s, a real 2.x client', (_name, connect) => {
-  let session: Connected
-  beforeAll(async () => {
-    session = await connect()
-  })
-  afterAll(async () => {
-    await session?.close()
-  })
+  const session = connectedFor(connect)
 
   it('lists the flat schema: no combinator, as flat() gives it', async () => {
-    const { tools } = await session.client.listTools()
+    const { tools } = await session().client.listTools()
     expect(JSON.stringify(tools[0]!.inputSchema)).not.toMatch(/"(oneOf|anyOf|allOf)"/)
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', properties: { kind: { enum: ['text', 'mediaGroup'] } } })
   })
 
   it('serves a double-serialized call', async () => {
     const media = JSON.stringify([{ url: 'https://x.test/a.png' }, JSON.stringify({ url: 'https://x.test/b.png' })])
-    expect(text(await session.client.callTool({ name: 'send', arguments: { kind: 'mediaGroup', media } }))).toBe('sent 2 files')
+    expect(text(await session().client.callTool({ name: 'send', arguments: { kind: 'mediaGroup', media } }))).toBe('sent 2 files')
   })
 
   it('answers a wrong call with text naming the variant and the missing key', async () => {
-    const result = await session.client.callTool({ name: 'send', arguments: { kind: 'mediaGroup' } })
+    const result = await session().client.callTool({ name: 'send', arguments: { kind: 'mediaGroup' } })
     expect(result.isError).toBe(true)
     // tmcp answers with the issues as JSON, so the quotes in the message may come escaped.
     expect(text(result)).toMatch(/missing required key \\?"media\\?".*kind \\?"mediaGroup\\?"/s)
