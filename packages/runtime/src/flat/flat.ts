@@ -3,6 +3,7 @@ import type { CoercionPlan, ProfileName } from '@flatmcp/core'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
 import type { Issue } from '../validate/validate'
 import { coerceArgs } from '../coerce/coerce-args'
+import { loadCompiler } from '../serve/compiled'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
 /** The JSON Schema dialects `jsonSchema.input()`/`output()` answer for: the flat document is valid in both. */
@@ -71,26 +72,7 @@ export function attachFlat(value: unknown, data: FlatData): void {
     Object.defineProperty(value, FLAT_COMPILED, { value: data, configurable: true })
 }
 
-// A variable, not a literal: bundlers leave this import alone (see compileLazily).
-const COMPILER = '@flatmcp/core'
 let warned = false
-
-/**
- * The compiler, for a `flat()` schema the build did not precompute. `jsonSchema.input()` is
- * synchronous, so it is loaded with Node's `require` (which loads ES modules from Node 20.19).
- */
-function loadCompiler(name: string): typeof Compiler {
-  type ModuleApi = { createRequire: (url: string) => (id: string) => unknown }
-  const moduleApi = (globalThis as { process?: { getBuiltinModule?: (id: string) => ModuleApi | undefined } }).process?.getBuiltinModule?.('node:module')
-  try {
-    if (!moduleApi)
-      throw new Error('this runtime has no Node module loader')
-    return moduleApi.createRequire(import.meta.url)(COMPILER) as typeof Compiler
-  }
-  catch (error) {
-    throw new Error(`flatmcp: flat() schema "${name}" has no precomputed data, and compiling it needs ${COMPILER} (in Node 20.19+): ${(error as Error).message}. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
-  }
-}
 
 function compileNow(schema: StandardSchemaV1, options: FlatOptions): FlatData {
   const name = options.name ?? 'input'
@@ -98,7 +80,7 @@ function compileNow(schema: StandardSchemaV1, options: FlatOptions): FlatData {
     warned = true
     console.warn(`flatmcp: flat() schema "${name}" has no precomputed data; compiling it now. Export it from a tool module built with unplugin-flatmcp to skip this.`)
   }
-  const compiled = loadCompiler(name).compileTool({ name, input: schema, handler: () => undefined } as Compiler.ToolDefinition, options.profile === undefined ? {} : { profile: options.profile })
+  const compiled = loadCompiler(`flat() schema "${name}"`).compileTool({ name, input: schema, handler: () => undefined } as Compiler.ToolDefinition, options.profile === undefined ? {} : { profile: options.profile })
   return { inputSchema: compiled.inputSchema, coercion: compiled.coercion, ...(compiled.discriminator === undefined ? {} : { discriminator: compiled.discriminator }) }
 }
 
@@ -139,7 +121,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
         output({ target }) {
           checkTarget(target, name)
           const known = compiled()
-          return known.outputSchema ??= loadCompiler(name).toOriginalSchema(schema, 'output').schema as Record<string, unknown>
+          return known.outputSchema ??= loadCompiler(`flat() schema "${name}"`).toOriginalSchema(schema, 'output').schema as Record<string, unknown>
         },
       },
     },

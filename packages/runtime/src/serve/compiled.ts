@@ -64,9 +64,28 @@ export function toPrecomputed(compiled: CompiledTool): PrecomputedTool {
   return data
 }
 
-// A variable, not a literal: bundlers leave this import alone, so a build with precomputed data
+// A variable, not a literal: bundlers leave this require alone, so a build with precomputed data
 // never pulls the compiler into the bundle.
 const COMPILER = '@flatmcp/core'
+
+/**
+ * The compiler, for what the build did not precompute (`subject` names it in the error). Loaded
+ * with Node's `require`, which loads ES modules from Node 20.19: `flat()`'s `jsonSchema.input()` is
+ * synchronous, so the compiler must be too.
+ */
+export function loadCompiler(subject: string): typeof Compiler {
+  type ModuleApi = { createRequire: (url: string) => (id: string) => unknown }
+  const moduleApi = (globalThis as { process?: { getBuiltinModule?: (id: string) => ModuleApi | undefined } }).process?.getBuiltinModule?.('node:module')
+  try {
+    if (!moduleApi)
+      throw new Error('this runtime has no Node module loader')
+    return moduleApi.createRequire(import.meta.url)(COMPILER) as typeof Compiler
+  }
+  catch (error) {
+    throw new Error(`flatmcp: ${subject} has no precomputed data, and compiling it needs ${COMPILER} (in Node 20.19+): ${(error as Error).message}. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
+  }
+}
+
 let warned = false
 
 /** Compiles a tool at start-up when the build did not precompute it (tests, code run without the plugin). */
@@ -78,14 +97,5 @@ export async function compileLazily(tool: ToolDefinition, extendSchema: unknown)
       ? `flatmcp: tool "${tool.name}" has no precomputed schema, though the build precomputed others: its module was not matched by the plugin's \`include\` (default: *.tools.ts/.mts/.js/.mjs). Compiling at start-up.`
       : `flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this.`)
   }
-  let core: typeof Compiler
-  try {
-    core = await import(/* webpackIgnore: true */ /* @vite-ignore */ COMPILER) as typeof Compiler
-  }
-  catch (error) {
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(COMPILER))
-      throw new Error(`flatmcp: tool "${tool.name}" has no precomputed schema, and compiling it at start-up needs ${COMPILER}, which is not installed. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
-    throw error
-  }
-  return toPrecomputed(core.compileTool(tool, extendSchema === undefined ? {} : { extend: { schema: extendSchema } }))
+  return toPrecomputed(loadCompiler(`tool "${tool.name}"`).compileTool(tool, extendSchema === undefined ? {} : { extend: { schema: extendSchema } }))
 }
