@@ -35,6 +35,9 @@ export type DiagnosticCode =
   | 'size-limit'
   | 'invisible-constraint'
   | 'root-not-object'
+  | 'strict-fallback'
+  | 'encoded-as-json'
+  | 'target-limit'
 
 /**
  * What a JSON Schema cannot show about a node, gathered from the schema library at compile time:
@@ -53,15 +56,21 @@ export interface SchemaNote {
   invisible?: InvisibleConstraint[]
   /** The discriminator key the schema library declared for this union. */
   discriminator?: string
+  /** The JSON says "any value" (or wider), yet the schema rejects `null`. */
+  rejectsNull?: true
 }
 
 /** Notes keyed by the JSON pointer of the node they describe in the original schema. */
 export type SchemaNotes = Record<JsonPointer, SchemaNote>
 
-export type ProfileName = 'portable' | 'minimal'
+/** `portable` and `minimal` shape the flattening; the others are target profiles over `portable`. */
+export type ProfileName = 'portable' | 'minimal' | 'openai-strict' | 'anthropic-strict' | 'gemini'
+
+/** The profiles `flattenSchema` knows: how far it flattens. Target profiles start from `portable`. */
+export type FlattenProfileName = 'portable' | 'minimal'
 
 export interface FlattenOptions {
-  profile?: ProfileName
+  profile?: FlattenProfileName
   notes?: SchemaNotes
 }
 

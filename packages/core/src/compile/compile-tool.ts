@@ -1,12 +1,14 @@
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
 import type { OriginalSchema } from '../frontend/original-schema'
 import type { CoercionPlan } from '../plan/plan-coercion'
+import type { TargetProfile } from '../target/targets'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
 import { flattenSchema } from '../flatten/flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../flatten/keywords'
 import { tagOf } from '../flatten/hints'
 import { isSchemaObject } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
+import { applyTarget, resolveTarget } from '../target/targets'
 import { canonicalSchema } from './canonical'
 
 /** What the compiler reads of a tool. `@flatmcp/runtime`'s `defineTool` gives it its types. */
@@ -32,7 +34,8 @@ export interface ToolDiagnostic extends Diagnostic {
 }
 
 export interface CompileOptions {
-  profile?: ProfileName
+  /** A built-in profile by name, or a target profile of one's own (rules over `portable`). */
+  profile?: ProfileName | TargetProfile
   /** Fields every tool shares (an object schema), merged into each tool's input like `params`. */
   extend?: { schema: unknown }
 }
@@ -44,8 +47,17 @@ export interface CompiledTool {
   inputSchema: JsonSchemaObject
   outputSchema?: JsonSchemaObject
   annotations?: Record<string, unknown>
-  /** Where the runtime may parse JSON strings back into objects and arrays. */
+  /** The profile this tool was compiled for, unless `portable`. */
+  profile?: string
+  /** For a strict profile: whether the tool meets its rules (when not, it is the `portable` tool). */
+  strict?: boolean
+  /**
+   * Where the runtime may parse JSON strings back into objects and arrays (with a strict profile, also
+   * which nulls mean a missing key). With `decode`, the inverse map of the profile.
+   */
   coercion: CoercionPlan
+  /** Places the profile advertised as JSON text: parsed back first, before `coercion`. */
+  decode?: CoercionPlan
   /** The discriminator of the input when it is a union of objects: the runtime names variants by it. */
   discriminator?: string
   /** Which argument keys belong to `params` and to the shared `extend` fields; the rest is `input`. */
@@ -71,8 +83,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   if (!tool || typeof tool.name !== 'string' || tool.name === '')
     throw new CompileError(String(tool?.name ?? '?'), undefined, '', 'a tool needs a non-empty string name')
   const diagnostics: ToolDiagnostic[] = []
-  const plans: CoercionPlan[] = []
+  const originals: OriginalSchema[] = []
   let discriminator: string | undefined
+  const target = resolveTarget(options.profile ?? 'portable')
   const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
     let original
     try {
@@ -83,10 +96,10 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
         throw new CompileError(tool.name, part, error.path, error.reason)
       throw new CompileError(tool.name, part, '', (error as Error).message)
     }
-    const result = flattenSchema(original.schema, { profile: options.profile, notes: original.notes })
+    const result = flattenSchema(original.schema, { profile: target.flatten, notes: original.notes })
     diagnostics.push(...result.diagnostics.map(d => ({ ...d, tool: tool.name, schema: part })))
     if (part !== 'output')
-      plans.push(planCoercion(original.schema, { notes: original.notes }))
+      originals.push(original)
     if (part === 'input')
       discriminator = rootDiscriminator(original)
     return objectRoot(tool.name, part, result.schema, diagnostics)
@@ -101,7 +114,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   const inputSchema = parts.length === 1 ? parts[0]![1] : mergeParts(tool.name, parts)
   // The portable profile keeps every description within what clients take whole, and says when it cuts.
   const fitDescription = (text: string, what: string): string => {
-    if ((options.profile ?? 'portable') !== 'portable' || text.length <= MAX_DESCRIPTION)
+    if (target.flatten !== 'portable' || text.length <= MAX_DESCRIPTION)
       return text
     diagnostics.push({ tool: tool.name, schema: 'input', code: 'description-cut', severity: 'warning', path: '', message: `${what} of ${text.length} characters cut to ${MAX_DESCRIPTION} (OpenAI rejects a longer tool description); shorten it` })
     return cutDescription(text)
@@ -113,12 +126,22 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     compiled.description = fitDescription(tool.description, 'the tool description')
   if (typeof inputSchema.description === 'string')
     inputSchema.description = fitDescription(inputSchema.description, 'the merged input description')
-  compiled.inputSchema = canonicalSchema(inputSchema) as JsonSchemaObject
+  const targeted = target.profile ? applyTarget(inputSchema, target.profile) : undefined
+  if (targeted)
+    diagnostics.push(...targeted.diagnostics.map(d => ({ ...d, tool: tool.name, schema: 'input' as const })))
+  compiled.inputSchema = canonicalSchema(targeted?.schema ?? inputSchema) as JsonSchemaObject
   if (tool.output !== undefined)
     compiled.outputSchema = canonicalSchema(flat('output', tool.output)) as JsonSchemaObject
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations
+  if (target.profile)
+    compiled.profile = target.profile.name
+  if (targeted?.strict !== undefined)
+    compiled.strict = targeted.strict
+  const plans = originals.map(original => planCoercion(original.schema, { notes: original.notes, nullsMeanAbsent: targeted?.nullsMeanAbsent }))
   compiled.coercion = plans.length === 1 ? plans[0]! : mergeObjectPlans(plans)
+  if (targeted?.decode)
+    compiled.decode = targeted.decode
   if (discriminator !== undefined)
     compiled.discriminator = discriminator
   const slices = Object.fromEntries(parts.filter(([part]) => part !== 'input').map(([part, schema]) => [part, Object.keys(schema.properties ?? {})]))

@@ -1,4 +1,4 @@
-import type { JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
+import type { FlattenProfileName, JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext, Profile } from './context'
 import type { Kind } from './keywords'
 import { childPointer, isSchemaObject } from '../json'
@@ -127,29 +127,26 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
   return out
 }
 
-const PROFILES: Record<ProfileName, Profile> = {
+const PROFILES: Record<FlattenProfileName, Profile> = {
   portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions },
   minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true },
 }
 
-export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[]
+const FLATTEN_PROFILE_NAMES = Object.keys(PROFILES) as FlattenProfileName[]
 
-export function resolveProfile(name: ProfileName): Profile {
+export function resolveProfile(name: FlattenProfileName): Profile {
   const profile = Object.prototype.hasOwnProperty.call(PROFILES, name) ? PROFILES[name] : undefined
   if (!profile)
-    throw new TypeError(`unknown flatmcp profile "${String(name)}"; expected one of ${PROFILE_NAMES.map(n => `"${n}"`).join(', ')}`)
+    throw new TypeError(`unknown flattening profile "${String(name)}"; expected one of ${FLATTEN_PROFILE_NAMES.map(n => `"${n}"`).join(', ')} (target profiles apply to whole tools: use compileTool)`)
   return profile
 }
 
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', '$schema', 'prefixItems']
 
-/**
- * Where a schema breaks a profile's shape rules, as `pointer: rule` lines (empty when it holds). The
- * ship-time probe runs this on what ships; `minimal` promises no shape beyond flat object unions.
- */
-export function profileViolations(schema: JsonSchema, profile: ProfileName = 'portable', path: JsonPointer = ''): string[] {
-  if (profile !== 'portable' || !isSchemaObject(schema))
+/** Where a schema breaks the `portable` shape rules, as `pointer: rule` lines (empty when it holds). */
+export function portableViolations(schema: JsonSchema, path: JsonPointer = ''): string[] {
+  if (!isSchemaObject(schema))
     return []
   const found: string[] = []
   for (const keyword of COMBINATORS) {
@@ -172,6 +169,6 @@ export function profileViolations(schema: JsonSchema, profile: ProfileName = 'po
     ...(['items', 'additionalProperties', 'propertyNames', 'contains'] as const).map(keyword => [childPointer(path, keyword), schema[keyword]] as [string, unknown]),
   ]
   for (const [pointer, child] of children)
-    found.push(...profileViolations(child as JsonSchema, profile, pointer))
+    found.push(...portableViolations(child as JsonSchema, pointer))
   return found
 }

@@ -84,6 +84,17 @@ function noteFor(schema: zc.$ZodType): SchemaNote | undefined {
   return note.invisible || note.discriminator ? note : undefined
 }
 
+/** Whether a zod schema accepts null, asked of the schema itself (a throwing or async check counts as yes). */
+function takesNull(schema: zc.$ZodType): boolean {
+  try {
+    const result = (schema as unknown as { '~standard': { validate: (value: unknown) => unknown } })['~standard'].validate(null)
+    return result instanceof Promise || !(result as { issues?: unknown }).issues
+  }
+  catch {
+    return true
+  }
+}
+
 function mergeNotes(a: SchemaNote | undefined, b: SchemaNote): SchemaNote {
   const invisible = [...new Set([...(a?.invisible ?? []), ...(b.invisible ?? [])])]
   const out: SchemaNote = { ...a, ...b }
@@ -141,8 +152,12 @@ const zodOptions = {
       for (const key of Object.keys(jsonSchema))
         delete jsonSchema[key]
     }
-    const note = noteFor(zodSchema)
-    if (note)
+    const note = noteFor(zodSchema) ?? {}
+    // Where the JSON was widened to "any value", whether the schema itself takes null: a strict
+    // target's inverse keeps a null only where the original takes one.
+    if ((type === 'success' || type === 'custom') && !takesNull(zodSchema))
+      note.rejectsNull = true
+    if (Object.keys(note).length > 0)
       jsonSchema[MARK] = mergeNotes(jsonSchema[MARK] as SchemaNote | undefined, note)
   },
 }

@@ -8,8 +8,22 @@ import { isSchema, isSchemaObject, jsonEqual, resolvePointer, resolveRef } from 
  * read by `coerceArgs` in `@flatmcp/runtime`. `{}` means there is nothing to repair.
  */
 export interface CoercionPlan {
-  /** A string here may be JSON text: parse it, keep the result if it is of this kind. */
-  parse?: 'object' | 'array' | 'any'
+  /**
+   * A string here may be JSON text: parse it, keep the result if it is of this kind. `json`: the place
+   * was advertised as JSON text (a target profile's encoding), so any JSON value parsed is kept.
+   */
+  parse?: 'object' | 'array' | 'any' | 'json'
+  /**
+   * A target advertised this object's optional keys as nullable: a `null` is dropped (the key is
+   * missing, so a default applies) except at the keys listed, whose schema takes `null` itself.
+   */
+  keepNull?: string[]
+  /**
+   * A union of objects without a discriminator, under a strict target: each alternative's keys with
+   * the kinds they take, its required keys, and its plan. The first alternative the value fits by
+   * those is followed, as a discriminator's case would be, keeping a `null` where any that fits takes it.
+   */
+  variants?: { fields: Record<string, string[]>, required: string[], plan: CoercionPlan }[]
   /** Plans for an object's keys. */
   properties?: Record<string, CoercionPlan>
   /** The plan for keys not listed in `properties` (record values, catch-alls). */
@@ -31,6 +45,8 @@ export interface CoercionPlan {
 export interface PlanOptions {
   /** Notes from `toOriginalSchema`: a declared discriminator is used where the JSON alone is ambiguous. */
   notes?: SchemaNotes
+  /** A `null` at an optional key means a missing key (a strict target's answer): plan `keepNull`. */
+  nullsMeanAbsent?: boolean
 }
 
 /** A `$ref`'s plan longer than this (as JSON) is named in `defs` rather than copied where it is used. */
@@ -38,6 +54,9 @@ const INLINE_LIMIT = 256
 
 interface PlanContext {
   root: JsonSchema
+  nullsMeanAbsent: boolean
+  /** Nodes whose JSON takes null where the schema does not (from the notes). */
+  rejectsNull: WeakSet<object>
   discriminators: WeakMap<object, string>
   depth: number
   /** Plans of `$ref` targets by their `$ref`; `null` while one is being planned. */
@@ -59,12 +78,15 @@ const MAX_DEPTH = 128
  */
 export function planCoercion(schema: JsonSchema, options: PlanOptions = {}): CoercionPlan {
   const discriminators = new WeakMap<object, string>()
+  const rejectsNull = new WeakSet<object>()
   for (const [pointer, note] of Object.entries(options.notes ?? {})) {
     const node = resolvePointer(schema, pointer)
     if (note.discriminator && isSchemaObject(node))
       discriminators.set(node, note.discriminator)
+    if (note.rejectsNull && isSchemaObject(node))
+      rejectsNull.add(node)
   }
-  const ctx: PlanContext = { root: schema, discriminators, depth: 0, byRef: new Map(), recursive: new Set(), names: new Map(), defs: {} }
+  const ctx: PlanContext = { root: schema, nullsMeanAbsent: options.nullsMeanAbsent === true, discriminators, rejectsNull, depth: 0, byRef: new Map(), recursive: new Set(), names: new Map(), defs: {} }
   // The arguments object itself arriving as a string is `coerceArgs`' own rule, not the plan's.
   const { parse: _root, ...plan } = body(ctx, planNode(ctx, schema)) ?? {}
   if (Object.keys(ctx.defs).length > 0)
@@ -201,9 +223,44 @@ function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan
       plan.properties = properties
   }
   const additional = isSchemaObject(object.additionalProperties) ? planNode(ctx, object.additionalProperties) : undefined
-  if (additional)
+  if (additional) {
     plan.additional = additional
+    // A declared key follows its own schema, never the plan for undeclared ones: an empty plan says so.
+    for (const key of Object.keys(isSchemaObject(object.properties) ? object.properties : {}))
+      (plan.properties ??= {})[key] ??= {}
+  }
+  // Only an object of declared keys: elsewhere a `null` may be the value of a key it does not declare.
+  const properties = object.properties
+  if (ctx.nullsMeanAbsent && isSchemaObject(properties) && (object.additionalProperties === undefined || object.additionalProperties === false))
+    plan.keepNull = Object.keys(properties).filter(key => takesNull(ctx, properties[key]))
   return plan
+}
+
+/** The kinds of value an original schema may take (`integer` as `number`; unsure counts as every kind). */
+function kindsOf(ctx: PlanContext, schema: unknown, depth = 0): string[] {
+  if (depth > 16 || schema === true)
+    return ['object', 'array', 'string', 'number', 'boolean', 'null']
+  if (!isSchemaObject(schema))
+    return []
+  if (typeof schema.$ref === 'string')
+    return kindsOf(ctx, resolveRef(ctx.root, schema.$ref), depth + 1)
+  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
+  const kinds = branches ? branches.flatMap(branch => kindsOf(ctx, branch, depth + 1)) : [...splitByKind(schema).kinds.keys()].map(kind => kind === 'integer' ? 'number' : kind)
+  return [...new Set(ctx.rejectsNull.has(schema) ? kinds.filter(kind => kind !== 'null') : kinds)].sort()
+}
+
+/** Whether an original schema may take `null` (unsure counts as yes: the `null` is then kept). */
+function takesNull(ctx: PlanContext, schema: unknown, depth = 0): boolean {
+  if (depth > 16 || schema === true)
+    return true
+  if (!isSchemaObject(schema) || ctx.rejectsNull.has(schema))
+    return false
+  if (typeof schema.$ref === 'string')
+    return takesNull(ctx, resolveRef(ctx.root, schema.$ref), depth + 1)
+  if (Array.isArray(schema.allOf) && !schema.allOf.every(part => takesNull(ctx, part, depth + 1)))
+    return false
+  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
+  return branches ? branches.some(branch => takesNull(ctx, branch, depth + 1)) : splitByKind(schema).kinds.has('null')
 }
 
 /** An alternative's own plan; one reached through a `$ref` is planned (once) as that definition. */
@@ -230,14 +287,16 @@ function objectPlan(ctx: PlanContext, objects: Alternative[], declared: string |
     })
     return Object.keys(cases).length > 0 ? { discriminator: { key: tag.key, cases } } : {}
   }
-  // Ambiguous: a key is coerced only where every alternative that declares it agrees.
+  // Ambiguous: a key is coerced only where every alternative that may hold it agrees: those that
+  // declare it, and those that take undeclared keys (a record, a catch-all), by their plan for those.
   const bodies = plans.map(plan => body(ctx, plan) ?? {})
   const plan: CoercionPlan = {}
   const keys = new Set(nodes.flatMap(node => isSchemaObject(node.properties) ? Object.keys(node.properties) : []))
   const properties: Record<string, CoercionPlan> = {}
+  const declares = (node: JsonSchemaObject, key: string): boolean => isSchemaObject(node.properties) && key in node.properties
   for (const key of keys) {
-    const declaring = nodes.map((node, i) => ({ node, plan: bodies[i]! })).filter(({ node }) => isSchemaObject(node.properties) && key in node.properties)
-    const sub = agreed(declaring.map(d => d.plan.properties?.[key]))
+    const holding = nodes.map((node, i) => ({ node, plan: bodies[i]! })).filter(({ node }) => declares(node, key) || isSchemaObject(node.additionalProperties))
+    const sub = agreed(holding.map(({ node, plan }) => declares(node, key) ? plan.properties?.[key] : plan.additional))
     if (sub)
       properties[key] = sub
   }
@@ -246,6 +305,16 @@ function objectPlan(ctx: PlanContext, objects: Alternative[], declared: string |
   const additional = agreed(bodies.map(p => p.additional))
   if (additional)
     plan.additional = additional
+  // Which alternatives a value may take is told by its keys: those that declare every key the value
+  // gives a non-null value (see `variants`). With none, a `null` is kept where any alternative takes it.
+  if (bodies.every(p => p.keepNull)) {
+    plan.keepNull = [...new Set(bodies.flatMap(p => p.keepNull!))]
+    plan.variants = nodes.map((node, i) => {
+      const properties = isSchemaObject(node.properties) ? node.properties : {}
+      const fields = Object.fromEntries(Object.keys(properties).map(key => [key, kindsOf(ctx, properties[key])]))
+      return { fields, required: Array.isArray(node.required) ? node.required.filter(key => key in properties) as string[] : [], plan: plans[i]! }
+    })
+  }
   return plan
 }
 
@@ -274,10 +343,15 @@ function arrayPlan(ctx: PlanContext, arrays: Alternative[]): CoercionPlan {
   if (plans.length <= 1)
     return plans[0] ?? {}
   const plan: CoercionPlan = {}
-  const items = agreed(plans.map(p => p.items))
+  // Under a strict target, alternatives whose elements need nothing do not count (see `agreed`);
+  // elements and positions are judged together, so one alternative's positions never meet another's elements.
+  const planned = ctx.nullsMeanAbsent ? plans.filter(p => p.items || p.prefix) : plans
+  const whole = (p: CoercionPlan): CoercionPlan => ({ items: p.items, prefix: p.prefix })
+  const shared = planned.length > 0 && planned.length < plans.length && planned.every(p => jsonEqual(whole(p), whole(planned[0]!))) ? planned[0]! : undefined
+  const items = shared ? shared.items : agreed(plans.map(p => p.items))
   if (items)
     plan.items = items
-  const prefix = agreed(plans.map(p => p.prefix as CoercionPlan | undefined)) as CoercionPlan['prefix']
+  const prefix = shared ? shared.prefix : agreed(plans.map(p => p.prefix as CoercionPlan | undefined)) as CoercionPlan['prefix']
   if (prefix)
     plan.prefix = prefix
   // Any alternative may take the array: the bound is the loosest, and only when every one has one.
@@ -301,6 +375,8 @@ export function mergeObjectPlans(parts: CoercionPlan[]): CoercionPlan {
     if (part.defs)
       out.defs = { ...out.defs, ...part.defs }
   })
+  if (parts.every(part => part.keepNull))
+    out.keepNull = parts.flatMap(part => part.keepNull!)
   return out
 }
 
@@ -321,6 +397,8 @@ function renameRefs(plan: CoercionPlan, rename: (name: string) => string): Coerc
     out.prefix = plan.prefix.map(sub => sub && renameRefs(sub, rename))
   if (plan.discriminator)
     out.discriminator = { key: plan.discriminator.key, cases: each(plan.discriminator.cases) }
+  if (plan.variants)
+    out.variants = plan.variants.map(v => ({ ...v, plan: renameRefs(v.plan, rename) }))
   if (plan.defs)
     out.defs = each(plan.defs, true)
   return out

@@ -32,6 +32,9 @@ let active = 0
 const NO_DEFS: Record<string, CoercionPlan> = {}
 /** The named plans of the current call's root plan. */
 let defs = NO_DEFS
+/** The current call reads every null of a planned object as a missing key (`keepNull` aside). */
+let nullsAsMissing = false
+
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
 export function lastCallCost(): { attempts: number, work: number } {
@@ -60,7 +63,7 @@ function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): bool
 }
 
 function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | typeof FAILED {
-  if (text.length > MAX_STRING || budget.attempts <= 0 || !looksLike(text, kind))
+  if (text.length > MAX_STRING || budget.attempts <= 0 || (kind !== 'json' && !looksLike(text, kind)))
     return FAILED
   const charge = Math.max(text.length, MIN_CHARGE)
   if (charge > budget.chars)
@@ -76,7 +79,7 @@ function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | t
 }
 
 function fits(value: Json, kind: NonNullable<CoercionPlan['parse']>): boolean {
-  return Array.isArray(value) ? kind !== 'object' : isObject(value) && kind !== 'array'
+  return kind === 'json' || Array.isArray(value) ? kind !== 'object' : isObject(value) && kind !== 'array'
 }
 
 /** Sets a key as an own data property: a `__proto__` key never reaches the prototype. */
@@ -94,11 +97,34 @@ function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: 
   return copy
 }
 
+/**
+ * Whether an object may be of a union's alternative, by its keys alone: each non-null value of a kind
+ * the key takes (a string may be JSON text), a null only where the key takes null or may be missing,
+ * and every required key there.
+ */
+function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionPlan['variants']>[number]): boolean {
+  const { fields, required } = variant
+  for (const key of Object.keys(value)) {
+    const kinds = own(fields, key) ? fields[key]! : undefined
+    const item = value[key]
+    const kind = item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item
+    if (item === null ? kinds !== undefined && !kinds.includes('null') && required.includes(key) : !kinds || !(kinds.includes(kind) || (kind === 'string' && (kinds.includes('object') || kinds.includes('array')))))
+      return false
+  }
+  return required.every(key => own(value, key))
+}
+
 function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number): Record<string, Json> {
   // A variant's plan is applied at the same depth: the work budget, not the depth, bounds a plan that selects itself.
   if (budget.work <= 0)
     return value
   budget.work--
+  // The alternatives the value fits by its keys' kinds: the first is followed as a discriminator's
+  // case is, keeping a null where any of them takes it.
+  const fitting = plan.variants?.filter(v => fitsVariant(value, v))
+  const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
+  if (first)
+    return coerceObject(value, fitting!.length === 1 ? first : { ...first, keepNull: fitting!.flatMap(v => resolve(v.plan)?.keepNull ?? []) }, depth)
   let out = value
   const { properties, additional } = plan
   if (additional) {
@@ -110,6 +136,17 @@ function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: nu
     for (const key of Object.keys(properties)) {
       if (own(value, key))
         out = coerceKey(value, out, key, properties[key], depth)
+    }
+  }
+  // A strict target's null for a key the model did not mean: the key is missing (a default applies).
+  if (plan.keepNull) {
+    const keep = nullsAsMissing ? [] : plan.keepNull
+    for (const key of Object.keys(out)) {
+      if (out[key] === null && !keep.includes(key)) {
+        if (out === value)
+          out = { ...value }
+        delete out[key]
+      }
     }
   }
   const tag = plan.discriminator
@@ -151,17 +188,20 @@ function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): 
   }
   if (Array.isArray(value))
     return plan.items || plan.prefix ? coerceArray(value, plan, depth) : value
-  return isObject(value) && (plan.properties || plan.additional || plan.discriminator) ? coerceObject(value, plan, depth) : value
+  return isObject(value) && (plan.properties || plan.additional || plan.discriminator || plan.keepNull) ? coerceObject(value, plan, depth) : value
 }
 
 /**
  * Parses JSON strings back into objects and arrays where the plan says the tool expects them (the
- * whole arguments object included). Scalars are never touched; the input is never mutated (what
+ * whole arguments object included). Where a strict target's plan says which nulls stand for missing
+ * keys (`keepNull`), drops those; with `nullsAsMissing`, every null of those objects. Scalars are never touched; the input is never mutated (what
  * changes is copied); it never throws and bounds its work: one budget per top-level call, shared by
  * any call a getter of the arguments makes from inside it.
  */
-export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
+export function coerceArgs(args: unknown, plan: CoercionPlan, options?: { nullsAsMissing?: boolean }): unknown {
   const outer = defs
+  const outerNulls = nullsAsMissing
+  nullsAsMissing = options?.nullsAsMissing === true
   if (active === 0) {
     budget.chars = MAX_TOTAL
     budget.attempts = MAX_ATTEMPTS
@@ -183,6 +223,7 @@ export function coerceArgs(args: unknown, plan: CoercionPlan): unknown {
   }
   finally {
     defs = outer
+    nullsAsMissing = outerNulls
     active--
   }
 }

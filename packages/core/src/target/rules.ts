@@ -1,0 +1,239 @@
+// The rules a target profile applies to a finished `portable` schema. Each rule rewrites one node
+// (children first) or checks the whole document; a rule only widens, unless it tells the context
+// how the inverse map undoes what it did (`encode`, `nullsMeanAbsent`).
+import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severity } from '../types'
+import type { Kind } from '../flatten/keywords'
+import { splitByKind } from '../flatten/facets'
+import { ANNOTATIONS, sortKinds } from '../flatten/keywords'
+import { childPointer, isSchemaObject } from '../json'
+
+/** What a rule may tell the compiler besides the node it returns. */
+export interface TargetContext {
+  /** The profile being applied. */
+  readonly profile: string
+  /** Reports at a pointer of the flat schema. */
+  report: (code: DiagnosticCode, severity: Severity, path: JsonPointer, message: string) => void
+  /** The value at `path` is advertised as JSON text; the inverse map parses it back before validation. */
+  encode: (path: JsonPointer) => void
+  /** The tool cannot keep the profile's strict promise: it is served as `portable`, with this reason. */
+  fallback: (path: JsonPointer, reason: string) => void
+  /** Optional keys are advertised as required and nullable: the inverse map drops the nulls the original rejects. */
+  nullsMeanAbsent: () => void
+}
+
+/**
+ * One rewrite of a target profile. `node` runs on every node after its children (so a node sees
+ * its rewritten children); `document` runs once on the finished document, for limits that span it.
+ */
+export interface TargetRule {
+  name: string
+  node?: (node: JsonSchemaObject, path: JsonPointer, ctx: TargetContext) => JsonSchema
+  document?: (schema: JsonSchemaObject, ctx: TargetContext) => void
+}
+
+/** Keywords that hold child schemas in a flat schema, and how (one schema, a map, a list). */
+const SINGLE_CHILDREN = ['items', 'additionalProperties'] as const
+
+/** Applies node rules bottom-up, in order; returns a new document (the input is not changed). */
+export function applyNodeRules(schema: JsonSchema, path: JsonPointer, rules: readonly TargetRule[], ctx: TargetContext): JsonSchema {
+  if (!isSchemaObject(schema))
+    return schema
+  const node: JsonSchemaObject = { ...schema }
+  if (isSchemaObject(schema.properties)) {
+    node.properties = Object.fromEntries(Object.entries(schema.properties).map(([key, child]) =>
+      [key, applyNodeRules(child as JsonSchema, childPointer(path, 'properties', key), rules, ctx)]))
+  }
+  for (const keyword of SINGLE_CHILDREN) {
+    if (isSchemaObject(schema[keyword]))
+      node[keyword] = applyNodeRules(schema[keyword] as JsonSchema, childPointer(path, keyword), rules, ctx)
+  }
+  if (Array.isArray(schema.anyOf))
+    node.anyOf = schema.anyOf.map((branch, i) => applyNodeRules(branch as JsonSchema, childPointer(path, 'anyOf', String(i)), rules, ctx))
+  return finishNode(node, path, rules, ctx)
+}
+
+/** The node rules on one node whose children are done; branches a rule splits off get the rules after it. */
+function finishNode(node: JsonSchemaObject, path: JsonPointer, rules: readonly TargetRule[], ctx: TargetContext): JsonSchema {
+  for (const [i, rule] of rules.entries()) {
+    const next = rule.node?.(node, path, ctx) ?? node
+    if (!isSchemaObject(next))
+      return next
+    if (Array.isArray(next.anyOf) && next.anyOf !== node.anyOf) {
+      const later = rules.slice(i + 1)
+      next.anyOf = next.anyOf.map((branch, b) => isSchemaObject(branch) ? finishNode(branch, childPointer(path, 'anyOf', String(b)), later, ctx) : branch)
+    }
+    node = next
+  }
+  return node
+}
+
+/** The kinds a node's `type` names, `integer` folded into `number` where both appear. */
+export function kindsOf(node: JsonSchemaObject): Kind[] {
+  const type = node.type
+  const kinds = (typeof type === 'string' ? [type] : Array.isArray(type) ? type : []) as Kind[]
+  return kinds
+}
+
+function setKinds(node: JsonSchemaObject, kinds: Kind[]): void {
+  const sorted = sortKinds(kinds)
+  node.type = sorted.length === 1 ? sorted[0] : sorted
+}
+
+/** An object of unknown keys: a record, a catch-all, a loose object, or the object side of "any value". */
+export function isOpenObject(node: JsonSchemaObject): boolean {
+  if (!kindsOf(node).includes('object'))
+    return false
+  const additional = node.additionalProperties
+  return (additional !== undefined && additional !== false) || !isSchemaObject(node.properties)
+}
+
+/** Whether a schema of the flat document takes `null`. */
+export function takesNull(node: JsonSchema): boolean {
+  if (!isSchemaObject(node))
+    return node === true
+  if (Array.isArray(node.anyOf))
+    return node.anyOf.some(branch => takesNull(branch as JsonSchema))
+  if (Array.isArray(node.enum) && !node.enum.includes(null))
+    return false
+  return node.type === undefined || kindsOf(node).includes('null')
+}
+
+/** The same schema taking `null` too. */
+export function withNull(node: JsonSchema): JsonSchema {
+  if (!isSchemaObject(node) || takesNull(node))
+    return node
+  const out = { ...node }
+  if (Array.isArray(out.anyOf))
+    out.anyOf = [...out.anyOf, { type: 'null' }]
+  else
+    setKinds(out, [...kindsOf(out), 'null'])
+  if (Array.isArray(out.enum))
+    out.enum = [...out.enum, null]
+  return out
+}
+
+/** Drops every keyword not in `kept` (annotations aside), saying which, as `info`: dropping only widens. */
+export function keepKeywords(name: string, kept: ReadonlySet<string>, annotations: ReadonlySet<string> = ANNOTATIONS): TargetRule {
+  return {
+    name,
+    node(node, path, ctx) {
+      const dropped = Object.keys(node).filter(keyword => !kept.has(keyword))
+      if (dropped.length === 0)
+        return node
+      const out = { ...node }
+      for (const keyword of dropped) {
+        delete out[keyword]
+        if (!annotations.has(keyword))
+          ctx.report('keyword-dropped', 'info', childPointer(path, keyword), `"${keyword}" is not accepted by ${ctx.profile}; dropped (the schema only gets wider)`)
+      }
+      return out
+    },
+  }
+}
+
+/** A summary of what JSON text at a place holds, for the model. */
+function jsonNote(node: JsonSchemaObject): string {
+  const kinds = kindsOf(node).filter(kind => kind !== 'null')
+  const what = kinds.length === 0 || kinds.length >= 5 ? 'any JSON value' : kinds.map(kind => kind === 'object' ? 'an object' : kind === 'array' ? 'an array' : `a ${kind}`).join(' or ')
+  return `Send as JSON text (${what}; a string as a quoted JSON string).`
+}
+
+/**
+ * Advertises a node as a string holding its value as JSON text; the inverse map parses it back.
+ * `null` stays a plain `null` where the node takes it, so an optional key can still be left out.
+ */
+export function encodeAsJson(node: JsonSchemaObject, path: JsonPointer, ctx: TargetContext, nullable: 'type' | 'keyword'): JsonSchemaObject {
+  ctx.encode(path)
+  const note = jsonNote(node)
+  const out: JsonSchemaObject = { type: 'string' }
+  for (const annotation of ['title', 'description'])
+    if (typeof node[annotation] === 'string')
+      out[annotation] = node[annotation]
+  out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note
+  if (kindsOf(node).includes('null')) {
+    if (nullable === 'type')
+      out.type = ['string', 'null']
+    else
+      out.nullable = true
+  }
+  ctx.report('encoded-as-json', 'info', path, `${ctx.profile} cannot describe this value (${kindsOf(node).join(', ') || 'any'}${isOpenObject(node) ? ', open object' : ''}); advertised as JSON text that the server parses back`)
+  return out
+}
+
+/** Objects with unknown keys become JSON text: a strict target closes every object. */
+export const encodeOpenObjects: TargetRule = {
+  name: 'encode-open-objects',
+  node: (node, path, ctx) => path !== '' && isOpenObject(node) ? encodeAsJson(node, path, ctx, 'type') : node,
+}
+
+/**
+ * Every object closed. Sound for zod's plain objects, which drop unknown keys: a model leaves them
+ * out and the original gives the same output. An open object left here (the root) falls back.
+ */
+export const closeObjects: TargetRule = {
+  name: 'close-objects',
+  node(node, path, ctx) {
+    if (!kindsOf(node).includes('object'))
+      return node
+    if (isOpenObject(node)) {
+      ctx.fallback(path, 'an object with unknown keys (a record, a catch-all or a loose object) cannot be closed')
+      return node
+    }
+    return node.additionalProperties === false ? node : { ...node, additionalProperties: false }
+  },
+}
+
+/** Every key required; an optional one also takes `null`, which the inverse map turns back into a missing key. */
+export const requireEveryKey: TargetRule = {
+  name: 'require-every-key',
+  node(node, _path, ctx) {
+    if (!isSchemaObject(node.properties))
+      return node
+    const keys = Object.keys(node.properties)
+    const required = new Set(Array.isArray(node.required) ? node.required as string[] : [])
+    if (keys.every(key => required.has(key)))
+      return Array.isArray(node.required) ? node : { ...node, required: keys }
+    ctx.nullsMeanAbsent()
+    const properties = Object.fromEntries(keys.map(key => [key, required.has(key) ? node.properties![key as never] : withNull((node.properties as Record<string, JsonSchema>)[key]!)]))
+    return { ...node, properties, required: keys }
+  },
+}
+
+/**
+ * A node of several kinds where one of them is an object or an array becomes a nested `anyOf` of one
+ * schema per kind (each with its own keywords): strict targets do not read `properties` and `items`
+ * beside a `type` array. With `always`, every node of several kinds is split.
+ */
+export function splitKinds(always = false): TargetRule {
+  return {
+    name: 'split-kinds',
+    node(node) {
+      const kinds = kindsOf(node)
+      const several = always ? kinds.length > 1 : kinds.filter(kind => kind !== 'null').length > 1
+      if (!several || (!always && !kinds.some(kind => kind === 'object' || kind === 'array')))
+        return node
+      const facets = splitByKind(node)
+      const out: JsonSchemaObject = {}
+      for (const annotation of ['title', 'description'])
+        if (node[annotation] !== undefined)
+          out[annotation] = node[annotation]
+      out.anyOf = [...facets.kinds.values()]
+      return out
+    },
+  }
+}
+
+/** Visits every node with its nesting depth (objects count a level, array items do not). */
+export function visitNodes(schema: JsonSchema, visit: (node: JsonSchemaObject, depth: number, path: JsonPointer) => void, depth = 0, path: JsonPointer = ''): void {
+  if (!isSchemaObject(schema))
+    return
+  visit(schema, depth, path)
+  if (isSchemaObject(schema.properties)) {
+    for (const [key, child] of Object.entries(schema.properties))
+      visitNodes(child as JsonSchema, visit, depth + 1, childPointer(path, 'properties', key))
+  }
+  for (const keyword of SINGLE_CHILDREN)
+    visitNodes(schema[keyword] as JsonSchema, visit, depth + (keyword === 'items' ? 0 : 1), childPointer(path, keyword))
+  if (Array.isArray(schema.anyOf))
+    schema.anyOf.forEach((branch, i) => visitNodes(branch as JsonSchema, visit, depth, childPointer(path, 'anyOf', String(i))))
+}

@@ -1,0 +1,192 @@
+// Target profiles against the vendors' own code: OpenAI's `toStrictJsonSchema` and `@openai/agents`,
+// Anthropic's `transformJSONSchema`, the meta-schemas VS Code and Anthropic check with, and a checker
+// of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
+// `openai-strict` inverse against `@openai/agents`' own null stripping.
+import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
+import { compileTool, PROFILE_NAMES, profileViolations, targetRules } from '@flatmcp/core'
+import { inverseArgs } from '@flatmcp/runtime/coerce'
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
+import { RunContext, tool as agentsTool } from '@openai/agents'
+import fc from 'fast-check'
+import { toStrictJsonSchema } from 'openai/lib/transform'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { tools as exampleTools } from '../../../examples/chat-server/src/tools'
+import { cases, toZod } from '../../../test/support/schema-arbitrary'
+import { geminiViolations, metaValid } from './target-oracles'
+
+/** Generated tool inputs and the example server's tools: the corpus every oracle judges. */
+const corpus: { name: string, input: unknown }[] = [
+  ...exampleTools.map(t => ({ name: t.name, input: t.input })),
+  ...fc.sample(cases, { numRuns: 300, seed: 7 }).map(([s], i) => ({ name: `generated-${i}`, input: toZod(s) })),
+]
+
+function compiled(profile: ProfileName | TargetProfile): CompiledTool[] {
+  return corpus.map(({ name, input }) => compileTool({ name, input }, { profile }))
+}
+
+describe('oracles', () => {
+  it('openai-strict: toStrictJsonSchema gives every strict tool back unchanged, and @openai/agents builds it', () => {
+    let strict = 0
+    for (const tool of compiled('openai-strict')) {
+      if (tool.strict === false)
+        continue
+      strict++
+      expect(toStrictJsonSchema(tool.inputSchema as never), tool.name).toEqual(tool.inputSchema)
+      expect(() => agentsTool({ name: 'generated', description: '', parameters: tool.inputSchema as never, strict: true, execute: async () => '' }), tool.name).not.toThrow()
+    }
+    expect(strict).toBeGreaterThan(corpus.length / 2)
+  })
+
+  it('openai-strict: a fallback tool is one toStrictJsonSchema rejects as it is (the fallback is needed)', () => {
+    const loose = compileTool({ name: 'loose', input: z.looseObject({ a: z.string() }) }, { profile: 'openai-strict' })
+    expect(loose.strict).toBe(false)
+    expect(loose.diagnostics.find(d => d.code === 'strict-fallback')?.message).toContain('unknown keys')
+    expect(() => toStrictJsonSchema(loose.inputSchema as never)).toThrow(/additionalProperties/)
+  })
+
+  it('anthropic-strict: transformJSONSchema gives every strict tool back unchanged', () => {
+    let strict = 0
+    for (const tool of compiled('anthropic-strict')) {
+      if (tool.strict === false)
+        continue
+      strict++
+      expect(transformJSONSchema(tool.inputSchema as never), tool.name).toEqual(tool.inputSchema)
+    }
+    expect(strict).toBeGreaterThan(corpus.length / 3)
+  })
+
+  // `minimal` keeps zod's `$schema` (2020-12), which VS Code's draft-07 validator does not know.
+  it.each(PROFILE_NAMES.filter(name => name !== 'minimal'))('%s: every tool is valid draft-07 (as VS Code checks it) and valid 2020-12', (profile) => {
+    for (const tool of compiled(profile))
+      expect(metaValid(tool.inputSchema), tool.name).toEqual([])
+  })
+
+  it('gemini: every tool keeps to the OpenAPI parameters subset; names it cannot take are warnings', () => {
+    for (const tool of compiled('gemini')) {
+      expect(geminiViolations(tool.inputSchema, { names: false }), tool.name).toEqual([])
+      const badNames = geminiViolations(tool.inputSchema).filter(v => v.includes('parameter name')).length
+      expect(tool.diagnostics.filter(d => d.code === 'target-limit').length, tool.name).toBe(badNames)
+    }
+  })
+
+  it('every profile\'s output is what the probe accepts (a fixed point of its rules)', () => {
+    for (const profile of PROFILE_NAMES) {
+      for (const tool of compiled(profile))
+        expect(profileViolations(tool.inputSchema, tool.strict === false ? 'portable' : profile), `${profile} ${tool.name}`).toEqual([])
+    }
+  })
+})
+
+const media = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), media: z.object({ id: z.string() }), note: z.string().optional() }),
+  z.object({ kind: z.literal('mediaGroup'), media: z.array(z.object({ id: z.string() })), count: z.number().default(1) }),
+])
+
+describe('rules', () => {
+  it('openai-strict: closed, fully required, optional keys nullable, a collided key as a nested anyOf', () => {
+    const tool = compileTool({ name: 'send', input: media }, { profile: 'openai-strict' })
+    const schema = tool.inputSchema as Record<string, any>
+    expect(schema.additionalProperties).toBe(false)
+    expect(schema.required).toEqual(Object.keys(schema.properties))
+    expect(schema.properties.note.type).toEqual(['string', 'null'])
+    expect(schema.properties.media.anyOf.map((b: JsonSchemaObject) => b.type)).toEqual(['object', 'array'])
+    expect(tool.strict).toBe(true)
+  })
+
+  it('openai-strict inverse: nulls for keys not meant go, a default applies, a real null the original takes stays', () => {
+    const input = z.object({ a: z.string().optional(), n: z.number().default(3), keep: z.string().nullable().optional(), media })
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict' })
+    const answer = { a: null, n: null, keep: null, media: { kind: 'message', media: { id: 'x' }, note: null, count: null } }
+    const back = inverseArgs(answer, tool)
+    expect(back).toEqual({ keep: null, media: { kind: 'message', media: { id: 'x' } } })
+    expect(input.parse(back)).toEqual({ n: 3, keep: null, media: { kind: 'message', media: { id: 'x' } } })
+    // The inverse never changes what a model sent: it copies.
+    expect(answer.a).toBeNull()
+  })
+
+  it('gemini: one type per node, nullable, and a collided key as JSON text parsed back', () => {
+    const tool = compileTool({ name: 'send', input: z.object({ media: z.union([z.object({ id: z.string() }), z.array(z.string())]), tag: z.string().nullable() }) }, { profile: 'gemini' })
+    const schema = tool.inputSchema as Record<string, any>
+    expect(schema.properties.media.type).toBe('string')
+    expect(schema.properties.media.description).toContain('JSON text')
+    expect(schema.properties.tag).toEqual({ type: 'string', nullable: true })
+    expect(tool.decode).toEqual({ properties: { media: { parse: 'json' } } })
+    expect(inverseArgs({ media: '["a","b"]', tag: null }, tool)).toEqual({ media: ['a', 'b'], tag: null })
+    // Text that is not JSON stays as it came: the original then judges it.
+    expect(inverseArgs({ media: 'not json' }, tool)).toEqual({ media: 'not json' })
+  })
+
+  it('anthropic-strict: a tool over the optional-parameter limit falls back to portable, with the reason', () => {
+    const wide = z.object(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, z.string().optional()])))
+    const tool = compileTool({ name: 'wide', input: wide }, { profile: 'anthropic-strict' })
+    expect(tool.strict).toBe(false)
+    expect(tool.diagnostics.find(d => d.code === 'strict-fallback')?.message).toBe('served as portable, not anthropic-strict: 30 optional parameters (Anthropic takes 24 per request)')
+    expect(tool.inputSchema).toEqual(compileTool({ name: 'wide', input: wide }).inputSchema)
+  })
+
+  it('openai-strict: objects nested past 10 levels fall back', () => {
+    let deep: z.ZodType = z.object({ leaf: z.string() })
+    for (let i = 0; i < 11; i++)
+      deep = z.object({ next: deep })
+    const tool = compileTool({ name: 'deep', input: deep }, { profile: 'openai-strict' })
+    expect(tool.strict).toBe(false)
+    expect(tool.diagnostics.find(d => d.code === 'strict-fallback')?.message).toMatch(/nested 1[12] levels deep/)
+  })
+
+  it('a profile of one\'s own from the built-in rules', () => {
+    const closedOnly: TargetProfile = { name: 'closed-only', strict: true, rules: [targetRules.encodeOpenObjects, targetRules.closeObjects] }
+    const tool = compileTool({ name: 't', input: z.object({ a: z.string().optional(), r: z.record(z.string(), z.number()) }) }, { profile: closedOnly })
+    expect(tool.profile).toBe('closed-only')
+    expect(tool.inputSchema).toMatchObject({ additionalProperties: false, properties: { a: { type: 'string' }, r: { type: 'string' } }, required: ['r'] })
+    expect(inverseArgs({ r: '{"x":1}' }, tool)).toEqual({ r: { x: 1 } })
+    expect(profileViolations(tool.inputSchema, closedOnly)).toEqual([])
+  })
+
+  it('an unknown profile name is an error that lists the known ones', () => {
+    expect(() => compileTool({ name: 't', input: z.object({}) }, { profile: 'openai' as never })).toThrow('unknown flatmcp profile "openai"; expected one of "portable", "minimal", "openai-strict", "anthropic-strict", "gemini", or a profile object')
+  })
+
+  it('the probe\'s check catches a schema changed after it was built', () => {
+    const tool = compileTool({ name: 'send', input: media }, { profile: 'openai-strict' })
+    const edited = structuredClone(tool.inputSchema) as Record<string, any>
+    delete edited.properties.media.anyOf[0].additionalProperties
+    expect(profileViolations(edited, 'openai-strict')).toEqual(['/properties/media/anyOf/0/additionalProperties: not in openai-strict form (its rules would still change it)'])
+  })
+})
+
+describe('differential: @openai/agents strict tools', () => {
+  it('its null stripping and the openai-strict inverse parse model answers to the same value where both handle them', async () => {
+    let compared = 0
+    const samples = fc.sample(cases, { numRuns: 150, seed: 11 })
+    for (const [s, values] of samples) {
+      const input = toZod(s)
+      if (!(input instanceof z.ZodObject))
+        continue
+      let agents
+      try {
+        agents = agentsTool({ name: 'generated', description: '', parameters: input as never, strict: true, execute: async (parsed: unknown) => ({ parsed }), errorFunction: () => 'error' })
+      }
+      catch {
+        continue // a schema its converter cannot take
+      }
+      const ours = compileTool({ name: 'generated', input }, { profile: 'openai-strict' })
+      if (ours.strict === false)
+        continue
+      for (const raw of values) {
+        const value = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>
+        if (!input.safeParse(value).success || ours.decode)
+          continue
+        // A model's answer: every key of the strict schema present, null where the value has none.
+        const answer = Object.fromEntries(Object.keys((ours.inputSchema.properties ?? {}) as object).map(key => [key, key in value ? value[key] : null]))
+        const theirs = await agents.invoke(new RunContext({}), JSON.stringify(answer)) as { parsed?: unknown } | string
+        const mine = input.safeParse(inverseArgs(answer, ours))
+        if (typeof theirs === 'string' || !mine.success)
+          continue
+        expect(mine.data, JSON.stringify(answer)).toEqual(theirs.parsed)
+        compared++
+      }
+    }
+    expect(compared).toBeGreaterThan(50)
+  })
+})
