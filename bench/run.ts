@@ -6,6 +6,7 @@ import { BUNDLERS, MODULES, runBuild } from './build.bench'
 import { runCompiler } from './compiler.bench'
 import { runInstall } from './install.bench'
 import { fmt, ratio, table } from './measure'
+import { runProfiles } from './profiles.bench'
 import { runServe, SIZES } from './serve.bench'
 import { runV2, V2_TOOLS } from './v2.bench'
 import { runSize } from './size.bench'
@@ -27,6 +28,7 @@ const serve = await runServe(log)
 const v2 = await runV2(log)
 const build = await runBuild(log)
 const install = await runInstall(log)
+const profiles = await runProfiles(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -100,11 +102,31 @@ table(['install', 'MB on disk', 'packages'], [
 table(['import', 'min', 'min+gzip'], [["{ coerceArgs } from '@flatmcp/runtime/coerce'", install.coercer.min, install.coercer.gzip]])
 target('the standalone coercer, bundled from the package, ≤ 1 KB min+gzip', install.coercer.gzip <= 1024, `${install.coercer.gzip} B`)
 
+console.log('\n8. target profiles: compiling 100 tools, one call of a union tool (model-shaped arguments), tools/list of 100 tools')
+const portable = profiles[0]!
+const added = (r: { zod: number, inverse: number }): string => `${((r.inverse / r.zod - 1) * 100).toFixed(0)}%`
+table(['profile', 'compile', 'compile ÷ portable', 'zod parse µs', 'inverse + zod µs', 'added', 'tools/list', 'limit', 'list ÷ limit', 'list ÷ portable\'s'], profiles.map(r => [
+  r.profile,
+  fmt(r.compile),
+  ratio(r.compile, portable.compile),
+  (r.zod * 1000).toFixed(2),
+  (r.inverse * 1000).toFixed(2),
+  added(r),
+  fmt(r.list),
+  fmt(r.limit),
+  ratio(r.list, r.limit),
+  ratio(r.list, portable.list),
+]))
+const worstCall = profiles.reduce((a, b) => b.inverse / b.zod > a.inverse / a.zod ? b : a)
+target('a profile\'s inverse map + coercion adds ≤ 20% to zod parse on clean model-shaped arguments', worstCall.inverse / worstCall.zod <= 1.2, `${added(worstCall)} at most (${worstCall.profile})`)
+const worstList = profiles.reduce((a, b) => b.list / b.limit > a.list / a.limit ? b : a)
+target('tools/list in every profile within 1.2× of the pre-serialized limit', worstList.list / worstList.limit <= 1.2, `${ratio(worstList.list, worstList.limit)} at most (${worstList.profile}); ÷ portable's own: ${ratio(worstList.list, portable.list)}`)
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

@@ -40,7 +40,7 @@ describe('flatmcp build', () => {
     await promisify(execFile)('npm', ['run', '-s', 'build:esbuild'], { cwd: EXAMPLE })
     const out = fixtureProject('cli-build', {})
     try {
-      const run = await flatmcp(['build', 'src/chat.tools.ts', '--out', path.join(out.root, 'artifacts')], EXAMPLE)
+      const run = await flatmcp(['build', 'src/chat.tools.ts', '--out', path.join(out.root, 'artifacts'), '--profile', 'portable,openai-strict,anthropic-strict,gemini'], EXAMPLE)
       expect(run.code).toBe(0)
       expect(readFileSync(path.join(out.root, 'artifacts/src/chat.tools.mcp.json'), 'utf8')).toBe(readFileSync(path.join(EXAMPLE, 'dist/esbuild/src/chat.tools.mcp.json'), 'utf8'))
     }
@@ -144,6 +144,27 @@ describe('flatmcp probe', () => {
     }
     finally {
       flats.remove()
+    }
+  })
+
+  it('checks every profile an artifact holds: clean, then a hand-edited profile schema is caught', async () => {
+    const profiled = fixtureProject('cli-profiles', { 'src/chat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/chat.tools.ts'), 'utf8') })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts', '--profile', 'portable,openai-strict', '--profile', 'gemini'], profiled.root)).toMatchObject({ code: 0 })
+      const artifact = JSON.parse(profiled.read('dist/src/chat.tools.mcp.json'))
+      expect(artifact.options.profiles).toEqual(['openai-strict', 'gemini'])
+      expect(artifact.runtime.send_message.profiles.gemini.decode).toEqual({ properties: { media: { parse: 'json' } } })
+      const clean = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
+      expect(clean.code, clean.stdout).toBe(0)
+      delete artifact.runtime.send_message.profiles['openai-strict'].inputSchema.additionalProperties
+      profiled.write('dist/src/chat.tools.mcp.json', `${JSON.stringify(artifact, null, 2)}\n`)
+      const edited = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
+      expect(edited.code).toBe(1)
+      expect(edited.stdout).toContain('send_message (openai-strict): breaks the openai-strict profile at /additionalProperties: not in openai-strict form')
+      expect(edited.stdout).toContain('✗ is current')
+    }
+    finally {
+      profiled.remove()
     }
   })
 
@@ -253,6 +274,14 @@ describe('flatmcp usage', () => {
     expect(help.stdout).toContain(`flatmcp ${command} `)
     const version = await flatmcp([command, '--version'], project.root)
     expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version}\n` })
+  })
+
+  it('--profile shows a tool in that profile, with the JSON text it parses back; an unknown one is a usage error', async () => {
+    const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'send_message', '--profile', 'gemini'], project.root)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('(export sendMessage, gemini profile)')
+    expect(run.stdout).toContain('JSON text parsed back: {"properties":{"media":{"parse":"json"}}}')
+    expect(await flatmcp(['inspect', 'src/chat.tools.ts', '--profile', 'openai'], project.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "openai"') })
   })
 
   it('an unknown option prints the usage and exits 2', async () => {

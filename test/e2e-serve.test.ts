@@ -70,6 +70,25 @@ describe.each(transports)('the example server over %s', (_name, connect) => {
   })
 })
 
+describe('a profile per client: two clients of the example server (SDK 2.x, stdio)', () => {
+  const server = [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts']
+  const gemini = connectedFor(() => connectStdioV2(TS_NODE[0], server, ROOT, 'gemini-cli-mcp-client'))
+  const other = connectedFor(() => connectStdioV2(TS_NODE[0], server))
+
+  it('each gets its profile\'s tools/list: Gemini CLI the gemini profile, another client portable', async () => {
+    const mediaOf = async (session: Connected): Promise<Record<string, unknown>> =>
+      (await session.client.listTools()).tools.find(t => t.name === 'send_message')!.inputSchema.properties as Record<string, unknown>
+    expect((await mediaOf(gemini())).media).toMatchObject({ type: 'string' })
+    expect((await mediaOf(other())).media).toMatchObject({ type: ['object', 'array'] })
+  })
+
+  it('each one\'s model-shaped call succeeds: Gemini\'s JSON text is parsed back', async () => {
+    const call = { name: 'send_message', arguments: { chatId: 'c1', kind: 'mediaGroup', media: '[{"url":"https://a.example/1.png"},{"url":"https://a.example/2.png"}]' } }
+    expect(text(await gemini().client.callTool(call))).toBe('sent 2 files')
+    expect(text(await other().client.callTool({ ...call, arguments: { ...call.arguments, media: JSON.parse(call.arguments.media) } }))).toBe('sent 2 files')
+  })
+})
+
 describe('the example server over stdio, raw lines', () => {
   it('answers an 11 MB line with an error and serves the next call', async () => {
     const child = spawn(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })

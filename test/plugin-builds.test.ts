@@ -36,10 +36,13 @@ describe('artifacts', () => {
 
   it('hold each tool exactly as the compiler makes it, and what the runtime needs', () => {
     const artifact = JSON.parse(artifactOf('vite'))
-    const tools = Object.values(chat).map(tool => toPrecomputed(compileTool(tool)))
+    const profiles = ['openai-strict', 'anthropic-strict', 'gemini'] as const
+    const tools = Object.values(chat).map(tool => toPrecomputed(compileTool(tool), profiles.map(profile => compileTool(tool, { profile }))))
     expect(artifact.tools).toEqual(tools.map(t => t.tool).sort((a, b) => a.name.localeCompare(b.name)))
+    for (const tool of tools)
+      expect(artifact.runtime[tool.tool.name].profiles).toEqual(tool.profiles)
     expect(artifact.module).toBe('src/chat.tools.ts')
-    expect(artifact.options).toEqual({ profile: 'portable', coercion: true, extend: null })
+    expect(artifact.options).toEqual({ profile: 'portable', profiles: [...profiles], coercion: true, extend: null })
     expect(artifact.hash).toMatch(/^sha256:[0-9a-f]{64}$/)
     expect(artifact.runtime.send_message).toMatchObject({ export: 'sendMessage', discriminator: 'kind' })
     expect(artifactOf('vite').endsWith('}\n')).toBe(true)

@@ -11,5 +11,5 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  plugins: [flatmcp()],
+  plugins: [flatmcp({ profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] })],
 })

@@ -8,5 +8,5 @@ export default {
   input: { 'server': 'src/stdio.ts', 'flat-v2': 'src/flat-v2.ts' },
   output: { dir: 'dist/rollup', entryFileNames: '[name].mjs', format: 'es' },
   external: id => !id.startsWith('.') && !path.isAbsolute(id),
-  plugins: [flatmcp(), esbuild({ target: 'node20' })],
+  plugins: [flatmcp({ profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] }), esbuild({ target: 'node20' })],
 }

@@ -14,7 +14,7 @@ const compiler = rspack({
   module: { rules: [{ test: /\.ts$/, loader: 'builtin:swc-loader', options: { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } } }] },
   externalsType: 'module',
   externals: [({ request }, callback) => /^[^./]/.test(request) ? callback(null, `module ${request}`) : callback()],
-  plugins: [flatmcp()],
+  plugins: [flatmcp({ profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] })],
 })
 const stats = await new Promise((resolve, reject) => compiler.run((error, result) => error ? reject(error) : resolve(result)))
 await new Promise(resolve => compiler.close(resolve))

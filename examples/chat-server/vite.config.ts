@@ -3,7 +3,7 @@ import flatmcp from 'unplugin-flatmcp/vite'
 import { defineConfig } from 'vite'
 
 export default defineConfig({
-  plugins: [flatmcp()],
+  plugins: [flatmcp({ profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] })],
   ssr: { external: true },
   build: {
     ssr: true,

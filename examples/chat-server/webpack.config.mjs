@@ -13,5 +13,5 @@ export default {
   module: { rules: [{ test: /\.ts$/, loader: 'esbuild-loader', options: { target: 'node20' } }] },
   externalsType: 'module',
   externals: [({ request }, callback) => /^[^./]/.test(request) ? callback(null, `module ${request}`) : callback()],
-  plugins: [flatmcp()],
+  plugins: [flatmcp({ profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] })],
 }

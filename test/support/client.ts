@@ -58,8 +58,8 @@ export function connectStdio(command: string, args: string[], cwd = ROOT): Promi
 }
 
 /** A real MCP SDK 2.x client talking to a server process over stdio. */
-export function connectStdioV2(command: string, args: string[], cwd = ROOT): Promise<Connected> {
-  return connectOverStdio(() => new ClientV2({ name: 'flatmcp-test', version: '1.0.0' }), options => new StdioClientTransportV2(options), command, args, cwd)
+export function connectStdioV2(command: string, args: string[], cwd = ROOT, clientName = 'flatmcp-test'): Promise<Connected> {
+  return connectOverStdio(() => new ClientV2({ name: clientName, version: '1.0.0' }), options => new StdioClientTransportV2(options), command, args, cwd)
 }
 
 /** Starts an HTTP server process that prints its URL on stderr; a client made by `connect` talks to it. */

@@ -8,7 +8,8 @@ export interface BuildOptions {
   patterns: string[]
   /** Where artifacts go (their names keep the module's folder). Default: `dist`. */
   out?: string
-  profile?: ProfileName
+  /** Every profile to build, as the plugin's `profiles` option. Default: `portable` alone. */
+  profiles?: ProfileName[]
   root?: string
   /** Told of each module that yields no tool (default: nothing). */
   onWarning?: (message: string) => void
@@ -23,7 +24,7 @@ export class BuildError extends Error {
 
 /** Writes the same `*.mcp.json` artifacts the bundler plugin emits, byte for byte, without a bundler. */
 export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
-  const resolved = resolveOptions({ root: options.root, profile: options.profile })
+  const resolved = resolveOptions({ root: options.root, profiles: options.profiles })
   const files = (await glob(options.patterns, { cwd: resolved.root, absolute: true, ignore: ['**/node_modules/**'] })).sort()
   if (files.length === 0)
     throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors.
 import type { ProfileName } from '@flatmcp/core'
+import { PROFILE_NAMES } from '@flatmcp/core'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -11,13 +12,14 @@ import { renderReport } from './probe/report'
 
 /** Each command's usage, as `flatmcp <command> --help` prints it. */
 const COMMANDS: Record<string, string> = {
-  build: `  flatmcp build <files or globs…> [--out dir] [--profile portable|minimal] [--root dir]
-      write the *.mcp.json artifacts the bundler plugin writes, byte for byte`,
-  inspect: `  flatmcp inspect <file> [--tool name] [--profile portable|minimal] [--root dir]
-      original and advertised schema side by side, diagnostics, coercion plan`,
+  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--root dir]
+      write the *.mcp.json artifacts the bundler plugin writes, byte for byte; each --profile
+      (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base`,
+  inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--root dir]
+      original and advertised schema side by side in one profile, diagnostics, inverse map`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--json] [--root dir]
-      check what ships: well-formed, valid JSON Schema, profile rules, current with its source,
-      superset of the original on generated values; exit 1 on findings`,
+      check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
+      current with its source, superset of the original on generated values; exit 1 on findings`,
 }
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings, 2 usage or load errors'
@@ -36,10 +38,10 @@ function version(): string {
   return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }
 
-function profileOf(value: string | undefined): ProfileName | undefined {
-  if (value !== undefined && value !== 'portable' && value !== 'minimal')
-    throw new UsageError(`--profile must be "portable" or "minimal", not "${value}"`)
-  return value
+function profileOf(value: string): ProfileName {
+  if (!(PROFILE_NAMES as string[]).includes(value))
+    throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, not "${value}"`)
+  return value as ProfileName
 }
 
 function count(value: string | undefined, flag: string): number | undefined {
@@ -69,21 +71,21 @@ async function main(argv: string[]): Promise<number> {
     console.log(version())
     return 0
   }
-  const common = { root: { type: 'string' }, profile: { type: 'string' } } as const
+  const common = { root: { type: 'string' } } as const
   if (command === 'build') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' }, profile: { type: 'string', multiple: true } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
-    const written = await buildArtifacts({ patterns: positionals, out: values.out, profile: profileOf(values.profile), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
+    const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
     for (const file of written)
       console.log(path.relative(process.cwd(), file))
     return 0
   }
   if (command === 'inspect') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' } } })
     if (positionals.length !== 1)
       throw new UsageError('inspect takes one tool module')
-    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: profileOf(values.profile), root: values.root, stream: process.stdout }))
+    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), root: values.root, stream: process.stdout }))
     return 0
   }
   if (command === 'probe') {

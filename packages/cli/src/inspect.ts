@@ -23,7 +23,9 @@ function sideBySide(left: string[], right: string[], width: number): string[] {
 
 /** What the compiler did to each tool of a module: original vs advertised schema, diagnostics, coercion plan. */
 export async function inspectModule(options: InspectOptions): Promise<string> {
-  const resolved = resolveOptions({ root: options.root, profile: options.profile, failOn: 'never' })
+  // The base profile, and the one asked for (when it is a target profile, it is compiled beside it).
+  const resolved = resolveOptions({ root: options.root, profiles: options.profile === undefined ? undefined : [options.profile], failOn: 'never' })
+  const shown = options.profile ?? resolved.profile
   const file = path.resolve(resolved.root, options.file)
   let fresh
   try {
@@ -38,13 +40,14 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   const s = createStyle(options.stream)
   const width = options.width ?? options.stream?.columns ?? 80
   const out: string[] = []
-  for (const { exportName, compiled, definition } of tools) {
+  for (const { exportName, compiled: base, others, definition } of tools) {
+    const compiled = others.find(other => other.profile === shown) ?? base
     const original = JSON.stringify({
       ...(definition.params ? { params: toOriginalSchema(definition.params).schema } : {}),
       input: definition.input === undefined ? {} : toOriginalSchema(definition.input).schema,
     }, null, 2).split('\n')
     const advertised = JSON.stringify(compiled.inputSchema, null, 2).split('\n')
-    out.push(s.bold(`── ${compiled.name}`) + s.dim(`  (export ${exportName}, ${resolved.profile} profile)`))
+    out.push(s.bold(`── ${compiled.name}`) + s.dim(`  (export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''})`))
     if (width >= 100) {
       out.push(...sideBySide([s.cyan('original (zod → JSON Schema)')], [s.cyan('advertised inputSchema')], width + 10))
       out.push(...sideBySide(original, advertised, width))
@@ -58,7 +61,9 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
       const flat = d.flatPath !== undefined && d.flatPath !== d.path ? ` (advertised ${d.flatPath || '/'})` : ''
       out.push(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}${flat}: ${d.message}`)
     }
-    out.push(`${s.cyan('coercion plan:')} ${JSON.stringify(compiled.coercion)}`, '')
+    if (compiled.decode)
+      out.push(`${s.cyan('JSON text parsed back:')} ${JSON.stringify(compiled.decode)}`)
+    out.push(`${s.cyan(compiled.profile ? 'coercion plan and inverse map:' : 'coercion plan:')} ${JSON.stringify(compiled.coercion)}`, '')
   }
   return out.join('\n')
 }

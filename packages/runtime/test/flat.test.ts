@@ -57,6 +57,29 @@ describe('flat()', () => {
   })
 })
 
+describe('flat() with a target profile', () => {
+  const Post = z.object({ kind: z.literal('post'), tag: z.string().optional(), count: z.number().default(1), media: z.union([Media, z.array(Media)]) })
+
+  it('openai-strict: advertises the strict form, and reads a strict model\'s nulls as missing keys', () => {
+    const input = flat(Post, { name: 'post', profile: 'openai-strict' })
+    const schema = input['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as Record<string, any>
+    expect(schema.required).toEqual(['kind', 'tag', 'count', 'media'])
+    expect(input['~standard'].validate({ kind: 'post', tag: null, count: null, media: { url: 'u' } })).toEqual({ value: { kind: 'post', count: 1, media: { url: 'u' } } })
+  })
+
+  it('gemini: advertises a collided key as JSON text and parses it back', () => {
+    const input = flat(Post, { name: 'post', profile: 'gemini' })
+    expect((input['~standard'].jsonSchema.input({ target: 'draft-07' }) as Record<string, any>).properties.media.type).toBe('string')
+    expect(input['~standard'].validate({ kind: 'post', media: '[{"url":"u"}]' })).toEqual({ value: { kind: 'post', count: 1, media: [{ url: 'u' }] } })
+  })
+
+  it('reports the first reading\'s issues when no reading is accepted', () => {
+    const input = flat(Post, { name: 'post', profile: 'openai-strict' })
+    const result = input['~standard'].validate({ kind: 'post', tag: 5, count: null, media: null }) as { issues: { path: string[] }[] }
+    expect(result.issues.map(issue => issue.path.join('.'))).toEqual(['tag', 'media'])
+  })
+})
+
 describe('flat() with the MCP SDK 2.x McpServer', () => {
   async function connect() {
     const server = new McpServer({ name: 'v2', version: '1.0.0' }, { capabilities: { tools: {} } })

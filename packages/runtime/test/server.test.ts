@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
 import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
-import { createMcpServer, framePreserialized } from '@flatmcp/runtime/sdk'
+import { createMcpServer, defaultProfileFor, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -31,20 +31,20 @@ function sendTool(): ToolDefinition {
 type Options = Parameters<typeof createMcpServer>[2]
 
 /** A server made by `createMcpServer` on one SDK major, and a client of that major, in memory. */
-function connectOn(major: '1.x' | '2.x'): (tools: ToolDefinition[], options?: Options) => Promise<Client> {
-  return async (tools, options) => {
+function connectOn(major: '1.x' | '2.x'): (tools: ToolDefinition[], options?: Options, clientName?: string) => Promise<Client> {
+  return async (tools, options, clientName = 'test-client') => {
     if (major === '2.x') {
       const server = createMcpServerV2(tools, { name: 'test', version: '1.0.0' }, options)
       const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
       await server.connect(serverSide)
-      const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+      const client = new ClientV2({ name: clientName, version: '1.0.0' })
       await client.connect(clientSide)
       return client as unknown as Client
     }
     const server = createMcpServer(tools, { name: 'test', version: '1.0.0' }, options)
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     await server.connect(serverSide)
-    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    const client = new Client({ name: clientName, version: '1.0.0' })
     await client.connect(clientSide)
     return client
   }
@@ -170,6 +170,50 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
 
     it('rejects two tools with one name', () => {
       expect(() => createMcpServer([sendTool(), sendTool()], { name: 't', version: '1' })).toThrow(/two tools are named "send"/)
+    })
+  })
+
+  describe('a profile per session', () => {
+    /** `send` as a build with `profiles: ['portable', 'openai-strict', 'gemini']` leaves it. */
+    function builtSend(profiles: ('openai-strict' | 'gemini')[] = ['openai-strict', 'gemini']): ToolDefinition {
+      const tool = sendTool()
+      return attachCompiled(tool, toPrecomputed(compileTool(tool), profiles.map(profile => compileTool(tool, { profile }))))
+    }
+    const schemaOf = async (client: Client): Promise<Record<string, any>> => (await client.listTools()).tools[0]!.inputSchema
+    const pick = (client: { name: string } | undefined): string | undefined => client?.name === 'strict-agent' ? 'openai-strict' : defaultProfileFor(client as never)
+
+    it('two clients of one server factory each get their profile\'s list, and each one\'s model-shaped call succeeds', async () => {
+      const tools = [builtSend()]
+      const gemini = await connect(tools, { profile: pick }, 'gemini-cli-mcp-client')
+      const strict = await connect(tools, { profile: pick }, 'strict-agent')
+      const plain = await connect(tools, { profile: pick })
+      expect((await schemaOf(gemini)).properties.media).toMatchObject({ type: 'string' })
+      expect((await schemaOf(strict)).required).toEqual(['chatId', 'kind', 'text', 'media'])
+      expect((await schemaOf(plain)).properties.media.type).toEqual(['object', 'array'])
+      // Gemini writes the collided key as JSON text; a strict model writes null for what it does not mean.
+      expect(text(await gemini.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'mediaGroup', media: '[{"id":"a"},{"id":"b"}]' } }))).toBe('sent 2')
+      expect(text(await strict.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', text: 'hi', media: null } }))).toBe('sent hi to c')
+      // The same null from a portable session is what it looks like: a value the original rejects.
+      const rejected = await plain.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', text: 'hi', media: null } })
+      expect(rejected.isError).toBe(true)
+      for (const client of [gemini, strict, plain])
+        await client.close()
+    })
+
+    it('a tool without build data is compiled for the profile a session asks for', async () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const client = await connect([sendTool()], { profile: 'openai-strict' })
+      expect((await schemaOf(client)).additionalProperties).toBe(false)
+      expect(text(await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'mediaGroup', media: [{ id: 'a' }], text: null } }))).toBe('sent 1')
+      await client.close()
+    })
+
+    it('a profile the build did not include is served as the base profile, and said once on stderr', async () => {
+      const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+      const client = await connect([builtSend(['openai-strict'])], { profile: 'anthropic-strict' })
+      expect(await schemaOf(client)).toEqual(compileTool(sendTool()).inputSchema)
+      expect(errors.mock.calls.map(call => String(call[0])).join('')).toContain('a session asked for profile "anthropic-strict", but tool "send" was not built with it')
+      await client.close()
     })
   })
 

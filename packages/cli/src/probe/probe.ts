@@ -2,7 +2,7 @@ import type { JsonSchema, ProfileName } from '@flatmcp/core'
 import type { FreshModule } from 'unplugin-flatmcp/internal'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { PROFILE_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { ANTHROPIC_LIMITS, anthropicCost, PROFILE_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
@@ -65,9 +65,9 @@ interface Artifact {
   generator: string
   module: string
   hash: string
-  options: { profile: ProfileName, coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
+  options: { profile: 'portable' | 'minimal', profiles?: ProfileName[], coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
   tools: { name: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
-  runtime: Record<string, { export: string, coercion: unknown }>
+  runtime: Record<string, { export: string, coercion: unknown, profiles?: Record<string, { inputSchema: JsonSchema, coercion: unknown, decode?: unknown, strict?: boolean }> }>
   flat?: { export: string, name: string, profile: ProfileName, inputSchema: JsonSchema }[]
 }
 
@@ -99,6 +99,7 @@ function readArtifact(file: string): { text: string, artifact: Artifact } {
     [typeof a.hash === 'string', '"hash" is missing'],
     [isObject(a.options) && typeof a.options.profile === 'string', '"options.profile" is missing'],
     [!isObject(a.options) || (PROFILE_NAMES as string[]).includes(a.options.profile), `"options.profile" is ${JSON.stringify(a.options?.profile)}, not one of ${PROFILE_NAMES.join(', ')}`],
+    [!isObject(a.options) || a.options.profiles === undefined || (Array.isArray(a.options.profiles) && a.options.profiles.every((name: unknown) => (PROFILE_NAMES as unknown[]).includes(name))), `"options.profiles" is ${JSON.stringify(a.options?.profiles)}: the probe re-derives built-in profiles only (${PROFILE_NAMES.join(', ')}); a profile of your own is checked by your tests`],
     [isObject(a.options) && typeof a.options.coercion === 'boolean', '"options.coercion" is missing'],
     [isObject(a.options) && (a.options.extend === null || (isObject(a.options.extend) && (typeof a.options.extend.module === 'string' || 'schema' in a.options.extend))), '"options.extend" is missing (null, or { module, export } or { schema })'],
     [Array.isArray(a.tools), '"tools" is not an array'],
@@ -113,6 +114,9 @@ function readArtifact(file: string): { text: string, artifact: Artifact } {
   const bad = (a.tools as unknown[]).findIndex(tool => !isObject(tool) || typeof tool.name !== 'string' || !isObject(tool.inputSchema) || tool.inputSchema.type !== 'object' || !isObject(a.runtime[tool.name]))
   if (bad !== -1)
     throw new ProbeLoadError(`${file}: not a flatmcp artifact: tools[${bad}] needs a name, an object inputSchema and a runtime entry`)
+  const badProfiles = Object.entries(a.runtime as Record<string, Record<string, unknown>>).find(([, entry]) => entry.profiles !== undefined && (!isObject(entry.profiles) || !Object.values(entry.profiles).every(p => isObject(p) && isObject(p.inputSchema) && p.inputSchema.type === 'object' && isObject(p.coercion))))
+  if (badProfiles)
+    throw new ProbeLoadError(`${file}: not a flatmcp artifact: runtime["${badProfiles[0]}"].profiles needs an object inputSchema and a coercion plan per profile`)
   return { text, artifact: artifact as Artifact }
 }
 
@@ -266,12 +270,15 @@ async function checkSuperset(tool: Artifact['tools'][number], schemas: ToolSchem
 function untypedLeaves(schema: unknown, pointer = ''): string[] {
   if (!isObject(schema))
     return []
-  const own = schema.type === undefined || (Array.isArray(schema.type) && schema.type.length >= 6) ? [pointer || '/'] : []
+  // A strict profile's nested `anyOf` and Anthropic's enums without `type` are typed by their branches and values.
+  const typed = Array.isArray(schema.anyOf) || Array.isArray(schema.enum)
+  const own = (schema.type === undefined && !typed) || (Array.isArray(schema.type) && schema.type.length >= 6) ? [pointer || '/'] : []
   const children = [
     ...Object.entries(isObject(schema.properties) ? schema.properties : {}).map(([key, child]) => untypedLeaves(child, `${pointer}/properties/${key}`)),
     // The items of an "any" leaf are the rest of its own typed shape: one leaf, listed once.
     own.length > 0 ? [] : untypedLeaves(schema.items, `${pointer}/items`),
     untypedLeaves(schema.additionalProperties, `${pointer}/additionalProperties`),
+    ...(Array.isArray(schema.anyOf) ? schema.anyOf.map((branch, i) => untypedLeaves(branch, `${pointer}/anyOf/${i}`)) : []),
   ]
   return [...own, ...children.flat()]
 }
@@ -285,14 +292,20 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
 
   // flat() schemas are checked like tools, under a name that says which export they are.
   const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as Artifact['tools'][number] }))
+  // Each tool in each other profile, under a name that says which: `send (gemini)`. A strict tool that
+  // fell back is checked as the portable tool it is.
+  const profiled = artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {}).map(([name, data]) => ({
+    tool: { name: `${tool.name} (${name})`, inputSchema: data.inputSchema } as Artifact['tools'][number],
+    profile: (data.strict === false ? 'portable' : name) as ProfileName,
+  })))
   // A tool whose schema does not compile is reported here and left out of the superset check.
   const uncompiled = new Set<string>()
-  for (const tool of [...artifact.tools, ...flats.map(f => f.tool)]) {
+  for (const tool of [...artifact.tools, ...flats.map(f => f.tool), ...profiled.map(p => p.tool)]) {
     for (const error of [...compileErrors(tool.inputSchema), ...(tool.outputSchema ? compileErrors(tool.outputSchema) : [])]) {
       add({ check: 'json-schema', severity: 'error', tool: tool.name, message: `does not compile as JSON Schema ${error}` })
       uncompiled.add(tool.name)
     }
-    const profile = flats.find(f => f.tool === tool)?.profile ?? artifact.options.profile
+    const profile = flats.find(f => f.tool === tool)?.profile ?? profiled.find(p => p.tool === tool)?.profile ?? artifact.options.profile
     for (const violation of profileViolations(tool.inputSchema, profile))
       add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
@@ -310,6 +323,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
   const options = resolveOptions({
     root,
     profile: artifact.options.profile,
+    profiles: artifact.options.profiles,
     coercion: artifact.options.coercion,
     failOn: 'never',
     extend: extend === null ? undefined : extend.module ? { module: extend.module, export: extend.export } : { schema: jsonStandardSchema(extend.schema) },
@@ -358,6 +372,30 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
 }
 
 /**
+ * Anthropic takes few strict parameters per request, across every strict tool: the artifacts probed
+ * together are one server's tools. Over a limit is a warning naming it (serve fewer tools that way).
+ */
+function anthropicBudget(files: string[]): ArtifactReport | undefined {
+  const strict = files.flatMap((file) => {
+    const { artifact } = readArtifact(file)
+    return artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {})
+      .filter(([name, data]) => name === 'anthropic-strict' && data.strict !== false)
+      .map(([, data]) => ({ name: tool.name, ...anthropicCost(data.inputSchema) })))
+  })
+  const total = { tools: strict.length, optional: strict.reduce((sum, t) => sum + t.optional, 0), unions: strict.reduce((sum, t) => sum + t.unions, 0) }
+  const over = (Object.keys(ANTHROPIC_LIMITS) as (keyof typeof ANTHROPIC_LIMITS)[]).filter(limit => total[limit] > ANTHROPIC_LIMITS[limit])
+  if (over.length === 0)
+    return undefined
+  const words = { tools: 'strict tools', optional: 'optional parameters', unions: 'union parameters' }
+  return {
+    file: '',
+    tools: strict.map(t => t.name),
+    samplesChecked: 0,
+    findings: over.map(limit => ({ check: 'profile' as const, severity: 'warning' as const, message: `anthropic-strict: these artifacts hold ${total[limit]} ${words[limit]} across their strict tools; Anthropic takes ${ANTHROPIC_LIMITS[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to Anthropic, or leave some out of the profile.` })),
+  }
+}
+
+/**
  * Checks what is about to ship: each artifact is well-formed, compiles as JSON Schema (draft-07 and
  * 2020-12), keeps its profile's shape, matches what its source compiles to now, and accepts values the
  * original schemas accept (seeded, so a failure reproduces). Untyped leaves are listed.
@@ -374,6 +412,9 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
     options.onProgress?.(n, files.length, file)
     artifacts.push(await probeArtifact(file, root, samples, seed))
   }
+  const budget = anthropicBudget(files)
+  if (budget)
+    artifacts.push(budget)
   for (const source of options.sources ?? []) {
     const module = modulePath(root, source)
     if (!artifacts.some(a => a.module === module))

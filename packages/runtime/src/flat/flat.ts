@@ -2,7 +2,7 @@ import type * as Compiler from '@flatmcp/core'
 import type { CoercionPlan, ProfileName } from '@flatmcp/core'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
 import type { Issue } from '../validate/validate'
-import { coerceArgs } from '../coerce/coerce-args'
+import { dropsNulls, inverseArgs, NULL_READINGS } from '../coerce/inverse-args'
 import { loadCompiler } from '../serve/compiled'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
@@ -54,6 +54,8 @@ export interface FlatSchema<S extends StandardSchemaV1 = StandardSchemaV1> {
 export interface FlatData {
   inputSchema: Record<string, unknown>
   coercion: CoercionPlan
+  /** A target profile's places advertised as JSON text, parsed back before `coercion`. */
+  decode?: CoercionPlan
   discriminator?: string
   outputSchema?: Record<string, unknown>
 }
@@ -81,7 +83,7 @@ function compileNow(schema: StandardSchemaV1, options: FlatOptions): FlatData {
     console.warn(`flatmcp: flat() schema "${name}" has no precomputed data; compiling it now. Export it from a tool module built with unplugin-flatmcp to skip this.`)
   }
   const compiled = loadCompiler(`flat() schema "${name}"`).compileTool({ name, input: schema, handler: () => undefined } as Compiler.ToolDefinition, options.profile === undefined ? {} : { profile: options.profile })
-  return { inputSchema: compiled.inputSchema, coercion: compiled.coercion, ...(compiled.discriminator === undefined ? {} : { discriminator: compiled.discriminator }) }
+  return { inputSchema: compiled.inputSchema, coercion: compiled.coercion, ...(compiled.decode === undefined ? {} : { decode: compiled.decode }), ...(compiled.discriminator === undefined ? {} : { discriminator: compiled.discriminator }) }
 }
 
 function checkTarget(target: string, name: string): void {
@@ -109,9 +111,21 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
       vendor: 'flatmcp',
       types: original.types as FlatSchema<S>['~standard']['types'],
       validate(value) {
-        const coerced = coerceArgs(value, compiled().coercion)
-        const result = original.validate(coerced)
-        return result instanceof Promise ? result.then(settled => rewrite(settled, coerced)) : rewrite(result, coerced)
+        const known = compiled()
+        // A strict profile's nulls get their later readings only when the original rejects the first.
+        const readings = dropsNulls(known.coercion) ? NULL_READINGS : NULL_READINGS.slice(0, 1)
+        const attempt = (i: number, first?: [Result<InferOutput<S>>, unknown]): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
+          const args = inverseArgs(value, known, readings[i])
+          const settle = (result: Result<InferOutput<S>>): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
+            if (!result.issues)
+              return result
+            const failed = first ?? [result, args]
+            return i + 1 < readings.length ? attempt(i + 1, failed) : rewrite(...failed)
+          }
+          const result = original.validate(args)
+          return result instanceof Promise ? result.then(settle) : settle(result)
+        }
+        return attempt(0)
       },
       jsonSchema: {
         input({ target }) {

@@ -12,12 +12,24 @@ export interface McpTool {
   annotations?: Record<string, unknown>
 }
 
+/** A tool in one target profile: its advertised input and the inverse map back to the original's. */
+export interface ProfiledTool {
+  inputSchema: McpTool['inputSchema']
+  coercion: CoercionPlan
+  /** Places advertised as JSON text, parsed back before `coercion`. */
+  decode?: CoercionPlan
+  /** For a strict profile: false when the tool could not meet it (its schema is then the base one). */
+  strict?: boolean
+}
+
 /** What the build precomputes for a tool: its MCP description and what `tools/call` needs. */
 export interface PrecomputedTool {
   tool: McpTool
   coercion: CoercionPlan
   discriminator?: string
   slices?: { params?: string[], extend?: string[] }
+  /** The tool in the other profiles the build asked for, by profile name (the base is `tool`). */
+  profiles?: Record<string, ProfiledTool>
 }
 
 /** Where precomputed data hangs on a tool definition (put there by the build, or by `attachCompiled`). */
@@ -45,8 +57,21 @@ export function precomputedOf(tool: ToolDefinition): PrecomputedTool | undefined
   return (tool as unknown as Record<symbol, PrecomputedTool | undefined>)[COMPILED] ?? registry().get(tool.name)
 }
 
-/** The precomputed form of a compiled tool: what a build attaches and what artifacts hold. */
-export function toPrecomputed(compiled: CompiledTool): PrecomputedTool {
+/** One compiled tool as a profile's entry of `profiles`. */
+export function toProfiled(compiled: CompiledTool): ProfiledTool {
+  const data: ProfiledTool = { inputSchema: compiled.inputSchema as McpTool['inputSchema'], coercion: compiled.coercion }
+  if (compiled.decode !== undefined)
+    data.decode = compiled.decode
+  if (compiled.strict !== undefined)
+    data.strict = compiled.strict
+  return data
+}
+
+/**
+ * The precomputed form of a compiled tool: what a build attaches and what artifacts hold. `others`
+ * are the same tool compiled for more profiles (each with its `profile` name).
+ */
+export function toPrecomputed(compiled: CompiledTool, others: readonly CompiledTool[] = []): PrecomputedTool {
   const tool: McpTool = { name: compiled.name, inputSchema: compiled.inputSchema as McpTool['inputSchema'] }
   if (compiled.title !== undefined)
     tool.title = compiled.title
@@ -61,6 +86,8 @@ export function toPrecomputed(compiled: CompiledTool): PrecomputedTool {
     data.discriminator = compiled.discriminator
   if (compiled.slices !== undefined)
     data.slices = compiled.slices
+  if (others.length > 0)
+    data.profiles = Object.fromEntries(others.map(other => [other.profile ?? 'portable', toProfiled(other)]))
   return data
 }
 
@@ -97,5 +124,14 @@ export async function compileLazily(tool: ToolDefinition, extendSchema: unknown)
       ? `flatmcp: tool "${tool.name}" has no precomputed schema, though the build precomputed others: its module was not matched by the plugin's \`include\` (default: *.tools.ts/.mts/.js/.mjs). Compiling at start-up.`
       : `flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this.`)
   }
-  return toPrecomputed(loadCompiler(`tool "${tool.name}"`).compileTool(tool, extendSchema === undefined ? {} : { extend: { schema: extendSchema } }))
+  return toPrecomputed(compileNow(tool, extendSchema))
+}
+
+function compileNow(tool: ToolDefinition, extendSchema: unknown, profile?: string): CompiledTool {
+  return loadCompiler(`tool "${tool.name}"`).compileTool(tool, { ...(extendSchema === undefined ? {} : { extend: { schema: extendSchema } }), ...(profile === undefined ? {} : { profile: profile as Compiler.ProfileName }) })
+}
+
+/** A tool compiled at start-up, compiled for one more profile when a session first asks for it. */
+export function compileProfileLazily(tool: ToolDefinition, extendSchema: unknown, profile: string): ProfiledTool {
+  return toProfiled(compileNow(tool, extendSchema, profile))
 }

@@ -3,8 +3,11 @@ import type { ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { sessionProfile } from './profiles'
 import { createToolService, repairStringArguments } from './tool-service'
 
+export type { ClientInfo, ProfileChoice } from './profiles'
+export { CLIENT_PROFILES, defaultProfileFor } from './profiles'
 export type { ExtendOptions, McpServerOptions, RequestInfo } from './tool-service'
 
 /**
@@ -16,9 +19,11 @@ export function createMcpServer(tools: readonly ToolDefinition[], info: { name: 
   const service = createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, instructions: options.instructions })
   // The same object every time, serialized once: a StdioTransport writes its text as is.
-  server.setRequestHandler(ListToolsRequestSchema, service.list)
+  // A server is one session: its profile is chosen once the client has said who it is.
+  const profile = sessionProfile(options.profile, () => server.getClientVersion())
+  server.setRequestHandler(ListToolsRequestSchema, () => service.list(profile()))
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }))
+    service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }, profile()))
   repairStringArguments(server)
   return server
 }

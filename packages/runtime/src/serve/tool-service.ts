@@ -2,11 +2,13 @@
 // built and serialized once, and one tools/call run as coerce → validate → call. The SDK adapters
 // (`create-server.ts` for 1.x, `create-server-v2.ts` for 2.x) only register these with their `Server`.
 import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-tool'
-import type { McpTool, PrecomputedTool } from './compiled'
+import type { McpTool, PrecomputedTool, ProfiledTool } from './compiled'
+import type { ProfileChoice } from './profiles'
 import { coerceArgs } from '../coerce/coerce-args'
+import { dropsNulls, inverseArgs, NULL_READINGS } from '../coerce/inverse-args'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
-import { compileLazily, precomputedOf } from './compiled'
+import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
 import { preserialize } from './preserialized'
 
 /** A `tools/call` result, as every SDK major shapes it. */
@@ -44,6 +46,12 @@ export interface McpServerOptions {
    * the message, which may hold secrets. Default: one line on stderr.
    */
   onError?: (error: unknown, where: { tool: string, phase: 'validate' | 'extend' }) => void
+  /**
+   * The profile each session is served (built with the plugin's `profiles` option): a name, or a
+   * function of the client's `clientInfo`, called once per session. Default: `defaultProfileFor`,
+   * the table in `CLIENT_PROFILES` (Gemini CLI gets `gemini`, every other client the base profile).
+   */
+  profile?: ProfileChoice
 }
 
 /** Logs to stderr: stdout may be the stdio transport. */
@@ -51,21 +59,58 @@ function logError(error: unknown, where: { tool: string, phase: 'validate' | 'ex
   process.stderr.write(`flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${error instanceof Error ? error.message : String(error)}\n`)
 }
 
+/** A tool as one profile serves it: what tools/list shows and how tools/call maps arguments back. */
+interface Form {
+  tool: McpTool
+  plan: ProfiledTool
+  /** False when the plan is empty: the coercer is skipped altogether. */
+  coerce: boolean
+  /** A strict target's nulls: read again as missing keys when the original rejects the first reading. */
+  readings: readonly (typeof NULL_READINGS[number])[]
+}
+
 interface Prepared {
   definition: ToolDefinition
   compiled: PrecomputedTool
-  /** False when the plan is empty: the coercer is skipped altogether. */
-  coerce: boolean
+  /** Compiled at start-up (no build data): other profiles are compiled when first asked for. */
+  lazy: boolean
+  /** The base form, and the others as sessions ask for them. */
+  forms: Map<string | undefined, Form>
 }
 
-/** Collects the tools by name once; the list answer is built once and served as is afterwards. */
-async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): Promise<{ byName: Map<string, Prepared>, list: { tools: McpTool[] } }> {
+function formOf(tool: McpTool, plan: ProfiledTool): Form {
+  return { tool, plan, coerce: Object.keys(plan.coercion).length > 0 || plan.decode !== undefined, readings: dropsNulls(plan.coercion) ? NULL_READINGS : ['plan'] }
+}
+
+/** Collects the tools by name once; each profile's list answer is built once and served as is afterwards. */
+async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): Promise<Map<string, Prepared>> {
   const byName = new Map<string, Prepared>()
   for (const definition of tools) {
-    const compiled = precomputedOf(definition) ?? await compileLazily(definition, extend?.schema)
-    byName.set(definition.name, { definition, compiled, coerce: Object.keys(compiled.coercion).length > 0 })
+    const built = precomputedOf(definition)
+    const compiled = built ?? await compileLazily(definition, extend?.schema)
+    const base = formOf(compiled.tool, { inputSchema: compiled.tool.inputSchema, coercion: compiled.coercion })
+    byName.set(definition.name, { definition, compiled, lazy: !built, forms: new Map([[undefined, base]]) })
   }
-  return { byName, list: preserialize({ tools: [...byName.values()].map(entry => entry.compiled.tool) }) }
+  return byName
+}
+
+/**
+ * A tool in a profile: as built, compiled now (a tool without build data), or, when its build did
+ * not include that profile, in its base form (said once on stderr).
+ */
+function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOptions | undefined, warned: Set<string>): Form {
+  const known = entry.forms.get(profile)
+  if (known)
+    return known
+  const built = entry.compiled.profiles?.[profile!]
+  const plan = built ?? (entry.lazy && profile !== 'portable' ? compileProfileLazily(entry.definition, extend?.schema, profile!) : undefined)
+  if (!plan && profile !== 'portable' && !warned.has(profile!)) {
+    warned.add(profile!)
+    process.stderr.write(`flatmcp: a session asked for profile "${profile}", but tool "${entry.definition.name}" was not built with it; add it to the plugin's \`profiles\` option. Serving the base profile.\n`)
+  }
+  const form = plan ? formOf({ ...entry.compiled.tool, inputSchema: plan.inputSchema }, plan) : entry.forms.get(undefined)!
+  entry.forms.set(profile, form)
+  return form
 }
 
 /** Fails early on what would otherwise fail on every call: bad tools, or a build made with other shared fields. */
@@ -115,10 +160,10 @@ function select(args: Record<string, unknown>, keep: (key: string) => boolean): 
 
 
 export interface ToolService {
-  /** The tools/list answer: the same object every time, serialized once. */
-  list: () => Promise<{ tools: McpTool[] }>
+  /** The tools/list answer for a profile (undefined: the base one): the same object every time, serialized once. */
+  list: (profile?: string) => Promise<{ tools: McpTool[] }>
   /** One tools/call; a name no tool has throws the SDK's own protocol error (`unknownTool`). */
-  call: (name: string, args: unknown, request: RequestInfo) => Promise<CallToolResult>
+  call: (name: string, args: unknown, request: RequestInfo, profile?: string) => Promise<CallToolResult>
 }
 
 /**
@@ -130,16 +175,27 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
   checkTools(tools, extend)
   const ready = prepare(tools, extend)
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
+  const lists = new Map<string | undefined, { tools: McpTool[] }>()
+  // Profiles asked for that some tool was not built with: said once per server.
+  const warned = new Set<string>()
   return {
-    list: async () => (await ready).list,
-    async call(name, args, request) {
-      const { byName } = await ready
+    async list(profile) {
+      const byName = await ready
+      let list = lists.get(profile)
+      if (!list) {
+        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend, warned).tool) })
+        lists.set(profile, list)
+      }
+      return list
+    },
+    async call(name, args, request, profile) {
+      const byName = await ready
       const entry = byName.get(name)
       if (!entry)
         throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
       const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
       try {
-        return await callTool(entry, args ?? {}, request, extend, where)
+        return await callTool(entry, formFor(entry, profile, extend, warned), args ?? {}, request, extend, where)
       }
       catch (error) {
         // What the tool's own schemas or shared fields throw is the server's business: logged, not shown.
@@ -179,38 +235,62 @@ function repairToolCall<M>(message: M): M {
 
 interface CallPhase { tool: string, phase: 'validate' | 'extend' }
 
-/** Coerce, validate (shared fields, params, input), call: one `tools/call`. `where` says which phase runs. */
-async function callTool(entry: Prepared, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
+type Checked = { ok: true, fields: unknown, params: unknown, input: unknown } | { ok: false, message: string }
+
+/** Validates the shared fields, `params` and `input` of one reading of the arguments. */
+async function checkArgs(entry: Prepared, form: Form, args: unknown, extend: ExtendOptions | undefined): Promise<Checked> {
   const { definition, compiled } = entry
-  const args = entry.coerce ? coerceArgs(raw, compiled.coercion) : raw
   if (typeof args !== 'object' || args === null || Array.isArray(args))
-    return errorResult(`Invalid arguments for tool "${definition.name}": expected a JSON object.`)
+    return { ok: false, message: `Invalid arguments for tool "${definition.name}": expected a JSON object.` }
   const all = args as Record<string, unknown>
   const extendKeys = compiled.slices?.extend ?? []
   const paramKeys = compiled.slices?.params ?? []
-
-  let context: unknown
+  let fields: unknown
   if (extend) {
-    const fields = await validate(extend.schema, select(all, key => extendKeys.includes(key)))
-    if (!fields.ok)
-      return errorResult(describeIssues(definition.name, fields.issues, all))
-    where.phase = 'extend'
-    context = await extend.resolve(fields.value, request)
-    where.phase = 'validate'
+    const parsed = await validate(extend.schema, select(all, key => extendKeys.includes(key)))
+    if (!parsed.ok)
+      return { ok: false, message: describeIssues(definition.name, parsed.issues, all) }
+    fields = parsed.value
   }
   let params: unknown
   if (definition.params) {
     const parsed = await validate(definition.params, select(all, key => paramKeys.includes(key)))
     if (!parsed.ok)
-      return errorResult(describeIssues(definition.name, parsed.issues, all))
+      return { ok: false, message: describeIssues(definition.name, parsed.issues, all) }
     params = parsed.value
   }
   const inputArgs = extendKeys.length + paramKeys.length === 0 ? all : select(all, key => !extendKeys.includes(key) && !paramKeys.includes(key))
   const input = await validate(definition.input, inputArgs)
   if (!input.ok)
-    return errorResult(describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator))
+    return { ok: false, message: describeIssues(definition.name, input.issues, inputArgs, compiled.discriminator) }
+  return { ok: true, fields, params, input: input.value }
+}
+
+/**
+ * Map back, validate (shared fields, params, input), call: one `tools/call`. A strict profile's
+ * nulls get their later readings only when the original rejects the first; its issues are the ones
+ * reported. `where` says which phase runs.
+ */
+async function callTool(entry: Prepared, form: Form, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
+  const { definition } = entry
+  let checked: Checked | undefined
+  for (const reading of form.readings) {
+    const next = await checkArgs(entry, form, form.coerce ? inverseArgs(raw, form.plan, reading) : raw, extend)
+    if (!checked || next.ok)
+      checked = next
+    if (next.ok)
+      break
+  }
+  if (!checked!.ok)
+    return errorResult(checked!.message)
+  let context: unknown
+  if (extend) {
+    where.phase = 'extend'
+    context = await extend.resolve(checked!.fields as never, request)
+    where.phase = 'validate'
+  }
   try {
-    const value = await definition.handler(input.value as never, { params: params as never, context: context as never, signal: request.signal })
+    const value = await definition.handler(checked!.input as never, { params: checked!.params as never, context: context as never, signal: request.signal })
     return toResult(value, definition.output !== undefined)
   }
   catch (error) {

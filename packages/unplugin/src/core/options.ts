@@ -1,4 +1,5 @@
-import type { ProfileName } from '@flatmcp/core'
+import type { ProfileName, TargetProfile } from '@flatmcp/core'
+import { compileTool } from '@flatmcp/core'
 import type { FilterPattern } from 'unplugin'
 import path from 'node:path'
 
@@ -10,8 +11,14 @@ export interface Options {
   include?: FilterPattern
   /** Modules never compiled. Default: `node_modules`. */
   exclude?: FilterPattern
-  /** Which clients the schemas are shaped for. Default: `portable`. */
-  profile?: ProfileName
+  /** The base profile: what `tools/list` serves unless a session is given another. Default: `portable`. */
+  profile?: 'portable' | 'minimal'
+  /**
+   * Every profile to build, the base one included: `['portable', 'openai-strict', 'anthropic-strict',
+   * 'gemini']`, or a profile of one's own (`{ name, strict, rules }` from `targetRules`). The runtime
+   * serves each session one of them. Default: the base profile alone.
+   */
+  profiles?: (ProfileName | TargetProfile)[]
   /** Where artifacts go, inside the build's output folder; `false` emits none. Default: `{ dir: '' }`. */
   artifacts?: false | {
     dir?: string
@@ -33,7 +40,9 @@ export interface Options {
 export interface ResolvedOptions {
   include: FilterPattern
   exclude: FilterPattern
-  profile: ProfileName
+  profile: 'portable' | 'minimal'
+  /** The profiles built besides the base one. */
+  profiles: (ProfileName | TargetProfile)[]
   artifacts: false | { dir: string, fileName: (module: string) => string }
   failOn: 'error' | 'warning' | 'never'
   coercion: boolean
@@ -42,7 +51,41 @@ export interface ResolvedOptions {
   cacheDir: string
 }
 
-const PROFILES: ProfileName[] = ['portable', 'minimal']
+const BASES = ['portable', 'minimal']
+
+/** A profile's name, whether given by name or as a profile object. */
+export function profileName(profile: ProfileName | TargetProfile): string {
+  return typeof profile === 'string' ? profile : profile.name
+}
+
+/** What the build cache keys a profile by: its name, or a profile object's rules, code included. */
+export function profileKey(profile: ProfileName | TargetProfile): string {
+  return typeof profile === 'string' ? profile : JSON.stringify([profile.name, profile.strict ?? false, profile.rules.map(rule => [rule.name, String(rule.node ?? ''), String(rule.document ?? '')])])
+}
+
+/** The base profile and the others, each checked (an unknown name is an error listing the known ones). */
+function resolveProfiles(options: Options): { profile: 'portable' | 'minimal', profiles: (ProfileName | TargetProfile)[] } {
+  const listed = options.profiles ?? []
+  if (!Array.isArray(listed))
+    throw new TypeError('unplugin-flatmcp: profiles must be an array of profile names or profile objects')
+  const base = options.profile ?? listed.find(p => BASES.includes(p as string)) as 'portable' | 'minimal' | undefined ?? 'portable'
+  if (!BASES.includes(base))
+    throw new TypeError(`unplugin-flatmcp: the base profile must be "portable" or "minimal", not "${String(base)}"; list target profiles in \`profiles\``)
+  const others: (ProfileName | TargetProfile)[] = []
+  for (const profile of listed) {
+    // The compiler checks a name or a profile object as it would at build time, on an empty tool.
+    try {
+      compileTool({ name: 'check', input: undefined }, { profile })
+    }
+    catch (error) {
+      throw new TypeError(`unplugin-flatmcp: ${(error as Error).message}`, { cause: error })
+    }
+    const name = profileName(profile)
+    if (name !== base && !others.some(other => profileName(other) === name))
+      others.push(profile)
+  }
+  return { profile: base, profiles: others }
+}
 
 /** `src/chat.tools.ts` → `src/chat.tools.mcp.json`: the module's folder is kept, so names never collide. */
 export function defaultArtifactName(module: string): string {
@@ -51,9 +94,7 @@ export function defaultArtifactName(module: string): string {
 
 /** Options with every default filled in, checked once. */
 export function resolveOptions(options: Options = {}, bundlerRoot?: string): ResolvedOptions {
-  const profile = options.profile ?? 'portable'
-  if (!PROFILES.includes(profile))
-    throw new TypeError(`unplugin-flatmcp: unknown profile "${String(profile)}"; expected ${PROFILES.map(p => `"${p}"`).join(' or ')}`)
+  const { profile, profiles } = resolveProfiles(options)
   const failOn = options.failOn ?? 'error'
   if (!['error', 'warning', 'never'].includes(failOn))
     throw new TypeError(`unplugin-flatmcp: failOn must be "error", "warning" or "never", not "${String(failOn)}"`)
@@ -65,6 +106,7 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
     include: options.include ?? [/\.tools\.(?:ts|mts|js|mjs)$/],
     exclude: options.exclude ?? [/[\\/]node_modules[\\/]/],
     profile,
+    profiles,
     artifacts,
     failOn,
     coercion: options.coercion ?? true,

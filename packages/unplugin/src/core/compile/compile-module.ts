@@ -8,7 +8,10 @@ export interface ModuleTool {
   /** Where the module exports it: `send`, `default`, `tools[1]`, `tools.send`. */
   exportName: string
   definition: ToolDefinition
+  /** Compiled for the base profile. */
   compiled: CompiledTool
+  /** Compiled for each other profile the build asks for. */
+  others: CompiledTool[]
   precomputed: PrecomputedTool
 }
 
@@ -107,7 +110,9 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     const failing = compiled.diagnostics.find(d => failsBuild(d, options.failOn))
     if (failing)
       throw new ToolCompileError(exportName, undefined, 'input', failing.path, `${failing.severity} ${failing.code}: ${failing.message}`)
-    const data: FlatData = { inputSchema: compiled.inputSchema, coercion: options.coercion ? compiled.coercion : {} }
+    const data: FlatData = { inputSchema: compiled.inputSchema, coercion: options.coercion || compiled.profile ? compiled.coercion : {} }
+    if (compiled.decode !== undefined)
+      data.decode = compiled.decode
     if (compiled.discriminator !== undefined)
       data.discriminator = compiled.discriminator
     try {
@@ -124,25 +129,35 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
 export function compileModuleTools(exports: Record<string, unknown>, options: ResolvedOptions, extendSchema: unknown): ModuleTool[] {
   const tools: ModuleTool[] = []
   for (const { exportName, definition } of exportedTools(exports)) {
-    let compiled: CompiledTool
-    try {
-      compiled = compileTool(definition, { profile: options.profile, extend: extendSchema === undefined ? undefined : { schema: extendSchema } })
-    }
-    catch (error) {
-      if (error instanceof CompileError)
-        throw new ToolCompileError(exportName, error.tool, error.schema, error.path, error.reason)
-      throw new ToolCompileError(exportName, definition.name, undefined, undefined, (error as Error).message)
-    }
-    const failing = compiled.diagnostics.find(d => failsBuild(d, options.failOn))
-    if (failing)
-      throw new ToolCompileError(exportName, compiled.name, failing.schema, failing.path, `${failing.severity} ${failing.code}: ${failing.message}`)
+    const extend = extendSchema === undefined ? undefined : { schema: extendSchema }
+    const [compiled, ...others] = [options.profile, ...options.profiles].map((profile) => {
+      let result: CompiledTool
+      try {
+        result = compileTool(definition, { profile, extend })
+      }
+      catch (error) {
+        if (error instanceof CompileError)
+          throw new ToolCompileError(exportName, error.tool, error.schema, error.path, error.reason)
+        throw new ToolCompileError(exportName, definition.name, undefined, undefined, (error as Error).message)
+      }
+      const failing = result.diagnostics.find(d => failsBuild(d, options.failOn))
+      if (failing)
+        throw new ToolCompileError(exportName, result.name, failing.schema, failing.path, `${failing.severity} ${failing.code}${result.profile ? ` (${result.profile})` : ''}: ${failing.message}`)
+      return result
+    }) as [CompiledTool, ...CompiledTool[]]
     const twin = tools.find(t => t.compiled.name === compiled.name)
     if (twin)
       throw new ToolCompileError(exportName, compiled.name, undefined, undefined, `tool name "${compiled.name}" is also used by export "${twin.exportName}" of this module; tool names must be unique`)
-    const precomputed = toPrecomputed(compiled)
-    if (!options.coercion)
+    const precomputed = toPrecomputed(compiled, others)
+    if (!options.coercion) {
       precomputed.coercion = {}
-    tools.push({ exportName, definition, compiled, precomputed })
+      // An inverse map is not optional: without it a profile's answers would not parse.
+      for (const profiled of Object.values(precomputed.profiles ?? {})) {
+        if (!profiled.decode && !JSON.stringify(profiled.coercion).includes('"keepNull"'))
+          profiled.coercion = {}
+      }
+    }
+    tools.push({ exportName, definition, compiled, others, precomputed })
   }
   return tools
 }

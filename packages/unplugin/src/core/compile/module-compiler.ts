@@ -11,6 +11,7 @@ import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
 import { locateTool } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
+import { profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
 import { compileModuleFlats, compileModuleTools, ToolCompileError, unreachableFlatWarning } from './compile-module'
 import { DuplicateToolError } from './tool-owners'
@@ -102,7 +103,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   const moduleCache = async (): Promise<ModuleCache> => {
     if (!cache) {
       const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), options.profile, options.coercion, options.failOn, ext?.descriptor ?? null])
+      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), options.profile, options.profiles.map(profileKey), options.coercion, options.failOn, ext?.descriptor ?? null])
       cache = new ModuleCache(options.root, options.cacheDir, salt)
     }
     return cache
@@ -129,7 +130,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
         generator: { name: NAME, version: VERSION },
         module,
         hash,
-        options: { profile: options.profile, coercion: options.coercion, extend: ext?.descriptor ?? null },
+        options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), coercion: options.coercion, extend: ext?.descriptor ?? null },
         tools,
         flats,
       }),

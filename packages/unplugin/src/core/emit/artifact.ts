@@ -1,8 +1,11 @@
+import type { CompiledTool } from '@flatmcp/core'
 import type { ModuleFlat, ModuleTool } from '../compile/compile-module'
 
 /** The options a module was compiled with: what the probe needs to re-derive its artifact exactly. */
 export interface ArtifactOptions {
   profile: string
+  /** The profiles built besides the base one (absent when none). */
+  profiles?: string[]
   coercion: boolean
   /** The shared fields: where they came from, and their JSON Schema. */
   extend: null | { module?: string, export?: string, schema: unknown }
@@ -17,6 +20,14 @@ export interface ArtifactInput {
   options: ArtifactOptions
   tools: ModuleTool[]
   flats: ModuleFlat[]
+}
+
+/** A profile's diagnostics that the base profile's do not already say (the flattening's are shared). */
+function ownDiagnostics(compiled: CompiledTool, base: CompiledTool): CompiledTool['diagnostics'] {
+  if (compiled === base)
+    return compiled.diagnostics
+  const said = new Set(base.diagnostics.map(d => `${d.code}\u0000${d.path}\u0000${d.message}`))
+  return compiled.diagnostics.filter(d => !said.has(`${d.code}\u0000${d.path}\u0000${d.message}`))
 }
 
 /**
@@ -36,9 +47,10 @@ export function artifactText(input: ArtifactInput): string {
       coercion: precomputed.coercion,
       ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
       ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
+      ...(precomputed.profiles === undefined ? {} : { profiles: precomputed.profiles }),
     }])),
     ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, profile, data }) => ({ export: exportName, name, profile, ...data })) }),
-    diagnostics: input.tools.flatMap(t => t.compiled.diagnostics.map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message }))),
+    diagnostics: input.tools.flatMap(t => [t.compiled, ...t.others].flatMap(compiled => ownDiagnostics(compiled, t.compiled).map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, ...(compiled.profile === undefined ? {} : { profile: compiled.profile }), schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message })))),
   }
   return `${JSON.stringify(artifact, null, 2)}\n`
 }
