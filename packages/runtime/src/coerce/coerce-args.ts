@@ -32,8 +32,13 @@ let active = 0
 const NO_DEFS: Record<string, CoercionPlan> = {}
 /** The named plans of the current call's root plan. */
 let defs = NO_DEFS
-/** The current call reads every null of a planned object as a missing key (`keepNull` aside). */
-let nullsAsMissing = false
+/**
+ * What a target profile's inverse map does at each planned object before the walk (see
+ * `inverse-args.ts`): it may pick an alternative's plan and drop the model's nulls. Set per call,
+ * so a bundle of `coerceArgs` alone carries none of it.
+ */
+export type ObjectStep = (value: Record<string, Json>, plan: CoercionPlan) => [Record<string, Json>, CoercionPlan]
+let objectStep: ObjectStep | undefined
 
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
@@ -42,7 +47,7 @@ export function lastCallCost(): { attempts: number, work: number } {
 }
 
 /** A place that follows a named plan: the named plan, with the place's own fields on top. */
-function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
+export function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
   // Most places name no plan: this test is all they pay.
   if (plan?.ref === undefined)
     return plan
@@ -86,7 +91,7 @@ function fits(value: Json, kind: NonNullable<CoercionPlan['parse']>): boolean {
  * Sets a key as an own data property: a `__proto__` key never reaches the prototype. Only that key
  * has a setter on a plain object's prototype, so every other key is assigned (defining is 5× slower).
  */
-function set(target: Record<string, Json> | Json[], key: string | number, value: Json): void {
+export function set(target: Record<string, Json> | Json[], key: string | number, value: Json): void {
   if (key === '__proto__')
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
   else
@@ -103,55 +108,13 @@ function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: 
   return copy
 }
 
-/**
- * Whether an object may be of a union's alternative, by its keys alone: each non-null value of a kind
- * the key takes (a string may be JSON text), a null only where the key takes null or may be missing,
- * and every required key there.
- */
-function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionPlan['variants']>[number]): boolean {
-  const { fields, required } = variant
-  for (const key of Object.keys(value)) {
-    const kinds = own(fields, key) ? fields[key]! : undefined
-    const item = value[key]
-    const kind = item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item
-    if (item === null ? kinds !== undefined && !kinds.includes('null') && required.includes(key) : !kinds || !(kinds.includes(kind) || (kind === 'string' && (kinds.includes('object') || kinds.includes('array')))))
-      return false
-  }
-  return required.every(key => own(value, key))
-}
-
-/** The object without its null-valued keys outside `keep`; itself when it has none. */
-function withoutNulls(value: Record<string, Json>, keep: string[]): Record<string, Json> {
-  // Copied from the first dropped key on (a `delete` would leave V8 a slow object for the parser).
-  let copy: Record<string, Json> | undefined
-  const keys = Object.keys(value)
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!
-    if (value[key] === null && !keep.includes(key)) {
-      if (!copy) {
-        copy = {}
-        for (let j = 0; j < i; j++)
-          set(copy, keys[j]!, value[keys[j]!])
-      }
-    }
-    else if (copy) {
-      set(copy, key, value[key])
-    }
-  }
-  return copy ?? value
-}
-
 function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number): Record<string, Json> {
   // A variant's plan is applied at the same depth: the work budget, not the depth, bounds a plan that selects itself.
   if (budget.work <= 0)
     return value
   budget.work--
-  // The alternatives the value fits by its keys' kinds: the first is followed as a discriminator's
-  // case is, keeping a null where any of them takes it.
-  const fitting = plan.variants?.filter(v => fitsVariant(value, v))
-  const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
-  if (first)
-    return coerceObject(value, fitting!.length === 1 ? first : { ...first, keepNull: fitting!.flatMap(v => resolve(v.plan)?.keepNull ?? []) }, depth)
+  if (objectStep)
+    [value, plan] = objectStep(value, plan)
   let out = value
   const { properties, additional } = plan
   if (additional) {
@@ -165,9 +128,6 @@ function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: nu
         out = coerceKey(value, out, key, properties[key], depth)
     }
   }
-  // A strict target's null for a key the model did not mean: the key is missing (a default applies).
-  if (plan.keepNull)
-    out = withoutNulls(out, nullsAsMissing ? [] : plan.keepNull)
   const tag = plan.discriminator
   const selected = tag && typeof out[tag.key] === 'string' && own(tag.cases, out[tag.key] as string) ? resolve(tag.cases[out[tag.key] as string]) : undefined
   return selected ? coerceObject(out, selected, depth) : out
@@ -213,14 +173,14 @@ function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): 
 /**
  * Parses JSON strings back into objects and arrays where the plan says the tool expects them (the
  * whole arguments object included). Where a strict target's plan says which nulls stand for missing
- * keys (`keepNull`), drops those; with `nullsAsMissing`, every null of those objects. Scalars are never touched; the input is never mutated (what
+ * keys (`keepNull`), `step` (from `inverseArgs`) drops those. Scalars are never touched; the input is never mutated (what
  * changes is copied); it never throws and bounds its work: one budget per top-level call, shared by
  * any call a getter of the arguments makes from inside it.
  */
-export function coerceArgs(args: unknown, plan: CoercionPlan, options?: { nullsAsMissing?: boolean }): unknown {
+export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep): unknown {
   const outer = defs
-  const outerNulls = nullsAsMissing
-  nullsAsMissing = options?.nullsAsMissing === true
+  const outerStep = objectStep
+  objectStep = step
   if (active === 0) {
     budget.chars = MAX_TOTAL
     budget.attempts = MAX_ATTEMPTS
@@ -242,7 +202,7 @@ export function coerceArgs(args: unknown, plan: CoercionPlan, options?: { nullsA
   }
   finally {
     defs = outer
-    nullsAsMissing = outerNulls
+    objectStep = outerStep
     active--
   }
 }

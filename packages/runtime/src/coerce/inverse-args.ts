@@ -1,7 +1,10 @@
 // A profile's inverse map at request time: the places advertised as JSON text are parsed back, then
 // the coercion plan repairs strings and drops the nulls a strict model wrote for keys it did not mean.
 import type { CoercionPlan } from '@flatmcp/core'
-import { coerceArgs } from './coerce-args'
+import type { ObjectStep } from './coerce-args'
+import { coerceArgs, resolve, set } from './coerce-args'
+
+type Json = unknown
 
 /** What a profile's compiled tool holds for mapping arguments back. */
 export interface InversePlan {
@@ -54,8 +57,64 @@ function withoutNullKeys(value: unknown, budget: { work: number }, depth: number
 export const NULL_READINGS = ['plan', 'planned', 'everywhere'] as const
 export type NullReading = typeof NULL_READINGS[number]
 
+/**
+ * Whether an object may be of a union's alternative, by its keys alone: each non-null value of a kind
+ * the key takes (a string may be JSON text), a null only where the key takes null or may be missing,
+ * and every required key there.
+ */
+function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionPlan['variants']>[number]): boolean {
+  const { fields, required } = variant
+  for (const key of Object.keys(value)) {
+    const kinds = Object.prototype.hasOwnProperty.call(fields, key) ? fields[key]! : undefined
+    const item = value[key]
+    const kind = item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item
+    if (item === null ? kinds !== undefined && !kinds.includes('null') && required.includes(key) : !kinds || !(kinds.includes(kind) || (kind === 'string' && (kinds.includes('object') || kinds.includes('array')))))
+      return false
+  }
+  return required.every(key => Object.prototype.hasOwnProperty.call(value, key))
+}
+
+/** The object without its null-valued keys outside `keep`; itself when it has none. */
+function withoutNulls(value: Record<string, Json>, keep: string[]): Record<string, Json> {
+  // Copied from the first dropped key on (a `delete` would leave V8 a slow object for the parser).
+  let copy: Record<string, Json> | undefined
+  const keys = Object.keys(value)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (value[key] === null && !keep.includes(key)) {
+      if (!copy) {
+        copy = {}
+        for (let j = 0; j < i; j++)
+          set(copy, keys[j]!, value[keys[j]!])
+      }
+    }
+    else if (copy) {
+      set(copy, key, value[key])
+    }
+  }
+  return copy ?? value
+}
+
+/**
+ * At each planned object: the alternatives the value fits by its keys' kinds (the first is followed
+ * as a discriminator's case is, keeping a null where any of them takes it), then a strict target's
+ * nulls for keys the model did not mean dropped (the key is missing, so a default applies).
+ */
+function nullStep(nullsAsMissing: boolean): ObjectStep {
+  return (value, plan) => {
+    const fitting = plan.variants?.filter(v => fitsVariant(value, v))
+    const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
+    if (first)
+      plan = fitting!.length === 1 ? first : { ...first, keepNull: fitting!.flatMap(v => resolve(v.plan)?.keepNull ?? []) }
+    return [plan.keepNull ? withoutNulls(value, nullsAsMissing ? [] : plan.keepNull) : value, plan]
+  }
+}
+
+const PLAN_READING = /* @__PURE__ */ nullStep(false)
+const PLANNED_READING = /* @__PURE__ */ nullStep(true)
+
 /** The arguments as the original schema expects them, under one reading of its nulls. Never throws. */
 export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan'): unknown {
-  const value = coerceArgs(plan.decode ? coerceArgs(args, plan.decode) : args, plan.coercion, { nullsAsMissing: nulls !== 'plan' })
+  const value = coerceArgs(plan.decode ? coerceArgs(args, plan.decode) : args, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING)
   return nulls === 'everywhere' ? withoutNullKeys(value, { work: MAX_WORK }, 0) : value
 }
