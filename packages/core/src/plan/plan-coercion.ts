@@ -322,12 +322,13 @@ function ownArrayPlan(ctx: PlanContext, array: JsonSchemaObject): CoercionPlan {
   const plan: CoercionPlan = {}
   const prefixSchemas = Array.isArray(array.prefixItems) ? array.prefixItems : Array.isArray(array.items) ? array.items : undefined
   const rest = Array.isArray(array.items) ? array.additionalItems : array.items
+  const items = isSchemaObject(rest) ? planNode(ctx, rest) : undefined
   if (prefixSchemas) {
     const prefix = prefixSchemas.map(child => planNode(ctx, child) ?? null)
-    if (prefix.some(Boolean))
+    // With a plan for the rest, the positions are listed even when none needs one: else they would follow it.
+    if (prefix.some(Boolean) || items)
       plan.prefix = prefix
   }
-  const items = isSchemaObject(rest) ? planNode(ctx, rest) : undefined
   if (items)
     plan.items = items
   if ((plan.items || plan.prefix) && Number.isInteger(array.maxItems))
