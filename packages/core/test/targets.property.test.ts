@@ -5,7 +5,7 @@
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
 import type { CoercionPlan, CompiledTool } from '@flatmcp/core'
 import { compileTool, profileViolations, toOriginalSchema } from '@flatmcp/core'
-import { inverseArgs, NULL_READINGS } from '@flatmcp/runtime/coerce'
+import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
@@ -107,7 +107,7 @@ function sameOutput(expected: Json, actual: Json, nulls: Set<string>, path = '')
 /** The inverse map as the server applies it: the first reading of the nulls the original accepts. */
 function inverse(tool: CompiledTool, advertised: Json, accepts: (value: Json) => boolean = () => true): Json {
   let first: Json
-  for (const reading of NULL_READINGS) {
+  for (const reading of readingsOf(tool.coercion)) {
     const value = inverseArgs(advertised, tool, reading)
     first ??= value
     if (accepts(value))

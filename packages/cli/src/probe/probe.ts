@@ -283,7 +283,7 @@ function untypedLeaves(schema: unknown, pointer = ''): string[] {
   return [...own, ...children.flat()]
 }
 
-async function probeArtifact(file: string, root: string, samples: number, seed: number): Promise<ArtifactReport> {
+async function probeArtifact(file: string, root: string, samples: number, seed: number): Promise<{ report: ArtifactReport, artifact: Artifact }> {
   const { text, artifact } = readArtifact(file)
   const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, findings: [] }
   const add = (finding: Finding): void => {
@@ -368,16 +368,15 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
     if (finding)
       add(finding)
   }
-  return report
+  return { report, artifact }
 }
 
 /**
  * Anthropic takes few strict parameters per request, across every strict tool: the artifacts probed
  * together are one server's tools. Over a limit is a warning naming it (serve fewer tools that way).
  */
-function anthropicBudget(files: string[]): ArtifactReport | undefined {
-  const strict = files.flatMap((file) => {
-    const { artifact } = readArtifact(file)
+function anthropicBudget(read: Artifact[]): ArtifactReport | undefined {
+  const strict = read.flatMap((artifact) => {
     return artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {})
       .filter(([name, data]) => name === 'anthropic-strict' && data.strict !== false)
       .map(([, data]) => ({ name: tool.name, ...anthropicCost(data.inputSchema) })))
@@ -408,11 +407,14 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   if (files.length === 0)
     throw new ProbeLoadError(`no *.mcp.json artifacts under ${(options.paths ?? ['.']).join(', ')}`)
   const artifacts: ArtifactReport[] = []
+  const read: Artifact[] = []
   for (const [n, file] of files.entries()) {
     options.onProgress?.(n, files.length, file)
-    artifacts.push(await probeArtifact(file, root, samples, seed))
+    const { report, artifact } = await probeArtifact(file, root, samples, seed)
+    artifacts.push(report)
+    read.push(artifact)
   }
-  const budget = anthropicBudget(files)
+  const budget = anthropicBudget(read)
   if (budget)
     artifacts.push(budget)
   for (const source of options.sources ?? []) {

@@ -12,13 +12,13 @@ const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs
 /** Keywords major clients reject or ignore; dropping each one only widens the schema. */
 const UNPORTABLE_KEYWORDS = ['not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'minContains', 'maxContains', 'additionalItems']
 
-function typesOf(schema: JsonSchemaObject): Kind[] | undefined {
+export function typesOf(schema: JsonSchemaObject): Kind[] | undefined {
   if (typeof schema.type === 'string')
     return [schema.type as Kind]
   return Array.isArray(schema.type) ? schema.type as Kind[] : undefined
 }
 
-function setTypes(schema: JsonSchemaObject, kinds: Kind[]): void {
+export function setTypes(schema: JsonSchemaObject, kinds: Kind[]): void {
   const sorted = sortKinds(kinds.includes('number') ? kinds.filter(kind => kind !== 'integer') : kinds)
   schema.type = sorted.length === 1 ? sorted[0] : sorted
 }

@@ -245,22 +245,17 @@ function kindsOf(ctx: PlanContext, schema: unknown, depth = 0): string[] {
   if (typeof schema.$ref === 'string')
     return kindsOf(ctx, resolveRef(ctx.root, schema.$ref), depth + 1)
   const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
-  const kinds = branches ? branches.flatMap(branch => kindsOf(ctx, branch, depth + 1)) : [...splitByKind(schema).kinds.keys()].map(kind => kind === 'integer' ? 'number' : kind)
+  let kinds = branches ? branches.flatMap(branch => kindsOf(ctx, branch, depth + 1)) : [...splitByKind(schema).kinds.keys()].map(kind => kind === 'integer' ? 'number' : kind)
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    const allowed = kindsOf(ctx, part, depth + 1)
+    kinds = kinds.filter(kind => allowed.includes(kind))
+  }
   return [...new Set(ctx.rejectsNull.has(schema) ? kinds.filter(kind => kind !== 'null') : kinds)].sort()
 }
 
 /** Whether an original schema may take `null` (unsure counts as yes: the `null` is then kept). */
-function takesNull(ctx: PlanContext, schema: unknown, depth = 0): boolean {
-  if (depth > 16 || schema === true)
-    return true
-  if (!isSchemaObject(schema) || ctx.rejectsNull.has(schema))
-    return false
-  if (typeof schema.$ref === 'string')
-    return takesNull(ctx, resolveRef(ctx.root, schema.$ref), depth + 1)
-  if (Array.isArray(schema.allOf) && !schema.allOf.every(part => takesNull(ctx, part, depth + 1)))
-    return false
-  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
-  return branches ? branches.some(branch => takesNull(ctx, branch, depth + 1)) : splitByKind(schema).kinds.has('null')
+function takesNull(ctx: PlanContext, schema: unknown): boolean {
+  return kindsOf(ctx, schema).includes('null')
 }
 
 /** An alternative's own plan; one reached through a `$ref` is planned (once) as that definition. */

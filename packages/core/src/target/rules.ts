@@ -4,7 +4,8 @@
 import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severity } from '../types'
 import type { Kind } from '../flatten/keywords'
 import { splitByKind } from '../flatten/facets'
-import { ANNOTATIONS, sortKinds } from '../flatten/keywords'
+import { ANNOTATIONS } from '../flatten/keywords'
+import { setTypes, typesOf } from '../flatten/profiles'
 import { childPointer, isSchemaObject } from '../json'
 
 /** What a rule may tell the compiler besides the node it returns. */
@@ -67,16 +68,9 @@ function finishNode(node: JsonSchemaObject, path: JsonPointer, rules: readonly T
   return node
 }
 
-/** The kinds a node's `type` names, `integer` folded into `number` where both appear. */
+/** The kinds a node's `type` names (none when it has no `type`). */
 export function kindsOf(node: JsonSchemaObject): Kind[] {
-  const type = node.type
-  const kinds = (typeof type === 'string' ? [type] : Array.isArray(type) ? type : []) as Kind[]
-  return kinds
-}
-
-function setKinds(node: JsonSchemaObject, kinds: Kind[]): void {
-  const sorted = sortKinds(kinds)
-  node.type = sorted.length === 1 ? sorted[0] : sorted
+  return typesOf(node) ?? []
 }
 
 /** An object of unknown keys: a record, a catch-all, a loose object, or the object side of "any value". */
@@ -106,7 +100,7 @@ export function withNull(node: JsonSchema): JsonSchema {
   if (Array.isArray(out.anyOf))
     out.anyOf = [...out.anyOf, { type: 'null' }]
   else
-    setKinds(out, [...kindsOf(out), 'null'])
+    setTypes(out, [...kindsOf(out), 'null'])
   if (Array.isArray(out.enum))
     out.enum = [...out.enum, null]
   return out

@@ -84,7 +84,7 @@ function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | t
 }
 
 function fits(value: Json, kind: NonNullable<CoercionPlan['parse']>): boolean {
-  return kind === 'json' || Array.isArray(value) ? kind !== 'object' : isObject(value) && kind !== 'array'
+  return kind === 'json' || (Array.isArray(value) ? kind !== 'object' : isObject(value) && kind !== 'array')
 }
 
 /**

@@ -12,40 +12,25 @@ export interface InversePlan {
   decode?: CoercionPlan
 }
 
-/** Whether a plan drops nulls anywhere (only a strict target's plan does). */
-export function dropsNulls(plan: CoercionPlan): boolean {
-  return JSON.stringify(plan).includes('"keepNull"')
-}
 
 const MAX_DEPTH = 128
 const MAX_WORK = 1 << 20
 
 /** The value with every null-valued object key left out, at any depth (bounded); copies what changes. */
-function withoutNullKeys(value: unknown, budget: { work: number }, depth: number): unknown {
+function withoutNullKeys(value: Json, budget: { work: number }, depth: number): Json {
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || --budget.work < 0)
     return value
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined
-    value.forEach((item, i) => {
-      const next = withoutNullKeys(item, budget, depth + 1)
-      if (next !== item)
-        (out ??= value.slice())[i] = next
-    })
-    return out ?? value
-  }
-  const source = value as Record<string, unknown>
-  let out: Record<string, unknown> | undefined
+  const source = value as Record<string, Json>
+  let out = source
   for (const key of Object.keys(source)) {
-    const next = source[key] === null ? undefined : withoutNullKeys(source[key], budget, depth + 1)
+    const next = withoutNullKeys(source[key], budget, depth + 1)
     if (next !== source[key]) {
-      out ??= { ...source }
-      if (next === undefined)
-        delete out[key]
-      else
-        Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true })
+      if (out === source)
+        out = (Array.isArray(source) ? source.slice() : { ...source }) as Record<string, Json>
+      set(out, key, next)
     }
   }
-  return out ?? value
+  return Array.isArray(out) ? out : withoutNulls(out, [])
 }
 
 /**
@@ -56,6 +41,11 @@ function withoutNullKeys(value: unknown, budget: { work: number }, depth: number
  */
 export const NULL_READINGS = ['plan', 'planned', 'everywhere'] as const
 export type NullReading = typeof NULL_READINGS[number]
+
+/** The readings a plan has: all three where it drops nulls (only a strict target's plan does), else the first. */
+export function readingsOf(plan: CoercionPlan): readonly NullReading[] {
+  return JSON.stringify(plan).includes('"keepNull"') ? NULL_READINGS : NULL_READINGS.slice(0, 1)
+}
 
 /**
  * Whether an object may be of a union's alternative, by its keys alone: each non-null value of a kind

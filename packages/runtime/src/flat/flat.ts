@@ -2,7 +2,8 @@ import type * as Compiler from '@flatmcp/core'
 import type { CoercionPlan, ProfileName } from '@flatmcp/core'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
 import type { Issue } from '../validate/validate'
-import { dropsNulls, inverseArgs, NULL_READINGS } from '../coerce/inverse-args'
+import type { NullReading } from '../coerce/inverse-args'
+import { inverseArgs, readingsOf } from '../coerce/inverse-args'
 import { loadCompiler } from '../serve/compiled'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
@@ -102,6 +103,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
   const name = options.name ?? 'input'
   const original = schema['~standard'] as StandardSchemaV1['~standard'] & { validate: (value: unknown) => Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> }
   let data: FlatData | undefined
+  let readings: readonly NullReading[] | undefined
   const compiled = (): FlatData => data ??= (self as unknown as Record<symbol, FlatData | undefined>)[FLAT_COMPILED] ?? compileNow(schema, options)
   const rewrite = (result: Result<InferOutput<S>>, value: unknown): Result<InferOutput<S>> =>
     result.issues && options.messages !== 'original' ? { issues: modelIssues(result.issues, value, compiled().discriminator) } : result
@@ -113,14 +115,14 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
       validate(value) {
         const known = compiled()
         // A strict profile's nulls get their later readings only when the original rejects the first.
-        const readings = dropsNulls(known.coercion) ? NULL_READINGS : NULL_READINGS.slice(0, 1)
+        readings ??= readingsOf(known.coercion)
         const attempt = (i: number, first?: [Result<InferOutput<S>>, unknown]): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
-          const args = inverseArgs(value, known, readings[i])
+          const args = inverseArgs(value, known, readings![i])
           const settle = (result: Result<InferOutput<S>>): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
             if (!result.issues)
               return result
             const failed = first ?? [result, args]
-            return i + 1 < readings.length ? attempt(i + 1, failed) : rewrite(...failed)
+            return i + 1 < readings!.length ? attempt(i + 1, failed) : rewrite(...failed)
           }
           const result = original.validate(args)
           return result instanceof Promise ? result.then(settle) : settle(result)

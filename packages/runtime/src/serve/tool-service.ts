@@ -5,7 +5,7 @@ import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-to
 import type { McpTool, PrecomputedTool, ProfiledTool } from './compiled'
 import type { ProfileChoice } from './profiles'
 import { coerceArgs } from '../coerce/coerce-args'
-import { dropsNulls, inverseArgs, NULL_READINGS } from '../coerce/inverse-args'
+import { inverseArgs, readingsOf } from '../coerce/inverse-args'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
@@ -66,7 +66,7 @@ interface Form {
   /** False when the plan is empty: the coercer is skipped altogether. */
   coerce: boolean
   /** A strict target's nulls: read again as missing keys when the original rejects the first reading. */
-  readings: readonly (typeof NULL_READINGS[number])[]
+  readings: ReturnType<typeof readingsOf>
 }
 
 interface Prepared {
@@ -79,7 +79,7 @@ interface Prepared {
 }
 
 function formOf(tool: McpTool, plan: ProfiledTool): Form {
-  return { tool, plan, coerce: Object.keys(plan.coercion).length > 0 || plan.decode !== undefined, readings: dropsNulls(plan.coercion) ? NULL_READINGS : ['plan'] }
+  return { tool, plan, coerce: Object.keys(plan.coercion).length > 0 || plan.decode !== undefined, readings: readingsOf(plan.coercion) }
 }
 
 /** Collects the tools by name once; each profile's list answer is built once and served as is afterwards. */

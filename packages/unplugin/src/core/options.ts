@@ -1,5 +1,5 @@
 import type { ProfileName, TargetProfile } from '@flatmcp/core'
-import { compileTool } from '@flatmcp/core'
+import { resolveTarget } from '@flatmcp/core'
 import type { FilterPattern } from 'unplugin'
 import path from 'node:path'
 
@@ -73,9 +73,8 @@ function resolveProfiles(options: Options): { profile: 'portable' | 'minimal', p
     throw new TypeError(`unplugin-flatmcp: the base profile must be "portable" or "minimal", not "${String(base)}"; list target profiles in \`profiles\``)
   const others: (ProfileName | TargetProfile)[] = []
   for (const profile of listed) {
-    // The compiler checks a name or a profile object as it would at build time, on an empty tool.
     try {
-      compileTool({ name: 'check', input: undefined }, { profile })
+      resolveTarget(profile)
     }
     catch (error) {
       throw new TypeError(`unplugin-flatmcp: ${(error as Error).message}`, { cause: error })

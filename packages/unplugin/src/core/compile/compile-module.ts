@@ -149,14 +149,9 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
     if (twin)
       throw new ToolCompileError(exportName, compiled.name, undefined, undefined, `tool name "${compiled.name}" is also used by export "${twin.exportName}" of this module; tool names must be unique`)
     const precomputed = toPrecomputed(compiled, others)
-    if (!options.coercion) {
+    // Only the base plan goes: a target profile's plan is its inverse map, without which its answers would not parse.
+    if (!options.coercion)
       precomputed.coercion = {}
-      // An inverse map is not optional: without it a profile's answers would not parse.
-      for (const profiled of Object.values(precomputed.profiles ?? {})) {
-        if (!profiled.decode && !JSON.stringify(profiled.coercion).includes('"keepNull"'))
-          profiled.coercion = {}
-      }
-    }
     tools.push({ exportName, definition, compiled, others, precomputed })
   }
   return tools
