@@ -147,6 +147,30 @@ describe('flatmcp probe', () => {
     }
   })
 
+  it('samples strings that match a pattern, reports values per tool, and fails a tool it could not check', async () => {
+    const odd = fixtureProject('cli-sampling', {
+      'src/odd.tools.ts': [
+        `import { defineTool } from '@flatmcp/runtime'`,
+        `import { z } from 'zod'`,
+        `export const multiline = defineTool({ name: 'multiline', input: z.object({ code: z.string().regex(/^ok$/m) }), handler: () => 'ok' })`,
+        `export const twice = defineTool({ name: 'twice', input: z.object({ code: z.string().regex(/^(ab)\\1$/) }), handler: () => 'ok' })`,
+        '',
+      ].join('\n'),
+    })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], odd.root)).toMatchObject({ code: 0 })
+      const run = await flatmcp(['probe', 'dist', '--samples', '30'], odd.root)
+      expect(run.code, run.stdout).toBe(1)
+      expect(run.stdout).toContain('twice: none of 30 generated values passed the original schema (the sampler could not aim for pattern "^(ab)\\\\1$")')
+      const report = await probe({ paths: ['dist'], root: odd.root, samples: 30 })
+      const sampled = Object.fromEntries(report.artifacts[0]!.sampled.map(t => [t.tool, t.checked]))
+      expect(sampled).toEqual({ multiline: 30, twice: 0 })
+    }
+    finally {
+      odd.remove()
+    }
+  })
+
   it('checks every profile an artifact holds: clean, then a hand-edited profile schema is caught', async () => {
     const profiled = fixtureProject('cli-profiles', { 'src/chat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/chat.tools.ts'), 'utf8') })
     try {

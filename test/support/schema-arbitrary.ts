@@ -9,8 +9,9 @@ const VALUES_PER_SCHEMA = 8
 
 /** A schema description from which both the zod schema and its values are built. */
 export type Spec =
-  | { t: 'string', min?: number, max?: number, trim?: boolean, refine?: boolean, transform?: boolean }
-  | { t: 'number', int: boolean, min?: number, max?: number, coerce?: boolean, catch?: boolean }
+  | { t: 'string', min?: number, max?: number, trim?: boolean, refine?: boolean, transform?: boolean, regex?: number }
+  | { t: 'format', format: number }
+  | { t: 'number', int: boolean, min?: number, max?: number, coerce?: boolean, catch?: boolean, multipleOf?: number }
   | { t: 'boolean' }
   | { t: 'literal', value: string | number | boolean }
   | { t: 'enum', values: string[] }
@@ -43,9 +44,45 @@ const UNDECLARED = ['zz', 'q%', 'constructor']
 const TAGS = ['p', 'q', 'r', 's', 't', 'u']
 const RECORD_KEYS = ['a', 'id'] as const
 
+/**
+ * Patterns whose flags or legacy-mode reading validators do not share, each with strings that
+ * match it (the zod twin filters them); the text generator adds strings around them.
+ */
+export const REGEXES: { regex: RegExp, samples: string[] }[] = [
+  { regex: /^[a-z]+$/i, samples: ['ABC', 'aBé', 'Zz'] },
+  { regex: /^ok$/m, samples: ['x\nok', 'ok\n!', 'ok'] },
+  { regex: /^a.b/s, samples: ['a\nb', 'a!bx'] },
+  { regex: /^.{2,4}$/, samples: ['😀', '😀😀', 'ab'] },
+  { regex: /^[^!]+$/, samples: ['😀 a', 'é'] },
+  { regex: /^(?:caf\u00E9|\w+)$/i, samples: ['CAFÉ', 'Café', 'a1'] },
+  { regex: /^\p{L}+$/u, samples: ['é', 'abc'] },
+  { regex: new RegExp('a\\-b|\\d{2,}'), samples: ['a-b', '12'] },
+  { regex: /[\s\S]{2}$/, samples: ['😀', 'a\n'] },
+]
+
+/** zod formats with edge values zod accepts and format-asserting validators may not. */
+export const FORMATS: { make: () => z.ZodType, samples: string[] }[] = [
+  { make: () => z.email(), samples: ['a@b-.com', `a@${'x'.repeat(64)}.com`, 'o.k@b.io'] },
+  { make: () => z.email({ pattern: z.regexes.unicodeEmail }), samples: ['josé@exämple.com', 'a😀@b.c'] },
+  { make: () => z.ipv6(), samples: ['::ffff:192.168.0.1', '1::2:3:4.5.6.7', '::'] },
+  { make: () => z.cidrv6(), samples: ['::ffff:192.168.0.0/96', '::/0'] },
+  { make: () => z.iso.duration(), samples: ['PT1.5S', 'PT0,5S', 'P1W'] },
+  { make: () => z.hostname(), samples: ['localhost.', 'a-b.c'] },
+  { make: () => z.iso.datetime({ offset: true, local: true }), samples: ['2020-01-01T00:00:00+01:00', '2020-01-01T00:00', '2020-02-29T23:59:59.123456789Z'] },
+  { make: () => z.iso.time(), samples: ['00:00', '23:59:59.5'] },
+  { make: () => z.url(), samples: ['https://ex.com/ü', 'a:', 'http://a/%zz'] },
+  { make: () => z.uuid(), samples: ['00000000-0000-0000-0000-000000000000', '123E4567-E89B-42D3-A456-426614174000'] },
+  { make: () => z.string().includes('x', { position: 2 }), samples: ['x\nx', 'abx'] },
+  { make: () => z.templateLiteral([z.string().min(2).max(3), '.', z.number()]), samples: ['😀.1', 'ab.2'] },
+]
+
+/** multipleOf steps where validators' floating-point division and zod's remainder check part. */
+const STEPS = [0.01, 0.1, 1e-7, 5]
+
 const leaf: fc.Arbitrary<Spec> = fc.oneof(
-  fc.record({ t: fc.constant('string' as const), min: fc.option(fc.nat(3), { nil: undefined }), max: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }), trim: fc.boolean(), refine: fc.boolean(), transform: fc.boolean() }),
-  fc.record({ t: fc.constant('number' as const), int: fc.boolean(), min: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), max: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }), coerce: fc.boolean(), catch: fc.boolean() }),
+  fc.record({ t: fc.constant('string' as const), min: fc.option(fc.nat(3), { nil: undefined }), max: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }), trim: fc.boolean(), refine: fc.boolean(), transform: fc.boolean(), regex: fc.option(fc.nat(REGEXES.length - 1), { nil: undefined, freq: 2 }) }),
+  fc.record({ t: fc.constant('format' as const), format: fc.nat(FORMATS.length - 1) }),
+  fc.record({ t: fc.constant('number' as const), int: fc.boolean(), min: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }), max: fc.option(fc.integer({ min: 5, max: 50 }), { nil: undefined }), coerce: fc.boolean(), catch: fc.boolean(), multipleOf: fc.option(fc.constantFrom(...STEPS), { nil: undefined, freq: 3 }) }),
   fc.constant({ t: 'boolean' as const }),
   fc.record({ t: fc.constant('literal' as const), value: fc.oneof(fc.constantFrom('on', 'off'), fc.integer({ min: 0, max: 3 }), fc.boolean()) }),
   fc.record({ t: fc.constant('enum' as const), values: fc.uniqueArray(fc.constantFrom('red', 'green', 'blue', 'on'), { minLength: 1, maxLength: 3 }) }),
@@ -119,6 +156,8 @@ export function toZod(s: Spec, typed = false): z.ZodType {
         out = out.min(s.min)
       if (s.max !== undefined)
         out = out.max(s.max)
+      if (s.regex !== undefined)
+        out = out.regex(REGEXES[s.regex]!.regex)
       let typed: z.ZodType = out
       if (s.refine)
         typed = out.refine(value => !value.includes('!'))
@@ -134,8 +173,11 @@ export function toZod(s: Spec, typed = false): z.ZodType {
         out = out.min(s.min)
       if (s.max !== undefined)
         out = out.max(s.max)
+      if (s.multipleOf !== undefined)
+        out = out.multipleOf(s.multipleOf)
       return s.catch && !typed ? out.catch(0) : out
     }
+    case 'format': return FORMATS[s.format]!.make()
     case 'boolean': return z.boolean()
     case 'literal': return z.literal(s.value)
     case 'literals': return z.literal(s.values)
@@ -188,7 +230,7 @@ function wrap(how: Wrapper, schema: z.ZodType): z.ZodType {
 /** A value every leaf spec accepts (the generated bounds all admit it), for `.default()`. */
 function defaultOf(s: Spec): unknown {
   switch (s.t) {
-    case 'string': return 'abc'
+    case 'string': return s.regex === undefined ? 'abc' : undefined
     case 'number': return 5
     case 'boolean': return true
     case 'literal': return s.value
@@ -216,7 +258,7 @@ function objectOf(fields: Field[], strict: boolean, typed: boolean, extra?: 'loo
   return strict || typed ? z.strictObject(shape) : z.object(shape)
 }
 
-const text = fc.string({ maxLength: 10, unit: fc.constantFrom('a', 'b', ' ', '!', 'Z', '1', 'é') })
+const text = fc.string({ maxLength: 10, unit: fc.constantFrom('a', 'b', ' ', '!', 'Z', '1', 'é', '😀', '\n', 'É') })
 
 /** Any JSON value, arrays of arrays and objects with declared and undeclared keys included. */
 const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(tie => ({
@@ -234,8 +276,17 @@ const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(tie => ({
 /** Values shaped like the spec; the zod schema filters out the ones it rejects. */
 export function valueOf(s: Spec): fc.Arbitrary<unknown> {
   switch (s.t) {
-    case 'string': return text
-    case 'number': return s.int ? fc.integer({ min: -10, max: 60 }) : fc.double({ min: -10, max: 60, noNaN: true, noDefaultInfinity: true })
+    case 'string': return s.regex === undefined ? text : fc.oneof(text, fc.constantFrom(...REGEXES[s.regex]!.samples))
+    case 'format': return fc.oneof({ weight: 1, arbitrary: text }, { weight: 3, arbitrary: fc.constantFrom(...FORMATS[s.format]!.samples) })
+    case 'number': {
+      if (s.multipleOf !== undefined) {
+        const step = s.multipleOf
+        // Decimal literals, as a model writes them: 19.99, not 1999 * 0.01.
+        const multiples = fc.integer({ min: -200, max: 6000 }).map(k => Number((k * step).toPrecision(12)))
+        return step >= 1 ? fc.oneof(multiples, fc.constantFrom(2 ** 53 - 1, 1e21, 5e21)) : multiples
+      }
+      return s.int ? fc.integer({ min: -10, max: 60 }) : fc.double({ min: -10, max: 60, noNaN: true, noDefaultInfinity: true })
+    }
     case 'boolean': return fc.boolean()
     case 'literal': return fc.constant(s.value)
     case 'literals': return fc.constantFrom(...s.values)

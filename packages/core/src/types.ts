@@ -27,6 +27,7 @@ export type DiagnosticCode =
   | 'non-string-discriminator'
   | 'untyped-leaf'
   | 'keyword-dropped'
+  | 'keyword-rewritten'
   | 'format-moved'
   | 'description-cut'
   | 'ref-unresolved'
@@ -58,6 +59,29 @@ export interface SchemaNote {
   discriminator?: string
   /** The JSON says "any value" (or wider), yet the schema rejects `null`. */
   rejectsNull?: true
+  /** The flags the library tests this node's `pattern` with (its RegExp's, which the JSON loses). */
+  patternFlags?: string
+  /** This node's `pattern` only approximates the library's check, which accepts strings it rejects. */
+  patternInexact?: true
+  /** This node's `minLength` counts UTF-16 code units (validators count code points). */
+  lengthInUnits?: true
+}
+
+/**
+ * How a schema library's parser reads keywords that JSON Schema validators read otherwise. The
+ * compiler rewrites each such keyword so validators accept at least what the parser does.
+ */
+export interface ParserSemantics {
+  /** Flags the parser tests a `pattern` with when its node says none: `''` is JavaScript's legacy mode, `'u'` what validators use. */
+  patternFlags: string
+  /** What a string length counts: UTF-16 code units (JavaScript's `.length`) or code points (JSON Schema's). */
+  lengthUnit: 'utf16' | 'codepoint'
+  /** `multipleOf` as the validators divide (`validator`), or by the library's own remainder check (`library`). */
+  multipleOf: 'validator' | 'library'
+  /** Formats whose library check accepts nothing a format-asserting validator rejects; `'all'` when the validators are the parser. */
+  trustedFormats: readonly string[] | 'all'
+  /** What an object that neither forbids nor describes extra keys does with a key it does not declare. */
+  unknownKeys: 'strip' | 'keep'
 }
 
 /** Notes keyed by the JSON pointer of the node they describe in the original schema. */
@@ -72,6 +96,8 @@ export type FlattenProfileName = 'portable' | 'minimal'
 export interface FlattenOptions {
   profile?: FlattenProfileName
   notes?: SchemaNotes
+  /** How the original's parser reads the schema; by default, as a JSON Schema validator does. */
+  semantics?: Partial<ParserSemantics>
 }
 
 export interface FlattenResult {

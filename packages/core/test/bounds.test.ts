@@ -97,10 +97,16 @@ describe('deep unions', () => {
 })
 
 describe('malformed keywords', () => {
-  it('a pattern only legacy JavaScript reads is dropped with a warning (validators use unicode mode)', () => {
+  it('a zod pattern only legacy JavaScript reads is respelled for unicode mode, where validators read it', () => {
     const compiled = compileTool({ name: 't', input: z.object({ code: z.string().regex(new RegExp('a\\-b')) }) })
-    expect(compiled.inputSchema.properties).toEqual({ code: { type: 'string' } })
-    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'malformed-schema', severity: 'warning', path: '/properties/code/pattern' }))
+    expect(compiled.inputSchema.properties).toEqual({ code: { type: 'string', pattern: 'a-b' } })
+    expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'keyword-rewritten', path: '/properties/code/pattern' }))
+  })
+
+  it('a raw JSON Schema pattern that unicode mode rejects is dropped with a warning', () => {
+    const result = flattenSchema({ type: 'object', properties: { code: { type: 'string', pattern: 'a\\-b' } } })
+    expect(result.schema).toEqual({ type: 'object', properties: { code: { type: 'string' } } })
+    expect(result.diagnostics).toContainEqual(expect.objectContaining({ code: 'malformed-schema', severity: 'warning', path: '/properties/code/pattern' }))
   })
 
   // Valid JSON Schema is what the meta-schema and a compiling validator accept; style is not asked.

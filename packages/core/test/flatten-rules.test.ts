@@ -139,7 +139,8 @@ describe('collisions', () => {
       z.object({ kind: z.literal('a'), code: z.string().length(4).regex(/^\d+$/) }),
       z.object({ kind: z.literal('b'), code: z.string().min(2).max(8) }),
     ]))
-    expect(schema.properties.code).toMatchObject({ type: 'string', minLength: 2, maxLength: 8 })
+    // zod counts UTF-16 units and validators code points: a minimum of 2 units is 1 code point.
+    expect(schema.properties.code).toMatchObject({ type: 'string', minLength: 1, maxLength: 8 })
     expect(schema.properties.code.pattern).toBeUndefined()
   })
 
@@ -295,8 +296,6 @@ describe('constraints JSON cannot show, on a collided key', () => {
     ['trim', z.string().trim().max(3)],
     ['pipe', z.string().min(3).pipe(z.string().max(5))],
     ['transform', z.string().min(3).transform(s => s.length)],
-    ['coerce', z.coerce.number().min(1)],
-    ['catch', z.number().min(1).catch(1)],
   ]
   for (const [what, schema] of cases) {
     it(`${what} at depth 0 keeps the base type only`, () => {
@@ -319,13 +318,42 @@ describe('constraints JSON cannot show, on a collided key', () => {
     expect(accepts(schema, { name: '  ab  ' })).toBe(true)
   })
 
+  // What these accept beyond their JSON type, at depth 0 and on a collided key.
+  const wider: [string, z.ZodType, unknown[]][] = [
+    ['.catch()', z.number().min(1).catch(1), ['ten', null, { a: 1 }, [1], 0]],
+    ['z.preprocess()', z.preprocess(v => Number(v), z.number()), ['12', true, null]],
+    ['z.coerce.number()', z.coerce.number().min(1), ['12', true, [5], 3]],
+    ['z.coerce.string()', z.coerce.string().min(1), [null, 12, true, { a: 1 }]],
+    ['z.coerce.boolean()', z.coerce.boolean(), [null, 'no', 0, []]],
+  ]
+  for (const [what, schema, values] of wider) {
+    it(`${what} advertises every kind its parser accepts, at depth 0 and on a collided key`, () => {
+      const inputs: [z.ZodType, (v: unknown) => unknown][] = [
+        [z.object({ v: schema }), v => ({ v })],
+        [variants(schema, z.string()), v => ({ kind: 'a', v })],
+      ]
+      for (const [input, argsOf] of inputs) {
+        const compiled = compile(input)
+        for (const v of values) {
+          expect(input.safeParse(argsOf(v)).success).toBe(true)
+          expect(accepts(compiled.inputSchema, argsOf(v))).toBe(true)
+        }
+        expect(compiled.diagnostics.map(d => d.code)).toContain('invisible-constraint')
+      }
+    })
+  }
+
+  it('a coerced number stays a number for its number values: its bounds still apply to them', () => {
+    expect(flat(z.object({ n: z.coerce.number().min(1) })).properties.n).toMatchObject({ minimum: 1, type: ['array', 'string', 'number', 'boolean', 'null'] })
+  })
+
   it('a key with .catch() is never required: the parser accepts it missing', () => {
     const schema = flat(z.object({ n: z.number().catch(0), m: z.number() }))
     expect(schema.required).toEqual(['m'])
   })
 
   it('a refine off a collided key keeps its visible constraints', () => {
-    expect(flat(z.object({ s: z.string().min(3).refine(s => s !== 'abc') })).properties.s).toEqual({ type: 'string', minLength: 3 })
+    expect(flat(z.object({ s: z.string().max(3).refine(s => s !== 'abc') })).properties.s).toEqual({ type: 'string', maxLength: 3 })
   })
 })
 

@@ -9,6 +9,7 @@ import { glob } from 'tinyglobby'
 import { createModuleCompiler, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 import { createRandom, sampleValue } from './sample'
+import { clientCheck } from './validators'
 
 export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'untyped'
 
@@ -28,6 +29,8 @@ export interface ArtifactReport {
   tools: string[]
   /** Values checked against the advertised schemas. */
   samplesChecked: number
+  /** Per tool (and flat() schema): values checked, and what the sampler could not aim for. */
+  sampled: { tool: string, checked: number, unmet: string[] }[]
   findings: Finding[]
 }
 
@@ -221,9 +224,16 @@ async function minimise(value: unknown, stillFails: (candidate: unknown) => Prom
 
 interface ToolSchemas { params?: unknown, input: unknown }
 
-/** The superset check of one tool: values the original schemas accept must pass the advertised schema. */
-async function checkSuperset(tool: Artifact['tools'][number], schemas: ToolSchemas, extendSchema: unknown, samples: number, seed: number): Promise<{ checked: number, finding?: Finding }> {
+interface SupersetResult { checked: number, unmet: string[], finding?: Finding }
+
+/**
+ * The superset check of one tool: values the original schemas accept must pass the advertised
+ * schema under every validator a client runs. A tool no generated value reaches is a finding too:
+ * nothing was checked.
+ */
+async function checkSuperset(tool: Artifact['tools'][number], schemas: ToolSchemas, extendSchema: unknown, samples: number, seed: number): Promise<SupersetResult> {
   const validate = ajv2020.compile(tool.inputSchema as object)
+  const rejectedBy = clientCheck(tool.inputSchema as object)
   const parts = [
     ...(extendSchema === undefined ? [] : [extendSchema]),
     ...(schemas.params === undefined ? [] : [schemas.params]),
@@ -241,30 +251,40 @@ async function checkSuperset(tool: Artifact['tools'][number], schemas: ToolSchem
     return true
   }
   const random = createRandom(seed)
+  const unmet = new Set<string>()
   let checked = 0
   for (let i = 0; i < samples; i++) {
-    const value = Object.assign({}, ...parts.map(part => sampleValue(part.json, random))) as Record<string, unknown>
+    const value = Object.assign({}, ...parts.map(part => sampleValue(part.json, random, unmet))) as Record<string, unknown>
     const plain = JSON.parse(JSON.stringify(value)) as unknown
     if (!await valid(plain))
       continue
     checked++
-    if (validate(plain))
+    if (rejectedBy(plain).length === 0)
       continue
-    const small = await minimise(plain, async candidate => await valid(candidate) && !validate(candidate))
-    validate(small)
-    const reasons = (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
+    const small = await minimise(plain, async candidate => await valid(candidate) && rejectedBy(candidate).length > 0)
+    const rejecting = rejectedBy(small)
+    const reasons = validate(small) ? `rejected by ${rejecting.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
     return {
       checked,
+      unmet: [...unmet],
       finding: {
         check: 'superset',
         severity: 'error',
         tool: tool.name,
-        message: `the advertised schema rejects a value the original schema accepts (${reasons})`,
+        message: `the advertised schema rejects a value the original schema accepts (${reasons}) under ${rejecting.join(', ')}`,
         detail: `counterexample: ${JSON.stringify(small)}`,
       },
     }
   }
-  return { checked }
+  if (checked === 0) {
+    const why = unmet.size > 0 ? `the sampler could not aim for ${[...unmet].join(', ')}` : 'its values all missed what the original checks'
+    return {
+      checked,
+      unmet: [...unmet],
+      finding: { check: 'superset', severity: 'error', tool: tool.name, message: `none of ${samples} generated values passed the original schema (${why}), so nothing was checked; test this tool's superset yourself or raise --samples` },
+    }
+  }
+  return { checked, unmet: [...unmet] }
 }
 
 function untypedLeaves(schema: unknown, pointer = ''): string[] {
@@ -285,7 +305,7 @@ function untypedLeaves(schema: unknown, pointer = ''): string[] {
 
 async function probeArtifact(file: string, root: string, samples: number, seed: number): Promise<{ report: ArtifactReport, artifact: Artifact }> {
   const { text, artifact } = readArtifact(file)
-  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, findings: [] }
+  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, sampled: [], findings: [] }
   const add = (finding: Finding): void => {
     report.findings.push(finding)
   }
@@ -352,8 +372,9 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    const { checked, finding } = await checkSuperset(tool, definition, fresh.extendSchema, samples, seed)
+    const { checked, unmet, finding } = await checkSuperset(tool, definition, fresh.extendSchema, samples, seed)
     report.samplesChecked += checked
+    report.sampled.push({ tool: tool.name, checked, unmet })
     if (finding)
       add(finding)
   }
@@ -363,8 +384,9 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: entry.tool.name, message: `${artifact.module} no longer exports a flat() schema as "${entry.export}"` })
       continue
     }
-    const { checked, finding } = await checkSuperset(entry.tool, { input: compiled.schema }, undefined, samples, seed)
+    const { checked, unmet, finding } = await checkSuperset(entry.tool, { input: compiled.schema }, undefined, samples, seed)
     report.samplesChecked += checked
+    report.sampled.push({ tool: entry.tool.name, checked, unmet })
     if (finding)
       add(finding)
   }
@@ -390,6 +412,7 @@ function anthropicBudget(read: Artifact[]): ArtifactReport | undefined {
     file: '',
     tools: strict.map(t => t.name),
     samplesChecked: 0,
+    sampled: [],
     findings: over.map(limit => ({ check: 'profile' as const, severity: 'warning' as const, message: `anthropic-strict: these artifacts hold ${total[limit]} ${words[limit]} across their strict tools; Anthropic takes ${ANTHROPIC_LIMITS[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to Anthropic, or leave some out of the profile.` })),
   }
 }
@@ -420,7 +443,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   for (const source of options.sources ?? []) {
     const module = modulePath(root, source)
     if (!artifacts.some(a => a.module === module))
-      artifacts.push({ file: '', module, tools: [], samplesChecked: 0, findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
+      artifacts.push({ file: '', module, tools: [], samplesChecked: 0, sampled: [], findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
   }
   return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, artifacts }
 }

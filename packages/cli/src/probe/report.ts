@@ -6,8 +6,13 @@ const CHECKS: [Check, string][] = [
   ['json-schema', 'compiles as JSON Schema (draft-07 and 2020-12)'],
   ['profile', 'keeps its profile\'s shape'],
   ['current', 'is current (matches its source compiled now)'],
-  ['superset', 'accepts every value the original schemas accept'],
+  ['superset', 'accepts every value the original schemas accept, under ajv 2020 (with and without ajv-formats), ajv draft-07 and @cfworker/json-schema'],
 ]
+
+/** Values checked per tool, with what the sampler could not aim for. */
+function sampledText(sampled: ProbeReport['artifacts'][number]['sampled']): string {
+  return sampled.map(t => `${t.tool}: ${t.checked} values${t.unmet.length > 0 ? `, not aimed for: ${t.unmet.join(', ')}` : ''}`).join('; ')
+}
 
 /** The probe's report for a person: one block per artifact, each check passed or its findings. */
 export function renderReport(report: ProbeReport, root: string, stream?: { isTTY?: boolean }): string {
@@ -23,7 +28,7 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
       const findings = artifact.findings.filter(f => f.check === check)
       if (findings.length === 0) {
         if (artifact.file)
-          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${artifact.samplesChecked} values)`) : ''}`)
+          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${sampledText(artifact.sampled)})`) : ''}`)
         continue
       }
       lines.push(`  ${s.red('✗')} ${label}`)

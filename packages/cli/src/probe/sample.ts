@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@flatmcp/core'
+import fc from 'fast-check'
 
 /** A small seeded generator (mulberry32): the same seed gives the same values on every machine. */
 export function createRandom(seed: number): () => number {
@@ -18,6 +19,29 @@ type Node = Record<string, any>
 const KINDS = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz ABC019-_.é'
 const MAX_DEPTH = 8
+const FORMATS = new Set(['date-time', 'date', 'time', 'email', 'uuid', 'uri', 'ipv4', 'hostname'])
+/** Keywords the sampler does not aim for: values may miss them, and the original then filters them out. */
+const UNAIMED = ['not', 'if', 'uniqueItems', 'propertyNames', 'patternProperties', 'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties', 'contains', 'unevaluatedProperties']
+
+/** Strings matching a pattern, read as validators do (unicode mode) where it compiles so; null when it cannot be generated. */
+const patternStrings = new Map<string, fc.Arbitrary<string> | null>()
+
+function stringsMatching(source: string): fc.Arbitrary<string> | null {
+  if (!patternStrings.has(source)) {
+    let arbitrary: fc.Arbitrary<string> | null = null
+    for (const flags of ['u', '']) {
+      try {
+        arbitrary = fc.stringMatching(new RegExp(source, flags))
+        break
+      }
+      catch {
+        // Not a pattern in this mode, or a construct fast-check cannot generate (lookarounds, backreferences).
+      }
+    }
+    patternStrings.set(source, arbitrary)
+  }
+  return patternStrings.get(source)!
+}
 
 function resolveRef(root: JsonSchema, ref: string): unknown {
   if (!ref.startsWith('#'))
@@ -31,14 +55,24 @@ function resolveRef(root: JsonSchema, ref: string): unknown {
 }
 
 /**
- * Values shaped by a JSON Schema, for the probe's superset check: they follow types, enums, bounds
- * and required keys, and are then filtered by the original schema, so they need not be exact.
+ * Values shaped by a JSON Schema, for the probe's superset check: they follow types, enums, bounds,
+ * patterns and required keys, and are then filtered by the original schema, so they need not be
+ * exact. What the sampler could not aim for is added to `unmet` (`pattern "…"`, `format "…"`, a
+ * keyword): a tool none of whose values pass says why.
  */
-export function sampleValue(root: JsonSchema, random: () => number): unknown {
+export function sampleValue(root: JsonSchema, random: () => number, unmet: Set<string> = new Set()): unknown {
   const int = (min: number, max: number): number => Math.floor(min + random() * (max - min + 1))
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
 
   function string(node: Node): string {
+    if (typeof node.pattern === 'string') {
+      const matching = stringsMatching(node.pattern)
+      if (matching)
+        return fc.sample(matching, { seed: int(0, 2 ** 31 - 1), numRuns: 1 })[0]!
+      unmet.add(`pattern ${JSON.stringify(node.pattern)}`)
+    }
+    if (typeof node.format === 'string' && !FORMATS.has(node.format))
+      unmet.add(`format "${node.format}"`)
     switch (node.format) {
       case 'date-time': return new Date(int(0, 4102444800) * 1000).toISOString()
       case 'date': return new Date(int(0, 4102444800) * 1000).toISOString().slice(0, 10)
@@ -78,8 +112,15 @@ export function sampleValue(root: JsonSchema, random: () => number): unknown {
     const union = node.anyOf ?? node.oneOf
     if (Array.isArray(union) && union.length > 0)
       return generate({ ...node, anyOf: undefined, oneOf: undefined, ...pick(union) }, depth + 1)
-    if (Array.isArray(node.allOf) && node.allOf.length > 0)
+    for (const keyword of UNAIMED) {
+      if (keyword in node)
+        unmet.add(keyword)
+    }
+    if (Array.isArray(node.allOf) && node.allOf.length > 0) {
+      if (node.allOf.length > 1)
+        unmet.add('allOf beyond its first member')
       return generate({ ...node, allOf: undefined, ...node.allOf[0] }, depth + 1)
+    }
     if ('const' in node)
       return node.const
     if (Array.isArray(node.enum) && node.enum.length > 0)

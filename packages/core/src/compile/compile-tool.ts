@@ -96,7 +96,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
         throw new CompileError(tool.name, part, error.path, error.reason)
       throw new CompileError(tool.name, part, '', (error as Error).message)
     }
-    const result = flattenSchema(original.schema, { profile: target.flatten, notes: original.notes })
+    // MCP reads a tool schema without `$schema` as 2020-12; the tag only breaks draft-07 validators (VS Code's).
+    delete original.schema.$schema
+    const result = flattenSchema(original.schema, { profile: target.flatten, notes: original.notes, semantics: original.semantics })
     diagnostics.push(...result.diagnostics.map(d => ({ ...d, tool: tool.name, schema: part })))
     if (part !== 'output')
       originals.push(original)

@@ -1,5 +1,5 @@
 import type { KeyHint } from './hints'
-import type { Diagnostic, DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, SchemaNote, Severity } from '../types'
+import type { Diagnostic, DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics, SchemaNote, Severity } from '../types'
 
 export interface Profile {
   name: string
@@ -22,6 +22,8 @@ export interface FlattenContext {
   profile: Profile
   /** The document `$ref`s resolve against. */
   root: JsonSchema
+  /** How the original's parser reads keywords validators read otherwise. */
+  semantics: ParserSemantics
   /** Notes by node identity; rewritten nodes inherit the notes of the node they came from. */
   notes: Map<object, SchemaNote>
   diagnostics: SiteDiagnostic[]

@@ -3,6 +3,7 @@ import type { FlattenContext, SiteDiagnostic } from './context'
 import { isSchemaObject, resolvePointer } from '../json'
 import { flatSite, NODE_BUDGET } from './context'
 import { resolveProfile } from './profiles'
+import { VALIDATOR_SEMANTICS } from './semantics'
 import { rewrite } from './walk'
 
 function notesByNode(schema: JsonSchema, notes: SchemaNotes | undefined): Map<object, SchemaNote> {
@@ -24,6 +25,7 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
   const ctx: FlattenContext = {
     profile: resolveProfile(options.profile ?? 'portable'),
     root: schema,
+    semantics: { ...VALIDATOR_SEMANTICS, ...options.semantics },
     notes: notesByNode(schema, options.notes),
     diagnostics: [],
     frames: [],

@@ -189,13 +189,13 @@ function declaredKeys(schema: JsonSchemaObject): string[] {
   return [...new Set([...properties, ...required])]
 }
 
-function propertyOf(schema: JsonSchemaObject, key: string): JsonSchema | undefined {
+function propertyOf(schema: JsonSchemaObject, key: string, keep: boolean): JsonSchema | undefined {
   const properties = isSchemaObject(schema.properties) ? schema.properties : {}
   if (Object.prototype.hasOwnProperty.call(properties, key))
     return properties[key] as JsonSchema
   // Required without a property (a record with enum keys): its value is what extra keys hold. Any
   // one of several matching patterns is a sound stand-in, since the value must satisfy them all.
-  return Array.isArray(schema.required) && schema.required.includes(key) ? undeclaredKeySchemas(schema, key)[0] ?? true : undefined
+  return Array.isArray(schema.required) && schema.required.includes(key) ? undeclaredKeySchemas(schema, key, keep)[0] ?? true : undefined
 }
 
 function isRequired(schema: JsonSchemaObject, key: string): boolean {
@@ -205,22 +205,24 @@ function isRequired(schema: JsonSchemaObject, key: string): boolean {
 /**
  * What a variant accepts for keys it does not declare: a schema, or undefined when it gives them no
  * meaning (it strips or forbids them). An object without `properties` (`{type: "object"}`, the object
- * side of an untyped member, an object of patterns only) keeps every other key, whatever it holds.
+ * side of an untyped member, an object of patterns only) keeps every other key, whatever it holds;
+ * so does every object that says nothing of extra keys when the parser `keep`s unknown keys (a
+ * validator does; zod strips them).
  */
-function extraKeysSchema(schema: JsonSchemaObject): JsonSchema | undefined {
+function extraKeysSchema(schema: JsonSchemaObject, keep: boolean): JsonSchema | undefined {
   const extra = schema.additionalProperties
   if (extra === true || isSchemaObject(extra))
     return extra
-  return extra === undefined && !isSchemaObject(schema.properties) ? true : undefined
+  return extra === undefined && (keep || !isSchemaObject(schema.properties)) ? true : undefined
 }
 
 /** What a variant that does not declare `key` accepts under it: its matching patterns, else its catch-all. */
-function undeclaredKeySchemas(schema: JsonSchemaObject, key: string): JsonSchema[] {
+function undeclaredKeySchemas(schema: JsonSchemaObject, key: string, keep: boolean): JsonSchema[] {
   const patterns = isSchemaObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : []
   const matched = patterns.filter(([pattern]) => matchesPattern(pattern, key)).map(([, child]) => child as JsonSchema)
   if (matched.length > 0)
     return matched
-  const extra = extraKeysSchema(schema)
+  const extra = extraKeysSchema(schema, keep)
   return extra === undefined ? [] : [extra]
 }
 
@@ -244,6 +246,7 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   if (variants.length === 1)
     return variants[0]!.schema
   const discriminator = findDiscriminator(variants.map(v => v.schema), declaredDiscriminator, ctx, path)
+  const keep = ctx.semantics.unknownKeys === 'keep'
   const properties: Record<string, JsonSchema> = {}
   const required: string[] = []
   const keys = [...new Set(variants.flatMap(v => declaredKeys(v.schema)))]
@@ -252,8 +255,8 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
 
   for (const key of keys) {
     const keyPath = childPointer(path, 'properties', key)
-    const declaring = variants.map((v, i) => ({ schema: propertyOf(v.schema, key), i })).filter(e => e.schema !== undefined)
-    const catchAlls = variants.flatMap(v => propertyOf(v.schema, key) === undefined ? undeclaredKeySchemas(v.schema, key) : [])
+    const declaring = variants.map((v, i) => ({ schema: propertyOf(v.schema, key, keep), i })).filter(e => e.schema !== undefined)
+    const catchAlls = variants.flatMap(v => propertyOf(v.schema, key, keep) === undefined ? undeclaredKeySchemas(v.schema, key, keep) : [])
     const candidates = [...declaring.map(e => e.schema!), ...catchAlls]
     let schema: JsonSchema = candidates.length === 1
       ? candidates[0]!
@@ -285,7 +288,7 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   }
   if (required.length > 0)
     out.required = required
-  const extras = variants.map(v => extraKeysSchema(v.schema) ?? v.schema.additionalProperties)
+  const extras = variants.map(v => extraKeysSchema(v.schema, keep) ?? v.schema.additionalProperties)
   const patternsDiffer = 'patternProperties' in out === false && variants.some(v => 'patternProperties' in v.schema)
   const meaningful = extras.filter(isSchemaObject)
   // A variant that keeps every extra key keeps the flat object open, and says so: an outer union

@@ -69,6 +69,14 @@ export function cutDescription(text: string): string {
   return `${(space > MAX_DESCRIPTION / 2 ? head.slice(0, space) : head).trimEnd()}…`
 }
 
+/** A description with one more sentence after it, the two kept apart by a full stop. */
+export function withSentence(description: unknown, sentence: string): string {
+  if (typeof description !== 'string' || description.trim() === '')
+    return sentence
+  const text = description.trimEnd()
+  return `${text}${/[.!?:;]$/.test(text) ? '' : '.'} ${sentence}`
+}
+
 export function kindOfValue(value: unknown): Kind {
   if (value === null)
     return 'null'

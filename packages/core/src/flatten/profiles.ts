@@ -5,7 +5,7 @@ import { childPointer, isSchemaObject } from '../json'
 import { report } from './context'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from './facets'
 import { joinSchemas } from './join'
-import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, sortKinds } from './keywords'
+import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, sortKinds, withSentence } from './keywords'
 
 /** Identifiers and containers that mean nothing once references are inlined. */
 const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', '$comment']
@@ -54,8 +54,7 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     delete out.const
   }
   if (typeof out.format === 'string' && !PORTABLE_FORMATS.has(out.format)) {
-    const note = `Format: ${out.format}.`
-    out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note
+    out.description = withSentence(out.description, `Format: ${out.format}.`)
     report(ctx, 'format-moved', 'info', childPointer(path, 'format'), `format "${out.format}" is not portable; moved into the description`)
     delete out.format
   }
@@ -86,6 +85,18 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   }
   if (out.items === true)
     out.items = anyValue()
+  return out
+}
+
+/**
+ * A 2020-12 tuple with a rest (`prefixItems` beside `items`) reads differently to a draft-07
+ * validator, where `items` then constrains every element: such a tuple becomes one `items` schema.
+ */
+function minimalNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): JsonSchema {
+  if (!Array.isArray(node.prefixItems) || node.items === undefined)
+    return node
+  const out = { ...node }
+  tupleToItems(out, path, ctx)
   return out
 }
 
@@ -129,7 +140,7 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
 
 const PROFILES: Record<FlattenProfileName, Profile> = {
   portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions },
-  minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true },
+  minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true, finishNode: minimalNode },
 }
 
 const FLATTEN_PROFILE_NAMES = Object.keys(PROFILES) as FlattenProfileName[]

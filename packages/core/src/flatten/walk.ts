@@ -6,7 +6,8 @@ import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } fro
 import { assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
-import { isLegacyPattern, isWellFormed } from './well-formed'
+import { faithfulKeywords } from './semantics'
+import { isWellFormed } from './well-formed'
 
 /** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
 const STRICTER_THAN_PARSER = new Set(['overwrite', 'coerce', 'catch', 'preprocess'])
@@ -19,7 +20,7 @@ const ACCEPTS_MISSING = new Set(['catch', 'preprocess'])
  */
 export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, depth: number): JsonSchema {
   if (node === true)
-    return ctx.profile.finishNode ? rewrite(ctx, {}, path, depth) : true
+    return ctx.profile.anyValue() !== true ? rewrite(ctx, {}, path, depth) : true
   if (node === false)
     return false
   if (!isSchemaObject(node)) {
@@ -35,6 +36,7 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
     return located(ctx, path, carryNote(ctx, node, rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth)))
 
   const children = rewriteChildren(ctx, node, path, depth)
+  faithfulKeywords(ctx, node, children, path)
   carryNote(ctx, node, children)
   let out: JsonSchema = children
   if (Array.isArray(children.allOf) && ctx.profile.foldAllOf)
@@ -71,11 +73,9 @@ function rewriteChildren(ctx: FlattenContext, node: JsonSchemaObject, path: Json
   for (const [keyword, value] of Object.entries(node)) {
     if ((keyword === '$defs' || keyword === 'definitions') && ctx.profile.inlineRefs)
       continue
-    if (!isWellFormed(keyword, value)) {
-      if (keyword === 'pattern' && isLegacyPattern(value))
-        report(ctx, 'malformed-schema', 'warning', childPointer(path, keyword), `pattern ${JSON.stringify(value)} is not valid in unicode mode, which JSON Schema validators use (an escape such as \\- outside [ ]); dropped, so the schema only gets wider`)
-      else
-        report(ctx, 'malformed-schema', 'error', childPointer(path, keyword), `"${keyword}" has a value of the wrong shape (${describeValue(value)}); dropped`)
+    // A pattern string is read with the parser's flags by `faithfulKeywords`.
+    if (!isWellFormed(keyword, value) && !(keyword === 'pattern' && typeof value === 'string')) {
+      report(ctx, 'malformed-schema', 'error', childPointer(path, keyword), `"${keyword}" has a value of the wrong shape (${describeValue(value)}); dropped`)
       continue
     }
     if (keyword === 'anyOf' || keyword === 'oneOf') {
@@ -168,7 +168,7 @@ export function foldAll(schemas: JsonSchema[]): JsonSchema {
   return out
 }
 
-/** Applies what the parser does beyond the JSON: a key it accepts missing is optional; a node it accepts more of than the JSON says keeps its base type. */
+/** Applies what the parser does beyond the JSON: a key it accepts missing is optional; a node it accepts more of than the JSON says widens. */
 function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, path: JsonPointer): JsonSchemaObject {
   let out = node
   if (Array.isArray(out.required) && isSchemaObject(original.properties)) {
@@ -178,11 +178,53 @@ function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, nod
       out = kept.length > 0 ? { ...out, required: kept } : withoutKeyword(out, 'required')
   }
   const stricter = noteOf(ctx, original)?.invisible?.filter(kind => STRICTER_THAN_PARSER.has(kind)) ?? []
-  if (stricter.length > 0) {
-    report(ctx, 'invisible-constraint', 'info', path, `kept only the base type: the parser accepts more than JSON Schema shows (${stricter.join(', ')})`)
-    out = baseType(out)
+  if (stricter.length === 0)
+    return out
+  const widened = widenForParser(ctx, out, stricter)
+  report(ctx, 'invisible-constraint', 'info', path, widened === 'any'
+    ? `accepts any value: the parser takes input of any shape here (${stricter.join(', ')})`
+    : `kept only the base type${widened === 'coerced' ? ' and what converts to it' : ''}: the parser accepts more than JSON Schema shows (${stricter.join(', ')})`)
+  return widened === 'any' ? { ...annotationsOf(out), ...anyObject(ctx) } : widened === 'coerced' ? coercedNumber(ctx, out) : baseType(out)
+}
+
+/**
+ * How far a node widens for its parser: `.catch()` and `z.preprocess()` take anything, a coerced
+ * string or boolean takes anything (every value converts), a coerced number takes the kinds
+ * `Number()` turns into numbers; an overwrite (`.trim()`…) keeps the base type.
+ */
+function widenForParser(ctx: FlattenContext, node: JsonSchemaObject, stricter: string[]): 'any' | 'coerced' | 'base' {
+  if (stricter.includes('catch') || stricter.includes('preprocess'))
+    return 'any'
+  if (stricter.includes('coerce')) {
+    const kinds = splitByKind(node).kinds
+    return [...kinds.keys()].every(kind => kind === 'number' || kind === 'integer') ? 'coerced' : 'any'
   }
+  return 'base'
+}
+
+function anyObject(ctx: FlattenContext): JsonSchemaObject {
+  const any = ctx.profile.anyValue()
+  return isSchemaObject(any) ? any : {}
+}
+
+function annotationsOf(node: JsonSchemaObject): JsonSchemaObject {
+  return Object.fromEntries(Object.entries(node).filter(([keyword]) => ANNOTATIONS.has(keyword) && keyword !== 'default'))
+}
+
+/** `Number()` turns strings, booleans, null and arrays into numbers; numbers keep their constraints. */
+function coercedNumber(ctx: FlattenContext, node: JsonSchemaObject): JsonSchemaObject {
+  const out = baseTypeOf(node)
+  const kinds = [...splitByKind(node).kinds.keys()]
+  out.type = sortKinds([...kinds, 'array', 'string', 'boolean', 'null'])
+  const items = ctx.profile.anyValue()
+  out.items = items === true ? {} : items
   return out
+}
+
+/** The node as it is but for its enum and default: a coerced value need not be listed. */
+function baseTypeOf(node: JsonSchemaObject): JsonSchemaObject {
+  const { enum: _enum, const: _const, default: _default, ...rest } = node
+  return rest
 }
 
 function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string }, path: JsonPointer, depth: number): JsonSchema {

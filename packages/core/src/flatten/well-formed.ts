@@ -10,7 +10,7 @@ const isCount = (value: unknown): boolean => Number.isInteger(value) && (value a
 const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every(isString)
 
 /** Whether `pattern` compiles as a regular expression, with the given flags. */
-function compiles(pattern: string, flags: string): boolean {
+export function compiles(pattern: string, flags: string): boolean {
   try {
     void new RegExp(pattern, flags)
     return true

@@ -3,6 +3,7 @@
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
 import type { TargetContext, TargetRule } from './rules'
+import { withSentence } from '../flatten/keywords'
 import { portableViolations } from '../flatten/profiles'
 import { childPointer, isSchemaObject, jsonEqual } from '../json'
 import { applyNodeRules, closeObjects, encodeAsJson, encodeOpenObjects, isOpenObject, keepKeywords, kindsOf, requireEveryKey, splitKinds, visitNodes } from './rules'
@@ -124,7 +125,7 @@ const GEMINI_STRING_FORMATS = new Set(['date-time', 'enum'])
 const GEMINI_NAME = /^[A-Z_]\w{0,63}$/i
 
 const appendNote = (node: JsonSchemaObject, note: string): void => {
-  node.description = typeof node.description === 'string' ? `${node.description} ${note}` : note
+  node.description = withSentence(node.description, note)
 }
 
 /** One `type` per node: `nullable` for null, JSON text for several kinds and for objects of unknown keys. */

@@ -1,0 +1,28 @@
+import type { JsonPointer, JsonSchemaObject, ParserSemantics, SchemaNotes } from '../types'
+
+/** Which side of a schema to describe: what a caller sends (`input`) or what the parser returns. */
+export type SchemaSide = 'input' | 'output'
+
+/** What every front end hands the compiler: the original JSON Schema and what that JSON cannot show. */
+export interface OriginalSchema {
+  schema: JsonSchemaObject
+  /** What the JSON cannot show, by pointer into `schema`. */
+  notes: SchemaNotes
+  /** How the library's parser reads keywords validators read otherwise. */
+  semantics: ParserSemantics
+}
+
+/** A part of the schema has no JSON Schema form (a `z.date()`, a `z.bigint()`…). */
+export class UnrepresentableError extends Error {
+  /** What is wrong and what to use instead, without the path. */
+  readonly reason: string
+  constructor(readonly path: JsonPointer, readonly kind: string, detail: string, instead: Record<string, string> = {}) {
+    const reason = `${kind} cannot be expressed in JSON Schema (${detail}); ${instead[kind] ?? 'use a schema JSON can carry'}`
+    super(`${kind} at ${path || '/'}${reason.slice(kind.length)}`)
+    this.reason = reason
+    this.name = 'UnrepresentableError'
+  }
+}
+
+/** A Standard JSON Schema converter: `~standard.jsonSchema.input` or `.output`. */
+export type JsonSchemaMethod = (options: { target: string, libraryOptions?: Record<string, unknown> }) => unknown

@@ -1,0 +1,238 @@
+import type * as zc from 'zod/v4/core'
+import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, ParserSemantics, SchemaNote, SchemaNotes } from '../types'
+import type { JsonSchemaMethod, OriginalSchema } from './interface'
+import { childPointer, isSchemaObject } from '../json'
+import { UnrepresentableError } from './interface'
+
+/**
+ * zod tests its RegExps as written (legacy mode unless they carry `u`), counts lengths in UTF-16
+ * units, checks `multipleOf` by its own remainder and strips keys an object does not declare. Of
+ * the formats it writes, these accept nothing ajv-formats or @cfworker/json-schema reject (measured
+ * on zod's edge values by the format table in the core tests); email, hostname and duration do not.
+ */
+export const ZOD_SEMANTICS: ParserSemantics = {
+  patternFlags: '',
+  lengthUnit: 'utf16',
+  multipleOf: 'library',
+  trustedFormats: ['date-time', 'date', 'ipv4', 'ipv6', 'uuid'],
+  unknownKeys: 'strip',
+}
+
+/** Formats whose check is not their pattern and accepts strings the pattern rejects. */
+const INEXACT_PATTERN_FORMATS = new Set(['ipv6', 'cidrv6'])
+
+/** What a tool input can use instead of a kind JSON cannot carry. */
+const INSTEAD: Record<string, string> = {
+  'z.date()': 'for a date, use z.iso.datetime() or z.iso.date()',
+  'z.bigint()': 'for a large integer, use z.string().regex(/^-?\\d+$/) (or z.number().int() within 2^53)',
+  'z.int64()': 'for a large integer, use z.string().regex(/^-?\\d+$/) (or z.number().int() within 2^53)',
+  'z.file()': 'a tool receives JSON: take the content as a base64 string (z.base64()) or a URL (z.url())',
+  'z.nan()': 'JSON has no NaN: use z.number() or z.null()',
+  'z.map()': 'use z.record() for string keys, or an array of [key, value] tuples',
+  'z.set()': 'use z.array() (a set arrives as an array)',
+  'z.undefined()': 'make the key optional with .optional() instead',
+  'z.void()': 'make the key optional with .optional() instead',
+  'z.symbol()': 'use a string or an enum',
+}
+
+const MARK = 'x-flatmcp-note'
+
+interface ZodLike { _zod: { def: Record<string, unknown> & { type: string }, pattern?: unknown } }
+
+export function isZod(schema: unknown): schema is zc.$ZodType {
+  return typeof schema === 'object' && schema !== null && '_zod' in schema
+}
+
+function defOf(schema: unknown): (Record<string, unknown> & { type: string }) | undefined {
+  return isZod(schema) ? (schema as unknown as ZodLike)._zod.def : undefined
+}
+
+function checkDefs(def: Record<string, unknown>): Record<string, unknown>[] {
+  return ((def.checks as unknown[] | undefined) ?? []).map(check => (check as ZodLike)._zod?.def ?? {})
+}
+
+/** What a zod node's parser does that its JSON Schema does not show. */
+function noteFor(schema: zc.$ZodType): SchemaNote | undefined {
+  const def = defOf(schema)!
+  const invisible: InvisibleConstraint[] = []
+  for (const check of checkDefs(def)) {
+    if (check.check === 'custom')
+      invisible.push('refine')
+    else if (check.check === 'overwrite')
+      invisible.push('overwrite')
+  }
+  if (def.coerce === true)
+    invisible.push('coerce')
+  if (def.type === 'catch')
+    invisible.push('catch')
+  if (def.type === 'custom')
+    invisible.push('refine')
+  if (def.type === 'transform')
+    invisible.push('transform')
+  if (def.type === 'pipe') {
+    if (defOf(def.in)?.type === 'transform')
+      invisible.push('preprocess')
+    else if (defOf(def.out)?.type === 'transform')
+      invisible.push('transform')
+    else
+      invisible.push('pipe')
+  }
+  const note: SchemaNote = {}
+  if (invisible.length > 0)
+    note.invisible = invisible
+  if (def.type === 'union' && typeof def.discriminator === 'string')
+    note.discriminator = def.discriminator
+  return note.invisible || note.discriminator ? note : undefined
+}
+
+interface Tested { regex: RegExp, inexact: boolean }
+
+/** The RegExps a zod string node tests, in the order its JSON lists their patterns. */
+function testedRegexes(schema: zc.$ZodType): Tested[] {
+  const def = defOf(schema)!
+  const tested: Tested[] = []
+  const own = def.type === 'template_literal' ? (schema as unknown as ZodLike)._zod.pattern : def.pattern
+  if (own instanceof RegExp)
+    tested.push({ regex: own, inexact: INEXACT_PATTERN_FORMATS.has(def.format as string) })
+  for (const check of checkDefs(def)) {
+    if (check.pattern instanceof RegExp)
+      tested.push({ regex: check.pattern, inexact: check.format === 'includes' && typeof check.position === 'number' })
+  }
+  return tested
+}
+
+/** Marks each `pattern` of a string node (its own, or its `allOf` members') with the flags zod tests it with. */
+function markPatterns(schema: zc.$ZodType, json: JsonSchemaObject): void {
+  const tested = testedRegexes(schema)
+  const holders = [json, ...(Array.isArray(json.allOf) ? json.allOf.filter(isSchemaObject) : [])]
+  for (const holder of holders) {
+    if (typeof holder.pattern !== 'string')
+      continue
+    const index = tested.findIndex(t => t.regex.source === holder.pattern)
+    const found = index >= 0 ? tested.splice(index, 1)[0]! : undefined
+    const note: SchemaNote = {}
+    if (found && found.regex.flags.replace(/[gd]/g, '') !== '')
+      note.patternFlags = found.regex.flags
+    if (found?.inexact)
+      note.patternInexact = true
+    if (Object.keys(note).length > 0)
+      holder[MARK] = mergeNotes(holder[MARK] as SchemaNote | undefined, note)
+  }
+}
+
+type Check = { _zod: { def: Record<string, unknown>, check: (payload: { value: unknown, issues: unknown[] }) => void } }
+
+/**
+ * Whether the node's minimum length counts UTF-16 units (zod before 4.6 did; later versions count
+ * code points, as validators do), asked of its own check: a string of exactly `minimum` units but
+ * fewer code points passes only a check that counts units.
+ */
+function countsUnits(schema: zc.$ZodType): boolean {
+  for (const check of ((defOf(schema)!.checks as Check[] | undefined) ?? [])) {
+    const def = check._zod?.def
+    const minimum = def?.check === 'min_length' ? def.minimum : def?.check === 'length_equals' ? def.length : undefined
+    if (typeof minimum !== 'number' || minimum < 2)
+      continue
+    const payload = { value: '\u{1F600}'.repeat(Math.floor(minimum / 2)) + (minimum % 2 ? 'a' : ''), issues: [] as unknown[] }
+    try {
+      check._zod.check(payload)
+    }
+    catch {
+      return true
+    }
+    return payload.issues.length === 0
+  }
+  return false
+}
+
+/** Whether a zod schema accepts null, asked of the schema itself (a throwing or async check counts as yes). */
+function takesNull(schema: zc.$ZodType): boolean {
+  try {
+    const result = (schema as unknown as { '~standard': { validate: (value: unknown) => unknown } })['~standard'].validate(null)
+    return result instanceof Promise || !(result as { issues?: unknown }).issues
+  }
+  catch {
+    return true
+  }
+}
+
+function mergeNotes(a: SchemaNote | undefined, b: SchemaNote): SchemaNote {
+  const invisible = [...new Set([...(a?.invisible ?? []), ...(b.invisible ?? [])])]
+  const out: SchemaNote = { ...a, ...b }
+  if (invisible.length > 0)
+    out.invisible = invisible
+  return out
+}
+
+/**
+ * Records the marks left on the JSON by pointer. zod may share one object between places, so every
+ * place is recorded before any mark is removed.
+ */
+function collectNotes(node: unknown, pointer: JsonPointer, notes: SchemaNotes, marked: Set<JsonSchemaObject>): void {
+  if (Array.isArray(node)) {
+    node.forEach((child, i) => collectNotes(child, childPointer(pointer, i), notes, marked))
+    return
+  }
+  if (!isSchemaObject(node))
+    return
+  if (MARK in node) {
+    notes[pointer] = node[MARK] as SchemaNote
+    marked.add(node)
+  }
+  for (const [key, child] of Object.entries(node))
+    collectNotes(child, childPointer(pointer, key), notes, marked)
+}
+
+function pointerOf(path: (string | number)[]): JsonPointer {
+  return childPointer('', ...path)
+}
+
+/** Kinds whose JSON says "any value": z.custom() and z.instanceof() check what JSON cannot show. */
+const ANY_VALUE_TYPES = new Set(['custom'])
+
+/** zod's own conversion options: notes left on the JSON, unrepresentable parts as errors with a path. */
+const zodOptions = {
+  cycles: 'ref',
+  reused: 'inline',
+  unrepresentable: ({ zodSchema, path, message }: { zodSchema: unknown, path: (string | number)[], message: string }) => {
+    const type = defOf(zodSchema)?.type ?? 'unknown'
+    // "any" leaves zod's "any value" ({}), which is sound; the note says what null does.
+    if (ANY_VALUE_TYPES.has(type))
+      return 'any' as const
+    throw new UnrepresentableError(pointerOf(path), `z.${type}()`, message, INSTEAD)
+  },
+  override: ({ zodSchema, jsonSchema, path }: { zodSchema: zc.$ZodType, jsonSchema: JsonSchemaObject, path: (string | number)[] }) => {
+    const type = defOf(zodSchema)?.type
+    // zod writes a file as a binary string, but a tool call carries JSON: no File arrives.
+    if (type === 'file')
+      throw new UnrepresentableError(pointerOf(path), 'z.file()', 'a File object cannot arrive in JSON arguments', INSTEAD)
+    // zod describes z.success() by its output (a boolean); its input is whatever the inner schema
+    // takes. Unknown here, so: any value (sound, and reported as untyped).
+    if (type === 'success') {
+      for (const key of Object.keys(jsonSchema))
+        delete jsonSchema[key]
+    }
+    if (type === 'string' || type === 'template_literal')
+      markPatterns(zodSchema, jsonSchema)
+    const note = noteFor(zodSchema) ?? {}
+    if (type === 'string' && countsUnits(zodSchema))
+      note.lengthInUnits = true
+    // Where the JSON was widened to "any value", whether the schema itself takes null: a strict
+    // target's inverse keeps a null only where the original takes one.
+    if ((type === 'success' || type === 'custom') && !takesNull(zodSchema))
+      note.rejectsNull = true
+    if (Object.keys(note).length > 0)
+      jsonSchema[MARK] = mergeNotes(jsonSchema[MARK] as SchemaNote | undefined, note)
+  },
+}
+
+/** The zod front end: zod's own conversion, run in the user's copy of zod, with notes of what it cannot show. */
+export function zodOriginal(convert: JsonSchemaMethod): OriginalSchema {
+  const json = convert({ target: 'draft-2020-12', libraryOptions: zodOptions }) as JsonSchemaObject
+  const notes: SchemaNotes = {}
+  const marked = new Set<JsonSchemaObject>()
+  collectNotes(json, '', notes, marked)
+  for (const node of marked)
+    delete node[MARK]
+  return { schema: json, notes, semantics: ZOD_SEMANTICS }
+}

@@ -1,0 +1,88 @@
+// Patterns as validators run them: for generated JavaScript patterns and flags, the unicode-mode
+// rewrite accepts every string the original RegExp accepts, and, on strings without astral
+// characters, exactly those.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { RUNS, SEED } from '../../../test/support/schema-arbitrary'
+import { validatorPattern } from '../src/flatten/patterns'
+
+const atom = fc.oneof(
+  fc.constantFrom('a', 'B', 'é', 'É', 'k', 'S', 'ſ', 'µ', '1', ' ', '\\n', '\\.', '\\-', '\\/', '\\u00e9', '\\x41', '\\101', '\\0', '\\cJ', '\\k', '\\q', '😀', '\\uD83D'),
+  fc.constantFrom('.', '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '\\b', '[a-z]', '[^a-z]', '[A-Z0-9_-]', '[\\s\\S]', '[^]', '[\\w-]', '[é-ï]', '[\\u00C0-\\u00FF]', '[\\uD800-\\uDFFF]', '[😀]', '[\\b]', '[-a]', '[a\\-z]'),
+)
+const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '*?', '{', '{,2}')
+const piece = fc.tuple(atom, quantifier).map(([a, q]) => a + q)
+const sequence = fc.array(piece, { minLength: 1, maxLength: 5 }).map(parts => parts.join(''))
+const pattern = fc.tuple(
+  fc.constantFrom('', '^', '(?:', '(', '(?=a)', '(?<!b)'),
+  sequence,
+  fc.option(sequence, { nil: undefined }),
+  fc.constantFrom('', '$', ')', ')$'),
+).map(([open, body, alternative, close]) => {
+  const groups = (open.match(/\((?!\?[=!<])/g) ?? []).length
+  const closing = close.includes(')') ? close : `${close}${')'.repeat(groups)}`
+  return `${open}${body}${alternative === undefined ? '' : `|${alternative}`}${closing.includes(')') && groups === 0 ? closing.replace(')', '') : closing}`
+})
+const flags = fc.subarray(['i', 'm', 's', 'u', 'y', 'g'], { maxLength: 3 }).map(list => list.join(''))
+const text = fc.string({ maxLength: 8, unit: fc.constantFrom('a', 'A', 'b', 'B', 'é', 'É', 'k', 'K', 's', 'S', 'ſ', 'µ', 'Μ', '1', ' ', '\n', '.', '-', '/', '😀', '\uD83D', 'J', '\u212A') })
+
+function compiles(source: string, flagList: string): boolean {
+  try {
+    void new RegExp(source, flagList)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+function tests(regex: RegExp, value: string): boolean {
+  regex.lastIndex = 0
+  return regex.test(value)
+}
+
+const hasAstral = (value: string): boolean => /[\uD800-\uDBFF][\uDC00-\uDFFF]/.test(value)
+
+describe('validatorPattern', () => {
+  it('accepts every string the original accepts, and on strings without astral characters only those', () => {
+    let compared = 0
+    let kept = 0
+    fc.assert(fc.property(pattern, flags, fc.array(text, { minLength: 12, maxLength: 12 }), (source, flagList, strings) => {
+      if (!compiles(source, flagList))
+        return
+      const translated = validatorPattern(source, flagList)
+      if ('dropped' in translated)
+        return
+      kept++
+      const original = new RegExp(source, flagList)
+      const advertised = new RegExp(translated.pattern, 'u')
+      for (const value of strings) {
+        compared++
+        const before = tests(original, value)
+        if (before && !advertised.test(value))
+          throw new Error(`/${source}/${flagList} accepts ${JSON.stringify(value)}; ${translated.pattern} rejects it`)
+        if (!before && !hasAstral(value) && advertised.test(value))
+          throw new Error(`/${source}/${flagList} rejects ${JSON.stringify(value)}; ${translated.pattern} accepts it (wider than it needs to be)`)
+      }
+    }), { numRuns: 3 * RUNS, seed: SEED })
+    expect(kept).toBeGreaterThan(1000)
+    expect(compared).toBeGreaterThan(12_000)
+  })
+
+  it('translates flags exactly where it can', () => {
+    expect(validatorPattern('^[a-z]+$', 'i')).toEqual({ pattern: '^[A-Za-z]+$', changed: true, widened: false })
+    expect(validatorPattern('^ok$', 'm')).toMatchObject({ pattern: '(?<![^\\n\\r\\u2028\\u2029])ok(?![^\\n\\r\\u2028\\u2029])', widened: false })
+    expect(validatorPattern('^ok$', '')).toEqual({ pattern: '^ok$', changed: false, widened: false })
+    expect(validatorPattern('^\\p{L}+$', 'u')).toEqual({ pattern: '^\\p{L}+$', changed: false, widened: false })
+  })
+
+  it('widens a pattern that reads astral characters as two halves, and says so', () => {
+    expect(validatorPattern('^.{2}$', '')).toEqual({ pattern: '(?:^.{2}$)|[^\\u0000-\\uFFFF]', changed: true, widened: true })
+  })
+
+  it('drops what it cannot rewrite, with the reason', () => {
+    expect(validatorPattern('(a)\\1', 'i')).toEqual({ dropped: expect.stringContaining('backreference') })
+    expect(validatorPattern('^a$', 'iu')).toEqual({ dropped: expect.stringContaining('Unicode') })
+    expect(validatorPattern('(', '')).toEqual({ dropped: expect.stringContaining('compile') })
+  })
+})
