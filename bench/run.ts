@@ -6,6 +6,7 @@ import { BUNDLERS, MODULES, runBuild } from './build.bench'
 import { runCompiler } from './compiler.bench'
 import { runInstall } from './install.bench'
 import { fmt, ratio, table } from './measure'
+import { BEFORE, runPrecision } from './precision.bench'
 import { runProfiles } from './profiles.bench'
 import { runServe, SIZES } from './serve.bench'
 import { runV2, V2_TOOLS } from './v2.bench'
@@ -29,6 +30,7 @@ const v2 = await runV2(log)
 const build = await runBuild(log)
 const install = await runInstall(log)
 const profiles = await runProfiles(log)
+const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -122,11 +124,21 @@ target('a profile\'s inverse map + coercion adds ≤ 20% to zod parse on clean m
 const worstList = profiles.reduce((a, b) => b.list / b.limit > a.list / a.limit ? b : a)
 target('tools/list in every profile within 1.2× of the pre-serialized limit', worstList.list / worstList.limit <= 1.2, `${ratio(worstList.list, worstList.limit)} at most (${worstList.profile}); ÷ portable's own: ${ratio(worstList.list, portable.list)}`)
 
+const percent = (part: number, whole: number): string => `${whole === 0 ? '-' : ((part / whole) * 100).toFixed(1)}%`
+console.log(`\n9. precision and soundness of the advertised schema under ajv + ajv-formats: valid arguments accepted, invalid variations (zod rejects each) still rejected; core at ${BEFORE} vs now`)
+if (precision) {
+  table(['tool', 'valid accepted before', 'valid accepted now', 'invalid variations', 'rejected before', 'rejected now'], precision.map(r => [r.tool, percent(r.validBefore, 1), percent(r.validAfter, 1), r.invalid, percent(r.before, r.invalid), percent(r.after, r.invalid)]))
+  target('every valid argument accepted under ajv + ajv-formats', precision.every(r => r.validAfter === 1), precision.map(r => percent(r.validAfter, 1)).join(' '))
+}
+else {
+  console.log(`  (skipped: git cannot read ${BEFORE} here)`)
+}
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, precision, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

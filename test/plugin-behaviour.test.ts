@@ -464,6 +464,37 @@ export const tools = [defineTool({
     expect(message.match(/\/properties\/at/g)).toHaveLength(1)
   })
 
+  // A Standard Schema whose JSON says lowercase while its own check ignores case: only the library knows.
+  const caseBlind = `
+const caseBlind = {
+  '~standard': {
+    version: 1,
+    vendor: 'handmade',
+    validate: (value: any) => typeof value?.code === 'string' && /^[a-z]+$/i.test(value.code) ? { value } : { issues: [{ message: 'code' }] },
+    jsonSchema: { input: () => ({ type: 'object', properties: { code: { type: 'string', pattern: '^[a-z]+$' } }, required: ['code'] }), output: () => ({}) },
+  },
+}
+`
+
+  it('the cross-check fails a library schema whose JSON rejects what its own validate accepts, with the counterexample', async () => {
+    const p = project('cross-check', tools(`${caseBlind}\nexport const code = defineTool({ name: 'code', input: caseBlind as any, handler: () => 'ok' })\n`))
+    const message = await failing(p)
+    expect(message).toMatch(/export "code", tool "code", input at \/properties\/code: the flat schema rejects \{"code":"[A-Za-z]+"\}, which the schema library's own validate accepts \(under ajv 2020/)
+  })
+
+  it('the cross-check passes arktype, whose pattern flags the front end reads, and a library schema that is honest', async () => {
+    const p = project('cross-check-ok', tools(`import { type } from 'arktype'
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import * as v from 'valibot'
+export const ark = defineTool({ name: 'ark', input: type({ code: /^[a-z]+$/i, name: 'string >= 3' }), handler: () => 'ok' })
+export const vb = defineTool({ name: 'vb', input: toStandardJsonSchema(v.object({ tag: v.pipe(v.string(), v.maxLength(4)) })), handler: () => 'ok' })
+`))
+    await build({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root })] })
+    const artifact = JSON.parse(readFileSync(path.join(p.root, 'dist/src/bad.tools.mcp.json'), 'utf8'))
+    expect(artifact.tools.map((t: { name: string }) => t.name)).toEqual(['ark', 'vb'])
+    expect(artifact.tools[0].inputSchema.properties.code.pattern).toBe('^[A-Za-z]+$')
+  })
+
   it('a diagnostic at the failing severity', async () => {
     const p = project('severity', tools(`export const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 'ok' })\n`))
     expect(await failing(p, { failOn: 'warning' })).toBe('src/bad.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: warning untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)')

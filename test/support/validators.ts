@@ -1,8 +1,8 @@
 // The JSON Schema validators clients run on a model's arguments before the server sees them (the
 // probe's own set): a flat schema must accept every value the original accepts under each of them.
-import { clientCheck } from '../../packages/cli/src/probe/validators'
+import { clientCheck } from '../../packages/unplugin/src/core/check/validators'
 
-export { CLIENT_VALIDATORS } from '../../packages/cli/src/probe/validators'
+export { CLIENT_VALIDATORS } from '../../packages/unplugin/src/core/check/validators'
 
 /** Compiled once per schema object: property tests validate many values against one schema. */
 const compiled = new WeakMap<object, (value: unknown) => string[]>()

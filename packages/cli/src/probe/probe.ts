@@ -2,14 +2,12 @@ import type { JsonSchema, ProfileName } from '@flatmcp/core'
 import type { FreshModule } from 'unplugin-flatmcp/internal'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { ANTHROPIC_LIMITS, anthropicCost, PROFILE_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { ANTHROPIC_LIMITS, anthropicCost, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
+import { checkSuperset, createModuleCompiler, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
-import { createRandom, sampleValue } from './sample'
-import { clientCheck } from './validators'
 
 export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'untyped'
 
@@ -158,133 +156,26 @@ function jsonStandardSchema(json: unknown): unknown {
   return { '~standard': { version: 1, vendor: 'json', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } } }
 }
 
-interface Validating { '~standard': { validate: (value: unknown) => { issues?: unknown } | Promise<{ issues?: unknown }> } }
-
-async function accepted(schema: unknown, value: unknown): Promise<boolean> {
-  if (schema === undefined)
-    return true
-  const result = await (schema as Validating)['~standard'].validate(value)
-  return !result.issues
-}
-
-function keysOf(schema: JsonSchema | undefined): string[] {
-  return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
-}
-
-function pick(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([key]) => keys.includes(key)))
-}
-
-/** Smaller values that still break the property: fewer keys, shorter arrays and strings, plainer numbers. */
-function* shrinkCandidates(value: unknown): Generator<unknown> {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++)
-      yield [...value.slice(0, i), ...value.slice(i + 1)]
-    for (let i = 0; i < value.length; i++) {
-      for (const smaller of shrinkCandidates(value[i]))
-        yield value.map((item, n) => n === i ? smaller : item)
-    }
-  }
-  else if (isObject(value)) {
-    for (const key of Object.keys(value)) {
-      const { [key]: _dropped, ...rest } = value
-      yield rest
-    }
-    for (const key of Object.keys(value)) {
-      for (const smaller of shrinkCandidates(value[key]))
-        yield { ...value, [key]: smaller }
-    }
-  }
-  else if (typeof value === 'string' && value.length > 0) {
-    yield ''
-    yield value.slice(0, Math.ceil(value.length / 2))
-  }
-  else if (typeof value === 'number' && value !== 0) {
-    yield 0
-    yield Math.trunc(value)
-  }
-}
-
-async function minimise(value: unknown, stillFails: (candidate: unknown) => Promise<boolean>): Promise<unknown> {
-  let current = value
-  for (let round = 0; round < 200; round++) {
-    let smaller: unknown
-    for (const candidate of shrinkCandidates(current)) {
-      if (await stillFails(candidate)) {
-        smaller = candidate
-        break
-      }
-    }
-    if (smaller === undefined)
-      return current
-    current = smaller
-  }
-  return current
-}
-
 interface ToolSchemas { params?: unknown, input: unknown }
 
-interface SupersetResult { checked: number, unmet: string[], finding?: Finding }
-
-/**
- * The superset check of one tool: values the original schemas accept must pass the advertised
- * schema under every validator a client runs. A tool no generated value reaches is a finding too:
- * nothing was checked.
- */
-async function checkSuperset(tool: Artifact['tools'][number], schemas: ToolSchemas, extendSchema: unknown, samples: number, seed: number): Promise<SupersetResult> {
-  const validate = ajv2020.compile(tool.inputSchema as object)
-  const rejectedBy = clientCheck(tool.inputSchema as object)
-  const parts = [
-    ...(extendSchema === undefined ? [] : [extendSchema]),
-    ...(schemas.params === undefined ? [] : [schemas.params]),
-    schemas.input,
-  ].map(schema => ({ schema, json: toOriginalSchema(schema).schema }))
-  const partKeys = parts.map(part => keysOf(part.json))
-  const valid = async (value: unknown): Promise<boolean> => {
-    if (!isObject(value))
-      return false
-    for (const [n, part] of parts.entries()) {
-      const own = n === parts.length - 1 ? Object.fromEntries(Object.entries(value).filter(([key]) => !partKeys.slice(0, -1).flat().includes(key))) : pick(value, partKeys[n]!)
-      if (!await accepted(part.schema, own))
-        return false
-    }
-    return true
-  }
-  const random = createRandom(seed)
-  const unmet = new Set<string>()
-  let checked = 0
-  for (let i = 0; i < samples; i++) {
-    const value = Object.assign({}, ...parts.map(part => sampleValue(part.json, random, unmet))) as Record<string, unknown>
-    const plain = JSON.parse(JSON.stringify(value)) as unknown
-    if (!await valid(plain))
-      continue
-    checked++
-    if (rejectedBy(plain).length === 0)
-      continue
-    const small = await minimise(plain, async candidate => await valid(candidate) && rejectedBy(candidate).length > 0)
-    const rejecting = rejectedBy(small)
-    const reasons = validate(small) ? `rejected by ${rejecting.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
+/** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
+async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, extendSchema: unknown, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
+  const parts = [...(extendSchema === undefined ? [] : [extendSchema]), ...(schemas.params === undefined ? [] : [schemas.params]), schemas.input]
+  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed })
+  if (counterexample) {
+    const validate = ajv2020.compile(tool.inputSchema as object)
+    const reasons = validate(counterexample.value) ? `rejected by ${counterexample.rejectedBy.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
     return {
       checked,
-      unmet: [...unmet],
-      finding: {
-        check: 'superset',
-        severity: 'error',
-        tool: tool.name,
-        message: `the advertised schema rejects a value the original schema accepts (${reasons}) under ${rejecting.join(', ')}`,
-        detail: `counterexample: ${JSON.stringify(small)}`,
-      },
+      unmet,
+      finding: { check: 'superset', severity: 'error', tool: tool.name, message: `the advertised schema rejects a value the original schema accepts (${reasons}) under ${counterexample.rejectedBy.join(', ')}`, detail: `counterexample: ${JSON.stringify(counterexample.value)}` },
     }
   }
   if (checked === 0) {
-    const why = unmet.size > 0 ? `the sampler could not aim for ${[...unmet].join(', ')}` : 'its values all missed what the original checks'
-    return {
-      checked,
-      unmet: [...unmet],
-      finding: { check: 'superset', severity: 'error', tool: tool.name, message: `none of ${samples} generated values passed the original schema (${why}), so nothing was checked; test this tool's superset yourself or raise --samples` },
-    }
+    const why = unmet.length > 0 ? `the sampler could not aim for ${unmet.join(', ')}` : 'its values all missed what the original checks'
+    return { checked, unmet, finding: { check: 'superset', severity: 'error', tool: tool.name, message: `none of ${samples} generated values passed the original schema (${why}), so nothing was checked; test this tool's superset yourself or raise --samples` } }
   }
-  return { checked, unmet: [...unmet] }
+  return { checked, unmet }
 }
 
 function untypedLeaves(schema: unknown, pointer = ''): string[] {
@@ -372,7 +263,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    const { checked, unmet, finding } = await checkSuperset(tool, definition, fresh.extendSchema, samples, seed)
+    const { checked, unmet, finding } = await supersetOf(tool, definition, fresh.extendSchema, samples, seed)
     report.samplesChecked += checked
     report.sampled.push({ tool: tool.name, checked, unmet })
     if (finding)
@@ -384,7 +275,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: entry.tool.name, message: `${artifact.module} no longer exports a flat() schema as "${entry.export}"` })
       continue
     }
-    const { checked, unmet, finding } = await checkSuperset(entry.tool, { input: compiled.schema }, undefined, samples, seed)
+    const { checked, unmet, finding } = await supersetOf(entry.tool, { input: compiled.schema }, undefined, samples, seed)
     report.samplesChecked += checked
     report.sampled.push({ tool: entry.tool.name, checked, unmet })
     if (finding)

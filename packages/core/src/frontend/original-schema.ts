@@ -1,6 +1,7 @@
 import type { JsonSchemaObject, ParserSemantics } from '../types'
 import type { JsonSchemaMethod, OriginalSchema, SchemaSide } from './interface'
 import { isSchemaObject } from '../json'
+import { arktypeOriginal, isArktype } from './arktype'
 import { isZod, zodOriginal } from './zod'
 
 export type { OriginalSchema, SchemaSide } from './interface'
@@ -18,10 +19,31 @@ const UNKNOWN_LIBRARY_SEMANTICS: ParserSemantics = {
   unknownKeys: 'keep',
 }
 
-function standardJsonSchema(schema: unknown, side: SchemaSide): JsonSchemaMethod | undefined {
-  const standard = (schema as { '~standard'?: { jsonSchema?: Partial<Record<SchemaSide, JsonSchemaMethod>> } } | null | undefined)?.['~standard']
-  const method = standard?.jsonSchema?.[side]
-  return typeof method === 'function' ? method : undefined
+type Standard = { vendor?: unknown, validate?: unknown, jsonSchema?: Partial<Record<SchemaSide, unknown>> }
+
+/** What to write instead, for a library whose schemas lack one half of what flatmcp needs. */
+function missingHalf(schema: unknown, standard: Standard | undefined, side: SchemaSide): string | undefined {
+  const vendor = typeof standard?.vendor === 'string' ? standard.vendor : undefined
+  if (typeof standard?.jsonSchema?.[side] !== 'function') {
+    if (isZod(schema)) {
+      // zod/mini schemas carry no methods; classic zod's always have `.optional()`.
+      return typeof (schema as { optional?: unknown }).optional !== 'function'
+        ? 'a zod/mini schema has no ~standard.jsonSchema; build the tool\'s schemas with zod (import { z } from \'zod\'), which has it'
+        : 'this zod version has no ~standard.jsonSchema; flatmcp needs zod 4.2 or newer'
+    }
+    if (vendor === 'valibot')
+      return 'a valibot schema has no ~standard.jsonSchema; wrap it: toStandardJsonSchema(schema) from @valibot/to-json-schema'
+    if (vendor === 'effect')
+      return 'this effect schema has no ~standard.jsonSchema; combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
+    return 'expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema'
+  }
+  // The server parses every call with the schema's own validate: a JSON-only schema would build and then fail every call.
+  if (side === 'input' && typeof standard.validate !== 'function') {
+    return vendor === 'effect'
+      ? 'this effect schema has ~standard.jsonSchema but no ~standard.validate, so the server could not parse a call; combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
+      : `this ${vendor ?? 'Standard JSON'} schema has ~standard.jsonSchema but no ~standard.validate, so the server could not parse a call with it; pass a schema that has both`
+  }
+  return undefined
 }
 
 /**
@@ -30,14 +52,15 @@ function standardJsonSchema(schema: unknown, side: SchemaSide): JsonSchemaMethod
  * the schema was made with. Each library's front end adds what its JSON cannot show.
  */
 export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input'): OriginalSchema {
-  const convert = standardJsonSchema(schema, side)
-  if (!convert) {
-    throw new TypeError(isZod(schema)
-      ? 'this zod version has no ~standard.jsonSchema; flatmcp needs zod 4.2 or newer'
-      : 'expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema')
-  }
+  const standard = (schema as { '~standard'?: Standard } | null | undefined)?.['~standard']
+  const missing = missingHalf(schema, standard, side)
+  if (missing)
+    throw new TypeError(missing)
+  const convert = standard!.jsonSchema![side] as JsonSchemaMethod
   if (isZod(schema))
     return zodOriginal(convert)
+  if (isArktype(schema))
+    return arktypeOriginal(schema, convert)
   const json = convert({ target: 'draft-2020-12' })
   if (!isSchemaObject(json))
     throw new TypeError('~standard.jsonSchema did not return a JSON Schema object')

@@ -13,6 +13,7 @@ import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
 import { profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
+import { crossCheck } from '../check/cross-check'
 import { compileModuleFlats, compileModuleTools, ToolCompileError, unreachableFlatWarning } from './compile-module'
 import { DuplicateToolError } from './tool-owners'
 
@@ -115,6 +116,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
     const flats = compileModuleFlats(loaded.exports, options)
+    await crossCheck(tools, flats, ext?.schema)
     const injected = injectedCode(tools, flats, readFileSync(file, 'utf8'))
     const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
     const packages = [...new Set([...loaded.packages.map(dep => modulePath(options.root, dep)), ...ext?.packages ?? []])].sort()

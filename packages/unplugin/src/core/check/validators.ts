@@ -47,3 +47,10 @@ export function clientCheck(schema: object): (value: unknown) => string[] {
   const compiled = CLIENT_VALIDATORS.map(v => ({ name: v.name, test: v.compile(schema) }))
   return value => compiled.filter(c => !c.test(value)).map(c => c.name)
 }
+
+/** Where in a value ajv (with formats, the strictest of the matrix) finds fault, as argument paths. */
+export function rejectionPaths(schema: object, value: unknown): string[] {
+  const validate = withFormats.compile(schema)
+  withFormats.removeSchema(schema)
+  return validate(value) ? [] : (validate.errors ?? []).map(error => error.instancePath)
+}

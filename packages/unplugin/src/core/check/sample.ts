@@ -19,7 +19,7 @@ type Node = Record<string, any>
 const KINDS = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz ABC019-_.é'
 const MAX_DEPTH = 8
-const FORMATS = new Set(['date-time', 'date', 'time', 'email', 'uuid', 'uri', 'ipv4', 'hostname'])
+const FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'uuid', 'uri', 'ipv4', 'ipv6', 'hostname'])
 /** Keywords the sampler does not aim for: values may miss them, and the original then filters them out. */
 const UNAIMED = ['not', 'if', 'uniqueItems', 'propertyNames', 'patternProperties', 'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties', 'contains', 'unevaluatedProperties']
 
@@ -54,17 +54,39 @@ function resolveRef(root: JsonSchema, ref: string): unknown {
   return node
 }
 
+/** Strings where libraries and validators part: case, lines, astral characters, padding. */
+const EDGE_STRINGS = ['', 'ABC', 'aBc', 'x\nok', 'ok\n', '😀', '😀😀😀', 'a😀b', '  ab  ', 'É', 'josé@exämple.com', 'a@b-.com', 'localhost.', 'PT1.5S', '::ffff:192.168.0.1', '2020-01-01T00:00', 'HTTP://A.CO/ü']
+/** Numbers where a library's check and a validator's division part. */
+const EDGE_NUMBERS = [19.99, 0.07, 0.3, 1e-7, 2 ** 53 - 1, 1e21, -1, 0]
+/** How a string the JSON describes is bent past it: the library decides whether it still passes. */
+const BENDS: ((text: string) => string)[] = [text => text.toUpperCase(), text => text.toLowerCase(), text => `x\n${text}`, text => `${text}\n`, text => `${text}😀`, text => ` ${text} `]
+
+export interface SampleOptions {
+  /** Collects what the sampler could not aim for (`pattern "…"`, `format "…"`, a keyword). */
+  unmet?: Set<string>
+  /** Half the time, ignore a node's constraints and bend its strings and numbers past them. */
+  relax?: boolean
+}
+
 /**
- * Values shaped by a JSON Schema, for the probe's superset check: they follow types, enums, bounds,
+ * Values shaped by a JSON Schema, for the superset checks: they follow types, enums, bounds,
  * patterns and required keys, and are then filtered by the original schema, so they need not be
- * exact. What the sampler could not aim for is added to `unmet` (`pattern "…"`, `format "…"`, a
- * keyword): a tool none of whose values pass says why.
+ * exact. With `relax`, they also go past what the JSON says (where a library checks less than its
+ * JSON shows, or otherwise), for the original to judge.
  */
-export function sampleValue(root: JsonSchema, random: () => number, unmet: Set<string> = new Set()): unknown {
+export function sampleValue(root: JsonSchema, random: () => number, options: SampleOptions = {}): unknown {
+  const unmet = options.unmet ?? new Set<string>()
   const int = (min: number, max: number): number => Math.floor(min + random() * (max - min + 1))
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
+  const relaxed = (): boolean => options.relax === true && random() < 0.5
 
   function string(node: Node): string {
+    if (!relaxed())
+      return aimedString(node)
+    return random() < 0.5 ? pick(EDGE_STRINGS) : pick(BENDS)(aimedString(node))
+  }
+
+  function aimedString(node: Node): string {
     if (typeof node.pattern === 'string') {
       const matching = stringsMatching(node.pattern)
       if (matching)
@@ -81,6 +103,8 @@ export function sampleValue(root: JsonSchema, random: () => number, unmet: Set<s
       case 'uuid': return '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => pick('0123456789abcdef'.split('')))
       case 'uri': return `https://example.com/${int(0, 999)}`
       case 'ipv4': return `${int(0, 255)}.${int(0, 255)}.${int(0, 255)}.${int(0, 255)}`
+      case 'ipv6': return pick(['::1', '2001:db8::1', `fe80::${int(0, 65535).toString(16)}`, `::ffff:10.0.0.${int(0, 255)}`])
+      case 'duration': return pick(['P1D', 'PT1H', 'P1W', `PT${int(1, 59)}M`, `P${int(1, 9)}Y${int(1, 11)}M`])
       case 'hostname': return `host${int(0, 99)}.example.com`
     }
     const min = typeof node.minLength === 'number' ? node.minLength : 0
@@ -90,6 +114,8 @@ export function sampleValue(root: JsonSchema, random: () => number, unmet: Set<s
   }
 
   function number(node: Node, integer: boolean): number {
+    if (relaxed())
+      return pick(EDGE_NUMBERS)
     const low = typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + (integer ? 1 : 1e-6) : -100
     const high = typeof node.maximum === 'number' ? node.maximum : typeof node.exclusiveMaximum === 'number' ? node.exclusiveMaximum - (integer ? 1 : 1e-6) : low + 200
     const boundary = random() < 0.2

@@ -1,0 +1,74 @@
+// Schema libraries other than zod, each through its own front end: what its JSON cannot show is
+// read from the library, and what flatmcp cannot use is a clear error that names the fix.
+import { Schema } from 'effect'
+import { CompileError, compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
+import { toStandardJsonSchema } from '@valibot/to-json-schema'
+import { type } from 'arktype'
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import * as zm from 'zod/mini'
+import { rejectedBy } from '../../../test/support/validators'
+
+async function accepted(schema: { '~standard': { validate: (value: unknown) => unknown } }, value: unknown): Promise<boolean> {
+  const result = await schema['~standard'].validate(value) as { issues?: unknown }
+  return !result.issues
+}
+
+describe('arktype', () => {
+  const schema = type({ code: /^[a-z]+$/i, name: 'string >= 3', line: /^ok$/m, 'mail?': 'string.email' })
+
+  it('keeps the pattern flags its JSON drops, counts lengths as arktype does, and is sound under every validator', async () => {
+    const compiled = compileTool({ name: 'ark', input: schema })
+    const values = [{ code: 'ABC', name: '😀😀', line: 'x\nok' }, { code: 'aBc', name: 'abc', line: 'ok', mail: 'a@b.co' }]
+    for (const value of values) {
+      expect(await accepted(schema, value)).toBe(true)
+      expect(rejectedBy(compiled.inputSchema, value)).toEqual([])
+    }
+    expect(compiled.inputSchema.properties).toMatchObject({ code: { pattern: '^[A-Za-z]+$' }, name: { minLength: 2 } })
+    // Undeclared keys are kept by arktype, so they stay allowed.
+    expect(compiled.inputSchema.additionalProperties).toBeUndefined()
+    expect(toOriginalSchema(schema).semantics.unknownKeys).toBe('keep')
+  })
+
+  it('an open variant keeps a key another variant types open: arktype keeps undeclared keys', async () => {
+    const union = type({ kind: '\'a\'' }).or({ kind: '\'b\'', m: 'number' })
+    const value = { kind: 'a', m: 'text' }
+    expect(await accepted(union, value)).toBe(true)
+    expect(rejectedBy(compileTool({ name: 'ark', input: union }).inputSchema, value)).toEqual([])
+  })
+})
+
+describe('raw JSON Schema', () => {
+  it('keeps open variants open: a validator keeps the keys a variant does not declare', () => {
+    const original = { oneOf: [
+      { type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] },
+      { type: 'object', properties: { kind: { const: 'b' }, m: { type: 'number' } }, required: ['kind', 'm'] },
+    ] }
+    const value = { kind: 'a', m: 'text' }
+    const flat = flattenSchema(original).schema
+    expect(rejectedBy(original, value)).toEqual([])
+    expect(rejectedBy(flat, value)).toEqual([])
+    // Told that its parser strips unknown keys (as zod's objects do), the key keeps its type.
+    expect(flattenSchema(original, { semantics: { unknownKeys: 'strip' } }).schema).toMatchObject({ properties: { m: { type: 'number' } } })
+  })
+})
+
+describe('libraries that lack one half', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['effect (JSON only)', Schema.toStandardJSONSchemaV1(Schema.Struct({ name: Schema.String })), /no ~standard\.validate, so the server could not parse a call; combine Schema\.toStandardSchemaV1\(S\)/],
+    ['effect (validate only)', Schema.toStandardSchemaV1(Schema.Struct({ name: Schema.String })), /effect schema has no ~standard\.jsonSchema; combine/],
+    ['valibot (plain)', v.object({ name: v.string() }), /valibot schema has no ~standard\.jsonSchema; wrap it: toStandardJsonSchema\(schema\)/],
+    ['zod/mini', zm.object({ name: zm.string() }), /zod\/mini schema has no ~standard\.jsonSchema/],
+  ]
+  it.each(cases)('%s is a compile error naming the fix', (_name, input, message) => {
+    expect(() => compileTool({ name: 'lib', input })).toThrow(CompileError)
+    expect(() => compileTool({ name: 'lib', input })).toThrow(message)
+  })
+
+  it('valibot through toStandardJsonSchema compiles; a flag it cannot write is a compile error, not a silent loss', () => {
+    const ok = toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2)) }))
+    expect(compileTool({ name: 'vb', input: ok }).inputSchema).toMatchObject({ properties: { name: { type: 'string' } } })
+    const flagged = toStandardJsonSchema(v.object({ code: v.pipe(v.string(), v.regex(/^[a-z]+$/i)) }))
+    expect(() => compileTool({ name: 'vb', input: flagged })).toThrow(/RegExp flags are not supported/)
+  })
+})
