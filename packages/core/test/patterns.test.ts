@@ -3,28 +3,9 @@
 // characters, exactly those.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { flags, pattern, text } from '../../../test/support/regex-arbitrary'
 import { RUNS, SEED } from '../../../test/support/schema-arbitrary'
 import { validatorPattern } from '../src/flatten/patterns'
-
-const atom = fc.oneof(
-  fc.constantFrom('a', 'B', 'é', 'É', 'k', 'S', 'ſ', 'µ', '1', ' ', '\\n', '\\.', '\\-', '\\/', '\\u00e9', '\\x41', '\\101', '\\0', '\\cJ', '\\k', '\\q', '😀', '\\uD83D'),
-  fc.constantFrom('.', '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '\\b', '[a-z]', '[^a-z]', '[A-Z0-9_-]', '[\\s\\S]', '[^]', '[\\w-]', '[é-ï]', '[\\u00C0-\\u00FF]', '[\\uD800-\\uDFFF]', '[😀]', '[\\b]', '[-a]', '[a\\-z]'),
-)
-const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '*?', '{', '{,2}')
-const piece = fc.tuple(atom, quantifier).map(([a, q]) => a + q)
-const sequence = fc.array(piece, { minLength: 1, maxLength: 5 }).map(parts => parts.join(''))
-const pattern = fc.tuple(
-  fc.constantFrom('', '^', '(?:', '(', '(?=a)', '(?<!b)'),
-  sequence,
-  fc.option(sequence, { nil: undefined }),
-  fc.constantFrom('', '$', ')', ')$'),
-).map(([open, body, alternative, close]) => {
-  const groups = (open.match(/\((?!\?[=!<])/g) ?? []).length
-  const closing = close.includes(')') ? close : `${close}${')'.repeat(groups)}`
-  return `${open}${body}${alternative === undefined ? '' : `|${alternative}`}${closing.includes(')') && groups === 0 ? closing.replace(')', '') : closing}`
-})
-const flags = fc.subarray(['i', 'm', 's', 'u', 'y', 'g'], { maxLength: 3 }).map(list => list.join(''))
-const text = fc.string({ maxLength: 8, unit: fc.constantFrom('a', 'A', 'b', 'B', 'é', 'É', 'k', 'K', 's', 'S', 'ſ', 'µ', 'Μ', '1', ' ', '\n', '.', '-', '/', '😀', '\uD83D', 'J', '\u212A') })
 
 function compiles(source: string, flagList: string): boolean {
   try {
