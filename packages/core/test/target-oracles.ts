@@ -4,9 +4,9 @@ import AjvDraft7 from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 
 /** VS Code compiles tool schemas with ajv against draft-07, so configured (toolSchemaNormalizer.ts). */
-export const vscodeAjv = new AjvDraft7({ coerceTypes: true, strictTypes: true, allowUnionTypes: true, strict: false })
+export const vscodeAjv = new AjvDraft7({ coerceTypes: true, strictTypes: true, allowUnionTypes: true, strict: false, logger: false })
 /** Anthropic and Windsurf check against the 2020-12 meta-schema. */
-export const ajv2020 = new Ajv2020({ strict: false })
+export const ajv2020 = new Ajv2020({ strict: false, logger: false })
 
 export function metaValid(schema: object): string[] {
   const found: string[] = []
