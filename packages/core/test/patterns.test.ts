@@ -61,6 +61,12 @@ describe('validatorPattern', () => {
     expect(validatorPattern('^.{2}$', '')).toEqual({ pattern: '(?:^.{2}$)|[^\\u0000-\\uFFFF]', changed: true, widened: true })
   })
 
+  it('bounds what a hostile pattern can ask for: repeated classes under i are rewritten, a huge pattern is dropped', () => {
+    const repeated = validatorPattern(`^${'[a-c]'.repeat(2000)}$`, 'i')
+    expect('pattern' in repeated && new RegExp(repeated.pattern, 'u').test('aBc'.repeat(667).slice(0, 2000))).toBe(true)
+    expect(validatorPattern('x'.repeat(20_000), '')).toEqual({ dropped: 'it is longer than 10000 characters' })
+  })
+
   it('drops what it cannot rewrite, with the reason', () => {
     expect(validatorPattern('(a)\\1', 'i')).toEqual({ dropped: expect.stringContaining('backreference') })
     expect(validatorPattern('^a$', 'iu')).toEqual({ dropped: expect.stringContaining('Unicode') })

@@ -17,6 +17,9 @@ export type PatternTranslation =
   | { pattern: string, changed: boolean, widened: boolean }
   | { dropped: string }
 
+/** The longest pattern rewritten; a longer one is dropped (the schema only gets wider). */
+const MAX_PATTERN = 10_000
+
 /** Any string holding an astral character, in unicode mode (matches nothing in legacy mode). */
 const ASTRAL = '[^\\u0000-\\uFFFF]'
 const LINE_START = '(?<![^\\n\\r\\u2028\\u2029])'
@@ -87,8 +90,20 @@ function toRanges(members: Uint8Array): Range[] {
   return ranges
 }
 
-/** Every unit case-equivalent to one in `ranges`. */
+const closedClasses = new Map<string, Range[]>()
+
+/** Every unit case-equivalent to one in `ranges` (remembered: a pattern may repeat a class many times). */
 function caseClosed(ranges: Range[]): Range[] {
+  const key = JSON.stringify(ranges)
+  let closed = closedClasses.get(key)
+  if (!closed) {
+    closed = closeOverCase(ranges)
+    closedClasses.set(key, closed)
+  }
+  return closed
+}
+
+function closeOverCase(ranges: Range[]): Range[] {
   const { canonical, groups } = caseGroups()
   const members = new Uint8Array(0x10000)
   for (const [lo, hi] of ranges) {
@@ -167,7 +182,7 @@ class Translator {
       const { canonical, groups } = caseGroups()
       const group = groups.get(canonical[unit]!)!
       if (group.length > 1) {
-        this.emit(`[${rangesText(toRanges(membersOf(group)))}]`, 'atom', false)
+        this.emit(`[${rangesText(mergeRanges(group.map(other => [other, other] as Range)))}]`, 'atom', false)
         return
       }
     }
@@ -426,13 +441,6 @@ class Translator {
   }
 }
 
-function membersOf(units: number[]): Uint8Array {
-  const members = new Uint8Array(0x10000)
-  for (const unit of units)
-    members[unit] = 1
-  return members
-}
-
 function mergeRanges(ranges: Range[]): Range[] {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0])
   const out: Range[] = []
@@ -451,6 +459,9 @@ function mergeRanges(ranges: Range[]): Range[] {
  * `new RegExp(source, flags)` accepts. Dropped when no such rewrite is known.
  */
 export function validatorPattern(source: string, flags: string): PatternTranslation {
+  // Bounds the work a hostile schema can ask for; a pattern this long is no tool argument's.
+  if (source.length > MAX_PATTERN)
+    return { dropped: `it is longer than ${MAX_PATTERN} characters` }
   if (!compiles(source, flags))
     return { dropped: 'it does not compile with its own flags' }
   const unknown = [...flags].filter(flag => !'dgimsuvy'.includes(flag))
