@@ -495,6 +495,15 @@ export const vb = defineTool({ name: 'vb', input: toStandardJsonSchema(v.object(
     expect(artifact.tools[0].inputSchema.properties.code.pattern).toBe('^[A-Za-z]+$')
   })
 
+  it('a zod/mini tool module builds: zod\'s own converter is loaded from the project', async () => {
+    const p = project('zod-mini', tools(`import * as zm from 'zod/mini'
+export const mini = defineTool({ name: 'mini', input: zm.object({ code: zm.string().check(zm.regex(/^[a-z]+$/i)) }), handler: () => 'ok' })
+`))
+    await build({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root })] })
+    const artifact = JSON.parse(readFileSync(path.join(p.root, 'dist/src/bad.tools.mcp.json'), 'utf8'))
+    expect(artifact.tools[0].inputSchema.properties.code).toEqual({ type: 'string', pattern: '^[A-Za-z]+$' })
+  })
+
   it('a diagnostic at the failing severity', async () => {
     const p = project('severity', tools(`export const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 'ok' })\n`))
     expect(await failing(p, { failOn: 'warning' })).toBe('src/bad.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: warning untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)')

@@ -43,8 +43,8 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   for (const { exportName, compiled: base, others, definition } of tools) {
     const compiled = others.find(other => other.profile === shown) ?? base
     const original = JSON.stringify({
-      ...(definition.params ? { params: toOriginalSchema(definition.params).schema } : {}),
-      input: definition.input === undefined ? {} : toOriginalSchema(definition.input).schema,
+      ...(definition.params ? { params: toOriginalSchema(definition.params, 'input', fresh.converters).schema } : {}),
+      input: definition.input === undefined ? {} : toOriginalSchema(definition.input, 'input', fresh.converters).schema,
     }, null, 2).split('\n')
     const advertised = JSON.stringify(compiled.inputSchema, null, 2).split('\n')
     out.push(s.bold(`── ${compiled.name}`) + s.dim(`  (export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''})`))

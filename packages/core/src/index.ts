@@ -4,7 +4,7 @@ export type { CompiledTool, CompileOptions, ToolDefinition, ToolDiagnostic, Tool
 export { flattenSchema } from './flatten/flatten-schema'
 export { resolvePointer } from './json'
 export { toOriginalSchema, UnrepresentableError } from './frontend/original-schema'
-export type { OriginalSchema, SchemaSide } from './frontend/original-schema'
+export type { OriginalSchema, SchemaConverters, SchemaSide } from './frontend/original-schema'
 export type * from './types'
 export { planCoercion } from './plan/plan-coercion'
 export type { CoercionPlan, PlanOptions } from './plan/plan-coercion'

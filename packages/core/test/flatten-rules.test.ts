@@ -2,6 +2,7 @@ import { CompileError, compileTool, flattenSchema, planCoercion, profileViolatio
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { rejectedBy } from '../../../test/support/validators'
 import { accepts, compile, flat, portableViolations } from './support'
 
 const Media = z.object({ id: z.string() })
@@ -574,5 +575,16 @@ describe('determinism', () => {
     const second = JSON.stringify(compileTool({ name: 't', description: 'd', input: make() }))
     expect(second).toBe(first)
     expect(Object.keys(JSON.parse(first))).toEqual(['name', 'description', 'inputSchema', 'coercion', 'discriminator', 'diagnostics'])
+  })
+})
+
+describe('the minimal profile', () => {
+  it('joins a union branch it keeps as a $ref as its rewritten definition, not the raw original', () => {
+    const node: z.ZodType = z.object({ v: z.email({ pattern: z.regexes.unicodeEmail }), kids: z.array(z.lazy(() => node)).optional() })
+    const input = z.object({ root: z.union([z.object({}).and(z.object({})), node]) })
+    const schema = compile(input, { profile: 'minimal' }).inputSchema as Record<string, any>
+    // The email format, which format-asserting validators check more strictly than zod, is moved everywhere.
+    expect(JSON.stringify(schema)).not.toContain('"format"')
+    expect(rejectedBy(schema, { root: { v: 'josé@exämple.com' } })).toEqual([])
   })
 })

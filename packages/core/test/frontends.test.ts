@@ -8,6 +8,7 @@ import * as v from 'valibot'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import * as zcore from 'zod/v4/core'
 import * as zm from 'zod/mini'
 import { flags, pattern, text } from '../../../test/support/regex-arbitrary'
 import { RUNS, SEED } from '../../../test/support/schema-arbitrary'
@@ -39,6 +40,24 @@ describe('arktype', () => {
     const value = { kind: 'a', m: 'text' }
     expect(await accepted(union, value)).toBe(true)
     expect(rejectedBy(compileTool({ name: 'ark', input: union }).inputSchema, value)).toEqual([])
+  })
+})
+
+describe('zod/mini, through zod\'s own converter (which the build loads from the project)', () => {
+  const converters = { zodToJSONSchema: zcore.toJSONSchema as (schema: unknown, params: Record<string, unknown>) => unknown }
+  const input = zm.discriminatedUnion('kind', [
+    zm.object({ kind: zm.literal('a'), code: zm.string().check(zm.regex(/^[a-z]+$/i)), n: zm.optional(zm.number()) }),
+    zm.object({ kind: zm.literal('b'), code: zm.array(zm.string()) }),
+  ])
+
+  it('flattens like zod, with the flags zod/mini tests its patterns with', () => {
+    const compiled = compileTool({ name: 'mini', input }, { converters })
+    expect(compiled.inputSchema.properties).toMatchObject({ kind: { enum: ['a', 'b'] }, code: { type: ['array', 'string'], pattern: '^[A-Za-z]+$' } })
+    expect(compiled.discriminator).toBe('kind')
+    for (const value of [{ kind: 'a', code: 'ABC' }, { kind: 'b', code: ['x'] }]) {
+      expect(zm.safeParse(input, value).success).toBe(true)
+      expect(rejectedBy(compiled.inputSchema, value)).toEqual([])
+    }
   })
 })
 

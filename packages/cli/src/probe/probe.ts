@@ -159,9 +159,9 @@ function jsonStandardSchema(json: unknown): unknown {
 interface ToolSchemas { params?: unknown, input: unknown }
 
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
-async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, extendSchema: unknown, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
-  const parts = [...(extendSchema === undefined ? [] : [extendSchema]), ...(schemas.params === undefined ? [] : [schemas.params]), schemas.input]
-  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed })
+async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: FreshModule, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
+  const parts = [...(fresh.extendSchema === undefined ? [] : [fresh.extendSchema]), ...(schemas.params === undefined ? [] : [schemas.params]), schemas.input]
+  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed, converters: fresh.converters })
   if (counterexample) {
     const validate = ajv2020.compile(tool.inputSchema as object)
     const reasons = validate(counterexample.value) ? `rejected by ${counterexample.rejectedBy.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
@@ -263,7 +263,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    const { checked, unmet, finding } = await supersetOf(tool, definition, fresh.extendSchema, samples, seed)
+    const { checked, unmet, finding } = await supersetOf(tool, definition, fresh, samples, seed)
     report.samplesChecked += checked
     report.sampled.push({ tool: tool.name, checked, unmet })
     if (finding)
@@ -275,7 +275,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: entry.tool.name, message: `${artifact.module} no longer exports a flat() schema as "${entry.export}"` })
       continue
     }
-    const { checked, unmet, finding } = await supersetOf(entry.tool, { input: compiled.schema }, undefined, samples, seed)
+    const { checked, unmet, finding } = await supersetOf(entry.tool, { input: compiled.schema }, { ...fresh, extendSchema: undefined }, samples, seed)
     report.samplesChecked += checked
     report.sampled.push({ tool: entry.tool.name, checked, unmet })
     if (finding)

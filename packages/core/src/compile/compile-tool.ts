@@ -1,5 +1,5 @@
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
-import type { OriginalSchema } from '../frontend/original-schema'
+import type { OriginalSchema, SchemaConverters } from '../frontend/original-schema'
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { TargetProfile } from '../target/targets'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
@@ -38,6 +38,8 @@ export interface CompileOptions {
   profile?: ProfileName | TargetProfile
   /** Fields every tool shares (an object schema), merged into each tool's input like `params`. */
   extend?: { schema: unknown }
+  /** Converters of schema libraries that keep them outside their schemas (the build loads them from the project). */
+  converters?: SchemaConverters
 }
 
 export interface CompiledTool {
@@ -89,7 +91,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
     let original
     try {
-      original = toOriginalSchema(schema, part === 'output' ? 'output' : 'input')
+      original = toOriginalSchema(schema, part === 'output' ? 'output' : 'input', options.converters)
     }
     catch (error) {
       if (error instanceof UnrepresentableError)

@@ -43,7 +43,7 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
     out = foldAll([withoutKeyword(children, 'allOf'), ...children.allOf as JsonSchema[]])
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (isSchemaObject(out) && Array.isArray(out[keyword]))
-      out = flattenUnion(ctx, node, out, keyword, path)
+      out = flattenUnion(ctx, node, out, keyword, path, depth)
   }
   if (!isSchemaObject(out))
     return out
@@ -125,10 +125,11 @@ function isObjectSchema(schema: JsonSchema): boolean {
  * there is one); with a profile that joins every union, other branches join into a `type` array.
  * Siblings of the union keyword (a description, a default) apply on top.
  */
-function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, keyword: 'anyOf' | 'oneOf', path: JsonPointer): JsonSchema {
+function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, keyword: 'anyOf' | 'oneOf', path: JsonPointer, depth: number): JsonSchema {
   const branches = node[keyword] as unknown[]
   const unionPath = childPointer(path, keyword)
-  const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? resolveRef(ctx.root, branch.$ref) : branch)
+  // A branch a profile keeps as a `$ref` joins as its definition rewritten, never as the raw original.
+  const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? rewrittenTarget(ctx, branch.$ref, depth) : branch)
   if (!resolved.every(isSchema)) {
     report(ctx, 'union-left-alone', 'warning', unionPath, 'a branch is not a schema or its $ref cannot be resolved; the union is left as it is')
     return node
@@ -142,6 +143,13 @@ function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: Jso
   if (!joined.exact && !objects)
     report(ctx, 'union-widened', 'info', unionPath, 'the branches cannot be told apart in one schema; the flat schema keeps what they share (it accepts every branch)')
   return foldAll([withoutKeyword(node, keyword), joined.schema])
+}
+
+/** A `$ref`'s definition rewritten where it stands (its nested `$ref`s kept, so recursion ends). */
+function rewrittenTarget(ctx: FlattenContext, ref: string, depth: number): unknown {
+  const target = resolveRef(ctx.root, ref)
+  const pointer = refPointer(ctx.root, ref)
+  return target === undefined || pointer === undefined || !isSchema(target) ? target : rewrite(ctx, target, pointer, depth + 1)
 }
 
 /**

@@ -26,3 +26,12 @@ export class UnrepresentableError extends Error {
 
 /** A Standard JSON Schema converter: `~standard.jsonSchema.input` or `.output`. */
 export type JsonSchemaMethod = (options: { target: string, libraryOptions?: Record<string, unknown> }) => unknown
+
+/**
+ * Converters a schema library keeps outside its schemas, loaded from the user's project by the
+ * build (the core imports no schema library).
+ */
+export interface SchemaConverters {
+  /** zod's own `toJSONSchema` (from `zod/v4/core`), for `zod/mini` schemas, which carry no `~standard.jsonSchema`. */
+  zodToJSONSchema?: (schema: unknown, params: Record<string, unknown>) => unknown
+}

@@ -1,10 +1,10 @@
 import type { JsonSchemaObject, ParserSemantics } from '../types'
-import type { JsonSchemaMethod, OriginalSchema, SchemaSide } from './interface'
+import type { JsonSchemaMethod, OriginalSchema, SchemaConverters, SchemaSide } from './interface'
 import { isSchemaObject } from '../json'
 import { arktypeOriginal, isArktype } from './arktype'
 import { isZod, zodOriginal } from './zod'
 
-export type { OriginalSchema, SchemaSide } from './interface'
+export type { OriginalSchema, SchemaConverters, SchemaSide } from './interface'
 export { UnrepresentableError } from './interface'
 
 /**
@@ -28,7 +28,7 @@ function missingHalf(schema: unknown, standard: Standard | undefined, side: Sche
     if (isZod(schema)) {
       // zod/mini schemas carry no methods; classic zod's always have `.optional()`.
       return typeof (schema as { optional?: unknown }).optional !== 'function'
-        ? 'a zod/mini schema has no ~standard.jsonSchema; build the tool\'s schemas with zod (import { z } from \'zod\'), which has it'
+        ? 'a zod/mini schema has no ~standard.jsonSchema, and zod\'s own converter was not found beside it; build with unplugin-flatmcp or flatmcp build (they load it from the project), or use zod (import { z } from \'zod\')'
         : 'this zod version has no ~standard.jsonSchema; flatmcp needs zod 4.2 or newer'
     }
     if (vendor === 'valibot')
@@ -51,8 +51,12 @@ function missingHalf(schema: unknown, standard: Standard | undefined, side: Sche
  * schema's Standard JSON Schema interface, so the conversion runs in the very copy of the library
  * the schema was made with. Each library's front end adds what its JSON cannot show.
  */
-export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input'): OriginalSchema {
+export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input', converters: SchemaConverters = {}): OriginalSchema {
   const standard = (schema as { '~standard'?: Standard } | null | undefined)?.['~standard']
+  const zodToJSONSchema = converters.zodToJSONSchema
+  // zod/mini: zod's own converter, run on the schema, does what classic zod's ~standard.jsonSchema does.
+  if (isZod(schema) && typeof standard?.jsonSchema?.[side] !== 'function' && zodToJSONSchema)
+    return zodOriginal(({ target, libraryOptions }) => zodToJSONSchema(schema, { ...libraryOptions, target, io: side }))
   const missing = missingHalf(schema, standard, side)
   if (missing)
     throw new TypeError(missing)

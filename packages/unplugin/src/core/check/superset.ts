@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@flatmcp/core'
+import type { JsonSchema, SchemaConverters } from '@flatmcp/core'
 import { toOriginalSchema } from '@flatmcp/core'
 import { createRandom, sampleValue } from './sample'
 import { clientCheck } from './validators'
@@ -74,6 +74,8 @@ export interface SupersetOptions {
   seed: number
   /** Also generate beyond the JSON (its constraints relaxed, edge strings and numbers): finds what the JSON does not show. */
   relax?: boolean
+  /** Schema libraries' converters (see `toOriginalSchema`). */
+  converters?: SchemaConverters
 }
 
 export interface SupersetResult {
@@ -92,7 +94,7 @@ export interface SupersetResult {
  */
 export async function checkSuperset(advertised: JsonSchema, parts: unknown[], options: SupersetOptions): Promise<SupersetResult> {
   const rejectedBy = clientCheck(advertised === true ? {} : advertised === false ? { not: {} } : advertised)
-  const withJson = parts.map(schema => ({ schema, json: toOriginalSchema(schema).schema }))
+  const withJson = parts.map(schema => ({ schema, json: toOriginalSchema(schema, 'input', options.converters).schema }))
   const partKeys = withJson.map(part => keysOf(part.json))
   const valid = async (value: unknown): Promise<boolean> => {
     if (!isObject(value))

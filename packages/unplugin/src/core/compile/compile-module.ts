@@ -1,4 +1,4 @@
-import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
+import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
 import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
 import { CompileError, compileTool, toOriginalSchema } from '@flatmcp/core'
@@ -94,13 +94,13 @@ export interface ModuleFlat {
 }
 
 /** Compiles every `flat()` value a module exports (see `exportedValues`), with the profile it asks for. */
-export function compileModuleFlats(exports: Record<string, unknown>, options: ResolvedOptions): ModuleFlat[] {
+export function compileModuleFlats(exports: Record<string, unknown>, options: ResolvedOptions, converters: SchemaConverters = {}): ModuleFlat[] {
   return exportedValues(exports, isFlatSchema).map(({ exportName, value }) => {
     const name = value.options.name ?? exportName
     const profile = value.options.profile ?? options.profile
     let compiled: CompiledTool
     try {
-      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile })
+      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile, converters })
     }
     catch (error) {
       throw error instanceof CompileError
@@ -116,7 +116,7 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     if (compiled.discriminator !== undefined)
       data.discriminator = compiled.discriminator
     try {
-      data.outputSchema = toOriginalSchema(value.schema, 'output').schema as Record<string, unknown>
+      data.outputSchema = toOriginalSchema(value.schema, 'output', converters).schema as Record<string, unknown>
     }
     catch {
       // No JSON for the output (a transform): `output()` says so at run time, as without the build.
@@ -126,14 +126,14 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
 }
 
 /** Compiles every tool an evaluated module exports (see `exportedTools`). */
-export function compileModuleTools(exports: Record<string, unknown>, options: ResolvedOptions, extendSchema: unknown): ModuleTool[] {
+export function compileModuleTools(exports: Record<string, unknown>, options: ResolvedOptions, extendSchema: unknown, converters: SchemaConverters = {}): ModuleTool[] {
   const tools: ModuleTool[] = []
   for (const { exportName, definition } of exportedTools(exports)) {
     const extend = extendSchema === undefined ? undefined : { schema: extendSchema }
     const [compiled, ...others] = [options.profile, ...options.profiles].map((profile) => {
       let result: CompiledTool
       try {
-        result = compileTool(definition, { profile, extend })
+        result = compileTool(definition, { profile, extend, converters })
       }
       catch (error) {
         if (error instanceof CompileError)

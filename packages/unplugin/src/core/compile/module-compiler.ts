@@ -1,3 +1,4 @@
+import type { SchemaConverters } from '@flatmcp/core'
 import type { ModuleFlat, ModuleTool } from './compile-module'
 import type { ToolOwner } from './tool-owners'
 import type { CachedModule } from '../load/module-cache'
@@ -5,6 +6,7 @@ import type { ResolvedOptions } from '../options'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { toOriginalSchema } from '@flatmcp/core'
+import { loadConverters } from '../load/schema-converters'
 import { artifactText } from '../emit/artifact'
 import { injectedCode } from '../emit/inject'
 import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
@@ -64,6 +66,8 @@ export interface FreshModule {
   tools: ModuleTool[]
   flats: ModuleFlat[]
   extendSchema: unknown
+  /** The schema libraries' converters loaded from the project (for `toOriginalSchema` on these tools). */
+  converters: SchemaConverters
 }
 
 export interface ModuleCompiler {
@@ -80,13 +84,15 @@ export interface ModuleCompiler {
 export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   let cache: ModuleCache | undefined
   let extend: Promise<Extend | undefined> | undefined
+  let converters: Promise<SchemaConverters> | undefined
+  const loadedConverters = (): Promise<SchemaConverters> => converters ??= loadConverters(options.root)
 
   const loadExtend = (): Promise<Extend | undefined> => extend ??= (async () => {
     const source = options.extend
     if (!source)
       return undefined
     if ('schema' in source)
-      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema).schema }, dependencies: [], packages: [] }
+      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema, 'input', await loadedConverters()).schema }, dependencies: [], packages: [] }
     const file = path.resolve(options.root, source.module)
     const exportName = source.export ?? 'extend'
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
@@ -95,7 +101,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
     return {
       schema,
-      descriptor: { module: modulePath(options.root, file), export: exportName, schema: toOriginalSchema(schema).schema },
+      descriptor: { module: modulePath(options.root, file), export: exportName, schema: toOriginalSchema(schema, 'input', await loadedConverters()).schema },
       dependencies: loaded.dependencies.map(dep => modulePath(options.root, dep)),
       packages: loaded.packages.map(dep => modulePath(options.root, dep)),
     }
@@ -114,9 +120,10 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     const module = modulePath(options.root, file)
     const ext = await loadExtend()
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
-    const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema)
-    const flats = compileModuleFlats(loaded.exports, options)
-    await crossCheck(tools, flats, ext?.schema)
+    const found = await loadedConverters()
+    const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema, found)
+    const flats = compileModuleFlats(loaded.exports, options, found)
+    await crossCheck(tools, flats, ext?.schema, found)
     const injected = injectedCode(tools, flats, readFileSync(file, 'utf8'))
     const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
     const packages = [...new Set([...loaded.packages.map(dep => modulePath(options.root, dep)), ...ext?.packages ?? []])].sort()
@@ -137,7 +144,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
         flats,
       }),
     }
-    return { result, exports: loaded.exports, tools, flats, extendSchema: ext?.schema }
+    return { result, exports: loaded.exports, tools, flats, extendSchema: ext?.schema, converters: found }
   }
 
   async function compile(file: string): Promise<CachedModule> {
