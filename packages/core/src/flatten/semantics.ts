@@ -41,7 +41,8 @@ export function faithfulKeywords(ctx: FlattenContext, original: JsonSchemaObject
       delete out.pattern
     }
     else if (translated.changed) {
-      const how = translated.widened ? 'validators read astral characters as one, the library as two halves' : `the library tests it with flags "${note?.patternFlags ?? semantics.patternFlags}"`
+      const flags = note?.patternFlags ?? semantics.patternFlags
+      const how = translated.widened ? 'validators read astral characters as one, the library as two halves' : flags.replace(/[gdu]/g, '') === '' ? 'the library reads it in legacy mode' : `the library tests it with flags "${flags}"`
       report(ctx, 'keyword-rewritten', 'info', pointer, `pattern ${JSON.stringify(out.pattern)} rewritten for unicode-mode validators (${how})`)
       out.pattern = translated.pattern
     }
