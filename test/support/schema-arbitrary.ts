@@ -27,7 +27,7 @@ export type Spec =
   | { t: 'tuple', items: Spec[], rest?: Spec }
   | { t: 'nullable', inner: Spec }
   | { t: 'wrap', how: Wrapper, inner: Spec }
-  | { t: 'tree', leaf: Spec }
+  | { t: 'tree', leaf: Spec, via?: 'array' | 'union' }
   | { t: 'union', options: Spec[] }
   | { t: 'du', key: string, variants: { values: string[], fields: Field[], strict: boolean, extra?: 'loose' | Spec }[] }
 
@@ -109,7 +109,7 @@ const { spec } = fc.letrec<{ spec: Spec, fields: Field[] }>(tie => ({
     fc.record({ t: fc.constant('tuple' as const), items: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 1, maxLength: 3 }), rest: tie('spec') as fc.Arbitrary<Spec> }, { requiredKeys: ['t', 'items'] }),
     fc.record({ t: fc.constant('nullable' as const), inner: tie('spec') as fc.Arbitrary<Spec> }),
     fc.record({ t: fc.constant('wrap' as const), how: fc.constantFrom<Wrapper>('readonly', 'brand', 'lazy', 'nonoptional', 'success'), inner: tie('spec') as fc.Arbitrary<Spec> }),
-    fc.record({ t: fc.constant('tree' as const), leaf: fc.oneof(leaf, tie('spec') as fc.Arbitrary<Spec>) }),
+    fc.record({ t: fc.constant('tree' as const), leaf: fc.oneof(leaf, tie('spec') as fc.Arbitrary<Spec>), via: fc.constantFrom('array' as const, 'union' as const) }),
     fc.record({ t: fc.constant('union' as const), options: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 2, maxLength: 3 }) }),
     discriminated(tie('fields') as fc.Arbitrary<Field[]>, tie('spec') as fc.Arbitrary<Spec>),
   ),
@@ -206,10 +206,10 @@ export function toZod(s: Spec, typed = false): z.ZodType {
     case 'nullable': return inner(s.inner).nullable()
     case 'wrap': return wrap(s.how, inner(s.inner))
     case 'tree': {
-      const node: z.ZodType = objectOf([], typed, typed, undefined, {
-        v: inner(s.leaf),
-        kids: z.array(z.lazy(() => node)).optional(),
-      })
+      // The recursion under an array's items, or as a branch of unions (two, so a rewrite per union would double per level).
+      const node: z.ZodType = objectOf([], typed, typed, undefined, s.via === 'union'
+        ? { v: inner(s.leaf), kids: z.union([z.null(), z.lazy(() => node)]).optional(), next: z.union([z.lazy(() => node), z.null()]).optional() }
+        : { v: inner(s.leaf), kids: z.array(z.lazy(() => node)).optional() })
       return node
     }
     case 'union': return z.union(s.options.map(inner) as [z.ZodType, z.ZodType])
@@ -313,7 +313,9 @@ export function valueOf(s: Spec): fc.Arbitrary<unknown> {
     case 'tree': {
       const v = valueOf(s.leaf)
       return fc.letrec<{ node: unknown }>(tie => ({
-        node: fc.oneof({ maxDepth: 3, depthIdentifier: 'tree' }, fc.record({ v }), fc.record({ v, kids: fc.array(tie('node'), { maxLength: 2, depthIdentifier: 'tree' }) })),
+        node: fc.oneof({ maxDepth: 3, depthIdentifier: 'tree' }, fc.record({ v }), s.via === 'union'
+          ? fc.record({ v, kids: fc.oneof(fc.constant(null), tie('node')), next: fc.oneof(fc.constant(null), tie('node')) }, { requiredKeys: ['v'] })
+          : fc.record({ v, kids: fc.array(tie('node'), { maxLength: 2, depthIdentifier: 'tree' }) })),
       })).node
     }
     case 'union': return fc.oneof(...s.options.map(valueOf))

@@ -140,9 +140,15 @@ describe('collisions', () => {
       z.object({ kind: z.literal('a'), code: z.string().length(4).regex(/^\d+$/) }),
       z.object({ kind: z.literal('b'), code: z.string().min(2).max(8) }),
     ]))
-    // zod counts UTF-16 units and validators code points: a minimum of 2 units is 1 code point.
-    expect(schema.properties.code).toMatchObject({ type: 'string', minLength: 1, maxLength: 8 })
+    expect(schema.properties.code).toMatchObject({ type: 'string', minLength: 2, maxLength: 8 })
     expect(schema.properties.code.pattern).toBeUndefined()
+  })
+
+  it('a minimum length stays as written where the check counts code points (zod 4.6+), and is halved where it counts UTF-16 units', () => {
+    expect(flat(z.object({ s: z.string().min(3) })).properties.s).toEqual({ type: 'string', minLength: 3 })
+    const units = flattenSchema({ type: 'object', properties: { s: { type: 'string', minLength: 3 } } }, { notes: { '/properties/s': { lengthInUnits: true } } })
+    expect(units.schema).toMatchObject({ properties: { s: { minLength: 2 } } })
+    expect(units.diagnostics).toContainEqual(expect.objectContaining({ code: 'keyword-rewritten', path: '/properties/s/minLength' }))
   })
 
   it('K4: a default that differs between variants is not advertised', () => {
@@ -586,5 +592,16 @@ describe('the minimal profile', () => {
     // The email format, which format-asserting validators check more strictly than zod, is moved everywhere.
     expect(JSON.stringify(schema)).not.toContain('"format"')
     expect(rejectedBy(schema, { root: { v: 'josé@exämple.com' } })).toEqual([])
+  })
+
+  it('a definition that reaches itself through its unions is joined once, and stays sound', () => {
+    // Each node holds two unions of itself: rewriting the definition per union would double per level.
+    const node: z.ZodType = z.object({ v: z.email(), l: z.union([z.null(), z.lazy(() => node)]), r: z.union([z.null(), z.lazy(() => node)]) })
+    const input = z.object({ root: node })
+    const schema = compile(input, { profile: 'minimal' }).inputSchema
+    const leaf = { v: 'a@b-.com', l: null, r: null }
+    const value = { root: { v: 'a@b-.com', l: { ...leaf, r: leaf }, r: leaf } }
+    expect(input.safeParse(value).success).toBe(true)
+    expect(rejectedBy(schema, value)).toEqual([])
   })
 })

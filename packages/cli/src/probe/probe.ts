@@ -6,7 +6,7 @@ import { ANTHROPIC_LIMITS, anthropicCost, PROFILE_NAMES, profileViolations } fro
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
-import { checkSuperset, createModuleCompiler, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
+import { checkSuperset, createModuleCompiler, toolParts, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 
 export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'untyped'
@@ -160,7 +160,7 @@ interface ToolSchemas { params?: unknown, input: unknown }
 
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
 async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: FreshModule, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
-  const parts = [...(fresh.extendSchema === undefined ? [] : [fresh.extendSchema]), ...(schemas.params === undefined ? [] : [schemas.params]), schemas.input]
+  const parts = toolParts(schemas, fresh.extendSchema)
   const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed, converters: fresh.converters })
   if (counterexample) {
     const validate = ajv2020.compile(tool.inputSchema as object)

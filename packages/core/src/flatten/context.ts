@@ -37,6 +37,8 @@ export interface FlattenContext {
   repeatedTags: Set<string>
   /** Nodes left before inlining stops; keeps shared or recursive definitions from exploding. */
   budget: number
+  /** `$ref` definitions a union joined as its branches, rewritten once each (`null` while under way). */
+  joinedTargets: Map<string, JsonSchema | null>
 }
 
 /** How many times one `$ref` may be inlined inside itself before it becomes a loose typed schema. */

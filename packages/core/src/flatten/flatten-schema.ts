@@ -33,6 +33,7 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     hints: new Map(),
     repeatedTags: repeatedDiscriminators(options.notes),
     budget: NODE_BUDGET,
+    joinedTargets: new Map(),
   }
   const rewritten = rewrite(ctx, schema, '', 0)
   const out = ctx.profile.finishDocument ? ctx.profile.finishDocument(rewritten, '', ctx) : rewritten

@@ -30,18 +30,18 @@ export function faithfulKeywords(ctx: FlattenContext, original: JsonSchemaObject
   const note = noteOf(ctx, original)
   if (typeof out.pattern === 'string') {
     const pointer = childPointer(path, 'pattern')
+    const flags = note?.patternFlags ?? semantics.patternFlags
     const translated = note?.patternInexact
       ? { dropped: 'the library checks more than it (its JSON pattern only approximates the check)' }
-      : validatorPattern(out.pattern, note?.patternFlags ?? semantics.patternFlags)
+      : validatorPattern(out.pattern, flags)
     if ('dropped' in translated) {
-      if (isLegacyPattern(out.pattern) && (note?.patternFlags ?? semantics.patternFlags).includes('u'))
+      if (isLegacyPattern(out.pattern) && flags.includes('u'))
         report(ctx, 'malformed-schema', 'warning', pointer, `pattern ${JSON.stringify(out.pattern)} is not valid in unicode mode, which JSON Schema validators use (an escape such as \\- outside [ ]); dropped, so the schema only gets wider`)
       else
         report(ctx, 'keyword-dropped', 'info', pointer, `pattern ${JSON.stringify(out.pattern)} dropped: ${translated.dropped}`)
       delete out.pattern
     }
     else if (translated.changed) {
-      const flags = note?.patternFlags ?? semantics.patternFlags
       const how = translated.widened ? 'validators read astral characters as one, the library as two halves' : flags.replace(/[gdu]/g, '') === '' ? 'the library reads it in legacy mode' : `the library tests it with flags "${flags}"`
       report(ctx, 'keyword-rewritten', 'info', pointer, `pattern ${JSON.stringify(out.pattern)} rewritten for unicode-mode validators (${how})`)
       out.pattern = translated.pattern

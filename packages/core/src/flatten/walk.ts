@@ -145,11 +145,24 @@ function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: Jso
   return foldAll([withoutKeyword(node, keyword), joined.schema])
 }
 
-/** A `$ref`'s definition rewritten where it stands (its nested `$ref`s kept, so recursion ends). */
+/**
+ * A `$ref`'s definition rewritten where it stands, once per definition. A definition that reaches
+ * itself through its own unions joins there as its loose kinds: wider, and the work stays linear.
+ */
 function rewrittenTarget(ctx: FlattenContext, ref: string, depth: number): unknown {
   const target = resolveRef(ctx.root, ref)
   const pointer = refPointer(ctx.root, ref)
-  return target === undefined || pointer === undefined || !isSchema(target) ? target : rewrite(ctx, target, pointer, depth + 1)
+  if (target === undefined || pointer === undefined || !isSchema(target))
+    return target
+  const known = ctx.joinedTargets.get(ref)
+  if (known === null)
+    return looseKinds(ctx, target, pointer)
+  if (known !== undefined)
+    return known
+  ctx.joinedTargets.set(ref, null)
+  const rewritten = rewrite(ctx, target, pointer, depth + 1)
+  ctx.joinedTargets.set(ref, rewritten)
+  return rewritten
 }
 
 /**
@@ -188,7 +201,7 @@ function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, nod
   const stricter = noteOf(ctx, original)?.invisible?.filter(kind => STRICTER_THAN_PARSER.has(kind)) ?? []
   if (stricter.length === 0)
     return out
-  const widened = widenForParser(ctx, out, stricter)
+  const widened = widenForParser(out, stricter)
   report(ctx, 'invisible-constraint', 'info', path, widened === 'any'
     ? `accepts any value: the parser takes input of any shape here (${stricter.join(', ')})`
     : `kept only the base type${widened === 'coerced' ? ' and what converts to it' : ''}: the parser accepts more than JSON Schema shows (${stricter.join(', ')})`)
@@ -200,7 +213,7 @@ function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, nod
  * string or boolean takes anything (every value converts), a coerced number takes the kinds
  * `Number()` turns into numbers; an overwrite (`.trim()`…) keeps the base type.
  */
-function widenForParser(ctx: FlattenContext, node: JsonSchemaObject, stricter: string[]): 'any' | 'coerced' | 'base' {
+function widenForParser(node: JsonSchemaObject, stricter: string[]): 'any' | 'coerced' | 'base' {
   if (stricter.includes('catch') || stricter.includes('preprocess'))
     return 'any'
   if (stricter.includes('coerce')) {
@@ -221,18 +234,11 @@ function annotationsOf(node: JsonSchemaObject): JsonSchemaObject {
 
 /** `Number()` turns strings, booleans, null and arrays into numbers; numbers keep their constraints. */
 function coercedNumber(ctx: FlattenContext, node: JsonSchemaObject): JsonSchemaObject {
-  const out = baseTypeOf(node)
-  const kinds = [...splitByKind(node).kinds.keys()]
-  out.type = sortKinds([...kinds, 'array', 'string', 'boolean', 'null'])
-  const items = ctx.profile.anyValue()
-  out.items = items === true ? {} : items
+  // A converted value need not be one the enum lists, nor the default.
+  const { enum: _enum, const: _const, default: _default, ...out } = node
+  out.type = sortKinds([...splitByKind(node).kinds.keys(), 'array', 'string', 'boolean', 'null'])
+  out.items = anyObject(ctx)
   return out
-}
-
-/** The node as it is but for its enum and default: a coerced value need not be listed. */
-function baseTypeOf(node: JsonSchemaObject): JsonSchemaObject {
-  const { enum: _enum, const: _const, default: _default, ...rest } = node
-  return rest
 }
 
 function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string }, path: JsonPointer, depth: number): JsonSchema {

@@ -19,6 +19,8 @@ const UNKNOWN_LIBRARY_SEMANTICS: ParserSemantics = {
   unknownKeys: 'keep',
 }
 
+const EFFECT_FIX = 'combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
+
 type Standard = { vendor?: unknown, validate?: unknown, jsonSchema?: Partial<Record<SchemaSide, unknown>> }
 
 /** What to write instead, for a library whose schemas lack one half of what flatmcp needs. */
@@ -34,13 +36,13 @@ function missingHalf(schema: unknown, standard: Standard | undefined, side: Sche
     if (vendor === 'valibot')
       return 'a valibot schema has no ~standard.jsonSchema; wrap it: toStandardJsonSchema(schema) from @valibot/to-json-schema'
     if (vendor === 'effect')
-      return 'this effect schema has no ~standard.jsonSchema; combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
+      return `this effect schema has no ~standard.jsonSchema; ${EFFECT_FIX}`
     return 'expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema'
   }
   // The server parses every call with the schema's own validate: a JSON-only schema would build and then fail every call.
   if (side === 'input' && typeof standard.validate !== 'function') {
     return vendor === 'effect'
-      ? 'this effect schema has ~standard.jsonSchema but no ~standard.validate, so the server could not parse a call; combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
+      ? `this effect schema has ~standard.jsonSchema but no ~standard.validate, so the server could not parse a call; ${EFFECT_FIX}`
       : `this ${vendor ?? 'Standard JSON'} schema has ~standard.jsonSchema but no ~standard.validate, so the server could not parse a call with it; pass a schema that has both`
   }
   return undefined

@@ -5,14 +5,15 @@ import { childPointer, isSchemaObject } from '../json'
 import { UnrepresentableError } from './interface'
 
 /**
- * zod tests its RegExps as written (legacy mode unless they carry `u`), counts lengths in UTF-16
- * units, checks `multipleOf` by its own remainder and strips keys an object does not declare. Of
+ * zod tests its RegExps as written (legacy mode unless they carry `u`), counts lengths in code
+ * points since 4.6 (a node whose check counts UTF-16 units says so in its note), checks
+ * `multipleOf` by its own remainder and strips keys an object does not declare. Of
  * the formats it writes, these accept nothing ajv-formats or @cfworker/json-schema reject (measured
  * on zod's edge values by the format table in the core tests); email, hostname and duration do not.
  */
 export const ZOD_SEMANTICS: ParserSemantics = {
   patternFlags: '',
-  lengthUnit: 'utf16',
+  lengthUnit: 'codepoint',
   multipleOf: 'library',
   trustedFormats: ['date-time', 'date', 'ipv4', 'ipv6', 'uuid'],
   unknownKeys: 'strip',

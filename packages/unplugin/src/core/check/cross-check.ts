@@ -1,7 +1,7 @@
 import type { SchemaConverters } from '@flatmcp/core'
 import type { ModuleFlat, ModuleTool } from '../compile/compile-module'
 import { ToolCompileError } from '../compile/compile-module'
-import { checkSuperset } from './superset'
+import { checkSuperset, toolParts } from './superset'
 import { rejectionPaths } from './validators'
 
 /** Values generated per tool: enough to bend every string and number past its JSON a few times. */
@@ -25,7 +25,7 @@ function schemaPath(instancePath: string): string {
  */
 export async function crossCheck(tools: ModuleTool[], flats: ModuleFlat[], extendSchema: unknown, converters: SchemaConverters): Promise<void> {
   const entries = [
-    ...tools.map(t => ({ exportName: t.exportName, tool: t.compiled.name as string | undefined, advertised: t.compiled.inputSchema, parts: [...(extendSchema === undefined ? [] : [extendSchema]), ...(t.definition.params === undefined ? [] : [t.definition.params]), t.definition.input ?? {}] })),
+    ...tools.map(t => ({ exportName: t.exportName, tool: t.compiled.name as string | undefined, advertised: t.compiled.inputSchema, parts: toolParts(t.definition, extendSchema) })),
     ...flats.map(f => ({ exportName: f.exportName, tool: undefined, advertised: f.data.inputSchema, parts: [f.schema] })),
   ]
   for (const entry of entries) {

@@ -69,6 +69,11 @@ async function minimise(value: unknown, stillFails: (candidate: unknown) => Prom
   return current
 }
 
+/** A tool's schemas in the order its arguments merge them: shared fields, params, input (each present). */
+export function toolParts(definition: { params?: unknown, input?: unknown }, extendSchema: unknown): unknown[] {
+  return [extendSchema, definition.params, definition.input].filter(part => part !== undefined)
+}
+
 export interface SupersetOptions {
   samples: number
   seed: number
