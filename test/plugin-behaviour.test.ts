@@ -504,6 +504,21 @@ export const mini = defineTool({ name: 'mini', input: zm.object({ code: zm.strin
     expect(artifact.tools[0].inputSchema.properties.code).toEqual({ type: 'string', pattern: '^[A-Za-z]+$' })
   })
 
+  it('a plain valibot tool module builds: @valibot/to-json-schema is loaded from the project, with libraryOptions.valibot', async () => {
+    const p = project('valibot-plain', tools(`import * as v from 'valibot'
+export const vb = defineTool({ name: 'vb', input: v.object({ code: v.pipe(v.string(), v.regex(/^[a-z]+$/i)), limit: v.fallback(v.number(), 20), id: v.custom((x) => typeof x === 'string') }), handler: () => 'ok' })
+`))
+    const libraryOptions = { valibot: { overrideSchema: ({ valibotSchema }: { valibotSchema: { type: string } }) => valibotSchema.type === 'custom' ? { type: 'string' } : undefined } }
+    await build({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root, libraryOptions })] })
+    const artifact = JSON.parse(readFileSync(path.join(p.root, 'dist/src/bad.tools.mcp.json'), 'utf8'))
+    expect(artifact.tools[0].inputSchema.properties).toMatchObject({ code: { type: 'string', pattern: '^[A-Za-z]+$' }, id: { type: 'string' } })
+    expect(artifact.tools[0].inputSchema.required).toEqual(['code', 'id'])
+  })
+
+  it('libraryOptions must map a library to its options', () => {
+    expect(() => flatmcpEsbuild({ libraryOptions: { valibot: 'ignore' } as never })).toThrow(/libraryOptions must map a library's name to its options/)
+  })
+
   it('a diagnostic at the failing severity', async () => {
     const p = project('severity', tools(`export const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 'ok' })\n`))
     expect(await failing(p, { failOn: 'warning' })).toBe('src/bad.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: warning untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)')

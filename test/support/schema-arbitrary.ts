@@ -329,12 +329,13 @@ function objectValue(fields: Field[], fixed: Record<string, fc.Arbitrary<unknown
   for (const f of fields)
     model[f.key] = valueOf(f.spec)
   const optional = fields.filter(f => f.optional || (f.default && defaultOf(f.spec) !== undefined)).map(f => f.key)
-  const declared = fc.record(model, { requiredKeys: Object.keys(model).filter(key => !optional.includes(key)) })
+  // Now and then an array, which libraries that read keys with `in` take for an object.
+  const declared = fc.oneof({ weight: 12, arbitrary: fc.record(model, { requiredKeys: Object.keys(model).filter(key => !optional.includes(key)) }) }, { weight: 1, arbitrary: fc.array(fc.oneof(text, fc.integer()), { maxLength: 2 }) })
   if (!extra)
     return declared
   const undeclared = [...KEYS, ...UNDECLARED].filter(key => !(key in model))
   const extras = fc.dictionary(fc.constantFrom(...undeclared), extra === 'loose' ? anyJson : valueOf(extra), { maxKeys: 2 })
-  return fc.tuple(declared, extras).map(([own, more]) => ({ ...more as object, ...own as object }))
+  return fc.tuple(declared, extras).map(([own, more]) => Array.isArray(own) ? own : ({ ...more as object, ...own as object }))
 }
 
 /** A tool input is an object: wrap whatever was generated into one (a union at the root half the time). */
@@ -343,5 +344,8 @@ export const toolSpec: fc.Arbitrary<Spec> = fc.oneof(
   spec.map(inner => ({ t: 'object' as const, fields: [{ key: 'root', spec: inner, optional: false }], strict: false })),
 )
 
-export const cases = toolSpec.chain(s => fc.tuple(fc.constant(s), fc.array(valueOf(s), { minLength: VALUES_PER_SCHEMA, maxLength: VALUES_PER_SCHEMA })))
+/** A call's arguments are an object, never an array. */
+const argumentsOf = (s: Spec): fc.Arbitrary<unknown> => valueOf(s).filter(value => !Array.isArray(value))
+
+export const cases = toolSpec.chain(s => fc.tuple(fc.constant(s), fc.array(argumentsOf(s), { minLength: VALUES_PER_SCHEMA, maxLength: VALUES_PER_SCHEMA })))
 

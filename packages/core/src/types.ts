@@ -82,6 +82,11 @@ export interface ParserSemantics {
   trustedFormats: readonly string[] | 'all'
   /** What an object that neither forbids nor describes extra keys does with a key it does not declare. */
   unknownKeys: 'strip' | 'keep'
+  /**
+   * How the parser finds an object's keys: `own` keys of non-array objects (zod, validators), or
+   * with JavaScript's `in` and `typeof`, where inherited keys count and an array is an object.
+   */
+  objectKeys: 'own' | 'in'
 }
 
 /** Notes keyed by the JSON pointer of the node they describe in the original schema. */

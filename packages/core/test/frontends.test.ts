@@ -35,6 +35,15 @@ describe('arktype', () => {
     expect(toOriginalSchema(schema).semantics.unknownKeys).toBe('keep')
   })
 
+  it('an object takes arrays and inherited keys as arktype does (it reads keys with `in`)', async () => {
+    const input = type({ filter: { 'tag?': 'string' }, opts: { constructor: 'unknown', 'n?': 'number' } })
+    const value = { filter: [], opts: [] }
+    expect(await accepted(input, value)).toBe(true)
+    expect(rejectedBy(compileTool({ name: 'ark', input }).inputSchema, value)).toEqual([])
+    expect(await accepted(input, { filter: {}, opts: {} })).toBe(true)
+    expect(compileTool({ name: 'ark', input }).inputSchema).toMatchObject({ properties: { opts: { type: ['object', 'array'] } } })
+  })
+
   it('an open variant keeps a key another variant types open: arktype keeps undeclared keys', async () => {
     const union = type({ kind: '\'a\'' }).or({ kind: '\'b\'', m: 'number' })
     const value = { kind: 'a', m: 'text' }
@@ -80,19 +89,12 @@ describe('libraries that lack one half', () => {
   const cases: [string, unknown, RegExp][] = [
     ['effect (JSON only)', Schema.toStandardJSONSchemaV1(Schema.Struct({ name: Schema.String })), /no ~standard\.validate, so the server could not parse a call; combine Schema\.toStandardSchemaV1\(S\)/],
     ['effect (validate only)', Schema.toStandardSchemaV1(Schema.Struct({ name: Schema.String })), /effect schema has no ~standard\.jsonSchema; combine/],
-    ['valibot (plain)', v.object({ name: v.string() }), /valibot schema has no ~standard\.jsonSchema; wrap it: toStandardJsonSchema\(schema\)/],
+    ['valibot (plain, no converter)', v.object({ name: v.string() }), /valibot schema needs @valibot\/to-json-schema to describe it: install it beside valibot/],
     ['zod/mini', zm.object({ name: zm.string() }), /zod\/mini schema has no ~standard\.jsonSchema/],
   ]
   it.each(cases)('%s is a compile error naming the fix', (_name, input, message) => {
     expect(() => compileTool({ name: 'lib', input })).toThrow(CompileError)
     expect(() => compileTool({ name: 'lib', input })).toThrow(message)
-  })
-
-  it('valibot through toStandardJsonSchema compiles; a flag it cannot write is a compile error, not a silent loss', () => {
-    const ok = toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(2)) }))
-    expect(compileTool({ name: 'vb', input: ok }).inputSchema).toMatchObject({ properties: { name: { type: 'string' } } })
-    const flagged = toStandardJsonSchema(v.object({ code: v.pipe(v.string(), v.regex(/^[a-z]+$/i)) }))
-    expect(() => compileTool({ name: 'vb', input: flagged })).toThrow(/RegExp flags are not supported/)
   })
 })
 
@@ -113,6 +115,10 @@ describe('generated patterns, end to end', () => {
     ['zod', (regex) => {
       const input = z.discriminatedUnion('k', [z.object({ k: z.literal('a'), v: z.string().regex(regex) }), z.object({ k: z.literal('b'), v: z.number() })])
       return { input, accepts: value => input.safeParse(value).success }
+    }],
+    ['valibot', (regex) => {
+      const input = v.variant('k', [v.object({ k: v.literal('a'), v: v.pipe(v.string(), v.regex(regex)) }), v.object({ k: v.literal('b'), v: v.number() })])
+      return { input: toStandardJsonSchema(input), accepts: value => v.safeParse(input, value).success }
     }],
     ['arktype', (regex) => {
       const input = type({ k: '\'a\'', v: regex }).or({ k: '\'b\'', v: 'number' })

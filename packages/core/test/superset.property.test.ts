@@ -3,7 +3,7 @@
 // zod schema accepts, the flat schema accepts them too under every validator clients run, and the
 // portable output has no combinator. FLATMCP_PROPERTY_RUNS raises the schema count.
 import type { JsonSchema } from '@flatmcp/core'
-import { compileTool, resolvePointer, toOriginalSchema } from '@flatmcp/core'
+import { compileTool, flattenSchema, resolvePointer, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -57,6 +57,36 @@ describe('superset invariant (property)', () => {
           throw new Error(`minimal profile rejects ${JSON.stringify(value)} (${rejecting.join(', ')}) under ${JSON.stringify(advertised)}`)
       }
     }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
+  }, TIMEOUT)
+
+  it('a raw JSON Schema keeps the invariant with validators as its parser: what each accepts under the original it accepts under the flat one', () => {
+    let checked = 0
+    let schemas = 0
+    fc.assert(fc.property(cases, ([s, values]) => {
+      // Without zod's $schema tag, which draft-07 validators do not know.
+      const { $schema: _tag, ...original } = toOriginalSchema(toZod(s)).schema
+      let underOriginal: (value: unknown) => string[]
+      try {
+        underOriginal = value => rejectedBy(original, value)
+        underOriginal({})
+      }
+      catch {
+        // A pattern zod wrote in legacy syntax: no validator compiles the original.
+        return
+      }
+      schemas++
+      const flat = flattenSchema(original).schema
+      for (const raw of values) {
+        const value = JSON.parse(JSON.stringify(raw)) as unknown
+        const rejected = new Set(underOriginal(value))
+        const lost = rejectedBy(flat, value).filter(name => !rejected.has(name))
+        checked += 4 - rejected.size
+        if (lost.length > 0)
+          throw new Error(`flat schema rejects under ${lost.join(', ')} a value the original accepts there:\nvalue: ${JSON.stringify(value)}\noriginal: ${JSON.stringify(original)}\nflat: ${JSON.stringify(flat)}`)
+      }
+    }), { numRuns: Math.ceil(RUNS / 2), seed: SEED })
+    expect(schemas).toBeGreaterThan(RUNS / 4)
+    expect(checked).toBeGreaterThan(RUNS)
   }, TIMEOUT)
 
   it('catches an unsound flattener: a first-wins merge fails the same property', () => {

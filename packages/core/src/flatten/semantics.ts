@@ -1,6 +1,6 @@
 import type { JsonPointer, JsonSchemaObject, ParserSemantics } from '../types'
 import type { FlattenContext } from './context'
-import { childPointer } from '../json'
+import { childPointer, isSchemaObject } from '../json'
 import { noteOf, report } from './context'
 import { withSentence } from './keywords'
 import { validatorPattern } from './patterns'
@@ -13,10 +13,56 @@ export const VALIDATOR_SEMANTICS: ParserSemantics = {
   multipleOf: 'validator',
   trustedFormats: 'all',
   unknownKeys: 'keep',
+  objectKeys: 'own',
 }
 
 function appendDescription(node: JsonSchemaObject, sentence: string): void {
   node.description = withSentence(node.description, sentence)
+}
+
+/** Keys some array has: its indices and what arrays inherit (`length`, `map`…). */
+function isArrayKey(key: string): boolean {
+  return key in [] || /^(?:0|[1-9]\d*)$/.test(key)
+}
+
+/**
+ * An object read with JavaScript's `in` and `typeof`: a key every object inherits (`constructor`,
+ * `toString`…) is present even when not sent, and an array is an object, so an object none of
+ * whose required keys an array lacks also takes arrays. Not at the root: a call's arguments are
+ * an object.
+ */
+export function keysAsJavaScriptSees(ctx: FlattenContext, node: JsonSchemaObject, path: JsonPointer): JsonSchemaObject {
+  if (ctx.semantics.objectKeys !== 'in' || node.type !== 'object')
+    return node
+  const out = { ...node }
+  if (Array.isArray(out.required)) {
+    const inherited = out.required.filter(key => typeof key === 'string' && key in {})
+    if (inherited.length > 0) {
+      report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'required'), `${inherited.map(key => JSON.stringify(key)).join(', ')} not required: every object inherits ${inherited.length === 1 ? 'it' : 'them'}, and the library finds keys with \`in\``)
+      const required = out.required.filter(key => !inherited.includes(key))
+      if (required.length > 0)
+        out.required = required
+      else
+        delete out.required
+    }
+  }
+  if (path !== '' && (!Array.isArray(out.required) || out.required.every(key => typeof key === 'string' && isArrayKey(key)))) {
+    report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'type'), 'type "object" also takes an array: to the library an array is an object, and it has every key this object requires')
+    Object.assign(out, { type: ['object', 'array'], ...arrayItems(out) })
+  }
+  return out
+}
+
+/**
+ * What an array must hold to pass the object's checks: its elements are the values of its index
+ * keys, so they meet the catch-all (none: only the empty array). Where the object names an index
+ * or patterns its keys, any element (the sound guess).
+ */
+function arrayItems(node: JsonSchemaObject): JsonSchemaObject {
+  const named = isSchemaObject(node.properties) && Object.keys(node.properties).some(isArrayKey)
+  if (named || node.patternProperties !== undefined || node.additionalProperties === undefined || node.additionalProperties === true)
+    return {}
+  return node.additionalProperties === false ? { maxItems: 0 } : { items: node.additionalProperties }
 }
 
 /**

@@ -6,7 +6,7 @@ import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } fro
 import { assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
-import { faithfulKeywords } from './semantics'
+import { faithfulKeywords, keysAsJavaScriptSees } from './semantics'
 import { isWellFormed } from './well-formed'
 
 /** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
@@ -47,7 +47,7 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
   }
   if (!isSchemaObject(out))
     return out
-  out = adjustForInvisible(ctx, node, out, path)
+  out = keysAsJavaScriptSees(ctx, adjustForInvisible(ctx, node, out, path), path)
   return located(ctx, path, carryNote(ctx, node, ctx.profile.finishNode ? ctx.profile.finishNode(out, path, ctx) : out))
 }
 

@@ -12,6 +12,7 @@ export const ARKTYPE_SEMANTICS: ParserSemantics = {
   multipleOf: 'library',
   trustedFormats: [],
   unknownKeys: 'keep',
+  objectKeys: 'in',
 }
 
 interface ArktypeLike { 'internal': { json: unknown }, '~standard': { vendor: string } }

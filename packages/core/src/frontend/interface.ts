@@ -34,4 +34,11 @@ export type JsonSchemaMethod = (options: { target: string, libraryOptions?: Reco
 export interface SchemaConverters {
   /** zod's own `toJSONSchema` (from `zod/v4/core`), for `zod/mini` schemas, which carry no `~standard.jsonSchema`. */
   zodToJSONSchema?: (schema: unknown, params: Record<string, unknown>) => unknown
+  /** `toJsonSchema` from `@valibot/to-json-schema`, for plain valibot schemas. */
+  valibotToJsonSchema?: (schema: unknown, config: Record<string, unknown>) => unknown
+  /**
+   * Options for a library's own conversion, by its Standard Schema vendor (`valibot`: its
+   * `ConversionConfig`, such as `definitions` or `errorMode`), passed beside flatmcp's own.
+   */
+  libraryOptions?: Record<string, Record<string, unknown>>
 }

@@ -2,6 +2,7 @@ import type { JsonSchemaObject, ParserSemantics } from '../types'
 import type { JsonSchemaMethod, OriginalSchema, SchemaConverters, SchemaSide } from './interface'
 import { isSchemaObject } from '../json'
 import { arktypeOriginal, isArktype } from './arktype'
+import { isValibot, valibotOriginal, valibotStandardOriginal } from './valibot'
 import { isZod, zodOriginal } from './zod'
 
 export type { OriginalSchema, SchemaConverters, SchemaSide } from './interface'
@@ -17,6 +18,7 @@ const UNKNOWN_LIBRARY_SEMANTICS: ParserSemantics = {
   multipleOf: 'library',
   trustedFormats: [],
   unknownKeys: 'keep',
+  objectKeys: 'in',
 }
 
 const EFFECT_FIX = 'combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
@@ -33,8 +35,6 @@ function missingHalf(schema: unknown, standard: Standard | undefined, side: Sche
         ? 'a zod/mini schema has no ~standard.jsonSchema, and zod\'s own converter was not found beside it; build with unplugin-flatmcp or flatmcp build (they load it from the project), or use zod (import { z } from \'zod\')'
         : 'this zod version has no ~standard.jsonSchema; flatmcp needs zod 4.2 or newer'
     }
-    if (vendor === 'valibot')
-      return 'a valibot schema has no ~standard.jsonSchema; wrap it: toStandardJsonSchema(schema) from @valibot/to-json-schema'
     if (vendor === 'effect')
       return `this effect schema has no ~standard.jsonSchema; ${EFFECT_FIX}`
     return 'expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema'
@@ -59,12 +59,16 @@ export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input', co
   // zod/mini: zod's own converter, run on the schema, does what classic zod's ~standard.jsonSchema does.
   if (isZod(schema) && typeof standard?.jsonSchema?.[side] !== 'function' && zodToJSONSchema)
     return zodOriginal(({ target, libraryOptions }) => zodToJSONSchema(schema, { ...libraryOptions, target, io: side }))
+  if (isValibot(schema))
+    return valibotOriginal(schema, side, converters)
   const missing = missingHalf(schema, standard, side)
   if (missing)
     throw new TypeError(missing)
   const convert = standard!.jsonSchema![side] as JsonSchemaMethod
   if (isZod(schema))
     return zodOriginal(convert)
+  if (standard!.vendor === 'valibot')
+    return valibotStandardOriginal(convert, converters)
   if (isArktype(schema))
     return arktypeOriginal(schema, convert)
   const json = convert({ target: 'draft-2020-12' })

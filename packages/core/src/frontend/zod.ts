@@ -1,8 +1,9 @@
 import type * as zc from 'zod/v4/core'
-import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, ParserSemantics, SchemaNote, SchemaNotes } from '../types'
+import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, ParserSemantics, SchemaNote } from '../types'
 import type { JsonSchemaMethod, OriginalSchema } from './interface'
 import { childPointer, isSchemaObject } from '../json'
 import { UnrepresentableError } from './interface'
+import { mark, takeMarks, takesNull } from './marks'
 
 /**
  * zod tests its RegExps as written (legacy mode unless they carry `u`), counts lengths in code
@@ -17,6 +18,7 @@ export const ZOD_SEMANTICS: ParserSemantics = {
   multipleOf: 'library',
   trustedFormats: ['date-time', 'date', 'ipv4', 'ipv6', 'uuid'],
   unknownKeys: 'strip',
+  objectKeys: 'own',
 }
 
 /** Formats whose check is not their pattern and accepts strings the pattern rejects. */
@@ -35,8 +37,6 @@ const INSTEAD: Record<string, string> = {
   'z.void()': 'make the key optional with .optional() instead',
   'z.symbol()': 'use a string or an enum',
 }
-
-const MARK = 'x-flatmcp-note'
 
 interface ZodLike { _zod: { def: Record<string, unknown> & { type: string }, pattern?: unknown } }
 
@@ -116,8 +116,7 @@ function markPatterns(schema: zc.$ZodType, json: JsonSchemaObject): void {
       note.patternFlags = found.regex.flags
     if (found?.inexact)
       note.patternInexact = true
-    if (Object.keys(note).length > 0)
-      holder[MARK] = mergeNotes(holder[MARK] as SchemaNote | undefined, note)
+    mark(holder, note)
   }
 }
 
@@ -144,44 +143,6 @@ function countsUnits(schema: zc.$ZodType): boolean {
     return payload.issues.length === 0
   }
   return false
-}
-
-/** Whether a zod schema accepts null, asked of the schema itself (a throwing or async check counts as yes). */
-function takesNull(schema: zc.$ZodType): boolean {
-  try {
-    const result = (schema as unknown as { '~standard': { validate: (value: unknown) => unknown } })['~standard'].validate(null)
-    return result instanceof Promise || !(result as { issues?: unknown }).issues
-  }
-  catch {
-    return true
-  }
-}
-
-function mergeNotes(a: SchemaNote | undefined, b: SchemaNote): SchemaNote {
-  const invisible = [...new Set([...(a?.invisible ?? []), ...(b.invisible ?? [])])]
-  const out: SchemaNote = { ...a, ...b }
-  if (invisible.length > 0)
-    out.invisible = invisible
-  return out
-}
-
-/**
- * Records the marks left on the JSON by pointer. zod may share one object between places, so every
- * place is recorded before any mark is removed.
- */
-function collectNotes(node: unknown, pointer: JsonPointer, notes: SchemaNotes, marked: Set<JsonSchemaObject>): void {
-  if (Array.isArray(node)) {
-    node.forEach((child, i) => collectNotes(child, childPointer(pointer, i), notes, marked))
-    return
-  }
-  if (!isSchemaObject(node))
-    return
-  if (MARK in node) {
-    notes[pointer] = node[MARK] as SchemaNote
-    marked.add(node)
-  }
-  for (const [key, child] of Object.entries(node))
-    collectNotes(child, childPointer(pointer, key), notes, marked)
 }
 
 function pointerOf(path: (string | number)[]): JsonPointer {
@@ -222,18 +183,12 @@ const zodOptions = {
     // target's inverse keeps a null only where the original takes one.
     if ((type === 'success' || type === 'custom') && !takesNull(zodSchema))
       note.rejectsNull = true
-    if (Object.keys(note).length > 0)
-      jsonSchema[MARK] = mergeNotes(jsonSchema[MARK] as SchemaNote | undefined, note)
+    mark(jsonSchema, note)
   },
 }
 
 /** The zod front end: zod's own conversion, run in the user's copy of zod, with notes of what it cannot show. */
 export function zodOriginal(convert: JsonSchemaMethod): OriginalSchema {
   const json = convert({ target: 'draft-2020-12', libraryOptions: zodOptions }) as JsonSchemaObject
-  const notes: SchemaNotes = {}
-  const marked = new Set<JsonSchemaObject>()
-  collectNotes(json, '', notes, marked)
-  for (const node of marked)
-    delete node[MARK]
-  return { schema: json, notes, semantics: ZOD_SEMANTICS }
+  return { schema: json, notes: takeMarks(json), semantics: ZOD_SEMANTICS }
 }

@@ -35,6 +35,12 @@ export interface Options {
   root?: string
   /** Where evaluated modules and the build cache live. Default: `<root>/node_modules/.cache/flatmcp`. */
   cacheDir?: string
+  /**
+   * Options for a schema library's own JSON Schema conversion, by its vendor name: `{ valibot: {
+   * definitions, errorMode, ... } }` (valibot's `ConversionConfig`). flatmcp's own hooks run after
+   * the ones given here.
+   */
+  libraryOptions?: Record<string, Record<string, unknown>>
 }
 
 export interface ResolvedOptions {
@@ -49,6 +55,7 @@ export interface ResolvedOptions {
   extend: ExtendSource | undefined
   root: string
   cacheDir: string
+  libraryOptions: Record<string, Record<string, unknown>>
 }
 
 const BASES = ['portable', 'minimal']
@@ -92,6 +99,20 @@ export function defaultArtifactName(module: string): string {
 }
 
 /** Options with every default filled in, checked once. */
+function resolveLibraryOptions(given: Options['libraryOptions']): ResolvedOptions['libraryOptions'] {
+  if (given === undefined)
+    return {}
+  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+  if (!isRecord(given) || !Object.values(given).every(isRecord))
+    throw new TypeError('unplugin-flatmcp: libraryOptions must map a library\'s name to its options, as { valibot: { errorMode: \'ignore\' } }')
+  return given as ResolvedOptions['libraryOptions']
+}
+
+/** What the build cache keys library options by: their text, functions' source included. */
+export function libraryOptionsKey(libraryOptions: ResolvedOptions['libraryOptions']): string {
+  return JSON.stringify(libraryOptions, (_key, value: unknown) => typeof value === 'function' ? String(value) : value)
+}
+
 export function resolveOptions(options: Options = {}, bundlerRoot?: string): ResolvedOptions {
   const { profile, profiles } = resolveProfiles(options)
   const failOn = options.failOn ?? 'error'
@@ -112,5 +133,6 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
     extend: options.extend,
     root,
     cacheDir: path.resolve(root, options.cacheDir ?? 'node_modules/.cache/flatmcp'),
+    libraryOptions: resolveLibraryOptions(options.libraryOptions),
   }
 }

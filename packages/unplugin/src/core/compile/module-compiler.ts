@@ -13,7 +13,7 @@ import { evaluateModule, ModuleLoadError } from '../load/evaluate-module'
 import { locateTool } from '../load/locate-export'
 import { contentHash, ModuleCache } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
-import { profileKey, profileName } from '../options'
+import { libraryOptionsKey, profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
 import { crossCheck } from '../check/cross-check'
 import { compileModuleFlats, compileModuleTools, ToolCompileError, unreachableFlatWarning } from './compile-module'
@@ -85,7 +85,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   let cache: ModuleCache | undefined
   let extend: Promise<Extend | undefined> | undefined
   let converters: Promise<SchemaConverters> | undefined
-  const loadedConverters = (): Promise<SchemaConverters> => converters ??= loadConverters(options.root)
+  const loadedConverters = (): Promise<SchemaConverters> => converters ??= loadConverters(options.root, options.libraryOptions)
 
   const loadExtend = (): Promise<Extend | undefined> => extend ??= (async () => {
     const source = options.extend
@@ -110,7 +110,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   const moduleCache = async (): Promise<ModuleCache> => {
     if (!cache) {
       const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), options.profile, options.profiles.map(profileKey), options.coercion, options.failOn, ext?.descriptor ?? null])
+      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.profile, options.profiles.map(profileKey), options.coercion, options.failOn, ext?.descriptor ?? null])
       cache = new ModuleCache(options.root, options.cacheDir, salt)
     }
     return cache
