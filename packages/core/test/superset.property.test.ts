@@ -84,9 +84,9 @@ describe('superset invariant (property)', () => {
         if (lost.length > 0)
           throw new Error(`flat schema rejects under ${lost.join(', ')} a value the original accepts there:\nvalue: ${JSON.stringify(value)}\noriginal: ${JSON.stringify(original)}\nflat: ${JSON.stringify(flat)}`)
       }
-    }), { numRuns: Math.ceil(RUNS / 2), seed: SEED })
-    expect(schemas).toBeGreaterThan(RUNS / 4)
-    expect(checked).toBeGreaterThan(RUNS)
+    }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
+    expect(schemas).toBeGreaterThan(RUNS / 8)
+    expect(checked).toBeGreaterThan(RUNS / 2)
   }, TIMEOUT)
 
   it('catches an unsound flattener: a first-wins merge fails the same property', () => {

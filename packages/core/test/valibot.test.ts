@@ -103,7 +103,7 @@ describe('valibot', () => {
     }
   })
 
-  it(`superset by property: ${Math.ceil(RUNS / 2)} generated schemas built with valibot's constructs, plain and wrapped`, () => {
+  it(`superset by property: ${Math.ceil(RUNS / 4)} generated schemas built with valibot's constructs, plain and wrapped`, () => {
     let checked = 0
     fc.assert(fc.property(cases, fc.boolean(), ([s, values], wrapped) => {
       const schema = toValibot(s)
@@ -119,7 +119,7 @@ describe('valibot', () => {
         if (rejecting.length > 0)
           throw new Error(`flat schema rejects a value valibot accepts (${rejecting.join(', ')}):\nvalue: ${JSON.stringify(value)}\nflat: ${JSON.stringify(flat)}`)
       }
-    }), { numRuns: Math.ceil(RUNS / 2), seed: SEED })
-    expect(checked).toBeGreaterThan(RUNS)
+    }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
+    expect(checked).toBeGreaterThan(RUNS / 2)
   }, Math.max(120_000, RUNS * 120))
 })
