@@ -8,6 +8,21 @@ export function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'boolean' || isSchemaObject(value)
 }
 
+/** Whether `key` is an object's own property: a key named like a prototype member (`constructor`) is data. */
+export function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key)
+}
+
+/** The own property `key` of an object, never one it inherits. */
+export function ownValue<T>(object: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return object !== undefined && hasOwn(object, key) ? object[key] : undefined
+}
+
+/** Sets `key` as an own data property: a `__proto__` key never reaches the prototype. */
+export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
+}
+
 /** Structural equality of JSON values; object key order does not matter. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b)
@@ -24,7 +39,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b)
   if (ka.length !== kb.length)
     return false
-  return ka.every(key => Object.prototype.hasOwnProperty.call(b, key)
+  return ka.every(key => hasOwn(b, key)
     && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
 }
 
@@ -63,7 +78,7 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
   let node: unknown = root
   for (const raw of pointer.slice(1).split('/')) {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, token))
+    if (typeof node !== 'object' || node === null || !hasOwn(node, token))
       return undefined
     node = (node as Record<string, unknown>)[token]
   }

@@ -98,6 +98,19 @@ describe('libraries that lack one half', () => {
   })
 })
 
+describe('effect, both halves in one ~standard object', () => {
+  it('compiles, read as an unknown library (UTF-16 lengths, extra keys kept), and takes what effect takes', async () => {
+    const S = Schema.Struct({ name: Schema.String.check(Schema.isMinLength(2)), kind: Schema.Union([Schema.Literal('a'), Schema.Literal('b')]), tags: Schema.optional(Schema.Array(Schema.String)) })
+    const input = { '~standard': { ...Schema.toStandardSchemaV1(S)['~standard'], jsonSchema: Schema.toStandardJSONSchemaV1(S)['~standard'].jsonSchema } }
+    const flat = compileTool({ name: 'effect', input }).inputSchema
+    expect(flat).toMatchObject({ properties: { name: { minLength: 1 }, kind: { enum: ['a', 'b'] } }, required: ['name', 'kind'] })
+    for (const value of [{ name: '😀', kind: 'a' }, { name: 'ab', kind: 'b', tags: ['x'], extra: 1 }]) {
+      expect(await accepted(input, value)).toBe(true)
+      expect(rejectedBy(flat, value)).toEqual([])
+    }
+  })
+})
+
 describe('generated patterns, end to end', () => {
   const compilable = fc.tuple(pattern, flags).filter(([source, flagList]) => {
     try {

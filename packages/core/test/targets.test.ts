@@ -190,3 +190,33 @@ describe('differential: @openai/agents strict tools', () => {
     expect(compared).toBeGreaterThan(50)
   })
 })
+
+describe('keys named like Object.prototype members', () => {
+  const read = (tool: CompiledTool, args: unknown): unknown => inverseArgs(args, tool)
+
+  it('a `__proto__` key compiles in every profile without touching Object.prototype, and later compiles still work', () => {
+    const input = z.object({ ['__proto__']: z.record(z.string(), z.string()).optional(), x: z.string() })
+    for (const profile of PROFILE_NAMES) {
+      const tool = compileTool({ name: 'proto', input }, { profile })
+      expect(Object.keys(tool.inputSchema.properties as object)).toEqual(['__proto__', 'x'])
+      expect(Object.prototype).not.toHaveProperty('parse')
+      expect(Object.getPrototypeOf(tool.coercion.properties ?? {})).toBe(Object.prototype)
+      expect(compileTool({ name: 'after', input: z.object({ a: z.string() }) }, { profile }).inputSchema.properties).toEqual({ a: { type: 'string' } })
+    }
+  })
+
+  it.each(['openai-strict', 'anthropic-strict', 'gemini'] as const)('%s: a `constructor` key sent as JSON text reaches the tool parsed', (profile) => {
+    const input = z.object({ constructor: z.unknown(), toString: z.string().optional() })
+    const tool = compileTool({ name: 'proto', input }, { profile })
+    expect(tool.decode?.properties).toHaveProperty('constructor', { parse: 'json' })
+    const back = read(tool, { constructor: '{"a":1}', toString: 'x' }) as Record<string, unknown>
+    expect(Object.prototype.hasOwnProperty.call(back, 'constructor') && back.constructor).toEqual({ a: 1 })
+    expect(input.parse(back)).toEqual({ constructor: { a: 1 }, toString: 'x' })
+  })
+
+  it('portable: a declared `constructor` key beside a catch-all keeps its own plan, not the catch-all\'s', () => {
+    const tool = compileTool({ name: 'proto', input: z.object({ constructor: z.string(), toString: z.string() }).catchall(z.object({ a: z.number() })) })
+    expect(tool.coercion.properties).toEqual({ constructor: {}, toString: {} })
+    expect(tool.coercion.additional).toEqual({ parse: 'object' })
+  })
+})

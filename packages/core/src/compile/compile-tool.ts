@@ -6,7 +6,7 @@ import { toOriginalSchema, UnrepresentableError } from '../frontend/original-sch
 import { flattenSchema } from '../flatten/flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../flatten/keywords'
 import { tagOf } from '../flatten/hints'
-import { isSchemaObject } from '../json'
+import { isSchemaObject, setOwn } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
 import { applyTarget, resolveTarget } from '../target/targets'
 import { canonicalSchema } from './canonical'
@@ -186,7 +186,7 @@ function mergeParts(tool: string, parts: [ToolSchemaPart, JsonSchemaObject][]): 
         throw new CompileError(tool, part, `/properties/${key}`, `key "${key}" is declared in both ${first === 'extend' ? 'the shared extend fields' : first} and ${part}; ${fix}`)
       }
       owner.set(key, part)
-      properties[key] = property
+      setOwn(properties, key, property)
     }
     required.push(...(schema.required as string[] | undefined ?? []))
     if (typeof schema.description === 'string' && part !== 'extend')

@@ -1,7 +1,7 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext } from './context'
 import type { ObjectVariant } from './join'
-import { isSchemaObject } from '../json'
+import { isSchemaObject, ownValue } from '../json'
 import { report } from './context'
 
 /** A key required in every variant whose string values tell the variants apart. */
@@ -23,7 +23,7 @@ function candidate(variants: JsonSchemaObject[], key: string): { values: unknown
   const values: unknown[][] = []
   for (const variant of variants) {
     const listed = Array.isArray(variant.required) && variant.required.includes(key) && isSchemaObject(variant.properties)
-      ? literalValues(variant.properties[key])
+      ? literalValues(ownValue(variant.properties, key))
       : undefined
     if (!listed)
       return undefined
@@ -118,7 +118,7 @@ export function describeVariantKey(discriminator: Discriminator, label: string, 
   const own: Record<string, string> = {}
   const requiring = new Set(requiredBy)
   for (const i of declaredBy) {
-    const property = (variants[i]!.schema.properties as Record<string, JsonSchema> | undefined)?.[key]
+    const property = ownValue(variants[i]!.schema.properties as Record<string, JsonSchema> | undefined, key)
     const inner = hintOf(property)
     if (inner?.tag === tag) {
       const mine = new Set(values[i])

@@ -2,7 +2,7 @@ import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext } from './context'
 import type { Facets } from './facets'
 import type { Kind } from './keywords'
-import { childPointer, isSchemaObject, jsonEqual, uniqueJson } from '../json'
+import { childPointer, hasOwn, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
 import { noteOf, report, tagLabel } from './context'
 import { acceptsAnything, assembleFacets, enumsConflict, splitByKind } from './facets'
 import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
@@ -191,7 +191,7 @@ function declaredKeys(schema: JsonSchemaObject): string[] {
 
 function propertyOf(schema: JsonSchemaObject, key: string, keep: boolean): JsonSchema | undefined {
   const properties = isSchemaObject(schema.properties) ? schema.properties : {}
-  if (Object.prototype.hasOwnProperty.call(properties, key))
+  if (hasOwn(properties, key))
     return properties[key] as JsonSchema
   // Required without a property (a record with enum keys): its value is what extra keys hold. Any
   // one of several matching patterns is a sound stand-in, since the value must satisfy them all.
@@ -274,7 +274,7 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
     const origin = originOf(ctx, declaring[0]!.schema)
     if (origin !== undefined && typeof schema === 'object' && !ctx.origins.has(schema))
       ctx.origins.set(schema, origin)
-    properties[key] = schema
+    setOwn(properties, key, schema)
   }
 
   const out: JsonSchemaObject = { type: 'object' }
@@ -344,8 +344,9 @@ export function widenInvisible(schema: JsonSchema, ctx: FlattenContext, path: Js
   if (isSchemaObject(out.properties)) {
     const properties: Record<string, JsonSchema> = {}
     for (const [key, child] of Object.entries(out.properties)) {
-      properties[key] = widenInvisible(child as JsonSchema, ctx, childPointer(path, 'properties', key))
-      changed ||= properties[key] !== child
+      const widened = widenInvisible(child as JsonSchema, ctx, childPointer(path, 'properties', key))
+      setOwn(properties, key, widened)
+      changed ||= widened !== child
     }
     next.properties = properties
   }

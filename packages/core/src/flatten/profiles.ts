@@ -1,7 +1,7 @@
 import type { FlattenProfileName, JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext, Profile } from './context'
 import type { Kind } from './keywords'
-import { childPointer, isSchemaObject } from '../json'
+import { childPointer, isSchemaObject, ownValue, setOwn } from '../json'
 import { report } from './context'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from './facets'
 import { joinSchemas } from './join'
@@ -125,7 +125,7 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
     for (const [key, child] of Object.entries(schema.properties)) {
       const limited = limitDescriptions(child as JsonSchema, childPointer(path, 'properties', key), ctx)
       if (limited !== child)
-        (properties ??= { ...schema.properties as Record<string, JsonSchema> })[key] = limited
+        setOwn(properties ??= { ...schema.properties as Record<string, JsonSchema> }, key, limited)
     }
     if (properties)
       change('properties', properties)
@@ -146,7 +146,7 @@ const PROFILES: Record<FlattenProfileName, Profile> = {
 const FLATTEN_PROFILE_NAMES = Object.keys(PROFILES) as FlattenProfileName[]
 
 export function resolveProfile(name: FlattenProfileName): Profile {
-  const profile = Object.prototype.hasOwnProperty.call(PROFILES, name) ? PROFILES[name] : undefined
+  const profile = ownValue(PROFILES, name)
   if (!profile)
     throw new TypeError(`unknown flattening profile "${String(name)}"; expected one of ${FLATTEN_PROFILE_NAMES.map(n => `"${n}"`).join(', ')} (target profiles apply to whole tools: use compileTool)`)
   return profile

@@ -1,4 +1,4 @@
-import { isSchema, isSchemaObject } from '../json'
+import { hasOwn, isSchema, isSchemaObject } from '../json'
 
 const KINDS = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'])
 const isNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value)
@@ -90,5 +90,5 @@ const SHAPES: Record<string, (value: unknown) => boolean> = {
 
 /** False when a known keyword holds a value of the wrong shape (dropping it only widens the schema). */
 export function isWellFormed(keyword: string, value: unknown): boolean {
-  return !Object.prototype.hasOwnProperty.call(SHAPES, keyword) || SHAPES[keyword]!(value)
+  return !hasOwn(SHAPES, keyword) || SHAPES[keyword]!(value)
 }

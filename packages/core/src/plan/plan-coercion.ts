@@ -1,7 +1,7 @@
 import type { JsonSchema, JsonSchemaObject, SchemaNotes } from '../types'
 import { splitByKind } from '../flatten/facets'
 import { tagOf } from '../flatten/hints'
-import { isSchema, isSchemaObject, jsonEqual, resolvePointer, resolveRef } from '../json'
+import { hasOwn, isSchema, isSchemaObject, jsonEqual, ownValue, resolvePointer, resolveRef, setOwn } from '../json'
 
 /**
  * Where a JSON string may stand for an object or an array, and how to reach such places. Plain JSON,
@@ -217,7 +217,7 @@ function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan
     for (const [key, child] of Object.entries(object.properties)) {
       const sub = planNode(ctx, child)
       if (sub)
-        properties[key] = sub
+        setOwn(properties, key, sub)
     }
     if (Object.keys(properties).length > 0)
       plan.properties = properties
@@ -226,8 +226,11 @@ function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan
   if (additional) {
     plan.additional = additional
     // A declared key follows its own schema, never the plan for undeclared ones: an empty plan says so.
-    for (const key of Object.keys(isSchemaObject(object.properties) ? object.properties : {}))
-      (plan.properties ??= {})[key] ??= {}
+    for (const key of Object.keys(isSchemaObject(object.properties) ? object.properties : {})) {
+      plan.properties ??= {}
+      if (!hasOwn(plan.properties, key))
+        setOwn(plan.properties, key, {})
+    }
   }
   // Only an object of declared keys: elsewhere a `null` may be the value of a key it does not declare.
   const properties = object.properties
@@ -288,12 +291,12 @@ function objectPlan(ctx: PlanContext, objects: Alternative[], declared: string |
   const plan: CoercionPlan = {}
   const keys = new Set(nodes.flatMap(node => isSchemaObject(node.properties) ? Object.keys(node.properties) : []))
   const properties: Record<string, CoercionPlan> = {}
-  const declares = (node: JsonSchemaObject, key: string): boolean => isSchemaObject(node.properties) && key in node.properties
+  const declares = (node: JsonSchemaObject, key: string): boolean => isSchemaObject(node.properties) && hasOwn(node.properties, key)
   for (const key of keys) {
     const holding = nodes.map((node, i) => ({ node, plan: bodies[i]! })).filter(({ node }) => declares(node, key) || isSchemaObject(node.additionalProperties))
-    const sub = agreed(holding.map(({ node, plan }) => declares(node, key) ? plan.properties?.[key] : plan.additional))
+    const sub = agreed(holding.map(({ node, plan }) => declares(node, key) ? ownValue(plan.properties, key) : plan.additional))
     if (sub)
-      properties[key] = sub
+      setOwn(properties, key, sub)
   }
   if (Object.keys(properties).length > 0)
     plan.properties = properties
@@ -360,7 +363,7 @@ function arrayPlan(ctx: PlanContext, arrays: Alternative[]): CoercionPlan {
 export function mergeObjectPlans(parts: CoercionPlan[]): CoercionPlan {
   const out: CoercionPlan = {}
   parts.forEach((original, i) => {
-    const taken = Object.keys(original.defs ?? {}).some(name => out.defs && Object.prototype.hasOwnProperty.call(out.defs, name))
+    const taken = Object.keys(original.defs ?? {}).some(name => out.defs && hasOwn(out.defs, name))
     const part = taken ? renameRefs(original, name => `${i}_${name}`) : original
     if (part.properties)
       out.properties = { ...out.properties, ...part.properties }

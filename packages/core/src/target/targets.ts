@@ -5,7 +5,7 @@ import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName
 import type { TargetContext, TargetRule } from './rules'
 import { withSentence } from '../flatten/keywords'
 import { portableViolations } from '../flatten/profiles'
-import { childPointer, isSchemaObject, jsonEqual } from '../json'
+import { childPointer, hasOwn, isSchemaObject, jsonEqual, setOwn } from '../json'
 import { applyNodeRules, closeObjects, encodeAsJson, encodeOpenObjects, isOpenObject, keepKeywords, kindsOf, requireEveryKey, splitKinds, visitNodes } from './rules'
 
 /**
@@ -222,7 +222,7 @@ function reaches(schema: unknown, tokens: string[]): boolean {
   if (Array.isArray(schema.anyOf) && tokens[0] !== 'anyOf')
     return schema.anyOf.some(branch => reaches(branch, tokens))
   const key = tokens[0]!.replace(/~1/g, '/').replace(/~0/g, '~')
-  return key in schema && reaches(schema[key], tokens.slice(1))
+  return hasOwn(schema, key) && reaches(schema[key], tokens.slice(1))
 }
 
 /** A coercion plan that parses JSON text at each of the given pointers of the flat schema. */
@@ -238,7 +238,9 @@ function decodePlan(pointers: JsonPointer[]): CoercionPlan | undefined {
       if (token === 'properties') {
         const key = tokens[++i]!
         plan.properties ??= {}
-        plan = plan.properties[key] ??= {}
+        if (!hasOwn(plan.properties, key))
+          setOwn(plan.properties, key, {})
+        plan = plan.properties[key]!
       }
       else if (token === 'items') {
         plan = plan.items ??= {}
@@ -305,7 +307,7 @@ export function resolveTarget(profile: ProfileName | TargetProfile): ResolvedPro
   }
   if (profile === 'portable' || profile === 'minimal')
     return { flatten: profile }
-  if (Object.prototype.hasOwnProperty.call(TARGET_PROFILES, profile))
+  if (hasOwn(TARGET_PROFILES, profile))
     return { flatten: 'portable', profile: TARGET_PROFILES[profile as keyof typeof TARGET_PROFILES] }
   throw new TypeError(`unknown flatmcp profile "${String(profile)}"; expected one of ${PROFILE_NAMES.map(n => `"${n}"`).join(', ')}, or a profile object`)
 }
