@@ -4,7 +4,7 @@
 // `openai-strict` inverse against `@openai/agents`' own null stripping.
 import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
 import { compileTool, PROFILE_NAMES, profileViolations, targetRules } from '@flatmcp/core'
-import { inverseArgs } from '@flatmcp/runtime/coerce'
+import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
 import fc from 'fast-check'
@@ -218,5 +218,43 @@ describe('keys named like Object.prototype members', () => {
     const tool = compileTool({ name: 'proto', input: z.object({ constructor: z.string(), toString: z.string() }).catchall(z.object({ a: z.number() })) })
     expect(tool.coercion.properties).toEqual({ constructor: {}, toString: {} })
     expect(tool.coercion.additional).toEqual({ parse: 'object' })
+  })
+})
+
+describe('intersections', () => {
+  /** The inverse as the server reads arguments: the first reading the original accepts. */
+  function served(tool: CompiledTool, written: unknown, original: z.ZodType): unknown {
+    for (const reading of readingsOf(tool.coercion)) {
+      const value = inverseArgs(written, tool, reading)
+      if (original.safeParse(value).success)
+        return original.parse(value)
+    }
+    throw new Error(`no reading of ${JSON.stringify(written)} parses`)
+  }
+
+  it('an intersection with a member that takes any value stays open, so no strict profile drops its keys', () => {
+    const input = z.object({ field: z.object({ name: z.string() }).and(z.union([z.object({ type: z.literal('checkbox') }), z.any()])) })
+    // Not a checkbox: the union's any-value branch takes it, and every key reaches the output.
+    const value = { field: { name: 'title', type: 'singleLineText', options: { maxLength: 80 } } }
+    expect(input.parse(value)).toEqual(value)
+    for (const profile of PROFILE_NAMES) {
+      const tool = compileTool({ name: 'create_table', input }, { profile })
+      const field = (tool.inputSchema.properties as Record<string, Record<string, unknown>>).field!
+      // Open where the profile folds the intersection (minimal keeps the allOf); JSON text where it closes every object.
+      expect(Array.isArray(field.allOf) || field.additionalProperties === true || field.type === 'string', JSON.stringify(field)).toBe(true)
+      expect(field).not.toHaveProperty('items')
+      const written = field.type === 'string' ? { field: JSON.stringify(value.field) } : value
+      expect(served(tool, written, input)).toEqual(value)
+    }
+  })
+
+  it('plans reach inside intersections: a strict model\'s nulls go, and a null inside JSON text stays', () => {
+    const variant = z.discriminatedUnion('type', [z.object({ type: z.literal('a'), x: z.string().optional() }), z.object({ type: z.literal('b'), y: z.number() })])
+    const input = z.object({ fields: z.array(z.intersection(variant, z.object({ id: z.string(), defaultValue: z.unknown().optional() }))) })
+    const tool = compileTool({ name: 'fields', input }, { profile: 'openai-strict' })
+    const written = { fields: [{ type: 'a', x: null, y: null, id: 'i', defaultValue: '{"c":null}' }] }
+    expect(served(tool, written, input)).toEqual({ fields: [{ type: 'a', id: 'i', defaultValue: { c: null } }] })
+    for (const reading of readingsOf(tool.coercion))
+      expect((inverseArgs(written, tool, reading) as { fields: { defaultValue: unknown }[] }).fields[0]!.defaultValue).toEqual({ c: null })
   })
 })

@@ -3,7 +3,7 @@ import type { FlattenContext } from './context'
 import type { Kind } from './keywords'
 import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef } from '../json'
 import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } from './context'
-import { assembleFacets, splitByKind } from './facets'
+import { acceptsAnything, assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
 import { faithfulKeywords, keysAsJavaScriptSees } from './semantics'
@@ -40,7 +40,7 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
   carryNote(ctx, node, children)
   let out: JsonSchema = children
   if (Array.isArray(children.allOf) && ctx.profile.foldAllOf)
-    out = foldAll([withoutKeyword(children, 'allOf'), ...children.allOf as JsonSchema[]])
+    out = foldIntersection(withoutKeyword(children, 'allOf'), children.allOf as JsonSchema[])
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (isSchemaObject(out) && Array.isArray(out[keyword]))
       out = flattenUnion(ctx, node, out, keyword, path, depth)
@@ -186,6 +186,20 @@ export function foldAll(schemas: JsonSchema[]): JsonSchema {
         out.required = [...new Set([...out.required, ...value])]
     }
   }
+  return out
+}
+
+/**
+ * `allOf` folded. A member that takes any value adds no constraint, but the parser hands on every
+ * key it got: the keys no other member declares reach the output, so an object the fold makes
+ * says it keeps them (a strict profile must not close it, or they are lost).
+ */
+function foldIntersection(container: JsonSchemaObject, members: JsonSchema[]): JsonSchema {
+  const constraining = members.filter(member => !acceptsAnything(member))
+  const out = foldAll([container, ...constraining])
+  const takesObjects = isSchemaObject(out) && [out.type].flat().includes('object')
+  if (constraining.length < members.length && takesObjects && out.additionalProperties === undefined)
+    return { ...out, additionalProperties: true }
   return out
 }
 

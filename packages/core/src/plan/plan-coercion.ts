@@ -1,5 +1,6 @@
 import type { JsonSchema, JsonSchemaObject, SchemaNotes } from '../types'
 import { splitByKind } from '../flatten/facets'
+import { foldAll } from '../flatten/walk'
 import { tagOf } from '../flatten/hints'
 import { hasOwn, isSchema, isSchemaObject, jsonEqual, ownValue, resolvePointer, resolveRef, setOwn } from '../json'
 
@@ -164,10 +165,36 @@ function alternatives(ctx: PlanContext, schema: unknown, seen = 0): JsonSchemaOb
     return [{}]
   if (schema === false)
     return []
+  if (Array.isArray(schema.allOf))
+    return intersected(ctx, schema, seen)
   const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
   if (!branches)
     return [schema]
   return branches.flatMap(branch => alternatives(ctx, branch, seen + 1))
+}
+
+/** At most this many alternatives an intersection spreads into; past it, it is planned as one. */
+const MAX_INTERSECTED = 32
+
+/**
+ * The alternatives of an `allOf`: each way of taking one alternative of every member, folded into
+ * one schema (a union member spreads the intersection into one alternative per branch), so plans
+ * reach inside intersections as they do inside unions.
+ */
+function intersected(ctx: PlanContext, schema: JsonSchemaObject, seen: number): JsonSchemaObject[] {
+  const { allOf, ...container } = schema
+  let combined = alternatives(ctx, container, seen + 1)
+  for (const member of allOf as unknown[]) {
+    const resolved = isSchemaObject(member) && typeof member.$ref === 'string' ? resolveRef(ctx.root, member.$ref) : member
+    const options = alternatives(ctx, resolved, seen + 1)
+    combined = combined.flatMap(left => options.flatMap((right) => {
+      const folded = foldAll([left, right])
+      return isSchemaObject(folded) ? [folded] : []
+    }))
+    if (combined.length > MAX_INTERSECTED)
+      return [schema]
+  }
+  return combined
 }
 
 /** One alternative of a node: as written (perhaps a `$ref`) and resolved. */

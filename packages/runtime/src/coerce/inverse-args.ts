@@ -105,6 +105,7 @@ const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 
 /** The arguments as the original schema expects them, under one reading of its nulls. Never throws. */
 export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan'): unknown {
-  const value = coerceArgs(plan.decode ? coerceArgs(args, plan.decode) : args, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING)
-  return nulls === 'everywhere' ? withoutNullKeys(value, { work: MAX_WORK }, 0) : value
+  // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
+  const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
+  return coerceArgs(plan.decode ? coerceArgs(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING)
 }
