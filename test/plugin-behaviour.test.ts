@@ -1,7 +1,9 @@
 // The plugin on throwaway projects: the cache, esbuild's output modes, rebuilds and watchers, the
 // Vite dev server, shared extend fields, and build errors that name file, line, export, tool and path.
 import type { RollupWatcher } from 'rollup'
+import type { TargetProfile } from '@flatmcp/core'
 import type { FixtureProject } from './support/fixture-project'
+import { targetRules } from '@flatmcp/core'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -82,6 +84,23 @@ describe('cache', () => {
     const second = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
     expect(second.tools[0].inputSchema.properties.item.properties.size).toEqual({ type: 'number' })
     expect(second.hash).not.toBe(JSON.parse(first).hash)
+  })
+})
+
+describe('cache keys of profiles of one\'s own', () => {
+  it('a rule made with other options is a miss: splitKinds() then splitKinds(true)', async () => {
+    const p = project('cache-rules', {
+      'src/main.ts': `import './a.tools'\n`,
+      'src/a.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', input: z.object({ v: z.union([z.string(), z.number()]) }), handler: () => 'ok' })\n`,
+    })
+    const mine = async (always: boolean): Promise<unknown> => {
+      const profile: TargetProfile = { name: 'mine', rules: [targetRules.splitKinds(always)] }
+      await esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, profiles: ['portable', profile] })] })
+      return JSON.parse(p.read('dist/src/a.tools.mcp.json')).runtime.t.profiles.mine.inputSchema.properties.v
+    }
+    expect(await mine(false)).toEqual({ type: ['string', 'number'] })
+    // Split into one branch per kind only when told so.
+    expect(await mine(true)).toMatchObject({ anyOf: [{ type: 'string' }, { type: 'number' }] })
   })
 })
 

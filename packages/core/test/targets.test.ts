@@ -258,3 +258,15 @@ describe('intersections', () => {
       expect((inverseArgs(written, tool, reading) as { fields: { defaultValue: unknown }[] }).fields[0]!.defaultValue).toEqual({ c: null })
   })
 })
+
+describe('unions without a discriminator', () => {
+  it('a plain string does not fit an array-typed key, so the plan\'s first reading picks the alternative that takes it', () => {
+    const input = z.object({ s: z.union([z.object({ q: z.array(z.string()), note: z.string().nullable() }), z.object({ q: z.string(), note: z.number().optional() })]) })
+    const tool = compileTool({ name: 'search', input }, { profile: 'openai-strict' })
+    const back = inverseArgs({ s: { q: 'x', note: null } }, tool, 'plan')
+    expect(input.safeParse(back).success).toBe(true)
+    expect(back).toEqual({ s: { q: 'x' } })
+    // JSON text of an array still fits the array alternative, and is parsed there.
+    expect(inverseArgs({ s: { q: '["a"]', note: null } }, tool, 'plan')).toEqual({ s: { q: ['a'], note: null } })
+  })
+})

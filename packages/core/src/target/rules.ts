@@ -28,6 +28,11 @@ export interface TargetContext {
  */
 export interface TargetRule {
   name: string
+  /**
+   * What the rule was made with (its factory's arguments), as JSON: with its name and code, what a
+   * build cache keys it by. A rule of one's own that closes over values states them here.
+   */
+  options?: unknown
   node?: (node: JsonSchemaObject, path: JsonPointer, ctx: TargetContext) => JsonSchema
   document?: (schema: JsonSchemaObject, ctx: TargetContext) => void
 }
@@ -110,6 +115,7 @@ export function withNull(node: JsonSchema): JsonSchema {
 export function keepKeywords(name: string, kept: ReadonlySet<string>, annotations: ReadonlySet<string> = ANNOTATIONS): TargetRule {
   return {
     name,
+    options: { kept: [...kept].sort(), annotations: [...annotations].sort() },
     node(node, path, ctx) {
       const dropped = Object.keys(node).filter(keyword => !kept.has(keyword))
       if (dropped.length === 0)
@@ -201,6 +207,7 @@ export const requireEveryKey: TargetRule = {
 export function splitKinds(always = false): TargetRule {
   return {
     name: 'split-kinds',
+    options: { always },
     node(node) {
       const kinds = kindsOf(node)
       const several = always ? kinds.length > 1 : kinds.filter(kind => kind !== 'null').length > 1

@@ -47,9 +47,15 @@ export function readingsOf(plan: CoercionPlan): readonly NullReading[] {
   return JSON.stringify(plan).includes('"keepNull"') ? NULL_READINGS : NULL_READINGS.slice(0, 1)
 }
 
+/** Whether a string may be the JSON text of an object or array a key takes (it is parsed later): by its first character. */
+function mayBeJsonText(text: string, kinds: string[]): boolean {
+  const first = /\S/.exec(text)?.[0]
+  return (first === '{' && kinds.includes('object')) || (first === '[' && kinds.includes('array'))
+}
+
 /**
  * Whether an object may be of a union's alternative, by its keys alone: each non-null value of a kind
- * the key takes (a string may be JSON text), a null only where the key takes null or may be missing,
+ * the key takes (a string that opens like JSON text of an object or array it takes), a null only where the key takes null or may be missing,
  * and every required key there.
  */
 function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionPlan['variants']>[number]): boolean {
@@ -58,7 +64,7 @@ function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionP
     const kinds = Object.prototype.hasOwnProperty.call(fields, key) ? fields[key]! : undefined
     const item = value[key]
     const kind = item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item
-    if (item === null ? kinds !== undefined && !kinds.includes('null') && required.includes(key) : !kinds || !(kinds.includes(kind) || (kind === 'string' && (kinds.includes('object') || kinds.includes('array')))))
+    if (item === null ? kinds !== undefined && !kinds.includes('null') && required.includes(key) : !kinds || !(kinds.includes(kind) || (kind === 'string' && mayBeJsonText(item as string, kinds))))
       return false
   }
   return required.every(key => Object.prototype.hasOwnProperty.call(value, key))

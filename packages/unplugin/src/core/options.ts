@@ -65,9 +65,9 @@ export function profileName(profile: ProfileName | TargetProfile): string {
   return typeof profile === 'string' ? profile : profile.name
 }
 
-/** What the build cache keys a profile by: its name, or a profile object's rules, code included. */
+/** What the build cache keys a profile by: its name, or a profile object's rules, their options and code included. */
 export function profileKey(profile: ProfileName | TargetProfile): string {
-  return typeof profile === 'string' ? profile : JSON.stringify([profile.name, profile.strict ?? false, profile.rules.map(rule => [rule.name, String(rule.node ?? ''), String(rule.document ?? '')])])
+  return typeof profile === 'string' ? profile : JSON.stringify([profile.name, profile.strict ?? false, profile.rules.map(rule => [rule.name, rule.options ?? null, String(rule.node ?? ''), String(rule.document ?? '')])])
 }
 
 /** The base profile and the others, each checked (an unknown name is an error listing the known ones). */
