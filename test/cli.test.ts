@@ -204,6 +204,10 @@ describe('flatmcp probe', () => {
       [json => json.options.profile = 'gemini-ultra', /"options\.profile" is "gemini-ultra", not one of/],
       [json => delete json.options.extend, /"options\.extend" is missing/],
       [json => json.module = '../../outside.tools.ts', /is outside .*; the probe evaluates sources under its root only/],
+      [(json) => {
+        const entry = Object.values(json.runtime)[0] as Record<string, unknown>
+        entry.profiles = { constructor: { inputSchema: json.tools[0].inputSchema, coercion: {} } }
+      }, /runtime\[".*"\]\.profiles has "constructor", which is not a built-in profile/],
     ]
     for (const [edit, message] of cases) {
       const run = await probeEdited('cli-odd', edit)

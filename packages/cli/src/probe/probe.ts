@@ -118,6 +118,11 @@ function readArtifact(file: string): { text: string, artifact: Artifact } {
   const badProfiles = Object.entries(a.runtime as Record<string, Record<string, unknown>>).find(([, entry]) => entry.profiles !== undefined && (!isObject(entry.profiles) || !Object.values(entry.profiles).every(p => isObject(p) && isObject(p.inputSchema) && p.inputSchema.type === 'object' && isObject(p.coercion))))
   if (badProfiles)
     throw new ProbeLoadError(`${file}: not a flatmcp artifact: runtime["${badProfiles[0]}"].profiles needs an object inputSchema and a coercion plan per profile`)
+  for (const [tool, entry] of Object.entries(a.runtime as Record<string, { profiles?: Record<string, unknown> }>)) {
+    const unknown = Object.keys(entry.profiles ?? {}).find(name => !(PROFILE_NAMES as string[]).includes(name))
+    if (unknown !== undefined)
+      throw new ProbeLoadError(`${file}: runtime["${tool}"].profiles has "${unknown}", which is not a built-in profile (${PROFILE_NAMES.join(', ')}); the probe re-derives built-in profiles only, and a profile of your own is checked by your tests`)
+  }
   return { text, artifact: artifact as Artifact }
 }
 
