@@ -238,6 +238,8 @@ function defaultOf(s: Spec): unknown {
     case 'enum': return s.values[0]
     case 'template': return 'id-1'
     case 'stringbool': return 'true'
+    // A nullable key with a default: missing and null give different outputs.
+    case 'nullable': return defaultOf(s.inner)
     default: return undefined
   }
 }

@@ -97,10 +97,12 @@ describe('rules', () => {
   it('openai-strict inverse: nulls for keys not meant go, a default applies, a real null the original takes stays', () => {
     const input = z.object({ a: z.string().optional(), n: z.number().default(3), keep: z.string().nullable().optional(), media })
     const tool = compileTool({ name: 't', input }, { profile: 'openai-strict' })
-    const answer = { a: null, n: null, keep: null, media: { kind: 'message', media: { id: 'x' }, note: null, count: null } }
+    // `keep` may be left out or be null: a null leaves it out, `{ value: null }` sends null.
+    const answer = { a: null, n: null, keep: { value: null }, media: { kind: 'message', media: { id: 'x' }, note: null, count: null } }
     const back = inverseArgs(answer, tool)
     expect(back).toEqual({ keep: null, media: { kind: 'message', media: { id: 'x' } } })
     expect(input.parse(back)).toEqual({ n: 3, keep: null, media: { kind: 'message', media: { id: 'x' } } })
+    expect(inverseArgs({ ...answer, keep: null }, tool)).toEqual({ media: { kind: 'message', media: { id: 'x' } } })
     // The inverse never changes what a model sent: it copies.
     expect(answer.a).toBeNull()
   })
@@ -267,6 +269,6 @@ describe('unions without a discriminator', () => {
     expect(input.safeParse(back).success).toBe(true)
     expect(back).toEqual({ s: { q: 'x' } })
     // JSON text of an array still fits the array alternative, and is parsed there.
-    expect(inverseArgs({ s: { q: '["a"]', note: null } }, tool, 'plan')).toEqual({ s: { q: ['a'], note: null } })
+    expect(inverseArgs({ s: { q: '["a"]', note: { value: null } } }, tool, 'plan')).toEqual({ s: { q: ['a'], note: null } })
   })
 })

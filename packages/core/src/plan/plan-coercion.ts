@@ -25,6 +25,10 @@ export interface CoercionPlan {
    * those is followed, as a discriminator's case would be, keeping a `null` where any that fits takes it.
    */
   variants?: { fields: Record<string, string[]>, required: string[], plan: CoercionPlan }[]
+  /** A target's decoding, at an optional key: a `null` means the key was left out, so it is removed first. */
+  nullIsAbsent?: true
+  /** A target's decoding: the key's value was advertised wrapped, `{ "value": … }`; it is taken out. */
+  unwrap?: 'value'
   /** Plans for an object's keys. */
   properties?: Record<string, CoercionPlan>
   /** The plan for keys not listed in `properties` (record values, catch-alls). */

@@ -4,7 +4,7 @@
 import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severity } from '../types'
 import type { Kind } from '../flatten/keywords'
 import { splitByKind } from '../flatten/facets'
-import { ANNOTATIONS } from '../flatten/keywords'
+import { ANNOTATIONS, withSentence } from '../flatten/keywords'
 import { setTypes, typesOf } from '../flatten/profiles'
 import { childPointer, isSchemaObject } from '../json'
 
@@ -20,6 +20,13 @@ export interface TargetContext {
   fallback: (path: JsonPointer, reason: string) => void
   /** Optional keys are advertised as required and nullable: the inverse map drops the nulls the original rejects. */
   nullsMeanAbsent: () => void
+  /**
+   * A `null` at `path` (an optional key) means the key was left out: the inverse map removes it
+   * before anything else. `unwrap`: the key's value is advertised as `{ value }`, taken out again.
+   */
+  nullMeansLeftOut: (path: JsonPointer, unwrap: boolean) => void
+  /** Whether the value at `path` is advertised as JSON text. */
+  isEncoded: (path: JsonPointer) => boolean
 }
 
 /**
@@ -183,10 +190,22 @@ export const closeObjects: TargetRule = {
   },
 }
 
-/** Every key required; an optional one also takes `null`, which the inverse map turns back into a missing key. */
+const LEFT_OUT_NOTE = 'null leaves it out; {"value": ...} sends a value, null included.'
+
+/** An optional key whose value may itself be null, as a strict model can tell both apart: null, or `{ value }`. */
+function wrappedForNull(schema: JsonSchema): JsonSchemaObject {
+  const own = isSchemaObject(schema) && typeof schema.description === 'string' ? `${schema.description} ` : ''
+  return { description: `${own}${LEFT_OUT_NOTE}`, anyOf: [{ type: 'object', properties: { value: schema }, required: ['value'], additionalProperties: false }, { type: 'null' }] }
+}
+
+/**
+ * Every key required; an optional one also takes `null`, which the inverse map turns back into a
+ * missing key. Where the key's value may be null itself, the two answers must differ: JSON text
+ * already tells `null` from `"null"`; any other value is wrapped, `{ "value": null }`.
+ */
 export const requireEveryKey: TargetRule = {
   name: 'require-every-key',
-  node(node, _path, ctx) {
+  node(node, path, ctx) {
     if (!isSchemaObject(node.properties))
       return node
     const keys = Object.keys(node.properties)
@@ -194,7 +213,17 @@ export const requireEveryKey: TargetRule = {
     if (keys.every(key => required.has(key)))
       return Array.isArray(node.required) ? node : { ...node, required: keys }
     ctx.nullsMeanAbsent()
-    const properties = Object.fromEntries(keys.map(key => [key, required.has(key) ? node.properties![key as never] : withNull((node.properties as Record<string, JsonSchema>)[key]!)]))
+    const properties = Object.fromEntries(keys.map((key) => {
+      const child = (node.properties as Record<string, JsonSchema>)[key]!
+      if (required.has(key))
+        return [key, child]
+      const at = childPointer(path, 'properties', key)
+      if (!takesNull(child))
+        return [key, withNull(child)]
+      const encoded = ctx.isEncoded(at)
+      ctx.nullMeansLeftOut(at, !encoded)
+      return [key, encoded && isSchemaObject(child) ? { ...child, description: withSentence(child.description, 'null leaves it out; the JSON text null sends null.') } : wrappedForNull(child)]
+    }))
     return { ...node, properties, required: keys }
   },
 }

@@ -219,18 +219,19 @@ function reaches(schema: unknown, tokens: string[]): boolean {
     return true
   if (!isSchemaObject(schema))
     return false
+  // A union's branches, and a value wrapped for null (`{ value }`, see requireEveryKey), are looked through.
   if (Array.isArray(schema.anyOf) && tokens[0] !== 'anyOf')
-    return schema.anyOf.some(branch => reaches(branch, tokens))
+    return schema.anyOf.some(branch => reaches(branch, tokens) || (isSchemaObject(branch) && isSchemaObject(branch.properties) && hasOwn(branch.properties, 'value') && reaches(branch.properties.value, tokens)))
   const key = tokens[0]!.replace(/~1/g, '/').replace(/~0/g, '~')
   return hasOwn(schema, key) && reaches(schema[key], tokens.slice(1))
 }
 
-/** A coercion plan that parses JSON text at each of the given pointers of the flat schema. */
-function decodePlan(pointers: JsonPointer[]): CoercionPlan | undefined {
-  if (pointers.length === 0)
+/** A coercion plan that does at each pointer of the flat schema what its mark says (parse JSON text, remove a null, unwrap). */
+function decodePlan(marks: [JsonPointer, CoercionPlan][]): CoercionPlan | undefined {
+  if (marks.length === 0)
     return undefined
   const root: CoercionPlan = {}
-  for (const pointer of pointers) {
+  for (const [pointer, mark] of marks) {
     let plan = root
     const tokens = pointer.split('/').slice(1).map(token => token.replace(/~1/g, '/').replace(/~0/g, '~'))
     for (let i = 0; i < tokens.length; i++) {
@@ -249,7 +250,7 @@ function decodePlan(pointers: JsonPointer[]): CoercionPlan | undefined {
         plan = plan.additional ??= {}
       }
     }
-    plan.parse = 'json'
+    Object.assign(plan, mark)
   }
   return root
 }
@@ -261,6 +262,7 @@ function decodePlan(pointers: JsonPointer[]): CoercionPlan | undefined {
 export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): TargetResult {
   const diagnostics: Diagnostic[] = []
   const encoded: JsonPointer[] = []
+  const leftOut: [JsonPointer, CoercionPlan][] = []
   const fallbacks: { path: JsonPointer, reason: string }[] = []
   let nullsMeanAbsent = false
   const ctx: TargetContext = {
@@ -270,10 +272,13 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): T
       // What was encoded (and said) inside this place is now inside its JSON text.
       const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/`)
       encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)), path)
+      leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
       diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
     },
     fallback: (path, reason) => fallbacks.push({ path, reason }),
     nullsMeanAbsent: () => nullsMeanAbsent = true,
+    nullMeansLeftOut: (path, unwrap) => leftOut.push([path, unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
+    isEncoded: path => encoded.includes(path),
   }
   const out = applyNodeRules(schema, '', profile.rules, ctx)
   const document = isSchemaObject(out) ? out : schema
@@ -288,7 +293,8 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): T
     }
   }
   // A place a later rule removed (the root's `additionalProperties` in gemini) has nothing to decode.
-  const decode = decodePlan(encoded.filter(pointer => reaches(document, pointer.split('/').slice(1))).sort())
+  const marks: [JsonPointer, CoercionPlan][] = [...encoded.map(pointer => [pointer, { parse: 'json' }] as [JsonPointer, CoercionPlan]), ...leftOut]
+  const decode = decodePlan(marks.filter(([pointer]) => reaches(document, pointer.split('/').slice(1))).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
   return { schema: document, ...(profile.strict ? { strict: true } : {}), ...(decode ? { decode } : {}), nullsMeanAbsent, diagnostics }
 }
 

@@ -100,8 +100,16 @@ export function set(target: Record<string, Json> | Json[], key: string | number,
 
 /** The value with `key` coerced by `sub`; copied on the first change (`out === value` until then). */
 function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: string, sub: CoercionPlan | undefined, depth: number): Record<string, Json> {
-  const next = coerce(value[key], sub, depth + 1)
-  if (next === value[key])
+  const item = value[key]
+  // A target's decoding: the key left out (advertised as null), or its value advertised as `{ value }`.
+  if (sub?.nullIsAbsent && item === null) {
+    const copy = out === value ? { ...value } : out
+    delete copy[key]
+    return copy
+  }
+  const inner = sub?.unwrap && isObject(item) && own(item, 'value') ? item.value : item
+  const next = coerce(inner, sub, depth + 1)
+  if (next === item)
     return out
   const copy = out === value ? { ...value } : out
   set(copy, key, next)
