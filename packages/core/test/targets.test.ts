@@ -272,3 +272,20 @@ describe('unions without a discriminator', () => {
     expect(inverseArgs({ s: { q: '["a"]', note: { value: null } } }, tool, 'plan')).toEqual({ s: { q: ['a'], note: null } })
   })
 })
+
+describe('the inverse map\'s bounds', () => {
+  it('JSON text a profile asked for is parsed past the repair limits: a 1.1 MB value and 4,097 encoded cells', () => {
+    const payload = compileTool({ name: 'payload', input: z.object({ payload: z.unknown() }) }, { profile: 'openai-strict' })
+    const big = { a: 'x'.repeat(1_100_000) }
+    expect(inverseArgs({ payload: JSON.stringify(big) }, payload)).toEqual({ payload: big })
+    const sheet = compileTool({ name: 'sheet', input: z.object({ cells: z.array(z.union([z.string(), z.number()])) }) }, { profile: 'gemini' })
+    expect(sheet.decode).toEqual({ properties: { cells: { items: { parse: 'json' } } } })
+    const cells = Array.from({ length: 4097 }, (_, i) => i % 2 ? i : `s${i}`)
+    expect(inverseArgs({ cells: cells.map(cell => JSON.stringify(cell)) }, sheet)).toEqual({ cells })
+  })
+
+  it('text that is not JSON stays as it came, for the original to judge', () => {
+    const sheet = compileTool({ name: 'sheet', input: z.object({ cells: z.array(z.union([z.string(), z.number()])) }) }, { profile: 'gemini' })
+    expect(inverseArgs({ cells: ['plain', '{'] }, sheet)).toEqual({ cells: ['plain', '{'] })
+  })
+})

@@ -68,7 +68,17 @@ function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): bool
 }
 
 function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | typeof FAILED {
-  if (text.length > MAX_STRING || budget.attempts <= 0 || (kind !== 'json' && !looksLike(text, kind)))
+  // JSON text a profile asked for (`json`) is parsed whatever its size or count: each such place
+  // once, so the work is the length of the body the transport took. Repairs are bounded.
+  if (kind === 'json') {
+    try {
+      return JSON.parse(text) as Json
+    }
+    catch {
+      return FAILED
+    }
+  }
+  if (text.length > MAX_STRING || budget.attempts <= 0 || !looksLike(text, kind))
     return FAILED
   const charge = Math.max(text.length, MIN_CHARGE)
   if (charge > budget.chars)

@@ -113,5 +113,19 @@ const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan'): unknown {
   // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
   const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
-  return coerceArgs(plan.decode ? coerceArgs(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING)
+  return coerceArgs(plan.decode ? decoded(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING)
+}
+
+/** Decodings by the arguments they came from, so a server trying one reading after another parses the JSON text once. */
+const decodings = new WeakMap<object, { decode: CoercionPlan, value: unknown }>()
+
+function decoded(args: unknown, decode: CoercionPlan): unknown {
+  if (typeof args !== 'object' || args === null)
+    return coerceArgs(args, decode)
+  const known = decodings.get(args)
+  if (known?.decode === decode)
+    return known.value
+  const value = coerceArgs(args, decode)
+  decodings.set(args, { decode, value })
+  return value
 }
