@@ -120,3 +120,30 @@ describe('flat() with the MCP SDK 2.x McpServer', () => {
     expect(text).toContain('kind "mediaGroup"')
   })
 })
+
+describe('flat() when the original\'s validate throws', () => {
+  const secret = z.object({ token: z.string().refine(() => {
+    throw new Error('db password is hunter2')
+  }) })
+
+  it('answers "not accepted" with a message that says nothing of the error, and tells onError', async () => {
+    const thrown: unknown[] = []
+    const schema = flat(secret, { name: 'secret', onError: error => thrown.push(error) })
+    const result = await schema['~standard'].validate({ token: 'x' }) as { issues?: { message: string }[] }
+    expect(result.issues?.[0]?.message).toMatch(/internal error/)
+    expect(JSON.stringify(result)).not.toContain('hunter2')
+    expect((thrown[0] as Error).message).toBe('db password is hunter2')
+  })
+
+  it('through the SDK 2.x McpServer, the thrown message never reaches the client', async () => {
+    const server = new McpServer({ name: 'v2', version: '1.0.0' }, { capabilities: { tools: {} } })
+    server.registerTool('secret', { inputSchema: flat(secret, { name: 'secret', onError: () => {} }) }, async () => ({ content: [{ type: 'text', text: 'ok' }] }))
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(clientSide)
+    const result = await client.callTool({ name: 'secret', arguments: { token: 'x' } })
+    expect(result.isError).toBe(true)
+    expect(JSON.stringify(result)).not.toContain('hunter2')
+  })
+})

@@ -22,6 +22,12 @@ export interface FlatOptions {
    * missing or not accepted); `original` returns the original's issues untouched.
    */
   messages?: 'model' | 'original'
+  /**
+   * Told what the original's `validate` threw (a refine that throws, say): the value is answered as
+   * not accepted, with a message that says nothing of the error, never the thrown message.
+   * Default: `console.error`.
+   */
+  onError?: (error: unknown) => void
 }
 
 type Result<O> = { readonly value: O, readonly issues?: undefined } | { readonly issues: readonly Issue[] }
@@ -92,6 +98,11 @@ function checkTarget(target: string, name: string): void {
     throw new Error(`flatmcp: flat() schema "${name}" cannot produce JSON Schema for target "${target}"; it supports ${TARGETS.join(' and ')}.`)
 }
 
+/** Logs to stderr (console.error), wherever the server runs. */
+function logThrown(error: unknown): void {
+  console.error(`flatmcp: a flat() schema's validate threw: ${error instanceof Error ? error.message : String(error)}`)
+}
+
 /**
  * The original schema, advertised flat. `jsonSchema.input()` returns the precomputed flat schema
  * (it accepts every value the original accepts, with no `oneOf`/`anyOf`); `validate` repairs
@@ -124,8 +135,18 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
             const failed = first ?? [result, args]
             return i + 1 < readings!.length ? attempt(i + 1, failed) : rewrite(...failed)
           }
-          const result = original.validate(args)
-          return result instanceof Promise ? result.then(settle) : settle(result)
+          const threw = (error: unknown): Result<InferOutput<S>> => {
+            (options.onError ?? logThrown)(error)
+            return { issues: [{ message: 'could not be checked: an internal error occurred (logged on the server)' }] }
+          }
+          let result: Result<InferOutput<S>> | Promise<Result<InferOutput<S>>>
+          try {
+            result = original.validate(args)
+          }
+          catch (error) {
+            return threw(error)
+          }
+          return result instanceof Promise ? result.then(settle, threw) : settle(result)
         }
         return attempt(0)
       },
