@@ -108,7 +108,7 @@ function inverse(tool: CompiledTool, advertised: Json, accepts: (value: Json) =>
   return first
 }
 
-const TIMEOUT = Math.max(120_000, RUNS * 150)
+const TIMEOUT = Math.max(400_000, RUNS * 400)
 const PROFILES = ['openai-strict', 'anthropic-strict', 'gemini'] as const
 
 describe.each(PROFILES)('%s round trip (property)', (profile) => {
