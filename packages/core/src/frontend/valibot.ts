@@ -147,14 +147,9 @@ function children(node: ValibotNode, json: JsonSchemaObject): [ValibotNode, unkn
  * out (a check only narrows); a kind JSON cannot carry is an error at its place.
  */
 function conversionHooks(user: Record<string, unknown>): { overrideSchema: Hook<SchemaContext>, overrideAction: Hook<ActionContext> } {
-  const userSchema = user.overrideSchema as Hook<SchemaContext> | undefined
-  const userAction = user.overrideAction as Hook<ActionContext> | undefined
   const lenient = user.errorMode === 'ignore' || user.errorMode === 'warn'
   return {
-    overrideSchema(context) {
-      const own = userSchema?.(context)
-      if (own)
-        return own
+    overrideSchema: afterUsers(user.overrideSchema as Hook<SchemaContext> | undefined, (context) => {
       const node = context.valibotSchema
       let json = context.jsonSchema
       const kind = `v.${node.type}()`
@@ -193,11 +188,8 @@ function conversionHooks(user: Record<string, unknown>): { overrideSchema: Hook<
           delete json.minItems
       }
       return json
-    },
-    overrideAction(context) {
-      const own = userAction?.(context)
-      if (own)
-        return own
+    }),
+    overrideAction: afterUsers(user.overrideAction as Hook<ActionContext> | undefined, (context) => {
       const action = context.valibotAction
       const json = context.jsonSchema
       if (action.kind === 'transformation' && !IDENTITY_TRANSFORMATIONS.has(action.type))
@@ -209,8 +201,13 @@ function conversionHooks(user: Record<string, unknown>): { overrideSchema: Hook<
       if (action.type === 'regex' && flags !== '' && json.pattern === (regex as RegExp).source && !context.errors?.some(error => error.includes('combination')))
         mark(json, { patternFlags: flags })
       return json
-    },
+    }),
   }
+}
+
+/** A hook of the user's runs first; a schema it returns is taken as it is. */
+function afterUsers<C>(user: Hook<C> | undefined, own: (context: C) => JsonSchemaObject): Hook<C> {
+  return context => user?.(context) || own(context)
 }
 
 /** valibot's own options for the conversion, from `libraryOptions.valibot`, with flatmcp's hooks around the user's. */
