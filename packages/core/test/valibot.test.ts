@@ -22,6 +22,7 @@ function advertised(input: v.GenericSchema, how: 'plain' | 'wrapped', extra: Par
 const members: [string, () => v.GenericSchema, unknown[]][] = [
   ['a fallback takes any value and a missing key', () => v.fallback(v.number(), 20), ['ten', null, 5]],
   ['a fallback under a pipe', () => v.pipe(v.fallback(v.pipe(v.number(), v.maxValue(5)), 0), v.readonly()), ['ten', 9]],
+  ['a fallback around a lazy schema (the conversion writes a reference)', () => v.fallback(v.lazy(() => v.pipe(v.string(), v.maxLength(3))), 'x'), ['aaaa', 7]],
   ['a transformation before a check: the check reads the transformed value', () => v.pipe(v.string(), v.trim(), v.regex(/^a/), v.minLength(3)), [' abc', '  a  c']],
   ['a flagged RegExp', () => v.pipe(v.string(), v.regex(/^[a-z]+$/i)), ['ABC', 'aBc']],
   ['a multiline RegExp', () => v.pipe(v.string(), v.regex(/^ok$/m)), ['x\nok']],
@@ -103,14 +104,13 @@ describe('valibot', () => {
     }
   })
 
-  it(`superset by property: ${Math.ceil(RUNS / 4)} generated schemas built with valibot's constructs`, () => {
+  it(`superset by property: ${Math.ceil(RUNS / 4)} generated schemas built with valibot's constructs, plain and wrapped`, () => {
     let checked = 0
-    // Plain schemas: a wrapped one's fallback nested in pipes reaches no hook the front end sees (a known gap).
-    fc.assert(fc.property(cases, ([s, values]) => {
+    fc.assert(fc.property(cases, fc.boolean(), ([s, values], wrapped) => {
       const schema = toValibot(s)
       // Objects valibot strips are strict in the twin that filters values (see toZod).
       const typed = toValibot(s, true)
-      const flat = advertised(schema, 'plain')
+      const flat = advertised(schema, wrapped ? 'wrapped' : 'plain')
       for (const raw of values) {
         const value = JSON.parse(JSON.stringify(raw)) as unknown
         if (!v.safeParse(typed, value).success)

@@ -32,8 +32,11 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
     return looseKinds(ctx, node, path)
   }
   ctx.budget -= 1
-  if (typeof node.$ref === 'string' && isWellFormed('$ref', node.$ref))
-    return located(ctx, path, carryNote(ctx, node, rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth)))
+  if (typeof node.$ref === 'string' && isWellFormed('$ref', node.$ref)) {
+    // What the parser does beyond the JSON may be noted on the reference itself (a fallback around a lazy schema).
+    const resolved = rewriteRef(ctx, node as JsonSchemaObject & { $ref: string }, path, depth)
+    return located(ctx, path, carryNote(ctx, node, isSchemaObject(resolved) ? adjustForInvisible(ctx, node, resolved, path) : resolved))
+  }
 
   const children = rewriteChildren(ctx, node, path, depth)
   faithfulKeywords(ctx, node, children, path)
