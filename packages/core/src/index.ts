@@ -7,7 +7,7 @@ export { toOriginalSchema, UnrepresentableError } from './frontend/original-sche
 export type { OriginalSchema, SchemaConverters, SchemaSide } from './frontend/original-schema'
 export type * from './types'
 export { planCoercion } from './plan/plan-coercion'
-export type { CoercionPlan, PlanOptions } from './plan/plan-coercion'
+export type { CoercionPlan, PlanOptions, ScalarKind } from './plan/plan-coercion'
 export { anthropicCost, ANTHROPIC_LIMITS, applyTarget, OPENAI_LIMITS, PROFILE_NAMES, profileViolations, resolveTarget, TARGET_PROFILES, targetRules } from './target/targets'
 export type { ResolvedProfile, TargetProfile, TargetResult } from './target/targets'
 export type { TargetContext, TargetRule } from './target/rules'

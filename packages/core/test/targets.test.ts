@@ -219,7 +219,7 @@ describe('keys named like Object.prototype members', () => {
   it('portable: a declared `constructor` key beside a catch-all keeps its own plan, not the catch-all\'s', () => {
     const tool = compileTool({ name: 'proto', input: z.object({ constructor: z.string(), toString: z.string() }).catchall(z.object({ a: z.number() })) })
     expect(tool.coercion.properties).toEqual({ constructor: {}, toString: {} })
-    expect(tool.coercion.additional).toEqual({ parse: 'object' })
+    expect(tool.coercion.additional).toEqual({ parse: 'object', properties: { a: { scalars: ['number'] } } })
   })
 })
 

@@ -72,11 +72,12 @@ describe('coerceArgs: the table', () => {
     expect(out).toEqual({ a: { x: 1 }, b: s({ y: 1 }) })
   })
 
-  it('a tool that needs nothing has an empty plan and gets its arguments back as they are', () => {
+  it('a tool with no object or array to repair gets its arguments back as they are (a scalar waits for the second try)', () => {
     const flat = plan(z.object({ a: z.string(), n: z.number() }))
-    expect(flat).toEqual({})
-    const args = { a: '{"x":1}', n: 1 }
+    expect(flat).toEqual({ properties: { n: { scalars: ['number'] } } })
+    const args = { a: '{"x":1}', n: '1' }
     expect(coerceArgs(args, flat)).toBe(args)
+    expect(coerceArgs(args, flat, undefined, true)).toEqual({ a: '{"x":1}', n: 1 })
   })
 })
 

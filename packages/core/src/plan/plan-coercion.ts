@@ -15,6 +15,12 @@ export interface CoercionPlan {
    */
   parse?: 'object' | 'array' | 'any' | 'json'
   /**
+   * A repair tried only after the original rejected the arguments as sent: a string here that is the
+   * canonical JSON text of a value of these kinds (`"5"`, `"true"`, `"null"`) is read as that value.
+   * Only where the schema takes no string; `number` stands for integers too.
+   */
+  scalars?: ScalarKind[]
+  /**
    * A target advertised this object's optional keys as nullable: a `null` is dropped (the key is
    * missing, so a default applies) except at the keys listed, whose schema takes `null` itself.
    */
@@ -46,6 +52,8 @@ export interface CoercionPlan {
   /** Named plans, on the root plan only: a recursive schema plans once, whatever its depth. */
   defs?: Record<string, CoercionPlan>
 }
+
+export type ScalarKind = 'number' | 'boolean' | 'null'
 
 export interface PlanOptions {
   /** Notes from `toOriginalSchema`: a declared discriminator is used where the JSON alone is ambiguous. */
@@ -93,7 +101,7 @@ export function planCoercion(schema: JsonSchema, options: PlanOptions = {}): Coe
   }
   const ctx: PlanContext = { root: schema, nullsMeanAbsent: options.nullsMeanAbsent === true, discriminators, rejectsNull, depth: 0, byRef: new Map(), recursive: new Set(), names: new Map(), defs: {} }
   // The arguments object itself arriving as a string is `coerceArgs`' own rule, not the plan's.
-  const { parse: _root, ...plan } = body(ctx, planNode(ctx, schema)) ?? {}
+  const plan = withoutPlace(body(ctx, planNode(ctx, schema)) ?? {})
   if (Object.keys(ctx.defs).length > 0)
     plan.defs = ctx.defs
   return plan
@@ -116,38 +124,66 @@ function nameOf(ctx: PlanContext, ref: string): string {
   return name
 }
 
-/** A plan with `parse` set (when there is one) in front of `rest`; undefined when it says nothing. */
-function withParse(parse: CoercionPlan['parse'], rest: CoercionPlan | undefined): CoercionPlan | undefined {
-  const plan = { ...(parse ? { parse } : {}), ...rest }
+/** What a plan says of a string at its own place, which stays with each place a definition is used. */
+type PlaceRepairs = Pick<CoercionPlan, 'parse' | 'scalars'>
+
+/** A plan with its place's repairs (those it has) in front of `rest`; undefined when it says nothing. */
+function withPlace(place: PlaceRepairs, rest: CoercionPlan | undefined): CoercionPlan | undefined {
+  const plan = { ...place, ...rest }
   return Object.keys(plan).length > 0 ? plan : undefined
+}
+
+/** A plan without its place's repairs: what a definition's uses share. */
+function withoutPlace(plan: CoercionPlan): CoercionPlan {
+  const { parse: _parse, scalars: _scalars, ...rest } = plan
+  return rest
 }
 
 /**
  * The plan at a `$ref`: its target is planned once; a recursive or long plan is named in `defs` and
- * referred to. Whether to parse a string stays with each place (a named plan never parses).
+ * referred to. What to do with a string stays with each place (a named plan never parses).
  */
 function planRef(ctx: PlanContext, ref: string): CoercionPlan | undefined {
   const target = resolveRef(ctx.root, ref)
   if (!isSchema(target))
     return undefined
-  const parse = parseOf(ctx, target)
+  const place = placeOf(ctx, target)
   const known = ctx.byRef.get(ref)
   if (known === null) {
     ctx.recursive.add(ref)
-    return withParse(parse, { ref: nameOf(ctx, ref) })
+    return withPlace(place, { ref: nameOf(ctx, ref) })
   }
   if (!ctx.byRef.has(ref)) {
     ctx.byRef.set(ref, null)
-    const { parse: _own, ...rest } = planNode(ctx, target) ?? {}
+    const rest = withoutPlace(planNode(ctx, target) ?? {})
     if (ctx.recursive.has(ref) || JSON.stringify(rest).length > INLINE_LIMIT)
       ctx.defs[nameOf(ctx, ref)] = rest
     ctx.byRef.set(ref, rest)
   }
-  return withParse(parse, ctx.names.has(ref) ? { ref: ctx.names.get(ref)! } : ctx.byRef.get(ref)!)
+  return withPlace(place, ctx.names.has(ref) ? { ref: ctx.names.get(ref)! } : ctx.byRef.get(ref)!)
 }
 
-/** Whether a string may be JSON text here: the node expects an object or an array and takes no string. */
-function parseOf(ctx: PlanContext, schema: JsonSchema): CoercionPlan['parse'] {
+/**
+ * What a string may be here, where the node takes no string: JSON text of the object or array it
+ * expects (parsed whenever it is met), or the text of a scalar it takes (read so only as a repair).
+ */
+function placeOf(ctx: PlanContext, schema: JsonSchema): PlaceRepairs {
+  const kinds = shallowKinds(ctx, schema)
+  if (kinds.has('string'))
+    return {}
+  const place: PlaceRepairs = {}
+  if (kinds.has('object') || kinds.has('array'))
+    place.parse = kinds.has('object') && kinds.has('array') ? 'any' : kinds.has('object') ? 'object' : 'array'
+  const scalars = SCALAR_KINDS.filter(kind => kinds.has(kind) || (kind === 'number' && kinds.has('integer')))
+  if (scalars.length > 0)
+    place.scalars = scalars
+  return place
+}
+
+const SCALAR_KINDS: ScalarKind[] = ['number', 'boolean', 'null']
+
+/** The kinds a node's alternatives take by their own `type` (a `$ref` to a union, or to nothing, counts as every kind). */
+function shallowKinds(ctx: PlanContext, schema: JsonSchema): Set<string> {
   const kinds = new Set<string>()
   for (const alt of alternatives(ctx, schema)) {
     const node = typeof alt.$ref === 'string' ? resolveRef(ctx.root, alt.$ref) : alt
@@ -156,9 +192,7 @@ function parseOf(ctx: PlanContext, schema: JsonSchema): CoercionPlan['parse'] {
     for (const kind of splitByKind(node === false ? false : shallow).kinds.keys())
       kinds.add(kind)
   }
-  if (kinds.has('string') || (!kinds.has('object') && !kinds.has('array')))
-    return undefined
-  return kinds.has('object') && kinds.has('array') ? 'any' : kinds.has('object') ? 'object' : 'array'
+  return kinds
 }
 
 /** The alternatives a value may match: the node itself, or its union branches (nested unions spread). */
@@ -219,10 +253,7 @@ function planNode(ctx: PlanContext, schema: unknown): CoercionPlan | undefined {
       return isSchemaObject(node) ? [{ written, node }] : []
     })
     const ofKind = (kind: 'object' | 'array'): Alternative[] => alts.filter(alt => splitByKind(alt.node).kinds.has(kind))
-    const plan: CoercionPlan = {}
-    const parse = parseOf(ctx, schema)
-    if (parse)
-      plan.parse = parse
+    const plan: CoercionPlan = placeOf(ctx, schema)
     Object.assign(plan, objectPlan(ctx, ofKind('object'), discriminatorOf(ctx, schema)), arrayPlan(ctx, ofKind('array')))
     return Object.keys(plan).length > 0 ? plan : undefined
   }
@@ -235,10 +266,55 @@ function discriminatorOf(ctx: PlanContext, schema: JsonSchema): string | undefin
   return isSchemaObject(schema) ? ctx.discriminators.get(schema) : undefined
 }
 
-/** The plan all alternatives agree on; where they disagree nothing is coerced (the parser decides). */
+/**
+ * The plan all alternatives agree on; where they disagree nothing is coerced (the parser decides).
+ * Plans that differ only in scalar repairs agree on the rest: a scalar is repaired only where every
+ * alternative would read it so.
+ */
 function agreed(plans: (CoercionPlan | undefined)[]): CoercionPlan | undefined {
   const first = plans[0]
-  return first && plans.every(plan => plan && jsonEqual(plan, first)) ? first : undefined
+  if (!first || plans.some(plan => !plan))
+    return undefined
+  if (plans.every(plan => jsonEqual(plan, first)))
+    return first
+  const bare = plans.map(plan => mapPlans(plan!, withoutScalars))
+  return bare.every(plan => jsonEqual(plan, bare[0])) && Object.keys(bare[0]!).length > 0 ? bare[0] : undefined
+}
+
+const isEmpty = (plan: CoercionPlan | null | undefined): boolean => !plan || Object.keys(plan).length === 0
+
+/** A place without its scalar repairs, and without what is left saying nothing (its sub-plans are done first). */
+function withoutScalars(place: CoercionPlan): CoercionPlan {
+  const { scalars: _scalars, ...out } = place
+  // An empty plan for a declared key says something only beside a plan for undeclared ones.
+  if (out.properties && !out.additional) {
+    const kept = Object.entries(out.properties).filter(([, sub]) => !isEmpty(sub))
+    if (kept.length > 0) {
+      out.properties = {}
+      for (const [key, sub] of kept)
+        setOwn(out.properties, key, sub)
+    }
+    else {
+      delete out.properties
+    }
+  }
+  if (isEmpty(out.items))
+    delete out.items
+  if (out.prefix) {
+    out.prefix = out.prefix.map(sub => isEmpty(sub) ? null : sub)
+    if (!out.items && out.prefix.every(sub => sub === null))
+      delete out.prefix
+  }
+  if (!out.items && !out.prefix)
+    delete out.maxItems
+  if (out.discriminator) {
+    const cases = Object.entries(out.discriminator.cases).filter(([, sub]) => !isEmpty(sub))
+    if (cases.length > 0)
+      out.discriminator = { key: out.discriminator.key, cases: Object.fromEntries(cases) }
+    else
+      delete out.discriminator
+  }
+  return out
 }
 
 function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan {
@@ -296,8 +372,7 @@ function takesNull(ctx: PlanContext, schema: unknown): boolean {
 function alternativePlan(ctx: PlanContext, alt: Alternative, own: (node: JsonSchemaObject) => CoercionPlan): CoercionPlan {
   if (typeof alt.written.$ref !== 'string')
     return own(alt.node)
-  const { parse: _parse, ...rest } = planRef(ctx, alt.written.$ref) ?? {}
-  return rest
+  return withoutPlace(planRef(ctx, alt.written.$ref) ?? {})
 }
 
 function objectPlan(ctx: PlanContext, objects: Alternative[], declared: string | undefined): CoercionPlan {
@@ -412,24 +487,34 @@ export function mergeObjectPlans(parts: CoercionPlan[]): CoercionPlan {
 
 /** The same plan with every definition name (and every use of it) renamed. */
 function renameRefs(plan: CoercionPlan, rename: (name: string) => string): CoercionPlan {
-  const each = (map: Record<string, CoercionPlan>, renameKeys = false): Record<string, CoercionPlan> =>
-    Object.fromEntries(Object.entries(map).map(([key, sub]) => [renameKeys ? rename(key) : key, renameRefs(sub, rename)]))
+  const renamed = mapPlans(plan, place => place.ref === undefined ? place : { ...place, ref: rename(place.ref) })
+  if (renamed.defs)
+    renamed.defs = Object.fromEntries(Object.entries(renamed.defs).map(([name, sub]) => [rename(name), sub]))
+  return renamed
+}
+
+/** The plan with `change` applied at every place of it (sub-plans first, definitions included); a new plan. */
+function mapPlans(plan: CoercionPlan, change: (place: CoercionPlan) => CoercionPlan): CoercionPlan {
+  const each = (map: Record<string, CoercionPlan>): Record<string, CoercionPlan> => {
+    const out: Record<string, CoercionPlan> = {}
+    for (const [key, sub] of Object.entries(map))
+      setOwn(out, key, mapPlans(sub, change))
+    return out
+  }
   const out: CoercionPlan = { ...plan }
-  if (plan.ref !== undefined)
-    out.ref = rename(plan.ref)
   if (plan.properties)
     out.properties = each(plan.properties)
   if (plan.additional)
-    out.additional = renameRefs(plan.additional, rename)
+    out.additional = mapPlans(plan.additional, change)
   if (plan.items)
-    out.items = renameRefs(plan.items, rename)
+    out.items = mapPlans(plan.items, change)
   if (plan.prefix)
-    out.prefix = plan.prefix.map(sub => sub && renameRefs(sub, rename))
+    out.prefix = plan.prefix.map(sub => sub && mapPlans(sub, change))
   if (plan.discriminator)
     out.discriminator = { key: plan.discriminator.key, cases: each(plan.discriminator.cases) }
   if (plan.variants)
-    out.variants = plan.variants.map(v => ({ ...v, plan: renameRefs(v.plan, rename) }))
+    out.variants = plan.variants.map(v => ({ ...v, plan: mapPlans(v.plan, change) }))
   if (plan.defs)
-    out.defs = each(plan.defs, true)
-  return out
+    out.defs = each(plan.defs)
+  return change(out)
 }

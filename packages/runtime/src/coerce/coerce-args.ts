@@ -1,6 +1,7 @@
-// Repairs arguments that arrive as JSON text where the tool expects objects or arrays. Guided by a
-// plan the compiler derived from the original schema; no dependencies, no schema library (the plan's
-// type is imported as a type only, and erased).
+// Repairs arguments that arrive as JSON text where the tool expects objects or arrays (and, as a
+// second try, scalars where it takes no string). Guided by a plan the compiler derived from the
+// original schema; no dependencies, no schema library (the plan's type is imported as a type only,
+// and erased).
 import type { CoercionPlan } from '@flatmcp/core'
 
 
@@ -39,6 +40,8 @@ let defs = NO_DEFS
  */
 export type ObjectStep = (value: Record<string, Json>, plan: CoercionPlan) => [Record<string, Json>, CoercionPlan]
 let objectStep: ObjectStep | undefined
+/** Whether this call reads scalars' JSON text (`plan.scalars`): a repair tried only after the arguments as sent were rejected. */
+let scalarRepair = false
 
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
@@ -91,6 +94,21 @@ function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | t
   catch {
     return FAILED
   }
+}
+
+/** Canonical JSON text of a number: what `JSON.stringify` writes, so `"5.0"`, `"1e3"` or `" 5"` stay strings. */
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]\d+)?$/
+
+/** The scalar a string is the canonical JSON text of, when its kind is listed; else FAILED. */
+function scalarOf(text: string, kinds: NonNullable<CoercionPlan['scalars']>): Json | typeof FAILED {
+  if (text === 'true' || text === 'false')
+    return kinds.includes('boolean') ? text === 'true' : FAILED
+  if (text === 'null')
+    return kinds.includes('null') ? null : FAILED
+  if (text.length > 32 || !kinds.includes('number') || !NUMBER_TEXT.test(text))
+    return FAILED
+  const number = Number(text)
+  return JSON.stringify(number) === text ? number : FAILED
 }
 
 function fits(value: Json, kind: NonNullable<CoercionPlan['parse']>): boolean {
@@ -176,6 +194,11 @@ function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): 
     return value
   budget.work--
   if (typeof value === 'string') {
+    if (scalarRepair && plan.scalars) {
+      const scalar = scalarOf(value, plan.scalars)
+      if (scalar !== FAILED)
+        return scalar
+    }
     if (!plan.parse)
       return value
     const parsed = parse(value, plan.parse)
@@ -191,14 +214,17 @@ function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): 
 /**
  * Parses JSON strings back into objects and arrays where the plan says the tool expects them (the
  * whole arguments object included). Where a strict target's plan says which nulls stand for missing
- * keys (`keepNull`), `step` (from `inverseArgs`) drops those. Scalars are never touched; the input is never mutated (what
- * changes is copied); it never throws and bounds its work: one budget per top-level call, shared by
- * any call a getter of the arguments makes from inside it.
+ * keys (`keepNull`), `step` (from `inverseArgs`) drops those. Scalars are read from their JSON text
+ * only with `scalars` (a server passes it once the original rejected the arguments as sent). The
+ * input is never mutated (what changes is copied); it never throws and bounds its work: one budget
+ * per top-level call, shared by any call a getter of the arguments makes from inside it.
  */
-export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep): unknown {
+export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep, scalars = false): unknown {
   const outer = defs
   const outerStep = objectStep
+  const outerScalars = scalarRepair
   objectStep = step
+  scalarRepair = scalars
   if (active === 0) {
     budget.chars = MAX_TOTAL
     budget.attempts = MAX_ATTEMPTS
@@ -221,6 +247,7 @@ export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep)
   finally {
     defs = outer
     objectStep = outerStep
+    scalarRepair = outerScalars
     active--
   }
 }

@@ -47,6 +47,15 @@ export function readingsOf(plan: CoercionPlan): readonly NullReading[] {
   return JSON.stringify(plan).includes('"keepNull"') ? NULL_READINGS : NULL_READINGS.slice(0, 1)
 }
 
+/**
+ * What a plan does to arguments: `first`, whether it changes anything on the first try (else the
+ * arguments go to the original as sent); `scalars`, whether it has scalar repairs for a second try.
+ */
+export function repairsOf(plan: InversePlan): { first: boolean, scalars: boolean } {
+  const text = JSON.stringify(plan.coercion)
+  return { first: plan.decode !== undefined || /"(?:parse|keepNull|nullIsAbsent|unwrap)"/.test(text), scalars: text.includes('"scalars"') }
+}
+
 /** Whether a string may be the JSON text of an object or array a key takes (it is parsed later): by its first character. */
 function mayBeJsonText(text: string, kinds: string[]): boolean {
   const first = /\S/.exec(text)?.[0]
@@ -109,11 +118,14 @@ function nullStep(nullsAsMissing: boolean): ObjectStep {
 const PLAN_READING = /* @__PURE__ */ nullStep(false)
 const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 
-/** The arguments as the original schema expects them, under one reading of its nulls. Never throws. */
-export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan'): unknown {
+/**
+ * The arguments as the original schema expects them, under one reading of its nulls; with `scalars`,
+ * scalars' JSON text read too (once the original rejected them without). Never throws.
+ */
+export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan', scalars = false): unknown {
   // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
   const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
-  return coerceArgs(plan.decode ? decoded(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING)
+  return coerceArgs(plan.decode ? decoded(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars)
 }
 
 /** Decodings by the arguments they came from, so a server trying one reading after another parses the JSON text once. */

@@ -3,7 +3,7 @@ import type { CoercionPlan, ProfileName } from '@flatmcp/core'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
 import type { Issue } from '../validate/validate'
 import type { NullReading } from '../coerce/inverse-args'
-import { inverseArgs, readingsOf } from '../coerce/inverse-args'
+import { inverseArgs, readingsOf, repairsOf } from '../coerce/inverse-args'
 import { loadCompiler } from '../serve/compiled'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
@@ -98,6 +98,13 @@ function checkTarget(target: string, name: string): void {
     throw new Error(`flatmcp: flat() schema "${name}" cannot produce JSON Schema for target "${target}"; it supports ${TARGETS.join(' and ')}.`)
 }
 
+/** Each reading of the nulls, then each again with scalar repairs when the plan has them. */
+function triesOf(plan: FlatData): [NullReading, boolean][] {
+  const readings = readingsOf(plan.coercion)
+  const first = readings.map((reading): [NullReading, boolean] => [reading, false])
+  return repairsOf(plan).scalars ? [...first, ...readings.map((reading): [NullReading, boolean] => [reading, true])] : first
+}
+
 /** Logs to stderr (console.error), wherever the server runs. */
 function logThrown(error: unknown): void {
   console.error(`flatmcp: a flat() schema's validate threw: ${error instanceof Error ? error.message : String(error)}`)
@@ -114,7 +121,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
   const name = options.name ?? 'input'
   const original = schema['~standard'] as StandardSchemaV1['~standard'] & { validate: (value: unknown) => Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> }
   let data: FlatData | undefined
-  let readings: readonly NullReading[] | undefined
+  let tries: [NullReading, boolean][] | undefined
   const compiled = (): FlatData => data ??= (self as unknown as Record<symbol, FlatData | undefined>)[FLAT_COMPILED] ?? compileNow(schema, options)
   const rewrite = (result: Result<InferOutput<S>>, value: unknown): Result<InferOutput<S>> =>
     result.issues && options.messages !== 'original' ? { issues: modelIssues(result.issues, value, compiled().discriminator) } : result
@@ -125,15 +132,16 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
       types: original.types as FlatSchema<S>['~standard']['types'],
       validate(value) {
         const known = compiled()
-        // A strict profile's nulls get their later readings only when the original rejects the first.
-        readings ??= readingsOf(known.coercion)
+        // A strict profile's nulls get their later readings only when the original rejects the first;
+        // scalars' JSON text is read only once every reading was rejected without.
+        tries ??= triesOf(known)
         const attempt = (i: number, first?: [Result<InferOutput<S>>, unknown]): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
-          const args = inverseArgs(value, known, readings![i])
+          const args = inverseArgs(value, known, ...tries![i]!)
           const settle = (result: Result<InferOutput<S>>): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
             if (!result.issues)
               return result
             const failed = first ?? [result, args]
-            return i + 1 < readings!.length ? attempt(i + 1, failed) : rewrite(...failed)
+            return i + 1 < tries!.length ? attempt(i + 1, failed) : rewrite(...failed)
           }
           const threw = (error: unknown): Result<InferOutput<S>> => {
             (options.onError ?? logThrown)(error)

@@ -5,7 +5,7 @@ import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-to
 import type { McpTool, PrecomputedTool, ProfiledTool } from './compiled'
 import type { ProfileChoice } from './profiles'
 import { coerceArgs } from '../coerce/coerce-args'
-import { inverseArgs, readingsOf } from '../coerce/inverse-args'
+import { inverseArgs, readingsOf, repairsOf } from '../coerce/inverse-args'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
@@ -63,8 +63,10 @@ function logError(error: unknown, where: { tool: string, phase: 'validate' | 'ex
 interface Form {
   tool: McpTool
   plan: ProfiledTool
-  /** False when the plan is empty: the coercer is skipped altogether. */
+  /** False when the plan changes nothing on a first try: the coercer is skipped then. */
   coerce: boolean
+  /** True when the plan has scalar repairs, tried once the original rejected the arguments without them. */
+  scalars: boolean
   /** A strict target's nulls: read again as missing keys when the original rejects the first reading. */
   readings: ReturnType<typeof readingsOf>
 }
@@ -79,7 +81,8 @@ interface Prepared {
 }
 
 function formOf(tool: McpTool, plan: ProfiledTool): Form {
-  return { tool, plan, coerce: Object.keys(plan.coercion).length > 0 || plan.decode !== undefined, readings: readingsOf(plan.coercion) }
+  const repairs = repairsOf(plan)
+  return { tool, plan, coerce: repairs.first, scalars: repairs.scalars, readings: readingsOf(plan.coercion) }
 }
 
 /** Collects the tools by name once; each profile's list answer is built once and served as is afterwards. */
@@ -268,17 +271,22 @@ async function checkArgs(entry: Prepared, form: Form, args: unknown, extend: Ext
 
 /**
  * Map back, validate (shared fields, params, input), call: one `tools/call`. A strict profile's
- * nulls get their later readings only when the original rejects the first; its issues are the ones
+ * nulls get their later readings only when the original rejects the first, and scalars' JSON text
+ * is read only when every reading was rejected without; the first reading's issues are the ones
  * reported. `where` says which phase runs.
  */
 async function callTool(entry: Prepared, form: Form, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
   const { definition } = entry
   let checked: Checked | undefined
-  for (const reading of form.readings) {
-    const next = await checkArgs(entry, form, form.coerce ? inverseArgs(raw, form.plan, reading) : raw, extend)
-    if (!checked || next.ok)
-      checked = next
-    if (next.ok)
+  for (const scalars of form.scalars ? [false, true] : [false]) {
+    for (const reading of form.readings) {
+      const next = await checkArgs(entry, form, form.coerce || scalars ? inverseArgs(raw, form.plan, reading, scalars) : raw, extend)
+      if (!checked || next.ok)
+        checked = next
+      if (next.ok)
+        break
+    }
+    if (checked!.ok)
       break
   }
   if (!checked!.ok)
