@@ -180,6 +180,16 @@ describe('flatmcp probe', () => {
       expect(artifact.runtime.send_message.profiles.gemini.decode).toEqual({ properties: { media: { parse: 'json' } } })
       const clean = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
       expect(clean.code, clean.stdout).toBe(0)
+      expect(clean.stdout).toMatch(/✓ round-trips in each target profile it ships .*send_message \(openai-strict\): [1-9]\d* values; send_message \(gemini\): [1-9]\d* values/)
+      // An inverse map that no longer drops a strict model's nulls for the keys it leaves out.
+      const withoutNullDrops = structuredClone(artifact)
+      const strict = withoutNullDrops.runtime.send_message.profiles['openai-strict']
+      strict.coercion = JSON.parse(JSON.stringify(strict.coercion, (key, value) => key === 'keepNull' ? undefined : value))
+      profiled.write('dist/src/chat.tools.mcp.json', `${JSON.stringify(withoutNullDrops, null, 2)}\n`)
+      const broken = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
+      expect(broken.code).toBe(1)
+      expect(broken.stdout).toContain('✗ round-trips in each target profile it ships')
+      expect(broken.stdout).toMatch(/send_message \(openai-strict\): the original rejects what the inverse map gives back\n\s+value: .*\n\s+the model writes: .*null/)
       delete artifact.runtime.send_message.profiles['openai-strict'].inputSchema.additionalProperties
       profiled.write('dist/src/chat.tools.mcp.json', `${JSON.stringify(artifact, null, 2)}\n`)
       const edited = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)

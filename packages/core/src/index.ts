@@ -11,3 +11,5 @@ export type { CoercionPlan, PlanOptions, ScalarKind } from './plan/plan-coercion
 export { anthropicCost, ANTHROPIC_LIMITS, applyTarget, OPENAI_LIMITS, PROFILE_NAMES, profileViolations, resolveTarget, TARGET_PROFILES, targetRules } from './target/targets'
 export type { ResolvedProfile, TargetProfile, TargetResult } from './target/targets'
 export type { TargetContext, TargetRule } from './target/rules'
+export { modelAnswer, outputDifference } from './target/model-answer'
+export type { ModelAnswerOptions } from './target/model-answer'

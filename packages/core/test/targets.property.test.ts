@@ -3,9 +3,9 @@
 // where the profile encodes, closed objects without their stripped keys) is accepted by the
 // profile's schema (ajv), and the inverse map (the runtime's decode and coercion) gives back a value
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
-import type { CoercionPlan, CompiledTool } from '@flatmcp/core'
-import { compileTool, profileViolations, toOriginalSchema } from '@flatmcp/core'
-import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
+import type { CompiledTool } from '@flatmcp/core'
+import { compileTool, modelAnswer, outputDifference, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
@@ -16,91 +16,11 @@ import { geminiViolations } from './target-oracles'
 type Json = unknown
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-function kindOf(value: Json): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? 'number' : typeof value
-}
-
-function takesNull(node: Record<string, any>): boolean {
-  if (Array.isArray(node.anyOf))
-    return node.anyOf.some(takesNull)
-  const types = [node.type].flat()
-  return node.nullable === true || types.includes('null')
-}
-
-/** The branch of a schema a value of this kind goes to (a split node is an `anyOf` of one kind each). */
-function branchFor(node: Record<string, any>, value: Json): Record<string, any> {
-  if (!Array.isArray(node.anyOf))
-    return node
-  const kind = kindOf(value)
-  return node.anyOf.find((branch: Record<string, any>) => {
-    const types = branch.type === undefined ? (branch.enum ?? []).map(kindOf) : [branch.type].flat()
-    return types.includes(kind) || (kind === 'number' && types.includes('integer'))
-  }) ?? node
-}
-
-/**
- * How a model following the profile writes `value`: `nulls` fills every key it leaves out with
- * `null` where the schema requires it; JSON text where `decode` parses; only the keys a closed
- * object declares.
- */
-function render(schema: Record<string, any>, decode: CoercionPlan | undefined, value: Json, nulls: boolean): Json {
-  // JSON text; at an optional key a bare null means "left out", so a real null is the text "null".
-  if (decode?.parse === 'json')
-    return value === null && takesNull(schema) && !decode.nullIsAbsent ? null : JSON.stringify(value)
-  const node = branchFor(schema, value)
-  if (Array.isArray(value))
-    return node.items ? value.map(item => render(node.items, decode?.items, item, nulls)) : value
-  if (!isObject(value) || !isObject(node.properties))
-    return value
-  const out: Record<string, Json> = {}
-  for (const [key, child] of Object.entries(node.properties as Record<string, Record<string, any>>)) {
-    if (Object.prototype.hasOwnProperty.call(value, key)) {
-      const sub = decode?.properties?.[key]
-      // An optional key that takes null, wrapped so that null can mean "left out": `{ value }`.
-      out[key] = sub?.unwrap ? { value: render(child.anyOf[0].properties.value, sub, value[key], nulls) } : render(child, sub, value[key], nulls)
-    }
-    else if (nulls && (node.required ?? []).includes(key)) {
-      out[key] = null
-    }
-  }
-  if (node.additionalProperties !== false) {
-    for (const key of Object.keys(value)) {
-      if (!(key in out))
-        out[key] = value[key]
-    }
-  }
-  return out
-}
-
-/**
- * Equal outputs, at every key: a strict model's null for a key it leaves out must never reach the
- * original as a null, nor a real null as a missing key (an optional key that takes null is wrapped).
- */
-function sameOutput(expected: Json, actual: Json, path = ''): string | undefined {
-  if (isObject(expected) && isObject(actual)) {
-    for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
-      const found = sameOutput(expected[key], actual[key], `${path}/${key}`)
-      if (found !== undefined)
-        return found
-    }
-    return undefined
-  }
-  if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) {
-    for (let i = 0; i < expected.length; i++) {
-      const found = sameOutput(expected[i], actual[i], `${path}/${i}`)
-      if (found !== undefined)
-        return found
-    }
-    return undefined
-  }
-  return Object.is(expected, actual) || JSON.stringify(expected) === JSON.stringify(actual) ? undefined : path || '/'
-}
-
-/** The inverse map as the server applies it: the first reading of the nulls the original accepts. */
+/** The inverse map as the server applies it: the first of its tries the original accepts. */
 function inverse(tool: CompiledTool, advertised: Json, accepts: (value: Json) => boolean = () => true): Json {
   let first: Json
-  for (const reading of readingsOf(tool.coercion)) {
-    const value = inverseArgs(advertised, tool, reading)
+  for (const [reading, scalars] of triesOf(tool)) {
+    const value = inverseArgs(advertised, tool, reading, scalars)
     first ??= value
     if (accepts(value))
       return value
@@ -145,7 +65,7 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         const value = JSON.parse(JSON.stringify(raw)) as Json
         if (!typed.safeParse(value).success)
           continue
-        const written = render(advertised, tool.decode, value, profile === 'openai-strict')
+        const written = modelAnswer(advertised, tool.decode, value, { nullsForMissing: profile === 'openai-strict' })
         // gemini's schema is OpenAPI 3.0 (`nullable`), which ajv reads and @cfworker/json-schema does not.
         const rejecting = rejectedBy(advertised, written).filter(name => profile !== 'gemini' || name !== '@cfworker/json-schema')
         if (rejecting.length > 0)
@@ -157,7 +77,7 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         // alternatives a value fits alike, or whose arrays' elements differ, or where a model's null
         // for a missing key makes zod's first-match pick another alternative: the plan cannot tell
         // which nulls are the model's. Counted, and bounded below.
-        const differs = actual.success ? sameOutput(expected.data, actual.data) : '/'
+        const differs = actual.success ? outputDifference(expected.data, actual.data) : '/'
         if (differs !== undefined && unionWithoutTag) {
           ambiguous++
           continue

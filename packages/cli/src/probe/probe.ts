@@ -6,10 +6,11 @@ import { ANTHROPIC_LIMITS, anthropicCost, PROFILE_NAMES, profileViolations } fro
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
-import { checkSuperset, createModuleCompiler, toolParts, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
+import type { ProfiledForm } from 'unplugin-flatmcp/internal'
+import { checkRoundTrip, checkSuperset, createModuleCompiler, toolParts, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 
-export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'untyped'
+export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped'
 
 export interface Finding {
   check: Check
@@ -29,6 +30,8 @@ export interface ArtifactReport {
   samplesChecked: number
   /** Per tool (and flat() schema): values checked, and what the sampler could not aim for. */
   sampled: { tool: string, checked: number, unmet: string[] }[]
+  /** Per tool in each target profile it ships (`send (gemini)`): values written as its model would and read back. */
+  roundTrips: { tool: string, checked: number }[]
   findings: Finding[]
 }
 
@@ -201,7 +204,7 @@ function untypedLeaves(schema: unknown, pointer = ''): string[] {
 
 async function probeArtifact(file: string, root: string, samples: number, seed: number): Promise<{ report: ArtifactReport, artifact: Artifact }> {
   const { text, artifact } = readArtifact(file)
-  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, sampled: [], findings: [] }
+  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, sampled: [], roundTrips: [], findings: [] }
   const add = (finding: Finding): void => {
     report.findings.push(finding)
   }
@@ -212,6 +215,8 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
   // fell back is checked as the portable tool it is.
   const profiled = artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {}).map(([name, data]) => ({
     tool: { name: `${tool.name} (${name})`, inputSchema: data.inputSchema } as Artifact['tools'][number],
+    base: tool.name,
+    data,
     profile: (data.strict === false ? 'portable' : name) as ProfileName,
   })))
   // A tool whose schema does not compile is reported here and left out of the superset check.
@@ -273,6 +278,16 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
     report.sampled.push({ tool: tool.name, checked, unmet })
     if (finding)
       add(finding)
+    // Each target profile it ships (one that fell back is the portable tool, checked above).
+    for (const entry of profiled.filter(p => p.base === tool.name && p.profile !== 'portable' && !uncompiled.has(p.tool.name))) {
+      const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, fresh.extendSchema), { samples, seed, converters: fresh.converters })
+      report.roundTrips.push({ tool: entry.tool.name, checked: result.checked })
+      const example = result.counterexample
+      if (example) {
+        const detail = [`value: ${JSON.stringify(example.value)}`, `the model writes: ${JSON.stringify(example.written)}`, ...(example.back === undefined ? [] : [`read back: ${JSON.stringify(example.back)}`])].join('\n')
+        add({ check: 'round-trip', severity: 'error', tool: entry.tool.name, message: example.reason, detail })
+      }
+    }
   }
   for (const entry of flats.filter(f => !uncompiled.has(f.tool.name))) {
     const compiled = fresh.flats.find(f => f.exportName === entry.export)
@@ -309,6 +324,7 @@ function anthropicBudget(read: Artifact[]): ArtifactReport | undefined {
     tools: strict.map(t => t.name),
     samplesChecked: 0,
     sampled: [],
+    roundTrips: [],
     findings: over.map(limit => ({ check: 'profile' as const, severity: 'warning' as const, message: `anthropic-strict: these artifacts hold ${total[limit]} ${words[limit]} across their strict tools; Anthropic takes ${ANTHROPIC_LIMITS[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to Anthropic, or leave some out of the profile.` })),
   }
 }
@@ -339,7 +355,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   for (const source of options.sources ?? []) {
     const module = modulePath(root, source)
     if (!artifacts.some(a => a.module === module))
-      artifacts.push({ file: '', module, tools: [], samplesChecked: 0, sampled: [], findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
+      artifacts.push({ file: '', module, tools: [], samplesChecked: 0, sampled: [], roundTrips: [], findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
   }
   return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, artifacts }
 }

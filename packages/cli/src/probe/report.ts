@@ -7,11 +7,16 @@ const CHECKS: [Check, string][] = [
   ['profile', 'keeps its profile\'s shape'],
   ['current', 'is current (matches its source compiled now)'],
   ['superset', 'accepts every value the original schemas accept, under ajv 2020 (with and without ajv-formats), ajv draft-07 and @cfworker/json-schema'],
+  ['round-trip', 'round-trips in each target profile it ships (a model\'s answer, read back, parses to the same value)'],
 ]
 
 /** Values checked per tool, with what the sampler could not aim for. */
 function sampledText(sampled: ProbeReport['artifacts'][number]['sampled']): string {
   return sampled.map(t => `${t.tool}: ${t.checked} values${t.unmet.length > 0 ? `, not aimed for: ${t.unmet.join(', ')}` : ''}`).join('; ')
+}
+
+function roundTripText(roundTrips: ProbeReport['artifacts'][number]['roundTrips']): string {
+  return roundTrips.length === 0 ? 'no target profile built' : roundTrips.map(t => `${t.tool}: ${t.checked} values`).join('; ')
 }
 
 /** The probe's report for a person: one block per artifact, each check passed or its findings. */
@@ -28,7 +33,7 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
       const findings = artifact.findings.filter(f => f.check === check)
       if (findings.length === 0) {
         if (artifact.file)
-          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${sampledText(artifact.sampled)})`) : ''}`)
+          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${sampledText(artifact.sampled)})`) : check === 'round-trip' ? s.dim(` (${roundTripText(artifact.roundTrips)})`) : ''}`)
         continue
       }
       lines.push(`  ${s.red('✗')} ${label}`)

@@ -56,6 +56,20 @@ export function repairsOf(plan: InversePlan): { first: boolean, scalars: boolean
   return { first: plan.decode !== undefined || /"(?:parse|keepNull|nullIsAbsent|unwrap)"/.test(text), scalars: text.includes('"scalars"') }
 }
 
+/** One way of reading arguments back: a reading of the nulls, and whether scalars' JSON text is read. */
+export type InverseTry = readonly [NullReading, boolean]
+
+/**
+ * The tries a server makes, in order, until the original accepts one: each reading of the nulls,
+ * then each again with scalar repairs when the plan has them (so a scalar is repaired only once
+ * the original rejected every reading without).
+ */
+export function triesOf(plan: InversePlan): InverseTry[] {
+  const readings = readingsOf(plan.coercion)
+  const first = readings.map((reading): InverseTry => [reading, false])
+  return repairsOf(plan).scalars ? [...first, ...readings.map((reading): InverseTry => [reading, true])] : first
+}
+
 /** Whether a string may be the JSON text of an object or array a key takes (it is parsed later): by its first character. */
 function mayBeJsonText(text: string, kinds: string[]): boolean {
   const first = /\S/.exec(text)?.[0]

@@ -2,8 +2,8 @@ import type * as Compiler from '@flatmcp/core'
 import type { CoercionPlan, ProfileName } from '@flatmcp/core'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
 import type { Issue } from '../validate/validate'
-import type { NullReading } from '../coerce/inverse-args'
-import { inverseArgs, readingsOf, repairsOf } from '../coerce/inverse-args'
+import type { InverseTry } from '../coerce/inverse-args'
+import { inverseArgs, triesOf } from '../coerce/inverse-args'
 import { loadCompiler } from '../serve/compiled'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
@@ -98,13 +98,6 @@ function checkTarget(target: string, name: string): void {
     throw new Error(`flatmcp: flat() schema "${name}" cannot produce JSON Schema for target "${target}"; it supports ${TARGETS.join(' and ')}.`)
 }
 
-/** Each reading of the nulls, then each again with scalar repairs when the plan has them. */
-function triesOf(plan: FlatData): [NullReading, boolean][] {
-  const readings = readingsOf(plan.coercion)
-  const first = readings.map((reading): [NullReading, boolean] => [reading, false])
-  return repairsOf(plan).scalars ? [...first, ...readings.map((reading): [NullReading, boolean] => [reading, true])] : first
-}
-
 /** Logs to stderr (console.error), wherever the server runs. */
 function logThrown(error: unknown): void {
   console.error(`flatmcp: a flat() schema's validate threw: ${error instanceof Error ? error.message : String(error)}`)
@@ -121,7 +114,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
   const name = options.name ?? 'input'
   const original = schema['~standard'] as StandardSchemaV1['~standard'] & { validate: (value: unknown) => Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> }
   let data: FlatData | undefined
-  let tries: [NullReading, boolean][] | undefined
+  let tries: InverseTry[] | undefined
   const compiled = (): FlatData => data ??= (self as unknown as Record<symbol, FlatData | undefined>)[FLAT_COMPILED] ?? compileNow(schema, options)
   const rewrite = (result: Result<InferOutput<S>>, value: unknown): Result<InferOutput<S>> =>
     result.issues && options.messages !== 'original' ? { issues: modelIssues(result.issues, value, compiled().discriminator) } : result

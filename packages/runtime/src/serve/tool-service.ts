@@ -5,7 +5,8 @@ import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-to
 import type { McpTool, PrecomputedTool, ProfiledTool } from './compiled'
 import type { ProfileChoice } from './profiles'
 import { coerceArgs } from '../coerce/coerce-args'
-import { inverseArgs, readingsOf, repairsOf } from '../coerce/inverse-args'
+import type { InverseTry } from '../coerce/inverse-args'
+import { inverseArgs, repairsOf, triesOf } from '../coerce/inverse-args'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
@@ -65,10 +66,8 @@ interface Form {
   plan: ProfiledTool
   /** False when the plan changes nothing on a first try: the coercer is skipped then. */
   coerce: boolean
-  /** True when the plan has scalar repairs, tried once the original rejected the arguments without them. */
-  scalars: boolean
-  /** A strict target's nulls: read again as missing keys when the original rejects the first reading. */
-  readings: ReturnType<typeof readingsOf>
+  /** Each reading of a strict target's nulls, then scalar repairs: tried in turn until the original accepts one. */
+  tries: InverseTry[]
 }
 
 interface Prepared {
@@ -81,8 +80,7 @@ interface Prepared {
 }
 
 function formOf(tool: McpTool, plan: ProfiledTool): Form {
-  const repairs = repairsOf(plan)
-  return { tool, plan, coerce: repairs.first, scalars: repairs.scalars, readings: readingsOf(plan.coercion) }
+  return { tool, plan, coerce: repairsOf(plan).first, tries: triesOf(plan) }
 }
 
 /** Collects the tools by name once; each profile's list answer is built once and served as is afterwards. */
@@ -278,15 +276,11 @@ async function checkArgs(entry: Prepared, form: Form, args: unknown, extend: Ext
 async function callTool(entry: Prepared, form: Form, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
   const { definition } = entry
   let checked: Checked | undefined
-  for (const scalars of form.scalars ? [false, true] : [false]) {
-    for (const reading of form.readings) {
-      const next = await checkArgs(entry, form, form.coerce || scalars ? inverseArgs(raw, form.plan, reading, scalars) : raw, extend)
-      if (!checked || next.ok)
-        checked = next
-      if (next.ok)
-        break
-    }
-    if (checked!.ok)
+  for (const [reading, scalars] of form.tries) {
+    const next = await checkArgs(entry, form, form.coerce || scalars ? inverseArgs(raw, form.plan, reading, scalars) : raw, extend)
+    if (!checked || next.ok)
+      checked = next
+    if (next.ok)
       break
   }
   if (!checked!.ok)

@@ -9,11 +9,6 @@ const isObject = (value: unknown): value is Record<string, any> => typeof value 
 
 interface Validating { '~standard': { validate: (value: unknown) => { issues?: unknown } | Promise<{ issues?: unknown }> } }
 
-async function accepted(schema: unknown, value: unknown): Promise<boolean> {
-  const result = await (schema as Validating)['~standard'].validate(value)
-  return !result.issues
-}
-
 function keysOf(schema: JsonSchema | undefined): string[] {
   return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
 }
@@ -52,7 +47,7 @@ function* shrinkCandidates(value: unknown): Generator<unknown> {
   }
 }
 
-async function minimise(value: unknown, stillFails: (candidate: unknown) => Promise<boolean>): Promise<unknown> {
+export async function minimise(value: unknown, stillFails: (candidate: unknown) => Promise<boolean>): Promise<unknown> {
   let current = value
   for (let round = 0; round < 200; round++) {
     let smaller: unknown
@@ -92,6 +87,45 @@ export interface SupersetResult {
   counterexample?: { value: unknown, rejectedBy: string[] }
 }
 
+/** Values the original schemas accept, each with what they parse it to (the parts' outputs, merged). */
+export interface OriginalReader {
+  /** The parts with their JSON Schema, which the sampler aims at. */
+  parts: { schema: unknown, json: JsonSchema }[]
+  /** What the original parses `value` to, or undefined when it rejects it. */
+  read: (value: unknown) => Promise<{ output: Record<string, unknown> } | undefined>
+}
+
+/** A tool's original schemas (`parts`: shared fields, params and input, each owning its keys) as one reader. */
+export function originalReader(parts: unknown[], converters?: SchemaConverters): OriginalReader {
+  const withJson = parts.map(schema => ({ schema, json: toOriginalSchema(schema, 'input', converters).schema }))
+  const partKeys = withJson.map(part => keysOf(part.json))
+  const read = async (value: unknown): Promise<{ output: Record<string, unknown> } | undefined> => {
+    if (!isObject(value))
+      return undefined
+    const output: Record<string, unknown> = {}
+    for (const [n, part] of withJson.entries()) {
+      const own = n === withJson.length - 1 ? Object.fromEntries(Object.entries(value).filter(([key]) => !partKeys.slice(0, -1).flat().includes(key))) : pick(value, partKeys[n]!)
+      const result = await (part.schema as Validating)['~standard'].validate(own)
+      if (result.issues)
+        return undefined
+      Object.assign(output, (result as { value?: unknown }).value)
+    }
+    return { output }
+  }
+  return { parts: withJson, read }
+}
+
+/** Seeded samples of the original's JSON, as plain JSON, that the original accepts; `unmet` collects what the sampler could not aim for. */
+export async function* acceptedSamples(reader: OriginalReader, options: SupersetOptions, unmet: Set<string>): AsyncGenerator<{ value: Record<string, unknown>, output: Record<string, unknown> }> {
+  const random = createRandom(options.seed)
+  for (let i = 0; i < options.samples; i++) {
+    const value = JSON.parse(JSON.stringify(Object.assign({}, ...reader.parts.map(part => sampleValue(part.json, random, { unmet, relax: options.relax }))))) as Record<string, unknown>
+    const read = await reader.read(value)
+    if (read)
+      yield { value, output: read.output }
+  }
+}
+
 /**
  * The superset invariant on samples: values the original schemas (`parts`: a tool's shared fields,
  * params and input, each owning its keys) accept must pass `advertised` under every validator a
@@ -99,30 +133,14 @@ export interface SupersetResult {
  */
 export async function checkSuperset(advertised: JsonSchema, parts: unknown[], options: SupersetOptions): Promise<SupersetResult> {
   const rejectedBy = clientCheck(advertised === true ? {} : advertised === false ? { not: {} } : advertised)
-  const withJson = parts.map(schema => ({ schema, json: toOriginalSchema(schema, 'input', options.converters).schema }))
-  const partKeys = withJson.map(part => keysOf(part.json))
-  const valid = async (value: unknown): Promise<boolean> => {
-    if (!isObject(value))
-      return false
-    for (const [n, part] of withJson.entries()) {
-      const own = n === withJson.length - 1 ? Object.fromEntries(Object.entries(value).filter(([key]) => !partKeys.slice(0, -1).flat().includes(key))) : pick(value, partKeys[n]!)
-      if (!await accepted(part.schema, own))
-        return false
-    }
-    return true
-  }
-  const random = createRandom(options.seed)
+  const reader = originalReader(parts, options.converters)
   const unmet = new Set<string>()
   let checked = 0
-  for (let i = 0; i < options.samples; i++) {
-    const value = Object.assign({}, ...withJson.map(part => sampleValue(part.json, random, { unmet, relax: options.relax }))) as Record<string, unknown>
-    const plain = JSON.parse(JSON.stringify(value)) as unknown
-    if (!await valid(plain))
-      continue
+  for await (const { value } of acceptedSamples(reader, options, unmet)) {
     checked++
-    if (rejectedBy(plain).length === 0)
+    if (rejectedBy(value).length === 0)
       continue
-    const small = await minimise(plain, async candidate => await valid(candidate) && rejectedBy(candidate).length > 0)
+    const small = await minimise(value, async candidate => await reader.read(candidate) !== undefined && rejectedBy(candidate).length > 0)
     return { checked, unmet: [...unmet], counterexample: { value: small, rejectedBy: rejectedBy(small) } }
   }
   return { checked, unmet: [...unmet] }
