@@ -38,7 +38,7 @@ export interface Field { key: string, spec: Spec, optional: boolean, default?: '
 
 // A small key pool makes variants collide on purpose; `%41` and `A` catch a pointer decoded as a
 // URI, `~0` and `c/d` one escaped wrongly.
-const KEYS = ['a', 'b', 'media', 'id', 'x', '%41', 'A', '~0', 'c/d']
+const KEYS = ['a', 'b', 'media', 'id', 'x', '%41', 'A', '~0', 'c/d', 'constructor', 'toString']
 /** Keys no generated object declares: what untyped members and open objects carry besides. */
 const UNDECLARED = ['zz', 'q%', 'constructor']
 const TAGS = ['p', 'q', 'r', 's', 't', 'u']

@@ -16,6 +16,26 @@ import { geminiViolations } from './target-oracles'
 type Json = unknown
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/**
+ * Whether the model's form leaves out an optional key every object inherits (`constructor`): a
+ * target profile types such a key again (as JSON text), and ajv then reads the inherited member
+ * (the documented limit; the model's API checks the form itself, without that read).
+ */
+function omitsInheritedKey(schema: Json, value: Json): boolean {
+  if (!isObject(schema))
+    return false
+  if (Array.isArray(schema.anyOf))
+    return schema.anyOf.some(branch => omitsInheritedKey(branch, value))
+  if (Array.isArray(value))
+    return value.some(item => omitsInheritedKey(schema.items, item))
+  if (!isObject(value) || !isObject(schema.properties))
+    return false
+  const required = Array.isArray(schema.required) ? schema.required : []
+  return Object.entries(schema.properties).some(([key, child]) => Object.prototype.hasOwnProperty.call(value, key)
+    ? omitsInheritedKey(child, value[key])
+    : key in {} && !required.includes(key))
+}
+
 /** The inverse map as the server applies it: the first of its tries the original accepts. */
 function inverse(tool: CompiledTool, advertised: Json, accepts: (value: Json) => boolean = () => true): Json {
   let first: Json
@@ -68,7 +88,8 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         const written = modelAnswer(advertised, tool.decode, value, { nullsForMissing: profile === 'openai-strict' })
         // gemini's schema is OpenAPI 3.0 (`nullable`), which ajv reads and @cfworker/json-schema does not.
         const rejecting = rejectedBy(advertised, written).filter(name => profile !== 'gemini' || name !== '@cfworker/json-schema')
-        if (rejecting.length > 0)
+        const inheritedRead = omitsInheritedKey(advertised, written) && rejecting.every(name => name.startsWith('ajv'))
+        if (rejecting.length > 0 && !inheritedRead)
           throw new Error(`${profile} schema rejects the model's form of a valid value (${rejecting.join(', ')}):\nvalue: ${JSON.stringify(value)}\nwritten: ${JSON.stringify(written)}\nschema: ${JSON.stringify(advertised)}`)
         const back = inverse(tool, written, candidate => schema.safeParse(candidate).success)
         const expected = schema.safeParse(value)

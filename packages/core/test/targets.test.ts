@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { tools as exampleTools } from '../../../examples/chat-server/src/tools'
 import { cases, toZod } from '../../../test/support/schema-arbitrary'
 import { geminiViolations, metaValid } from './target-oracles'
+import { rejectedBy } from '../../../test/support/validators'
 
 /** Generated tool inputs and the example server's tools: the corpus every oracle judges. */
 const corpus: { name: string, input: unknown }[] = [
@@ -195,6 +196,21 @@ describe('differential: @openai/agents strict tools', () => {
 
 describe('keys named like Object.prototype members', () => {
   const read = (tool: CompiledTool, args: unknown): unknown => inverseArgs(args, tool)
+
+  it('an optional key every object inherits takes any value: validators read the inherited member when it is not sent', () => {
+    const input = z.object({ constructor: z.string().optional(), toString: z.number().optional(), q: z.string() })
+    for (const profile of ['portable', 'minimal'] as const) {
+      const tool = compileTool({ name: 'inherited', input }, { profile })
+      expect(rejectedBy(tool.inputSchema, { q: 'x' }), profile).toEqual([])
+      expect(rejectedBy(tool.inputSchema, { q: 'x', constructor: 'c', toString: 1 }), profile).toEqual([])
+      expect(tool.inputSchema.properties).toMatchObject({ constructor: { description: 'Type: string.' }, toString: { description: 'Type: number.' } })
+      expect(tool.diagnostics.filter(d => d.code === 'keyword-rewritten').map(d => d.path)).toEqual(['/properties/constructor', '/properties/toString'])
+    }
+    // Required, it is read only when sent: its schema stays.
+    expect(compileTool({ name: 'required', input: z.object({ constructor: z.string() }) }).inputSchema.properties).toEqual({ constructor: { type: 'string' } })
+    // A strict profile types it again, as JSON text.
+    expect(compileTool({ name: 'strict', input }, { profile: 'openai-strict' }).inputSchema.properties).toMatchObject({ constructor: { type: ['string', 'null'] } })
+  })
 
   it('a `__proto__` key compiles in every profile without touching Object.prototype, and later compiles still work', () => {
     const input = z.object({ ['__proto__']: z.record(z.string(), z.string()).optional(), x: z.string() })

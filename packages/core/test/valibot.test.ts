@@ -32,6 +32,8 @@ const members: [string, () => v.GenericSchema, unknown[]][] = [
   ['a tuple whose last items take undefined', () => v.tuple([v.string(), v.optional(v.number()), v.any()]), [['a'], ['a', 1]]],
   ['an object takes an array (valibot reads keys with `in`)', () => v.object({ a: v.optional(v.string()) }), [[], ['x'], { a: 'y' }]],
   ['a custom check is any value', () => v.custom<string>(value => typeof value === 'string' && value.length > 0), ['x']],
+  ['a record never checks its constructor and prototype keys', () => v.record(v.pipe(v.string(), v.regex(/^a/)), v.number()), [{ constructor: 'x', prototype: [1], a1: 2 }]],
+  ['an object rest never checks its constructor key', () => v.objectWithRest({ a: v.string() }, v.number()), [{ a: 'x', constructor: 'y' }]],
   ['a loose object keeps its extra keys', () => v.looseObject({ a: v.string() }), [{ a: 'x', k: 'text', zz: [1] }]],
 ]
 

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../types'
 import { isSchemaObject } from '../json'
-import { SUBSCHEMA_KEYWORDS } from '../flatten/keywords'
+import { mapSubschemas } from '../flatten/keywords'
 
 /** Keyword order in emitted schemas: what a reader looks for first comes first. */
 const KEYWORD_ORDER = [
@@ -58,17 +58,6 @@ function compareKeywords(a: string, b: string): number {
 export function canonicalSchema(schema: JsonSchema): JsonSchema {
   if (!isSchemaObject(schema))
     return schema
-  const out: Record<string, unknown> = {}
-  for (const keyword of Object.keys(schema).sort(compareKeywords)) {
-    const value = schema[keyword]
-    if ((SUBSCHEMA_KEYWORDS.single as readonly string[]).includes(keyword))
-      out[keyword] = canonicalSchema(value as JsonSchema)
-    else if (((SUBSCHEMA_KEYWORDS.list as readonly string[]).includes(keyword) || keyword === 'items') && Array.isArray(value))
-      out[keyword] = value.map(child => canonicalSchema(child as JsonSchema))
-    else if ((SUBSCHEMA_KEYWORDS.map as readonly string[]).includes(keyword) && isSchemaObject(value))
-      out[keyword] = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, canonicalSchema(child as JsonSchema)]))
-    else
-      out[keyword] = value
-  }
-  return out
+  const sorted = Object.fromEntries(Object.keys(schema).sort(compareKeywords).map(keyword => [keyword, schema[keyword]]))
+  return mapSubschemas(sorted, canonicalSchema)
 }

@@ -3,7 +3,7 @@ import type { FlattenContext, SiteDiagnostic } from './context'
 import { isSchemaObject, resolvePointer } from '../json'
 import { flatSite, NODE_BUDGET } from './context'
 import { resolveProfile } from './profiles'
-import { VALIDATOR_SEMANTICS } from './semantics'
+import { untypedInheritedKeys, VALIDATOR_SEMANTICS } from './semantics'
 import { rewrite } from './walk'
 
 function notesByNode(schema: JsonSchema, notes: SchemaNotes | undefined): Map<object, SchemaNote> {
@@ -36,7 +36,7 @@ export function flattenSchema(schema: JsonSchema, options: FlattenOptions = {}):
     joinedTargets: new Map(),
   }
   const rewritten = rewrite(ctx, schema, '', 0)
-  const out = ctx.profile.finishDocument ? ctx.profile.finishDocument(rewritten, '', ctx) : rewritten
+  const out = untypedInheritedKeys(ctx, ctx.profile.finishDocument ? ctx.profile.finishDocument(rewritten, '', ctx) : rewritten)
   return { schema: out, diagnostics: dedupe(ctx.diagnostics.map(d => located(d, schema, out))) }
 }
 

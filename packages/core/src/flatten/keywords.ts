@@ -1,3 +1,6 @@
+import type { JsonSchema, JsonSchemaObject } from '../types'
+import { isSchemaObject, setOwn } from '../json'
+
 /** The JSON kinds a value can have; `integer` is a refinement of `number`. */
 export type Kind = 'null' | 'boolean' | 'object' | 'array' | 'number' | 'integer' | 'string'
 
@@ -51,6 +54,26 @@ export const SUBSCHEMA_KEYWORDS = {
   list: ['prefixItems', 'allOf', 'anyOf', 'oneOf'],
   map: ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'],
 } as const
+
+/**
+ * The node with each direct subschema replaced by `change(child, keyword, key)` (`key`: the
+ * position or name in a list or map keyword), in the node's own keyword order; values that are
+ * data (`enum`, `default`…) stay as they are.
+ */
+export function mapSubschemas(node: JsonSchemaObject, change: (child: JsonSchema, keyword: string, key?: string) => JsonSchema): JsonSchemaObject {
+  const out: JsonSchemaObject = {}
+  for (const [keyword, value] of Object.entries(node)) {
+    let next: unknown = value
+    if ((SUBSCHEMA_KEYWORDS.single as readonly string[]).includes(keyword) && !Array.isArray(value))
+      next = change(value as JsonSchema, keyword)
+    else if (((SUBSCHEMA_KEYWORDS.list as readonly string[]).includes(keyword) || keyword === 'items') && Array.isArray(value))
+      next = value.map((child, i) => change(child as JsonSchema, keyword, String(i)))
+    else if ((SUBSCHEMA_KEYWORDS.map as readonly string[]).includes(keyword) && isSchemaObject(value))
+      next = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, change(child as JsonSchema, keyword, key)]))
+    setOwn(out, keyword, next)
+  }
+  return out
+}
 
 /** Formats every major client accepts; other formats move into the description. */
 // OpenAI rejects any other format even on non-strict tools (`uri` included), so the rest move into

@@ -155,8 +155,12 @@ export function resolveProfile(name: FlattenProfileName): Profile {
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', '$schema', 'prefixItems']
 
-/** Where a schema breaks the `portable` shape rules, as `pointer: rule` lines (empty when it holds). */
-export function portableViolations(schema: JsonSchema, path: JsonPointer = ''): string[] {
+/**
+ * Where a schema breaks the `portable` shape rules, as `pointer: rule` lines (empty when it holds).
+ * `inherited`: the schema of an optional key every object inherits, which has no type so that
+ * validators reading the inherited member accept a call that leaves the key out.
+ */
+export function portableViolations(schema: JsonSchema, path: JsonPointer = '', inherited = false): string[] {
   if (!isSchemaObject(schema))
     return []
   const found: string[] = []
@@ -167,7 +171,7 @@ export function portableViolations(schema: JsonSchema, path: JsonPointer = ''): 
   const kinds = typesOf(schema)
   // `{}` as items is where the typed "any" shape ends (arrays nested deeper than it spells out).
   const anyEnd = path.endsWith('/items') && Object.keys(schema).length === 0
-  if (!kinds && !anyEnd)
+  if (!kinds && !anyEnd && !inherited)
     found.push(`${path || '/'}: no type`)
   else if (kinds?.includes('array') && schema.items === undefined)
     found.push(`${path || '/'}: an array without items`)
@@ -175,11 +179,12 @@ export function portableViolations(schema: JsonSchema, path: JsonPointer = ''): 
     found.push(`${path || '/'}: format "${schema.format}" is not portable`)
   if (typeof schema.description === 'string' && schema.description.length > MAX_DESCRIPTION)
     found.push(`${path || '/'}: a description over ${MAX_DESCRIPTION} characters`)
-  const children: [string, unknown][] = [
-    ...Object.entries(isSchemaObject(schema.properties) ? schema.properties : {}).map(([key, child]) => [childPointer(path, 'properties', key), child] as [string, unknown]),
-    ...(['items', 'additionalProperties', 'propertyNames', 'contains'] as const).map(keyword => [childPointer(path, keyword), schema[keyword]] as [string, unknown]),
+  const required = Array.isArray(schema.required) ? schema.required : []
+  const children: [string, unknown, boolean][] = [
+    ...Object.entries(isSchemaObject(schema.properties) ? schema.properties : {}).map(([key, child]) => [childPointer(path, 'properties', key), child, key in {} && !required.includes(key)] as [string, unknown, boolean]),
+    ...(['items', 'additionalProperties', 'propertyNames', 'contains'] as const).map(keyword => [childPointer(path, keyword), schema[keyword], false] as [string, unknown, boolean]),
   ]
-  for (const [pointer, child] of children)
-    found.push(...portableViolations(child as JsonSchema, pointer))
+  for (const [pointer, child, optionalInherited] of children)
+    found.push(...portableViolations(child as JsonSchema, pointer, optionalInherited))
   return found
 }

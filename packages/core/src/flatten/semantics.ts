@@ -1,8 +1,8 @@
-import type { JsonPointer, JsonSchemaObject, ParserSemantics } from '../types'
+import type { JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics } from '../types'
 import type { FlattenContext } from './context'
-import { childPointer, isSchemaObject } from '../json'
+import { childPointer, isSchemaObject, setOwn } from '../json'
 import { noteOf, report } from './context'
-import { withSentence } from './keywords'
+import { ANNOTATIONS, mapSubschemas, withSentence } from './keywords'
 import { validatorPattern } from './patterns'
 import { isLegacyPattern } from './well-formed'
 
@@ -49,6 +49,48 @@ export function keysAsJavaScriptSees(ctx: FlattenContext, node: JsonSchemaObject
   if (path !== '' && (!Array.isArray(out.required) || out.required.every(key => typeof key === 'string' && isArrayKey(key)))) {
     report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'type'), 'type "object" also takes an array: to the library an array is an object, and it has every key this object requires')
     Object.assign(out, { type: ['object', 'array'], ...arrayItems(out) })
+  }
+  return out
+}
+
+/**
+ * ajv reads a property with `data[key]`, so an optional key every object inherits (`constructor`,
+ * `toString`…) that was not sent is read as the inherited member (a function), which any typed
+ * schema rejects: such a key is advertised with its annotations only, its kinds in the description,
+ * everywhere in the finished document (unions merged, so the keys are final). Shared nodes once.
+ */
+export function untypedInheritedKeys(ctx: FlattenContext, schema: JsonSchema): JsonSchema {
+  const done = new Map<object, JsonSchema>()
+  const visit = (node: JsonSchema, path: JsonPointer): JsonSchema => {
+    if (!isSchemaObject(node))
+      return node
+    const known = done.get(node)
+    if (known)
+      return known
+    const out = inheritedOptional(ctx, mapSubschemas(node, (child, keyword, key) => visit(child, key === undefined ? childPointer(path, keyword) : childPointer(path, keyword, key))), path)
+    done.set(node, out)
+    return out
+  }
+  return visit(schema, '')
+}
+
+function inheritedOptional(ctx: FlattenContext, node: JsonSchemaObject, path: JsonPointer): JsonSchemaObject {
+  if (!isSchemaObject(node.properties))
+    return node
+  const required = Array.isArray(node.required) ? node.required : []
+  const properties = node.properties
+  const keys = Object.keys(properties).filter(key => key in {} && !required.includes(key) && isSchemaObject(properties[key]) && Object.keys(properties[key] as object).some(keyword => !ANNOTATIONS.has(keyword)))
+  if (keys.length === 0)
+    return node
+  const out = { ...node, properties: { ...properties } }
+  for (const key of keys) {
+    const child = properties[key] as JsonSchemaObject
+    const kept = Object.fromEntries(Object.entries(child).filter(([keyword]) => ANNOTATIONS.has(keyword) && keyword !== 'default')) as JsonSchemaObject
+    const kinds = [child.type].flat().filter(kind => typeof kind === 'string')
+    if (kinds.length > 0 && kinds.length < 6)
+      appendDescription(kept, `Type: ${kinds.join(' or ')}.`)
+    setOwn(out.properties, key, kept)
+    report(ctx, 'keyword-rewritten', 'warning', childPointer(childPointer(path, 'properties'), key), `optional ${JSON.stringify(key)} takes any value here: every object inherits it, and validators such as ajv read the inherited member when the key is not sent`)
   }
   return out
 }

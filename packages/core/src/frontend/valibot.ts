@@ -1,6 +1,6 @@
 import type { JsonSchemaObject, ParserSemantics } from '../types'
 import type { JsonSchemaMethod, OriginalSchema, SchemaConverters, SchemaSide } from './interface'
-import { isSchemaObject } from '../json'
+import { hasOwn, isSchemaObject, setOwn } from '../json'
 import { mark, markUnrepresentable, takeMarks, takesNull, takesValue } from './marks'
 
 /**
@@ -113,6 +113,30 @@ const ANY_VALUE_TYPES = new Set(['custom', 'instance'])
 /** Transformations that hand on the very value they get. */
 const IDENTITY_TRANSFORMATIONS = new Set(['brand', 'flavor', 'readonly'])
 
+/** Keys valibot never checks in a record or an object's rest (it skips them, to keep prototypes safe). */
+const UNCHECKED_KEYS = ['__proto__', 'prototype', 'constructor']
+
+/**
+ * A record's or a rest's JSON with the keys valibot leaves unchecked taking any value: as
+ * properties of their own (a declared entry keeps its schema), and as names the key check allows.
+ */
+function withUncheckedKeys(json: JsonSchemaObject): JsonSchemaObject {
+  const properties: Record<string, unknown> = isSchemaObject(json.properties) ? { ...json.properties } : {}
+  for (const key of UNCHECKED_KEYS) {
+    if (!hasOwn(properties, key))
+      setOwn(properties, key, {})
+  }
+  const out: JsonSchemaObject = { ...json, properties }
+  const names = json.propertyNames
+  if (isSchemaObject(names) && Object.keys(names).some(keyword => keyword !== 'type')) {
+    const { pattern, ...rest } = names
+    out.propertyNames = typeof pattern === 'string' && Object.keys(rest).every(keyword => keyword === 'type')
+      ? { ...rest, pattern: `(?:${pattern})|^(?:${UNCHECKED_KEYS.join('|')})$` }
+      : { type: 'string' }
+  }
+  return out
+}
+
 function takesUndefined(schema: ValibotNode): boolean {
   return takesValue(schema, undefined)
 }
@@ -178,6 +202,8 @@ function conversionHooks(user: Record<string, unknown>): { overrideSchema: Hook<
         mark(json, { discriminator: node.key })
       if (node.type === 'loose_object' && json.additionalProperties === undefined)
         json.additionalProperties = true
+      if ((node.type === 'record' || node.type === 'object_with_rest') && json.type === 'object')
+        json = withUncheckedKeys(json)
       // A tuple takes a short array when its last items take undefined (optional, any, a fallback):
       // the conversion requires them all.
       if (node.items && typeof json.minItems === 'number') {

@@ -223,6 +223,9 @@ function intersected(ctx: PlanContext, schema: JsonSchemaObject, seen: number): 
   const { allOf, ...container } = schema
   let combined = alternatives(ctx, container, seen + 1)
   for (const member of allOf as unknown[]) {
+    // A member that is no schema (zod has written `null` there) constrains nothing, as the flat schema reads it.
+    if (!isSchema(member))
+      continue
     const resolved = isSchemaObject(member) && typeof member.$ref === 'string' ? resolveRef(ctx.root, member.$ref) : member
     const options = alternatives(ctx, resolved, seen + 1)
     combined = combined.flatMap(left => options.flatMap((right) => {

@@ -85,8 +85,10 @@ export function kindsOf(node: JsonSchemaObject): Kind[] {
   return typesOf(node) ?? []
 }
 
-/** An object of unknown keys: a record, a catch-all, a loose object, or the object side of "any value". */
+/** An object of unknown keys: a record, a catch-all, a loose object, or the object side of "any value" (annotations alone included). */
 export function isOpenObject(node: JsonSchemaObject): boolean {
+  if (Object.keys(node).every(keyword => ANNOTATIONS.has(keyword)))
+    return true
   if (!kindsOf(node).includes('object'))
     return false
   const additional = node.additionalProperties
