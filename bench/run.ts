@@ -5,6 +5,7 @@ import os from 'node:os'
 import { BUNDLERS, MODULES, runBuild } from './build.bench'
 import { runCompiler } from './compiler.bench'
 import { runInstall } from './install.bench'
+import { runInverse } from './inverse.bench'
 import { fmt, ratio, table } from './measure'
 import { BEFORE, runPrecision } from './precision.bench'
 import { runProfiles } from './profiles.bench'
@@ -30,6 +31,7 @@ const v2 = await runV2(log)
 const build = await runBuild(log)
 const install = await runInstall(log)
 const profiles = await runProfiles(log)
+const inverse = await runInverse(log)
 const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
@@ -124,6 +126,25 @@ target('a profile\'s inverse map + coercion adds ≤ 20% to zod parse on clean m
 const worstList = profiles.reduce((a, b) => b.list / b.limit > a.list / a.limit ? b : a)
 target('tools/list in every profile within 1.2× of the pre-serialized limit', worstList.list / worstList.limit <= 1.2, `${ratio(worstList.list, worstList.limit)} at most (${worstList.profile}); ÷ portable's own: ${ratio(worstList.list, portable.list)}`)
 
+console.log('\n8b. the server\'s reading path (each try of the inverse map, then zod) beside zod alone: arguments needing scalar repair, and hostile bodies zod rejects; the inverse alone and the transport\'s JSON.parse of the body beside them')
+table(['profile', 'arguments', 'zod', 'reading path', 'read ÷ zod', 'inverse alone', 'inverse ÷ zod', 'transport parse', 'inverse ÷ transport'], inverse.map(r => [
+  r.profile,
+  r.case,
+  fmt(r.zod),
+  fmt(r.read),
+  ratio(r.read, r.zod),
+  r.inverse === undefined ? '' : fmt(r.inverse),
+  r.inverse === undefined ? '' : ratio(r.inverse, r.zod),
+  r.transport === undefined ? '' : fmt(r.transport),
+  r.inverse === undefined || r.transport === undefined ? '' : ratio(r.inverse, r.transport),
+]))
+const hostile = inverse.filter(r => r.inverse !== undefined && r.transport !== undefined)
+const worstHostile = hostile.reduce((a, b) => b.inverse! / b.transport! > a.inverse! / a.transport! ? b : a)
+target('on a hostile body of about 4 MiB, the inverse map costs at most the transport\'s own parse of it (×1.5)', worstHostile.inverse! / worstHostile.transport! <= 1.5, `${ratio(worstHostile.inverse!, worstHostile.transport!)} at most (${worstHostile.profile}, ${worstHostile.case})`)
+const readsFully = hostile.filter(r => r.zod > 1)
+const worstVsZod = readsFully.reduce((a, b) => b.inverse! / b.zod > a.inverse! / a.zod ? b : a)
+target('where zod reads the whole hostile body to reject it, the inverse map costs no more than zod', worstVsZod.inverse! / worstVsZod.zod <= 1, `${ratio(worstVsZod.inverse!, worstVsZod.zod)} at most (${worstVsZod.profile}, ${worstVsZod.case})`)
+
 const percent = (part: number, whole: number): string => `${whole === 0 ? '-' : ((part / whole) * 100).toFixed(1)}%`
 console.log(`\n9. precision and soundness of the advertised schema under ajv + ajv-formats: valid arguments accepted, invalid variations (zod rejects each) still rejected; core at ${BEFORE} vs now`)
 if (precision) {
@@ -140,5 +161,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, precision, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

@@ -14,23 +14,40 @@ export interface InversePlan {
 
 
 const MAX_DEPTH = 128
-const MAX_WORK = 1 << 20
+/**
+ * Places the last reading ("every null anywhere") visits: a fallback for values the plan cannot
+ * place, so it is bounded well below the body a transport takes (a 4 MiB body of 200,000 elements
+ * cost it 10× zod's own rejection); past it the rest is left as it is, for the original to judge.
+ */
+const MAX_WORK = 1 << 16
 
 /** The value with every null-valued object key left out, at any depth (bounded); copies what changes. */
 function withoutNullKeys(value: Json, budget: { work: number }, depth: number): Json {
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || --budget.work < 0)
     return value
+  if (Array.isArray(value)) {
+    let out = value
+    for (let i = 0; i < value.length && budget.work > 0; i++) {
+      const next = withoutNullKeys(value[i], budget, depth + 1)
+      if (next !== value[i]) {
+        if (out === value)
+          out = value.slice()
+        out[i] = next
+      }
+    }
+    return out
+  }
   const source = value as Record<string, Json>
   let out = source
   for (const key of Object.keys(source)) {
     const next = withoutNullKeys(source[key], budget, depth + 1)
     if (next !== source[key]) {
       if (out === source)
-        out = (Array.isArray(source) ? source.slice() : { ...source }) as Record<string, Json>
+        out = { ...source }
       set(out, key, next)
     }
   }
-  return Array.isArray(out) ? out : withoutNulls(out, [])
+  return withoutNulls(out, [])
 }
 
 /**

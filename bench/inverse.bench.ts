@@ -1,0 +1,89 @@
+// The server's reading path (each try of the inverse map, then the original's parse, as
+// `createMcpServer` reads a tools/call) beside zod's own parse: on clean model-shaped arguments, on
+// arguments that need scalar repair, and on a hostile body of about 4 MiB per profile, which the
+// reading path must not spend more on than zod spends rejecting it.
+import type { CompiledTool, ProfileName } from '@flatmcp/core'
+import type { z } from 'zod'
+import { compileTool } from '@flatmcp/core'
+import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
+import { toolAt } from './catalog'
+import { interleaved, measure } from './measure'
+import { PROFILES } from './profiles.bench'
+
+export interface InverseRow {
+  profile: ProfileName
+  case: string
+  /** zod parse alone on the value the model meant (clean) or on the body as it arrived (hostile), ms. */
+  zod: number
+  /** The reading path on what the model wrote: each try until the original accepts one, ms. */
+  read: number
+  /** The inverse map alone, every try, on a hostile body (its share of the reading path), ms. */
+  inverse?: number
+  /** The transport's JSON.parse of a hostile body: what every request of that size costs anyway, ms. */
+  transport?: number
+}
+
+/** The first try the original accepts, as the server reads arguments; the last try's result otherwise. */
+function serverRead(schema: z.ZodType, compiled: CompiledTool, args: unknown): boolean {
+  for (const [reading, scalars] of triesOf(compiled)) {
+    if (schema.safeParse(inverseArgs(args, compiled, reading, scalars)).success)
+      return true
+  }
+  return false
+}
+
+/**
+ * Bodies of about 4 MiB as a model following the profile might write them, both rejected by the
+ * original: an album of 40,000 elements (the tool allows 10; zod stops at the length), and a poll
+ * of 200,000 options without its question (zod reads every option first).
+ */
+function hostileBodies(profile: ProfileName): [string, Record<string, unknown>][] {
+  const element = { url: `https://a.example/${'p'.repeat(60)}.png`, caption: 'c'.repeat(20) }
+  const media = Array.from({ length: 40_000 }, () => profile === 'openai-strict' ? { ...element } : element)
+  const options = Array.from({ length: 200_000 }, (_, i) => `option ${i}`.padEnd(18, '.'))
+  const nulls = profile === 'openai-strict' ? { text: null, media: null, anonymous: null } : {}
+  return [
+    ['album of 40,000', { kind: 'mediaGroup', media: profile === 'gemini' ? JSON.stringify(media) : media }],
+    ['poll of 200,000 options', { kind: 'poll', options, ...nulls }],
+  ]
+}
+
+export async function runInverse(log: (line: string) => void): Promise<InverseRow[]> {
+  const rows: InverseRow[] = []
+  const send = toolAt(0)
+  const search = toolAt(2)
+  for (const profile of PROFILES) {
+    log(`inverse ${profile}`)
+    const sendCompiled = compileTool(send, { profile })
+    const searchCompiled = compileTool(search, { profile })
+    const strict = profile === 'openai-strict'
+    // Scalar repair: a number and a nested object sent as text; zod alone rejects the number.
+    const meant = { query: 'cats', limit: 5, filters: { tags: ['a'] } }
+    const repaired = { query: 'cats', limit: '5', filters: JSON.stringify({ ...(strict ? { from: null } : {}), tags: ['a'] }) }
+    if (!serverRead(search.input, searchCompiled, repaired))
+      throw new Error(`${profile}: the repaired search arguments do not parse`)
+    const repair = interleaved({
+      zod: () => search.input.safeParse(meant),
+      read: () => serverRead(search.input, searchCompiled, repaired),
+    }, { batch: 500 })
+    rows.push({ profile, case: 'scalar repair (search)', zod: repair.zod, read: repair.read })
+    for (const [name, written] of hostileBodies(profile)) {
+      const body = JSON.stringify(written)
+      const arrived = JSON.parse(body) as Record<string, unknown>
+      if (serverRead(send.input, sendCompiled, arrived))
+        throw new Error(`${profile}: the hostile body ${name} parses`)
+      // A shallow copy per call: a new request's arguments (the decode memo is per arguments object).
+      const timing = { budgetMs: 3000, min: 5, max: 15 }
+      const zod = await measure(() => send.input.safeParse(arrived), timing)
+      const read = await measure(() => serverRead(send.input, sendCompiled, { ...arrived }), timing)
+      const inverse = await measure(() => {
+        const fresh = { ...arrived }
+        for (const [reading, scalars] of triesOf(sendCompiled))
+          inverseArgs(fresh, sendCompiled, reading, scalars)
+      }, timing)
+      const transport = await measure(() => JSON.parse(body), timing)
+      rows.push({ profile, case: `${name} (${(body.length / 2 ** 20).toFixed(1)} MiB)`, zod, read, inverse, transport })
+    }
+  }
+  return rows
+}
