@@ -1,6 +1,6 @@
 import type { JsonSchemaObject, ParserSemantics } from '../types'
 import type { JsonSchemaMethod, OriginalSchema, SchemaConverters, SchemaSide } from './interface'
-import { hasOwn, isSchemaObject, setOwn } from '../json'
+import { hasOwn, isSchemaObject } from '../json'
 import { mark, markUnrepresentable, takeMarks, takesNull, takesValue } from './marks'
 
 /**
@@ -113,25 +113,30 @@ const ANY_VALUE_TYPES = new Set(['custom', 'instance'])
 /** Transformations that hand on the very value they get. */
 const IDENTITY_TRANSFORMATIONS = new Set(['brand', 'flavor', 'readonly'])
 
-/** Keys valibot never checks in a record or an object's rest (it skips them, to keep prototypes safe). */
-const UNCHECKED_KEYS = ['__proto__', 'prototype', 'constructor']
+/**
+ * Keys valibot never checks in a record or an object's rest (it skips them, to keep prototypes
+ * safe). It skips `__proto__` too, but ajv never reads a `__proto__` entry of `properties` (it checks
+ * that key against `additionalProperties`), so no flat schema could say it takes any value there.
+ */
+const UNCHECKED_KEYS = ['prototype', 'constructor']
 
 /**
- * A record's or a rest's JSON with the keys valibot leaves unchecked taking any value: as
- * properties of their own (a declared entry keeps its schema), and as names the key check allows.
+ * A record's or a rest's JSON with the keys valibot leaves unchecked taking any value: by a pattern
+ * of their own (a declared entry keeps its schema; a model is not shown them as properties), and
+ * as names the key check allows.
  */
 function withUncheckedKeys(json: JsonSchemaObject): JsonSchemaObject {
-  const properties: Record<string, unknown> = isSchemaObject(json.properties) ? { ...json.properties } : {}
-  for (const key of UNCHECKED_KEYS) {
-    if (!hasOwn(properties, key))
-      setOwn(properties, key, {})
-  }
-  const out: JsonSchemaObject = { ...json, properties }
+  const declared = isSchemaObject(json.properties) ? json.properties : {}
+  const unchecked = UNCHECKED_KEYS.filter(key => !hasOwn(declared, key))
+  if (unchecked.length === 0)
+    return json
+  const patterns = isSchemaObject(json.patternProperties) ? json.patternProperties : {}
+  const out: JsonSchemaObject = { ...json, patternProperties: { ...patterns, [`^(?:${unchecked.join('|')})$`]: {} } }
   const names = json.propertyNames
   if (isSchemaObject(names) && Object.keys(names).some(keyword => keyword !== 'type')) {
     const { pattern, ...rest } = names
     out.propertyNames = typeof pattern === 'string' && Object.keys(rest).every(keyword => keyword === 'type')
-      ? { ...rest, pattern: `(?:${pattern})|^(?:${UNCHECKED_KEYS.join('|')})$` }
+      ? { ...rest, pattern: `(?:${pattern})|^(?:${unchecked.join('|')})$` }
       : { type: 'string' }
   }
   return out
