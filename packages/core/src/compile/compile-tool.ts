@@ -1,14 +1,15 @@
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
 import type { OriginalSchema, SchemaConverters } from '../frontend/original-schema'
 import type { CoercionPlan } from '../plan/plan-coercion'
-import type { TargetProfile } from '../target/targets'
+import type { TargetProfile } from '../profiles/apply'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
 import { flattenSchema } from '../flatten/flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../flatten/keywords'
 import { tagOf } from '../flatten/hints'
 import { isSchemaObject, setOwn } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
-import { applyTarget, resolveTarget } from '../target/targets'
+import { applyTarget } from '../profiles/apply'
+import { resolveTarget } from '../profiles/registry'
 import { canonicalSchema } from './canonical'
 
 /** What the compiler reads of a tool. `@flatmcp/runtime`'s `defineTool` gives it its types. */

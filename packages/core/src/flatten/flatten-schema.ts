@@ -2,7 +2,7 @@ import type { Diagnostic, FlattenOptions, FlattenResult, JsonSchema, SchemaNote,
 import type { FlattenContext, SiteDiagnostic } from './context'
 import { isSchemaObject, resolvePointer } from '../json'
 import { flatSite, NODE_BUDGET } from './context'
-import { resolveProfile } from './profiles'
+import { resolveProfile } from '../profiles/registry'
 import { untypedInheritedKeys, VALIDATOR_SEMANTICS } from './semantics'
 import { rewrite } from './walk'
 

@@ -117,3 +117,16 @@ export function sortKinds(kinds: Iterable<Kind>): Kind[] {
   const set = new Set(kinds)
   return KIND_ORDER.filter(kind => set.has(kind))
 }
+
+/** The kinds a schema's `type` names, or undefined when it has none. */
+export function typesOf(schema: JsonSchemaObject): Kind[] | undefined {
+  if (typeof schema.type === 'string')
+    return [schema.type as Kind]
+  return Array.isArray(schema.type) ? schema.type as Kind[] : undefined
+}
+
+/** Sets a schema's `type` to these kinds (in canonical order; `integer` folded into `number`). */
+export function setTypes(schema: JsonSchemaObject, kinds: Kind[]): void {
+  const sorted = sortKinds(kinds.includes('number') ? kinds.filter(kind => kind !== 'integer') : kinds)
+  schema.type = sorted.length === 1 ? sorted[0] : sorted
+}

@@ -1,30 +1,21 @@
-import type { FlattenProfileName, JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
-import type { FlattenContext, Profile } from './context'
-import type { Kind } from './keywords'
-import { childPointer, isSchemaObject, ownValue, setOwn } from '../json'
-import { report } from './context'
-import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from './facets'
-import { joinSchemas } from './join'
-import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, sortKinds, withSentence } from './keywords'
+// The `portable` profile: one flat object every major client takes. Combinators, `$ref`s and untyped
+// leaves are gone, unportable keywords dropped, formats outside the portable set moved into the
+// description, tuples made one `items`, descriptions cut to what clients take whole.
+import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
+import type { FlattenContext, Profile } from '../flatten/context'
+import { childPointer, isSchemaObject, setOwn } from '../json'
+import { report } from '../flatten/context'
+import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from '../flatten/facets'
+import { joinSchemas } from '../flatten/join'
+import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, setTypes, sortKinds, typesOf, withSentence } from '../flatten/keywords'
 
 /** Identifiers and containers that mean nothing once references are inlined. */
 const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', '$comment']
 /** Keywords major clients reject or ignore; dropping each one only widens the schema. */
 const UNPORTABLE_KEYWORDS = ['not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'minContains', 'maxContains', 'additionalItems']
 
-export function typesOf(schema: JsonSchemaObject): Kind[] | undefined {
-  if (typeof schema.type === 'string')
-    return [schema.type as Kind]
-  return Array.isArray(schema.type) ? schema.type as Kind[] : undefined
-}
-
-export function setTypes(schema: JsonSchemaObject, kinds: Kind[]): void {
-  const sorted = sortKinds(kinds.includes('number') ? kinds.filter(kind => kind !== 'integer') : kinds)
-  schema.type = sorted.length === 1 ? sorted[0] : sorted
-}
-
 /** Positional tuple items become one `items` schema that accepts every position, with the length kept. */
-function tupleToItems(out: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): void {
+export function tupleToItems(out: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): void {
   const prefix = Array.isArray(out.prefixItems) ? out.prefixItems as JsonSchema[] : Array.isArray(out.items) ? out.items as JsonSchema[] : undefined
   if (!prefix)
     return
@@ -88,18 +79,6 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   return out
 }
 
-/**
- * A 2020-12 tuple with a rest (`prefixItems` beside `items`) reads differently to a draft-07
- * validator, where `items` then constrains every element: such a tuple becomes one `items` schema.
- */
-function minimalNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): JsonSchema {
-  if (!Array.isArray(node.prefixItems) || node.items === undefined)
-    return node
-  const out = { ...node }
-  tupleToItems(out, path, ctx)
-  return out
-}
-
 /** Child schemas a description can sit in, by the keyword that holds them. */
 const CHILDREN = ['items', 'additionalProperties'] as const
 
@@ -138,21 +117,6 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
   return out
 }
 
-const PROFILES: Record<FlattenProfileName, Profile> = {
-  portable: { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions },
-  minimal: { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true, finishNode: minimalNode },
-}
-
-const FLATTEN_PROFILE_NAMES = Object.keys(PROFILES) as FlattenProfileName[]
-
-export function resolveProfile(name: FlattenProfileName): Profile {
-  const profile = ownValue(PROFILES, name)
-  if (!profile)
-    throw new TypeError(`unknown flattening profile "${String(name)}"; expected one of ${FLATTEN_PROFILE_NAMES.map(n => `"${n}"`).join(', ')} (target profiles apply to whole tools: use compileTool)`)
-  return profile
-}
-
-
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', '$defs', 'definitions', '$schema', 'prefixItems']
 
 /**
@@ -188,3 +152,5 @@ export function portableViolations(schema: JsonSchema, path: JsonPointer = '', i
     found.push(...portableViolations(child as JsonSchema, pointer, optionalInherited))
   return found
 }
+
+export const portable: Profile = { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions }

@@ -4,8 +4,7 @@
 import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severity } from '../types'
 import type { Kind } from '../flatten/keywords'
 import { splitByKind } from '../flatten/facets'
-import { ANNOTATIONS, withSentence } from '../flatten/keywords'
-import { setTypes, typesOf } from '../flatten/profiles'
+import { ANNOTATIONS, setTypes, typesOf, withSentence } from '../flatten/keywords'
 import { childPointer, isSchemaObject } from '../json'
 
 /** What a rule may tell the compiler besides the node it returns. */

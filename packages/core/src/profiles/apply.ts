@@ -1,0 +1,115 @@
+// Applying a target profile: its rules over the finished `portable` schema, and the inverse map
+// (a decode plan) that undoes what they changed.
+import type { CoercionPlan } from '../plan/plan-coercion'
+import type { Diagnostic, JsonPointer, JsonSchemaObject } from '../types'
+import type { TargetContext, TargetRule } from './rules'
+import { hasOwn, isSchemaObject, setOwn } from '../json'
+import { applyNodeRules } from './rules'
+
+/**
+ * A profile that rewrites the `portable` schema for one target. Built-in ones are below; a user's own
+ * is any list of rules (`targetRules` holds the built-in ones), passed as `profile` or in `profiles`.
+ */
+export interface TargetProfile {
+  name: string
+  /** The target checks these schemas strictly: a tool that cannot meet its rules is served as `portable`. */
+  strict?: boolean
+  rules: readonly TargetRule[]
+}
+
+/** What a target profile made of one tool's input schema. */
+export interface TargetResult {
+  schema: JsonSchemaObject
+  /** For a strict profile: whether this tool met its rules (else `schema` is the `portable` one). */
+  strict?: boolean
+  /** Places advertised as JSON text, as a coercion plan that parses them back (`parse: "json"`). */
+  decode?: CoercionPlan
+  /** Optional keys were advertised as nullable: the coercion plan drops the nulls the original rejects. */
+  nullsMeanAbsent: boolean
+  diagnostics: Diagnostic[]
+}
+
+/** Whether a pointer's tokens lead somewhere in a schema, through any branch a later split made. */
+function reaches(schema: unknown, tokens: string[]): boolean {
+  if (tokens.length === 0)
+    return true
+  if (!isSchemaObject(schema))
+    return false
+  // A union's branches, and a value wrapped for null (`{ value }`, see requireEveryKey), are looked through.
+  if (Array.isArray(schema.anyOf) && tokens[0] !== 'anyOf')
+    return schema.anyOf.some(branch => reaches(branch, tokens) || (isSchemaObject(branch) && isSchemaObject(branch.properties) && hasOwn(branch.properties, 'value') && reaches(branch.properties.value, tokens)))
+  const key = tokens[0]!.replace(/~1/g, '/').replace(/~0/g, '~')
+  return hasOwn(schema, key) && reaches(schema[key], tokens.slice(1))
+}
+
+/** A coercion plan that does at each pointer of the flat schema what its mark says (parse JSON text, remove a null, unwrap). */
+function decodePlan(marks: [JsonPointer, CoercionPlan][]): CoercionPlan | undefined {
+  if (marks.length === 0)
+    return undefined
+  const root: CoercionPlan = {}
+  for (const [pointer, mark] of marks) {
+    let plan = root
+    const tokens = pointer.split('/').slice(1).map(token => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!
+      if (token === 'properties') {
+        const key = tokens[++i]!
+        plan.properties ??= {}
+        if (!hasOwn(plan.properties, key))
+          setOwn(plan.properties, key, {})
+        plan = plan.properties[key]!
+      }
+      else if (token === 'items') {
+        plan = plan.items ??= {}
+      }
+      else if (token === 'additionalProperties') {
+        plan = plan.additional ??= {}
+      }
+    }
+    Object.assign(plan, mark)
+  }
+  return root
+}
+
+/**
+ * Applies a target profile to a tool's finished `portable` input schema. A strict profile whose rules
+ * a tool cannot meet gives the `portable` schema back, marked non-strict, with each reason a warning.
+ */
+export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): TargetResult {
+  const diagnostics: Diagnostic[] = []
+  const encoded: JsonPointer[] = []
+  const leftOut: [JsonPointer, CoercionPlan][] = []
+  const fallbacks: { path: JsonPointer, reason: string }[] = []
+  let nullsMeanAbsent = false
+  const ctx: TargetContext = {
+    profile: profile.name,
+    report: (code, severity, path, message) => diagnostics.push({ code, severity, path, flatPath: path, message }),
+    encode(path) {
+      // What was encoded (and said) inside this place is now inside its JSON text.
+      const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/`)
+      encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)), path)
+      leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
+      diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
+    },
+    fallback: (path, reason) => fallbacks.push({ path, reason }),
+    nullsMeanAbsent: () => nullsMeanAbsent = true,
+    nullMeansLeftOut: (path, unwrap) => leftOut.push([path, unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
+    isEncoded: path => encoded.includes(path),
+  }
+  const out = applyNodeRules(schema, '', profile.rules, ctx)
+  const document = isSchemaObject(out) ? out : schema
+  for (const rule of profile.rules)
+    rule.document?.(document, ctx)
+  if (profile.strict && fallbacks.length > 0) {
+    return {
+      schema,
+      strict: false,
+      nullsMeanAbsent: false,
+      diagnostics: fallbacks.map(({ path, reason }) => ({ code: 'strict-fallback', severity: 'warning', path, flatPath: path, message: `served as portable, not ${profile.name}: ${reason}` })),
+    }
+  }
+  // A place a later rule removed (the root's `additionalProperties` in gemini) has nothing to decode.
+  const marks: [JsonPointer, CoercionPlan][] = [...encoded.map(pointer => [pointer, { parse: 'json' }] as [JsonPointer, CoercionPlan]), ...leftOut]
+  const decode = decodePlan(marks.filter(([pointer]) => reaches(document, pointer.split('/').slice(1))).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  return { schema: document, ...(profile.strict ? { strict: true } : {}), ...(decode ? { decode } : {}), nullsMeanAbsent, diagnostics }
+}

@@ -1,0 +1,101 @@
+// Every profile by name: the two flattening profiles, the three target profiles, the built-in rules
+// for a user's own profile, and the check that a schema is in a profile's form.
+import type { FlattenProfileName, JsonPointer, JsonSchema, ProfileName } from '../types'
+import type { Profile } from '../flatten/context'
+import type { TargetProfile } from './apply'
+import { childPointer, hasOwn, isSchemaObject, jsonEqual, ownValue } from '../json'
+import { anthropicLimits, anthropicShape, anthropicStrict, keepAnthropicKeywords } from './anthropic-strict'
+import { applyTarget } from './apply'
+import { gemini, geminiNames, geminiTypes, keepGeminiKeywords } from './gemini'
+import { minimal } from './minimal'
+import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
+import { portable, portableViolations } from './portable'
+import { closeObjects, encodeOpenObjects, keepKeywords, requireEveryKey, splitKinds } from './rules'
+
+const FLATTENING: Record<FlattenProfileName, Profile> = { portable, minimal }
+
+const FLATTEN_PROFILE_NAMES = Object.keys(FLATTENING) as FlattenProfileName[]
+
+/** A flattening profile by name (what `flattenSchema` takes). */
+export function resolveProfile(name: FlattenProfileName): Profile {
+  const profile = ownValue(FLATTENING, name)
+  if (!profile)
+    throw new TypeError(`unknown flattening profile "${String(name)}"; expected one of ${FLATTEN_PROFILE_NAMES.map(n => `"${n}"`).join(', ')} (target profiles apply to whole tools: use compileTool)`)
+  return profile
+}
+
+/** The built-in rules, for users who compose their own profile. */
+export const targetRules = {
+  closeObjects,
+  encodeOpenObjects,
+  requireEveryKey,
+  splitKinds,
+  keepKeywords,
+  openaiLimits,
+  anthropicShape,
+  anthropicLimits,
+  geminiTypes,
+  geminiNames,
+  keepOpenAIKeywords,
+  keepAnthropicKeywords,
+  keepGeminiKeywords,
+}
+
+export const TARGET_PROFILES: Record<'openai-strict' | 'anthropic-strict' | 'gemini', TargetProfile> = {
+  'openai-strict': openaiStrict,
+  'anthropic-strict': anthropicStrict,
+  'gemini': gemini,
+}
+
+/** How a profile compiles: the flattening it starts from, and the target rules after it. */
+export interface ResolvedProfile {
+  flatten: 'portable' | 'minimal'
+  profile?: TargetProfile
+}
+
+/** A profile by name or a user's own, checked once; an unknown name is an error that lists the known ones. */
+export function resolveTarget(profile: ProfileName | TargetProfile): ResolvedProfile {
+  if (typeof profile === 'object' && profile !== null) {
+    if (typeof profile.name !== 'string' || !Array.isArray(profile.rules))
+      throw new TypeError('a flatmcp target profile needs a string `name` and a `rules` array')
+    return { flatten: 'portable', profile }
+  }
+  if (profile === 'portable' || profile === 'minimal')
+    return { flatten: profile }
+  if (hasOwn(TARGET_PROFILES, profile))
+    return { flatten: 'portable', profile: TARGET_PROFILES[profile as keyof typeof TARGET_PROFILES] }
+  throw new TypeError(`unknown flatmcp profile "${String(profile)}"; expected one of ${PROFILE_NAMES.map(n => `"${n}"`).join(', ')}, or a profile object`)
+}
+
+export const PROFILE_NAMES: ProfileName[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
+
+/** The first pointer where two schemas differ, for a readable violation. */
+function firstDifference(a: unknown, b: unknown, path: JsonPointer = ''): JsonPointer {
+  const both = (Array.isArray(a) && Array.isArray(b)) || (isSchemaObject(a) && isSchemaObject(b))
+  if (both) {
+    const x = a as Record<string, unknown>
+    const y = b as Record<string, unknown>
+    for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      if (!jsonEqual(x[key], y[key]))
+        return firstDifference(x[key], y[key], childPointer(path, key))
+    }
+  }
+  return path
+}
+
+/**
+ * Where a schema breaks a profile's rules, as `pointer: rule` lines (empty when it holds). The
+ * ship-time probe runs this on what ships. `minimal` promises no shape beyond flat object unions. A
+ * target profile's output is a fixed point of its rules: applied again, they change nothing.
+ */
+export function profileViolations(schema: JsonSchema, profile: ProfileName | TargetProfile = 'portable'): string[] {
+  const resolved = resolveTarget(profile)
+  if (!resolved.profile)
+    return resolved.flatten === 'portable' ? portableViolations(schema) : []
+  if (!isSchemaObject(schema))
+    return ['/: not an object schema']
+  const again = applyTarget(schema, resolved.profile)
+  if (again.strict === false)
+    return again.diagnostics.map(d => `${d.path || '/'}: ${d.message}`)
+  return jsonEqual(again.schema, schema) && !again.decode ? [] : [`${firstDifference(schema, again.schema) || '/'}: not in ${resolved.profile.name} form (its rules would still change it)`]
+}
