@@ -29,17 +29,25 @@ export interface TargetResult {
   diagnostics: Diagnostic[]
 }
 
-/** Whether a pointer's tokens lead somewhere in a schema, through any branch a later split made. */
-function reaches(schema: unknown, tokens: string[]): boolean {
+/**
+ * Whether a pointer's tokens lead somewhere in a schema, through any branch a later split made,
+ * and into the value of a place wrapped for null (`{ value }`, see requireEveryKey) where `wrapped`
+ * lists it: a user's own `value` key is never taken for a wrapper.
+ */
+function reaches(schema: unknown, tokens: string[], wrapped: ReadonlySet<JsonPointer>, at: JsonPointer = '', unwrapped = false): boolean {
   if (tokens.length === 0)
     return true
   if (!isSchemaObject(schema))
     return false
-  // A union's branches, and a value wrapped for null (`{ value }`, see requireEveryKey), are looked through.
+  // Pointers were recorded before the wrap: the wrapped value stands at the same place.
+  if (!unwrapped && wrapped.has(at) && Array.isArray(schema.anyOf)) {
+    const wrapper = schema.anyOf[0]
+    return isSchemaObject(wrapper) && isSchemaObject(wrapper.properties) && reaches(wrapper.properties.value, tokens, wrapped, at, true)
+  }
   if (Array.isArray(schema.anyOf) && tokens[0] !== 'anyOf')
-    return schema.anyOf.some(branch => reaches(branch, tokens) || (isSchemaObject(branch) && isSchemaObject(branch.properties) && hasOwn(branch.properties, 'value') && reaches(branch.properties.value, tokens)))
+    return schema.anyOf.some(branch => reaches(branch, tokens, wrapped, at, unwrapped))
   const key = tokens[0]!.replace(/~1/g, '/').replace(/~0/g, '~')
-  return hasOwn(schema, key) && reaches(schema[key], tokens.slice(1))
+  return hasOwn(schema, key) && reaches(schema[key], tokens.slice(1), wrapped, `${at}/${tokens[0]}`)
 }
 
 /** A coercion plan that does at each pointer of the flat schema what its mark says (parse JSON text, remove a null, unwrap). */
@@ -110,6 +118,7 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): T
   }
   // A place a later rule removed (the root's `additionalProperties` in gemini) has nothing to decode.
   const marks: [JsonPointer, CoercionPlan][] = [...encoded.map(pointer => [pointer, { parse: 'json' }] as [JsonPointer, CoercionPlan]), ...leftOut]
-  const decode = decodePlan(marks.filter(([pointer]) => reaches(document, pointer.split('/').slice(1))).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  const wrapped = new Set(leftOut.filter(([, mark]) => mark.unwrap).map(([pointer]) => pointer))
+  const decode = decodePlan(marks.filter(([pointer]) => reaches(document, pointer.split('/').slice(1), wrapped)).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
   return { schema: document, ...(profile.strict ? { strict: true } : {}), ...(decode ? { decode } : {}), nullsMeanAbsent, diagnostics }
 }
