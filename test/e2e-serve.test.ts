@@ -70,16 +70,20 @@ describe.each(transports)('the example server over %s', (_name, connect) => {
   })
 })
 
-describe('a profile per client: two clients of the example server (SDK 2.x, stdio)', () => {
+describe('one list for every client, and a profile the operator names (the example server, SDK 2.x, stdio)', () => {
   const server = [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts']
-  const gemini = connectedFor(() => connectStdioV2(TS_NODE[0], server, ROOT, 'gemini-cli-mcp-client'))
+  const geminiCli = connectedFor(() => connectStdioV2(TS_NODE[0], server, ROOT, 'gemini-cli-mcp-client'))
   const other = connectedFor(() => connectStdioV2(TS_NODE[0], server))
+  const gemini = connectedFor(() => connectStdioV2(TS_NODE[0], [...server, 'gemini'], ROOT, 'any-client'))
 
-  it('each gets its profile\'s tools/list: Gemini CLI the gemini profile, another client portable', async () => {
-    const mediaOf = async (session: Connected): Promise<Record<string, unknown>> =>
-      (await session.client.listTools()).tools.find(t => t.name === 'send_message')!.inputSchema.properties as Record<string, unknown>
-    expect((await mediaOf(gemini())).media).toMatchObject({ type: 'string' })
-    expect((await mediaOf(other())).media).toMatchObject({ type: ['object', 'array'] })
+  it('by default every client name gets the same list, byte for byte; a server started with a profile serves it to every caller', async () => {
+    const listOf = async (session: Connected): Promise<{ name: string, inputSchema: { properties?: Record<string, unknown> } }[]> => (await session.client.listTools()).tools
+    const mediaOf = async (session: Connected): Promise<unknown> => (await listOf(session)).find(t => t.name === 'send_message')!.inputSchema.properties!.media
+    const [first, second] = [JSON.stringify(await listOf(geminiCli())), JSON.stringify(await listOf(other()))]
+    const at = [...first].findIndex((char, i) => char !== second[i])
+    expect(second, `the lists differ from character ${at}: ${first.slice(at - 80, at + 80)} / ${second.slice(at - 80, at + 80)}`).toBe(first)
+    expect(await mediaOf(geminiCli())).toMatchObject({ type: ['object', 'array'] })
+    expect(await mediaOf(gemini())).toMatchObject({ type: 'string' })
   })
 
   it('each one\'s model-shaped call succeeds: Gemini\'s JSON text is parsed back', async () => {

@@ -1,6 +1,6 @@
 // The demo: builds this example with Vite and unplugin-flatmcp, then talks to the built servers with
-// a real MCP SDK 2.x client over stdio: `createMcpServer` on the SDK 2.x (also as Gemini CLI sees it,
-// in the gemini profile), then the SDK's own McpServer with a flat() schema. Each lists a flat schema,
+// a real MCP SDK 2.x client over stdio: `createMcpServer` on the SDK 2.x (also started to serve the
+// gemini profile), then the SDK's own McpServer with a flat() schema. Each lists a flat schema,
 // repairs a double-serialized call, explains a wrong one.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -26,10 +26,10 @@ console.log(bold('\n── send_message as zod describes it (oneOf: what many cl
 console.log(json(toOriginalSchema(sendMessage.input).schema))
 
 /** A session with a built server: what it lists, then each call and its answer. */
-async function session(title: string, server: string, show: string, calls: [string, unknown][], clientName = 'flatmcp-demo'): Promise<void> {
-  console.log(bold(`\n── ${title} (node dist/vite/${server})`))
-  const client = new Client({ name: clientName, version: '0.1.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [here(`dist/vite/${server}`)], stderr: 'inherit' }))
+async function session(title: string, server: string, show: string, calls: [string, unknown][], serverArgs: string[] = []): Promise<void> {
+  console.log(bold(`\n── ${title} (node dist/vite/${[server, ...serverArgs].join(' ')})`))
+  const client = new Client({ name: 'flatmcp-demo', version: '0.1.0' })
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [here(`dist/vite/${server}`), ...serverArgs], stderr: 'inherit' }))
   const { tools } = await client.listTools()
   console.log(`tools/list → ${tools.map(t => t.name).join(', ')}; ${show}'s inputSchema:`)
   console.log(json(tools.find(t => t.name === show)!.inputSchema))
@@ -47,10 +47,10 @@ await session('createMcpServer on the MCP SDK 2.x, a 2.x client', 'server-v2.mjs
   ['send_message', { kind: 'mediaGroup', text: 'hello' }],
   ['update_chat', { chatId: 'c1', action: 'archive' }],
 ])
-// The build made every profile; a client that says it is Gemini CLI is served the `gemini` one.
-await session('the same server, to a client named gemini-cli-mcp-client: the gemini profile', 'server-v2.mjs', 'send_message', [
+// The build made every profile; the operator serves the `gemini` one to every caller by naming it.
+await session('the same server started to serve the gemini profile (to every client)', 'server-v2.mjs', 'send_message', [
   ['send_message', { kind: 'mediaGroup', media }],
-], 'gemini-cli-mcp-client')
+], ['gemini'])
 await session('the SDK 2.x McpServer with a flat() input schema', 'flat-v2.mjs', 'send', [
   ['send', { kind: 'mediaGroup', media }],
   ['send', { kind: 'mediaGroup' }],

@@ -180,11 +180,24 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       return attachCompiled(tool, toPrecomputed(compileTool(tool), profiles.map(profile => compileTool(tool, { profile }))))
     }
     const schemaOf = async (client: Client): Promise<Record<string, any>> => (await client.listTools()).tools[0]!.inputSchema
-    const pick = (client: { name: string } | undefined): string | undefined => client?.name === 'strict-agent' ? 'openai-strict' : defaultProfileFor(client as never)
+    const pick = (client: { name: string } | undefined): string | undefined => client?.name === 'strict-agent' ? 'openai-strict' : client?.name === 'gemini-agent' ? 'gemini' : undefined
+
+    it('by default every client gets the same list, the base profile, whatever name it gives', async () => {
+      const tools = [builtSend()]
+      const lists = []
+      for (const name of ['gemini-cli-mcp-client', 'claude-code', 'codex-mcp-client', 'test-client']) {
+        const client = await connect(tools, {}, name)
+        lists.push(JSON.stringify((await client.listTools()).tools))
+        await client.close()
+      }
+      expect(new Set(lists).size).toBe(1)
+      expect(JSON.parse(lists[0]!)[0].inputSchema.properties.media.type).toEqual(['object', 'array'])
+      expect(defaultProfileFor({ name: 'gemini-cli-mcp-client', version: '0.61.0' })).toBeUndefined()
+    })
 
     it('two clients of one server factory each get their profile\'s list, and each one\'s model-shaped call succeeds', async () => {
       const tools = [builtSend()]
-      const gemini = await connect(tools, { profile: pick }, 'gemini-cli-mcp-client')
+      const gemini = await connect(tools, { profile: pick }, 'gemini-agent')
       const strict = await connect(tools, { profile: pick }, 'strict-agent')
       const plain = await connect(tools, { profile: pick })
       expect((await schemaOf(gemini)).properties.media).toMatchObject({ type: 'string' })

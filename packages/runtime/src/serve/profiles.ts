@@ -1,5 +1,5 @@
-// Which profile a session is served: the server's choice, made once per session from the client's
-// `initialize` info, with a default table drawn from what each client is known to accept.
+// Which profile a session is served: the build's base profile for every caller unless the operator
+// chooses another (a fixed name, or a function of the client's `initialize` info).
 
 /** What a client says of itself in `initialize` (`clientInfo`). */
 export interface ClientInfo {
@@ -16,15 +16,15 @@ export interface ClientInfo {
 export type ProfileChoice = string | ((client: ClientInfo | undefined) => string | undefined)
 
 /**
- * The default table: clients whose way to their model is known to reject what `portable` writes.
- * Gemini CLI hands tools to Gemini, whose OpenAPI `parameters` route takes one `type` per node
- * (google-gemini/gemini-cli #21094); every other client gets the base profile.
+ * The default table of client names and profiles: empty. Every caller gets the same list, the
+ * build's base profile, as MCP 2026-07-28 asks (a list must not vary per connection, and a client's
+ * self-description is not to change behaviour). Gemini CLI, which the table once sent `gemini`,
+ * validates the model's arguments against the advertised schema itself, so JSON-text nodes made it
+ * refuse real JSON answers; `portable` passes it. An operator picks any other profile.
  */
-export const CLIENT_PROFILES: readonly { client: RegExp, profile: string }[] = [
-  { client: /^gemini-cli/i, profile: 'gemini' },
-]
+export const CLIENT_PROFILES: readonly { client: RegExp, profile: string }[] = []
 
-/** The default choice: the first row of `CLIENT_PROFILES` whose pattern matches the client's name. */
+/** The default choice: the first row of `CLIENT_PROFILES` whose pattern matches the client's name (none: the base profile). */
 export function defaultProfileFor(client: ClientInfo | undefined): string | undefined {
   const name = typeof client?.name === 'string' ? client.name : ''
   return CLIENT_PROFILES.find(row => row.client.test(name))?.profile

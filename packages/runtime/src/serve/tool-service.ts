@@ -48,9 +48,9 @@ export interface McpServerOptions {
    */
   onError?: (error: unknown, where: { tool: string, phase: 'validate' | 'extend' }) => void
   /**
-   * The profile each session is served (built with the plugin's `profiles` option): a name, or a
-   * function of the client's `clientInfo`, called once per session. Default: `defaultProfileFor`,
-   * the table in `CLIENT_PROFILES` (Gemini CLI gets `gemini`, every other client the base profile).
+   * The profile each session is served (built with the plugin's `profiles` option): a name for every
+   * caller, or a function of the client's `clientInfo`, called once per session. Default: the build's
+   * base profile for every caller (`CLIENT_PROFILES` is empty).
    */
   profile?: ProfileChoice
 }
