@@ -154,6 +154,7 @@ describe('flatmcp probe', () => {
         `import { z } from 'zod'`,
         `export const multiline = defineTool({ name: 'multiline', input: z.object({ code: z.string().regex(/^ok$/m) }), handler: () => 'ok' })`,
         `export const twice = defineTool({ name: 'twice', input: z.object({ code: z.string().regex(/^(ab)\\1$/) }), handler: () => 'ok' })`,
+        `export const counts = defineTool({ name: 'counts', input: z.object({ by: z.record(z.string(), z.number()) }), handler: () => 'ok' })`,
         '',
       ].join('\n'),
     })
@@ -164,7 +165,9 @@ describe('flatmcp probe', () => {
       expect(run.stdout).toContain('twice: none of 30 generated values passed the original schema (the sampler could not aim for pattern "^(ab)\\\\1$")')
       const report = await probe({ paths: ['dist'], root: odd.root, samples: 30 })
       const sampled = Object.fromEntries(report.artifacts[0]!.sampled.map(t => [t.tool, t.checked]))
-      expect(sampled).toEqual({ multiline: 30, twice: 0 })
+      expect(sampled).toEqual({ multiline: 30, twice: 0, counts: 30 })
+      // A record's `propertyNames: { type: "string" }` holds for every key: nothing the sampler missed.
+      expect(report.artifacts[0]!.sampled.find(t => t.tool === 'counts')!.unmet).toEqual([])
     }
     finally {
       odd.remove()

@@ -21,6 +21,8 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz ABC019-_.é'
 const MAX_DEPTH = 8
 const FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'uuid', 'uri', 'ipv4', 'ipv6', 'hostname'])
 /** Keywords the sampler does not aim for: values may miss them, and the original then filters them out. */
+const isStringOnly = (schema: unknown): boolean => schema === true || (typeof schema === 'object' && schema !== null && Object.keys(schema).every(keyword => keyword === 'type') && (schema as { type?: unknown }).type === 'string')
+
 const UNAIMED = ['not', 'if', 'uniqueItems', 'propertyNames', 'patternProperties', 'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties', 'contains', 'unevaluatedProperties']
 
 /** Strings matching a pattern, read as validators do (unicode mode) where it compiles so; null when it cannot be generated. */
@@ -139,7 +141,8 @@ export function sampleValue(root: JsonSchema, random: () => number, options: Sam
     if (Array.isArray(union) && union.length > 0)
       return generate({ ...node, anyOf: undefined, oneOf: undefined, ...pick(union) }, depth + 1)
     for (const keyword of UNAIMED) {
-      if (keyword in node)
+      // Keys are strings: `propertyNames: { type: "string" }` holds whatever the sampler writes.
+      if (keyword in node && !(keyword === 'propertyNames' && isStringOnly(node.propertyNames)))
         unmet.add(keyword)
     }
     if (Array.isArray(node.allOf) && node.allOf.length > 0) {
