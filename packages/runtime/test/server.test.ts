@@ -195,6 +195,30 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       expect(defaultProfileFor({ name: 'gemini-cli-mcp-client', version: '0.61.0' })).toBeUndefined()
     })
 
+    it('a choice that names an inherited key, a profile the build lacks, or throws is served the base profile, the reason on stderr only', async () => {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+      try {
+        for (const [tools, profile] of [
+          [[builtSend()], () => 'constructor'],
+          [[builtSend(['gemini'])], () => 'openai-strict'],
+          [[sendTool()], () => 'toString'],
+          [[builtSend()], () => { throw new Error('secret-token-123') }],
+        ] as [ToolDefinition[], () => string][]) {
+          const client = await connect(tools, { profile })
+          const listed = (await client.listTools()).tools[0]!.inputSchema as Record<string, any>
+          expect(listed.properties.media.type).toEqual(['object', 'array'])
+          const answer = await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', text: 'hi' } })
+          expect(text(answer)).toBe('sent hi to c')
+          expect(JSON.stringify(answer)).not.toContain('secret-token-123')
+          await client.close()
+        }
+        expect(stderr.mock.calls.map(call => String(call[0])).join('')).toContain('the profile choice threw (secret-token-123); serving the base profile.')
+      }
+      finally {
+        stderr.mockRestore()
+      }
+    })
+
     it('two clients of one server factory each get their profile\'s list, and each one\'s model-shaped call succeeds', async () => {
       const tools = [builtSend()]
       const gemini = await connect(tools, { profile: pick }, 'gemini-agent')

@@ -30,6 +30,18 @@ export function defaultProfileFor(client: ClientInfo | undefined): string | unde
   return CLIENT_PROFILES.find(row => row.client.test(name))?.profile
 }
 
+/** What a choice function gives: a name, or the base profile when it gives none or throws (the reason on stderr, never to the client). */
+function chosen(choice: (client: ClientInfo | undefined) => string | undefined, client: ClientInfo | undefined): string | undefined {
+  try {
+    const name = choice(client)
+    return typeof name === 'string' ? name : undefined
+  }
+  catch (error) {
+    process.stderr.write(`flatmcp: the profile choice threw (${error instanceof Error ? error.message : String(error)}); serving the base profile.\n`)
+    return undefined
+  }
+}
+
 /**
  * The profile of one session, decided once the client has said who it is: `clientInfo` reads the
  * SDK server's `getClientVersion()`.
@@ -41,7 +53,7 @@ export function sessionProfile(choice: ProfileChoice | undefined, clientInfo: ()
     if (decided)
       return profile
     const client = clientInfo()
-    profile = typeof choice === 'string' ? choice : (choice ?? defaultProfileFor)(client)
+    profile = typeof choice === 'string' ? choice : chosen(choice ?? defaultProfileFor, client)
     decided = client !== undefined || typeof choice === 'string'
     return profile
   }

@@ -103,8 +103,10 @@ function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOpt
   const known = entry.forms.get(profile)
   if (known)
     return known
-  const built = entry.compiled.profiles?.[profile!]
-  const plan = built ?? (entry.lazy && profile !== 'portable' ? compileProfileLazily(entry.definition, extend?.schema, profile!) : undefined)
+  const profiles = entry.compiled.profiles
+  // Own entries only: a choice that names `constructor` is a profile the build lacks.
+  const built = profiles && Object.prototype.hasOwnProperty.call(profiles, profile!) ? profiles[profile!] : undefined
+  const plan = built ?? (entry.lazy && profile !== 'portable' ? lazyProfile(entry, extend, profile!) : undefined)
   if (!plan && profile !== 'portable' && !warned.has(profile!)) {
     warned.add(profile!)
     process.stderr.write(`flatmcp: a session asked for profile "${profile}", but tool "${entry.definition.name}" was not built with it; add it to the plugin's \`profiles\` option. Serving the base profile.\n`)
@@ -112,6 +114,16 @@ function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOpt
   const form = plan ? formOf({ ...entry.compiled.tool, inputSchema: plan.inputSchema }, plan) : entry.forms.get(undefined)!
   entry.forms.set(profile, form)
   return form
+}
+
+/** A profile compiled for a tool with no build data; one the compiler does not know is none (the base form is served). */
+function lazyProfile(entry: Prepared, extend: ExtendOptions | undefined, profile: string): ProfiledTool | undefined {
+  try {
+    return compileProfileLazily(entry.definition, extend?.schema, profile)
+  }
+  catch {
+    return undefined
+  }
 }
 
 /** Fails early on what would otherwise fail on every call: bad tools, or a build made with other shared fields. */
