@@ -3,6 +3,7 @@ import { compileTool } from '@flatmcp/core'
 import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
 import { createMcpServer, defaultProfileFor, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
+import { createToolService } from '../src/serve/tool-service'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
@@ -384,6 +385,21 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       const unknown = await client.callTool({ name: 'y'.repeat(3_000_000), arguments: {} }).catch((error: Error) => error)
       expect(String((unknown as Error).message ?? JSON.stringify(unknown)).length).toBeLessThan(2000)
     })
+  })
+})
+
+describe('cache hints on tools/list (MCP 2026-07-28)', () => {
+  it('a list that cannot vary is public, one a choice function may vary is private, an hour each; both can be set; a bad hint fails at start-up', async () => {
+    const hints = async (options: Parameters<typeof createToolService>[1]): Promise<unknown> => {
+      const { ttlMs, cacheScope } = await createToolService([sendTool()], options, message => new Error(message)).list()
+      return { ttlMs, cacheScope }
+    }
+    expect(await hints({})).toEqual({ ttlMs: 3_600_000, cacheScope: 'public' })
+    expect(await hints({ profile: 'gemini' })).toEqual({ ttlMs: 3_600_000, cacheScope: 'public' })
+    expect(await hints({ profile: () => undefined })).toEqual({ ttlMs: 3_600_000, cacheScope: 'private' })
+    expect(await hints({ profile: () => undefined, cache: { ttlMs: 0, scope: 'public' } })).toEqual({ ttlMs: 0, cacheScope: 'public' })
+    expect(() => createMcpServer([sendTool()], { name: 't', version: '1' }, { cache: { ttlMs: -1 } })).toThrow(/cache\.ttlMs must be a non-negative integer/)
+    expect(() => createMcpServerV2([sendTool()], { name: 't', version: '1' }, { cache: { scope: 'shared' as never } })).toThrow(/cache\.scope must be "public" or "private"/)
   })
 })
 

@@ -53,6 +53,25 @@ export interface McpServerOptions {
    * base profile for every caller (`CLIENT_PROFILES` is empty).
    */
   profile?: ProfileChoice
+  /**
+   * The cache hints `tools/list` carries (MCP 2026-07-28, SEP-2549). Default: a list that cannot vary
+   * (no `profile`, or a plain name) is `public` for an hour; one a choice function may vary is `private`
+   * for an hour. Either field may be set.
+   */
+  cache?: { ttlMs?: number, scope?: 'public' | 'private' }
+}
+
+/** The default `ttlMs` of a tools/list answer: the list is static, but a deploy may change it. */
+const LIST_TTL_MS = 3_600_000
+
+/** The cache hints of a server's lists, checked once: a bad one fails at start-up. */
+function cacheHints(options: McpServerOptions): { ttlMs: number, cacheScope: 'public' | 'private' } {
+  const { ttlMs = LIST_TTL_MS, scope = typeof options.profile === 'function' ? 'private' : 'public' } = options.cache ?? {}
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+    throw new RangeError(`createMcpServer: cache.ttlMs must be a non-negative integer of milliseconds (got ${String(ttlMs)})`)
+  if (scope !== 'public' && scope !== 'private')
+    throw new RangeError(`createMcpServer: cache.scope must be "public" or "private" (got ${String(scope)})`)
+  return { ttlMs, cacheScope: scope }
 }
 
 /** Logs to stderr: stdout may be the stdio transport. */
@@ -174,7 +193,7 @@ function select(args: Record<string, unknown>, keep: (key: string) => boolean): 
 
 export interface ToolService {
   /** The tools/list answer for a profile (undefined: the base one): the same object every time, serialized once. */
-  list: (profile?: string) => Promise<{ tools: McpTool[] }>
+  list: (profile?: string) => Promise<{ tools: McpTool[], ttlMs: number, cacheScope: 'public' | 'private' }>
   /** One tools/call; a name no tool has throws the SDK's own protocol error (`unknownTool`). */
   call: (name: string, args: unknown, request: RequestInfo, profile?: string) => Promise<CallToolResult>
 }
@@ -186,9 +205,10 @@ export interface ToolService {
 export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error): ToolService {
   const { extend } = options
   checkTools(tools, extend)
+  const hints = cacheHints(options)
   const ready = prepare(tools, extend)
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
-  const lists = new Map<string | undefined, { tools: McpTool[] }>()
+  const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
   // Profiles asked for that some tool was not built with: said once per server.
   const warned = new Set<string>()
   return {
@@ -196,7 +216,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       const byName = await ready
       let list = lists.get(profile)
       if (!list) {
-        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend, warned).tool) })
+        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend, warned).tool), ...hints })
         lists.set(profile, list)
       }
       return list
