@@ -39,6 +39,7 @@ export type DiagnosticCode =
   | 'strict-fallback'
   | 'encoded-as-json'
   | 'target-limit'
+  | 'header-lost'
 
 /**
  * What a JSON Schema cannot show about a node, gathered from the schema library at compile time:

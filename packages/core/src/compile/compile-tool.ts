@@ -6,11 +6,12 @@ import { toOriginalSchema, UnrepresentableError } from '../frontend/original-sch
 import { flattenSchema } from '../flatten/flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../flatten/keywords'
 import { tagOf } from '../flatten/hints'
-import { isSchemaObject, setOwn } from '../json'
+import { isSchemaObject, resolvePointer, setOwn } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
 import { applyTarget } from '../profiles/apply'
 import { resolveTarget } from '../profiles/registry'
 import { canonicalSchema } from './canonical'
+import { declaredHeaders, HEADER_KEYWORD, headerViolations, misplacedHeaders } from './headers'
 
 /** What the compiler reads of a tool. `@flatmcp/runtime`'s `defineTool` gives it its types. */
 export interface ToolDefinition {
@@ -135,6 +136,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   if (targeted)
     diagnostics.push(...targeted.diagnostics.map(d => ({ ...d, tool: tool.name, schema: 'input' as const })))
   compiled.inputSchema = canonicalSchema(targeted?.schema ?? inputSchema) as JsonSchemaObject
+  // A target profile keeps only the keywords its target takes, so the header rule is the flattening's.
+  if (!target.profile)
+    diagnostics.push(...checkHeaders(tool.name, originals, compiled.inputSchema))
   if (tool.output !== undefined)
     compiled.outputSchema = canonicalSchema(flat('output', tool.output)) as JsonSchemaObject
   if (tool.annotations !== undefined)
@@ -154,6 +158,24 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     compiled.slices = slices
   compiled.diagnostics = diagnostics
   return compiled
+}
+
+/**
+ * The header rule (`x-mcp-header`) on the advertised input: each place the originals declare a
+ * header must stay primitive and reachable through `properties`; where it does not, the annotation
+ * is dropped (a client would drop the whole tool) and the place is an error.
+ */
+function checkHeaders(tool: string, originals: OriginalSchema[], advertised: JsonSchemaObject): ToolDiagnostic[] {
+  const declared = new Map(originals.flatMap(original => [...declaredHeaders(original.schema)]))
+  const lost = declared.size > 0 ? headerViolations(declared, advertised) : []
+  const placed = new Set(lost.map(([path]) => path))
+  const misplaced = misplacedHeaders(advertised).filter(([path]) => !placed.has(path)).map(([path, rule]): [JsonPointer, string] => [path, `${rule} (a client would drop the tool)`])
+  return [...lost, ...misplaced].map(([path, message]) => {
+    const node = resolvePointer(advertised, path)
+    if (isSchemaObject(node))
+      delete node[HEADER_KEYWORD]
+    return { tool, schema: 'input', code: 'header-lost', severity: 'error', path, flatPath: path, message: `${message}; declare it with the same primitive type in every variant, or leave the header out (the annotation is dropped)` }
+  })
 }
 
 /** The discriminator of a root union of objects, as declared or as found. */

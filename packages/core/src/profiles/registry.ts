@@ -6,6 +6,7 @@ import type { TargetProfile } from './apply'
 import { childPointer, hasOwn, isSchemaObject, jsonEqual, ownValue } from '../json'
 import { anthropicLimits, anthropicShape, anthropicStrict, keepAnthropicKeywords } from './anthropic-strict'
 import { applyTarget } from './apply'
+import { misplacedHeaders } from '../compile/headers'
 import { gemini, geminiNames, geminiTypes, keepGeminiKeywords } from './gemini'
 import { minimal } from './minimal'
 import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
@@ -89,6 +90,11 @@ function firstDifference(a: unknown, b: unknown, path: JsonPointer = ''): JsonPo
  * target profile's output is a fixed point of its rules: applied again, they change nothing.
  */
 export function profileViolations(schema: JsonSchema, profile: ProfileName | TargetProfile = 'portable'): string[] {
+  const headers = misplacedHeaders(schema).map(([path, rule]) => `${path || '/'}: ${rule}`)
+  return headers.length > 0 ? headers : shapeViolations(schema, profile)
+}
+
+function shapeViolations(schema: JsonSchema, profile: ProfileName | TargetProfile): string[] {
   const resolved = resolveTarget(profile)
   if (!resolved.profile)
     return resolved.flatten === 'portable' ? portableViolations(schema) : []
