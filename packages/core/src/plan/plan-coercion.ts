@@ -359,7 +359,8 @@ function kindsOf(ctx: PlanContext, schema: unknown, depth = 0): string[] {
     return kindsOf(ctx, resolveRef(ctx.root, schema.$ref), depth + 1)
   const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
   let kinds = branches ? branches.flatMap(branch => kindsOf(ctx, branch, depth + 1)) : [...splitByKind(schema).kinds.keys()].map(kind => kind === 'integer' ? 'number' : kind)
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
+  // A member that is no schema constrains nothing (as `intersected` reads it).
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf.filter(isSchema) : []) {
     const allowed = kindsOf(ctx, part, depth + 1)
     kinds = kinds.filter(kind => allowed.includes(kind))
   }

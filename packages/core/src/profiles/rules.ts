@@ -84,9 +84,14 @@ export function kindsOf(node: JsonSchemaObject): Kind[] {
   return typesOf(node) ?? []
 }
 
+/** A node of annotations alone: any value (the flattening writes one for a key every object inherits). */
+function takesAnything(node: JsonSchemaObject): boolean {
+  return Object.keys(node).every(keyword => ANNOTATIONS.has(keyword))
+}
+
 /** An object of unknown keys: a record, a catch-all, a loose object, or the object side of "any value" (annotations alone included). */
 export function isOpenObject(node: JsonSchemaObject): boolean {
-  if (Object.keys(node).every(keyword => ANNOTATIONS.has(keyword)))
+  if (takesAnything(node))
     return true
   if (!kindsOf(node).includes('object'))
     return false
@@ -158,7 +163,7 @@ export function encodeAsJson(node: JsonSchemaObject, path: JsonPointer, ctx: Tar
     if (typeof node[annotation] === 'string')
       out[annotation] = node[annotation]
   out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note
-  if (kindsOf(node).includes('null')) {
+  if (kindsOf(node).includes('null') || takesAnything(node)) {
     if (nullable === 'type')
       out.type = ['string', 'null']
     else
