@@ -1,11 +1,14 @@
 // `x-mcp-header` (SEP-2243): a property an HTTP client copies into a request header, which must stay
 // primitive and reachable through `properties` alone (a client drops a tool that breaks the rule).
 import type { JsonPointer, JsonSchema } from '../types'
-import { childPointer, isSchemaObject, resolveRef } from '../json'
+import { childPointer, isSchemaObject, resolvePointer, resolveRef } from '../json'
 
 export const HEADER_KEYWORD = 'x-mcp-header'
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
+
+/** A place reached from the root through `properties` alone. */
+const REACHABLE = /^(?:\/properties\/[^/]+)*$/
 
 /** Where a schema declares header properties: `properties` paths from the root, through object unions, with the header names. */
 export function declaredHeaders(root: JsonSchema): Map<JsonPointer, string> {
@@ -38,9 +41,7 @@ export function declaredHeaders(root: JsonSchema): Map<JsonPointer, string> {
 export function headerViolations(declared: Map<JsonPointer, string>, advertised: JsonSchema): [JsonPointer, string][] {
   const out: [JsonPointer, string][] = []
   for (const [path, header] of declared) {
-    let node: unknown = advertised
-    for (const token of path.split('/').slice(1))
-      node = isSchemaObject(node) && Object.prototype.hasOwnProperty.call(node, token.replace(/~1/g, '/').replace(/~0/g, '~')) ? node[token.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined
+    const node = resolvePointer(advertised, path)
     const typed = isSchemaObject(node) && typeof node.type === 'string' && PRIMITIVE_TYPES.has(node.type)
     if (!isSchemaObject(node))
       out.push([path, `the header property "${header}" is no longer reachable through properties alone`])
@@ -55,15 +56,15 @@ export function headerViolations(declared: Map<JsonPointer, string>, advertised:
 /** Every `x-mcp-header` in an advertised schema that is not on a primitive property reachable through `properties` alone. */
 export function misplacedHeaders(schema: JsonSchema): [JsonPointer, string][] {
   const found: [JsonPointer, string][] = []
-  const visit = (node: unknown, path: JsonPointer, reachable: boolean, depth: number): void => {
+  const visit = (node: unknown, path: JsonPointer, depth: number): void => {
     if (Array.isArray(node)) {
-      node.forEach((child, i) => visit(child, childPointer(path, i), false, depth + 1))
+      node.forEach((child, i) => visit(child, childPointer(path, i), depth + 1))
       return
     }
     if (!isSchemaObject(node) || depth > 64)
       return
     if (HEADER_KEYWORD in node) {
-      if (!reachable)
+      if (!REACHABLE.test(path))
         found.push([path, `${HEADER_KEYWORD} on a property not reachable through properties alone`])
       else if (typeof node.type !== 'string' || !PRIMITIVE_TYPES.has(node.type))
         found.push([path, `${HEADER_KEYWORD} on a property that is not one primitive type`])
@@ -71,13 +72,13 @@ export function misplacedHeaders(schema: JsonSchema): [JsonPointer, string][] {
     for (const [keyword, child] of Object.entries(node)) {
       if (keyword === 'properties' && isSchemaObject(child)) {
         for (const [key, property] of Object.entries(child))
-          visit(property, childPointer(path, 'properties', key), reachable, depth + 1)
+          visit(property, childPointer(path, 'properties', key), depth + 1)
       }
       else if (typeof child === 'object' && !['enum', 'const', 'default', 'examples'].includes(keyword)) {
-        visit(child, childPointer(path, keyword), false, depth + 1)
+        visit(child, childPointer(path, keyword), depth + 1)
       }
     }
   }
-  visit(schema, '', true, 0)
+  visit(schema, '', 0)
   return found
 }

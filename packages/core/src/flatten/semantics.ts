@@ -2,7 +2,7 @@ import type { JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics } from 
 import type { FlattenContext } from './context'
 import { childPointer, isSchemaObject, setOwn } from '../json'
 import { noteOf, report } from './context'
-import { ANNOTATIONS, mapSubschemas, withSentence } from './keywords'
+import { ALL_KINDS, ANNOTATIONS, mapSubschemas, withSentence } from './keywords'
 import { validatorPattern } from './patterns'
 import { isLegacyPattern } from './well-formed'
 
@@ -87,7 +87,7 @@ function inheritedOptional(ctx: FlattenContext, node: JsonSchemaObject, path: Js
     const child = properties[key] as JsonSchemaObject
     const kept = Object.fromEntries(Object.entries(child).filter(([keyword]) => ANNOTATIONS.has(keyword) && keyword !== 'default')) as JsonSchemaObject
     const kinds = [child.type].flat().filter(kind => typeof kind === 'string')
-    if (kinds.length > 0 && kinds.length < 6)
+    if (kinds.length > 0 && kinds.length < ALL_KINDS.length)
       appendDescription(kept, `Type: ${kinds.join(' or ')}.`)
     setOwn(out.properties, key, kept)
     report(ctx, 'keyword-rewritten', 'warning', childPointer(childPointer(path, 'properties'), key), `optional ${JSON.stringify(key)} takes any value here: every object inherits it, and validators such as ajv read the inherited member when the key is not sent`)

@@ -163,7 +163,7 @@ export function encodeAsJson(node: JsonSchemaObject, path: JsonPointer, ctx: Tar
     if (typeof node[annotation] === 'string')
       out[annotation] = node[annotation]
   out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note
-  if (kindsOf(node).includes('null') || takesAnything(node)) {
+  if (takesNull(node)) {
     if (nullable === 'type')
       out.type = ['string', 'null']
     else
