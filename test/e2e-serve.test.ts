@@ -26,6 +26,9 @@ const transports: [string, () => Promise<Connected>][] = [
   ['stdio on the MCP SDK 2.x (server and client)', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts'])],
   ['Streamable HTTP', () => connectHttp(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http.ts', '0'])],
   ['Streamable HTTP on the MCP SDK 2.x (server and client)', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0'])],
+  // The same two servers, and a client that speaks MCP 2026-07-28: no initialize, identity per request.
+  ['stdio on the MCP SDK 2.x, 2026-07-28', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts'], ROOT, 'flatmcp-test', 'modern')],
+  ['Streamable HTTP on the MCP SDK 2.x, 2026-07-28', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0'], ROOT, 'modern')],
 ]
 
 describe.each(transports)('the example server over %s', (_name, connect) => {
@@ -90,6 +93,21 @@ describe('one list for every client, and a profile the operator names (the examp
     const call = { name: 'send_message', arguments: { chatId: 'c1', kind: 'mediaGroup', media: '[{"url":"https://a.example/1.png"},{"url":"https://a.example/2.png"}]' } }
     expect(text(await gemini().client.callTool(call))).toBe('sent 2 files')
     expect(text(await other().client.callTool({ ...call, arguments: { ...call.arguments, media: JSON.parse(call.arguments.media) } }))).toBe('sent 2 files')
+  })
+})
+
+describe('a profile the path picks (the example server, SDK 2.x, Streamable HTTP, both eras)', () => {
+  const server = [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0']
+  const modern = connectedFor(() => connectHttpV2(TS_NODE[0], server, ROOT, 'modern', '/gemini'))
+  const legacy = connectedFor(() => connectHttpV2(TS_NODE[0], server, ROOT, 'legacy', '/gemini'))
+
+  it('/mcp/gemini lists JSON text and reads each call with that list\'s inverse, in each era', async () => {
+    for (const session of [modern(), legacy()]) {
+      const send = (await session.client.listTools()).tools.find(t => t.name === 'send_message')!
+      expect((send.inputSchema.properties as any).media).toMatchObject({ type: 'string' })
+      const call = { name: 'send_message', arguments: { chatId: 'c1', kind: 'mediaGroup', media: '[{"url":"https://a.example/1.png"},{"url":"https://a.example/2.png"}]' } }
+      expect(text(await session.client.callTool(call))).toBe('sent 2 files')
+    }
   })
 })
 

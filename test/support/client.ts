@@ -57,9 +57,15 @@ export function connectStdio(command: string, args: string[], cwd = ROOT): Promi
   return connectOverStdio(() => new Client({ name: 'flatmcp-test', version: '1.0.0' }), options => new StdioClientTransport(options), command, args, cwd)
 }
 
+/** Which protocol era an SDK 2.x client speaks: 2025 sessions (`initialize`), or 2026-07-28 pinned. */
+export type Era = 'legacy' | 'modern'
+
+const negotiation = (era: Era): { versionNegotiation: { mode: 'legacy' | { pin: string } } } =>
+  ({ versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } })
+
 /** A real MCP SDK 2.x client talking to a server process over stdio. */
-export function connectStdioV2(command: string, args: string[], cwd = ROOT, clientName = 'flatmcp-test'): Promise<Connected> {
-  return connectOverStdio(() => new ClientV2({ name: clientName, version: '1.0.0' }), options => new StdioClientTransportV2(options), command, args, cwd)
+export function connectStdioV2(command: string, args: string[], cwd = ROOT, clientName = 'flatmcp-test', era: Era = 'legacy'): Promise<Connected> {
+  return connectOverStdio(() => new ClientV2({ name: clientName, version: '1.0.0' }, negotiation(era)), options => new StdioClientTransportV2(options), command, args, cwd)
 }
 
 /** Starts an HTTP server process that prints its URL on stderr; a client made by `connect` talks to it. */
@@ -100,11 +106,11 @@ export function connectHttp(command: string, args: string[], cwd = ROOT): Promis
   }, command, args, cwd)
 }
 
-/** A real MCP SDK 2.x client talking to an HTTP server process over Streamable HTTP. */
-export function connectHttpV2(command: string, args: string[], cwd = ROOT): Promise<Connected & { child: ChildProcess }> {
+/** A real MCP SDK 2.x client talking to an HTTP server process over Streamable HTTP (`path` after the printed URL). */
+export function connectHttpV2(command: string, args: string[], cwd = ROOT, era: Era = 'legacy', path = ''): Promise<Connected & { child: ChildProcess }> {
   return connectOverHttp(async (url) => {
-    const client = new ClientV2({ name: 'flatmcp-test', version: '1.0.0' })
-    await client.connect(new StreamableHTTPClientTransportV2(url))
+    const client = new ClientV2({ name: 'flatmcp-test', version: '1.0.0' }, negotiation(era))
+    await client.connect(new StreamableHTTPClientTransportV2(new URL(`${url.href}${path}`)))
     return client as unknown as McpClient
   }, command, args, cwd)
 }

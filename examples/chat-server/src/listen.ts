@@ -19,10 +19,10 @@ export function listen(name: string, handle: (req: IncomingMessage, res: ServerR
   })
 }
 
-/** The same for a fetch-shaped handler (the MCP SDK 2.x `createMcpHandler`): node:http converted both ways. */
+/** The same for a fetch-shaped handler (the MCP SDK 2.x `createMcpHandler`) at /mcp and below: node:http converted both ways. */
 export function listenFetch(name: string, fetch: (request: Request) => Promise<Response>): void {
   listen(name, async (req, res) => {
-    if (req.url !== '/mcp') {
+    if (req.url !== '/mcp' && !req.url?.startsWith('/mcp/')) {
       res.writeHead(404).end()
       return
     }

@@ -1,6 +1,6 @@
 // Serving `defineTool` tools on the MCP SDK 2.x (`@modelcontextprotocol/server`).
 export { createMcpServer } from './serve/create-server-v2'
-export type { ClientInfo, ExtendOptions, McpServerOptions, ProfileChoice, RequestInfo } from './serve/create-server-v2'
+export type { ClientInfo, ExtendOptions, McpServerOptions, ProfileChoice, ProfileRequest, RequestInfo, ServedRequest } from './serve/create-server-v2'
 export { CLIENT_PROFILES, defaultProfileFor } from './serve/create-server-v2'
 export { framePreserialized, preserialize } from './serve/preserialized'
 export { StdioTransport } from './serve/stdio-transport'

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
 import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
+import type { ProfileRequest } from '@flatmcp/runtime/sdk'
 import { createMcpServer, defaultProfileFor, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
 import { createToolService } from '../src/serve/tool-service'
@@ -181,7 +182,7 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       return attachCompiled(tool, toPrecomputed(compileTool(tool), profiles.map(profile => compileTool(tool, { profile }))))
     }
     const schemaOf = async (client: Client): Promise<Record<string, any>> => (await client.listTools()).tools[0]!.inputSchema
-    const pick = (client: { name: string } | undefined): string | undefined => client?.name === 'strict-agent' ? 'openai-strict' : client?.name === 'gemini-agent' ? 'gemini' : undefined
+    const pick = ({ clientInfo }: ProfileRequest): string | undefined => clientInfo?.name === 'strict-agent' ? 'openai-strict' : clientInfo?.name === 'gemini-agent' ? 'gemini' : undefined
 
     it('by default every client gets the same list, the base profile, whatever name it gives', async () => {
       const tools = [builtSend()]

@@ -1,29 +1,48 @@
 import type { ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
-import { sessionProfile } from './profiles'
+import type { ServerContext } from '@modelcontextprotocol/server'
+import type { ClientInfo, RequestFacts } from './profiles'
+import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
+import { instanceProfile } from './profiles'
 import { createToolService, repairStringArguments } from './tool-service'
 
-export type { ClientInfo, ProfileChoice } from './profiles'
+export type { ClientInfo, ProfileChoice, ProfileRequest } from './profiles'
 export { CLIENT_PROFILES, defaultProfileFor } from './profiles'
-export type { ExtendOptions, McpServerOptions, RequestInfo } from './tool-service'
+export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from './tool-service'
 
 /**
  * An MCP SDK 2.x `Server` (`@modelcontextprotocol/server`) that serves `tools`, with the same
  * guarantees as the 1.x one: `tools/list` from the precomputed schemas, `tools/call` by coercing the
  * arguments (a whole arguments string too), validating them with each tool's original schemas and
- * calling its handler. Connect it to any 2.x transport (stdio, Streamable HTTP).
+ * calling its handler. Connect it to any 2.x transport, or serve both protocol eras (2025 sessions
+ * and stateless 2026-07-28 requests) from a factory: `createMcpHandler(request => createMcpServer(
+ * tools, info, { request }))` over HTTP, `serveStdio(...)` the same way over stdio.
  */
 export function createMcpServer(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions = {}): Server {
   const service = createToolService(tools, options, message => new ProtocolError(ProtocolErrorCode.InvalidParams, message))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) })
-  // A server is one session: its profile is chosen once the client has said who it is.
-  const profile = sessionProfile(options.profile, () => server.getClientVersion())
-  server.setRequestHandler('tools/list', () => service.list(profile()) as never)
+  const profile = instanceProfile(options.profile)
+  const http = options.request?.requestInfo
+  const url = http ? URL.parse(http.url) ?? undefined : undefined
+  const factsOf = (ctx: ServerContext): RequestFacts => {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+    const era = options.request?.era ?? (envelope ? 'modern' : 'legacy')
+    const authInfo = ctx.http?.authInfo ?? options.request?.authInfo
+    return {
+      era,
+      ...(url ? { url } : {}),
+      ...(http ? { headers: http.headers } : {}),
+      ...(authInfo === undefined ? {} : { authInfo }),
+      // 2026-07-28: this request's own; a 2025 session: what `initialize` said.
+      clientInfo: () => (era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.getClientVersion()) as ClientInfo | undefined,
+    }
+  }
+  server.setRequestHandler('tools/list', (_request, ctx) => service.list(profile(factsOf(ctx), 'list').profile) as never)
   server.setRequestHandler('tools/call', (request, ctx) => {
-    const http = (ctx as { http?: { authInfo?: unknown } }).http
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(http?.authInfo === undefined ? {} : { authInfo: http.authInfo }) }
-    return service.call(request.params.name, request.params.arguments, about, profile()) as never
+    const authInfo = ctx.http?.authInfo
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }) }
+    const { profile: name, unsure } = profile(factsOf(ctx), 'call')
+    return service.call(request.params.name, request.params.arguments, about, name, unsure) as never
   })
   repairStringArguments(server)
   return server

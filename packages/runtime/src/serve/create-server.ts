@@ -3,12 +3,13 @@ import type { ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { sessionProfile } from './profiles'
+import type { RequestFacts } from './profiles'
+import { instanceProfile, toHeaders } from './profiles'
 import { createToolService, repairStringArguments } from './tool-service'
 
-export type { ClientInfo, ProfileChoice } from './profiles'
+export type { ClientInfo, ProfileChoice, ProfileRequest } from './profiles'
 export { CLIENT_PROFILES, defaultProfileFor } from './profiles'
-export type { ExtendOptions, McpServerOptions, RequestInfo } from './tool-service'
+export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from './tool-service'
 
 /**
  * An MCP SDK 1.x `Server` that serves `tools`: `tools/list` from the precomputed schemas, `tools/call`
@@ -18,12 +19,19 @@ export type { ExtendOptions, McpServerOptions, RequestInfo } from './tool-servic
 export function createMcpServer(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions = {}): ServerType {
   const service = createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, instructions: options.instructions })
+  // The 1.x SDK speaks the 2025 protocol only: a session's identity is what `initialize` said.
+  const profile = instanceProfile(options.profile)
+  const factsOf = (extra: { authInfo?: unknown, requestInfo?: { headers: Record<string, string | string[] | undefined>, url?: URL } }): RequestFacts => {
+    const headers = toHeaders(extra.requestInfo?.headers)
+    const url = extra.requestInfo?.url
+    return { era: 'legacy', ...(url ? { url } : {}), ...(headers ? { headers } : {}), ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }), clientInfo: () => server.getClientVersion() }
+  }
   // The same object every time, serialized once: a StdioTransport writes its text as is.
-  // A server is one session: its profile is chosen once the client has said who it is.
-  const profile = sessionProfile(options.profile, () => server.getClientVersion())
-  server.setRequestHandler(ListToolsRequestSchema, () => service.list(profile()))
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }, profile()))
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => service.list(profile(factsOf(extra), 'list').profile))
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { profile: name, unsure } = profile(factsOf(extra), 'call')
+    return service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }, name, unsure)
+  })
   repairStringArguments(server)
   return server
 }

@@ -1,60 +1,135 @@
-// Which profile a session is served: the build's base profile for every caller unless the operator
-// chooses another (a fixed name, or a function of the client's `initialize` info).
+// Which profile a server instance serves: the build's base profile for every caller unless the
+// operator chooses another, a fixed name or a function of what the request carries. An instance (a
+// stdio connection, a stateful session, one request of a per-request HTTP handler) keeps the
+// profile its first list was served, so the calls it reads come from that list.
 
-/** What a client says of itself in `initialize` (`clientInfo`). */
+/** What a client says of itself (`clientInfo`). */
 export interface ClientInfo {
   name: string
   version: string
   [key: string]: unknown
 }
 
-/**
- * The profile to serve: a name for every session, or a function of the client's `clientInfo` (it is
- * `undefined` before `initialize`, or on a stateless server) that gives a name, or `undefined` for
- * the build's base profile. A profile the tools were not built with is served as the base profile.
- */
-export type ProfileChoice = string | ((client: ClientInfo | undefined) => string | undefined)
+/** What a request carries that a profile choice may read. */
+export interface ProfileRequest {
+  /** `modern`: MCP 2026-07-28, identity per request in `_meta`; `legacy`: a 2025-era request or session. */
+  readonly era: 'legacy' | 'modern'
+  /** The HTTP request's URL (its path, its query), when served over HTTP. */
+  readonly url?: URL
+  /** The HTTP request's headers, when served over HTTP. */
+  readonly headers?: Headers
+  /** The authorization the transport validated and passed on (`authInfo`). */
+  readonly authInfo?: unknown
+  /**
+   * What the client says of itself: the request's `io.modelcontextprotocol/clientInfo` (2026-07-28)
+   * or its session's `initialize` info. Choosing by it departs from the protocol's SHOULD NOT, and a
+   * 2026-07-28 client only SHOULD send it: a call without it, read by a choice that reads it, is
+   * served only where every list the server has reads it alike.
+   */
+  readonly clientInfo?: ClientInfo
+}
 
 /**
- * The default table of client names and profiles: empty. Every caller gets the same list, the
- * build's base profile, as MCP 2026-07-28 asks (a list must not vary per connection, and a client's
- * self-description is not to change behaviour). Gemini CLI, which the table once sent `gemini`,
- * validates the model's arguments against the advertised schema itself, so JSON-text nodes made it
- * refuse real JSON answers; `portable` passes it. An operator picks any other profile.
+ * The profile to serve: a name for every caller, or a function of what the request carries that
+ * gives a name, or `undefined` for the build's base profile. A profile the tools were not built
+ * with, an inherited name, or a function that throws is served as the base profile.
+ */
+export type ProfileChoice = string | ((request: ProfileRequest) => string | undefined)
+
+/**
+ * A table of client names and profiles for a choice by `clientInfo`: empty. Every caller gets the
+ * same list, the build's base profile, as MCP 2026-07-28 asks (a list must not vary per connection,
+ * and a client's self-description is not to change behaviour). Gemini CLI, which the table once sent
+ * `gemini`, validates the model's arguments against the advertised schema itself, so JSON-text
+ * nodes made it refuse real JSON answers; `portable` passes it.
  */
 export const CLIENT_PROFILES: readonly { client: RegExp, profile: string }[] = []
 
-/** The default choice: the first row of `CLIENT_PROFILES` whose pattern matches the client's name (none: the base profile). */
+/** The first row of `CLIENT_PROFILES` whose pattern matches the client's name (none: the base profile). */
 export function defaultProfileFor(client: ClientInfo | undefined): string | undefined {
   const name = typeof client?.name === 'string' ? client.name : ''
   return CLIENT_PROFILES.find(row => row.client.test(name))?.profile
 }
 
-/** What a choice function gives: a name, or the base profile when it gives none or throws (the reason on stderr, never to the client). */
-function chosen(choice: (client: ClientInfo | undefined) => string | undefined, client: ClientInfo | undefined): string | undefined {
+/** A request's facts as a transport adapter gathers them; `clientInfo` is read only if the choice asks. */
+export interface RequestFacts {
+  era: 'legacy' | 'modern'
+  url?: URL
+  headers?: Headers
+  authInfo?: unknown
+  clientInfo: () => ClientInfo | undefined
+}
+
+/** The profile a request is served, and whether the list its call came from is unknown. */
+export interface Decision {
+  profile: string | undefined
+  /**
+   * The choice read `clientInfo` and a 2026-07-28 call carried none: a list of this server may have
+   * been served with it, so the call is read only where every list agrees.
+   */
+  unsure: boolean
+}
+
+/** One decision: a name as it is, a function's answer (the base profile when it gives none or throws; the reason on stderr, never to the client). */
+function decide(choice: ProfileChoice | undefined, facts: RequestFacts): Decision {
+  if (choice === undefined || typeof choice === 'string')
+    return { profile: choice, unsure: false }
+  let read = false
+  let client: ClientInfo | undefined
+  const request: ProfileRequest = {
+    era: facts.era,
+    ...(facts.url === undefined ? {} : { url: facts.url }),
+    ...(facts.headers === undefined ? {} : { headers: facts.headers }),
+    ...(facts.authInfo === undefined ? {} : { authInfo: facts.authInfo }),
+    get clientInfo() {
+      if (!read) {
+        read = true
+        client = facts.clientInfo()
+      }
+      return client
+    },
+  }
   try {
-    const name = choice(client)
-    return typeof name === 'string' ? name : undefined
+    const name = choice(request)
+    return { profile: typeof name === 'string' ? name : undefined, unsure: read && client === undefined && facts.era === 'modern' }
   }
   catch (error) {
     process.stderr.write(`flatmcp: the profile choice threw (${error instanceof Error ? error.message : String(error)}); serving the base profile.\n`)
-    return undefined
+    return { profile: undefined, unsure: false }
   }
 }
 
 /**
- * The profile of one session, decided once the client has said who it is: `clientInfo` reads the
- * SDK server's `getClientVersion()`.
+ * The profile of one server instance: decided by its first list (or, before any list, by each
+ * call that can be sure of it) and kept, so a `tools/list` before `initialize` and the calls after
+ * it, or a call without `clientInfo` after a list with it, are read alike.
  */
-export function sessionProfile(choice: ProfileChoice | undefined, clientInfo: () => ClientInfo | undefined): () => string | undefined {
-  let decided = false
-  let profile: string | undefined
-  return () => {
-    if (decided)
-      return profile
-    const client = clientInfo()
-    profile = typeof choice === 'string' ? choice : chosen(choice ?? defaultProfileFor, client)
-    decided = client !== undefined || typeof choice === 'string'
-    return profile
+export function instanceProfile(choice: ProfileChoice | undefined): (facts: RequestFacts, kind: 'list' | 'call') => Decision {
+  let pinned: Decision | undefined
+  return (facts, kind) => {
+    if (pinned)
+      return pinned
+    const decision = decide(choice, facts)
+    if (kind === 'list' || !decision.unsure)
+      pinned = { profile: decision.profile, unsure: false }
+    return decision
   }
+}
+
+/** SDK 1.x request headers (`IsomorphicHeaders`) as web `Headers`; malformed ones are left out. */
+export function toHeaders(headers: Record<string, string | string[] | undefined> | undefined): Headers | undefined {
+  if (!headers)
+    return undefined
+  const out = new Headers()
+  for (const [name, value] of Object.entries(headers)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      try {
+        out.append(name, item)
+      }
+      catch {
+        // A value web Headers refuses: not a header a choice can rely on.
+      }
+    }
+  }
+  return out
 }

@@ -36,6 +36,13 @@ export interface ExtendOptions<S extends StandardSchemaV1 = StandardSchemaV1, C 
   resolve: (fields: InferOutput<S>, request: RequestInfo) => C | Promise<C>
 }
 
+/** What an MCP SDK 2.x serving entry tells its server factory (`McpRequestContext`). */
+export interface ServedRequest {
+  era?: 'legacy' | 'modern'
+  authInfo?: unknown
+  requestInfo?: Request
+}
+
 export interface McpServerOptions {
   extend?: ExtendOptions
   instructions?: string
@@ -48,11 +55,18 @@ export interface McpServerOptions {
    */
   onError?: (error: unknown, where: { tool: string, phase: 'validate' | 'extend' }) => void
   /**
-   * The profile each session is served (built with the plugin's `profiles` option): a name for every
-   * caller, or a function of the client's `clientInfo`, called once per session. Default: the build's
-   * base profile for every caller (`CLIENT_PROFILES` is empty).
+   * The profile this server serves (built with the plugin's `profiles` option): a name for every
+   * caller, or a function of what the request carries (`ProfileRequest`: era, URL, headers,
+   * authorization, `clientInfo`). A server instance keeps the profile its first list was served.
+   * Default: the build's base profile for every caller.
    */
   profile?: ProfileChoice
+  /**
+   * The request this server instance was made for, as the MCP SDK 2.x serving entries hand their
+   * factory (`createMcpHandler(request => createMcpServer(tools, info, { profile, request }))`, or
+   * `serveStdio`): its era, authorization and HTTP request reach a `profile` function.
+   */
+  request?: ServedRequest
   /**
    * The cache hints `tools/list` carries (MCP 2026-07-28, SEP-2549). Default: a list that cannot vary
    * (no `profile`, or a plain name) is `public` for an hour; one a choice function may vary is `private`
@@ -194,8 +208,11 @@ function select(args: Record<string, unknown>, keep: (key: string) => boolean): 
 export interface ToolService {
   /** The tools/list answer for a profile (undefined: the base one): the same object every time, serialized once. */
   list: (profile?: string) => Promise<{ tools: McpTool[], ttlMs: number, cacheScope: 'public' | 'private' }>
-  /** One tools/call; a name no tool has throws the SDK's own protocol error (`unknownTool`). */
-  call: (name: string, args: unknown, request: RequestInfo, profile?: string) => Promise<CallToolResult>
+  /**
+   * One tools/call, read with `profile`'s inverse (`unsure`: its list is not known, see
+   * `Decision`); a name no tool has throws the SDK's own protocol error (`unknownTool`).
+   */
+  call: (name: string, args: unknown, request: RequestInfo, profile?: string, unsure?: boolean) => Promise<CallToolResult>
 }
 
 /**
@@ -221,14 +238,19 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       }
       return list
     },
-    async call(name, args, request, profile) {
+    async call(name, args, request, profile, unsure = false) {
       const byName = await ready
       const entry = byName.get(name)
       if (!entry)
         throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
       const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
       try {
-        return await callTool(entry, formFor(entry, profile, extend, warned), args ?? {}, request, extend, where)
+        const form = formFor(entry, profile, extend, warned)
+        const raw = args ?? {}
+        const read = unsure
+          ? () => readUnsure(entry, form, raw, extend, other => formFor(entry, other, extend, warned))
+          : () => readArgs(entry, form, raw, extend)
+        return await callTool(entry, read, request, extend, where)
       }
       catch (error) {
         // What the tool's own schemas or shared fields throw is the server's business: logged, not shown.
@@ -299,32 +321,58 @@ async function checkArgs(entry: Prepared, form: Form, args: unknown, extend: Ext
   return { ok: true, fields, params, input: input.value }
 }
 
+interface Reading { checked: Checked, args: unknown }
+
 /**
- * Map back, validate (shared fields, params, input), call: one `tools/call`. A strict profile's
- * nulls get their later readings only when the original rejects the first, and scalars' JSON text
- * is read only when every reading was rejected without; the first reading's issues are the ones
- * reported. `where` says which phase runs.
+ * Map back and validate (shared fields, params, input) under one form. A strict profile's nulls get
+ * their later readings only when the original rejects the first, and scalars' JSON text is read
+ * only when every reading was rejected without; the first reading's issues are the ones reported.
  */
-async function callTool(entry: Prepared, form: Form, raw: unknown, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
-  const { definition } = entry
-  let checked: Checked | undefined
-  for (const [reading, scalars] of form.tries) {
-    const next = await checkArgs(entry, form, form.coerce || scalars ? inverseArgs(raw, form.plan, reading, scalars) : raw, extend)
-    if (!checked || next.ok)
-      checked = next
-    if (next.ok)
+async function readArgs(entry: Prepared, form: Form, raw: unknown, extend: ExtendOptions | undefined): Promise<Reading> {
+  let reading: Reading | undefined
+  for (const [nulls, scalars] of form.tries) {
+    const args = form.coerce || scalars ? inverseArgs(raw, form.plan, nulls, scalars) : raw
+    const checked = await checkArgs(entry, form, args, extend)
+    if (!reading || checked.ok)
+      reading = { checked, args }
+    if (checked.ok)
       break
   }
-  if (!checked!.ok)
-    return errorResult(checked!.message)
+  return reading!
+}
+
+/**
+ * A call whose list is not known (see `Decision.unsure`), read under every form the server serves
+ * the tool in: the readings the original accepts must agree, or the call is refused rather than
+ * read as some list it may not have come from.
+ */
+async function readUnsure(entry: Prepared, chosen: Form, raw: unknown, extend: ExtendOptions | undefined, formOf: (profile: string | undefined) => Form): Promise<Reading> {
+  const profiles = [undefined, ...Object.keys(entry.compiled.profiles ?? {})]
+  const forms = [...new Set([chosen, ...profiles.map(formOf)])]
+  const readings = await Promise.all(forms.map(form => readArgs(entry, form, raw, extend)))
+  const accepted = readings.filter(reading => reading.checked.ok)
+  const texts = new Set(accepted.map(reading => JSON.stringify(reading.args)))
+  if (texts.size > 1) {
+    const message = `Invalid arguments for tool "${entry.definition.name}": the lists this server serves read them differently, and the call does not say which one it came from (it carries no clientInfo). Send clientInfo in the _meta of every request.`
+    return { checked: { ok: false, message }, args: raw }
+  }
+  return accepted[0] ?? readings[0]!
+}
+
+/** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */
+async function callTool(entry: Prepared, read: () => Promise<Reading>, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
+  const { definition } = entry
+  const { checked } = await read()
+  if (!checked.ok)
+    return errorResult(checked.message)
   let context: unknown
   if (extend) {
     where.phase = 'extend'
-    context = await extend.resolve(checked!.fields as never, request)
+    context = await extend.resolve(checked.fields as never, request)
     where.phase = 'validate'
   }
   try {
-    const value = await definition.handler(checked!.input as never, { params: checked!.params as never, context: context as never, signal: request.signal })
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal })
     return toResult(value, definition.output !== undefined)
   }
   catch (error) {
