@@ -1,0 +1,73 @@
+// Real MCP clients, installed from npm at pinned versions, each given the example server (built with
+// Vite and unplugin-flatmcp) and a mock model on 127.0.0.1 that offers one scripted tool call: what
+// the client sends the model is recorded, and the tool's result it sends back shows what reached the
+// server. Run with `npm run test:clients`.
+import type { RealClient } from './clients'
+import type { Script } from './mock-model'
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../support/client'
+import { install, REAL_CLIENTS } from './clients'
+import { startMockModel } from './mock-model'
+
+const EXAMPLE = path.join(ROOT, 'examples/chat-server')
+const SERVER = { command: process.execPath, args: [path.join(EXAMPLE, 'dist/vite/server-v2.mjs')] }
+const album = [{ url: 'https://a.example/1.png' }, { url: 'https://a.example/2.png' }]
+const dirs = new Map<RealClient, string>()
+
+beforeAll(async () => {
+  await promisify(execFile)('npm', ['run', '-s', 'build:vite'], { cwd: EXAMPLE, env: { ...process.env, NODE_OPTIONS: '' } })
+  await Promise.all(REAL_CLIENTS.map(async client => dirs.set(client, await install(client))))
+})
+
+/** One turn of a client against the mock: what the mock recorded, and the client's output for failure messages. */
+async function turn(client: RealClient, script: Script): Promise<{ recorded: Awaited<ReturnType<typeof startMockModel>>['recorded'], output: string }> {
+  const mock = await startMockModel(script)
+  const home = mkdtempSync(path.join(tmpdir(), 'flatmcp-client-'))
+  try {
+    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server: SERVER, prompt: 'Send the album to chat c1.' })
+    const child = spawn(command, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    const timer = setTimeout(() => child.kill(), 240_000)
+    const code = await new Promise<number | null>(resolve => child.on('exit', resolve))
+    clearTimeout(timer)
+    return { recorded: mock.recorded, output: `exit ${code}\n${output.slice(-4000)}` }
+  }
+  finally {
+    await mock.close()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+describe.each(REAL_CLIENTS.map(client => [`${client.name} ${client.version}`, client] as const))('%s', (_name, client) => {
+  it('offers the model the flat schema, and a call with real JSON reaches the handler', async () => {
+    const { recorded, output } = await turn(client, { tool: 'send_message', args: { chatId: 'c1', kind: 'mediaGroup', media: album } })
+    expect(recorded.offered, output).toBeDefined()
+    const schema = recorded.offered!.schema as Record<string, any>
+    expect(schema.type).toBe('object')
+    expect(Object.keys(schema).filter(key => ['oneOf', 'anyOf', 'allOf'].includes(key))).toEqual([])
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['kind', 'media', 'text']))
+    expect(recorded.calls).toBe(1)
+    expect(recorded.results.join('\n'), output).toContain('sent 2 files')
+  })
+
+  it(client.validates
+    ? 'refuses media sent as JSON text itself, before the server sees it (it checks arguments against the advertised schema)'
+    : 'passes media sent as JSON text on, and the server repairs it', async () => {
+    const { recorded, output } = await turn(client, { tool: 'send_message', args: { chatId: 'c1', kind: 'mediaGroup', media: JSON.stringify(album) } })
+    expect(recorded.calls, output).toBe(1)
+    const results = recorded.results.join('\n')
+    if (client.validates) {
+      expect(results, output).not.toContain('sent 2 files')
+      expect(results, output).toMatch(/media must be/)
+    }
+    else
+      expect(results, output).toContain('sent 2 files')
+  })
+})
