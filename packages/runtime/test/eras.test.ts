@@ -166,6 +166,25 @@ describe('a profile chosen by what every request carries', () => {
     await Promise.all([gemini.close(), strict.close(), plain.close()])
   })
 
+  it('so does the authorization the transport validated: a list per principal, its calls read alike', async () => {
+    const tools = builtTools()
+    const handler = createMcpHandler(request => createMcpServer(tools, info, {
+      request,
+      profile: ({ authInfo }) => (authInfo as { clientId?: string } | undefined)?.clientId === 'gemini-tenant' ? 'gemini' : undefined,
+    }))
+    const as = async (clientId: string): Promise<Client> => {
+      const client = new Client({ name: 'x', version: '1.0.0' }, MODERN)
+      await client.connect(viaFetch(request => handler.fetch(request, { authInfo: { token: 't', clientId, scopes: [] } })))
+      return client
+    }
+    const [tenant, other] = [await as('gemini-tenant'), await as('someone')]
+    expect(await bodyOf(tenant)).toMatchObject({ type: 'string' })
+    expect((await bodyOf(other) as { type: unknown }).type).toEqual(['object', 'string'])
+    const note = { name: 'note', arguments: { body: '{"a":1}' } }
+    expect([text(await tenant.callTool(note)), text(await other.callTool(note))]).toEqual(['{"a":1}', '"{\\"a\\":1}"'])
+    await Promise.all([tenant.close(), other.close()])
+  })
+
   it('a path chooses too; a choice that throws, names an inherited key or a profile the build lacks gets the base profile', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
     const tools = builtTools()
