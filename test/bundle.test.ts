@@ -3,8 +3,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { compileTool } from '@flatmcp/core'
 import { toPrecomputed } from '@flatmcp/runtime'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -127,5 +129,34 @@ describe('a server on one MCP SDK major loads nothing of the other', () => {
     expect(imported).toContain(uses)
     expect(imported).not.toContain(never)
     expect(imported).not.toContain('@flatmcp/core')
+  })
+})
+
+describe('a fetch-handler server on the MCP SDK 2.x (a Worker)', () => {
+  it('bundles for a runtime without Node built-ins, and serves a 2026-07-28 client', async () => {
+    const work = path.join(ROOT, 'node_modules/.cache/flatmcp-test')
+    mkdirSync(work, { recursive: true })
+    const source = path.join(work, 'worker-entry.ts')
+    const precomputed = toPrecomputed(compileTool({ name: 'echo', input: z.object({ items: z.array(z.string()) }) }))
+    writeFileSync(source, `
+import { attachCompiled, defineTool } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/server'
+import { createMcpHandler } from '@modelcontextprotocol/server'
+import { z } from 'zod'
+const echo = defineTool({ name: 'echo', input: z.object({ items: z.array(z.string()) }), handler: input => input.items.join('+') })
+attachCompiled(echo, ${JSON.stringify(precomputed)})
+const handler = createMcpHandler(request => createMcpServer([echo], { name: 'worker', version: '1.0.0' }, { request }))
+export default { fetch: (request: Request) => handler.fetch(request) }
+`)
+    // platform "browser" resolves no `node:` import: one would fail the build.
+    const outfile = path.join(mkdtempSync(path.join(os.tmpdir(), 'flatmcp-worker-')), 'worker.mjs')
+    await build({ absWorkingDir: ROOT, entryPoints: [source], bundle: true, platform: 'browser', conditions: ['workerd', 'worker', 'browser'], format: 'esm', outfile, logLevel: 'silent' })
+    expect(readFileSync(outfile, 'utf8')).not.toMatch(/from\s*["']node:/)
+    const worker = (await import(pathToFileURL(outfile).href) as { default: { fetch: (request: Request) => Promise<Response> } }).default
+    const client = new Client({ name: 'worker-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://worker.test/mcp'), { fetch: (url, init) => worker.fetch(new Request(url, init)) }))
+    const result = await client.callTool({ name: 'echo', arguments: { items: '["a","b"]' } })
+    expect((result.content as { text: string }[])[0]!.text).toBe('a+b')
+    await client.close()
   })
 })

@@ -147,7 +147,7 @@ export function keepKeywords(name: string, kept: ReadonlySet<string>, annotation
 /** A summary of what JSON text at a place holds, for the model. */
 function jsonNote(node: JsonSchemaObject): string {
   const kinds = kindsOf(node).filter(kind => kind !== 'null')
-  const what = kinds.length === 0 || kinds.length >= 5 ? 'any JSON value' : kinds.map(kind => kind === 'object' ? 'an object' : kind === 'array' ? 'an array' : `a ${kind}`).join(' or ')
+  const what = kinds.length === 0 || kinds.length >= 5 ? 'any JSON value' : kinds.map(kind => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`).join(' or ')
   return `Send as JSON text (${what}; a string as a quoted JSON string).`
 }
 

@@ -2,6 +2,7 @@
 // operator chooses another, a fixed name or a function of what the request carries. An instance (a
 // stdio connection, a stateful session, one request of a per-request HTTP handler) keeps the
 // profile its first list was served, so the calls it reads come from that list.
+import { logLine } from './log'
 
 /** What a client says of itself (`clientInfo`). */
 export interface ClientInfo {
@@ -94,7 +95,7 @@ function decide(choice: ProfileChoice | undefined, facts: RequestFacts): Decisio
     return { profile: typeof name === 'string' ? name : undefined, unsure: read && client === undefined && facts.era === 'modern' }
   }
   catch (error) {
-    process.stderr.write(`flatmcp: the profile choice threw (${error instanceof Error ? error.message : String(error)}); serving the base profile.\n`)
+    logLine(`flatmcp: the profile choice threw (${error instanceof Error ? error.message : String(error)}); serving the base profile.`)
     return { profile: undefined, unsure: false }
   }
 }

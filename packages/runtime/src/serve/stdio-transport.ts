@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
 import type { JsonRpcMessage } from './preserialized'
-import process from 'node:process'
 import { clip } from '../validate/messages'
 import { framePreserialized } from './preserialized'
 
@@ -37,6 +36,7 @@ export class StdioTransport {
   private length = 0
   private started = false
 
+  // The global `process`, not `node:process`: the server entry loads this file in Workers too.
   constructor(
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,

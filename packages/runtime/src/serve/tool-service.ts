@@ -10,6 +10,7 @@ import { inverseArgs, repairsOf, triesOf } from '../coerce/inverse-args'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
+import { logLine } from './log'
 import { preserialize } from './preserialized'
 
 /** A `tools/call` result, as every SDK major shapes it. */
@@ -90,7 +91,7 @@ function cacheHints(options: McpServerOptions): { ttlMs: number, cacheScope: 'pu
 
 /** Logs to stderr: stdout may be the stdio transport. */
 function logError(error: unknown, where: { tool: string, phase: 'validate' | 'extend' }): void {
-  process.stderr.write(`flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${error instanceof Error ? error.message : String(error)}\n`)
+  logLine(`flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${error instanceof Error ? error.message : String(error)}`)
 }
 
 /** A tool as one profile serves it: what tools/list shows and how tools/call maps arguments back. */
@@ -142,7 +143,7 @@ function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOpt
   const plan = built ?? (entry.lazy && profile !== 'portable' ? lazyProfile(entry, extend, profile!) : undefined)
   if (!plan && profile !== 'portable' && !warned.has(profile!)) {
     warned.add(profile!)
-    process.stderr.write(`flatmcp: a session asked for profile "${profile}", but tool "${entry.definition.name}" was not built with it; add it to the plugin's \`profiles\` option. Serving the base profile.\n`)
+    logLine(`flatmcp: a session asked for profile "${profile}", but tool "${entry.definition.name}" was not built with it; add it to the plugin's \`profiles\` option. Serving the base profile.`)
   }
   const form = plan ? formOf({ ...entry.compiled.tool, inputSchema: plan.inputSchema }, plan) : entry.forms.get(undefined)!
   entry.forms.set(profile, form)
