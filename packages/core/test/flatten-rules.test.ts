@@ -429,7 +429,6 @@ describe('portable profile', () => {
       name: 'wide',
       description: 'What the tool does. '.repeat(80),
       input: z.object({ target: z.discriminatedUnion('kind', variants as never), query: z.string().describe(long) }),
-      handler: () => 'ok',
     })
     const schema = compiled.inputSchema as any
     const kind = schema.properties.target.properties.kind.description as string
@@ -444,7 +443,7 @@ describe('portable profile', () => {
     expect(profileViolations(schema)).toEqual([])
     expect(profileViolations({ type: 'string', description: 'x'.repeat(1025) })).toEqual(['/: a description over 1024 characters'])
     // The minimal profile promises no such limit, and leaves the text whole.
-    expect((compileTool({ name: 'm', input: z.object({ q: z.string().describe(long) }), handler: () => 'ok' }, { profile: 'minimal' }).inputSchema as any).properties.q.description).toBe(long)
+    expect((compileTool({ name: 'm', input: z.object({ q: z.string().describe(long) }) }, { profile: 'minimal' }).inputSchema as any).properties.q.description).toBe(long)
   })
 
   it('writes const as a one-value enum, drops $schema, gives every array items', () => {

@@ -31,6 +31,6 @@ describe('defineTool', () => {
   it('is what compileTool reads', async () => {
     const tool = defineTool({ name: 'pick', params: z.object({ id: z.string() }), input, handler: (value, { params }) => `${params.id}:${value.kind}` })
     expect(compileTool(tool).inputSchema.required).toEqual(['id', 'kind'])
-    expect(await tool.handler({ kind: 'a', text: 't' }, { params: { id: '7' } })).toBe('7:a')
+    expect(await tool.handler({ kind: 'a', text: 't' }, { params: { id: '7' }, context: undefined, signal: new AbortController().signal })).toBe('7:a')
   })
 })

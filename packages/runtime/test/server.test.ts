@@ -320,7 +320,7 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       for (let i = 0; i < 10_000; i++)
         deep = { id: deep }
       const huge = 'x'.repeat(1 << 20)
-      const calls = [
+      const calls: Record<string, unknown>[] = [
         { chatId: 'c', kind: 'message', text: 'x', media: deep },
         { chatId: 'c', kind: 'album', media: `[${'['.repeat(5000)}${']'.repeat(5000)}]` },
         { chatId: huge, kind: 'message', text: huge, media: `{"id":"${huge}"}` },

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../define-tool'
+import type { StandardSchemaV1, ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
 import type { ServerContext } from '@modelcontextprotocol/server'
 import type { ClientInfo, RequestFacts } from './profiles'
@@ -18,7 +18,7 @@ export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from
  * and stateless 2026-07-28 requests) from a factory: `createMcpHandler(request => createMcpServer(
  * tools, info, { request }))` over HTTP, `serveStdio(...)` the same way over stdio.
  */
-export function createMcpServer(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions = {}): Server {
+export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): Server {
   const service = createToolService(tools, options, message => new ProtocolError(ProtocolErrorCode.InvalidParams, message))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) })
   const profile = instanceProfile(options.profile)

@@ -1,5 +1,5 @@
 import type { Server as ServerType } from '@modelcontextprotocol/sdk/server/index.js'
-import type { ToolDefinition } from '../define-tool'
+import type { StandardSchemaV1, ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
@@ -16,7 +16,7 @@ export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from
  * by coercing the arguments, validating them with each tool's original schemas and calling its
  * handler. Connect it to any transport (stdio, Streamable HTTP).
  */
-export function createMcpServer(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions = {}): ServerType {
+export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): ServerType {
   const service = createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, instructions: options.instructions })
   // The 1.x SDK speaks the 2025 protocol only: a session's identity is what `initialize` said.

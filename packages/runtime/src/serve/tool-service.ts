@@ -34,7 +34,8 @@ export interface RequestInfo {
  */
 export interface ExtendOptions<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown> {
   schema: S
-  resolve: (fields: InferOutput<S>, request: RequestInfo) => C | Promise<C>
+  // A method, so a typed extend is still an `ExtendOptions` where the service takes any.
+  resolve(fields: InferOutput<S>, request: RequestInfo): C | Promise<C>
 }
 
 /** What an MCP SDK 2.x serving entry tells its server factory (`McpRequestContext`). */
@@ -44,8 +45,9 @@ export interface ServedRequest {
   requestInfo?: Request
 }
 
-export interface McpServerOptions {
-  extend?: ExtendOptions
+export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown> {
+  /** Fields every tool shares; `resolve` gets them typed by `schema`. */
+  extend?: ExtendOptions<S, C>
   instructions?: string
   /** Passed through to the SDK's `Server` (the `tools` capability is always on). */
   capabilities?: Record<string, unknown>
