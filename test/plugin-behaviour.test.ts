@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { build, context } from 'esbuild'
-import { watch } from 'rollup'
+import { rollup, watch } from 'rollup'
 import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
 import flatmcpRollup from 'unplugin-flatmcp/rollup'
 import flatmcpVite from 'unplugin-flatmcp/vite'
 import { createServer } from 'vite'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixtureProject } from './support/fixture-project'
 
 /** A tool module that counts its evaluations in a file, and imports a schema from another file. */
@@ -129,6 +129,27 @@ describe('tool discovery', () => {
     const result = await esbuildProject(p)
     expect(result.warnings.map(w => w.text).join('\n')).toMatch(/src\/empty\.tools\.ts exports no tool made with defineTool/)
     await expect(esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, failOn: 'warning' })] })).rejects.toThrow(/src\/empty\.tools\.ts exports no tool/)
+  })
+
+  it('an include that matches no module is a warning at the end of the build (rollup and esbuild), and an error with failOn: warning', async () => {
+    const p = project('nothing-matched', {
+      'src/chat.ts': `${header}export const pick = ${tool('pick')}\n`,
+      'src/main.ts': `import { pick } from './chat'\nconsole.log(pick.name)\n`,
+    })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      await esbuildProject(p)
+      const bundle = await rollup({ input: path.join(p.root, 'src/main.ts'), external: id => !id.startsWith('.') && !path.isAbsolute(id), plugins: [flatmcpRollup({ root: p.root }), (await import('rollup-plugin-esbuild')).default()], logLevel: 'silent' })
+      await bundle.close()
+      const said = warn.mock.calls.map(call => String(call[0]))
+      expect(said).toHaveLength(2)
+      for (const line of said)
+        expect(line).toMatch(/^\[unplugin-flatmcp\] no module matched the plugin's `include` \(\/\\\.tools\\\.\(\?:ts\|mts\|js\|mjs\)\$\/\): no tool was precomputed/)
+      await expect(esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, failOn: 'warning' })] })).rejects.toThrow(/no module matched the plugin's `include`/)
+    }
+    finally {
+      warn.mockRestore()
+    }
   })
 })
 

@@ -122,7 +122,7 @@ export async function compileLazily(tool: ToolDefinition, extendSchema: unknown)
     // Other tools with precomputed data mean the plugin ran, but not on this tool's module.
     console.warn(registry().size > 0
       ? `flatmcp: tool "${tool.name}" has no precomputed schema, though the build precomputed others: its module was not matched by the plugin's \`include\` (default: *.tools.ts/.mts/.js/.mjs). Compiling at start-up.`
-      : `flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this.`)
+      : `flatmcp: tool "${tool.name}" has no precomputed schema; compiling at start-up. Build with unplugin-flatmcp to skip this (if the build used it, its \`include\` matched no tool module: the build said so).`)
   }
   return toPrecomputed(compileNow(tool, extendSchema))
 }

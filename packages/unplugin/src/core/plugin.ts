@@ -4,7 +4,7 @@ import type { ModuleCompiler } from './compile/module-compiler'
 import type { CachedModule } from './load/module-cache'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
-import { failsBuild, noToolsWarning } from './compile/compile-module'
+import { failsBuild, noToolsWarning, nothingMatchedWarning } from './compile/compile-module'
 import { createModuleCompiler, describeFailure, NAME } from './compile/module-compiler'
 import { createToolOwners } from './compile/tool-owners'
 import { writeFileAtomic } from './emit/write-atomic'
@@ -25,6 +25,9 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
   /** Per module (relative path): its artifact file name and text. */
   const artifacts = new Map<string, { fileName: string, text: string }>()
   const claimToolNames = createToolOwners()
+
+  /** Modules `include` matched in this build: none at its end is a warning. */
+  let matched = 0
 
   /** Tool modules (absolute) by each project file they are made of (absolute): for Vite's watcher. */
   const dependents = new Map<string, Set<string>>()
@@ -61,6 +64,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     transform: {
       filter: { id: { include: options.include, exclude: options.exclude } },
       async handler(code, id) {
+        matched++
         const file = id.replace(/[?#].*$/, '')
         let result: CachedModule
         try {
@@ -80,7 +84,17 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         return { code: code + result.injected, map: null }
       },
     },
+    buildStart() {
+      matched = 0
+    },
     buildEnd() {
+      // A dev server transforms modules as they are asked for: at its end, nothing may have been.
+      if (matched === 0 && !viteServe) {
+        const warning = nothingMatchedWarning(options.include)
+        if (failsBuild({ severity: 'warning' }, options.failOn))
+          throw new Error(`[${NAME}] ${warning}`)
+        console.warn(`[${NAME}] ${warning}`)
+      }
       // esbuild writes its artifacts in its own onEnd (it may have only `outfile`, or `write: false`);
       // Vite in its writeBundle (its server builds drop emitted assets).
       if (meta.framework === 'esbuild' || meta.framework === 'vite')

@@ -42,6 +42,12 @@ export function unreachableFlatWarning(module: string, exportName: string): stri
 }
 
 /** The warning for a module the plugin's `include` matched that yields no tool and no `flat()` schema. */
+/** The warning for a build in which `include` matched no module at all: nothing was precomputed. */
+export function nothingMatchedWarning(include: unknown): string {
+  const patterns = (Array.isArray(include) ? include : [include]).map(pattern => String(pattern)).join(', ')
+  return `no module matched the plugin's \`include\` (${patterns}): no tool was precomputed and no artifact written, so the server compiles its tools at start-up. Name tool modules *.tools.ts (the default), or set \`include\` to match them.`
+}
+
 export function noToolsWarning(module: string): string {
   return `${module} exports no tool made with defineTool and no flat() schema (looked at its exports, the default export, and the items of exported arrays and plain objects); no artifact is written for it. Export them, or leave it out of the plugin's \`include\`.`
 }
