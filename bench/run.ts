@@ -12,6 +12,7 @@ import { runProfiles } from './profiles.bench'
 import { runServe, SIZES } from './serve.bench'
 import { runV2, V2_TOOLS } from './v2.bench'
 import { runSize } from './size.bench'
+import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -33,6 +34,7 @@ const install = await runInstall(log)
 const profiles = await runProfiles(log)
 const inverse = await runInverse(log)
 const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
+const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -155,11 +157,22 @@ else {
   console.log(`  (skipped: git cannot read ${BEFORE} here)`)
 }
 
+console.log(`\n10. tokens (o200k_base) of each tool's definition, advertised ÷ original per profile; portable before the cuts (core at ${BEFORE_CUTS}); portable's precision beside it: invalid variations rejected under ajv + ajv-formats by the original JSON Schema and by portable`)
+table(['set', 'tool', 'original', ...TOKEN_PROFILES, `portable at ${BEFORE_CUTS}`, 'rejected: original', 'rejected: portable'], tokens.map(r => [
+  r.set, r.tool, r.original, ...TOKEN_PROFILES.map(p => `${r.profiles[p]} (${(r.profiles[p]! / r.original).toFixed(2)}×)`), r.portableBefore ?? '-', percent(r.rejectedOriginal, r.invalid), percent(r.rejectedPortable, r.invalid),
+]))
+for (const [label, rows] of [['example tools', tokens.filter(r => r.set === 'example')], ['tools modelled on public servers', tokens.filter(r => r.set === 'real')], ['all', tokens]] as const) {
+  const ratios = medianRatios([...rows])
+  console.log(`  median advertised ÷ original, ${label}: ${TOKEN_PROFILES.map(p => `${p} ${ratios[p]!.toFixed(2)}×`).join(', ')}`)
+}
+const portableMedian = medianRatios(tokens).portable!
+target('portable well under 0.8× the original\'s tokens (median, all tools) at the same precision', portableMedian < 0.8 && tokens.every(r => r.rejectedPortable >= r.rejectedOriginal * 0.95), `${portableMedian.toFixed(2)}×; precision ${percent(tokens.reduce((s, r) => s + r.rejectedPortable, 0), tokens.reduce((s, r) => s + r.rejectedOriginal, 0))} of the original's`)
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

@@ -5,6 +5,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { assertProbe, probe } from 'flatmcp'
+import { definitionTokens } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
@@ -95,6 +96,25 @@ describe('flatmcp probe', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('✓ accepts every value the original schemas accept')
     expect(run.stdout).toContain('clean: 1 artifact(s), seed 1, 200 samples per tool')
+  })
+
+  it('--max-tokens and --max-module-tokens fail a tool, and a module, over its budget (exit 1)', async () => {
+    const listed = JSON.parse(project.read('dist/src/chat.tools.mcp.json'))
+    const counts = listed.tools.map((t: { name: string }) => [t.name, listed.tokens[t.name].portable] as [string, number])
+    const largest = Math.max(...counts.map(([, n]: [string, number]) => n))
+    const total = counts.reduce((sum: number, [, n]: [string, number]) => sum + n, 0)
+    const within = await flatmcp(['probe', 'dist', '--max-tokens', String(largest), '--max-module-tokens', String(total)], project.root)
+    expect(within.code).toBe(0)
+    expect(within.stdout).toContain(`✓ keeps to the token budgets (o200k_base, all tools: portable ${total})`)
+    const over = await flatmcp(['probe', 'dist', '--max-tokens', String(largest - 1)], project.root)
+    expect(over.code).toBe(1)
+    const [name] = counts.find(([, n]: [string, number]) => n === largest)!
+    expect(over.stdout).toContain(`✗ keeps to the token budgets`)
+    expect(over.stdout).toContain(`${name}: portable: ${largest} tokens (o200k_base), over the budget of ${largest - 1} per tool (--max-tokens)`)
+    const module = await flatmcp(['probe', 'dist', '--max-module-tokens', String(total - 1)], project.root)
+    expect(module.code).toBe(1)
+    expect(module.stdout).toContain(`portable: the module's ${counts.length} tools take ${total} tokens (o200k_base), over the budget of ${total - 1} per module (--max-module-tokens)`)
+    expect((await flatmcp(['probe', 'dist', '--max-tokens', 'lots'], project.root)).code).toBe(2)
   })
 
   it('a stale artifact is caught with a diff', async () => {
@@ -302,6 +322,15 @@ describe('flatmcp inspect', () => {
     expect(run.stdout).toContain('"oneOf": [')
     expect(run.stdout).toContain('"type": [')
     expect(run.stdout).toContain('coercion plan: {"discriminator":{"key":"kind","cases":{"message":{"properties":{"media":{"parse":"object"}}},"mediaGroup":{"properties":{"media":{"parse":"array","items":{"parse":"object"},"maxItems":10}}}}}}')
+    // Tokens of the definition in every profile, beside the original's; the artifact's listing counts the same.
+    const tokens = /tokens \(o200k_base, name \+ description \+ schema\): original (\d+) → portable (\d+) \((\d\.\d\d)×\), openai-strict \d+ \(\d\.\d\d×\), anthropic-strict \d+ \(\d\.\d\d×\), gemini (\d+)/.exec(run.stdout)
+    expect(tokens, run.stdout).not.toBeNull()
+    const listed = JSON.parse(project.read('dist/src/chat.tools.mcp.json'))
+    const send = listed.tools.find((t: { name: string }) => t.name === 'send_message')
+    expect(Number(tokens![2])).toBe(definitionTokens(send))
+    expect(listed.tokens.send_message).toEqual({ original: Number(tokens![1]), portable: Number(tokens![2]) })
+    expect(Number(tokens![3])).toBeCloseTo(Number(tokens![2]) / Number(tokens![1]), 2)
+    expect(Number(tokens![4])).toBeLessThan(Number(tokens![2]))
     const unknown = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'nope'], project.root)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('no tool named "nope" (tools: get_chat, send_batch, send_message, update_chat)')

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { compileTool } from '@flatmcp/core'
 import { toPrecomputed } from '@flatmcp/runtime'
+import { definitionTokens } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as chat from '../examples/chat-server/src/chat.tools'
 import { connectStdio, connectStdioV2, ROOT } from './support/client'
@@ -44,6 +45,14 @@ describe('artifacts', () => {
     expect(artifact.module).toBe('src/chat.tools.ts')
     expect(artifact.options).toEqual({ profile: 'portable', profiles: [...profiles], coercion: true, extend: null })
     expect(artifact.hash).toMatch(/^sha256:[0-9a-f]{64}$/)
+    // Each tool's tokens in every profile are those of its definition as listed there.
+    for (const tool of tools) {
+      const listed = { ...tool.tool, inputSchema: tool.tool.inputSchema }
+      expect(artifact.tokens[tool.tool.name].portable).toBe(definitionTokens(listed))
+      for (const profile of profiles)
+        expect(artifact.tokens[tool.tool.name][profile]).toBe(definitionTokens({ ...listed, inputSchema: tool.profiles![profile]!.inputSchema }))
+      expect(artifact.tokens[tool.tool.name].original).toBeGreaterThan(0)
+    }
     expect(artifact.runtime.send_message).toMatchObject({ export: 'sendMessage', discriminator: 'kind' })
     expect(artifactOf('vite').endsWith('}\n')).toBe(true)
   })

@@ -17,9 +17,11 @@ const COMMANDS: Record<string, string> = {
       (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base`,
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--root dir]
       original and advertised schema side by side in one profile, diagnostics, inverse map`,
-  probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--json] [--root dir]
+  probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
+                [--max-module-tokens N] [--json] [--root dir]
       check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
-      current with its source, superset of the original on generated values; exit 1 on findings`,
+      current with its source, superset of the original on generated values, within the token
+      budgets (o200k_base, per tool and per module); exit 1 on findings`,
 }
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings, 2 usage or load errors'
@@ -92,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { root: { type: 'string' }, source: { type: 'string', multiple: true }, samples: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } },
+      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' } },
     })
     const root = path.resolve(values.root ?? process.cwd())
     const progress = process.stderr.isTTY && !values.json
@@ -102,6 +104,8 @@ async function main(argv: string[]): Promise<number> {
       sources: values.source,
       samples: count(values.samples, '--samples'),
       seed: count(values.seed, '--seed'),
+      maxTokens: count(values['max-tokens'], '--max-tokens'),
+      maxModuleTokens: count(values['max-module-tokens'], '--max-module-tokens'),
       onProgress: progress ? (done, total, file) => process.stderr.write(`\rprobing ${done + 1}/${total} ${path.relative(root, file)}\x1B[K`) : undefined,
     })
     if (progress)

@@ -1,6 +1,6 @@
 import type { ProfileName } from '@flatmcp/core'
 import path from 'node:path'
-import { toOriginalSchema } from '@flatmcp/core'
+import { PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp/internal'
 import { createStyle } from './style'
 import { BuildError } from './build'
@@ -23,8 +23,8 @@ function sideBySide(left: string[], right: string[], width: number): string[] {
 
 /** What the compiler did to each tool of a module: original vs advertised schema, diagnostics, coercion plan. */
 export async function inspectModule(options: InspectOptions): Promise<string> {
-  // The base profile, and the one asked for (when it is a target profile, it is compiled beside it).
-  const resolved = resolveOptions({ root: options.root, profiles: options.profile === undefined ? undefined : [options.profile], failOn: 'never' })
+  // Every profile, so the tokens line can compare them; the one asked for is shown.
+  const resolved = resolveOptions({ root: options.root, profiles: options.profile === 'minimal' ? ['minimal'] : [...PROFILE_NAMES.filter(name => name !== 'minimal')], failOn: 'never' })
   const shown = options.profile ?? resolved.profile
   const file = path.resolve(resolved.root, options.file)
   let fresh
@@ -40,7 +40,7 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   const s = createStyle(options.stream)
   const width = options.width ?? options.stream?.columns ?? 80
   const out: string[] = []
-  for (const { exportName, compiled: base, others, definition } of tools) {
+  for (const { exportName, compiled: base, others, definition, tokens } of tools) {
     const compiled = others.find(other => other.profile === shown) ?? base
     const original = JSON.stringify({
       ...(definition.params ? { params: toOriginalSchema(definition.params, 'input', fresh.converters).schema } : {}),
@@ -55,6 +55,8 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
     else {
       out.push(s.cyan('original (zod → JSON Schema):'), ...original, s.cyan('advertised inputSchema:'), ...advertised)
     }
+    const ratio = (n: number): string => tokens.original === 0 ? '' : ` (${(n / tokens.original).toFixed(2)}×)`
+    out.push(`${s.cyan('tokens (o200k_base, name + description + schema):')} original ${tokens.original} → ${Object.entries(tokens.profiles).map(([name, n]) => `${name === shown ? s.bold(name) : name} ${n}${ratio(n)}`).join(', ')}`)
     out.push(s.cyan('diagnostics:') + (compiled.diagnostics.length === 0 ? ' none' : ''))
     for (const d of compiled.diagnostics) {
       const mark = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info')

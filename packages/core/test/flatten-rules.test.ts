@@ -384,6 +384,23 @@ describe('params + union input', () => {
 })
 
 describe('portable profile', () => {
+  it('drops a propertyNames every key meets (type string), and keeps one that constrains keys', () => {
+    const schema = flat(z.object({ any: z.record(z.string(), z.number()), prefixed: z.record(z.string().regex(/^x/), z.number()) }))
+    expect(schema.properties.any).toEqual({ type: 'object', additionalProperties: { type: 'number' } })
+    expect(schema.properties.prefixed.propertyNames).toEqual({ type: 'string', pattern: '^x' })
+  })
+
+  it('writes a record of any values as an open object, and keeps additionalProperties where it opens declared properties', () => {
+    const input = z.object({ bag: z.record(z.string(), z.unknown()), loose: z.looseObject({ id: z.string() }) })
+    const schema = flat(input)
+    expect(schema.properties.bag).toEqual({ type: 'object' })
+    expect(schema.properties.loose.additionalProperties).toBeDefined()
+    expect(accepts(schema, { bag: { a: [1, { b: null }] }, loose: { id: 'x', extra: { deep: true } } })).toBe(true)
+    // A target profile still sees the record as open: it is sent as JSON text, never closed.
+    const strict = compileTool({ name: 't', input }, { profile: 'openai-strict' }).inputSchema as Record<string, any>
+    expect(strict.properties.bag.type).toBe('string')
+  })
+
   it('inlines $refs and unrolls recursion to a bound, then a loose typed object', () => {
     interface Node { name: string, children: Node[] }
     const Tree: z.ZodType<Node> = z.object({ name: z.string(), get children() { return z.array(Tree) } })

@@ -125,5 +125,5 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
       for (const value of noise)
         inverse(tool, isObject(value) ? value : { root: value })
     }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
-  })
+  }, TIMEOUT)
 })

@@ -120,6 +120,7 @@ describe('rules', () => {
     expect(inverseArgs({ media: 'not json' }, tool)).toEqual({ media: 'not json' })
     const hint = (input: z.ZodType): string => (compileTool({ name: 't', input: z.object({ v: input }) }, { profile: 'gemini' }).inputSchema as Record<string, any>).properties.v.description
     expect(hint(z.union([z.string(), z.number().int()]))).toBe('Send as JSON text (a string or an integer; a string as a quoted JSON string).')
+    expect(hint(z.record(z.string(), z.number()))).toBe('Send as JSON text (an object).')
   })
 
   it('anthropic-strict: a tool over the optional-parameter limit falls back to portable, with the reason', () => {

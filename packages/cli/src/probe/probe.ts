@@ -7,10 +7,10 @@ import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
-import { checkRoundTrip, checkSuperset, createModuleCompiler, toolParts, describeFailure, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
+import { checkRoundTrip, checkSuperset, createModuleCompiler, definitionTokens, describeFailure, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 
-export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped'
+export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens'
 
 export interface Finding {
   check: Check
@@ -32,6 +32,8 @@ export interface ArtifactReport {
   sampled: { tool: string, checked: number, unmet: string[] }[]
   /** Per tool in each target profile it ships (`send (gemini)`): values written as its model would and read back. */
   roundTrips: { tool: string, checked: number }[]
+  /** Per profile the artifact ships: o200k_base tokens of each tool's definition as advertised. */
+  tokens?: Record<string, Record<string, number>>
   findings: Finding[]
 }
 
@@ -55,6 +57,10 @@ export interface ProbeOptions {
   seed?: number
   /** Called before each artifact is probed. */
   onProgress?: (done: number, total: number, file: string) => void
+  /** A tool whose definition, in any profile it ships, takes more o200k_base tokens fails the probe. */
+  maxTokens?: number
+  /** A module whose tools together, in any profile they ship, take more tokens fails the probe. */
+  maxModuleTokens?: number
 }
 
 /** An artifact or a source cannot be read at all: the probe stops (exit code 2). */
@@ -70,7 +76,7 @@ interface Artifact {
   module: string
   hash: string
   options: { profile: 'portable' | 'minimal', profiles?: ProfileName[], coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
-  tools: { name: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
+  tools: { name: string, description?: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
   runtime: Record<string, { export: string, coercion: unknown, profiles?: Record<string, { inputSchema: JsonSchema, coercion: unknown, decode?: unknown, strict?: boolean }> }>
   flat?: { export: string, name: string, profile: ProfileName, inputSchema: JsonSchema }[]
 }
@@ -202,12 +208,36 @@ function untypedLeaves(schema: unknown, pointer = ''): string[] {
   return [...own, ...children.flat()]
 }
 
-async function probeArtifact(file: string, root: string, samples: number, seed: number): Promise<{ report: ArtifactReport, artifact: Artifact }> {
+/** Each profile's tokens per tool, and the budget findings (per tool, and for the module's tools together). */
+function tokenBudget(artifact: Artifact, maxTokens: number | undefined, maxModuleTokens: number | undefined): { tokens: Record<string, Record<string, number>>, findings: Finding[] } {
+  const tokens: Record<string, Record<string, number>> = {}
+  for (const tool of artifact.tools) {
+    const forms: [string, JsonSchema][] = [[artifact.options.profile, tool.inputSchema], ...Object.entries(artifact.runtime[tool.name]?.profiles ?? {}).map(([name, data]) => [name, data.inputSchema] as [string, JsonSchema])]
+    for (const [profile, inputSchema] of forms)
+      (tokens[profile] ??= {})[tool.name] = definitionTokens({ name: tool.name, description: tool.description, inputSchema })
+  }
+  const findings: Finding[] = []
+  for (const [profile, byTool] of Object.entries(tokens)) {
+    for (const [tool, count] of Object.entries(byTool)) {
+      if (maxTokens !== undefined && count > maxTokens)
+        findings.push({ check: 'tokens', severity: 'error', tool, message: `${profile}: ${count} tokens (o200k_base), over the budget of ${maxTokens} per tool (--max-tokens)` })
+    }
+    const total = Object.values(byTool).reduce((sum, count) => sum + count, 0)
+    if (maxModuleTokens !== undefined && total > maxModuleTokens)
+      findings.push({ check: 'tokens', severity: 'error', message: `${profile}: the module's ${Object.keys(byTool).length} tools take ${total} tokens (o200k_base), over the budget of ${maxModuleTokens} per module (--max-module-tokens)` })
+  }
+  return { tokens, findings }
+}
+
+async function probeArtifact(file: string, root: string, samples: number, seed: number, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'> = {}): Promise<{ report: ArtifactReport, artifact: Artifact }> {
   const { text, artifact } = readArtifact(file)
   const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, sampled: [], roundTrips: [], findings: [] }
   const add = (finding: Finding): void => {
     report.findings.push(finding)
   }
+  const { tokens, findings: overBudget } = tokenBudget(artifact, budget.maxTokens, budget.maxModuleTokens)
+  report.tokens = tokens
+  overBudget.forEach(add)
 
   // flat() schemas are checked like tools, under a name that says which export they are.
   const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as Artifact['tools'][number] }))
@@ -345,7 +375,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   const read: Artifact[] = []
   for (const [n, file] of files.entries()) {
     options.onProgress?.(n, files.length, file)
-    const { report, artifact } = await probeArtifact(file, root, samples, seed)
+    const { report, artifact } = await probeArtifact(file, root, samples, seed, options)
     artifacts.push(report)
     read.push(artifact)
   }

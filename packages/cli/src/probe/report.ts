@@ -8,11 +8,17 @@ const CHECKS: [Check, string][] = [
   ['current', 'is current (matches its source compiled now)'],
   ['superset', 'accepts every value the original schemas accept, under ajv 2020 (with and without ajv-formats), ajv draft-07 and @cfworker/json-schema'],
   ['round-trip', 'round-trips in each target profile it ships (a model\'s answer, read back, parses to the same value)'],
+  ['tokens', 'keeps to the token budgets'],
 ]
 
 /** Values checked per tool, with what the sampler could not aim for. */
 function sampledText(sampled: ProbeReport['artifacts'][number]['sampled']): string {
   return sampled.map(t => `${t.tool}: ${t.checked} values${t.unmet.length > 0 ? `, not aimed for: ${t.unmet.join(', ')}` : ''}`).join('; ')
+}
+
+/** Each profile's tokens for the module's tools together. */
+function tokensText(tokens: ProbeReport['artifacts'][number]['tokens']): string {
+  return Object.entries(tokens ?? {}).map(([profile, byTool]) => `${profile} ${Object.values(byTool).reduce((sum, n) => sum + n, 0)}`).join(', ')
 }
 
 function roundTripText(roundTrips: ProbeReport['artifacts'][number]['roundTrips']): string {
@@ -33,7 +39,7 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
       const findings = artifact.findings.filter(f => f.check === check)
       if (findings.length === 0) {
         if (artifact.file)
-          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${sampledText(artifact.sampled)})`) : check === 'round-trip' ? s.dim(` (${roundTripText(artifact.roundTrips)})`) : ''}`)
+          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${sampledText(artifact.sampled)})`) : check === 'round-trip' ? s.dim(` (${roundTripText(artifact.roundTrips)})`) : check === 'tokens' ? s.dim(` (o200k_base, all tools: ${tokensText(artifact.tokens)})`) : ''}`)
         continue
       }
       lines.push(`  ${s.red('✗')} ${label}`)

@@ -30,6 +30,11 @@ export function tupleToItems(out: JsonSchemaObject, path: JsonPointer, ctx: Flat
     out.maxItems = prefix.length
 }
 
+/** A `propertyNames` schema every key meets: nothing, or `type: "string"` and annotations. */
+function isConstantTrueForKeys(schema: JsonSchemaObject): boolean {
+  return Object.keys(schema).every(keyword => keyword === 'description' || keyword === 'title' || (keyword === 'type' && (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')))))
+}
+
 function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenContext): JsonSchema {
   const out: JsonSchemaObject = { ...node }
   for (const keyword of DOCUMENT_KEYWORDS)
@@ -50,6 +55,10 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     delete out.format
   }
   tupleToItems(out, path, ctx)
+  // Every key of a JSON object is a string: such a `propertyNames` says nothing, costs tokens, and
+  // Gemini's OpenAPI route rejects it.
+  if (out.propertyNames === true || (isSchemaObject(out.propertyNames) && isConstantTrueForKeys(out.propertyNames)))
+    delete out.propertyNames
   // zod states the safe-integer range on every int; it only adds noise for a model.
   if (out.maximum === Number.MAX_SAFE_INTEGER)
     delete out.maximum
@@ -76,7 +85,16 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   }
   if (out.items === true)
     out.items = anyValue()
+  // A record of any values is an object with no `additionalProperties` at all: the typed "any" shape
+  // costs a model tens of tokens per record and says nothing more. Beside declared properties the
+  // keyword stays: it is what says the object is open.
+  if (out.properties === undefined && out.patternProperties === undefined && isSchemaObject(out.additionalProperties) && acceptsAnything(out.additionalProperties) && !hasAnnotations(out.additionalProperties))
+    delete out.additionalProperties
   return out
+}
+
+function hasAnnotations(schema: JsonSchemaObject): boolean {
+  return ['description', 'title', 'examples', 'default'].some(keyword => keyword in schema)
 }
 
 /** Child schemas a description can sit in, by the keyword that holds them. */

@@ -148,7 +148,9 @@ export function keepKeywords(name: string, kept: ReadonlySet<string>, annotation
 function jsonNote(node: JsonSchemaObject): string {
   const kinds = kindsOf(node).filter(kind => kind !== 'null')
   const what = kinds.length === 0 || kinds.length >= 5 ? 'any JSON value' : kinds.map(kind => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`).join(' or ')
-  return `Send as JSON text (${what}; a string as a quoted JSON string).`
+  // How to write a string matters only where a string is one of the values.
+  const takesString = kinds.length === 0 || kinds.length >= 5 || kinds.includes('string')
+  return `Send as JSON text (${what}${takesString ? '; a string as a quoted JSON string' : ''}).`
 }
 
 /**

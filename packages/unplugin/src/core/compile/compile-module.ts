@@ -1,8 +1,10 @@
 import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
 import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
+import type { ToolTokens } from './tokens'
 import { CompileError, compileTool, toOriginalSchema } from '@flatmcp/core'
 import { isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
+import { toolTokens } from './tokens'
 
 export interface ModuleTool {
   /** Where the module exports it: `send`, `default`, `tools[1]`, `tools.send`. */
@@ -13,6 +15,8 @@ export interface ModuleTool {
   /** Compiled for each other profile the build asks for. */
   others: CompiledTool[]
   precomputed: PrecomputedTool
+  /** What its definition costs a model, per profile, beside the original's. */
+  tokens: ToolTokens
 }
 
 /** A tool of a module cannot be compiled: which export, which tool, where in its schema. */
@@ -158,7 +162,7 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
     // Only the base plan goes: a target profile's plan is its inverse map, without which its answers would not parse.
     if (!options.coercion)
       precomputed.coercion = {}
-    tools.push({ exportName, definition, compiled, others, precomputed })
+    tools.push({ exportName, definition, compiled, others, precomputed, tokens: toolTokens(definition, [compiled, ...others], options.profile, converters) })
   }
   return tools
 }

@@ -49,6 +49,8 @@ export function artifactText(input: ArtifactInput): string {
       ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
       ...(precomputed.profiles === undefined ? {} : { profiles: precomputed.profiles }),
     }])),
+    // Tokens (o200k_base) of each tool's definition: the original's, and each profile's.
+    tokens: Object.fromEntries(input.tools.map(({ precomputed, tokens }) => [precomputed.tool.name, { original: tokens.original, ...tokens.profiles }])),
     ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, profile, data }) => ({ export: exportName, name, profile, ...data })) }),
     diagnostics: input.tools.flatMap(t => [t.compiled, ...t.others].flatMap(compiled => ownDiagnostics(compiled, t.compiled).map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, ...(compiled.profile === undefined ? {} : { profile: compiled.profile }), schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message })))),
   }
