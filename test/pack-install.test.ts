@@ -4,7 +4,7 @@
 import type * as Esbuild from 'esbuild'
 import type { Connected } from './support/client'
 import { execFile, execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -214,6 +214,35 @@ describe('packed and installed with npm', () => {
       await session?.close()
     }
   }, 120_000)
+
+  it('build errors name file, line and column with TypeScript 5.9, with none installed, and with TypeScript 7 (no JavaScript API)', async () => {
+    const bad = `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\n\nexport const schedule = defineTool({\n  name: 'schedule',\n  input: z.object({ at: z.date() }),\n  handler: () => 'ok',\n})\n`
+    const expected = /^flatmcp: bad\/date\.tools\.ts:6:25: export "schedule", tool "schedule", input at \/properties\/at: /m
+    const buildIn = async (dir: string): Promise<string> => {
+      mkdirSync(path.join(dir, 'bad'), { recursive: true })
+      writeFileSync(path.join(dir, 'bad/date.tools.ts'), bad)
+      const built = await sh(path.join(dir, 'node_modules/.bin/flatmcp'), ['build', 'bad/date.tools.ts'], dir)
+      expect(built.code, built.output).toBe(2)
+      return built.output
+    }
+    expect(await buildIn(consumer)).toMatch(expected)
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-ts-'))
+    try {
+      const tarballs = path.join(consumer, 'tarballs')
+      const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'no-ts', private: true, type: 'module', dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-'), 'flatmcp': tarball('flatmcp-'), 'zod': '^4.2.0' } }))
+      const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir)
+      expect(installed.code, installed.output).toBe(0)
+      expect(existsSync(path.join(dir, 'node_modules/typescript'))).toBe(false)
+      expect(await buildIn(dir)).toMatch(expected)
+      const ts7 = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '-D', 'typescript@7.0.2'], dir)
+      expect(ts7.code, ts7.output).toBe(0)
+      expect(await buildIn(dir)).toMatch(expected)
+    }
+    finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 300_000)
 
   it('the root entry and flat() work in Node with no MCP SDK installed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-sdk-'))

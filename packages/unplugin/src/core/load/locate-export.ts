@@ -1,30 +1,37 @@
-import type * as Ts from 'typescript'
 import { readFileSync } from 'node:fs'
+import { parse } from '@babel/parser'
 
 export interface SourceLocation {
   line: number
   column: number
 }
 
-type TypeScript = typeof Ts
-
 /** zod factories whose first argument is an object's shape. */
 const FACTORIES_WITH_SHAPE = new Set(['object', 'strictObject', 'looseObject'])
+
+/** A node of Babel's AST, read loosely: the walk checks each field it uses. */
+interface AnyNode {
+  type: string
+  loc?: { start: { line: number, column: number } } | null
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [field: string]: any
+}
 
 /**
  * Where an error is in a tool module, for error messages: the zod expression at `pointer` (a JSON
  * pointer into the original JSON Schema of the tool's `part`), followed through the tool's object
- * literal as far as the source allows; else the `defineTool` call; else the export. TypeScript (the
- * project's own, an optional peer) is loaded only here, when a build is already failing; without it
- * errors name no line.
+ * literal as far as the source allows; else the `defineTool` call; else the export. The module is
+ * parsed with the plugin's own parser (TypeScript and JSX syntax), so locations never depend on which
+ * TypeScript the project has, or on having one.
  */
 export async function locateTool(file: string, exportName: string, part?: string, pointer?: string): Promise<SourceLocation | undefined> {
   try {
-    const ts = ((await import('typescript')) as { default?: TypeScript }).default ?? (await import('typescript') as TypeScript)
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
-    const walker = new SchemaWalker(ts, source)
+    const typed = /\.[cm]?tsx?$/.test(file)
+    const plugins = [...(typed ? ['typescript' as const] : []), ...(/x$/.test(file) ? ['jsx' as const] : [])]
+    const program = parse(readFileSync(file, 'utf8'), { sourceType: 'module', plugins, errorRecovery: true }).program as unknown as AnyNode
+    const walker = new SchemaWalker(program.body as AnyNode[])
     const [binding, ...steps] = exportName.match(/[^.[\]]+/g) ?? [exportName]
-    let found: Ts.Node | undefined = walker.exported(binding!)
+    let found: AnyNode | undefined = walker.exported(binding!)
     let expression = found && walker.initializer(found)
     for (const step of steps) {
       expression = expression && walker.element(walker.resolve(expression), step)
@@ -49,47 +56,50 @@ export async function locateTool(file: string, exportName: string, part?: string
           found = at
       }
     }
-    if (!found)
-      return undefined
-    const { line, character } = source.getLineAndCharacterOfPosition(found.getStart(source))
-    return { line: line + 1, column: character + 1 }
+    const start = found?.loc?.start
+    return start ? { line: start.line, column: start.column + 1 } : undefined
   }
   catch {
     return undefined
   }
 }
 
-/** Steps through one source file's syntax: exports, same-file identifiers, literals and zod calls. */
-class SchemaWalker {
-  constructor(private readonly ts: TypeScript, private readonly source: Ts.SourceFile) {}
+const nameOf = (key: AnyNode | undefined): string | undefined =>
+  key?.type === 'Identifier' ? key.name as string : key?.type === 'StringLiteral' ? key.value as string : undefined
 
-  /** The top-level variable of this name, or the default export's expression. */
-  exported(name: string): Ts.Node | undefined {
-    for (const statement of this.source.statements) {
-      if (name === 'default' && this.ts.isExportAssignment(statement))
-        return statement.expression
-      const declaration = this.ts.isVariableStatement(statement) ? statement.declarationList.declarations.find(d => this.ts.isIdentifier(d.name) && d.name.text === name) : undefined
-      if (declaration)
-        return declaration
+/** Steps through one module's syntax: exports, same-file identifiers, literals and zod calls. */
+class SchemaWalker {
+  constructor(private readonly body: AnyNode[]) {}
+
+  /** The top-level variable of this name (exported or not), or the default export's expression. */
+  exported(name: string): AnyNode | undefined {
+    for (const statement of this.body) {
+      if (name === 'default' && statement.type === 'ExportDefaultDeclaration')
+        return statement.declaration as AnyNode
+      const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration as AnyNode | null : statement
+      if (declaration?.type !== 'VariableDeclaration')
+        continue
+      const found = (declaration.declarations as AnyNode[]).find(d => nameOf(d.id) === name)
+      if (found)
+        return found
     }
     return undefined
   }
 
-  initializer(node: Ts.Node): Ts.Expression | undefined {
-    if (this.ts.isVariableDeclaration(node))
-      return node.initializer
-    return this.ts.isExpression(node) ? node : undefined
+  initializer(node: AnyNode): AnyNode | undefined {
+    if (node.type === 'VariableDeclarator')
+      return node.init ?? undefined
+    return node.type.endsWith('Declaration') ? undefined : node
   }
 
-  /** An identifier's initializer in this file, and through parentheses, `as` and `satisfies`. */
-  resolve(expression: Ts.Expression, depth = 0): Ts.Expression {
-    const { ts } = this
+  /** An identifier's initializer in this file, and through parentheses, `as`, `satisfies` and `!`. */
+  resolve(expression: AnyNode, depth = 0): AnyNode {
     if (depth > 16)
       return expression
-    if (ts.isParenthesizedExpression(expression) || ts.isAsExpression(expression) || ts.isSatisfiesExpression(expression))
-      return this.resolve(expression.expression, depth + 1)
-    if (ts.isIdentifier(expression)) {
-      const declaration = this.exported(expression.text)
+    if (['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'ParenthesizedExpression'].includes(expression.type))
+      return this.resolve(expression.expression as AnyNode, depth + 1)
+    if (expression.type === 'Identifier') {
+      const declaration = this.exported(expression.name as string)
       const initializer = declaration && this.initializer(declaration)
       return initializer && initializer !== expression ? this.resolve(initializer, depth + 1) : expression
     }
@@ -97,32 +107,26 @@ class SchemaWalker {
   }
 
   /** `[1]` of an array literal or `.name` of an object literal. */
-  element(container: Ts.Expression, step: string): Ts.Expression | undefined {
-    if (this.ts.isArrayLiteralExpression(container) && /^\d+$/.test(step))
-      return container.elements[Number(step)]
+  element(container: AnyNode, step: string): AnyNode | undefined {
+    if (container.type === 'ArrayExpression' && /^\d+$/.test(step))
+      return (container.elements as AnyNode[])[Number(step)] ?? undefined
     return this.property(container, step)
   }
 
-  property(object: Ts.Expression, key: string): Ts.Expression | undefined {
-    const { ts } = this
-    if (!ts.isObjectLiteralExpression(object))
+  property(object: AnyNode, key: string): AnyNode | undefined {
+    if (object.type !== 'ObjectExpression')
       return undefined
-    for (const property of object.properties) {
-      const name = property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : undefined
-      if (name !== key)
-        continue
-      if (ts.isPropertyAssignment(property))
-        return property.initializer
-      if (ts.isShorthandPropertyAssignment(property))
-        return property.name
+    for (const property of object.properties as AnyNode[]) {
+      if (property.type === 'ObjectProperty' && !property.computed && nameOf(property.key) === key)
+        return property.value as AnyNode
     }
     return undefined
   }
 
-  firstObjectArgument(call: Ts.Expression): Ts.Expression | undefined {
-    if (this.ts.isObjectLiteralExpression(call))
+  firstObjectArgument(call: AnyNode): AnyNode | undefined {
+    if (call.type === 'ObjectExpression')
       return call
-    const first = this.ts.isCallExpression(call) ? call.arguments[0] : undefined
+    const first = call.type === 'CallExpression' ? (call.arguments as AnyNode[])[0] : undefined
     return first && this.resolve(first)
   }
 
@@ -133,17 +137,17 @@ class SchemaWalker {
    * `.describe()`…) to the factory. `consumed`: how many segments the step used; undefined: the
    * source goes no further.
    */
-  schemaAt(start: Ts.Expression, segment: string, next: string | undefined): { node: Ts.Expression | undefined, consumed: 1 | 2 } | undefined {
-    const { ts } = this
+  schemaAt(start: AnyNode, segment: string, next: string | undefined): { node: AnyNode | undefined, consumed: 1 | 2 } | undefined {
     for (let expression = this.resolve(start), depth = 0; depth < 32; depth++) {
-      if (!ts.isCallExpression(expression) || !ts.isPropertyAccessExpression(expression.expression))
+      const callee = expression.type === 'CallExpression' ? expression.callee as AnyNode : undefined
+      if (!callee || callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier')
         return undefined
-      const name = expression.expression.name.text
-      const base = expression.expression.expression
-      const args = expression.arguments
-      const arg = (index: number): Ts.Expression | undefined => args[index] && this.resolve(args[index])
-      const element = (list: Ts.Expression | undefined): Ts.Expression | undefined =>
-        list && ts.isArrayLiteralExpression(list) && next !== undefined ? list.elements[Number(next)] : undefined
+      const name = callee.property.name as string
+      const base = callee.object as AnyNode
+      const args = expression.arguments as AnyNode[]
+      const arg = (index: number): AnyNode | undefined => args[index] && this.resolve(args[index])
+      const element = (list: AnyNode | undefined): AnyNode | undefined =>
+        list?.type === 'ArrayExpression' && next !== undefined ? (list.elements as AnyNode[])[Number(next)] ?? undefined : undefined
       if (segment === 'properties' && next !== undefined && (FACTORIES_WITH_SHAPE.has(name) || name === 'extend' || name === 'safeExtend')) {
         const value = this.property(arg(0) ?? base, next)
         if (value)
@@ -156,7 +160,7 @@ class SchemaWalker {
         if (name === 'union' || name === 'xor')
           return { node: element(arg(0)), consumed: 2 }
         if (name === 'discriminatedUnion')
-          return { node: element(arg(0) && ts.isArrayLiteralExpression(arg(0)!) ? arg(0) : arg(1)), consumed: 2 }
+          return { node: element(arg(0)?.type === 'ArrayExpression' ? arg(0) : arg(1)), consumed: 2 }
         if (name === 'or')
           return { node: next === '0' ? base : args[0], consumed: 2 }
         if (name === 'nullable' || name === 'optional' || name === 'nullish')
@@ -172,7 +176,7 @@ class SchemaWalker {
         return { node: args[0], consumed: 1 }
       }
       // A factory (`z.<name>(…)`) ends the chain; any other method keeps the schema's place.
-      if (ts.isIdentifier(base) && name !== 'extend' && name !== 'safeExtend')
+      if (base.type === 'Identifier' && name !== 'extend' && name !== 'safeExtend')
         return undefined
       expression = this.resolve(base)
     }
