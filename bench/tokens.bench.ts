@@ -7,7 +7,7 @@
 import type { CompiledTool, ProfileName, ToolDefinition } from '@flatmcp/core'
 import { compileTool, toOriginalSchema } from '@flatmcp/core'
 import { getChat, sendBatch, sendMessage, updateChat } from '../examples/chat-server/src/chat.tools'
-import { definitionTokens, toolTokens } from '../packages/unplugin/src/core/compile/tokens'
+import { definitionTokens, loadTokenizer, toolTokens } from '../packages/unplugin/src/core/compile/tokens'
 import { median } from './measure'
 import { compilerBefore, measurePrecision, WRITTEN } from './precision.bench'
 import { REAL_TOOLS } from './real-tools'
@@ -30,6 +30,7 @@ export interface TokensRow {
 }
 
 export async function runTokens(log: (line: string) => void, root: string): Promise<TokensRow[]> {
+  await loadTokenizer()
   const before = await compilerBefore(root, BEFORE_CUTS)
   const sets: [TokensRow['set'], readonly ToolDefinition[]][] = [['example', [sendMessage, updateChat, getChat, sendBatch] as ToolDefinition[]], ['written', WRITTEN as ToolDefinition[]], ['real', REAL_TOOLS as ToolDefinition[]]]
   const rows: TokensRow[] = []

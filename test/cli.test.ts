@@ -5,7 +5,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { assertProbe, probe } from 'flatmcp'
-import { definitionTokens } from 'unplugin-flatmcp/internal'
+import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
@@ -30,6 +30,7 @@ async function flatmcp(args: string[], cwd: string): Promise<Run> {
 let project: FixtureProject
 
 beforeAll(async () => {
+  await loadTokenizer()
   project = fixtureProject('cli', { 'src/chat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/chat.tools.ts'), 'utf8') })
   const built = await flatmcp(['build', 'src/*.tools.ts', '--out', 'dist'], project.root)
   expect(built).toMatchObject({ code: 0, stdout: 'dist/src/chat.tools.mcp.json\n' })
@@ -58,7 +59,8 @@ describe('flatmcp build', () => {
     }
     expect(failures).toEqual([])
     expect(readFileSync(path.join(project.root, 'race-a/src/chat.tools.mcp.json'), 'utf8')).toBe(readFileSync(path.join(project.root, 'dist/src/chat.tools.mcp.json'), 'utf8'))
-  }, 120_000)
+    // A hundred processes, each starting Node and esbuild: the limit is for a hang, not a speed.
+  }, 300_000)
 
   it('a bad tool module exits 2 naming file, line, export and tool, and writes nothing', async () => {
     const bad = fixtureProject('cli-bad', { 'src/x.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', params: z.object({ a: z.string() }), input: z.object({ a: z.string() }), handler: () => 1 })\n` })

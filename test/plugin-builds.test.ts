@@ -8,7 +8,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { compileTool } from '@flatmcp/core'
 import { toPrecomputed } from '@flatmcp/runtime'
-import { definitionTokens } from 'unplugin-flatmcp/internal'
+import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as chat from '../examples/chat-server/src/chat.tools'
 import { connectStdio, connectStdioV2, ROOT } from './support/client'
@@ -24,6 +24,7 @@ const bundleOf = (bundler: string): string => (readdirSync(path.join(EXAMPLE, `d
   .join('\n')
 
 beforeAll(async () => {
+  await loadTokenizer()
   for (const bundler of BUNDLERS)
     await run('npm', ['run', '-s', `build:${bundler}`], { cwd: EXAMPLE, env: { ...process.env, NODE_OPTIONS: '' } })
 }, 300_000)

@@ -23,6 +23,7 @@ const members: [string, () => v.GenericSchema, unknown[]][] = [
   ['a fallback takes any value and a missing key', () => v.fallback(v.number(), 20), ['ten', null, 5]],
   ['a fallback under a pipe', () => v.pipe(v.fallback(v.pipe(v.number(), v.maxValue(5)), 0), v.readonly()), ['ten', 9]],
   ['a fallback around a lazy schema (the conversion writes a reference)', () => v.fallback(v.lazy(() => v.pipe(v.string(), v.maxLength(3))), 'x'), ['aaaa', 7]],
+  ['a fallback inside a lazy schema (the reference\'s target has it)', () => v.lazy(() => v.fallback(v.pipe(v.number(), v.integer(), v.multipleOf(0.01)), 0)), [-0.01, 'ten']],
   ['a transformation before a check: the check reads the transformed value', () => v.pipe(v.string(), v.trim(), v.regex(/^a/), v.minLength(3)), [' abc', '  a  c']],
   ['a flagged RegExp', () => v.pipe(v.string(), v.regex(/^[a-z]+$/i)), ['ABC', 'aBc']],
   ['a multiline RegExp', () => v.pipe(v.string(), v.regex(/^ok$/m)), ['x\nok']],

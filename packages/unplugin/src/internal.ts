@@ -3,7 +3,7 @@
 export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
 export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
 export { noToolsWarning } from './core/compile/compile-module'
-export { definitionTokens, tokensOf } from './core/compile/tokens'
+export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'
 export { createToolOwners } from './core/compile/tool-owners'
 export { writeFileAtomic } from './core/emit/write-atomic'

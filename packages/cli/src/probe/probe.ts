@@ -7,7 +7,7 @@ import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
-import { checkRoundTrip, checkSuperset, createModuleCompiler, definitionTokens, describeFailure, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
+import { checkRoundTrip, checkSuperset, createModuleCompiler, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 
 export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens'
@@ -371,6 +371,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   const files = await findArtifacts(options.paths?.length ? options.paths : ['.'], root)
   if (files.length === 0)
     throw new ProbeLoadError(`no *.mcp.json artifacts under ${(options.paths ?? ['.']).join(', ')}`)
+  await loadTokenizer()
   const artifacts: ArtifactReport[] = []
   const read: Artifact[] = []
   for (const [n, file] of files.entries()) {

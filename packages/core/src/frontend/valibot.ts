@@ -166,6 +166,16 @@ function children(node: ValibotNode, json: JsonSchemaObject): [ValibotNode, unkn
     pairs.push([node.rest, node.entries ? at('additionalProperties') : Array.isArray(json.prefixItems) ? at('items') : at('additionalItems')])
   if (node.wrapped)
     pairs.push([node.wrapped, Array.isArray(json.anyOf) ? at('anyOf', 0) : json])
+  // A lazy schema is written as a reference: what its getter gives is marked on the reference,
+  // which the flattening applies to what the reference resolves to.
+  if (node.type === 'lazy' && typeof node.getter === 'function') {
+    try {
+      pairs.push([node.getter(undefined), json])
+    }
+    catch {
+      // A getter that needs its input: its schema's own hook is all there is.
+    }
+  }
   return pairs
 }
 

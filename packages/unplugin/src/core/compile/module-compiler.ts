@@ -17,6 +17,7 @@ import { libraryOptionsKey, profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
 import { crossCheck } from '../check/cross-check'
 import { compileModuleFlats, compileModuleTools, ToolCompileError, unreachableFlatWarning } from './compile-module'
+import { loadTokenizer } from './tokens'
 import { DuplicateToolError } from './tool-owners'
 
 export const NAME = 'unplugin-flatmcp'
@@ -121,6 +122,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     const ext = await loadExtend()
     const loaded = await evaluateModule(file, options.root, options.cacheDir)
     const found = await loadedConverters()
+    await loadTokenizer()
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema, found)
     const flats = compileModuleFlats(loaded.exports, options, found)
     await crossCheck(tools, flats, ext?.schema, found)

@@ -4,7 +4,6 @@
 // the figure is for.
 import type { CompiledTool, SchemaConverters, ToolDefinition } from '@flatmcp/core'
 import { toOriginalSchema } from '@flatmcp/core'
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 
 /** Per tool: the original's tokens, and each built profile's. */
 export interface ToolTokens {
@@ -15,7 +14,21 @@ export interface ToolTokens {
 /** BPE is quadratic in a run without a break; text past this is counted in slices of it. */
 const SLICE = 4096
 
+type Counter = (text: string) => number
+let countTokens: Counter | undefined
+
+/**
+ * Loads the encoding (about 0.3 s) once, when a module is compiled afresh: a build whose modules all
+ * come from the cache never pays it.
+ */
+export async function loadTokenizer(): Promise<void> {
+  countTokens ??= (await import('gpt-tokenizer/encoding/o200k_base')).countTokens
+}
+
+/** Tokens of a text; `loadTokenizer()` must have run. */
 export function tokensOf(text: string): number {
+  if (!countTokens)
+    throw new Error('flatmcp: tokensOf() before loadTokenizer()')
   if (text.length <= SLICE * 4)
     return countTokens(text)
   let total = 0
