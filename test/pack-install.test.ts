@@ -244,6 +244,31 @@ describe('packed and installed with npm', () => {
     }
   }, 300_000)
 
+  it('without @flatmcp/core, an unbuilt schema fails with the package to install, and no file paths (the message can reach a client)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-core-'))
+    try {
+      const tarballs = path.join(consumer, 'tarballs')
+      const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'no-core', private: true, type: 'module', dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), 'zod': '^4.2.0' } }))
+      const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '--omit=peer'], dir)
+      expect(installed.code, installed.output).toBe(0)
+      expect(existsSync(path.join(dir, 'node_modules/@flatmcp/core'))).toBe(false)
+      const script = `import { flat } from '@flatmcp/runtime'
+import { z } from 'zod'
+try { flat(z.object({ q: z.string() }), { name: 'search' })['~standard'].jsonSchema.input({ target: 'draft-07' }) }
+catch (error) { console.log(error.message) }
+`
+      // Without the NODE_PATH the test runner's bin shim sets, which resolves the workspace's packages.
+      const { stdout: printed } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '', NODE_PATH: '' } })
+      const ran = { output: printed }
+      expect(ran.output).toMatch(/needs @flatmcp\/core \(in Node 20\.19\+\): Cannot find module '@flatmcp\/core'\. Build with unplugin-flatmcp, or install @flatmcp\/core\./)
+      expect(ran.output).not.toMatch(/Require stack|\/tmp\//)
+    }
+    finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it('the root entry and flat() work in Node with no MCP SDK installed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-sdk-'))
     try {

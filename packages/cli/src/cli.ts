@@ -15,8 +15,9 @@ const COMMANDS: Record<string, string> = {
   build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--root dir]
       write the *.mcp.json artifacts the bundler plugin writes, byte for byte; each --profile
       (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base`,
-  inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--root dir]
-      original and advertised schema side by side in one profile, diagnostics, inverse map`,
+  inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--run] [--root dir]
+      original and advertised schema side by side in one profile, tokens per profile, diagnostics,
+      inverse map; --run evaluates a module not named *.tools.ts too`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
                 [--max-module-tokens N] [--json] [--root dir]
       check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
@@ -84,10 +85,10 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'inspect') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' }, run: { type: 'boolean' } } })
     if (positionals.length !== 1)
       throw new UsageError('inspect takes one tool module')
-    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), root: values.root, stream: process.stdout }))
+    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), root: values.root, run: values.run, stream: process.stdout }))
     return 0
   }
   if (command === 'probe') {

@@ -1,4 +1,5 @@
 import type { ProfileName } from '@flatmcp/core'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp/internal'
@@ -10,6 +11,8 @@ export interface InspectOptions {
   tool?: string
   profile?: ProfileName
   root?: string
+  /** Evaluate a module not named like a tool module too (it may be a program that starts a server). */
+  run?: boolean
   /** Terminal width; two columns from 100 up. Default: the output stream's, else 80. */
   width?: number
   stream?: { isTTY?: boolean, columns?: number }
@@ -27,6 +30,11 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   const resolved = resolveOptions({ root: options.root, profiles: options.profile === 'minimal' ? ['minimal'] : [...PROFILE_NAMES.filter(name => name !== 'minimal')], failOn: 'never' })
   const shown = options.profile ?? resolved.profile
   const file = path.resolve(resolved.root, options.file)
+  if (!existsSync(file))
+    throw new BuildError(`${options.file}: no such file`)
+  // Inspecting evaluates the module: a server entry would start serving on this terminal.
+  if (!options.run && !/\.tools\.(?:ts|mts|js|mjs)$/.test(file))
+    throw new BuildError(`${options.file} is not named like a tool module (*.tools.ts): inspect evaluates the module it is given, and this one may be a program that starts a server. Give the tool module it imports, or pass --run to evaluate it anyway.`)
   let fresh
   try {
     fresh = await createModuleCompiler(resolved).compileFresh(file)

@@ -109,7 +109,9 @@ export function loadCompiler(subject: string): typeof Compiler {
     return moduleApi.createRequire(import.meta.url)(COMPILER) as typeof Compiler
   }
   catch (error) {
-    throw new Error(`flatmcp: ${subject} has no precomputed data, and compiling it needs ${COMPILER} (in Node 20.19+): ${(error as Error).message}. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
+    // The first line only: Node's "Require stack" lists the server's file paths, and this message can reach a client.
+    const reason = String((error as Error).message).split('\n')[0]!.replace(/[.:]$/, '')
+    throw new Error(`flatmcp: ${subject} has no precomputed data, and compiling it needs ${COMPILER} (in Node 20.19+): ${reason}. Build with unplugin-flatmcp, or install ${COMPILER}.`, { cause: error })
   }
 }
 
