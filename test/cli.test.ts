@@ -6,7 +6,11 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { assertProbe, probe } from 'flatmcp'
 import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isToolDefinition, registerArtifact } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/server'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
 
@@ -91,6 +95,31 @@ async function probeEdited(name: string, edit: (artifact: any) => void, args: st
     copy.remove()
   }
 }
+
+describe('artifacts served without a bundler', () => {
+  it('registerArtifact() serves what flatmcp build wrote, without compiling at start-up; a file of another shape is a TypeError', async () => {
+    const artifact = JSON.parse(project.read('dist/src/chat.tools.mcp.json'))
+    registerArtifact(artifact)
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const tools = Object.values(await import('../examples/chat-server/src/chat.tools')).filter(isToolDefinition)
+      const server = createMcpServer(tools, { name: 'no-bundler', version: '1.0.0' })
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+      await server.connect(serverSide)
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(clientSide)
+      const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name)
+      expect((await client.listTools()).tools.sort(byName)).toEqual(artifact.tools)
+      expect(warn).not.toHaveBeenCalled()
+      await client.close()
+    }
+    finally {
+      warn.mockRestore()
+    }
+    expect(() => registerArtifact({ tools: [{ name: 'x' }], runtime: {} })).toThrow('registerArtifact: tool "x" has no "runtime" entry with a "coercion" plan')
+    expect(() => registerArtifact([])).toThrow(/not a flatmcp artifact/)
+  })
+})
 
 describe('flatmcp probe', () => {
   it('the clean example exits 0', async () => {

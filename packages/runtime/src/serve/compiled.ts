@@ -53,6 +53,29 @@ export function registerPrecomputed(tools: Record<string, PrecomputedTool>): voi
     registry().set(name, data)
 }
 
+/**
+ * Registers the tools of a `*.mcp.json` artifact (`flatmcp build`'s output), parsed, for a server run
+ * without a bundler: what the plugin's appended code does, from the file instead. Load it as you
+ * like (`import artifact from './dist/src/chat.tools.mcp.json' with { type: 'json' }`); an artifact
+ * of another shape is a TypeError naming the field. Its tools are served as the artifact has them,
+ * so keep it current (`flatmcp probe` checks).
+ */
+export function registerArtifact(artifact: unknown): void {
+  const a = artifact as { tools?: unknown, runtime?: unknown } | null
+  if (typeof a !== 'object' || a === null || !Array.isArray(a.tools) || typeof a.runtime !== 'object' || a.runtime === null)
+    throw new TypeError('registerArtifact: not a flatmcp artifact (it needs "tools", a list, and "runtime", an object, as `flatmcp build` writes them)')
+  const runtime = a.runtime as Record<string, Omit<PrecomputedTool, 'tool'> & { export?: string } | undefined>
+  const tools: Record<string, PrecomputedTool> = {}
+  for (const tool of a.tools as McpTool[]) {
+    const data = typeof tool?.name === 'string' && Object.prototype.hasOwnProperty.call(runtime, tool.name) ? runtime[tool.name] : undefined
+    if (!data || typeof data.coercion !== 'object')
+      throw new TypeError(`registerArtifact: tool "${String(tool?.name)}" has no "runtime" entry with a "coercion" plan`)
+    const { export: _export, ...rest } = data
+    tools[tool.name] = { tool, ...rest }
+  }
+  registerPrecomputed(tools)
+}
+
 export function precomputedOf(tool: ToolDefinition): PrecomputedTool | undefined {
   return (tool as unknown as Record<symbol, PrecomputedTool | undefined>)[COMPILED] ?? registry().get(tool.name)
 }
