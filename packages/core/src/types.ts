@@ -66,6 +66,8 @@ export interface SchemaNote {
   patternInexact?: true
   /** This node's `minLength` counts UTF-16 code units (validators count code points). */
   lengthInUnits?: true
+  /** This node's `pattern` is its string format's own check: where the `format` is kept, it says as much in fewer tokens. */
+  patternOfFormat?: true
 }
 
 /**

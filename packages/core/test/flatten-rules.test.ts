@@ -390,6 +390,19 @@ describe('portable profile', () => {
     expect(schema.properties.prefixed.propertyNames).toEqual({ type: 'string', pattern: '^x' })
   })
 
+  it('drops the RegExp zod writes beside a format the flat schema keeps, and keeps it where the format goes', () => {
+    const compiled = compile(z.object({ at: z.iso.datetime(), day: z.iso.date(), id: z.uuid(), mail: z.email(), code: z.string().regex(/^[A-Z]{3}$/) }))
+    const schema = compiled.inputSchema as Record<string, any>
+    expect(schema.properties.at).toEqual({ type: 'string', format: 'date-time' })
+    expect(schema.properties.day).toEqual({ type: 'string', format: 'date' })
+    expect(schema.properties.id).toEqual({ type: 'string', format: 'uuid' })
+    // An email's format is not kept (validators reject emails zod accepts): its RegExp is the check then.
+    expect(schema.properties.mail.pattern).toEqual(expect.any(String))
+    expect(schema.properties.mail.format).toBeUndefined()
+    expect(schema.properties.code.pattern).toBe('^[A-Z]{3}$')
+    expect(compiled.diagnostics.filter(d => d.message.startsWith('pattern of format')).map(d => d.path)).toEqual(['/properties/at/pattern', '/properties/day/pattern', '/properties/id/pattern'])
+  })
+
   it('writes a record of any values as an open object, and keeps additionalProperties where it opens declared properties', () => {
     const input = z.object({ bag: z.record(z.string(), z.unknown()), loose: z.looseObject({ id: z.string() }) })
     const schema = flat(input)

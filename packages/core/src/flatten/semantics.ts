@@ -116,6 +116,13 @@ function arrayItems(node: JsonSchemaObject): JsonSchemaObject {
 export function faithfulKeywords(ctx: FlattenContext, original: JsonSchemaObject, out: JsonSchemaObject, path: JsonPointer): void {
   const { semantics } = ctx
   const note = noteOf(ctx, original)
+  const formatKept = typeof out.format === 'string' && (semantics.trustedFormats === 'all' || semantics.trustedFormats.includes(out.format))
+  if (typeof out.pattern === 'string' && note?.patternOfFormat && formatKept) {
+    // zod writes a format's check twice, as `format` and as its RegExp: the RegExp costs a model
+    // a hundred tokens (a date-time's) to say what the format says.
+    report(ctx, 'keyword-dropped', 'info', childPointer(path, 'pattern'), `pattern of format "${String(out.format)}" dropped: the format says it (the schema only gets wider)`)
+    delete out.pattern
+  }
   if (typeof out.pattern === 'string') {
     const pointer = childPointer(path, 'pattern')
     const flags = note?.patternFlags ?? semantics.patternFlags

@@ -86,7 +86,7 @@ function noteFor(schema: zc.$ZodType): SchemaNote | undefined {
   return note.invisible || note.discriminator ? note : undefined
 }
 
-interface Tested { regex: RegExp, inexact: boolean }
+interface Tested { regex: RegExp, inexact: boolean, format?: string }
 
 /** The RegExps a zod string node tests, in the order its JSON lists their patterns. */
 function testedRegexes(schema: zc.$ZodType): Tested[] {
@@ -94,7 +94,7 @@ function testedRegexes(schema: zc.$ZodType): Tested[] {
   const tested: Tested[] = []
   const own = def.type === 'template_literal' ? (schema as unknown as ZodLike)._zod.pattern : def.pattern
   if (own instanceof RegExp)
-    tested.push({ regex: own, inexact: INEXACT_PATTERN_FORMATS.has(def.format as string) })
+    tested.push({ regex: own, inexact: INEXACT_PATTERN_FORMATS.has(def.format as string), ...(typeof def.format === 'string' && def.type !== 'template_literal' && def.format !== 'regex' ? { format: def.format } : {}) })
   for (const check of checkDefs(def)) {
     if (check.pattern instanceof RegExp)
       tested.push({ regex: check.pattern, inexact: check.format === 'includes' && typeof check.position === 'number' })
@@ -116,6 +116,8 @@ function markPatterns(schema: zc.$ZodType, json: JsonSchemaObject): void {
       note.patternFlags = found.regex.flags
     if (found?.inexact)
       note.patternInexact = true
+    if (found?.format !== undefined && holder.format !== undefined)
+      note.patternOfFormat = true
     mark(holder, note)
   }
 }
