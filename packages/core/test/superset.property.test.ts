@@ -85,7 +85,9 @@ describe('superset invariant (property)', () => {
           throw new Error(`flat schema rejects under ${lost.join(', ')} a value the original accepts there:\nvalue: ${JSON.stringify(value)}\noriginal: ${JSON.stringify(original)}\nflat: ${JSON.stringify(flat)}`)
       }
     }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
-    expect(schemas).toBeGreaterThan(RUNS / 10)
+    // About half the generated schemas compile under every validator (zod writes some patterns in
+    // legacy syntax); a quarter is the floor that still says something, with room for a seed's luck.
+    expect(schemas).toBeGreaterThan(RUNS / 16)
     expect(checked).toBeGreaterThan(RUNS / 2)
   }, TIMEOUT)
 
