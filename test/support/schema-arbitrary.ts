@@ -72,6 +72,13 @@ export const FORMATS: { make: () => z.ZodType, samples: string[] }[] = [
   { make: () => z.iso.time(), samples: ['00:00', '23:59:59.5'] },
   { make: () => z.url(), samples: ['https://ex.com/ü', 'a:', 'http://a/%zz'] },
   { make: () => z.uuid(), samples: ['00000000-0000-0000-0000-000000000000', '123E4567-E89B-42D3-A456-426614174000'] },
+  // The method forms: zod builds them otherwise (the format is a check of a plain string).
+  { make: () => z.string().ipv6(), samples: ['::ffff:192.168.0.1', '::FFFF:1.2.3.4'] },
+  { make: () => z.string().cidrv6(), samples: ['::ffff:192.168.0.0/96'] },
+  { make: () => z.string().uuid(), samples: ['ffffffff-ffff-ffff-ffff-ffffffffffff', '123E4567-E89B-42D3-A456-426614174000'] },
+  { make: () => z.string().email(), samples: ['a@b-.com', 'o.k@b.io'] },
+  { make: () => z.string().datetime({ offset: true }), samples: ['2020-01-01T00:00:00+01:00', '2020-02-29T23:59:59.5Z'] },
+  { make: () => z.string().duration(), samples: ['PT1.5S', 'P1W'] },
   { make: () => z.string().includes('x', { position: 2 }), samples: ['x\nx', 'abx'] },
   { make: () => z.templateLiteral([z.string().min(2).max(3), '.', z.number()]), samples: ['😀.1', 'ab.2'] },
 ]

@@ -154,7 +154,20 @@ const NOT_INPUT_SCHEMAS = new Set([
 /** Methods every zod schema has (wrappers and parsing), covered by WRAPPER_CASES or not checks at all. */
 const COMMON_METHODS = new Set(['constructor', '~standard', 'with', 'clone', 'register', 'array', 'transform', 'isOptional', 'isNullable', 'apply', 'parse', 'parseAsync', 'safeParse', 'safeParseAsync', 'spa', 'validate', 'validateAsync', 'encode', 'decode', 'encodeAsync', 'decodeAsync', 'safeEncode', 'safeDecode', 'safeEncodeAsync', 'safeDecodeAsync', 'toJSONSchema', 'description', '_def', 'format', 'minValue', 'maxValue', 'isInt', 'isFinite', 'unwrap', 'exclusive'])
 
-const ALL_CASES = [...STRING_CASES, ...NUMBER_CASES, ...ARRAY_CASES, ...WRAPPER_CASES]
+/**
+ * The method form of each format (`z.string().ipv6()` beside `z.ipv6()`), with the same values: zod
+ * builds it otherwise (the format is a check of a plain string), so it is its own case.
+ */
+const METHOD_FORM_CASES: Case[] = STRING_CASES.flatMap((c) => {
+  const name = c.covers[0]!.replace(/^iso\./, '')
+  const method = (z.string() as unknown as Record<string, unknown>)[name]
+  const isFormat = typeof (c.schema() as unknown as { _zod: { def: { format?: unknown } } })._zod.def.format === 'string'
+  if (!isFormat || !c.covers.includes(`.${name}`) || typeof method !== 'function')
+    return []
+  return [{ covers: [`z.string().${name}()`], schema: () => (z.string() as unknown as Record<string, () => z.ZodType>)[name]!(), values: c.values }]
+})
+
+const ALL_CASES = [...STRING_CASES, ...METHOD_FORM_CASES, ...NUMBER_CASES, ...ARRAY_CASES, ...WRAPPER_CASES]
 const covered = new Set(ALL_CASES.flatMap(c => c.covers))
 
 function methodsOf(schema: object): string[] {
@@ -188,6 +201,10 @@ describe('zod\'s whole surface under every client validator', () => {
     const coerce = Object.keys(z.coerce).filter(name => /^[a-z]/.test(name)).map(name => `coerce.${name}`)
     const missing = [...exports, ...iso, ...coerce].filter(name => !covered.has(name) && !NOT_INPUT_SCHEMAS.has(name) && !(name.startsWith('coerce.') && NOT_INPUT_SCHEMAS.has(name.slice(7))))
     expect(missing).toEqual([])
+  })
+
+  it('every format method of strings has a case of its own', () => {
+    expect(METHOD_FORM_CASES.map(c => c.covers[0])).toEqual(expect.arrayContaining(['z.string().ipv6()', 'z.string().cidrv6()', 'z.string().uuid()', 'z.string().email()', 'z.string().datetime()', 'z.string().duration()']))
   })
 
   it('every check method of strings, numbers and arrays has a case', () => {

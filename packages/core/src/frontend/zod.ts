@@ -23,6 +23,8 @@ export const ZOD_SEMANTICS: ParserSemantics = {
 
 /** Formats whose check is not their pattern and accepts strings the pattern rejects. */
 const INEXACT_PATTERN_FORMATS = new Set(['ipv6', 'cidrv6'])
+/** String checks that test a RegExp of their own, not a format's. */
+const PATTERN_CHECKS = new Set(['regex', 'includes', 'starts_with', 'ends_with', 'lowercase', 'uppercase'])
 
 /** What a tool input can use instead of a kind JSON cannot carry. */
 const INSTEAD: Record<string, string> = {
@@ -96,8 +98,12 @@ function testedRegexes(schema: zc.$ZodType): Tested[] {
   if (own instanceof RegExp)
     tested.push({ regex: own, inexact: INEXACT_PATTERN_FORMATS.has(def.format as string), ...(typeof def.format === 'string' && def.type !== 'template_literal' && def.format !== 'regex' ? { format: def.format } : {}) })
   for (const check of checkDefs(def)) {
-    if (check.pattern instanceof RegExp)
-      tested.push({ regex: check.pattern, inexact: check.format === 'includes' && typeof check.position === 'number' })
+    if (!(check.pattern instanceof RegExp))
+      continue
+    // The method forms (`z.string().ipv6()`) carry their format as a check, like `.regex()` does.
+    const format = typeof check.format === 'string' && !PATTERN_CHECKS.has(check.format) ? check.format : undefined
+    const inexact = (check.format === 'includes' && typeof check.position === 'number') || INEXACT_PATTERN_FORMATS.has(format as string)
+    tested.push({ regex: check.pattern, inexact, ...(format !== undefined ? { format } : {}) })
   }
   return tested
 }
