@@ -103,17 +103,16 @@ beforeAll(async () => {
     const packed = await sh(npx, ['--yes', packageManager, 'pack', '--pack-destination', tarballs], path.join(ROOT, 'packages', name))
     expect(packed.code, packed.output).toBe(0)
   }
-  const file = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
   const devVersion = (name: string): string => (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({
     name: 'consumer',
     private: true,
     type: 'module',
-    dependencies: { '@flatmcp/runtime': file('flatmcp-runtime-'), '@modelcontextprotocol/sdk': '^1.24.0', '@modelcontextprotocol/server': '^2.4.0', 'zod': '^4.2.0' },
+    dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@modelcontextprotocol/sdk': '^1.24.0', '@modelcontextprotocol/server': '^2.4.0', 'zod': '^4.2.0' },
     devDependencies: {
-      '@flatmcp/core': file('flatmcp-core-'),
-      'unplugin-flatmcp': file('unplugin-flatmcp-'),
-      'flatmcp': file('flatmcp-'),
+      '@flatmcp/core': tarball('flatmcp-core-'),
+      'unplugin-flatmcp': tarball('unplugin-flatmcp-'),
+      'flatmcp': tarball('flatmcp-'),
       'vite': devVersion('vite'),
       'esbuild': devVersion('esbuild'),
       'typescript': devVersion('typescript'),
@@ -133,6 +132,29 @@ afterAll(() => {
   if (consumer)
     rmSync(consumer, { recursive: true, force: true })
 })
+
+/** The `file:` dependency on the packed tarball whose name starts with `prefix`. */
+function tarball(prefix: string): string {
+  const tarballs = path.join(consumer, 'tarballs')
+  return `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
+}
+
+/**
+ * Runs `body` in a fresh project outside the workspace with `dependencies` installed by npm
+ * (`flags` added to its install), removed afterwards whatever happens.
+ */
+async function inThrowawayProject(name: string, dependencies: Record<string, string>, flags: string[], body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `flatmcp-${name}-`))
+  try {
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', dependencies }))
+    const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...flags], dir)
+    expect(installed.code, installed.output).toBe(0)
+    await body(dir)
+  }
+  finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
 describe('packed and installed with npm', () => {
   it('installs without workspace links, with declarations and no sources in the packages', () => {
@@ -226,32 +248,18 @@ describe('packed and installed with npm', () => {
       return built.output
     }
     expect(await buildIn(consumer)).toMatch(expected)
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-ts-'))
-    try {
-      const tarballs = path.join(consumer, 'tarballs')
-      const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
-      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'no-ts', private: true, type: 'module', dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-'), 'flatmcp': tarball('flatmcp-'), 'zod': '^4.2.0' } }))
-      const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir)
-      expect(installed.code, installed.output).toBe(0)
+    const all = { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-'), 'flatmcp': tarball('flatmcp-'), 'zod': '^4.2.0' }
+    await inThrowawayProject('no-ts', all, [], async (dir) => {
       expect(existsSync(path.join(dir, 'node_modules/typescript'))).toBe(false)
       expect(await buildIn(dir)).toMatch(expected)
       const ts7 = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '-D', 'typescript@7.0.2'], dir)
       expect(ts7.code, ts7.output).toBe(0)
       expect(await buildIn(dir)).toMatch(expected)
-    }
-    finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   }, 300_000)
 
   it('without @flatmcp/core, an unbuilt schema fails with the package to install, and no file paths (the message can reach a client)', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-core-'))
-    try {
-      const tarballs = path.join(consumer, 'tarballs')
-      const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
-      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'no-core', private: true, type: 'module', dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), 'zod': '^4.2.0' } }))
-      const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '--omit=peer'], dir)
-      expect(installed.code, installed.output).toBe(0)
+    await inThrowawayProject('no-core', { '@flatmcp/runtime': tarball('flatmcp-runtime-'), 'zod': '^4.2.0' }, ['--omit=peer'], async (dir) => {
       expect(existsSync(path.join(dir, 'node_modules/@flatmcp/core'))).toBe(false)
       const script = `import { flat } from '@flatmcp/runtime'
 import { z } from 'zod'
@@ -260,23 +268,13 @@ catch (error) { console.log(error.message) }
 `
       // Without the NODE_PATH the test runner's bin shim sets, which resolves the workspace's packages.
       const { stdout: printed } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '', NODE_PATH: '' } })
-      const ran = { output: printed }
-      expect(ran.output).toMatch(/needs @flatmcp\/core \(in Node 20\.19\+\): Cannot find module '@flatmcp\/core'\. Build with unplugin-flatmcp, or install @flatmcp\/core\./)
-      expect(ran.output).not.toMatch(/Require stack|\/tmp\//)
-    }
-    finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+      expect(printed).toMatch(/needs @flatmcp\/core \(in Node 20\.19\+\): Cannot find module '@flatmcp\/core'\. Build with unplugin-flatmcp, or install @flatmcp\/core\./)
+      expect(printed).not.toMatch(/Require stack|\/tmp\//)
+    })
   }, 120_000)
 
   it('the root entry and flat() work in Node with no MCP SDK installed', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-no-sdk-'))
-    try {
-      const tarballs = path.join(consumer, 'tarballs')
-      const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
-      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'no-sdk', private: true, type: 'module', dependencies: { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'zod': '^4.2.0' } }))
-      const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir)
-      expect(installed.code, installed.output).toBe(0)
+    await inThrowawayProject('no-sdk', { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'zod': '^4.2.0' }, [], async (dir) => {
       expect(readdirSync(path.join(dir, 'node_modules'))).not.toContain('@modelcontextprotocol')
       const script = `import { flat } from '@flatmcp/runtime'
 import { z } from 'zod'
@@ -288,10 +286,7 @@ console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), va
       const ran = await sh(process.execPath, ['--input-type=module', '-e', script], dir)
       expect(ran.code, ran.output).toBe(0)
       expect(ran.output).toContain('{"flat":true,"value":{"kind":"a","list":["x"]}}')
-    }
-    finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   }, 120_000)
 
   it.each([

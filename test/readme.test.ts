@@ -1,10 +1,10 @@
 // The README's configuration and serving snippets are the example's files, whole: the example is built
 // and run by the other tests, so each snippet shown is one that works.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
-import { readmeSnippet, readmeSnippets } from './support/readme'
+import { docPages, headingAnchor, readmeSnippet, readmeSnippets } from './support/readme'
 
 const EXAMPLE_FILES = ['vite.config.ts', 'rollup.config.mjs', 'rolldown.config.mjs', 'esbuild.config.mjs', 'webpack.config.mjs', 'rspack.config.mjs', 'src/tools.ts', 'src/stdio.ts', 'src/stdio-v2.ts', 'src/flat.tools.ts', 'src/flat-server.ts', 'src/flat-v2.ts', 'src/flat-tmcp.ts']
 
@@ -15,5 +15,23 @@ describe('README snippets', () => {
 
   it('names no file the example does not have', () => {
     expect([...readmeSnippets().keys()].filter(file => !EXAMPLE_FILES.includes(file))).toEqual([])
+  })
+})
+
+describe('README and docs links', () => {
+  const pages = docPages()
+  const anchors = new Map([...pages].map(([page, text]) => [page, new Set([...text.replace(/^```[\s\S]*?^```$/gm, '').matchAll(/^#+ (.+)$/gm)].map(m => headingAnchor(m[1]!)))]))
+  const links = [...pages].flatMap(([page, text]) => [...text.matchAll(/\]\((?!https?:)([^)\s]*)\)/g)].map(m => ({ page, link: m[1]! })))
+
+  it('finds the links it checks', () => {
+    expect(links.filter(l => l.link.startsWith('docs/')).length).toBeGreaterThan(2)
+  })
+
+  it.each(links.map(l => [l.page, l.link] as const))('%s: %s leads to a page and a heading it has', (page, link) => {
+    const [file, anchor] = link.split('#') as [string, string | undefined]
+    const target = file === '' ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), file))
+    expect(existsSync(path.join(ROOT, target)), `${target} exists`).toBe(true)
+    if (anchor !== undefined)
+      expect([...(anchors.get(target) ?? [])], `${target} has a heading for #${anchor}`).toContain(anchor)
   })
 })

@@ -1,23 +1,37 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './client'
 
-/** The README's fenced code blocks, each with the file it names on its first line (`// vite.config.ts: …`). */
+/** The README and the pages under `docs/` it links to, by path from the root. */
+export function docPages(): Map<string, string> {
+  const pages = new Map([['README.md', readFileSync(path.join(ROOT, 'README.md'), 'utf8')]])
+  for (const name of readdirSync(path.join(ROOT, 'docs')).filter(name => name.endsWith('.md')).sort())
+    pages.set(`docs/${name}`, readFileSync(path.join(ROOT, 'docs', name), 'utf8'))
+  return pages
+}
+
+/** The pages' fenced code blocks, each with the file it names on its first line (`// vite.config.ts: …`). */
 export function readmeSnippets(): Map<string, string> {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
   const snippets = new Map<string, string>()
-  for (const [, body] of readme.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)) {
-    const named = /^\/\/ ([\w./-]+):/.exec(body!)
-    if (named)
-      snippets.set(named[1]!, body!)
+  for (const text of docPages().values()) {
+    for (const [, body] of text.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)) {
+      const named = /^\/\/ ([\w./-]+):/.exec(body!)
+      if (named)
+        snippets.set(named[1]!, body!)
+    }
   }
   return snippets
 }
 
-/** The README's snippet for a file; throws when the README has none. */
+/** The snippet for a file; throws when no page has one. */
 export function readmeSnippet(file: string): string {
   const snippet = readmeSnippets().get(file)
   if (snippet === undefined)
     throw new Error(`the README shows no snippet named ${file}`)
   return snippet
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation gone, spaces as hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')
 }

@@ -40,6 +40,20 @@ describe('discriminated unions', () => {
     expect(properties.media.description).toBe('Required when kind is "mediaGroup".')
   })
 
+  it('keeps each variant\'s own description of its discriminator value, by value', () => {
+    const { properties } = flat(z.discriminatedUnion('method', [
+      z.object({ method: z.literal('create').describe('Create an issue'), title: z.string() }).describe('new'),
+      z.object({ method: z.literal('update').describe('Update an issue'), id: z.number() }),
+      z.object({ method: z.literal('close'), id: z.number() }),
+    ]))
+    expect(properties.method.description).toBe('"create": Create an issue. new; "update": Update an issue.')
+    const same = flat(z.discriminatedUnion('op', [
+      z.object({ op: z.literal('a').describe('the operation') }),
+      z.object({ op: z.literal('b').describe('the operation') }),
+    ]))
+    expect(same.properties.op.description).toBe('the operation.')
+  })
+
   it('keeps a key required when every variant requires it', () => {
     const schema = flat(z.discriminatedUnion('op', [
       z.object({ op: z.literal('a'), id: z.string(), x: z.number() }),

@@ -85,8 +85,11 @@ function sentence(text: string): string {
 export function describeVariants(discriminator: Discriminator, variants: ObjectVariant[]): JsonSchemaObject {
   const own = variants.map(v => descriptionOf(isSchemaObject(v.schema.properties) ? v.schema.properties[discriminator.key] as JsonSchema : undefined))
   const shared = own.every(d => d === own[0]) ? own[0] : undefined
+  // A variant's own words for its discriminator value (`method: z.literal('create').describe(…)`)
+  // say what the variant does, like the variant's description: both stay, by value.
   const perVariant = variants
-    .map((v, i) => v.description ? `${quote(discriminator.values[i]!)}: ${v.description}` : undefined)
+    .map((v, i) => [shared === undefined ? own[i] : undefined, v.description].filter(Boolean).join('. '))
+    .map((text, i) => text ? `${quote(discriminator.values[i]!)}: ${text}` : undefined)
     .filter(Boolean)
   const parts = [shared, perVariant.length > 0 ? perVariant.join('; ') : undefined].filter(Boolean)
   const out: JsonSchemaObject = { type: 'string', enum: discriminator.values.flat() }
