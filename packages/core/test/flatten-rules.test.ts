@@ -612,6 +612,24 @@ describe('front end', () => {
       '/properties/c': { invisible: ['coerce', 'catch'] },
     })
   })
+
+  it('does not advertise zod\'s check labels as formats; a check whose pattern goes is said in words', () => {
+    const { properties } = flat(z.object({
+      inc: z.string().includes('a.b'),
+      at: z.string().includes('x', { position: 2 }),
+      starts: z.string().startsWith('id-'),
+      ends: z.string().endsWith('.md'),
+      low: z.string().lowercase(),
+      up: z.string().uppercase(),
+      own: z.stringFormat('includes', /^in$/),
+    }))
+    for (const key of ['inc', 'at', 'starts', 'ends', 'low', 'up'])
+      expect([properties[key].format, properties[key].description], key).toEqual([undefined, key === 'at' ? 'Contains "x" at or after index 2 (counting from 0).' : undefined])
+    expect(properties.inc.pattern).toBe('a\\.b')
+    expect(properties.at.pattern).toBeUndefined()
+    // A format of the author's own that happens to share a label stays a format note.
+    expect(properties.own.description).toBe('Format: includes.')
+  })
 })
 
 describe('determinism', () => {

@@ -88,7 +88,20 @@ function noteFor(schema: zc.$ZodType): SchemaNote | undefined {
   return note.invisible || note.discriminator ? note : undefined
 }
 
-interface Tested { regex: RegExp, inexact: boolean, format?: string }
+interface Tested { regex: RegExp, inexact: boolean, format?: string, check?: string }
+
+/** A string check whose JSON is a pattern, in words. */
+function checkText(check: Record<string, unknown>): string {
+  const quoted = JSON.stringify(check.includes ?? check.prefix ?? check.suffix ?? '')
+  switch (check.format) {
+    case 'includes': return typeof check.position === 'number' ? `Contains ${quoted} at or after index ${check.position} (counting from 0).` : `Contains ${quoted}.`
+    case 'starts_with': return `Starts with ${quoted}.`
+    case 'ends_with': return `Ends with ${quoted}.`
+    case 'lowercase': return 'No uppercase letters.'
+    case 'uppercase': return 'No lowercase letters.'
+    default: return ''
+  }
+}
 
 /** The RegExps a zod string node tests, in the order its JSON lists their patterns. */
 function testedRegexes(schema: zc.$ZodType): Tested[] {
@@ -103,7 +116,8 @@ function testedRegexes(schema: zc.$ZodType): Tested[] {
     // The method forms (`z.string().ipv6()`) carry their format as a check, like `.regex()` does.
     const format = typeof check.format === 'string' && !PATTERN_CHECKS.has(check.format) ? check.format : undefined
     const inexact = (check.format === 'includes' && typeof check.position === 'number') || INEXACT_PATTERN_FORMATS.has(format as string)
-    tested.push({ regex: check.pattern, inexact, ...(format !== undefined ? { format } : {}) })
+    const text = format === undefined ? checkText(check) : ''
+    tested.push({ regex: check.pattern, inexact, ...(format !== undefined ? { format } : {}), ...(text ? { check: text } : {}) })
   }
   return tested
 }
@@ -124,6 +138,8 @@ function markPatterns(schema: zc.$ZodType, json: JsonSchemaObject): void {
       note.patternInexact = true
     if (found?.format !== undefined && holder.format !== undefined)
       note.patternOfFormat = true
+    if (found?.check !== undefined)
+      note.formatOfCheck = { text: found.check }
     mark(holder, note)
   }
 }
