@@ -69,11 +69,12 @@ export interface SchemaNote {
   /** This node's `pattern` is its string format's own check: where the `format` is kept, it says as much in fewer tokens. */
   patternOfFormat?: true
   /**
-   * This node's `format` is the library's name for a check its `pattern` states (zod writes
-   * `format: "includes"` beside `.includes()`'s pattern), not a format any validator knows; the
-   * text says the check in words, for where the pattern cannot stay.
+   * This node's `format` is the library's name for one of its checks (zod writes `format:
+   * "includes"` beside `.includes()`'s pattern), not a format any validator knows.
    */
-  formatOfCheck?: { text: string }
+  formatIsCheckLabel?: true
+  /** This node's `pattern` in words, for where the pattern cannot stay. */
+  patternInWords?: string
 }
 
 /**

@@ -622,8 +622,10 @@ describe('front end', () => {
       low: z.string().lowercase(),
       up: z.string().uppercase(),
       own: z.stringFormat('includes', /^in$/),
+      // Two checks: zod writes their patterns as `allOf` members and the last one's label on the node.
+      both: z.string().includes('a').startsWith('b'),
     }))
-    for (const key of ['inc', 'at', 'starts', 'ends', 'low', 'up'])
+    for (const key of ['inc', 'at', 'starts', 'ends', 'low', 'up', 'both'])
       expect([properties[key].format, properties[key].description], key).toEqual([undefined, key === 'at' ? 'Contains "x" at or after index 2 (counting from 0).' : undefined])
     expect(properties.inc.pattern).toBe('a\\.b')
     expect(properties.at.pattern).toBeUndefined()

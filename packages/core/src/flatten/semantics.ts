@@ -123,7 +123,7 @@ export function faithfulKeywords(ctx: FlattenContext, original: JsonSchemaObject
     report(ctx, 'keyword-dropped', 'info', childPointer(path, 'pattern'), `pattern of format "${String(out.format)}" dropped: the format says it (the schema only gets wider)`)
     delete out.pattern
   }
-  if (note?.formatOfCheck && typeof out.format === 'string') {
+  if (note?.formatIsCheckLabel && typeof out.format === 'string') {
     // zod's label for a check (`includes`), which no validator knows: the pattern says it.
     report(ctx, 'keyword-dropped', 'info', childPointer(path, 'format'), `format "${out.format}" dropped: it names the library's check, which the pattern states`)
     delete out.format
@@ -139,8 +139,8 @@ export function faithfulKeywords(ctx: FlattenContext, original: JsonSchemaObject
         report(ctx, 'malformed-schema', 'warning', pointer, `pattern ${JSON.stringify(out.pattern)} is not valid in unicode mode, which JSON Schema validators use (an escape such as \\- outside [ ]); dropped, so the schema only gets wider`)
       else
         report(ctx, 'keyword-dropped', 'info', pointer, `pattern ${JSON.stringify(out.pattern)} dropped: ${translated.dropped}`)
-      if (note?.formatOfCheck)
-        appendDescription(out, note.formatOfCheck.text)
+      if (note?.patternInWords)
+        appendDescription(out, note.patternInWords)
       delete out.pattern
     }
     else if (translated.changed) {

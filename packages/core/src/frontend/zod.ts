@@ -88,7 +88,7 @@ function noteFor(schema: zc.$ZodType): SchemaNote | undefined {
   return note.invisible || note.discriminator ? note : undefined
 }
 
-interface Tested { regex: RegExp, inexact: boolean, format?: string, check?: string }
+interface Tested { regex: RegExp, inexact: boolean, format?: string, words?: string }
 
 /** A string check whose JSON is a pattern, in words. */
 function checkText(check: Record<string, unknown>): string {
@@ -116,13 +116,16 @@ function testedRegexes(schema: zc.$ZodType): Tested[] {
     // The method forms (`z.string().ipv6()`) carry their format as a check, like `.regex()` does.
     const format = typeof check.format === 'string' && !PATTERN_CHECKS.has(check.format) ? check.format : undefined
     const inexact = (check.format === 'includes' && typeof check.position === 'number') || INEXACT_PATTERN_FORMATS.has(format as string)
-    const text = format === undefined ? checkText(check) : ''
-    tested.push({ regex: check.pattern, inexact, ...(format !== undefined ? { format } : {}), ...(text ? { check: text } : {}) })
+    const words = format === undefined ? checkText(check) : ''
+    tested.push({ regex: check.pattern, inexact, ...(format !== undefined ? { format } : {}), ...(words ? { words } : {}) })
   }
   return tested
 }
 
-/** Marks each `pattern` of a string node (its own, or its `allOf` members') with the flags zod tests it with. */
+/**
+ * Marks each `pattern` of a string node (its own, or its `allOf` members') with the flags zod tests
+ * it with and what it stands for, and a `format` that only names a check.
+ */
 function markPatterns(schema: zc.$ZodType, json: JsonSchemaObject): void {
   const tested = testedRegexes(schema)
   const holders = [json, ...(Array.isArray(json.allOf) ? json.allOf.filter(isSchemaObject) : [])]
@@ -138,10 +141,13 @@ function markPatterns(schema: zc.$ZodType, json: JsonSchemaObject): void {
       note.patternInexact = true
     if (found?.format !== undefined && holder.format !== undefined)
       note.patternOfFormat = true
-    if (found?.check !== undefined)
-      note.formatOfCheck = { text: found.check }
+    if (found?.words !== undefined)
+      note.patternInWords = found.words
     mark(holder, note)
   }
+  // zod labels the node with its last check's name, also where the patterns sit in `allOf` members.
+  if (typeof json.format === 'string' && PATTERN_CHECKS.has(json.format) && checkDefs(defOf(schema)!).some(check => check.format === json.format))
+    mark(json, { formatIsCheckLabel: true })
 }
 
 type Check = { _zod: { def: Record<string, unknown>, check: (payload: { value: unknown, issues: unknown[] }) => void } }
