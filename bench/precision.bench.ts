@@ -29,7 +29,7 @@ interface Tool { name: string, input: unknown }
 export const TOOLS: Tool[] = [sendMessage, updateChat, getChat, sendBatch, ...WRITTEN]
 
 /** Invalid variations of a valid value: leaves replaced by near misses, keys dropped or added. */
-function* variations(value: unknown): Generator<unknown> {
+export function* variations(value: unknown): Generator<unknown> {
   if (typeof value === 'string') {
     yield ''
     yield `${value}!`

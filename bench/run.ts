@@ -6,13 +6,14 @@ import { BUNDLERS, MODULES, runBuild } from './build.bench'
 import { runCompiler } from './compiler.bench'
 import { runInstall } from './install.bench'
 import { runInverse } from './inverse.bench'
-import { fmt, ratio, table } from './measure'
+import { fmt, median, ratio, table } from './measure'
 import { BEFORE, runPrecision } from './precision.bench'
 import { runProfiles } from './profiles.bench'
 import { runServe, SIZES } from './serve.bench'
 import { runV2, V2_TOOLS } from './v2.bench'
 import { runSize } from './size.bench'
 import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
+import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -35,6 +36,7 @@ const profiles = await runProfiles(log)
 const inverse = await runInverse(log)
 const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
 const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
+const generators = await runGenerators(log, new URL('..', import.meta.url).pathname)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -168,11 +170,31 @@ for (const [label, rows] of [['example tools', tokens.filter(r => r.set === 'exa
 const portableMedian = medianRatios(tokens).portable!
 target('portable well under 0.8× the original\'s tokens (median, all tools) at the same precision', portableMedian < 0.8 && tokens.every(r => r.rejectedPortable >= r.rejectedOriginal * 0.95), `${portableMedian.toFixed(2)}×; precision ${percent(tokens.reduce((s, r) => s + r.rejectedPortable, 0), tokens.reduce((s, r) => s + r.rejectedOriginal, 0))} of the original's`)
 
+console.log(`\n11. schemas other languages' generators write: tokens advertised ÷ the schema as listed, per profile, core at ${BEFORE_GENERATORS} (a Standard Schema wrapper, JavaScript semantics) → now (JSON Schema front end, preset detected); precision under ajv + ajv-formats (invalid variations rejected, ÷ the original's); compile ms per tool`)
+if (generators) {
+  const x = (n: number, d: number): string => `${(n / d).toFixed(2)}×`
+  table(['set', 'tool', 'preset', 'original', ...GENERATOR_PROFILES, 'precision', 'compile ms'], generators.map(r => [
+    r.set, r.tool, r.preset, r.original, ...GENERATOR_PROFILES.map(p => `${x(r.before[p]!, r.original)} → ${x(r.after[p]!, r.original)}`), `${percent(r.rejectedBefore, r.rejectedOriginal)} → ${percent(r.rejectedAfter, r.rejectedOriginal)}`, `${fmt(r.compileBefore)} → ${fmt(r.compileAfter)}`,
+  ]))
+  for (const profile of GENERATOR_PROFILES) {
+    const before = generators.map(r => r.before[profile]! / r.original)
+    const after = generators.map(r => r.after[profile]! / r.original)
+    console.log(`  ${profile}: median ${median(before).toFixed(2)}× → ${median(after).toFixed(2)}×, worst ${Math.max(...before).toFixed(2)}× → ${Math.max(...after).toFixed(2)}×`)
+  }
+  const worstPortable = Math.max(...generators.map(r => r.after.portable! / r.original))
+  target('portable never larger than a generated original (worst tool)', worstPortable <= 1, `${worstPortable.toFixed(2)}×`)
+  const precisionAfter = generators.reduce((s, r) => s + r.rejectedAfter, 0) / generators.reduce((s, r) => s + r.rejectedOriginal, 0)
+  target('precision on generated schemas at least 0.95 of the original\'s', precisionAfter >= 0.95, `${(precisionAfter * 100).toFixed(1)}%`)
+}
+else {
+  console.log(`  (skipped: git cannot read ${BEFORE_GENERATORS} here)`)
+}
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

@@ -379,6 +379,57 @@ describe('flatmcp inspect', () => {
   })
 })
 
+describe('a tool whose input is JSON Schema another language\'s generator wrote', () => {
+  // What the official Python SDK lists for draw(shape: Circle | Rect, label: str | None = None).
+  const pydantic = {
+    $defs: {
+      Circle: { properties: { kind: { const: 'circle', default: 'circle', title: 'Kind', type: 'string' }, radius: { title: 'Radius', type: 'number' } }, required: ['radius'], title: 'Circle', type: 'object' },
+      Rect: { properties: { kind: { const: 'rect', default: 'rect', title: 'Kind', type: 'string' }, w: { title: 'W', type: 'number' } }, required: ['w'], title: 'Rect', type: 'object' },
+    },
+    properties: {
+      shape: { discriminator: { mapping: { circle: '#/$defs/Circle', rect: '#/$defs/Rect' }, propertyName: 'kind' }, oneOf: [{ $ref: '#/$defs/Circle' }, { $ref: '#/$defs/Rect' }], title: 'Shape' },
+      label: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'Label' },
+    },
+    required: ['shape'],
+    title: 'drawArguments',
+    type: 'object',
+  }
+  const module = `import { defineTool } from '@flatmcp/runtime'\nexport const draw = defineTool({ name: 'draw', input: ${JSON.stringify(pydantic)}, handler: () => 'ok' })\n`
+
+  it('builds with the preset its fingerprints name (or --preset), inspect shows what was cut, the probe passes', async () => {
+    const py = fixtureProject('cli-json', { 'src/draw.tools.ts': module })
+    try {
+      expect(await flatmcp(['build', 'src/draw.tools.ts', '--out', 'dist', '--profile', 'portable,openai-strict,gemini'], py.root)).toMatchObject({ code: 0 })
+      const artifact = JSON.parse(py.read('dist/src/draw.tools.mcp.json'))
+      const [tool] = artifact.tools
+      expect(JSON.stringify(tool.inputSchema)).not.toMatch(/"title"|"discriminator"|"\$ref"/)
+      expect(tool.inputSchema.properties.shape.required).toEqual(['kind'])
+      expect(artifact.runtime.draw.profiles['openai-strict'].inputSchema.properties.label).toEqual({ type: ['string', 'null'] })
+      expect(artifact.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'generator-preset', message: expect.stringContaining('read with the "pydantic" preset') })]))
+      expect(artifact.options.preset).toBeUndefined()
+      const inspected = await flatmcp(['inspect', 'src/draw.tools.ts'], py.root)
+      expect(inspected.code).toBe(0)
+      expect(inspected.stdout).toContain('original (JSON Schema as given, read for pydantic)')
+      expect(inspected.stdout).toContain('cut: 9 titles that restate a key, a model\'s name or the arguments model\'s dropped')
+      expect(await flatmcp(['probe', 'dist'], py.root)).toMatchObject({ code: 0 })
+
+      expect(await flatmcp(['build', 'src/draw.tools.ts', '--out', 'plain', '--preset', 'json-schema', '--profile', 'portable,gemini'], py.root)).toMatchObject({ code: 0 })
+      const plain = JSON.parse(py.read('plain/src/draw.tools.mcp.json'))
+      expect(plain.options.preset).toBe('json-schema')
+      expect(plain.tools[0].inputSchema.properties.shape.required).toBeUndefined()
+      // A validator reads null and a left-out label apart: gemini keeps OpenAPI's nullable, and the probe says who cannot take it.
+      const probed = await flatmcp(['probe', 'plain'], py.root)
+      expect(probed.code).toBe(0)
+      expect(probed.stdout).toContain('gemini: null is OpenAPI\'s "nullable" at /properties/label, which @cfworker/json-schema (LangChain\'s MCP adapters) does not read')
+      expect((await flatmcp(['probe', 'dist'], py.root)).stdout).not.toContain('nullable')
+      expect(await flatmcp(['build', 'src/draw.tools.ts', '--preset', 'java'], py.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--preset must be auto or one of json-schema, pydantic, go, serde, dotnet, not "java"') })
+    }
+    finally {
+      py.remove()
+    }
+  })
+})
+
 describe('flatmcp usage', () => {
   it.each(['build', 'inspect', 'probe'])('%s --help prints its usage and exits 0; --version the version', async (command) => {
     const help = await flatmcp([command, '--help'], project.root)

@@ -17,3 +17,18 @@ export function rejectedBy(schema: unknown, value: unknown): string[] {
   }
   return check(value)
 }
+
+/**
+ * The validators that reject a value under `schema`, as a function, or undefined where some
+ * validator cannot compile the schema (a pattern zod wrote in legacy syntax): an original that no
+ * validator can be the parser of.
+ */
+export function validatorsOf(schema: unknown): ((value: unknown) => string[]) | undefined {
+  try {
+    rejectedBy(schema, {})
+    return value => rejectedBy(schema, value)
+  }
+  catch {
+    return undefined
+  }
+}

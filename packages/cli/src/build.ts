@@ -1,4 +1,4 @@
-import type { ProfileName } from '@flatmcp/core'
+import type { PresetName, ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
 import { createModuleCompiler, createToolOwners, describeFailure, modulePath, noToolsWarning, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
@@ -10,6 +10,8 @@ export interface BuildOptions {
   out?: string
   /** Every profile to build, as the plugin's `profiles` option. Default: `portable` alone. */
   profiles?: ProfileName[]
+  /** The preset JSON Schema inputs are read with, as the plugin's `preset` option. Default: `auto`. */
+  preset?: PresetName | 'auto'
   root?: string
   /** Told of each module that yields no tool (default: nothing). */
   onWarning?: (message: string) => void
@@ -24,7 +26,7 @@ export class BuildError extends Error {
 
 /** Writes the same `*.mcp.json` artifacts the bundler plugin emits, byte for byte, without a bundler. */
 export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
-  const resolved = resolveOptions({ root: options.root, profiles: options.profiles })
+  const resolved = resolveOptions({ root: options.root, profiles: options.profiles, preset: options.preset })
   const files = (await glob(options.patterns, { cwd: resolved.root, absolute: true, ignore: ['**/node_modules/**'] })).sort()
   if (files.length === 0)
     throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors.
-import type { ProfileName } from '@flatmcp/core'
-import { PROFILE_NAMES } from '@flatmcp/core'
+import type { PresetName, ProfileName } from '@flatmcp/core'
+import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -12,12 +12,13 @@ import { renderReport } from './probe/report'
 
 /** Each command's usage, as `flatmcp <command> --help` prints it. */
 const COMMANDS: Record<string, string> = {
-  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--root dir]
+  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--preset name] [--root dir]
       write the *.mcp.json artifacts the bundler plugin writes, byte for byte; each --profile
-      (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base`,
-  inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--run] [--root dir]
-      original and advertised schema side by side in one profile, tokens per profile, diagnostics,
-      inverse map; --run evaluates a module not named *.tools.ts too`,
+      (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base;
+      --preset (auto, ${PRESET_NAMES.join(', ')}) names the parser JSON Schema inputs were written for`,
+  inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
+      original and advertised schema side by side in one profile, tokens per profile, what was cut,
+      diagnostics, inverse map; --run evaluates a module not named *.tools.ts too`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
                 [--max-module-tokens N] [--json] [--root dir]
       check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
@@ -45,6 +46,12 @@ function profileOf(value: string): ProfileName {
   if (!(PROFILE_NAMES as string[]).includes(value))
     throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, not "${value}"`)
   return value as ProfileName
+}
+
+function presetOf(value: string | undefined): PresetName | 'auto' | undefined {
+  if (value !== undefined && value !== 'auto' && !(PRESET_NAMES as string[]).includes(value))
+    throw new UsageError(`--preset must be auto or one of ${PRESET_NAMES.join(', ')}, not "${value}"`)
+  return value as PresetName | 'auto' | undefined
 }
 
 function count(value: string | undefined, flag: string): number | undefined {
@@ -76,19 +83,19 @@ async function main(argv: string[]): Promise<number> {
   }
   const common = { root: { type: 'string' } } as const
   if (command === 'build') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' }, profile: { type: 'string', multiple: true } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' }, profile: { type: 'string', multiple: true }, preset: { type: 'string' } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
-    const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
+    const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), preset: presetOf(values.preset), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
     for (const file of written)
       console.log(path.relative(process.cwd(), file))
     return 0
   }
   if (command === 'inspect') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' }, run: { type: 'boolean' } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' }, preset: { type: 'string' }, run: { type: 'boolean' } } })
     if (positionals.length !== 1)
       throw new UsageError('inspect takes one tool module')
-    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), root: values.root, run: values.run, stream: process.stdout }))
+    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), preset: presetOf(values.preset), root: values.root, run: values.run, stream: process.stdout }))
     return 0
   }
   if (command === 'probe') {

@@ -40,6 +40,9 @@ export type DiagnosticCode =
   | 'encoded-as-json'
   | 'target-limit'
   | 'header-lost'
+  | 'generator-preset'
+  | 'generator-noise'
+  | 'larger-than-original'
 
 /**
  * What a JSON Schema cannot show about a node, gathered from the schema library at compile time:
@@ -97,6 +100,14 @@ export interface ParserSemantics {
    * with JavaScript's `in` and `typeof`, where inherited keys count and an array is an object.
    */
   objectKeys: 'own' | 'in'
+  /** What a `$ref` with sibling keywords means: both apply (2020-12), or only the reference (draft-07 and earlier). */
+  refSiblings: 'and' | 'ignored'
+  /**
+   * Where a key left out and the same key sent as `null` give the parser the same output: nowhere
+   * (a validator, zod), where the key's default is `null` (pydantic, .NET), or wherever an optional
+   * key takes `null` (Go's encoding/json, serde's `Option`).
+   */
+  nullAsAbsent: 'never' | 'default-null' | 'nullable'
 }
 
 /** Notes keyed by the JSON pointer of the node they describe in the original schema. */
@@ -107,6 +118,9 @@ export type ProfileName = 'portable' | 'minimal' | 'openai-strict' | 'anthropic-
 
 /** The profiles `flattenSchema` knows: how far it flattens. Target profiles start from `portable`. */
 export type FlattenProfileName = 'portable' | 'minimal'
+
+/** The parsers a generated JSON Schema may have been written for (see `presets/`). */
+export type PresetName = 'json-schema' | 'pydantic' | 'go' | 'serde' | 'dotnet'
 
 export interface FlattenOptions {
   profile?: FlattenProfileName

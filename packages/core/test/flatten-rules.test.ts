@@ -226,7 +226,8 @@ describe('precision', () => {
     expect(compiled.diagnostics.filter(d => d.code === 'untyped-leaf')).toEqual([])
     expect(JSON.stringify(compiled.inputSchema)).not.toContain('{}')
     const withAny = compile(z.object({ anything: z.unknown() }))
-    expect(withAny.diagnostics.map(d => `${d.code} ${d.path}`)).toEqual(['untyped-leaf /properties/anything'])
+    expect(withAny.diagnostics.map(d => `${d.code} ${d.path}`)).toEqual(['untyped-leaf /properties/anything', 'larger-than-original '])
+    expect(withAny.diagnostics[1]!.message).toContain('"any value" spelled as a typed shape at 1 place')
     expect((withAny.inputSchema as any).properties.anything.type).toHaveLength(6)
   })
 })
@@ -366,6 +367,21 @@ describe('constraints JSON cannot show, on a collided key', () => {
 
   it('a coerced number stays a number for its number values: its bounds still apply to them', () => {
     expect(flat(z.object({ n: z.coerce.number().min(1) })).properties.n).toMatchObject({ minimum: 1, type: ['array', 'string', 'number', 'boolean', 'null'] })
+  })
+
+  it('a coerced number takes only the strings and arrays Number() reads as a finite number, under every validator', () => {
+    const schema = z.object({ n: z.coerce.number() })
+    const advertised = compile(schema).inputSchema
+    for (const n of ['forty-two', '12px', '1,2', [1, 2], ['a']])
+      expect(rejectedBy(advertised, { n }).length, JSON.stringify(n)).toBe(4)
+    // By property: every string zod's coercion takes (any text, and numeric spellings with padding) passes.
+    const numeric = fc.tuple(fc.constantFrom('', ' ', '\t', '\n', '\u00a0', '\u2028', '\ufeff'), fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.integer().map(i => `0x${Math.abs(i).toString(16)}`), fc.constantFrom('', '.5', '5.', '1e3', '-0', '0b101', '0o17', '+1E-2')), fc.constantFrom('', ' ', '\r\n'))
+    fc.assert(fc.property(fc.oneof(fc.string({ unit: 'binary' }), numeric.map(([a, b, c]) => a + b + c)), fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 })), (text, inner) => {
+      for (const n of [text, [text], ...(inner === undefined ? [] : [[inner]])]) {
+        if (schema.safeParse({ n }).success)
+          expect(rejectedBy(advertised, { n }), JSON.stringify(n)).toEqual([])
+      }
+    }), { numRuns: 2000 })
   })
 
   it('a key with .catch() is never required: the parser accepts it missing', () => {
@@ -539,8 +555,10 @@ describe('bad input', () => {
     expect(() => compileTool({ name: '', input: z.object({}) })).toThrowError(/non-empty string name/)
   })
 
-  it('a non-schema input is an error naming the tool', () => {
-    expect(() => compileTool({ name: 'x', input: { type: 'object' } })).toThrowError(/tool "x" input: expected a zod 4 schema/)
+  it('a non-schema input is an error naming the tool; a JSON Schema as a plain object is a schema', () => {
+    for (const input of ['object', 42, new Map(), [{ type: 'object' }]])
+      expect(() => compileTool({ name: 'x', input })).toThrowError(/tool "x" input: expected a zod 4 schema, a Standard Schema that exposes ~standard.jsonSchema, or a JSON Schema as a plain object/)
+    expect(compileTool({ name: 'x', input: { type: 'object' } }).inputSchema).toEqual({ type: 'object' })
   })
 
   it('malformed JSON Schema gives diagnostics, not a crash', () => {

@@ -3,50 +3,17 @@
 // where the profile encodes, closed objects without their stripped keys) is accepted by the
 // profile's schema (ajv), and the inverse map (the runtime's decode and coercion) gives back a value
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
-import type { CompiledTool } from '@flatmcp/core'
 import { compileTool, modelAnswer, outputDifference, profileViolations, toOriginalSchema } from '@flatmcp/core'
-import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
+import { inverse, omitsInheritedKey } from '../../../test/support/round-trip'
 import { rejectedBy } from '../../../test/support/validators'
 import { ajvDraft7 } from './support'
 import { geminiViolations } from './target-oracles'
 
 type Json = unknown
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/**
- * Whether the model's form leaves out an optional key every object inherits (`constructor`): a
- * target profile types such a key again (as JSON text), and ajv then reads the inherited member
- * (the documented limit; the model's API checks the form itself, without that read).
- */
-function omitsInheritedKey(schema: Json, value: Json): boolean {
-  if (!isObject(schema))
-    return false
-  if (Array.isArray(schema.anyOf))
-    return schema.anyOf.some(branch => omitsInheritedKey(branch, value))
-  if (Array.isArray(value))
-    return value.some(item => omitsInheritedKey(schema.items, item))
-  if (!isObject(value) || !isObject(schema.properties))
-    return false
-  const required = Array.isArray(schema.required) ? schema.required : []
-  return Object.entries(schema.properties).some(([key, child]) => Object.prototype.hasOwnProperty.call(value, key)
-    ? omitsInheritedKey(child, value[key])
-    : key in {} && !required.includes(key))
-}
-
-/** The inverse map as the server applies it: the first of its tries the original accepts. */
-function inverse(tool: CompiledTool, advertised: Json, accepts: (value: Json) => boolean = () => true): Json {
-  let first: Json
-  for (const [reading, scalars] of triesOf(tool)) {
-    const value = inverseArgs(advertised, tool, reading, scalars)
-    first ??= value
-    if (accepts(value))
-      return value
-  }
-  return first
-}
 
 const TIMEOUT = Math.max(400_000, RUNS * 400)
 // Three profiles each run half of FLATMCP_PROPERTY_RUNS: the default suite stays within its time.

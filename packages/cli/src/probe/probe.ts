@@ -1,4 +1,4 @@
-import type { JsonSchema, ProfileName } from '@flatmcp/core'
+import type { JsonSchema, PresetName, ProfileName } from '@flatmcp/core'
 import type { FreshModule } from 'unplugin-flatmcp/internal'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -75,7 +75,7 @@ interface Artifact {
   generator: string
   module: string
   hash: string
-  options: { profile: 'portable' | 'minimal', profiles?: ProfileName[], coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
+  options: { profile: 'portable' | 'minimal', profiles?: ProfileName[], preset?: PresetName, coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
   tools: { name: string, description?: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
   runtime: Record<string, { export: string, coercion: unknown, profiles?: Record<string, { inputSchema: JsonSchema, coercion: unknown, decode?: unknown, strict?: boolean }> }>
   flat?: { export: string, name: string, profile: ProfileName, inputSchema: JsonSchema }[]
@@ -175,7 +175,7 @@ interface ToolSchemas { params?: unknown, input: unknown }
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
 async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: FreshModule, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
   const parts = toolParts(schemas, fresh.extendSchema)
-  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed, converters: fresh.converters })
+  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed, converters: fresh.converters, preset: fresh.preset })
   if (counterexample) {
     const validate = ajv2020.compile(tool.inputSchema as object)
     const reasons = validate(counterexample.value) ? `rejected by ${counterexample.rejectedBy.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
@@ -206,6 +206,17 @@ function untypedLeaves(schema: unknown, pointer = ''): string[] {
     ...(Array.isArray(schema.anyOf) ? schema.anyOf.map((branch, i) => untypedLeaves(branch, `${pointer}/anyOf/${i}`)) : []),
   ]
   return [...own, ...children.flat()]
+}
+
+/** Where a schema says `nullable: true` (OpenAPI's null, which 2020-12 validators do not read). */
+function nullablePlaces(schema: unknown, pointer = ''): string[] {
+  if (!isObject(schema))
+    return []
+  return [
+    ...(schema.nullable === true ? [pointer || '/'] : []),
+    ...Object.entries(isObject(schema.properties) ? schema.properties : {}).flatMap(([key, child]) => nullablePlaces(child, `${pointer}/properties/${key}`)),
+    ...nullablePlaces(schema.items, `${pointer}/items`),
+  ]
 }
 
 /** Each profile's tokens per tool, and the budget findings (per tool, and for the module's tools together). */
@@ -261,6 +272,9 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
       add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
+    const nullable = profile === 'gemini' ? nullablePlaces(tool.inputSchema) : []
+    if (nullable.length > 0)
+      add({ check: 'profile', severity: 'warning', tool: tool.name, message: `gemini: null is OpenAPI's "nullable" at ${nullable.join(', ')}, which @cfworker/json-schema (LangChain's MCP adapters) does not read: it refuses a null there. Serve gemini only behind Gemini's own routes; give such clients portable` })
   }
 
   // Re-derive the artifact from its source, with the options it records; never from outside the root.
@@ -276,6 +290,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
     profile: artifact.options.profile,
     profiles: artifact.options.profiles,
     coercion: artifact.options.coercion,
+    preset: artifact.options.preset,
     failOn: 'never',
     extend: extend === null ? undefined : extend.module ? { module: extend.module, export: extend.export } : { schema: jsonStandardSchema(extend.schema) },
   })
@@ -310,7 +325,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add(finding)
     // Each target profile it ships (one that fell back is the portable tool, checked above).
     for (const entry of profiled.filter(p => p.base === tool.name && p.profile !== 'portable' && !uncompiled.has(p.tool.name))) {
-      const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, fresh.extendSchema), { samples, seed, converters: fresh.converters })
+      const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, fresh.extendSchema), { samples, seed, converters: fresh.converters, preset: fresh.preset })
       report.roundTrips.push({ tool: entry.tool.name, checked: result.checked })
       const example = result.counterexample
       if (example) {

@@ -1,7 +1,10 @@
-import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ProfileName } from '../types'
+import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, PresetName, ProfileName } from '../types'
 import type { OriginalSchema, SchemaConverters } from '../frontend/original-schema'
+import type { JsonSchemaOriginal } from '../frontend/json-schema'
+import { isJsonSchemaDocument } from '../frontend/json-schema'
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { TargetProfile } from '../profiles/apply'
+import type { TargetRule } from '../profiles/rules'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
 import { flattenSchema } from '../flatten/flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../flatten/keywords'
@@ -9,6 +12,7 @@ import { tagOf } from '../flatten/hints'
 import { isSchemaObject, resolvePointer, setOwn } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
 import { applyTarget } from '../profiles/apply'
+import { omitAbsentNulls } from '../profiles/rules'
 import { resolveTarget } from '../profiles/registry'
 import { canonicalSchema } from './canonical'
 import { declaredHeaders, HEADER_KEYWORD, headerViolations, misplacedHeaders } from './headers'
@@ -42,6 +46,17 @@ export interface CompileOptions {
   extend?: { schema: unknown }
   /** Converters of schema libraries that keep them outside their schemas (the build loads them from the project). */
   converters?: SchemaConverters
+  /**
+   * For a tool whose schemas are JSON Schema: the parser they were generated for (pydantic, Go's
+   * encoding/json, serde, .NET), or `auto` (the default) to tell it by the schema's fingerprints.
+   */
+  preset?: PresetName | 'auto'
+  /**
+   * Where the preset says the parser reads a `null` like a left-out key (pydantic's `X | None =
+   * None`, Go's slices and pointers), advertise the key without `null`: the shape Gemini's routes
+   * and Claude Code take. Calls with `null` are still read as before. The `gemini` profile always does.
+   */
+  omitAbsentNulls?: boolean
 }
 
 export interface CompiledTool {
@@ -53,6 +68,8 @@ export interface CompiledTool {
   annotations?: Record<string, unknown>
   /** The profile this tool was compiled for, unless `portable`. */
   profile?: string
+  /** For a JSON Schema input: the parser preset it was read with. */
+  preset?: PresetName
   /** For a strict profile: whether the tool meets its rules (when not, it is the `portable` tool). */
   strict?: boolean
   /**
@@ -89,17 +106,22 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   const diagnostics: ToolDiagnostic[] = []
   const originals: OriginalSchema[] = []
   let discriminator: string | undefined
+  let presetName: PresetName | undefined
+  let originalSize = 0
   const target = resolveTarget(options.profile ?? 'portable')
   const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
     let original
     try {
-      original = toOriginalSchema(schema, part === 'output' ? 'output' : 'input', options.converters)
+      original = toOriginalSchema(schema, part === 'output' ? 'output' : 'input', options.converters, { preset: options.preset })
     }
     catch (error) {
       if (error instanceof UnrepresentableError)
         throw new CompileError(tool.name, part, error.path, error.reason)
       throw new CompileError(tool.name, part, '', (error as Error).message)
     }
+    // What the original costs, as its server or library writes it (before the generator reading).
+    if (part !== 'output')
+      originalSize += JSON.stringify(isJsonSchemaDocument(schema) ? schema : original.schema).length
     // MCP reads a tool schema without `$schema` as 2020-12; the tag only breaks draft-07 validators (VS Code's).
     delete original.schema.$schema
     const result = flattenSchema(original.schema, { profile: target.flatten, notes: original.notes, semantics: original.semantics })
@@ -108,6 +130,14 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
       originals.push(original)
     if (part === 'input')
       discriminator = rootDiscriminator(original)
+    if (part === 'input' && 'preset' in original) {
+      const { preset, evidence } = (original as JsonSchemaOriginal).preset
+      presetName = preset.name
+      const why = evidence === 'option' ? 'as asked' : evidence.length === 0 ? 'no generator\'s fingerprints found' : evidence.join('; ')
+      diagnostics.push({ tool: tool.name, schema: part, code: 'generator-preset', severity: 'info', path: '', message: `read with the "${preset.name}" preset, for ${preset.generators}: ${why}` })
+    }
+    for (const reading of (original as Partial<JsonSchemaOriginal>).readings ?? [])
+      diagnostics.push({ tool: tool.name, schema: part, code: reading.kind === 'cut' ? 'generator-noise' : 'generator-preset', severity: 'info', path: reading.path, message: reading.message })
     return objectRoot(tool.name, part, result.schema, diagnostics)
   }
 
@@ -132,7 +162,11 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     compiled.description = fitDescription(tool.description, 'the tool description')
   if (typeof inputSchema.description === 'string')
     inputSchema.description = fitDescription(inputSchema.description, 'the merged input description')
-  const targeted = target.profile ? applyTarget(inputSchema, target.profile) : undefined
+  // Only where every part's parser reads a `null` like a left-out key may a strict profile say so plainly.
+  const nullModes = new Set(originals.map(original => original.semantics.nullAsAbsent))
+  const nullAsAbsent = nullModes.size === 1 ? [...nullModes][0]! : 'never'
+  const profile = options.omitAbsentNulls ? withRules(target.profile, [omitAbsentNulls]) : target.profile
+  const targeted = profile ? applyTarget(inputSchema, profile, { nullAsAbsent }) : undefined
   if (targeted)
     diagnostics.push(...targeted.diagnostics.map(d => ({ ...d, tool: tool.name, schema: 'input' as const })))
   compiled.inputSchema = canonicalSchema(targeted?.schema ?? inputSchema) as JsonSchemaObject
@@ -145,6 +179,8 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     compiled.annotations = tool.annotations
   if (target.profile)
     compiled.profile = target.profile.name
+  if (presetName !== undefined)
+    compiled.preset = presetName
   if (targeted?.strict !== undefined)
     compiled.strict = targeted.strict
   const plans = originals.map(original => planCoercion(original.schema, { notes: original.notes, nullsMeanAbsent: targeted?.nullsMeanAbsent }))
@@ -156,6 +192,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   const slices = Object.fromEntries(parts.filter(([part]) => part !== 'input').map(([part, schema]) => [part, Object.keys(schema.properties ?? {})]))
   if (Object.keys(slices).length > 0)
     compiled.slices = slices
+  const grown = largerThanOriginal(compiled.inputSchema, originalSize, compiled.profile ?? target.flatten, compiled.strict === true)
+  if (grown)
+    diagnostics.push({ tool: tool.name, schema: 'input', code: 'larger-than-original', severity: 'info', path: '', message: grown })
   compiled.diagnostics = diagnostics
   return compiled
 }
@@ -184,6 +223,56 @@ function rootDiscriminator(original: OriginalSchema): string | undefined {
   if (!branches || !branches.every(isSchemaObject))
     return undefined
   return tagOf(branches, original.notes['']?.discriminator)?.key
+}
+
+/**
+ * Why an advertised schema is larger than its original, in JSON characters, by what it spells out
+ * that the original did not: undefined when it is not larger.
+ */
+function largerThanOriginal(advertised: JsonSchemaObject, originalSize: number, profile: string, strict: boolean): string | undefined {
+  const size = JSON.stringify(advertised).length
+  if (originalSize === 0 || size <= originalSize)
+    return undefined
+  const counts = { any: 0, wrapped: 0, hints: 0, text: 0, classes: 0 }
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node))
+      return node.forEach(visit)
+    if (!isSchemaObject(node))
+      return
+    // The typed "any" shape nests itself in `items`: one place.
+    if (Array.isArray(node.type) && node.type.length >= 6) {
+      counts.any++
+      return
+    }
+    const description = typeof node.description === 'string' ? node.description : ''
+    if (description.includes('{"value": ...}'))
+      counts.wrapped++
+    if (/Only for |Required when /.test(description))
+      counts.hints++
+    if (description.includes('Send as JSON text'))
+      counts.text++
+    if (typeof node.pattern === 'string' && node.pattern.includes('\\p{'))
+      counts.classes++
+    for (const [keyword, child] of Object.entries(node)) {
+      if (keyword !== 'enum' && keyword !== 'const' && keyword !== 'default' && keyword !== 'examples')
+        visit(child)
+    }
+  }
+  visit(advertised)
+  const reasons = [
+    counts.any > 0 && `"any value" spelled as a typed shape at ${counts.any} place${counts.any === 1 ? '' : 's'} (clients send an untyped value as JSON text)`,
+    counts.wrapped > 0 && `${counts.wrapped} optional key${counts.wrapped === 1 ? '' : 's'} that take${counts.wrapped === 1 ? 's' : ''} null wrapped as {"value": ...} (a strict model must tell null from a left-out key)`,
+    counts.text > 0 && `${counts.text} place${counts.text === 1 ? '' : 's'} advertised as JSON text with a note saying so`,
+    counts.hints > 0 && `per-variant hints on ${counts.hints} key${counts.hints === 1 ? '' : 's'} a union merged`,
+    counts.classes > 0 && `${counts.classes} pattern${counts.classes === 1 ? '' : 's'} whose escapes are spelled out as the parser's regex engine reads them`,
+    strict && 'every key required and every object closed, as strict mode wants',
+  ].filter((reason): reason is string => typeof reason === 'string')
+  return `the ${profile} schema is ${Math.round((size / originalSize - 1) * 100)}% larger than the original (${originalSize} → ${size} characters of JSON): ${reasons.length > 0 ? reasons.join('; ') : 'the shape the profile needs'}`
+}
+
+/** A profile with rules run before its own (a `portable` one when there is none). */
+function withRules(profile: TargetProfile | undefined, rules: TargetRule[]): TargetProfile {
+  return profile ? { ...profile, rules: [...rules, ...profile.rules] } : { name: 'portable', rules }
 }
 
 /** MCP wants `type: "object"` at the root; anything else is reported (and kept, since it is sound). */

@@ -14,6 +14,8 @@ export const VALIDATOR_SEMANTICS: ParserSemantics = {
   trustedFormats: 'all',
   unknownKeys: 'keep',
   objectKeys: 'own',
+  refSiblings: 'and',
+  nullAsAbsent: 'never',
 }
 
 function appendDescription(node: JsonSchemaObject, sentence: string): void {

@@ -5,7 +5,7 @@ import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef } from '
 import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } from './context'
 import { acceptsAnything, assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
-import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS } from './keywords'
+import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS, typesOf } from './keywords'
 import { faithfulKeywords, keysAsJavaScriptSees } from './semantics'
 import { isWellFormed } from './well-formed'
 
@@ -132,7 +132,13 @@ function flattenUnion(ctx: FlattenContext, original: JsonSchemaObject, node: Jso
   const branches = node[keyword] as unknown[]
   const unionPath = childPointer(path, keyword)
   // A branch a profile keeps as a `$ref` joins as its definition rewritten, never as the raw original.
-  const resolved = branches.map(branch => isSchemaObject(branch) && typeof branch.$ref === 'string' ? rewrittenTarget(ctx, branch.$ref, depth) : branch)
+  const resolved = branches.map((branch) => {
+    if (!isSchemaObject(branch) || typeof branch.$ref !== 'string')
+      return branch
+    const { $ref: ref, ...siblings } = branch
+    const target = rewrittenTarget(ctx, ref, depth)
+    return isSchema(target) ? withRefSiblings(ctx, siblings, target, path, depth) : target
+  })
   if (!resolved.every(isSchema)) {
     report(ctx, 'union-left-alone', 'warning', unionPath, 'a branch is not a schema or its $ref cannot be resolved; the union is left as it is')
     return node
@@ -187,9 +193,29 @@ export function foldAll(schemas: JsonSchema[]): JsonSchema {
         out.properties = { ...value, ...out.properties }
       else if (keyword === 'required' && Array.isArray(value) && Array.isArray(out.required))
         out.required = [...new Set([...out.required, ...value])]
+      // A value of all the schemas has a kind each allows; a child that takes anything says less than one that does not.
+      else if (keyword === 'type')
+        out.type = commonKinds(out.type, value)
+      else if (SUBSCHEMA_KEYWORDS.single.includes(keyword as never) && acceptsAnything(out[keyword]) && !acceptsAnything(value))
+        out[keyword] = value
     }
   }
+  // The typed "any value" of a member without a type leaves array items behind a type that has no arrays.
+  const kinds = isSchemaObject(out) ? typesOf(out) : undefined
+  if (kinds && !kinds.includes('array') && acceptsAnything(out.items))
+    delete out.items
   return out
+}
+
+/** The kinds two `type`s share (`integer` within `number`); where they share none, the first (wider than nothing: sound). */
+function commonKinds(a: unknown, b: unknown): unknown {
+  const left = [a].flat().filter((kind): kind is Kind => typeof kind === 'string')
+  const right = new Set([b].flat().filter((kind): kind is Kind => typeof kind === 'string'))
+  const shared = left.flatMap((kind): Kind[] => right.has(kind) ? [kind] : kind === 'number' && right.has('integer') ? ['integer'] : kind === 'integer' && right.has('number') ? ['integer'] : [])
+  if (shared.length === 0)
+    return a
+  const sorted = sortKinds(new Set(shared))
+  return sorted.length === 1 ? sorted[0] : sorted
 }
 
 /**
@@ -222,7 +248,7 @@ function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, nod
   report(ctx, 'invisible-constraint', 'info', path, widened === 'any'
     ? `accepts any value: the parser takes input of any shape here (${stricter.join(', ')})`
     : `kept only the base type${widened === 'coerced' ? ' and what converts to it' : ''}: the parser accepts more than JSON Schema shows (${stricter.join(', ')})`)
-  return widened === 'any' ? { ...annotationsOf(out), ...anyObject(ctx) } : widened === 'coerced' ? coercedNumber(ctx, out) : baseType(out)
+  return widened === 'any' ? { ...annotationsOf(out), ...anyObject(ctx) } : widened === 'coerced' ? coercedNumber(out) : baseType(out)
 }
 
 /**
@@ -249,12 +275,26 @@ function annotationsOf(node: JsonSchemaObject): JsonSchemaObject {
   return Object.fromEntries(Object.entries(node).filter(([keyword]) => ANNOTATIONS.has(keyword) && keyword !== 'default'))
 }
 
-/** `Number()` turns strings, booleans, null and arrays into numbers; numbers keep their constraints. */
-function coercedNumber(ctx: FlattenContext, node: JsonSchemaObject): JsonSchemaObject {
+/**
+ * The strings `Number()` reads as a number: JavaScript's StringNumericLiteral (a decimal with sign,
+ * fraction and exponent, or a 0x/0o/0b integer), within white space and line terminators (`\s` in
+ * unicode mode is that very set), or nothing at all (which reads as 0).
+ */
+export const NUMERIC_STRING = '^\\s*(?:[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)|0[bB][01]+|0[oO][0-7]+|0[xX][\\dA-Fa-f]+)?\\s*$'
+
+/**
+ * `Number()` turns strings, booleans, null and arrays into numbers; numbers keep their constraints.
+ * A string is a number only as the numeric literals it can spell, and an array only as its one
+ * element (`[]` is 0, `["7"]` is 7, `[1, 2]` is NaN): said exactly beside the number.
+ */
+function coercedNumber(node: JsonSchemaObject): JsonSchemaObject {
   // A converted value need not be one the enum lists, nor the default.
   const { enum: _enum, const: _const, default: _default, ...out } = node
   out.type = sortKinds([...splitByKind(node).kinds.keys(), 'array', 'string', 'boolean', 'null'])
-  out.items = anyObject(ctx)
+  out.pattern = NUMERIC_STRING
+  // The one element reads as its text: a numeric string, a number, null (""), or an array of one, and so on.
+  out.items = { type: ['array', 'string', 'number', 'null'], pattern: NUMERIC_STRING, maxItems: 1, items: {} }
+  out.maxItems = 1
   return out
 }
 
@@ -279,7 +319,27 @@ function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string
     resolved = rewrite(ctx, target, path, depth + 1)
     ctx.frames.pop()
   }
-  return Object.keys(siblings).length === 0 ? resolved : foldAll([rewrite(ctx, siblings, path, depth), resolved])
+  return withRefSiblings(ctx, siblings, resolved, path, depth)
+}
+
+/**
+ * A `$ref` beside other keywords. Annotations (pydantic's `default` on an enum's `$ref`) annotate
+ * the definition. Constraints apply too in 2020-12 (a conjunction: the definition's kinds bound
+ * theirs), and not at all before 2019-09, where validators ignore them.
+ */
+function withRefSiblings(ctx: FlattenContext, siblings: JsonSchemaObject, resolved: JsonSchema, path: JsonPointer, depth: number): JsonSchema {
+  const keywords = Object.keys(siblings)
+  if (keywords.length === 0)
+    return resolved
+  const annotations = annotationsOf(siblings)
+  if ('default' in siblings)
+    annotations.default = siblings.default
+  const constraints = keywords.filter(keyword => !ANNOTATIONS.has(keyword))
+  const annotated = isSchemaObject(resolved) ? { ...resolved, ...annotations } : resolved
+  if (constraints.length === 0 || ctx.semantics.refSiblings === 'ignored')
+    return annotated
+  const kinds = isSchemaObject(resolved) && siblings.type === undefined ? typesOf(resolved) : undefined
+  return foldAll([annotated, rewrite(ctx, kinds ? { type: kinds, ...siblings } : siblings, path, depth)])
 }
 
 /** Nodes `looseKinds` looks through before it gives up on finding the kinds. */

@@ -13,6 +13,8 @@ export const ARKTYPE_SEMANTICS: ParserSemantics = {
   trustedFormats: [],
   unknownKeys: 'keep',
   objectKeys: 'in',
+  refSiblings: 'and',
+  nullAsAbsent: 'never',
 }
 
 interface ArktypeLike { 'internal': { json: unknown }, '~standard': { vendor: string } }

@@ -25,6 +25,11 @@ export function mark(json: JsonSchemaObject, note: SchemaNote): void {
     json[MARK] = mergeNotes(json[MARK] as SchemaNote | undefined, note)
 }
 
+/** The note a node was marked with so far (before `takeMarks`). */
+export function noteOf(json: JsonSchemaObject): SchemaNote | undefined {
+  return json[MARK] as SchemaNote | undefined
+}
+
 /** Marks a node the library could not convert; `takeMarks` throws with its pointer. */
 export function markUnrepresentable(json: JsonSchemaObject, kind: string, detail: string): void {
   json[UNREPRESENTABLE] = { kind, detail } satisfies Unrepresentable

@@ -1,7 +1,8 @@
-import type { JsonSchemaObject, ParserSemantics } from '../types'
+import type { JsonSchemaObject, ParserSemantics, PresetName } from '../types'
 import type { JsonSchemaMethod, OriginalSchema, SchemaConverters, SchemaSide } from './interface'
 import { isSchemaObject } from '../json'
 import { arktypeOriginal, isArktype } from './arktype'
+import { isJsonSchemaDocument, JSON_SCHEMA_VENDOR, jsonSchemaOriginal } from './json-schema'
 import { isValibot, valibotOriginal, valibotStandardOriginal } from './valibot'
 import { isZod, zodOriginal } from './zod'
 
@@ -19,6 +20,8 @@ const UNKNOWN_LIBRARY_SEMANTICS: ParserSemantics = {
   trustedFormats: [],
   unknownKeys: 'keep',
   objectKeys: 'in',
+  refSiblings: 'and',
+  nullAsAbsent: 'never',
 }
 
 const EFFECT_FIX = 'combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
@@ -37,7 +40,7 @@ function missingHalf(schema: unknown, standard: Standard | undefined, side: Sche
     }
     if (vendor === 'effect')
       return `this effect schema has no ~standard.jsonSchema; ${EFFECT_FIX}`
-    return 'expected a zod 4 schema or a Standard Schema that exposes ~standard.jsonSchema'
+    return 'expected a zod 4 schema, a Standard Schema that exposes ~standard.jsonSchema, or a JSON Schema as a plain object'
   }
   // The server parses every call with the schema's own validate: a JSON-only schema would build and then fail every call.
   if (side === 'input' && typeof standard.validate !== 'function') {
@@ -48,12 +51,20 @@ function missingHalf(schema: unknown, standard: Standard | undefined, side: Sche
   return undefined
 }
 
+export interface OriginalSchemaOptions {
+  /** For a JSON Schema: the parser it was written for (`auto`, the default: told by its fingerprints). */
+  preset?: PresetName | 'auto'
+}
+
 /**
  * The JSON Schema of a tool's schema as its own library describes it (2020-12), through the
  * schema's Standard JSON Schema interface, so the conversion runs in the very copy of the library
  * the schema was made with. Each library's front end adds what its JSON cannot show.
  */
-export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input', converters: SchemaConverters = {}): OriginalSchema {
+export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input', converters: SchemaConverters = {}, options: OriginalSchemaOptions = {}): OriginalSchema {
+  // A JSON Schema as data: the parser is a validator, or the language's that its preset names.
+  if (isJsonSchemaDocument(schema))
+    return jsonSchemaOriginal(schema, options.preset)
   const standard = (schema as { '~standard'?: Standard } | null | undefined)?.['~standard']
   const zodToJSONSchema = converters.zodToJSONSchema
   // zod/mini: zod's own converter, run on the schema, does what classic zod's ~standard.jsonSchema does.
@@ -65,6 +76,12 @@ export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input', co
   if (missing)
     throw new TypeError(missing)
   const convert = standard!.jsonSchema![side] as JsonSchemaMethod
+  if (standard!.vendor === JSON_SCHEMA_VENDOR) {
+    const json = convert({ target: 'draft-2020-12' })
+    if (!isSchemaObject(json))
+      throw new TypeError('~standard.jsonSchema did not return a JSON Schema object')
+    return jsonSchemaOriginal(json, options.preset)
+  }
   if (isZod(schema))
     return zodOriginal(convert)
   if (standard!.vendor === 'valibot')

@@ -16,6 +16,8 @@ export const VALIBOT_SEMANTICS: ParserSemantics = {
   trustedFormats: [],
   unknownKeys: 'strip',
   objectKeys: 'in',
+  refSiblings: 'and',
+  nullAsAbsent: 'never',
 }
 
 /** The parts of a valibot schema, action or pipe the conversion reads. */

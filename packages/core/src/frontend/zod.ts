@@ -19,6 +19,8 @@ export const ZOD_SEMANTICS: ParserSemantics = {
   trustedFormats: ['date-time', 'date', 'ipv4', 'ipv6', 'uuid'],
   unknownKeys: 'strip',
   objectKeys: 'own',
+  refSiblings: 'and',
+  nullAsAbsent: 'never',
 }
 
 /** Formats whose check is not their pattern and accepts strings the pattern rejects. */

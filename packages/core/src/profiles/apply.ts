@@ -1,10 +1,32 @@
 // Applying a target profile: its rules over the finished `portable` schema, and the inverse map
 // (a decode plan) that undoes what they changed.
 import type { CoercionPlan } from '../plan/plan-coercion'
-import type { Diagnostic, JsonPointer, JsonSchemaObject } from '../types'
+import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics } from '../types'
 import type { TargetContext, TargetRule } from './rules'
 import { hasOwn, isSchemaObject, setOwn } from '../json'
-import { applyNodeRules } from './rules'
+import { childPointer } from '../json'
+import { applyNodeRules, takesNull } from './rules'
+
+/**
+ * The optional keys of a portable schema that the parser reads alike whether left out or `null`:
+ * any that takes null (`nullable`), or one whose default is null (`default-null`).
+ */
+function nullsLikeAbsence(schema: JsonSchema, mode: ParserSemantics['nullAsAbsent'], path: JsonPointer = '', found = new Set<JsonPointer>()): Set<JsonPointer> {
+  if (mode === 'never' || !isSchemaObject(schema))
+    return found
+  const required = Array.isArray(schema.required) ? schema.required : []
+  if (isSchemaObject(schema.properties)) {
+    for (const [key, child] of Object.entries(schema.properties)) {
+      const at = childPointer(path, 'properties', key)
+      if (!required.includes(key) && takesNull(child as JsonSchema) && (mode === 'nullable' || (isSchemaObject(child) && child.default === null)))
+        found.add(at)
+      nullsLikeAbsence(child as JsonSchema, mode, at, found)
+    }
+  }
+  for (const keyword of ['items', 'additionalProperties'])
+    nullsLikeAbsence(schema[keyword] as JsonSchema, mode, childPointer(path, keyword), found)
+  return found
+}
 
 /**
  * A profile that rewrites the `portable` schema for one target. Built-in ones are below; a user's own
@@ -83,7 +105,13 @@ function decodePlan(marks: [JsonPointer, CoercionPlan][]): CoercionPlan | undefi
  * Applies a target profile to a tool's finished `portable` input schema. A strict profile whose rules
  * a tool cannot meet gives the `portable` schema back, marked non-strict, with each reason a warning.
  */
-export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): TargetResult {
+export interface ApplyOptions {
+  /** Where the parser reads a key left out and `null` alike (a preset's `nullAsAbsent`). */
+  nullAsAbsent?: ParserSemantics['nullAsAbsent']
+}
+
+export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, options: ApplyOptions = {}): TargetResult {
+  const sameAsAbsent = nullsLikeAbsence(schema, options.nullAsAbsent ?? 'never')
   const diagnostics: Diagnostic[] = []
   const encoded: JsonPointer[] = []
   const leftOut: [JsonPointer, CoercionPlan][] = []
@@ -103,6 +131,8 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile): T
     nullsMeanAbsent: () => nullsMeanAbsent = true,
     nullMeansLeftOut: (path, unwrap) => leftOut.push([path, unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
     isEncoded: path => encoded.includes(path),
+    // Pointers of the portable schema; a branch a rule split off stands where its node stood.
+    nullIsAbsent: path => sameAsAbsent.has(path.replace(/\/anyOf\/\d+/g, '')),
   }
   const out = applyNodeRules(schema, '', profile.rules, ctx)
   const document = isSchemaObject(out) ? out : schema

@@ -4,7 +4,7 @@ import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { withSentence } from '../flatten/keywords'
 import { childPointer, isSchemaObject } from '../json'
-import { encodeAsJson, isOpenObject, keepKeywords, kindsOf, visitNodes } from './rules'
+import { encodeAsJson, isOpenObject, keepKeywords, kindsOf, omitAbsentNulls, visitNodes } from './rules'
 
 /** Keywords of the OpenAPI `Schema` Gemini's `parameters` field reads. */
 const GEMINI_KEYWORDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'properties', 'required', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'minProperties', 'maxProperties'])
@@ -70,5 +70,7 @@ export const keepGeminiKeywords = keepKeywords('gemini-keywords', GEMINI_KEYWORD
 
 export const gemini: TargetProfile = {
   name: 'gemini',
-  rules: [geminiTypes, keepGeminiKeywords, geminiNames],
+  // A 2020-12 validator reads `nullable` as nothing and rejects the null: where the parser reads
+  // null as a left-out key, the key is advertised without it.
+  rules: [omitAbsentNulls, geminiTypes, keepGeminiKeywords, geminiNames],
 }

@@ -54,10 +54,16 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
   if (!isObject(value) || !isSchemaObject(node.properties))
     return value
   const out: Record<string, Json> = {}
+  const left = new Set<string>()
   const required = Array.isArray(node.required) ? node.required : []
   for (const [key, child] of Object.entries(node.properties)) {
+    // A null the schema does not take at an optional key: the model leaves the key out (its parser reads both alike).
+    const sub = decode?.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined
+    if (hasOwn(value, key) && value[key] === null && !required.includes(key) && isSchemaObject(child) && 'type' in child && !takesNull(child) && sub?.parse !== 'json' && !sub?.unwrap) {
+      left.add(key)
+      continue
+    }
     if (hasOwn(value, key)) {
-      const sub = decode?.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined
       const wrapped = sub?.unwrap && isSchemaObject(child) && Array.isArray(child.anyOf) ? child.anyOf[0] : undefined
       const inner = isSchemaObject(wrapped) && isSchemaObject(wrapped.properties) ? wrapped.properties.value : undefined
       setOwn(out, key, inner !== undefined ? { value: modelAnswer(inner, sub, value[key], options) } : modelAnswer(child, sub, value[key], options))
@@ -68,7 +74,7 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
   }
   if (node.additionalProperties !== false) {
     for (const key of Object.keys(value)) {
-      if (!hasOwn(out, key))
+      if (!hasOwn(out, key) && !left.has(key))
         setOwn(out, key, value[key])
     }
   }

@@ -11,7 +11,7 @@ import { gemini, geminiNames, geminiTypes, keepGeminiKeywords } from './gemini'
 import { minimal } from './minimal'
 import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
 import { portable, portableViolations } from './portable'
-import { closeObjects, encodeOpenObjects, keepKeywords, requireEveryKey, splitKinds } from './rules'
+import { closeObjects, encodeOpenObjects, keepKeywords, omitAbsentNulls, requireEveryKey, splitKinds } from './rules'
 
 const FLATTENING: Record<FlattenProfileName, Profile> = { portable, minimal }
 
@@ -29,6 +29,7 @@ export function resolveProfile(name: FlattenProfileName): Profile {
 export const targetRules = {
   closeObjects,
   encodeOpenObjects,
+  omitAbsentNulls,
   requireEveryKey,
   splitKinds,
   keepKeywords,

@@ -26,6 +26,8 @@ export interface TargetContext {
   nullMeansLeftOut: (path: JsonPointer, unwrap: boolean) => void
   /** Whether the value at `path` is advertised as JSON text. */
   isEncoded: (path: JsonPointer) => boolean
+  /** Whether the parser reads the optional key at `path` alike when left out and when `null`. */
+  nullIsAbsent: (path: JsonPointer) => boolean
 }
 
 /**
@@ -228,11 +230,58 @@ export const requireEveryKey: TargetRule = {
       const at = childPointer(path, 'properties', key)
       if (!takesNull(child))
         return [key, withNull(child)]
+      // The parser gives a `null` the output of a left-out key (pydantic's `= None`, Go's nil): plain nullability says both.
+      if (ctx.nullIsAbsent(at))
+        return [key, child]
       const encoded = ctx.isEncoded(at)
       ctx.nullMeansLeftOut(at, !encoded)
       return [key, encoded && isSchemaObject(child) ? { ...child, description: withSentence(child.description, 'null leaves it out; the JSON text null sends null.') } : wrappedForNull(child)]
     }))
     return { ...node, properties, required: keys }
+  },
+}
+
+/** The same schema without `null` (its `type`, its `enum`, OpenAPI's `nullable`), where it takes other values too. */
+function withoutNull(node: JsonSchemaObject): JsonSchemaObject {
+  const kinds = kindsOf(node)
+  // A child a later rule already finished may say null the OpenAPI way.
+  if (node.nullable === true) {
+    const { nullable: _nullable, ...out } = node
+    return out
+  }
+  if (!kinds.includes('null') || kinds.length === 1)
+    return node
+  const out = { ...node }
+  setTypes(out, kinds.filter(kind => kind !== 'null'))
+  if (Array.isArray(out.enum))
+    out.enum = out.enum.filter(value => value !== null)
+  if (out.default === null)
+    delete out.default
+  return out
+}
+
+/**
+ * An optional key the parser reads alike whether left out or `null` (a preset's `nullAsAbsent`:
+ * pydantic's `X | None = None`, Go's slices and pointers) is advertised without `null`: the shape
+ * Gemini's routes and Claude Code take. A value holding `null` has an advertised form with the same
+ * output, the key left out; a `null` sent anyway still reaches the parser, which takes it.
+ */
+export const omitAbsentNulls: TargetRule = {
+  name: 'omit-absent-nulls',
+  node(node, path, ctx) {
+    if (!isSchemaObject(node.properties))
+      return node
+    const required = new Set(Array.isArray(node.required) ? node.required as string[] : [])
+    let properties: Record<string, JsonSchema> | undefined
+    for (const [key, child] of Object.entries(node.properties as Record<string, JsonSchema>)) {
+      const at = childPointer(path, 'properties', key)
+      if (required.has(key) || !isSchemaObject(child) || !ctx.nullIsAbsent(at))
+        continue
+      const narrowed = withoutNull(child)
+      if (narrowed !== child)
+        (properties ??= { ...node.properties as Record<string, JsonSchema> })[key] = narrowed
+    }
+    return properties ? { ...node, properties } : node
   },
 }
 

@@ -171,6 +171,11 @@ function checkTools(tools: readonly ToolDefinition[], extend: ExtendOptions | un
     if (seen.has(tool.name))
       throw new TypeError(`createMcpServer: two tools are named "${tool.name}"`)
     seen.add(tool.name)
+    for (const part of ['params', 'input'] as const) {
+      const schema = tool[part] as { '~standard'?: { validate?: unknown } } | undefined
+      if (schema !== undefined && typeof schema?.['~standard']?.validate !== 'function')
+        throw new TypeError(`createMcpServer: tool "${tool.name}" ${part} has no ~standard.validate, so no call could be parsed; a JSON Schema given as data needs a validator: wrap it as a Standard Schema with vendor "json-schema" whose validate runs one (ajv, @cfworker/json-schema)`)
+    }
     const built = precomputedOf(tool)?.slices?.extend
     if (built && !extend)
       throw new TypeError(`createMcpServer: tool "${tool.name}" was built with shared extend fields (${built.join(', ')}); pass the same extend option`)

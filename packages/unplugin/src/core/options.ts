@@ -1,5 +1,5 @@
-import type { ProfileName, TargetProfile } from '@flatmcp/core'
-import { resolveTarget } from '@flatmcp/core'
+import type { PresetName, ProfileName, TargetProfile } from '@flatmcp/core'
+import { PRESET_NAMES, resolveTarget } from '@flatmcp/core'
 import type { FilterPattern } from 'unplugin'
 import path from 'node:path'
 
@@ -41,6 +41,12 @@ export interface Options {
    * the ones given here.
    */
   libraryOptions?: Record<string, Record<string, unknown>>
+  /**
+   * For tools whose input is a JSON Schema written by another language's generator: the parser it
+   * was written for (`pydantic`, `go`, `serde`, `dotnet`, or `json-schema` for a validator), or
+   * `auto` to tell it by each schema's fingerprints. Default: `auto`.
+   */
+  preset?: PresetName | 'auto'
 }
 
 export interface ResolvedOptions {
@@ -56,6 +62,7 @@ export interface ResolvedOptions {
   root: string
   cacheDir: string
   libraryOptions: Record<string, Record<string, unknown>>
+  preset: PresetName | 'auto'
 }
 
 const BASES = ['portable', 'minimal']
@@ -113,6 +120,14 @@ export function libraryOptionsKey(libraryOptions: ResolvedOptions['libraryOption
   return JSON.stringify(libraryOptions, (_key, value: unknown) => typeof value === 'function' ? String(value) : value)
 }
 
+function resolvePreset(preset: Options['preset']): ResolvedOptions['preset'] {
+  if (preset === undefined)
+    return 'auto'
+  if (preset !== 'auto' && !(PRESET_NAMES as string[]).includes(preset))
+    throw new TypeError(`unplugin-flatmcp: preset must be "auto" or one of ${PRESET_NAMES.map(n => `"${n}"`).join(', ')}, not "${String(preset)}"`)
+  return preset
+}
+
 export function resolveOptions(options: Options = {}, bundlerRoot?: string): ResolvedOptions {
   const { profile, profiles } = resolveProfiles(options)
   const failOn = options.failOn ?? 'error'
@@ -134,5 +149,6 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
     root,
     cacheDir: path.resolve(root, options.cacheDir ?? 'node_modules/.cache/flatmcp'),
     libraryOptions: resolveLibraryOptions(options.libraryOptions),
+    preset: resolvePreset(options.preset),
   }
 }

@@ -1,4 +1,4 @@
-import type { SchemaConverters } from '@flatmcp/core'
+import type { PresetName, SchemaConverters } from '@flatmcp/core'
 import type { ModuleFlat, ModuleTool } from '../compile/compile-module'
 import { ToolCompileError } from '../compile/compile-module'
 import { checkSuperset, toolParts } from './superset'
@@ -23,7 +23,7 @@ function schemaPath(instancePath: string): string {
  * the JSON, must pass the flat schema under every client validator. A miss fails the build with the
  * counterexample.
  */
-export async function crossCheck(tools: ModuleTool[], flats: ModuleFlat[], extendSchema: unknown, converters: SchemaConverters): Promise<void> {
+export async function crossCheck(tools: ModuleTool[], flats: ModuleFlat[], extendSchema: unknown, converters: SchemaConverters, preset: PresetName | 'auto' = 'auto'): Promise<void> {
   const entries = [
     ...tools.map(t => ({ exportName: t.exportName, tool: t.compiled.name as string | undefined, advertised: t.compiled.inputSchema, parts: toolParts(t.definition, extendSchema) })),
     ...flats.map(f => ({ exportName: f.exportName, tool: undefined, advertised: f.data.inputSchema, parts: [f.schema] })),
@@ -31,7 +31,7 @@ export async function crossCheck(tools: ModuleTool[], flats: ModuleFlat[], exten
   for (const entry of entries) {
     if (entry.parts.length === 0 || !needsCrossCheck(entry.parts))
       continue
-    const { counterexample } = await checkSuperset(entry.advertised, entry.parts, { samples: CROSS_CHECK_SAMPLES, seed: 1, relax: true, converters })
+    const { counterexample } = await checkSuperset(entry.advertised, entry.parts, { samples: CROSS_CHECK_SAMPLES, seed: 1, relax: true, converters, preset })
     if (counterexample) {
       const value = JSON.stringify(counterexample.value)
       const at = rejectionPaths(entry.advertised as object, counterexample.value)[0] ?? ''

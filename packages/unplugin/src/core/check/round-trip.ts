@@ -29,7 +29,7 @@ type Problem = Omit<NonNullable<RoundTripResult['counterexample']>, 'value'>
  */
 export async function checkRoundTrip(form: ProfiledForm, profile: string, parts: unknown[], options: SupersetOptions): Promise<RoundTripResult> {
   const advertised = CLIENT_VALIDATORS[0]!.compile(form.inputSchema === true ? {} : form.inputSchema === false ? { not: {} } : form.inputSchema)
-  const reader = originalReader(parts, options.converters)
+  const reader = originalReader(parts, options.converters, options.preset)
   const tries = triesOf(form)
   const problemOf = async (value: unknown, output: unknown): Promise<Problem | undefined> => {
     const written = modelAnswer(form.inputSchema, form.decode, value, { nullsForMissing: profile === 'openai-strict' })

@@ -1,4 +1,4 @@
-import type { JsonSchema, SchemaConverters } from '@flatmcp/core'
+import type { JsonSchema, PresetName, SchemaConverters } from '@flatmcp/core'
 import { toOriginalSchema } from '@flatmcp/core'
 import { createRandom, sampleValue } from './sample'
 import { clientCheck } from './validators'
@@ -7,7 +7,7 @@ import { clientCheck } from './validators'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-interface Validating { '~standard': { validate: (value: unknown) => { issues?: unknown } | Promise<{ issues?: unknown }> } }
+interface Validating { '~standard': { validate: (value: unknown) => { value?: unknown, issues?: unknown } | Promise<{ value?: unknown, issues?: unknown }> } }
 
 function keysOf(schema: JsonSchema | undefined): string[] {
   return isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
@@ -76,6 +76,8 @@ export interface SupersetOptions {
   relax?: boolean
   /** Schema libraries' converters (see `toOriginalSchema`). */
   converters?: SchemaConverters
+  /** The preset JSON Schema parts are read with (see `compileTool`). */
+  preset?: PresetName | 'auto'
 }
 
 export interface SupersetResult {
@@ -87,6 +89,30 @@ export interface SupersetResult {
   counterexample?: { value: unknown, rejectedBy: string[] }
 }
 
+/**
+ * How a part parses a value: its library's own `validate`; for a JSON Schema given as data, the
+ * client validators together, on the JSON as flatmcp read it for its parser (a tag pydantic
+ * requires is required there), as the stand-in for a parser that runs elsewhere.
+ */
+function validatorOf(part: { schema: unknown, json: JsonSchema, nullAsAbsent: string }): (value: unknown) => { value?: unknown, issues?: unknown } | Promise<{ value?: unknown, issues?: unknown }> {
+  const standard = (part.schema as Partial<Validating> | undefined)?.['~standard']
+  if (typeof standard?.validate === 'function')
+    return value => standard.validate(value)
+  const { $schema: _dialect, ...json } = isObject(part.json) ? part.json : {}
+  const rejectedBy = clientCheck(json)
+  // A parser that reads `null` like a left-out key (pydantic's `= None`) outputs the same for both.
+  const output = part.nullAsAbsent === 'never' ? (value: unknown) => value : withoutNullMembers
+  return value => rejectedBy(value).length === 0 ? { value: output(value) } : { issues: rejectedBy(value) }
+}
+
+function withoutNullMembers(value: unknown): unknown {
+  if (Array.isArray(value))
+    return value.map(withoutNullMembers)
+  if (!isObject(value))
+    return value
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null).map(([key, member]) => [key, withoutNullMembers(member)]))
+}
+
 /** Values the original schemas accept, each with what they parse it to (the parts' outputs, merged). */
 export interface OriginalReader {
   /** The parts with their JSON Schema, which the sampler aims at. */
@@ -96,8 +122,11 @@ export interface OriginalReader {
 }
 
 /** A tool's original schemas (`parts`: shared fields, params and input, each owning its keys) as one reader. */
-export function originalReader(parts: unknown[], converters?: SchemaConverters): OriginalReader {
-  const withJson = parts.map(schema => ({ schema, json: toOriginalSchema(schema, 'input', converters).schema }))
+export function originalReader(parts: unknown[], converters?: SchemaConverters, preset?: PresetName | 'auto'): OriginalReader {
+  const withJson = parts.map((schema) => {
+    const original = toOriginalSchema(schema, 'input', converters, { preset })
+    return { schema, json: original.schema, nullAsAbsent: original.semantics.nullAsAbsent }
+  })
   const partKeys = withJson.map(part => keysOf(part.json))
   const read = async (value: unknown): Promise<{ output: Record<string, unknown> } | undefined> => {
     if (!isObject(value))
@@ -105,7 +134,7 @@ export function originalReader(parts: unknown[], converters?: SchemaConverters):
     const output: Record<string, unknown> = {}
     for (const [n, part] of withJson.entries()) {
       const own = n === withJson.length - 1 ? Object.fromEntries(Object.entries(value).filter(([key]) => !partKeys.slice(0, -1).flat().includes(key))) : pick(value, partKeys[n]!)
-      const result = await (part.schema as Validating)['~standard'].validate(own)
+      const result = await validatorOf(part)(own)
       if (result.issues)
         return undefined
       Object.assign(output, (result as { value?: unknown }).value)
@@ -133,7 +162,7 @@ export async function* acceptedSamples(reader: OriginalReader, options: Superset
  */
 export async function checkSuperset(advertised: JsonSchema, parts: unknown[], options: SupersetOptions): Promise<SupersetResult> {
   const rejectedBy = clientCheck(advertised === true ? {} : advertised === false ? { not: {} } : advertised)
-  const reader = originalReader(parts, options.converters)
+  const reader = originalReader(parts, options.converters, options.preset)
   const unmet = new Set<string>()
   let checked = 0
   for await (const { value } of acceptedSamples(reader, options, unmet)) {

@@ -110,7 +110,7 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     const profile = value.options.profile ?? options.profile
     let compiled: CompiledTool
     try {
-      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile, converters })
+      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile, converters, preset: options.preset })
     }
     catch (error) {
       throw error instanceof CompileError
@@ -143,7 +143,7 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
     const [compiled, ...others] = [options.profile, ...options.profiles].map((profile) => {
       let result: CompiledTool
       try {
-        result = compileTool(definition, { profile, extend, converters })
+        result = compileTool(definition, { profile, extend, converters, preset: options.preset })
       }
       catch (error) {
         if (error instanceof CompileError)

@@ -1,4 +1,4 @@
-import type { SchemaConverters } from '@flatmcp/core'
+import type { PresetName, SchemaConverters } from '@flatmcp/core'
 import type { ModuleFlat, ModuleTool } from './compile-module'
 import type { ToolOwner } from './tool-owners'
 import type { CachedModule } from '../load/module-cache'
@@ -69,6 +69,8 @@ export interface FreshModule {
   extendSchema: unknown
   /** The schema libraries' converters loaded from the project (for `toOriginalSchema` on these tools). */
   converters: SchemaConverters
+  /** The preset JSON Schema inputs were read with. */
+  preset: PresetName | 'auto'
 }
 
 export interface ModuleCompiler {
@@ -111,7 +113,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   const moduleCache = async (): Promise<ModuleCache> => {
     if (!cache) {
       const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.profile, options.profiles.map(profileKey), options.coercion, options.failOn, ext?.descriptor ?? null])
+      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.preset, options.profile, options.profiles.map(profileKey), options.coercion, options.failOn, ext?.descriptor ?? null])
       cache = new ModuleCache(options.root, options.cacheDir, salt)
     }
     return cache
@@ -125,7 +127,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     await loadTokenizer()
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema, found)
     const flats = compileModuleFlats(loaded.exports, options, found)
-    await crossCheck(tools, flats, ext?.schema, found)
+    await crossCheck(tools, flats, ext?.schema, found, options.preset)
     const injected = injectedCode(tools, flats, readFileSync(file, 'utf8'))
     const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
     const packages = [...new Set([...loaded.packages.map(dep => modulePath(options.root, dep)), ...ext?.packages ?? []])].sort()
@@ -141,12 +143,12 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
         generator: { name: NAME, version: VERSION },
         module,
         hash,
-        options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), coercion: options.coercion, extend: ext?.descriptor ?? null },
+        options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), ...(options.preset === 'auto' ? {} : { preset: options.preset }), coercion: options.coercion, extend: ext?.descriptor ?? null },
         tools,
         flats,
       }),
     }
-    return { result, exports: loaded.exports, tools, flats, extendSchema: ext?.schema, converters: found }
+    return { result, exports: loaded.exports, tools, flats, extendSchema: ext?.schema, converters: found, preset: options.preset }
   }
 
   async function compile(file: string): Promise<CachedModule> {

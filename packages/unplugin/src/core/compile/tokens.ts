@@ -3,7 +3,7 @@
 // on. Other vendors' tokenizers differ by some percent; the ratio advertised ÷ original is what
 // the figure is for.
 import type { CompiledTool, SchemaConverters, ToolDefinition } from '@flatmcp/core'
-import { toOriginalSchema } from '@flatmcp/core'
+import { isJsonSchemaDocument, toOriginalSchema } from '@flatmcp/core'
 
 /** Per tool: the original's tokens, and each built profile's. */
 export interface ToolTokens {
@@ -47,7 +47,8 @@ export function definitionTokens(tool: { name: string, description?: string, inp
  * own JSON Schema of `input` (and of `params`, counted as a second schema) instead of the flat one.
  */
 export function toolTokens(definition: ToolDefinition, compiled: readonly CompiledTool[], baseProfile: string, converters: SchemaConverters = {}): ToolTokens {
-  const schemaOf = (schema: unknown): unknown => schema === undefined ? { type: 'object' } : toOriginalSchema(schema, 'input', converters).schema
+  // A JSON Schema given as data is counted as given (titles and all), as its server lists it.
+  const schemaOf = (schema: unknown): unknown => schema === undefined ? { type: 'object' } : isJsonSchemaDocument(schema) ? schema : toOriginalSchema(schema, 'input', converters).schema
   const [base] = compiled
   const original = definitionTokens({ name: base!.name, description: base!.description, inputSchema: schemaOf(definition.input) })
     + (definition.params === undefined ? 0 : tokensOf(JSON.stringify(schemaOf(definition.params))))

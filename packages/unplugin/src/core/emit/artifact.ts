@@ -6,6 +6,8 @@ export interface ArtifactOptions {
   profile: string
   /** The profiles built besides the base one (absent when none). */
   profiles?: string[]
+  /** The preset JSON Schema inputs were read with, where not detected (absent: `auto`). */
+  preset?: string
   coercion: boolean
   /** The shared fields: where they came from, and their JSON Schema. */
   extend: null | { module?: string, export?: string, schema: unknown }

@@ -1,0 +1,74 @@
+import type { JsonSchemaObject, ParserSemantics, PresetName } from '../../types'
+import type { RegexDialect } from '../regex-dialect'
+
+/**
+ * What the parser behind a generated JSON Schema does that the JSON does not say. Each rule has a
+ * source; a preset may only widen the flat schema, or let an advertised form give the parser the
+ * same output (a key left out where `null` means the same).
+ */
+export interface Preset {
+  name: PresetName
+  /** Who writes schemas for this parser. */
+  generators: string
+  semantics: Omit<ParserSemantics, 'refSiblings'>
+  /** How the parser reads a `pattern`: its regex engine's escapes and dot. */
+  regex: RegexDialect
+  /** A union's OpenAPI `discriminator` key is required by the parser, though its JSON gives it a default. */
+  tagRequired: boolean
+  /**
+   * A union without a tag picks the branch with the most keys set, and a key sent as `null` counts
+   * as set: inside one, `null` and a left-out key may pick different branches.
+   */
+  smartUnions: boolean
+  /** What in a schema says this generator wrote it, one line each (empty: nothing). */
+  fingerprints: (schema: JsonSchemaObject) => string[]
+}
+
+/** Every node of a document, with the key it stands under in its parent's `properties` (if it does). */
+export function eachNode(schema: unknown, visit: (node: JsonSchemaObject, key: string | undefined) => void, key?: string, seen = new Set<object>()): void {
+  if (Array.isArray(schema)) {
+    for (const child of schema)
+      eachNode(child, visit, undefined, seen)
+    return
+  }
+  if (typeof schema !== 'object' || schema === null || seen.has(schema))
+    return
+  seen.add(schema)
+  const node = schema as JsonSchemaObject
+  visit(node, key)
+  for (const [keyword, value] of Object.entries(node)) {
+    if ((keyword === 'properties' || keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const [name, child] of Object.entries(value))
+        eachNode(child, visit, keyword === 'properties' ? name : undefined, seen)
+    }
+    else if (keyword !== 'enum' && keyword !== 'const' && keyword !== 'default' && keyword !== 'examples') {
+      eachNode(value, visit, undefined, seen)
+    }
+  }
+}
+
+/** The nodes of a document for which `test` holds. */
+export function countNodes(schema: unknown, test: (node: JsonSchemaObject, key: string | undefined) => boolean): number {
+  let count = 0
+  eachNode(schema, (node, key) => {
+    if (test(node, key))
+      count++
+  })
+  return count
+}
+
+/** A key and a title that say the same word for word (`max_results`, `maxResults` and "Max Results"). */
+export function restatesKey(title: unknown, key: string): boolean {
+  const squash = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
+  return typeof title === 'string' && squash(title) !== '' && squash(title) === squash(key)
+}
+
+/** `[T, "null"]` or `["null", T]` type arrays, with where the null stands. */
+export function nullTypeArrays(schema: unknown, first: boolean): number {
+  return countNodes(schema, node => Array.isArray(node.type) && node.type.length === 2 && node.type[first ? 0 : 1] === 'null')
+}
+
+/** `anyOf: [T, { type: "null" }]` beside `default: null`: Python's `X | None = None`. */
+export function noneDefaults(schema: unknown): number {
+  return countNodes(schema, node => node.default === null && Array.isArray(node.anyOf) && node.anyOf.some(branch => typeof branch === 'object' && branch !== null && (branch as JsonSchemaObject).type === 'null'))
+}
