@@ -95,6 +95,9 @@ export function asGenerated(schema: JsonSchemaObject, style: 'pydantic' | 'go', 
         siblings[out.type === 'object' ? 'minProperties' : out.type === 'string' ? 'maxLength' : 'default'] = out.type === 'object' ? 0 : out.type === 'string' ? 6 : Array.isArray(out.enum) ? out.enum[0] : null
       if (random() < 0.2 && typeof out.type === 'string')
         siblings.type = out.type
+      // Older generators wrap a described reference in a one-member allOf.
+      if (random() < 0.2)
+        return { allOf: [{ $ref: `#/$defs/${name}` }], ...siblings }
       return { $ref: `#/$defs/${name}`, ...siblings }
     }
     if (style === 'go' && depth > 0 && out.type === 'object' && random() < 0.3)
@@ -106,6 +109,9 @@ export function asGenerated(schema: JsonSchemaObject, style: 'pydantic' | 'go', 
     written.title = 'generatedArguments'
     if (Object.keys(defs).length > 0)
       written.$defs = { ...written.$defs, ...defs }
+    // Now and then a draft-07 document, whose validators ignore what stands beside a `$ref`.
+    if (random() < 0.15)
+      written.$schema = 'http://json-schema.org/draft-07/schema#'
   }
   return written
 }

@@ -369,6 +369,20 @@ describe('constraints JSON cannot show, on a collided key', () => {
     expect(flat(z.object({ n: z.coerce.number().min(1) })).properties.n).toMatchObject({ minimum: 1, type: ['array', 'string', 'number', 'boolean', 'null'] })
   })
 
+  it('a tuple with a rest takes an array without its trailing items that take undefined, whatever minItems zod writes', () => {
+    const cases: [z.ZodType, unknown[]][] = [
+      [z.tuple([z.unknown().readonly()], z.tuple([z.stringbool()])), []],
+      [z.tuple([z.string(), z.unknown(), z.any().readonly()], z.number()), ['a']],
+    ]
+    for (const [tuple, short] of cases) {
+      const schema = z.object({ t: tuple })
+      expect(schema.safeParse({ t: short }).success).toBe(true)
+      expect(rejectedBy(compile(schema).inputSchema, { t: short })).toEqual([])
+    }
+    // Without a rest zod checks the length: the minimum stays.
+    expect(flat(z.object({ t: z.tuple([z.string(), z.unknown()]) })).properties.t.minItems).toBe(2)
+  })
+
   it('a coerced number takes only the strings and arrays Number() reads as a finite number, under every validator', () => {
     const schema = z.object({ n: z.coerce.number() })
     const advertised = compile(schema).inputSchema

@@ -3,7 +3,7 @@ import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, ParserSemantic
 import type { JsonSchemaMethod, OriginalSchema } from './interface'
 import { childPointer, isSchemaObject } from '../json'
 import { UnrepresentableError } from './interface'
-import { mark, takeMarks, takesNull } from './marks'
+import { mark, takeMarks, takesNull, takesValue } from './marks'
 
 /**
  * zod tests its RegExps as written (legacy mode unless they carry `u`), counts lengths in code
@@ -177,6 +177,27 @@ function countsUnits(schema: zc.$ZodType): boolean {
   return false
 }
 
+/**
+ * A tuple with a rest is not checked for its length: zod reads each missing item as `undefined`,
+ * so it takes the array without the trailing items that take `undefined` (`z.unknown()`), whatever
+ * `minItems` its JSON writes. Without a rest, zod checks the length its JSON says.
+ */
+function shortestTuple(schema: zc.$ZodType, json: JsonSchemaObject): void {
+  const def = defOf(schema)!
+  if (def.rest === undefined || def.rest === null)
+    return
+  const items = (def.items as unknown[] | undefined) ?? []
+  let shortest = items.length
+  while (shortest > 0 && takesValue(items[shortest - 1], undefined))
+    shortest--
+  if (typeof json.minItems !== 'number' || json.minItems <= shortest)
+    return
+  if (shortest === 0)
+    delete json.minItems
+  else
+    json.minItems = shortest
+}
+
 function pointerOf(path: (string | number)[]): JsonPointer {
   return childPointer('', ...path)
 }
@@ -208,6 +229,8 @@ const zodOptions = {
     }
     if (type === 'string' || type === 'template_literal')
       markPatterns(zodSchema, jsonSchema)
+    if (type === 'tuple')
+      shortestTuple(zodSchema, jsonSchema)
     const note = noteFor(zodSchema) ?? {}
     if (type === 'string' && countsUnits(zodSchema))
       note.lengthInUnits = true
