@@ -1,7 +1,18 @@
-"""Serves corpus_tools over stdio with the real official SDK (`mcp`) or the real `fastmcp`."""
+"""Serves corpus_tools over stdio with the real official SDK (`mcp`) or the real `fastmcp`, with one
+resource and one prompt beside the tools (for what a proxy passes through unchanged)."""
 import sys
 
 import corpus_tools
+
+
+def readme() -> str:
+    """What the corpus is."""
+    return "Tool inputs in the shapes public Python servers use."
+
+
+def review(code: str, language: str = "python") -> str:
+    """Asks for a review of some code."""
+    return f"Review this {language} code:\n{code}"
 
 
 def main() -> None:
@@ -12,13 +23,38 @@ def main() -> None:
         server = FastMCP("corpus")
         for tool in corpus_tools.TOOLS:
             server.tool(tool)
+        server.resource("corpus://readme")(readme)
+        server.prompt(review)
         server.run(transport="stdio", show_banner=False)
     else:
         from mcp.server import MCPServer
+        from mcp.server.mcpserver import Context
 
         server = MCPServer("corpus")
         for tool in corpus_tools.TOOLS:
             server.tool()(tool)
+        server.resource("corpus://readme")(readme)
+        server.prompt()(review)
+        if "extras" in sys.argv[2:]:
+            # What a proxy passes through: progress, and a list that changes while it runs.
+            async def count(n: int, ctx: Context) -> str:
+                """Counts to n, reporting progress."""
+                for i in range(n):
+                    await ctx.report_progress(i + 1, n)
+                return f"counted {n}"
+
+            def echo_word(word: str, times: int | None = None) -> str:
+                """Says a word back."""
+                return word * (times or 1)
+
+            async def grow(ctx: Context) -> str:
+                """Adds a tool and says the list changed."""
+                server.add_tool(echo_word)
+                await ctx.request_context.session.send_tool_list_changed()
+                return "grown"
+
+            server.tool()(count)
+            server.tool()(grow)
         server.run(transport="stdio")
 
 

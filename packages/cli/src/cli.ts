@@ -19,6 +19,10 @@ const COMMANDS: Record<string, string> = {
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
       original and advertised schema side by side in one profile, tokens per profile, what was cut,
       diagnostics, inverse map; --run evaluates a module not named *.tools.ts too`,
+  proxy: `  flatmcp proxy [--profile name] [--preset name] [--on-invalid serve|drop] -- <command> [args…]
+      serve an MCP server's tools flat over stdio: the upstream runs as a child process, its tools
+      are compiled as the plugin compiles a module's (--preset: auto, ${PRESET_NAMES.join(', ')}),
+      calls are repaired and mapped back, everything else passes through unchanged`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
                 [--max-module-tokens N] [--json] [--root dir]
       check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
@@ -97,6 +101,18 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError('inspect takes one tool module')
     console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), preset: presetOf(values.preset), root: values.root, run: values.run, stream: process.stdout }))
     return 0
+  }
+  if (command === 'proxy') {
+    const split = rest.indexOf('--')
+    if (split < 0 || split === rest.length - 1)
+      throw new UsageError('proxy needs the upstream server\'s command after --: flatmcp proxy -- node server.js')
+    const { values } = parseArgs({ args: rest.slice(0, split), allowPositionals: false, options: { 'profile': { type: 'string' }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' } } })
+    const onInvalid = values['on-invalid']
+    if (onInvalid !== undefined && onInvalid !== 'serve' && onInvalid !== 'drop')
+      throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)
+    const { runProxy } = await import('./proxy')
+    await runProxy({ command: rest.slice(split + 1), ...(values.profile ? { profile: profileOf(values.profile) } : {}), ...(values.preset ? { preset: presetOf(values.preset)! } : {}), ...(onInvalid ? { onInvalid } : {}) })
+    return new Promise<number>(() => {})
   }
   if (command === 'probe') {
     const { values, positionals } = parseArgs({

@@ -41,6 +41,15 @@ export interface ToolCallContext<P> {
   context: ExtendContext
   /** Aborted when the client cancels the call. */
   signal?: AbortSignal
+  /** Reports progress to the caller, where the call asked for it (a `progressToken`); else undefined. */
+  progress?: (progress: ProgressUpdate) => Promise<void>
+}
+
+/** One `notifications/progress` of a call: how far, out of how much, and what is happening. */
+export interface ProgressUpdate {
+  progress: number
+  total?: number
+  message?: string
 }
 
 /**

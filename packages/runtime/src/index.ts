@@ -3,7 +3,7 @@
 // `@flatmcp/runtime/sdk`.
 export { coerceArgs } from './coerce/coerce-args'
 export { defineTool, isToolDefinition, TOOL_MARK } from './define-tool'
-export type { ExtendContext, InferInput, InferOutput, Register, StandardSchemaV1, ToolAnnotations, ToolCallContext, ToolDefinition } from './define-tool'
+export type { ExtendContext, InferInput, InferOutput, ProgressUpdate, Register, StandardSchemaV1, ToolAnnotations, ToolCallContext, ToolDefinition } from './define-tool'
 export { attachFlat, flat, isFlatSchema } from './flat/flat'
 export type { FlatData, FlatOptions, FlatSchema, JsonSchemaTarget } from './flat/flat'
 export { attachCompiled, COMPILED, precomputedOf, registerArtifact, registerPrecomputed, toPrecomputed } from './serve/compiled'

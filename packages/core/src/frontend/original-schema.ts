@@ -80,7 +80,9 @@ export function toOriginalSchema(schema: unknown, side: SchemaSide = 'input', co
     const json = convert({ target: 'draft-2020-12' })
     if (!isSchemaObject(json))
       throw new TypeError('~standard.jsonSchema did not return a JSON Schema object')
-    return jsonSchemaOriginal(json, options.preset)
+    // Such a schema may name its parser itself (a proxy knows its upstream's): the caller's choice wins.
+    const own = (schema as { '~flatmcp'?: { preset?: PresetName } })['~flatmcp']?.preset
+    return jsonSchemaOriginal(json, options.preset === undefined || options.preset === 'auto' ? own ?? 'auto' : options.preset)
   }
   if (isZod(schema))
     return zodOriginal(convert)

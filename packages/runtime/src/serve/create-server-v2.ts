@@ -1,5 +1,5 @@
-import type { StandardSchemaV1, ToolDefinition } from '../define-tool'
-import type { McpServerOptions } from './tool-service'
+import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../define-tool'
+import type { McpServerOptions, ToolService } from './tool-service'
 import type { ServerContext } from '@modelcontextprotocol/server'
 import type { ClientInfo, RequestFacts } from './profiles'
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
@@ -19,8 +19,23 @@ export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from
  * tools, info, { request }))` over HTTP, `serveStdio(...)` the same way over stdio.
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): Server {
-  const service = createToolService(tools, options, message => new ProtocolError(ProtocolErrorCode.InvalidParams, message))
+  const service = createToolService(tools, options, unknownTool)
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) })
+  serveTools(server, () => service, options)
+  return server
+}
+
+/** The error an SDK 2.x server answers a call for a name no tool has. */
+export function unknownTool(message: string): Error {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message)
+}
+
+/**
+ * Registers `tools/list` and `tools/call` on an SDK 2.x `Server`, each served by the tool service
+ * `service()` gives at that request (a proxy swaps it when its upstream's list changes), read with
+ * the profile the request's facts choose, and repairs a whole arguments string.
+ */
+export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}): void {
   const profile = instanceProfile(options.profile)
   const http = options.request?.requestInfo
   const url = http ? URL.parse(http.url) ?? undefined : undefined
@@ -37,13 +52,14 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
       clientInfo: () => (era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.getClientVersion()) as ClientInfo | undefined,
     }
   }
-  server.setRequestHandler('tools/list', (_request, ctx) => service.list(profile(factsOf(ctx), 'list').profile) as never)
+  server.setRequestHandler('tools/list', (_request, ctx) => service().list(profile(factsOf(ctx), 'list').profile) as never)
   server.setRequestHandler('tools/call', (request, ctx) => {
     const authInfo = ctx.http?.authInfo
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }) }
+    const token = (request.params._meta as { progressToken?: string | number } | undefined)?.progressToken
+    const progress = token === undefined ? undefined : (update: ProgressUpdate): Promise<void> => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}) }
     const { profile: name, unsure } = profile(factsOf(ctx), 'call')
-    return service.call(request.params.name, request.params.arguments, about, name, unsure) as never
+    return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
   })
   repairStringArguments(server)
-  return server
 }

@@ -1,7 +1,7 @@
 // What serving tools means, on any MCP SDK major: the tools collected once, the tools/list answer
 // built and serialized once, and one tools/call run as coerce → validate → call. The SDK adapters
 // (`create-server.ts` for 1.x, `create-server-v2.ts` for 2.x) only register these with their `Server`.
-import type { InferOutput, StandardSchemaV1, ToolDefinition } from '../define-tool'
+import type { InferOutput, ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../define-tool'
 import type { McpTool, PrecomputedTool, ProfiledTool } from './compiled'
 import type { ProfileChoice } from './profiles'
 import { coerceArgs } from '../coerce/coerce-args'
@@ -26,6 +26,8 @@ export interface RequestInfo {
   signal: AbortSignal
   sessionId?: string
   authInfo?: unknown
+  /** Where the call asked for progress: sends one `notifications/progress` for it. */
+  progress?: (progress: ProgressUpdate) => Promise<void>
 }
 
 /**
@@ -346,7 +348,18 @@ async function readArgs(entry: Prepared, form: Form, raw: unknown, extend: Exten
     if (checked.ok)
       break
   }
+  // A schema that only chooses (a proxied tool's: the upstream's parser decides) lets the first reading through.
+  if (!reading!.checked.ok && isChooser(entry.definition.input) && typeof reading!.args === 'object' && reading!.args !== null && !Array.isArray(reading!.args))
+    reading = { checked: { ok: true, fields: undefined, params: undefined, input: reading!.args }, args: reading!.args }
   return reading!
+}
+
+/**
+ * Whether a tool's input schema only picks among readings of a call (`'~flatmcp': { chooser: true }`),
+ * for a parser that runs elsewhere: a proxy's upstream.
+ */
+function isChooser(schema: unknown): boolean {
+  return (schema as { '~flatmcp'?: { chooser?: unknown } } | undefined)?.['~flatmcp']?.chooser === true
 }
 
 /**
@@ -380,7 +393,7 @@ async function callTool(entry: Prepared, read: () => Promise<Reading>, request: 
     where.phase = 'validate'
   }
   try {
-    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal })
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}) })
     return toResult(value, definition.output !== undefined)
   }
   catch (error) {

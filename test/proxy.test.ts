@@ -1,0 +1,141 @@
+// `flatmcp proxy` in front of real Python servers (the official SDK and FastMCP, test/python), run
+// as a real subprocess from the built CLI, with a real SDK 2.x client downstream: the flat list, calls
+// that reach the upstream's handler with the output a direct call gives (valid ones, objects and
+// arrays sent as JSON text, each profile's model answer mapped back), the upstream's own error for
+// an invalid call, and resources and prompts passed through unchanged.
+import type { ProfileName } from '@flatmcp/core'
+import type { Connected } from './support/client'
+import { compileTool, modelAnswer } from '@flatmcp/core'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectStdioV2, ROOT } from './support/client'
+import { PYTHON_DIR, pythonStack } from './support/python'
+
+const stack = pythonStack()
+const CLI = join(ROOT, 'packages/cli/dist/cli.mjs')
+
+interface Listed { name: string, description?: string, inputSchema: Record<string, any> }
+type Result = { isError?: boolean, content: { type: string, text?: string }[] }
+
+/** Values each tool's original takes, in the shapes that matter: unions, nulls, nested models. */
+const CALLS: [string, Record<string, unknown>][] = [
+  ['draw', { shape: { kind: 'circle', radius: 2 } }],
+  ['draw', { shape: { kind: 'rect', w: 1, h: 2 }, color: 'blue', label: null, tags: ['a'] }],
+  ['notify', { targets: [{ type: 'slack', channel: 'c', thread: null }, { type: 'email', address: 'a@b.c' }], message: 'hi' }],
+  ['git_log', { repo_path: '/r', max_count: 3, paths: ['src'] }],
+  ['lookup', { target: { name: 'n', owner: 'o' }, tree: { label: 'a', children: [{ label: 'b' }] } }],
+  ['put_item', { table: 't', item: { pk: 'a', extra: 1 }, options: { limit: 5 }, values: { x: [1] } }],
+  ['get_metric_data', { namespace: 'n', metric_name: 'm', dimensions: [{ name: 'd', value: 'v' }], statistic: 'Sum' }],
+]
+
+describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp proxy in front of the real Python %s', (sdk) => {
+  const upstream = (): string[] => [(stack as { python: string }).python, join(PYTHON_DIR, 'serve.py'), sdk]
+  let direct: Connected
+  const proxies = new Map<ProfileName, Connected>()
+  const proxy = (profile: ProfileName): Connected => proxies.get(profile)!
+  let listed: Listed[]
+
+  beforeAll(async () => {
+    const [command, ...args] = upstream()
+    direct = await connectStdioV2(command!, args, PYTHON_DIR)
+    listed = (await direct.client.listTools()).tools as unknown as Listed[]
+    for (const profile of ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const)
+      proxies.set(profile, await connectStdioV2(process.execPath, [CLI, 'proxy', '--profile', profile, '--', ...upstream()], PYTHON_DIR))
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all([direct, ...proxies.values()].map(connection => connection?.close()))
+  })
+
+  const call = async (connection: Connected, name: string, args: unknown): Promise<Result> => await connection.client.callTool({ name, arguments: args as Record<string, unknown> }) as Result
+
+  it('lists every upstream tool flat: no oneOf, $ref, discriminator or title; the rest of the definition as the upstream said it', async () => {
+    const flat = (await proxy('portable').client.listTools()).tools as unknown as Listed[]
+    expect(flat.map(tool => tool.name)).toEqual(listed.map(tool => tool.name))
+    for (const tool of flat) {
+      expect(JSON.stringify(tool.inputSchema), tool.name).not.toMatch(/"oneOf"|"anyOf"|"\$ref"|"\$defs"|"discriminator"|"title"/)
+      // The proxy compiles as the build does: the same schema compileTool gives for the upstream's.
+      const original = listed.find(t => t.name === tool.name)!
+      expect(tool.inputSchema).toEqual(compileTool({ name: tool.name, input: original.inputSchema }, { preset: 'pydantic' }).inputSchema)
+      expect(tool.description).toBe(original.description)
+    }
+    expect(proxy('portable').stderr()).toContain(`flatmcp proxy: serving ${listed.length} tools`)
+  })
+
+  it('a valid call reaches the upstream\'s handler with the output a direct call gives', async () => {
+    for (const [name, args] of CALLS) {
+      const expected = await call(direct, name, args)
+      expect(expected.isError, `${name} ${JSON.stringify(args)}: ${expected.content[0]?.text}`).toBeFalsy()
+      expect((await call(proxy('portable'), name, args)).content, name).toEqual(expected.content)
+    }
+  })
+
+  it('objects and arrays sent as JSON text are repaired before they go upstream', async () => {
+    const expected = await call(direct, 'draw', { shape: { kind: 'rect', w: 1, h: 2 }, tags: ['a', 'b'] })
+    expect((await call(proxy('portable'), 'draw', { shape: '{"kind":"rect","w":1,"h":2}', tags: '["a","b"]' })).content).toEqual(expected.content)
+    const nested = await call(direct, 'notify', { targets: [{ type: 'email', address: 'x@y.z', cc: ['a'] }], message: 'm' })
+    expect((await call(proxy('portable'), 'notify', { targets: '[{"type":"email","address":"x@y.z","cc":["a"]}]', message: 'm' })).content).toEqual(nested.content)
+  })
+
+  it.each(['openai-strict', 'anthropic-strict', 'gemini'] as const)('%s: the model\'s form of each call is mapped back to the output a direct call gives', async (profile) => {
+    const advertised = (await proxy(profile).client.listTools()).tools as unknown as Listed[]
+    for (const [name, args] of CALLS) {
+      const original = listed.find(t => t.name === name)!
+      const compiled = compileTool({ name, input: original.inputSchema }, { profile, preset: 'pydantic' })
+      expect(advertised.find(t => t.name === name)!.inputSchema, `${profile} ${name}`).toEqual(compiled.inputSchema)
+      const written = modelAnswer(compiled.inputSchema, compiled.decode, args, { nullsForMissing: profile === 'openai-strict' && compiled.strict === true })
+      const expected = await call(direct, name, args)
+      const got = await call(proxy(profile), name, written)
+      expect(got.content, `${profile} ${name}: ${JSON.stringify(written)}`).toEqual(expected.content)
+    }
+  })
+
+  it('an invalid call is answered with the upstream\'s own error', async () => {
+    const direct_ = await call(direct, 'draw', { shape: { kind: 'rect', w: 1 } })
+    const proxied = await call(proxy('portable'), 'draw', { shape: { kind: 'rect', w: 1 } })
+    expect(direct_.isError).toBe(true)
+    expect(proxied).toEqual(direct_)
+  })
+
+  it('resources, prompts and the capabilities pass through unchanged', async () => {
+    const [a, b] = [direct.client, proxy('portable').client] as unknown as { listResources: () => Promise<unknown>, readResource: (p: unknown) => Promise<unknown>, listPrompts: () => Promise<unknown>, getPrompt: (p: unknown) => Promise<unknown>, getServerCapabilities: () => unknown }[]
+    expect(await b!.listResources()).toEqual(await a!.listResources())
+    expect(await b!.readResource({ uri: 'corpus://readme' })).toEqual(await a!.readResource({ uri: 'corpus://readme' }))
+    expect(await b!.listPrompts()).toEqual(await a!.listPrompts())
+    expect(await b!.getPrompt({ name: 'review', arguments: { code: 'x = 1' } })).toEqual(await a!.getPrompt({ name: 'review', arguments: { code: 'x = 1' } }))
+    expect(b!.getServerCapabilities()).toEqual(a!.getServerCapabilities())
+  })
+})
+
+describe.skipIf('skipped' in stack)('flatmcp proxy, what happens while it runs (the real Python mcp server)', () => {
+  let proxied: Connected
+
+  beforeAll(async () => {
+    proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', (stack as { python: string }).python, join(PYTHON_DIR, 'serve.py'), 'mcp', 'extras'], PYTHON_DIR)
+  }, 60_000)
+
+  afterAll(async () => {
+    await proxied?.close()
+  })
+
+  it('the upstream\'s progress on a call reaches the client', async () => {
+    const progress: unknown[] = []
+    const result = await (proxied.client.callTool as (params: unknown, options?: unknown) => Promise<Result>)({ name: 'count', arguments: { n: 5 } }, { onprogress: (update: unknown) => progress.push(update) })
+    expect(result.content[0]?.text).toBe('counted 5')
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress[0]).toMatchObject({ progress: 1, total: 5 })
+  })
+
+  it('a list that changes upstream is compiled anew, and the client is told', async () => {
+    const told = new Promise<void>((resolve) => {
+      (proxied.client as unknown as { setNotificationHandler: (method: string, handler: () => void) => void }).setNotificationHandler('notifications/tools/list_changed', () => resolve())
+    })
+    expect((await proxied.client.listTools()).tools.map(tool => tool.name)).not.toContain('echo_word')
+    await proxied.client.callTool({ name: 'grow', arguments: {} })
+    await told
+    const grown = (await proxied.client.listTools()).tools.find(tool => tool.name === 'echo_word')
+    expect(grown?.inputSchema).toEqual({ type: 'object', properties: { word: { type: 'string' }, times: { type: ['integer', 'null'], default: null } }, required: ['word'] })
+    const said = await proxied.client.callTool({ name: 'echo_word', arguments: { word: 'ab', times: '2' } }) as Result
+    expect(said.content[0]?.text).toBe('abab')
+  })
+})
