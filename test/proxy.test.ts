@@ -6,6 +6,9 @@
 import type { ProfileName } from '@flatmcp/core'
 import type { Connected } from './support/client'
 import { compileTool, modelAnswer } from '@flatmcp/core'
+import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { createServer, connect } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT } from './support/client'
@@ -137,5 +140,76 @@ describe.skipIf('skipped' in stack)('flatmcp proxy, what happens while it runs (
     expect(grown?.inputSchema).toEqual({ type: 'object', properties: { word: { type: 'string' }, times: { type: ['integer', 'null'], default: null } }, required: ['word'] })
     const said = await proxied.client.callTool({ name: 'echo_word', arguments: { word: 'ab', times: '2' } }) as Result
     expect(said.content[0]?.text).toBe('abab')
+  })
+})
+
+/** A port free on 127.0.0.1 now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    }).on('error', reject)
+  })
+}
+
+/** Resolves once something listens on the port (bounded: 30 s). */
+async function listening(port: number): Promise<void> {
+  for (let tries = 0; tries < 300; tries++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end()
+        resolve(true)
+      }).on('error', () => resolve(false))
+    })
+    if (open)
+      return
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port}`)
+}
+
+describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp proxy in front of the real Python %s over Streamable HTTP', (sdk) => {
+  let server: ChildProcess
+  let proxied: Connected
+  let direct: Connected
+
+  beforeAll(async () => {
+    const port = await freePort()
+    const [command, ...args] = [(stack as { python: string }).python, join(PYTHON_DIR, 'serve.py'), sdk, '--http', String(port), ...(sdk === 'fastmcp' ? ['extras'] : [])]
+    server = spawn(command!, args, { cwd: PYTHON_DIR, stdio: 'ignore' })
+    await listening(port)
+    const url = `http://127.0.0.1:${port}/mcp`
+    proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--header', 'Authorization: Bearer s3cret-token', `${url}?key=s3cret-key`], PYTHON_DIR)
+    direct = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', command!, join(PYTHON_DIR, 'serve.py'), sdk, ...(sdk === 'fastmcp' ? ['extras'] : [])], PYTHON_DIR)
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all([proxied?.close(), direct?.close()])
+    server?.kill()
+  })
+
+  it('serves the same flat list and calls as over stdio, and never logs the URL\'s query or the headers', async () => {
+    const [overHttp, overStdio] = await Promise.all([proxied.client.listTools(), direct.client.listTools()])
+    expect(overHttp.tools).toEqual(overStdio.tools)
+    const args = { shape: '{"kind":"circle","radius":3}', label: null }
+    expect((await proxied.client.callTool({ name: 'draw', arguments: args }) as Result).content).toEqual((await direct.client.callTool({ name: 'draw', arguments: args }) as Result).content)
+    expect(proxied.stderr()).toMatch(/flatmcp proxy: serving \d+ tools of http:\/\/127\.0\.0\.1:\d+\/mcp\n/)
+    expect(proxied.stderr()).not.toContain('s3cret')
+    // The upstream gets the operator's headers on every request (FastMCP can say which it got).
+    if (sdk === 'fastmcp')
+      expect((await proxied.client.callTool({ name: 'whoami', arguments: {} }) as Result).content[0]?.text).toBe('Bearer s3cret-token')
+  })
+})
+
+describe('flatmcp proxy usage', () => {
+  it('needs exactly one upstream, a command after -- or an http(s) URL, and says so (exit 2)', async () => {
+    const { execFile } = await import('node:child_process')
+    const run = (args: string[]): Promise<{ code: number, stderr: string }> => new Promise(resolve => execFile(process.execPath, [CLI, 'proxy', ...args], (error, _stdout, stderr) => resolve({ code: (error as { code?: number } | null)?.code ?? 0, stderr })))
+    for (const args of [[], ['--'], ['http://a/mcp', '--', 'node', 'x.js'], ['ftp://a/mcp'], ['--on-invalid', 'keep', '--', 'node'], ['--header', 'nocolon', 'http://a/mcp']]) {
+      const result = await run(args)
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr, args.join(' ')).toMatch(/flatmcp: (proxy needs one upstream|the upstream URL must start with http|--on-invalid must be serve or drop|--header takes "Name: value")/)
+    }
   })
 })

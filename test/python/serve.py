@@ -1,5 +1,6 @@
-"""Serves corpus_tools over stdio with the real official SDK (`mcp`) or the real `fastmcp`, with one
-resource and one prompt beside the tools (for what a proxy passes through unchanged)."""
+"""Serves corpus_tools with the real official SDK (`mcp`) or the real `fastmcp`, with one resource and
+one prompt beside the tools (for what a proxy passes through unchanged): over stdio, or over
+Streamable HTTP on 127.0.0.1 with `--http PORT` (path /mcp)."""
 import sys
 
 import corpus_tools
@@ -17,6 +18,7 @@ def review(code: str, language: str = "python") -> str:
 
 def main() -> None:
     kind = sys.argv[1] if len(sys.argv) > 1 else "mcp"
+    port = int(sys.argv[sys.argv.index("--http") + 1]) if "--http" in sys.argv else None
     if kind == "fastmcp":
         from fastmcp import FastMCP
 
@@ -25,7 +27,18 @@ def main() -> None:
             server.tool(tool)
         server.resource("corpus://readme")(readme)
         server.prompt(review)
-        server.run(transport="stdio", show_banner=False)
+        if "extras" in sys.argv[2:]:
+            from fastmcp.server.dependencies import get_http_headers
+
+            def whoami() -> str:
+                """Says which Authorization header the call came with."""
+                return get_http_headers(include_all=True).get("authorization", "none")
+
+            server.tool(whoami)
+        if port is None:
+            server.run(transport="stdio", show_banner=False)
+        else:
+            server.run(transport="http", host="127.0.0.1", port=port, path="/mcp", show_banner=False)
     else:
         from mcp.server import MCPServer
         from mcp.server.mcpserver import Context
@@ -55,7 +68,10 @@ def main() -> None:
 
             server.tool()(count)
             server.tool()(grow)
-        server.run(transport="stdio")
+        if port is None:
+            server.run(transport="stdio")
+        else:
+            server.run(transport="streamable-http", host="127.0.0.1", port=port, streamable_http_path="/mcp")
 
 
 if __name__ == "__main__":

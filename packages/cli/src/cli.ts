@@ -19,8 +19,10 @@ const COMMANDS: Record<string, string> = {
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
       original and advertised schema side by side in one profile, tokens per profile, what was cut,
       diagnostics, inverse map; --run evaluates a module not named *.tools.ts too`,
-  proxy: `  flatmcp proxy [--profile name] [--preset name] [--on-invalid serve|drop] -- <command> [args…]
-      serve an MCP server's tools flat over stdio: the upstream runs as a child process, its tools
+  proxy: `  flatmcp proxy [--profile name] [--preset name] [--on-invalid serve|drop] [--timeout ms] -- <command> [args…]
+  flatmcp proxy [options] [--header 'Name: value']… <url>
+      serve an MCP server's tools flat over stdio: the upstream runs as a child process (or is
+      reached over Streamable HTTP, the headers sent with every request and never logged), its tools
       are compiled as the plugin compiles a module's (--preset: auto, ${PRESET_NAMES.join(', ')}),
       calls are repaired and mapped back, everything else passes through unchanged`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
@@ -104,14 +106,31 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'proxy') {
     const split = rest.indexOf('--')
-    if (split < 0 || split === rest.length - 1)
-      throw new UsageError('proxy needs the upstream server\'s command after --: flatmcp proxy -- node server.js')
-    const { values } = parseArgs({ args: rest.slice(0, split), allowPositionals: false, options: { 'profile': { type: 'string' }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' } } })
+    const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options: { 'profile': { type: 'string' }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'timeout': { type: 'string' } } })
+    const command = split < 0 ? undefined : rest.slice(split + 1)
+    const url = positionals[0]
+    if ((command === undefined || command.length === 0) === (url === undefined) || positionals.length > 1)
+      throw new UsageError('proxy needs one upstream: its command after -- (flatmcp proxy -- node server.js), or its URL (flatmcp proxy https://example.com/mcp)')
+    if (url !== undefined && !/^https?:\/\//.test(url))
+      throw new UsageError(`the upstream URL must start with http:// or https://, not "${url}"`)
     const onInvalid = values['on-invalid']
     if (onInvalid !== undefined && onInvalid !== 'serve' && onInvalid !== 'drop')
       throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)
+    const headers: Record<string, string> = {}
+    for (const header of values.header ?? []) {
+      const colon = header.indexOf(':')
+      if (colon <= 0)
+        throw new UsageError('--header takes "Name: value"')
+      headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim()
+    }
     const { runProxy } = await import('./proxy')
-    await runProxy({ command: rest.slice(split + 1), ...(values.profile ? { profile: profileOf(values.profile) } : {}), ...(values.preset ? { preset: presetOf(values.preset)! } : {}), ...(onInvalid ? { onInvalid } : {}) })
+    await runProxy({
+      ...(command ? { command } : { url: url!, headers }),
+      ...(values.profile ? { profile: profileOf(values.profile) } : {}),
+      ...(values.preset ? { preset: presetOf(values.preset)! } : {}),
+      ...(onInvalid ? { onInvalid } : {}),
+      ...(values.timeout === undefined ? {} : { timeoutMs: count(values.timeout, '--timeout')! }),
+    })
     return new Promise<number>(() => {})
   }
   if (command === 'probe') {

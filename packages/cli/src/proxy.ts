@@ -2,6 +2,7 @@
 // as a child process; its tools are served flat, everything else passes through unchanged.
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import { Client } from '@modelcontextprotocol/client'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { createProxy } from '@flatmcp/runtime/proxy'
 import { StdioTransport } from '@flatmcp/runtime/server'
@@ -9,8 +10,13 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 
 export interface ProxyCommandOptions {
-  /** The upstream server's command and its arguments. */
-  command: string[]
+  /** The upstream server's command and its arguments (over stdio), or its Streamable HTTP URL. */
+  command?: string[]
+  url?: string
+  /** Headers sent with every HTTP request to the upstream (`Authorization` and the like); never logged. */
+  headers?: Record<string, string>
+  /** How long one request may wait for the upstream, in milliseconds. */
+  timeoutMs?: number
   profile?: ProfileName
   preset?: PresetName | 'auto'
   onInvalid?: 'serve' | 'drop'
@@ -29,11 +35,21 @@ function chooser(): (schema: object) => (value: unknown) => boolean {
   }
 }
 
+/** A URL as a log line may show it: no user, password, query or fragment. */
+function redacted(url: string): string {
+  const parsed = new URL(url)
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+}
+
 /** Starts the upstream, compiles its tools, and serves them on this process's stdio until either side ends. */
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const [command, ...args] = options.command
-  const transport = new StdioClientTransport({ command: command!, args, stderr: 'inherit' })
+  const [command, ...args] = options.command ?? []
+  const transport = options.url !== undefined
+    ? new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: options.headers ?? {} } })
+    : new StdioClientTransport({ command: command!, args, stderr: 'inherit' })
+  // What the log may say of the upstream: its command, or its URL without credentials or query.
+  const where = options.url !== undefined ? redacted(options.url) : command!
   const upstream = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } })
   let stopping = false
   upstream.onclose = () => {
@@ -48,11 +64,12 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.preset ? { preset: options.preset } : {}),
     ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
     validator: chooser(),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     log,
   })
   const tools = proxy.tools()
   const asIs = [...tools.entries()].filter(([, tool]) => tool.served === 'as-is').map(([name]) => name)
-  log(`flatmcp proxy: serving ${tools.size} tool${tools.size === 1 ? '' : 's'} of ${command}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`)
+  log(`flatmcp proxy: serving ${tools.size} tool${tools.size === 1 ? '' : 's'} of ${where}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`)
   serveStdio(request => proxy.server(request), { transport: new StdioTransport() })
   // The client closed its end: so does the proxy, and the upstream with it.
   process.stdin.once('end', () => {

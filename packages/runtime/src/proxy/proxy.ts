@@ -18,7 +18,7 @@ export interface UpstreamTool extends McpTool {
 }
 
 interface Message { method: string, params?: Record<string, unknown> }
-interface RequestOptions { signal?: AbortSignal, onprogress?: (progress: { progress: number, total?: number, message?: string }) => void }
+interface RequestOptions { signal?: AbortSignal, timeout?: number, resetTimeoutOnProgress?: boolean, onprogress?: (progress: { progress: number, total?: number, message?: string }) => void }
 
 /**
  * What the proxy asks of its upstream: a connected MCP SDK 2.x `Client` (`@modelcontextprotocol/client`)
@@ -52,6 +52,10 @@ export interface ProxyOptions {
   onInvalid?: 'serve' | 'drop'
   /** The name and version the proxy gives downstream. Default: the upstream's, as it said them. */
   info?: { name: string, version: string }
+  /** How long one request may wait for the upstream, in milliseconds (progress restarts it). Default: 60,000. */
+  timeoutMs?: number
+  /** Tool calls the upstream may have in flight at once; one more is answered at once with a tool error. Default: 64. */
+  maxInFlight?: number
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
 }
@@ -113,11 +117,24 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
   let current: { service: ToolService, tools: Map<string, { served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] }> } | undefined
   let latest: Server | undefined
 
-  const forward = (name: string): ToolDefinition['handler'] => (input, context) => upstream.request(
-    { method: 'tools/call', params: { name, arguments: input as Record<string, unknown> } },
-    ANY_RESULT,
-    { ...(context.signal ? { signal: context.signal } : {}), ...(context.progress ? { onprogress: update => void context.progress!(update) } : {}) },
-  ) as Promise<never>
+  const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
+  const maxInFlight = options.maxInFlight ?? 64
+  let inFlight = 0
+  const forward = (name: string): ToolDefinition['handler'] => async (input, context) => {
+    if (inFlight >= maxInFlight)
+      return { isError: true, content: [{ type: 'text', text: `The server behind this proxy has ${inFlight} calls in flight, its limit; try again shortly.` }] } as never
+    inFlight++
+    try {
+      return await upstream.request(
+        { method: 'tools/call', params: { name, arguments: input as Record<string, unknown> } },
+        ANY_RESULT,
+        { ...timing, ...(context.signal ? { signal: context.signal } : {}), ...(context.progress ? { onprogress: update => void context.progress!(update) } : {}) },
+      ) as never
+    }
+    finally {
+      inFlight--
+    }
+  }
 
   function compileOne(tool: UpstreamTool, preset: Compiler.PresetName): { definition: ToolDefinition, served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] } | undefined {
     const key = `${preset}\u0000${JSON.stringify(tool)}`
@@ -190,7 +207,7 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
       server.fallbackRequestHandler = (async (message: Message & { params?: { _meta?: { progressToken?: unknown } } }, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => {
         const token = message.params?._meta?.progressToken
         const onprogress = token === undefined ? undefined : (update: object): void => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
-        return upstream.request({ method: message.method, ...(message.params === undefined ? {} : { params: message.params }) }, ANY_RESULT, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) })
+        return upstream.request({ method: message.method, ...(message.params === undefined ? {} : { params: message.params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) })
       }) as never
       server.fallbackNotificationHandler = async notification => upstream.notification(notification as Message)
       latest = server
