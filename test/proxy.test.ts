@@ -202,6 +202,33 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp p
   })
 })
 
+describe.skipIf('skipped' in stack)('flatmcp proxy when the upstream is slow or dies', () => {
+  const extras = (): string[] => ['--', (stack as { python: string }).python, join(PYTHON_DIR, 'serve.py'), 'mcp', 'extras']
+
+  it('a call past --timeout is a tool error, and the next call is served', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--timeout', '500', ...extras()], PYTHON_DIR)
+    try {
+      const slow = await proxied.client.callTool({ name: 'wait', arguments: { seconds: 5 } }) as Result
+      expect(slow.isError).toBe(true)
+      expect(slow.content[0]?.text).toMatch(/Tool "wait" failed: .*timed out/i)
+      expect((await proxied.client.callTool({ name: 'wait', arguments: { seconds: 0.01 } }) as Result).content[0]?.text).toBe('waited 0.01')
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+
+  it('an upstream that dies ends the proxy with a clear line, and the client is not left waiting', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', ...extras()], PYTHON_DIR)
+    const outcome = await proxied.client.callTool({ name: 'crash', arguments: {} }).then(() => 'answered', (error: Error) => `refused: ${error.message}`)
+    expect(outcome).toMatch(/refused|answered/)
+    for (let i = 0; i < 50 && !proxied.stderr().includes('the upstream server ended'); i++)
+      await new Promise(resolve => setTimeout(resolve, 100))
+    expect(proxied.stderr()).toContain('flatmcp proxy: the upstream server ended; stopping')
+    await proxied.close().catch(() => {})
+  })
+})
+
 describe('flatmcp proxy usage', () => {
   it('needs exactly one upstream, a command after -- or an http(s) URL, and says so (exit 2)', async () => {
     const { execFile } = await import('node:child_process')

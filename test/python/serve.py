@@ -66,8 +66,23 @@ def main() -> None:
                 await ctx.request_context.session.send_tool_list_changed()
                 return "grown"
 
+            async def wait(seconds: float) -> str:
+                """Answers after a while (a slow upstream)."""
+                import anyio
+
+                await anyio.sleep(seconds)
+                return f"waited {seconds}"
+
+            def crash() -> str:
+                """Ends the server process at once (an upstream that dies)."""
+                import os
+
+                os._exit(3)
+
             server.tool()(count)
             server.tool()(grow)
+            server.tool()(wait)
+            server.tool()(crash)
         if port is None:
             server.run(transport="stdio")
         else:
