@@ -137,7 +137,7 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
   }
 
   function compileOne(tool: UpstreamTool, preset: Compiler.PresetName): { definition: ToolDefinition, served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] } | undefined {
-    const key = `${preset}\u0000${JSON.stringify(tool)}`
+    const key = cacheKey(tool, preset)
     const known = compiled.get(key)
     if (known)
       return known
@@ -178,7 +178,13 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
   async function refresh(): Promise<void> {
     const listed = (await listAll(upstream, log)).filter(tool => typeof tool?.name === 'string' && typeof tool.inputSchema === 'object' && tool.inputSchema !== null)
     const preset = !options.preset || options.preset === 'auto' ? compiler.detectPreset(listed.map(tool => tool.inputSchema as Compiler.JsonSchemaObject)).preset.name : options.preset
+    const keys = new Set(listed.map(tool => cacheKey(tool, preset)))
     const entries = listed.map(tool => compileOne(tool, preset)).filter(entry => entry !== undefined)
+    // Only this list version's tools stay compiled: an upstream whose list keeps changing cannot grow the cache.
+    for (const key of compiled.keys()) {
+      if (!keys.has(key))
+        compiled.delete(key)
+    }
     const tools = new Map(entries.map(entry => [entry.definition.name, { served: entry.served, diagnostics: entry.diagnostics }]))
     current = { service: createToolService(entries.map(entry => entry.definition), { profile: options.profile }, unknownTool), tools }
   }
@@ -216,6 +222,11 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
     refresh,
     tools: () => current!.tools,
   }
+}
+
+/** What a compiled tool is kept by: the preset it was read with and the upstream's whole definition. */
+function cacheKey(tool: UpstreamTool, preset: Compiler.PresetName): string {
+  return `${preset}\u0000${JSON.stringify(tool)}`
 }
 
 /** A validator that cannot be built (a hostile or broken schema) chooses nothing. */
