@@ -280,7 +280,7 @@ function annotationsOf(node: JsonSchemaObject): JsonSchemaObject {
  * fraction and exponent, or a 0x/0o/0b integer), within white space and line terminators (`\s` in
  * unicode mode is that very set), or nothing at all (which reads as 0).
  */
-export const NUMERIC_STRING = '^\\s*(?:[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)|0[bB][01]+|0[oO][0-7]+|0[xX][\\dA-Fa-f]+)?\\s*$'
+const NUMERIC_STRING = '^\\s*(?:[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)|0[bB][01]+|0[oO][0-7]+|0[xX][\\dA-Fa-f]+)?\\s*$'
 
 /**
  * `Number()` turns strings, booleans, null and arrays into numbers; numbers keep their constraints.

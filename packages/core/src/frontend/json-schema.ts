@@ -9,7 +9,7 @@ import { childPointer, isSchemaObject, resolveRef } from '../json'
 import { withSentence } from '../flatten/keywords'
 import { mark, noteOf, takeMarks } from './marks'
 import { choosePreset } from './presets'
-import { restatesKey } from './presets/preset'
+import { eachNode, restatesKey } from './presets/preset'
 import { ecmascriptPattern } from './regex-dialect'
 
 /** The Standard Schema vendor name of a JSON Schema validator behind `~standard`. */
@@ -69,37 +69,15 @@ interface ReadContext {
 
 function readGeneratorOutput(root: JsonSchemaObject, preset: Preset, refSiblings: 'and' | 'ignored'): Reading[] {
   const ctx: ReadContext = { root, preset, refSiblings, readings: [] }
-  const seen = new Set<object>()
   let titles = 0
-  const visit = (node: unknown, path: JsonPointer, name: string | undefined): void => {
-    if (Array.isArray(node)) {
-      node.forEach((child, i) => visit(child, childPointer(path, i), undefined))
-      return
-    }
-    if (!isSchemaObject(node) || seen.has(node))
-      return
-    seen.add(node)
-    readDiscriminator(ctx, node, path)
+  eachNode(root, (node, { pointer, name }) => {
+    readDiscriminator(ctx, node, pointer)
     if (preset.smartUnions)
       readSmartUnion(ctx, node)
-    if (readTitle(ctx, node, path, name, node === root))
+    if (readTitle(ctx, node, pointer, name, node === root))
       titles++
-    readPattern(ctx, node, path)
-    for (const [keyword, value] of Object.entries(node)) {
-      // Data, and extension keywords (flatmcp's own marks among them), hold no schemas.
-      if (keyword === 'enum' || keyword === 'const' || keyword === 'default' || keyword === 'examples' || keyword.startsWith('x-'))
-        continue
-      const named = keyword === 'properties' || keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties'
-      if (named && isSchemaObject(value)) {
-        for (const [key, child] of Object.entries(value))
-          visit(child, childPointer(path, keyword, key), keyword === 'patternProperties' ? undefined : key)
-      }
-      else {
-        visit(value, childPointer(path, keyword), undefined)
-      }
-    }
-  }
-  visit(root, '', undefined)
+    readPattern(ctx, node, pointer)
+  })
   if (titles > 0)
     ctx.readings.unshift({ kind: 'cut', path: '', message: `${titles} title${titles === 1 ? '' : 's'} that restate${titles === 1 ? 's' : ''} a key, a model's name or the arguments model's dropped: ${titles === 1 ? 'it tells' : 'they tell'} a model nothing` })
   return ctx.readings

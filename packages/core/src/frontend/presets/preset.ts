@@ -1,4 +1,5 @@
-import type { JsonSchemaObject, ParserSemantics, PresetName } from '../../types'
+import type { JsonPointer, JsonSchemaObject, ParserSemantics, PresetName } from '../../types'
+import { childPointer, isSchemaObject } from '../../json'
 import type { RegexDialect } from '../regex-dialect'
 
 /**
@@ -24,34 +25,48 @@ export interface Preset {
   fingerprints: (schema: JsonSchemaObject) => string[]
 }
 
-/** Every node of a document, with the key it stands under in its parent's `properties` (if it does). */
-export function eachNode(schema: unknown, visit: (node: JsonSchemaObject, key: string | undefined) => void, key?: string, seen = new Set<object>()): void {
+/** Where a node stands: its pointer, and the name it has under `properties` (`property`) or `$defs` (`definition`). */
+export interface NodePlace {
+  pointer: JsonPointer
+  name?: string
+  under?: 'property' | 'definition'
+}
+
+/**
+ * Every schema node of a document, once each, parent before children (a visit may rewrite a node's
+ * keywords; its children are read after). Data and extension keywords (`x-…`) hold no schemas.
+ */
+export function eachNode(schema: unknown, visit: (node: JsonSchemaObject, place: NodePlace) => void, place: NodePlace = { pointer: '' }, seen = new Set<object>()): void {
   if (Array.isArray(schema)) {
-    for (const child of schema)
-      eachNode(child, visit, undefined, seen)
+    schema.forEach((child, i) => eachNode(child, visit, { pointer: childPointer(place.pointer, i) }, seen))
     return
   }
-  if (typeof schema !== 'object' || schema === null || seen.has(schema))
+  if (!isSchemaObject(schema) || seen.has(schema))
     return
   seen.add(schema)
-  const node = schema as JsonSchemaObject
-  visit(node, key)
-  for (const [keyword, value] of Object.entries(node)) {
-    if ((keyword === 'properties' || keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  visit(schema, place)
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(keyword) || keyword.startsWith('x-'))
+      continue
+    const named = keyword === 'properties' || keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties'
+    if (named && isSchemaObject(value)) {
+      const under = keyword === 'properties' ? 'property' : keyword === 'patternProperties' ? undefined : 'definition'
       for (const [name, child] of Object.entries(value))
-        eachNode(child, visit, keyword === 'properties' ? name : undefined, seen)
+        eachNode(child, visit, { pointer: childPointer(place.pointer, keyword, name), ...(under ? { name, under } : {}) }, seen)
     }
-    else if (keyword !== 'enum' && keyword !== 'const' && keyword !== 'default' && keyword !== 'examples') {
-      eachNode(value, visit, undefined, seen)
+    else {
+      eachNode(value, visit, { pointer: childPointer(place.pointer, keyword) }, seen)
     }
   }
 }
 
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
+
 /** The nodes of a document for which `test` holds. */
 export function countNodes(schema: unknown, test: (node: JsonSchemaObject, key: string | undefined) => boolean): number {
   let count = 0
-  eachNode(schema, (node, key) => {
-    if (test(node, key))
+  eachNode(schema, (node, place) => {
+    if (test(node, place.under === 'property' ? place.name : undefined))
       count++
   })
   return count
