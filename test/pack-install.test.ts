@@ -308,7 +308,7 @@ console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), va
       }))
       const installed = await sh(command, [...args], dir)
       expect(installed.code, installed.output).toBe(0)
-      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', '@flatmcp/runtime/sdk', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
+      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', '@flatmcp/runtime/sdk', '@flatmcp/runtime/proxy/fetch', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
       const imported = await sh(process.execPath, ['--input-type=module', '-e', `for (const entry of ${JSON.stringify(entries)}) { const m = await import(entry); if (Object.keys(m).length === 0) throw new Error(entry) }`], dir)
       expect(imported.code, imported.output).toBe(0)
       const version = await sh(path.join(dir, 'node_modules/.bin/flatmcp'), ['--version'], dir)

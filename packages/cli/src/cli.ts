@@ -2,13 +2,14 @@
 // The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors.
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { BuildError, buildArtifacts } from './build'
 import { inspectModule } from './inspect'
 import { probe, ProbeLoadError } from './probe/probe'
 import { renderReport } from './probe/report'
+import { ProxySetupError } from './proxy/setup-error'
+import { cliVersion, snapshotGenerator } from './version'
 
 /** Each command's usage, as `flatmcp <command> --help` prints it. */
 const COMMANDS: Record<string, string> = {
@@ -19,17 +20,26 @@ const COMMANDS: Record<string, string> = {
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
       original and advertised schema side by side in one profile, tokens per profile, what was cut,
       diagnostics, inverse map; --run evaluates a module not named *.tools.ts too`,
-  proxy: `  flatmcp proxy [--profile name] [--preset name] [--on-invalid serve|drop] [--timeout ms] -- <command> [args…]
+  proxy: `  flatmcp proxy [options] -- <command> [args…]
   flatmcp proxy [options] [--header 'Name: value']… <url>
-      serve an MCP server's tools flat over stdio: the upstream runs as a child process (or is
-      reached over Streamable HTTP, the headers sent with every request and never logged), its tools
-      are compiled as the plugin compiles a module's (--preset: auto, ${PRESET_NAMES.join(', ')}),
-      calls are repaired and mapped back, everything else passes through unchanged`,
+      serve an MCP server's tools flat: the upstream runs as a child process (or is reached over
+      Streamable HTTP, the headers sent with every request and never logged), its tools are
+      compiled as the plugin compiles a module's, calls are repaired and mapped back, everything
+      else passes through unchanged. Options: --profile name; --preset (auto, ${PRESET_NAMES.join(', ')});
+      --on-invalid serve|drop; --timeout ms (per upstream request, 60000); --compile-timeout ms
+      (per tool, 10000: a tool past it is served as it came); --http port [--host
+      address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
+      stdio; --artifact file to serve a snapshot without compiling (--frozen: only what it holds)`,
+  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] -- <command> [args…]
+  flatmcp snapshot [options] [--header 'Name: value']… <url>
+      compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
+      flatmcp proxy --artifact and the fetch handler serve without compiling`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
-                [--max-module-tokens N] [--json] [--root dir]
+                [--max-module-tokens N] [--json] [--root dir] [--upstream url [--header 'Name: value']… | -- <command>]
       check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
-      current with its source, superset of the original on generated values, within the token
-      budgets (o200k_base, per tool and per module); exit 1 on findings`,
+      current with its source (a snapshot: with the upstream schemas it holds, and with the live
+      upstream given), superset of the original on generated values, within the token budgets
+      (o200k_base, per tool and per module); exit 1 on findings`,
 }
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings, 2 usage or load errors'
@@ -44,10 +54,6 @@ ${EXIT_CODES}`
 
 class UsageError extends Error {}
 
-function version(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
-}
-
 function profileOf(value: string): ProfileName {
   if (!(PROFILE_NAMES as string[]).includes(value))
     throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, not "${value}"`)
@@ -58,6 +64,25 @@ function presetOf(value: string | undefined): PresetName | 'auto' | undefined {
   if (value !== undefined && value !== 'auto' && !(PRESET_NAMES as string[]).includes(value))
     throw new UsageError(`--preset must be auto or one of ${PRESET_NAMES.join(', ')}, not "${value}"`)
   return value as PresetName | 'auto' | undefined
+}
+
+/** The upstream of proxy, snapshot or probe: a command after `--`, or one URL (with headers). */
+function upstreamOf(command: string, after: string[] | undefined, urls: string[], headerFlags: string[] | undefined): { command: string[] } | { url: string, headers: Record<string, string> } {
+  const url = urls[0]
+  if ((after === undefined || after.length === 0) === (url === undefined) || urls.length > 1)
+    throw new UsageError(`${command} needs one upstream: its command after -- (flatmcp ${command} -- node server.js), or its URL (flatmcp ${command} ${command === 'probe' ? '--upstream ' : ''}https://example.com/mcp)`)
+  if (url !== undefined && !/^https?:\/\//.test(url))
+    throw new UsageError(`the upstream URL must start with http:// or https://, not "${url}"`)
+  if (url === undefined && headerFlags?.length)
+    throw new UsageError('--header is sent to an upstream URL; a command upstream takes none')
+  const headers: Record<string, string> = {}
+  for (const header of headerFlags ?? []) {
+    const colon = header.indexOf(':')
+    if (colon <= 0)
+      throw new UsageError('--header takes "Name: value"')
+    headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim()
+  }
+  return url === undefined ? { command: after! } : { url, headers }
 }
 
 function count(value: string | undefined, flag: string): number | undefined {
@@ -76,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0
   }
   if (command === '--version' || command === '-v') {
-    console.log(version())
+    console.log(cliVersion())
     return 0
   }
   if (COMMANDS[command] !== undefined && rest.some(arg => arg === '--help' || arg === '-h')) {
@@ -84,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (rest.includes('--version')) {
-    console.log(version())
+    console.log(cliVersion())
     return 0
   }
   const common = { root: { type: 'string' } } as const
@@ -104,41 +129,59 @@ async function main(argv: string[]): Promise<number> {
     console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), preset: presetOf(values.preset), root: values.root, run: values.run, stream: process.stdout }))
     return 0
   }
-  if (command === 'proxy') {
+  if (command === 'proxy' || command === 'snapshot') {
     const split = rest.indexOf('--')
-    const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options: { 'profile': { type: 'string' }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'timeout': { type: 'string' } } })
-    const command = split < 0 ? undefined : rest.slice(split + 1)
-    const url = positionals[0]
-    if ((command === undefined || command.length === 0) === (url === undefined) || positionals.length > 1)
-      throw new UsageError('proxy needs one upstream: its command after -- (flatmcp proxy -- node server.js), or its URL (flatmcp proxy https://example.com/mcp)')
-    if (url !== undefined && !/^https?:\/\//.test(url))
-      throw new UsageError(`the upstream URL must start with http:// or https://, not "${url}"`)
+    const { values, positionals } = parseArgs({
+      args: split < 0 ? rest : rest.slice(0, split),
+      allowPositionals: true,
+      options: { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'out': { type: 'string' } },
+    })
+    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen'] : ['out']
+    const foreign = ['http', 'host', 'artifact', 'frozen', 'out'].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
+    if (foreign !== undefined)
+      throw new UsageError(`${command} takes no --${foreign}`)
+    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(split + 1), positionals, values.header)
     const onInvalid = values['on-invalid']
     if (onInvalid !== undefined && onInvalid !== 'serve' && onInvalid !== 'drop')
       throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)
-    const headers: Record<string, string> = {}
-    for (const header of values.header ?? []) {
-      const colon = header.indexOf(':')
-      if (colon <= 0)
-        throw new UsageError('--header takes "Name: value"')
-      headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim()
-    }
-    const { runProxy } = await import('./proxy')
-    await runProxy({
-      ...(command ? { command } : { url: url!, headers }),
-      ...(values.profile ? { profile: profileOf(values.profile) } : {}),
+    const profiles = values.profile?.flatMap(value => value.split(',')).map(profileOf)
+    const common = {
+      ...upstream,
       ...(values.preset ? { preset: presetOf(values.preset)! } : {}),
-      ...(onInvalid ? { onInvalid } : {}),
+      ...(onInvalid ? { onInvalid: onInvalid as 'serve' | 'drop' } : {}),
       ...(values.timeout === undefined ? {} : { timeoutMs: count(values.timeout, '--timeout')! }),
+      ...(values['compile-timeout'] === undefined ? {} : { compileTimeoutMs: count(values['compile-timeout'], '--compile-timeout')! }),
+    }
+    if (command === 'snapshot') {
+      const { runSnapshot } = await import('./proxy/snapshot')
+      const file = await runSnapshot({ ...common, ...(values.out ? { out: values.out } : {}), ...(profiles ? { profiles } : {}), generator: snapshotGenerator() })
+      console.log(path.relative(process.cwd(), file))
+      return 0
+    }
+    if ((profiles?.length ?? 0) > 1)
+      throw new UsageError('proxy serves one --profile (with --http, every compiled profile has its own /mcp/<profile> route too)')
+    if (values.frozen && values.artifact === undefined)
+      throw new UsageError('--frozen serves only what a snapshot holds: give it with --artifact file')
+    if (values.host !== undefined && values.http === undefined)
+      throw new UsageError('--host is where --http listens: give --http port too')
+    const port = count(values.http, '--http')
+    const { runProxy } = await import('./proxy/proxy')
+    await runProxy({
+      ...common,
+      ...(profiles?.[0] ? { profile: profiles[0] } : {}),
+      ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
+      ...(port === undefined ? {} : { http: { port, host: values.host ?? '127.0.0.1' } }),
     })
     return new Promise<number>(() => {})
   }
   if (command === 'probe') {
+    const split = rest.indexOf('--')
     const { values, positionals } = parseArgs({
-      args: rest,
+      args: split < 0 ? rest : rest.slice(0, split),
       allowPositionals: true,
-      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' } },
+      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'upstream': { type: 'string' }, 'header': { type: 'string', multiple: true } },
     })
+    const live = split < 0 && values.upstream === undefined && values.header === undefined ? undefined : upstreamOf('probe', split < 0 ? undefined : rest.slice(split + 1), values.upstream === undefined ? [] : [values.upstream], values.header)
     const root = path.resolve(values.root ?? process.cwd())
     const progress = process.stderr.isTTY && !values.json
     const report = await probe({
@@ -149,6 +192,7 @@ async function main(argv: string[]): Promise<number> {
       seed: count(values.seed, '--seed'),
       maxTokens: count(values['max-tokens'], '--max-tokens'),
       maxModuleTokens: count(values['max-module-tokens'], '--max-module-tokens'),
+      ...(live ? { upstream: live } : {}),
       onProgress: progress ? (done, total, file) => process.stderr.write(`\rprobing ${done + 1}/${total} ${path.relative(root, file)}\x1B[K`) : undefined,
     })
     if (progress)
@@ -162,7 +206,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(code => process.exit(code), (error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
     console.error(`flatmcp: ${error.message}\n\n${HELP}`)
-  else if (error instanceof ProbeLoadError || error instanceof BuildError)
+  else if (error instanceof ProbeLoadError || error instanceof BuildError || error instanceof ProxySetupError)
     console.error(`flatmcp: ${error.message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)

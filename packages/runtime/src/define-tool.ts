@@ -43,6 +43,8 @@ export interface ToolCallContext<P> {
   signal?: AbortSignal
   /** Reports progress to the caller, where the call asked for it (a `progressToken`); else undefined. */
   progress?: (progress: ProgressUpdate) => Promise<void>
+  /** The call's `_meta`, as the client sent it (a proxy passes it on). */
+  meta?: Record<string, unknown>
 }
 
 /** One `notifications/progress` of a call: how far, out of how much, and what is happening. */

@@ -2,13 +2,18 @@ import type { JsonSchema, PresetName, ProfileName } from '@flatmcp/core'
 import type { FreshModule } from 'unplugin-flatmcp/internal'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { ANTHROPIC_LIMITS, anthropicCost, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import { ANTHROPIC_LIMITS, anthropicCost, PRESET_NAMES, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import type { ProxiedTool, Snapshot, UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
+import { createProxy, digestOf, driftOf, isSnapshot, listAll, malformedTool, readSnapshot, snapshotText } from '@flatmcp/runtime/proxy'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
 import { checkRoundTrip, checkSuperset, createModuleCompiler, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
+import type { UpstreamOptions } from '../proxy/upstream'
+import { connectUpstream } from '../proxy/upstream'
+import { snapshotGenerator } from '../version'
 
 export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens'
 
@@ -61,6 +66,8 @@ export interface ProbeOptions {
   maxTokens?: number
   /** A module whose tools together, in any profile they ship, take more tokens fails the probe. */
   maxModuleTokens?: number
+  /** The live upstream of the snapshots probed: each must hold exactly the definitions it lists now. */
+  upstream?: UpstreamOptions
 }
 
 /** An artifact or a source cannot be read at all: the probe stops (exit code 2). */
@@ -173,7 +180,7 @@ function jsonStandardSchema(json: unknown): unknown {
 interface ToolSchemas { params?: unknown, input: unknown }
 
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
-async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: FreshModule, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
+async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: Source, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
   const parts = toolParts(schemas, fresh.extendSchema)
   const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed, converters: fresh.converters, preset: fresh.preset })
   if (counterexample) {
@@ -240,27 +247,23 @@ function tokenBudget(artifact: Artifact, maxTokens: number | undefined, maxModul
   return { tokens, findings }
 }
 
-async function probeArtifact(file: string, root: string, samples: number, seed: number, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'> = {}): Promise<{ report: ArtifactReport, artifact: Artifact }> {
-  const { text, artifact } = readArtifact(file)
-  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, sampled: [], roundTrips: [], findings: [] }
-  const add = (finding: Finding): void => {
-    report.findings.push(finding)
-  }
-  const { tokens, findings: overBudget } = tokenBudget(artifact, budget.maxTokens, budget.maxModuleTokens)
-  report.tokens = tokens
-  overBudget.forEach(add)
-
-  // flat() schemas are checked like tools, under a name that says which export they are.
-  const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as Artifact['tools'][number] }))
-  // Each tool in each other profile, under a name that says which: `send (gemini)`. A strict tool that
-  // fell back is checked as the portable tool it is.
-  const profiled = artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {}).map(([name, data]) => ({
+/** Each tool in each other profile an artifact ships, under a name that says which: `send (gemini)`. A strict tool that fell back is checked as the portable tool it is. */
+function profiledForms(artifact: Artifact): { tool: Artifact['tools'][number], base: string, data: NonNullable<Artifact['runtime'][string]['profiles']>[string], profile: ProfileName }[] {
+  return artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {}).map(([name, data]) => ({
     tool: { name: `${tool.name} (${name})`, inputSchema: data.inputSchema } as Artifact['tools'][number],
     base: tool.name,
     data,
     profile: (data.strict === false ? 'portable' : name) as ProfileName,
   })))
-  // A tool whose schema does not compile is reported here and left out of the superset check.
+}
+
+/**
+ * What every schema an artifact ships must be, in every profile: valid JSON Schema (draft-07 and
+ * 2020-12), within its profile's rules, typed (untyped leaves listed), read alike by the validators
+ * clients run. Says which did not compile: those are left out of the superset check.
+ */
+function shapeChecks(artifact: Artifact, flats: { tool: Artifact['tools'][number], profile: ProfileName }[], add: (finding: Finding) => void): { profiled: ReturnType<typeof profiledForms>, uncompiled: Set<string> } {
+  const profiled = profiledForms(artifact)
   const uncompiled = new Set<string>()
   for (const tool of [...artifact.tools, ...flats.map(f => f.tool), ...profiled.map(p => p.tool)]) {
     for (const error of [...compileErrors(tool.inputSchema), ...(tool.outputSchema ? compileErrors(tool.outputSchema) : [])]) {
@@ -276,6 +279,133 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
     if (nullable.length > 0)
       add({ check: 'profile', severity: 'warning', tool: tool.name, message: `gemini: null is OpenAPI's "nullable" at ${nullable.join(', ')}, which @cfworker/json-schema (LangChain's MCP adapters) does not read: it refuses a null there. Serve gemini only behind Gemini's own routes; give such clients portable` })
   }
+  return { profiled, uncompiled }
+}
+
+/** What the superset and round-trip checks need of where a tool came from. */
+type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
+
+/**
+ * The superset invariant on the schema that ships (values the original accepts must pass it), and
+ * for each target profile it ships, the model's form of such values read back to the same output.
+ */
+async function soundness(tool: Artifact['tools'][number], definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: { samples: number, seed: number }, report: ArtifactReport): Promise<void> {
+  const { samples, seed } = sampling
+  const { checked, unmet, finding } = await supersetOf(tool, definition, source, samples, seed)
+  report.samplesChecked += checked
+  report.sampled.push({ tool: tool.name, checked, unmet })
+  if (finding)
+    report.findings.push(finding)
+  // Each target profile it ships (one that fell back is the portable tool, checked above).
+  for (const entry of forms.filter(p => p.profile !== 'portable')) {
+    const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, source.extendSchema), { samples, seed, converters: source.converters, preset: source.preset })
+    report.roundTrips.push({ tool: entry.tool.name, checked: result.checked })
+    const example = result.counterexample
+    if (example) {
+      const detail = [`value: ${JSON.stringify(example.value)}`, `the model writes: ${JSON.stringify(example.written)}`, ...(example.back === undefined ? [] : [`read back: ${JSON.stringify(example.back)}`])].join('\n')
+      report.findings.push({ check: 'round-trip', severity: 'error', tool: entry.tool.name, message: example.reason, detail })
+    }
+  }
+}
+
+/** An artifact's report, begun with its token counts and what goes over the budgets. */
+function startReport(file: string, artifact: Artifact, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'>): { report: ArtifactReport, add: (finding: Finding) => void } {
+  const report: ArtifactReport = { file, module: artifact.module, tools: artifact.tools.map(t => t.name), samplesChecked: 0, sampled: [], roundTrips: [], findings: [] }
+  const add = (finding: Finding): void => {
+    report.findings.push(finding)
+  }
+  const { tokens, findings: overBudget } = tokenBudget(artifact, budget.maxTokens, budget.maxModuleTokens)
+  report.tokens = tokens
+  overBudget.forEach(add)
+  return { report, add }
+}
+
+/** The live upstream's tools, by name, with the digest of each definition. */
+type LiveList = ReadonlyMap<string, string>
+
+/** A file's JSON, or undefined (readArtifact says what is wrong with it). */
+function safeParse(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  }
+  catch {
+    return undefined
+  }
+}
+
+/** The upstream a snapshot records, as a client the proxy can compile from: its list, as it was listed. */
+function recordedUpstream(snapshot: Snapshot, tools: readonly ProxiedTool[]): UpstreamClient {
+  return {
+    request: async message => message.method === 'tools/list' ? { tools: tools.map(tool => tool.upstream.tool) } : {},
+    notification: async () => {},
+    getServerCapabilities: () => ({ tools: {} }),
+    getServerVersion: () => snapshot.upstream,
+    getInstructions: () => undefined,
+    setNotificationHandler: () => {},
+  }
+}
+
+/**
+ * A snapshot, probed as an artifact whose source is the upstream definitions it records: its shape in
+ * every profile, current (compiled again from those definitions, and, given the live upstream, the
+ * same definitions as it lists now), and sound (values those schemas accept pass what ships).
+ */
+async function probeSnapshot(file: string, parsed: unknown, samples: number, seed: number, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'>, live: LiveList | undefined): Promise<{ report: ArtifactReport, artifact: Artifact }> {
+  let read: ReturnType<typeof readSnapshot>
+  try {
+    read = readSnapshot(parsed)
+  }
+  catch (error) {
+    throw new ProbeLoadError(`${file}: ${(error as Error).message}`)
+  }
+  const { snapshot, tools } = read
+  const unknownProfile = snapshot.options.profiles.find(name => !(PROFILE_NAMES as string[]).includes(name))
+  if (unknownProfile !== undefined || !(PRESET_NAMES as string[]).includes(snapshot.options.preset))
+    throw new ProbeLoadError(`${file}: not a flatmcp snapshot: options name ${unknownProfile === undefined ? `the preset "${snapshot.options.preset}"` : `the profile "${unknownProfile}"`}, which this flatmcp does not know`)
+  const artifact = { ...snapshot, module: `upstream ${snapshot.upstream.name}`, hash: '' } as unknown as Artifact
+  const { report, add } = startReport(file, artifact, budget)
+  const { profiled, uncompiled } = shapeChecks(artifact, [], add)
+
+  // Compiled again from the definitions it records, with the options it records.
+  const text = readFileSync(file, 'utf8')
+  const proxy = await createProxy(recordedUpstream(snapshot, tools), { preset: snapshot.options.preset, profiles: snapshot.options.profiles, log: () => {} })
+  const again = snapshotText(proxy.snapshot(snapshotGenerator()))
+  if (again !== text)
+    add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now; refresh it with flatmcp snapshot --out ${path.basename(file)}`, detail: lineDiff(text, again, path.basename(file), 'compiled now') })
+  if (live) {
+    const drift = driftOf(tools, live)
+    const refresh = `refresh it with flatmcp snapshot --out ${path.basename(file)}`
+    for (const name of drift.changed)
+      add({ check: 'current', severity: 'error', tool: name, message: `the live upstream lists "${name}" with another definition than the snapshot's; ${refresh}` })
+    for (const name of drift.added)
+      add({ check: 'current', severity: 'error', tool: name, message: `the live upstream lists "${name}", which the snapshot does not hold; ${refresh}` })
+    for (const name of drift.removed)
+      add({ check: 'current', severity: 'error', tool: name, message: `the live upstream no longer lists "${name}"; ${refresh}` })
+  }
+
+  // Sound: values the upstream's schemas accept (as the recorded preset reads them) pass what ships.
+  const source: Source = { converters: undefined as never, extendSchema: undefined, preset: snapshot.options.preset }
+  for (const tool of artifact.tools.filter(t => !uncompiled.has(t.name))) {
+    const proxied = tools.find(t => t.name === tool.name)!
+    if (proxied.served === 'as-is')
+      continue
+    await soundness(tool, { input: proxied.upstream.tool.inputSchema }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), { samples, seed }, report)
+  }
+  return { report, artifact }
+}
+
+async function probeArtifact(file: string, root: string, samples: number, seed: number, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'> = {}, live?: LiveList): Promise<{ report: ArtifactReport, artifact: Artifact }> {
+  const peeked = safeParse(file)
+  if (isSnapshot(peeked))
+    return probeSnapshot(file, peeked, samples, seed, budget, live)
+  if (live)
+    throw new ProbeLoadError(`${file}: a live upstream is checked against a snapshot (flatmcp snapshot's artifact), and this is a module's artifact`)
+  const { text, artifact } = readArtifact(file)
+  const { report, add } = startReport(file, artifact, budget)
+
+  // flat() schemas are checked like tools, under a name that says which export they are.
+  const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as Artifact['tools'][number] }))
+  const { profiled, uncompiled } = shapeChecks(artifact, flats, add)
 
   // Re-derive the artifact from its source, with the options it records; never from outside the root.
   const source = path.resolve(root, artifact.module)
@@ -318,21 +448,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    const { checked, unmet, finding } = await supersetOf(tool, definition, fresh, samples, seed)
-    report.samplesChecked += checked
-    report.sampled.push({ tool: tool.name, checked, unmet })
-    if (finding)
-      add(finding)
-    // Each target profile it ships (one that fell back is the portable tool, checked above).
-    for (const entry of profiled.filter(p => p.base === tool.name && p.profile !== 'portable' && !uncompiled.has(p.tool.name))) {
-      const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, fresh.extendSchema), { samples, seed, converters: fresh.converters, preset: fresh.preset })
-      report.roundTrips.push({ tool: entry.tool.name, checked: result.checked })
-      const example = result.counterexample
-      if (example) {
-        const detail = [`value: ${JSON.stringify(example.value)}`, `the model writes: ${JSON.stringify(example.written)}`, ...(example.back === undefined ? [] : [`read back: ${JSON.stringify(example.back)}`])].join('\n')
-        add({ check: 'round-trip', severity: 'error', tool: entry.tool.name, message: example.reason, detail })
-      }
-    }
+    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), { samples, seed }, report)
   }
   for (const entry of flats.filter(f => !uncompiled.has(f.tool.name))) {
     const compiled = fresh.flats.find(f => f.exportName === entry.export)
@@ -374,6 +490,21 @@ function anthropicBudget(read: Artifact[]): ArtifactReport | undefined {
   }
 }
 
+/** The live upstream's well-formed tools and their digests; an upstream that cannot be reached is a load error. */
+async function liveList(options: UpstreamOptions): Promise<LiveList> {
+  const upstream = await connectUpstream({ ...options, asks: false }, () => {}).catch((error: Error) => {
+    throw new ProbeLoadError(error.message)
+  })
+  try {
+    const { tools } = await listAll(message => upstream.client.request(message, { '~standard': { version: 1, vendor: 'flatmcp', validate: (value: unknown) => ({ value }) } }), () => {})
+    const wellFormed = tools.filter(tool => malformedTool(tool) === undefined) as UpstreamTool[]
+    return new Map(await Promise.all(wellFormed.map(async tool => [tool.name, await digestOf(tool)] as const)))
+  }
+  finally {
+    await upstream.close().catch(() => {})
+  }
+}
+
 /**
  * Checks what is about to ship: each artifact is well-formed, compiles as JSON Schema (draft-07 and
  * 2020-12), keeps its profile's shape, matches what its source compiles to now, and accepts values the
@@ -387,11 +518,12 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   if (files.length === 0)
     throw new ProbeLoadError(`no *.mcp.json artifacts under ${(options.paths ?? ['.']).join(', ')}`)
   await loadTokenizer()
+  const live = options.upstream ? await liveList(options.upstream) : undefined
   const artifacts: ArtifactReport[] = []
   const read: Artifact[] = []
   for (const [n, file] of files.entries()) {
     options.onProgress?.(n, files.length, file)
-    const { report, artifact } = await probeArtifact(file, root, samples, seed, options)
+    const { report, artifact } = await probeArtifact(file, root, samples, seed, options, live)
     artifacts.push(report)
     read.push(artifact)
   }

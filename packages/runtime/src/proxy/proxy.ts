@@ -3,21 +3,24 @@
 // forwards, served by the runtime's own serving (profiles, repair, inverse maps). Everything else
 // passes through both ways unchanged.
 import type * as Compiler from '@flatmcp/core'
-import type { ToolDefinition } from '../define-tool'
-import type { McpTool, PrecomputedTool } from '../serve/compiled'
+import type { ProgressUpdate, ToolDefinition } from '../define-tool'
 import type { McpServerOptions, ServedRequest, ToolService } from '../serve/tool-service'
+import type { CompiledUpstream } from './compile-upstream'
+import type { Validator } from './chooser'
+import type { Drift, ProxiedTool, Snapshot } from './snapshot'
+import type { Message, UpstreamTool } from './upstream'
 import { Server } from '@modelcontextprotocol/server'
-import { attachCompiled, loadCompiler, toPrecomputed } from '../serve/compiled'
+import { loadCompiler } from '../serve/compiled'
 import { serveTools, unknownTool } from '../serve/create-server-v2'
 import { logLine } from '../serve/log'
-import { createToolService } from '../serve/tool-service'
+import { createToolService, PROTOCOL_ERROR } from '../serve/tool-service'
+import { compileList } from './bounded-compile'
+import { proxiedDefinition, safely } from './chooser'
+import { describeDrift, driftOf, readSnapshot, toSnapshot } from './snapshot'
+import { ANY_RESULT, digestOf, forwardedParams, listAll, malformedTool, shown } from './upstream'
 
-/** A tool as the upstream lists it. */
-export interface UpstreamTool extends McpTool {
-  [field: string]: unknown
-}
+export type { UpstreamTool } from './upstream'
 
-interface Message { method: string, params?: Record<string, unknown> }
 interface RequestOptions { signal?: AbortSignal, timeout?: number, resetTimeoutOnProgress?: boolean, onprogress?: (progress: { progress: number, total?: number, message?: string }) => void }
 
 /**
@@ -40,24 +43,59 @@ export interface ProxyOptions {
   profile?: McpServerOptions['profile']
   /** The target profiles to compile besides `portable`. Default: the `profile` named, or every one for a choice function. */
   profiles?: Compiler.ProfileName[]
-  /** The parser the upstream's schemas were generated for. Default: detected over its whole list. */
+  /** The parser the upstream's schemas were generated for. Default: detected over its whole list (or the snapshot's). */
   preset?: Compiler.PresetName | 'auto'
   /**
    * Compiles one of the upstream's schemas into a test of a value: it picks which reading of a call
    * goes upstream (the first it accepts; else the first reading), never refuses one: the upstream's
-   * parser decides. Default: no choice (the first reading).
+   * parser decides. It gets the schema without the keywords a validator may spend more than linear
+   * time on (`pattern`, `format`, `uniqueItems`…), and is built on a tool's first call. Default: no
+   * choice (the first reading).
    */
-  validator?: (schema: object) => (value: unknown) => boolean
+  validator?: Validator
   /** A tool the compiler cannot improve: served as it came (default) or left out. Said on stderr either way. */
   onInvalid?: 'serve' | 'drop'
+  /**
+   * A snapshot of the upstream (`flatmcp snapshot`'s artifact, parsed): a live tool whose definition
+   * has the digest the snapshot recorded is served from it without compiling; one that differs, or is
+   * new, is compiled anew (said on stderr), or left out with `frozen`.
+   */
+  snapshot?: unknown
+  /** With a snapshot: serve only what it holds. A live tool that differs from it, or is new, is left out. */
+  frozen?: boolean
+  /** Bounds on compiling one upstream tool. */
+  compile?: {
+    /** Milliseconds one tool's compile may take (on a watched thread, where Node's are at hand). Default: 10,000. */
+    timeoutMs?: number
+    /** The compiler thread's heap, in megabytes. Default: 1,024. */
+    memoryMb?: number
+    /** A schema whose JSON text is longer (the upstream's, or a compiled form) is served as it came. Default: 262,144. */
+    maxSchemaBytes?: number
+  }
   /** The name and version the proxy gives downstream. Default: the upstream's, as it said them. */
   info?: { name: string, version: string }
   /** How long one request may wait for the upstream, in milliseconds (progress restarts it). Default: 60,000. */
   timeoutMs?: number
   /** Tool calls the upstream may have in flight at once; one more is answered at once with a tool error. Default: 64. */
   maxInFlight?: number
+  /**
+   * Where the upstream's own notifications go besides the connected downstream session (stdio): a
+   * stateless HTTP serving entry tells its listeners of list changes here. Called after the proxy has
+   * compiled a changed tool list.
+   */
+  notify?: (notification: Message) => void
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
+}
+
+/** What the proxy says of one tool it serves. */
+export interface ServedTool {
+  served: 'compiled' | 'as-is'
+  /** Why it is served as it came. */
+  reason?: string
+  /** Served from the snapshot, without compiling. */
+  fromSnapshot: boolean
+  diagnostics: readonly Compiler.ToolDiagnostic[]
 }
 
 export interface Proxy {
@@ -66,55 +104,60 @@ export interface Proxy {
   /** The upstream's list compiled anew (the proxy does it itself on `notifications/tools/list_changed`). */
   refresh: () => Promise<void>
   /** The tools as they are served now, by name, and the compiler's word on each. */
-  tools: () => ReadonlyMap<string, { served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] }>
+  tools: () => ReadonlyMap<string, ServedTool>
+  /** How the live list differs from the snapshot the proxy was given (nothing without one). */
+  drift: () => Drift
+  /** The list as served now, as a snapshot (`generator` names what made it: `flatmcp@1.0.0`). */
+  snapshot: (generator: string) => Snapshot
 }
-
-/** A result schema that takes whatever the other side answers: the proxy passes answers on unchanged. */
-const ANY_RESULT = { '~standard': { version: 1, vendor: 'flatmcp', validate: (value: unknown) => ({ value }) } }
 
 const TARGETS: Compiler.ProfileName[] = ['openai-strict', 'anthropic-strict', 'gemini']
 
-/** Every page of the upstream's `tools/list`, bounded: a list that never ends is cut, and said so. */
-async function listAll(upstream: UpstreamClient, log: (line: string) => void): Promise<UpstreamTool[]> {
-  const tools: UpstreamTool[] = []
-  let cursor: string | undefined
-  for (let page = 0; page < 100; page++) {
-    const result = await upstream.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ANY_RESULT) as { tools?: unknown, nextCursor?: unknown }
-    if (!Array.isArray(result?.tools))
-      throw new TypeError('the upstream answered tools/list without a tools array')
-    tools.push(...result.tools as UpstreamTool[])
-    cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined
-    if (cursor === undefined)
-      return tools
-  }
-  log('flatmcp proxy: the upstream\'s tools/list has more than 100 pages; serving the first 100')
-  return tools
-}
-
-/** An upstream schema as a Standard Schema that names its parser and only chooses among readings. */
-function upstreamInput(schema: object, preset: Compiler.PresetName, accepts: ((value: unknown) => boolean) | undefined): unknown {
+/**
+ * The upstream's progress on a request, passed downstream; `sent` resolves once every update has
+ * gone out, so the answer is never sent before the progress that came ahead of it (a client drops
+ * progress that arrives after the answer).
+ */
+function relay(progress: ((update: ProgressUpdate) => Promise<void>) | undefined): { onprogress: (update: ProgressUpdate) => void, sent: () => Promise<void> } | undefined {
+  if (!progress)
+    return undefined
+  const pending: Promise<void>[] = []
   return {
-    '~standard': {
-      version: 1,
-      vendor: 'json-schema',
-      validate: (value: unknown) => accepts === undefined || accepts(value) ? { value } : { issues: [{ message: 'the upstream\'s schema rejects this reading' }] },
-      jsonSchema: { input: () => schema, output: () => schema },
+    onprogress: update => void pending.push(progress(update).catch(() => {})),
+    sent: async () => {
+      await Promise.all(pending)
     },
-    '~flatmcp': { preset, chooser: true },
   }
 }
 
 /**
- * A proxy in front of a connected upstream: its tools compiled once per list version (each schema
- * keyed by its text; redone on `list_changed`), served flat; every other request, notification and
- * server-to-client request passed through unchanged; the upstream's capabilities mirrored.
+ * A proxy in front of a connected upstream: its tools compiled once per list version (each
+ * definition keyed by its digest; redone on `list_changed`), or served from a snapshot, served flat;
+ * every other request, notification and server-to-client request passed through unchanged; the
+ * upstream's capabilities mirrored.
  */
 export async function createProxy(upstream: UpstreamClient, options: ProxyOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
-  const compiler = loadCompiler('a proxied tool')
   const profiles = options.profiles ?? (typeof options.profile === 'function' ? TARGETS : typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : [])
-  const compiled = new Map<string, { definition: ToolDefinition, served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] }>()
-  let current: { service: ToolService, tools: Map<string, { served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] }> } | undefined
+  const limits = { timeoutMs: options.compile?.timeoutMs ?? 10_000, memoryMb: options.compile?.memoryMb ?? 1024 }
+  const maxSchemaBytes = options.compile?.maxSchemaBytes ?? 262_144
+  const given = options.preset === 'auto' ? undefined : options.preset
+  const snapshot = options.snapshot === undefined ? undefined : readSnapshot(options.snapshot)
+  if (snapshot) {
+    const made = snapshot.snapshot.options
+    if (given !== undefined && given !== made.preset)
+      throw new TypeError(`the snapshot was compiled with preset ${made.preset}, not ${given}: snapshot the upstream again with that preset, or leave the preset out`)
+    const missing = profiles.filter(profile => profile !== 'portable' && !made.profiles.includes(profile))
+    if (missing.length > 0)
+      throw new TypeError(`the snapshot holds no ${missing.join(', ')} profile (it has ${['portable', ...made.profiles].join(', ')}): snapshot the upstream again with --profile ${missing[0]}`)
+  }
+  const preset = given ?? snapshot?.snapshot.options.preset
+  const keyOf = (digest: string, presetName: string | undefined): string => `${presetName}\u0000${digest}`
+  // Compiled tools by digest and preset: the current list version's, and the snapshot's.
+  const snapshotEntries = (): [string, ProxiedTool & { fromSnapshot: boolean }][] => (snapshot?.tools ?? []).map(tool => [keyOf(tool.upstream.digest, preset), { ...tool, fromSnapshot: true }])
+  let known = new Map(snapshotEntries())
+  const snapshotTools = snapshot?.tools ?? []
+  let current: { service: ToolService, tools: Map<string, ServedTool>, served: ProxiedTool[], preset: Compiler.PresetName, drift: Drift } | undefined
   let latest: Server | undefined
 
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
@@ -124,81 +167,98 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
     if (inFlight >= maxInFlight)
       return { isError: true, content: [{ type: 'text', text: `The server behind this proxy has ${inFlight} calls in flight, its limit; try again shortly.` }] } as never
     inFlight++
+    const relayed = relay(context.progress)
     try {
-      return await upstream.request(
-        { method: 'tools/call', params: { name, arguments: input as Record<string, unknown> } },
+      const result = await upstream.request(
+        { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: input as Record<string, unknown> } },
         ANY_RESULT,
-        { ...timing, ...(context.signal ? { signal: context.signal } : {}), ...(context.progress ? { onprogress: update => void context.progress!(update) } : {}) },
-      ) as never
+        { ...timing, ...(context.signal ? { signal: context.signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
+      ) as { content?: unknown, resultType?: unknown } | null
+      await relayed?.sent()
+      // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
+      if (typeof result !== 'object' || result === null || (!Array.isArray(result.content) && result.resultType === undefined))
+        return { isError: true, content: [{ type: 'text', text: `The server behind this proxy answered the call to "${name}" with something that is not a tool result.` }] } as never
+      return result as never
+    }
+    catch (error) {
+      // The upstream's JSON-RPC error goes downstream as it came, not as a tool error.
+      if (Number.isSafeInteger((error as { code?: unknown } | null)?.code))
+        Object.defineProperty(error, PROTOCOL_ERROR, { value: true })
+      throw error
     }
     finally {
       inFlight--
     }
   }
 
-  function compileOne(tool: UpstreamTool, preset: Compiler.PresetName): { definition: ToolDefinition, served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] } | undefined {
-    const key = cacheKey(tool, preset)
-    const known = compiled.get(key)
-    if (known)
-      return known
-    const accepts = options.validator && safely(() => options.validator!(tool.inputSchema))
-    const definition: ToolDefinition = {
-      name: tool.name,
-      ...(tool.title === undefined ? {} : { title: tool.title }),
-      ...(tool.description === undefined ? {} : { description: tool.description }),
-      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-      input: upstreamInput(tool.inputSchema, preset, accepts) as ToolDefinition['input'],
-      handler: forward(tool.name),
-    }
-    let entry: { definition: ToolDefinition, served: 'compiled' | 'as-is', diagnostics: readonly Compiler.ToolDiagnostic[] }
-    try {
-      const base = compiler.compileTool(definition, { preset })
-      const others = profiles.map(profile => compiler.compileTool(definition, { preset, profile }))
-      const data: PrecomputedTool = toPrecomputed(base, others)
-      // What the upstream says of its output is its own: it comes back as the upstream sends it.
-      if (tool.outputSchema !== undefined)
-        data.tool.outputSchema = tool.outputSchema
-      attachCompiled(definition, data)
-      entry = { definition, served: 'compiled', diagnostics: base.diagnostics }
-    }
-    catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      if (options.onInvalid === 'drop') {
-        log(`flatmcp proxy: tool "${tool.name}" left out: ${reason}`)
-        return undefined
-      }
-      log(`flatmcp proxy: tool "${tool.name}" served as it came: ${reason}`)
-      attachCompiled(definition, { tool: { ...tool } as McpTool, coercion: {} })
-      entry = { definition, served: 'as-is', diagnostics: [] }
-    }
-    compiled.set(key, entry)
-    return entry
-  }
-
   async function refresh(): Promise<void> {
-    const listed = (await listAll(upstream, log)).filter(tool => typeof tool?.name === 'string' && typeof tool.inputSchema === 'object' && tool.inputSchema !== null)
-    const preset = !options.preset || options.preset === 'auto' ? compiler.detectPreset(listed.map(tool => tool.inputSchema as Compiler.JsonSchemaObject)).preset.name : options.preset
-    const keys = new Set(listed.map(tool => cacheKey(tool, preset)))
-    const entries = listed.map(tool => compileOne(tool, preset)).filter(entry => entry !== undefined)
-    // Only this list version's tools stay compiled: an upstream whose list keeps changing cannot grow the cache.
-    for (const key of compiled.keys()) {
-      if (!keys.has(key))
-        compiled.delete(key)
+    const { tools: listed, hints } = await listAll(message => upstream.request(message, ANY_RESULT, timing), log)
+    const names = new Set<string>()
+    const wellFormed = listed.filter((tool): tool is UpstreamTool => {
+      const wrong = malformedTool(tool) ?? (names.has((tool as UpstreamTool).name) ? 'another tool has its name' : undefined)
+      const name = (tool as UpstreamTool | null)?.name
+      if (wrong !== undefined)
+        log(`flatmcp proxy: ${typeof name === 'string' ? `tool ${shown(name)}` : 'a listed tool'} left out: ${wrong}`)
+      else
+        names.add((tool as UpstreamTool).name)
+      return wrong === undefined
+    })
+    const digests = await Promise.all(wellFormed.map(tool => digestOf(tool)))
+    const drift = snapshot ? driftOf(snapshotTools, new Map(wellFormed.map((tool, i) => [tool.name, digests[i]!]))) : { changed: [], added: [], removed: [] }
+    const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
+    // The preset is told over the whole list, as a build tells it over a server's tools (bounded: a schema too long to compile is not read).
+    const listPreset = preset ?? safely(() => loadCompiler('a proxied tool').detectPreset(wellFormed.filter(tool => JSON.stringify(tool.inputSchema).length <= maxSchemaBytes).map(tool => tool.inputSchema as Compiler.JsonSchemaObject)).preset.name) ?? 'json-schema'
+    const pending = wellFormed.map((tool, i) => ({ tool, key: keyOf(digests[i]!, listPreset) })).filter(({ tool, key }) => !known.has(key) && !frozenOut.has(tool.name))
+    const compiled = pending.length === 0 ? new Map<string, CompiledUpstream>() : new Map((await compileList({ tools: pending.map(entry => entry.tool), preset: listPreset, profiles, maxSchemaBytes }, limits)).tools.map(tool => [tool.name, tool]))
+    const next = new Map<string, ProxiedTool & { fromSnapshot: boolean }>()
+    const served: (ProxiedTool & { fromSnapshot: boolean })[] = []
+    for (const [i, tool] of wellFormed.entries()) {
+      if (frozenOut.has(tool.name))
+        continue
+      const key = keyOf(digests[i]!, listPreset)
+      const before = known.get(key)
+      const entry = before ?? { ...compiled.get(tool.name)!, upstream: { digest: digests[i]!, tool }, fromSnapshot: false }
+      next.set(key, entry)
+      if (entry.served === 'as-is') {
+        // Said when the tool is first compiled; a snapshot's are said in the proxy's first line.
+        if (!before)
+          log(`flatmcp proxy: tool ${shown(tool.name)} ${options.onInvalid === 'drop' ? 'left out' : 'served as it came'}: ${entry.reason}`)
+        if (options.onInvalid === 'drop')
+          continue
+      }
+      served.push(entry)
     }
-    const tools = new Map(entries.map(entry => [entry.definition.name, { served: entry.served, diagnostics: entry.diagnostics }]))
-    current = { service: createToolService(entries.map(entry => entry.definition), { profile: options.profile }, unknownTool), tools }
+    if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
+      log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
+    // Only this list version's tools stay compiled (and the snapshot's, which cost nothing to keep).
+    known = new Map([...snapshotEntries(), ...next])
+    const definitions = served.map(tool => proxiedDefinition(tool, listPreset, options.validator, forward(tool.name)))
+    const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: tool.fromSnapshot, diagnostics: tool.diagnostics }]))
+    // The upstream's cache hints hold for the flat list too: it changes when the upstream's does.
+    const cache = { ...(hints.ttlMs === undefined ? {} : { ttlMs: hints.ttlMs }), ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
+    current = {
+      service: createToolService(definitions, { profile: options.profile, cache }, unknownTool, (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never),
+      tools,
+      served,
+      preset: listPreset,
+      drift,
+    }
   }
 
   await refresh()
+  const tell = (notification: Message): void => {
+    void latest?.notification(notification as never).catch(() => {})
+    options.notify?.(notification)
+  }
   upstream.setNotificationHandler('notifications/tools/list_changed', () => {
-    refresh().then(() => latest?.notification({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`))
+    refresh().then(() => tell({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`))
   })
-  // What the upstream sends on its own (logging, progress of other requests, resource updates) goes downstream.
-  upstream.fallbackNotificationHandler = async notification => latest?.notification(notification)
-  // Sampling, elicitation and roots: the upstream asks the client behind the proxy.
+  // What the upstream sends on its own (logging, resource updates) goes downstream.
+  upstream.fallbackNotificationHandler = async notification => tell(notification)
+  // Sampling, elicitation and roots: the upstream asks the client behind the proxy, where one keeps a session.
   upstream.fallbackRequestHandler = async (request, ctx) => {
     if (!latest)
-      throw new Error(`no client is connected to answer ${request.method}`)
+      throw Object.assign(new Error(`the proxy's clients connect statelessly: none can be asked for ${request.method}`), { code: -32601 })
     return latest.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>
   }
 
@@ -210,31 +270,26 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
     server(request) {
       const server = new Server(info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
       serveTools(server, () => current!.service, { profile: options.profile, ...(request ? { request } : {}) })
-      server.fallbackRequestHandler = (async (message: Message & { params?: { _meta?: { progressToken?: unknown } } }, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => {
-        const token = message.params?._meta?.progressToken
-        const onprogress = token === undefined ? undefined : (update: object): void => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
-        return upstream.request({ method: message.method, ...(message.params === undefined ? {} : { params: message.params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) })
+      server.fallbackRequestHandler = (async (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => {
+        const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
+        const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))
+        const params = forwardedParams(message.params)
+        const result = await upstream.request({ method: message.method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(relayed ? { onprogress: relayed.onprogress } : {}) })
+        await relayed?.sent()
+        return result
       }) as never
-      server.fallbackNotificationHandler = async notification => upstream.notification(notification as Message)
-      latest = server
+      server.fallbackNotificationHandler = async (notification) => {
+        const params = forwardedParams((notification as Message).params)
+        await upstream.notification({ method: (notification as Message).method, ...(params === undefined ? {} : { params }) })
+      }
+      // A stdio connection (or a 2025 session) keeps a session the upstream's own messages can reach; one stateless HTTP request does not.
+      if (!request?.requestInfo)
+        latest = server
       return server
     },
     refresh,
     tools: () => current!.tools,
-  }
-}
-
-/** What a compiled tool is kept by: the preset it was read with and the upstream's whole definition. */
-function cacheKey(tool: UpstreamTool, preset: Compiler.PresetName): string {
-  return `${preset}\u0000${JSON.stringify(tool)}`
-}
-
-/** A validator that cannot be built (a hostile or broken schema) chooses nothing. */
-function safely<T>(make: () => T): T | undefined {
-  try {
-    return make()
-  }
-  catch {
-    return undefined
+    drift: () => current!.drift,
+    snapshot: generator => toSnapshot(current!.served, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles }),
   }
 }

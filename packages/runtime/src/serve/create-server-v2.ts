@@ -55,9 +55,10 @@ export function serveTools(server: Server, service: () => ToolService, options: 
   server.setRequestHandler('tools/list', (_request, ctx) => service().list(profile(factsOf(ctx), 'list').profile) as never)
   server.setRequestHandler('tools/call', (request, ctx) => {
     const authInfo = ctx.http?.authInfo
-    const token = (request.params._meta as { progressToken?: string | number } | undefined)?.progressToken
+    const meta = request.params._meta as { progressToken?: string | number } | undefined
+    const token = meta?.progressToken
     const progress = token === undefined ? undefined : (update: ProgressUpdate): Promise<void> => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}) }
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}) }
     const { profile: name, unsure } = profile(factsOf(ctx), 'call')
     return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
   })

@@ -28,6 +28,8 @@ export interface RequestInfo {
   authInfo?: unknown
   /** Where the call asked for progress: sends one `notifications/progress` for it. */
   progress?: (progress: ProgressUpdate) => Promise<void>
+  /** The call's `_meta`, as the client sent it. */
+  meta?: Record<string, unknown>
 }
 
 /**
@@ -223,13 +225,31 @@ export interface ToolService {
    * `Decision`); a name no tool has throws the SDK's own protocol error (`unknownTool`).
    */
   call: (name: string, args: unknown, request: RequestInfo, profile?: string, unsure?: boolean) => Promise<CallToolResult>
+  /**
+   * The input a call's arguments are read as under `profile` (repaired, mapped back, the reading its
+   * schema accepts), without calling the handler; undefined for a name no tool has. A proxy forwards it.
+   */
+  read: (name: string, args: unknown, profile?: string) => Promise<{ ok: true, input: unknown } | { ok: false, message: string } | undefined>
 }
+
+/**
+ * Marks an error a handler throws to be answered as the JSON-RPC error it carries (`code`,
+ * `message`, `data`) instead of a tool error: a proxied tool's upstream answered with one.
+ */
+export const PROTOCOL_ERROR: unique symbol = Symbol.for('flatmcp.protocolError')
+
+function isProtocolError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[PROTOCOL_ERROR] === true
+}
+
+/** What serves a call for a name no tool has, instead of the unknown-tool error (a proxy forwards it). */
+export type UnknownToolCall = (name: string, args: unknown, request: RequestInfo) => Promise<CallToolResult>
 
 /**
  * The tools, checked and collected once (compiled lazily where the build did not precompute them).
  * `unknownTool` makes the error an SDK answers a call for a name no tool has.
  */
-export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error): ToolService {
+export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall): ToolService {
   const { extend } = options
   checkTools(tools, extend)
   const hints = cacheHints(options)
@@ -251,6 +271,8 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
     async call(name, args, request, profile, unsure = false) {
       const byName = await ready
       const entry = byName.get(name)
+      if (!entry && unknown)
+        return unknown(name, args, request)
       if (!entry)
         throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
       const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
@@ -263,10 +285,21 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
         return await callTool(entry, read, request, extend, where)
       }
       catch (error) {
+        if (isProtocolError(error))
+          throw error
         // What the tool's own schemas or shared fields throw is the server's business: logged, not shown.
-        (options.onError ?? logError)(error, where)
+        const report = options.onError ?? logError
+        report(error, where)
         return errorResult(`Tool "${where.tool}" could not check its arguments: an internal error occurred (logged on the server). Try again or report it.`)
       }
+    },
+    async read(name, args, profile) {
+      const byName = await ready
+      const entry = byName.get(name)
+      if (!entry)
+        return undefined
+      const { checked } = await readArgs(entry, formFor(entry, profile, extend, warned), args ?? {}, extend)
+      return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }
 }
@@ -393,10 +426,12 @@ async function callTool(entry: Prepared, read: () => Promise<Reading>, request: 
     where.phase = 'validate'
   }
   try {
-    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}) })
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}) })
     return toResult(value, definition.output !== undefined)
   }
   catch (error) {
+    if (isProtocolError(error))
+      throw error
     // A handler's own message is meant for the model (README); it is still capped.
     return errorResult(`Tool "${definition.name}" failed: ${clip(error instanceof Error ? error.message : String(error), 2000)}`)
   }

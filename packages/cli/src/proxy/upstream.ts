@@ -1,0 +1,158 @@
+// The upstream server the proxy, the snapshot and the probe talk to: a child process over stdio, or a
+// Streamable HTTP endpoint with the operator's headers (never logged). Over HTTP, an upstream that
+// lost the session (it restarted) is connected to anew and the request sent once more.
+import type { UpstreamClient } from '@flatmcp/runtime/proxy'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { ProxySetupError } from './setup-error'
+
+export interface UpstreamOptions {
+  /** The upstream server's command and its arguments (over stdio), or its Streamable HTTP URL. */
+  command?: string[]
+  url?: string
+  /** Headers sent with every HTTP request to the upstream (`Authorization` and the like); never logged. */
+  headers?: Record<string, string>
+  /** Whether the upstream may ask the proxy's client (sampling, elicitation, roots): only where one keeps a session. */
+  asks?: boolean
+}
+
+export interface Upstream {
+  client: UpstreamClient
+  /** What a log line may say of the upstream: its command, or its URL without credentials or query. */
+  where: string
+  /** Called when the upstream ends on its own (a child process that exits). */
+  onEnd: (handler: () => void) => void
+  /** Called after an HTTP upstream was connected to anew (it lost its session). */
+  onReconnect: (handler: () => void) => void
+  close: () => Promise<void>
+}
+
+/** A URL as a log line may show it: no user, password, query or fragment. */
+export function redacted(url: string): string {
+  const parsed = new URL(url)
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+}
+
+type Handlers = Pick<UpstreamClient, 'fallbackNotificationHandler' | 'fallbackRequestHandler'> & { listChanged?: () => void }
+
+/** Whether an error says the HTTP upstream no longer knows the session (it restarted, or dropped it). */
+function lostSession(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown, message?: unknown }
+  return code === 404 || (typeof message === 'string' && /\b404\b|session not found/i.test(message))
+}
+
+/**
+ * The SDK client hands a notification to its handler a microtask after it arrives, and an answer at
+ * once: progress that arrives just ahead of its request's answer (in the same read) would find the
+ * request gone and be dropped. An answer is handed on a microtask later, after what came before it.
+ */
+function answerAfterNotifications(transport: { onmessage?: ((message: never, extra?: never) => void) | undefined }): void {
+  const handle = transport.onmessage
+  if (!handle)
+    return
+  transport.onmessage = ((message: { id?: unknown, method?: unknown }, extra?: never) => {
+    if (message.id !== undefined && message.method === undefined)
+      queueMicrotask(() => handle(message as never, extra))
+    else
+      handle(message as never, extra)
+  }) as never
+}
+
+/** Connects to the upstream; `log` hears what the operator should know. */
+export async function connectUpstream(options: UpstreamOptions, log: (line: string) => void): Promise<Upstream> {
+  const [command, ...args] = options.command ?? []
+  const where = options.url !== undefined ? redacted(options.url) : command!
+  const handlers: Handlers = {}
+  let ended: (() => void) | undefined
+  let reconnected: (() => void) | undefined
+  let closing = false
+
+  const connect = async (): Promise<Client> => {
+    const transport = options.url !== undefined
+      ? new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: options.headers ?? {} } })
+      : new StdioClientTransport({ command: command!, args, stderr: 'inherit' })
+    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: options.asks === false ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } })
+    client.onclose = () => {
+      if (!closing && options.url === undefined)
+        ended?.()
+    }
+    await client.connect(transport)
+    answerAfterNotifications(transport)
+    // What the proxy set on the upstream holds for every connection to it.
+    client.fallbackNotificationHandler = handlers.fallbackNotificationHandler as never
+    client.fallbackRequestHandler = handlers.fallbackRequestHandler as never
+    client.setNotificationHandler('notifications/tools/list_changed', () => handlers.listChanged?.())
+    return client
+  }
+
+  let client = await connect().catch((error: unknown) => {
+    throw new ProxySetupError(`could not connect to the upstream ${where}: ${(error as Error).message}`, { cause: error })
+  })
+  let reconnecting: Promise<Client> | undefined
+  const again = async (stale: Client): Promise<Client> => {
+    if (client !== stale)
+      return client
+    reconnecting ??= connect().then((fresh) => {
+      log(`flatmcp proxy: ${where} lost the session (it restarted?); connected anew`)
+      void stale.close().catch(() => {})
+      client = fresh
+      reconnecting = undefined
+      reconnected?.()
+      return fresh
+    }, (error: unknown) => {
+      reconnecting = undefined
+      throw error
+    })
+    return reconnecting
+  }
+
+  const upstream: UpstreamClient = {
+    async request(message, schema, requestOptions) {
+      const used = client
+      try {
+        return await used.request(message as never, schema as never, requestOptions as never)
+      }
+      catch (error) {
+        // Over HTTP a 404 means the request was not run: sent once more on a fresh session.
+        if (options.url === undefined || !lostSession(error))
+          throw error
+        return (await again(used)).request(message as never, schema as never, requestOptions as never)
+      }
+    },
+    notification: message => client.notification(message as never),
+    getServerCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
+    getServerVersion: () => client.getServerVersion(),
+    getInstructions: () => client.getInstructions(),
+    setNotificationHandler: (_method, handler) => {
+      handlers.listChanged = handler
+    },
+    get fallbackNotificationHandler() {
+      return handlers.fallbackNotificationHandler
+    },
+    set fallbackNotificationHandler(handler) {
+      handlers.fallbackNotificationHandler = handler
+      client.fallbackNotificationHandler = handler as never
+    },
+    get fallbackRequestHandler() {
+      return handlers.fallbackRequestHandler
+    },
+    set fallbackRequestHandler(handler) {
+      handlers.fallbackRequestHandler = handler
+      client.fallbackRequestHandler = handler as never
+    },
+  }
+  return {
+    client: upstream,
+    where,
+    onEnd: (handler) => {
+      ended = handler
+    },
+    onReconnect: (handler) => {
+      reconnected = handler
+    },
+    close: async () => {
+      closing = true
+      await client.close()
+    },
+  }
+}

@@ -1,0 +1,75 @@
+// The upstream's own schema as a chooser: it picks which reading of a call goes upstream (the first it
+// accepts; else the first), never refuses one, for the upstream's parser decides. It reads the schema
+// without the keywords a validator may spend more than linear time on, so a hostile pattern cannot
+// meet a client's long string.
+import type * as Compiler from '@flatmcp/core'
+import type { ToolDefinition } from '../define-tool'
+import type { ProxiedTool } from './snapshot'
+import { attachCompiled } from '../serve/compiled'
+
+/** Builds a test of a value from a JSON Schema (ajv, `@cfworker/json-schema`…). */
+export type Validator = (schema: object) => (value: unknown) => boolean
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Keywords a validator may spend more than linear time on, or that only narrow a string: a chooser
+ * of readings does without them (it accepts more, so it picks the first reading more often; the
+ * upstream's parser decides either way). A hostile `pattern` cannot then meet a client's long string.
+ */
+const COSTLY = new Set(['pattern', 'patternProperties', 'propertyNames', 'format', 'uniqueItems', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$comment'])
+
+/** The upstream's schema as a chooser reads it: costly keywords cut, `additionalProperties` beside a cut `patternProperties` opened. */
+export function chooserSchema(schema: unknown): unknown {
+  if (Array.isArray(schema))
+    return schema.map(chooserSchema)
+  if (!isObject(schema))
+    return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (COSTLY.has(key) || (key === 'additionalProperties' && schema.patternProperties !== undefined))
+      continue
+    // `properties`, `$defs` and the like hold names, not keywords: their keys stay (as own keys, `__proto__` too).
+    const kept = key === 'properties' || key === '$defs' || key === 'definitions' || key === 'dependentSchemas'
+      ? (isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, chooserSchema(child)])) : value)
+      : key === 'enum' || key === 'const' || key === 'required' || key === 'default' || key === 'examples' ? value : chooserSchema(value)
+    Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+/**
+ * An upstream schema as a Standard Schema that names its parser and only chooses among readings: its
+ * test is built on the tool's first call (once per list version); one that cannot be built or run chooses nothing.
+ */
+export function upstreamInput(schema: object, preset: Compiler.PresetName, validator: Validator | undefined): unknown {
+  let accepts: ((value: unknown) => boolean) | null | undefined
+  const test = (value: unknown): boolean => {
+    accepts ??= validator ? safely(() => validator(chooserSchema(schema) as object)) ?? null : null
+    return accepts === null || safely(() => accepts!(value)) !== false
+  }
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'json-schema',
+      validate: (value: unknown) => test(value) ? { value } : { issues: [{ message: 'the upstream\'s schema rejects this reading' }] },
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+    '~flatmcp': { preset, chooser: true },
+  }
+}
+
+/** A proxied tool: its compiled (or snapshot) data served, its calls chosen by the upstream's schema, then `handler`. */
+export function proxiedDefinition(tool: ProxiedTool, preset: Compiler.PresetName, validator: Validator | undefined, handler: ToolDefinition['handler']): ToolDefinition {
+  return attachCompiled({ name: tool.name, input: upstreamInput(tool.upstream.tool.inputSchema, preset, validator) as ToolDefinition['input'], handler }, tool.precomputed)
+}
+
+/** What a call that throws gives: nothing. */
+export function safely<T>(make: () => T): T | undefined {
+  try {
+    return make()
+  }
+  catch {
+    return undefined
+  }
+}

@@ -1,0 +1,76 @@
+// One upstream tool list compiled as a build compiles a module's tools: the JSON Schema front end, the
+// preset its fingerprints name (over the whole list), every profile asked for. Pure data in and out,
+// so it runs in a worker as well as in place; a tool it cannot improve is served as it came.
+import type * as Compiler from '@flatmcp/core'
+import type { PrecomputedTool } from '../serve/compiled'
+import type { UpstreamTool } from './upstream'
+import { toPrecomputed } from '../serve/compiled'
+
+/** What one compile of an upstream list is asked for. */
+export interface CompileRequest {
+  tools: UpstreamTool[]
+  /** The preset to read every schema with, or `auto`: detected over the whole list. */
+  preset: Compiler.PresetName | 'auto'
+  /** The target profiles compiled besides `portable`. */
+  profiles: Compiler.ProfileName[]
+  /** A schema (the upstream's, or a compiled form) whose JSON text is longer is served as it came. */
+  maxSchemaBytes: number
+}
+
+/** One tool of the list, compiled (or why not): what the proxy serves and a snapshot holds. */
+export interface CompiledUpstream {
+  name: string
+  served: 'compiled' | 'as-is'
+  /** Why the tool is served as it came. */
+  reason?: string
+  precomputed: PrecomputedTool
+  diagnostics: Compiler.ToolDiagnostic[]
+}
+
+/** The preset the list is read with: the one asked for, else the one its fingerprints name. */
+export function listPreset(compiler: typeof Compiler, tools: readonly UpstreamTool[], preset: Compiler.PresetName | 'auto'): Compiler.PresetName {
+  return preset !== 'auto' ? preset : compiler.detectPreset(tools.map(tool => tool.inputSchema as Compiler.JsonSchemaObject)).preset.name
+}
+
+/** The tool served as the upstream listed it: no flat form, no repair beyond the whole-arguments string. */
+export function servedAsIs(tool: UpstreamTool, reason: string): CompiledUpstream {
+  return { name: tool.name, served: 'as-is', reason, precomputed: { tool: { ...tool }, coercion: {} }, diagnostics: [] }
+}
+
+/**
+ * One tool compiled in the base profile and each of `profiles`. The served tool is the upstream's
+ * whole definition (icons, `_meta`, its output schema…) with the compiler's input schema and text.
+ */
+export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamTool, preset: Compiler.PresetName, request: Pick<CompileRequest, 'profiles' | 'maxSchemaBytes'>): CompiledUpstream {
+  const size = JSON.stringify(tool.inputSchema).length
+  if (size > request.maxSchemaBytes)
+    return servedAsIs(tool, `its input schema is ${kib(size)}, over the ${kib(request.maxSchemaBytes)} the proxy compiles`)
+  try {
+    const definition = {
+      name: tool.name,
+      ...(tool.title === undefined ? {} : { title: tool.title }),
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      input: tool.inputSchema,
+    }
+    const base = compiler.compileTool(definition, { preset })
+    const others = request.profiles.filter(profile => profile !== 'portable').map(profile => compiler.compileTool(definition, { preset, profile }))
+    for (const form of [base, ...others]) {
+      const flat = JSON.stringify(form.inputSchema).length
+      if (flat > request.maxSchemaBytes)
+        return servedAsIs(tool, `its ${form.profile ?? 'portable'} form is ${kib(flat)}, over the ${kib(request.maxSchemaBytes)} the proxy serves`)
+    }
+    const precomputed = toPrecomputed(base, others)
+    // What the compiler does not make (an output schema, icons, `_meta`) is the upstream's own.
+    const { inputSchema: _input, ...rest } = tool
+    precomputed.tool = { ...rest, ...precomputed.tool }
+    return { name: tool.name, served: 'compiled', precomputed, diagnostics: base.diagnostics }
+  }
+  catch (error) {
+    return servedAsIs(tool, error instanceof Error ? error.message : String(error))
+  }
+}
+
+function kib(bytes: number): string {
+  return `${Math.ceil(bytes / 1024)} KiB`
+}

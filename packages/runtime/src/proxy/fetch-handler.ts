@@ -1,0 +1,195 @@
+// A proxy as a fetch handler, for where servers scale out (Cloudflare Workers, any serverless
+// platform): stateless, from a snapshot, in front of a Streamable HTTP upstream. It holds no
+// connection and no session of its own: every request goes to the upstream as the client sent it
+// (its session header, its streams, its protocol era), except that `tools/list` is answered from the
+// snapshot and a `tools/call`'s arguments are repaired and mapped back on the way. No MCP SDK and no
+// compiler are loaded.
+import type * as Compiler from '@flatmcp/core'
+import type { ProfileChoice, RequestFacts } from '../serve/profiles'
+import type { Validator } from './chooser'
+import { logLine } from '../serve/log'
+import { instanceProfile } from '../serve/profiles'
+import { createToolService } from '../serve/tool-service'
+import { proxiedDefinition } from './chooser'
+import { readSnapshot } from './snapshot'
+
+export interface ProxyHandlerOptions {
+  /** The upstream's Streamable HTTP endpoint. */
+  upstream: string | URL
+  /** The upstream's snapshot (`flatmcp snapshot <url> --out …`), parsed: what `tools/list` serves. */
+  snapshot: unknown
+  /**
+   * The profile served: a name for every caller, or a function of what the request carries (its URL,
+   * headers). Every request is decided alone, so choose by what each one carries (a path, a header).
+   * Default: `portable`.
+   */
+  profile?: ProfileChoice
+  /** Headers sent upstream with every request, over the client's own of the same name (an operator's token). */
+  headers?: Record<string, string>
+  /**
+   * Builds a test of a value from the upstream's schema, to pick the reading of a call that goes
+   * upstream (see `createProxy`). On Workers, where code cannot be generated at run time, use
+   * `@cfworker/json-schema`. Default: no choice (the first reading).
+   */
+  validator?: Validator
+  /** What reaches the upstream. Default: the global `fetch`. */
+  fetch?: (request: Request) => Promise<Response>
+  /** The largest request body read, in bytes; a larger one is answered 413. Default: 4 MiB. */
+  maxRequestBodySize?: number
+  /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */
+  log?: (line: string) => void
+}
+
+export interface ProxyHandler {
+  /** Serves one HTTP request (the web-standard face: `export default { fetch: handler.fetch }`). */
+  fetch: (request: Request) => Promise<Response>
+}
+
+/** Headers that belong to one hop of HTTP, not to the request: never forwarded. */
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'proxy-authorization', 'proxy-connection', 'te', 'trailer'])
+
+interface JsonRpcRequest { jsonrpc?: unknown, id?: unknown, method?: unknown, params?: Record<string, unknown> }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+}
+
+/** A request body as text, or undefined when it is longer than `max` bytes (read no further). */
+async function boundedText(request: Request, max: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > max)
+    return undefined
+  if (!request.body)
+    return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done)
+      break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => {})
+      return undefined
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return new TextDecoder().decode(bytes)
+}
+
+/**
+ * A stateless proxy for an HTTP upstream, from its snapshot: `tools/list` served from the snapshot
+ * (no upstream round trip, no compiling), `tools/call` repaired and mapped back with each profile's
+ * inverse, the reading chosen by the upstream's schema, then forwarded; everything else (sessions,
+ * streams, resources, prompts, notifications, both protocol eras) forwarded as the client sent it,
+ * and every answer returned as the upstream gave it.
+ */
+export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
+  const { snapshot, tools } = readSnapshot(options.snapshot)
+  const preset = snapshot.options.preset as Compiler.PresetName
+  const upstreamUrl = new URL(options.upstream)
+  const send = options.fetch ?? ((request: Request) => fetch(request))
+  const max = options.maxRequestBodySize ?? 4 * 1024 * 1024
+  const log = options.log ?? logLine
+  const refused = (): never => {
+    throw new Error('the proxy handler forwards calls; it does not run them')
+  }
+  const service = createToolService(tools.map(tool => proxiedDefinition(tool, preset, options.validator, refused)), { profile: options.profile }, message => new Error(message))
+
+  /** The request as it goes upstream: the client's headers, less one hop's, with the operator's over them. */
+  const upstreamRequest = (request: Request, body: string | undefined): Request => {
+    const headers = new Headers()
+    request.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name.toLowerCase()))
+        headers.append(name, value)
+    })
+    for (const [name, value] of Object.entries(options.headers ?? {}))
+      headers.set(name, value)
+    return new Request(upstreamUrl, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: request.signal })
+  }
+
+  /** The upstream's answer, as it came: its body streamed through, less the headers of its own hop. */
+  const passBack = async (response: Response): Promise<Response> => {
+    const headers = new Headers(response.headers)
+    // The body is decoded by the fetch that read it: its encoding and length no longer hold.
+    for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection'])
+      headers.delete(name)
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+  }
+
+  const forward = async (request: Request, body?: string): Promise<Response> => {
+    try {
+      return await passBack(await send(upstreamRequest(request, body)))
+    }
+    catch (error) {
+      log(`flatmcp proxy: the upstream could not be reached: ${(error as Error).message}`)
+      return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The server behind this proxy could not be reached.' } }, 502)
+    }
+  }
+
+  const factsOf = (request: Request, message: JsonRpcRequest): RequestFacts => {
+    const meta = isObject(message.params?._meta) ? message.params._meta : {}
+    return {
+      era: 'io.modelcontextprotocol/protocolVersion' in meta ? 'modern' : 'legacy',
+      url: new URL(request.url),
+      headers: request.headers,
+      clientInfo: () => meta['io.modelcontextprotocol/clientInfo'] as never,
+    }
+  }
+
+  /** A `tools/call` with its arguments as the upstream's parser should read them; the message as it was when there is nothing to do. */
+  const readCall = async (message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest> => {
+    const name = message.params?.name
+    if (typeof name !== 'string')
+      return message
+    const read = await service.read(name, message.params!.arguments, profile)
+    return read?.ok ? { ...message, params: { ...message.params, arguments: read.input } } : message
+  }
+
+  return {
+    fetch: async (request) => {
+      if (request.method !== 'POST')
+        return forward(request)
+      const text = await boundedText(request, max)
+      if (text === undefined)
+        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `The request body is over ${max} bytes.` } }, 413)
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      }
+      catch {
+        return forward(request, text)
+      }
+      const messages = Array.isArray(parsed) ? parsed : [parsed]
+      if (!messages.every(isObject))
+        return forward(request, text)
+      if (Array.isArray(parsed) && messages.some(message => message.method === 'tools/list'))
+        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Send tools/list on its own, not in a batch: this proxy answers it from its snapshot.' } }, 400)
+      const message = messages[0] as JsonRpcRequest
+      const facts = factsOf(request, message)
+      // Each request is decided alone: a stateless proxy has no session to keep a profile in.
+      const profile = instanceProfile(options.profile)(facts, message.method === 'tools/list' ? 'list' : 'call').profile
+      if (!Array.isArray(parsed) && message.method === 'tools/list') {
+        if (message.params?.cursor !== undefined)
+          return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: 'Invalid cursor: this proxy serves the whole list on one page.' } })
+        const list = await service.list(profile)
+        // A 2026-07-28 result says it is complete, and which server answered (as the SDKs' servers stamp them).
+        const result = facts.era === 'modern' ? { ...list, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': snapshot.upstream } } : list
+        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result })
+      }
+      if (!messages.some(m => m.method === 'tools/call'))
+        return forward(request, text)
+      const rewritten = await Promise.all((messages as JsonRpcRequest[]).map(m => m.method === 'tools/call' ? readCall(m, profile) : m))
+      return forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]))
+    },
+  }
+}

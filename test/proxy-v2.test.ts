@@ -1,0 +1,354 @@
+// `flatmcp proxy` in front of a real MCP SDK 2.x TypeScript server (test/support/upstream-v2.ts), run
+// as real processes from the built CLI with real SDK 2.x clients: what passes through both ways
+// (resources, prompts, logging, progress, cancellation, sampling, elicitation, _meta, errors), what is
+// repaired (JSON text, a stringified number, each profile's model answer), HTTP downstream in both
+// eras, snapshots (serving, drift, --frozen, the probe), and what must not stop it (hostile schemas,
+// garbage answers, concurrent calls, a 4 MiB body).
+import type { ProfileName } from '@flatmcp/core'
+import type { Client } from '@modelcontextprotocol/client'
+import type { Connected } from './support/client'
+import type { Listening } from './support/proxy'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { compileTool, modelAnswer } from '@flatmcp/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectStdioV2, ROOT } from './support/client'
+import { CLI, httpClient, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
+
+type Result = { isError?: boolean, content: { type: string, text?: string }[], structuredContent?: unknown }
+interface Listed { name: string, description?: string, inputSchema: Record<string, unknown> }
+
+const call = async (client: Connected['client'] | Client, name: string, args: unknown, options?: object): Promise<Result> =>
+  await (client.callTool as (params: unknown, options?: unknown) => Promise<Result>)({ name, arguments: args }, options)
+
+/** Calls each tool's original takes, in the shapes that matter: a union's each variant, optional keys, bounds. */
+const CALLS: [string, Record<string, unknown>][] = [
+  ['send', { kind: 'message', text: 'hi' }],
+  ['send', { kind: 'message', text: 'hi', silent: true }],
+  ['send', { kind: 'album', urls: ['a', 'b'], caption: 'c' }],
+  ['page', { query: 'q' }],
+  ['page', { query: 'q', limit: 100 }],
+]
+
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-v2-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio', () => {
+  let direct: Connected
+  let proxied: Connected
+  let listed: Listed[]
+
+  beforeAll(async () => {
+    const [command, ...args] = UPSTREAM_V2
+    direct = await connectStdioV2(command!, args)
+    proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2])
+    listed = (await direct.client.listTools()).tools as unknown as Listed[]
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all([direct?.close(), proxied?.close()])
+  })
+
+  it('lists every tool flat, as compileTool compiles the upstream\'s own schema, the rest of each definition as the upstream said it', async () => {
+    const flat = (await proxied.client.listTools()).tools as unknown as Listed[]
+    expect(flat.map(tool => tool.name)).toEqual(listed.map(tool => tool.name))
+    expect(JSON.stringify(listed.find(tool => tool.name === 'send')!.inputSchema)).toContain('"oneOf"')
+    for (const tool of flat) {
+      const original = listed.find(t => t.name === tool.name)!
+      expect(JSON.stringify(tool.inputSchema), tool.name).not.toMatch(/"oneOf"|"anyOf"|"\$schema"/)
+      expect(tool.inputSchema, tool.name).toEqual(compileTool({ name: tool.name, input: original.inputSchema }).inputSchema)
+      expect(tool.description).toBe(original.description)
+    }
+    expect(proxied.stderr()).toContain(`flatmcp proxy: serving ${listed.length} tools of`)
+  })
+
+  it('valid calls, objects and arrays sent as JSON text and a stringified number reach the handler as the direct call gives', async () => {
+    for (const [name, args] of CALLS)
+      expect((await call(proxied.client, name, args)).content, name).toEqual((await call(direct.client, name, args)).content)
+    // The upstream's own zod refuses each of these as sent; through the proxy they are what was meant.
+    const meant: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['send', { kind: 'album', urls: '["a","b"]' }, { kind: 'album', urls: ['a', 'b'] }],
+      ['page', { query: 'q', limit: '5' }, { query: 'q', limit: 5 }],
+    ]
+    for (const [name, sent, expected] of meant) {
+      expect((await call(direct.client, name, sent)).isError, name).toBe(true)
+      expect((await call(proxied.client, name, sent)).content, name).toEqual((await call(direct.client, name, expected)).content)
+    }
+  })
+
+  it('an invalid call is answered with the upstream\'s own error, and a tool it does not list with its own JSON-RPC error', async () => {
+    const invalid = { kind: 'album', urls: ['only one'] }
+    expect(await call(proxied.client, 'send', invalid)).toEqual(await call(direct.client, 'send', invalid))
+    const [a, b] = await Promise.all([direct, proxied].map(c => call(c.client, 'nope', {}).then(() => 'answered', (error: { code?: number, message: string }) => `${error.code} ${error.message}`)))
+    expect(a).toMatch(/^-32602 /)
+    expect(b).toBe(a)
+  })
+
+  it('resources, prompts, capabilities, logging and the call\'s _meta pass through unchanged', async () => {
+    type Full = { listResources: () => Promise<unknown>, readResource: (p: unknown) => Promise<unknown>, listPrompts: () => Promise<unknown>, getPrompt: (p: unknown) => Promise<unknown>, getServerCapabilities: () => unknown, setLoggingLevel: (level: string) => Promise<unknown>, setNotificationHandler: (method: string, handler: (n: { params: unknown }) => void) => void }
+    const [a, b] = [direct.client, proxied.client] as unknown as Full[]
+    expect(await b!.listResources()).toEqual(await a!.listResources())
+    expect(await b!.readResource({ uri: 'upstream://readme' })).toEqual(await a!.readResource({ uri: 'upstream://readme' }))
+    expect(await b!.listPrompts()).toEqual(await a!.listPrompts())
+    expect(await b!.getPrompt({ name: 'review', arguments: { code: 'x' } })).toEqual(await a!.getPrompt({ name: 'review', arguments: { code: 'x' } }))
+    expect(b!.getServerCapabilities()).toEqual(a!.getServerCapabilities())
+    const logged: unknown[] = []
+    b!.setNotificationHandler('notifications/message', notification => logged.push(notification.params))
+    await b!.setLoggingLevel('debug')
+    expect((await call(proxied.client, 'shout', { line: 'over here' })).content[0]?.text).toBe('shouted')
+    for (let i = 0; i < 50 && logged.length === 0; i++)
+      await new Promise(resolve => setTimeout(resolve, 20))
+    expect(logged).toEqual([{ level: 'warning', logger: 'shout', data: 'over here' }])
+    const meta = { 'example.com/trace': 'abc', 'tenant': 7 }
+    const withMeta = (client: Connected['client']): Promise<Result> => (client.callTool as (params: unknown) => Promise<Result>)({ name: 'meta', arguments: {}, _meta: meta })
+    expect((await withMeta(proxied.client)).content).toEqual((await withMeta(direct.client)).content)
+    expect(JSON.parse((await withMeta(proxied.client)).content[0]!.text!)).toEqual(meta)
+  })
+
+  it('a call\'s progress reaches the client, and cancelling a call cancels it upstream', async () => {
+    expect(await progressOrder(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2], { name: 'count', arguments: { n: 3 } })).toBe('PPPR')
+    const before = Number((await call(direct.client, 'cancelled', {})).content[0]!.text)
+    expect(before).toBe(0)
+    const controller = new AbortController()
+    const held = call(proxied.client, 'hold', {}, { signal: controller.signal }).then(() => 'answered', () => 'cancelled')
+    await new Promise(resolve => setTimeout(resolve, 300))
+    controller.abort()
+    expect(await held).toBe('cancelled')
+    // The upstream behind the proxy saw the cancellation (its count is its own: the proxy's upstream process).
+    let seen = '0'
+    for (let i = 0; i < 50 && seen === '0'; i++) {
+      seen = (await call(proxied.client, 'cancelled', {})).content[0]!.text!
+      await new Promise(resolve => setTimeout(resolve, 20))
+    }
+    expect(seen).toBe('1')
+  })
+
+  it('sampling and elicitation the upstream asks for reach the client, and its answers go back', async () => {
+    const asked = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2], ROOT, 'asking-client')
+    try {
+      // The client declared no capability for them: the upstream's requests fail, and say so.
+      const refused = await call(asked.client, 'ask', { question: 'who?' })
+      expect(refused.isError).toBe(true)
+    }
+    finally {
+      await asked.close()
+    }
+    const answering = await connectWithCapabilities()
+    try {
+      const questions: unknown[] = []
+      const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
+      c.setRequestHandler('sampling/createMessage', (request) => {
+        questions.push(request.params.messages)
+        return { role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'mock' }
+      })
+      c.setRequestHandler('elicitation/create', (request) => {
+        questions.push(request.params.message)
+        return { action: 'accept', content: { name: 'Ada' } }
+      })
+      const result = await call(answering.client, 'ask', { question: 'who are you?' })
+      expect(JSON.parse(result.content[0]!.text!)).toEqual({ sampled: { type: 'text', text: 'a sampled answer' }, form: { action: 'accept', content: { name: 'Ada' } } })
+      expect(questions).toEqual([[{ role: 'user', content: { type: 'text', text: 'who are you?' } }], 'who are you?'])
+    }
+    finally {
+      await answering.close()
+    }
+  })
+
+  it('a list that grows upstream is compiled anew, and the client is told', async () => {
+    const told = new Promise<void>((resolve) => {
+      (proxied.client as unknown as { setNotificationHandler: (method: string, handler: () => void) => void }).setNotificationHandler('notifications/tools/list_changed', () => resolve())
+    })
+    expect((await proxied.client.listTools()).tools.map(tool => tool.name)).not.toContain('echo')
+    await call(proxied.client, 'grow', {})
+    await told
+    const grown = (await proxied.client.listTools()).tools.find(tool => tool.name === 'echo')
+    // The same as the upstream's own listing compiled: the direct connection's upstream grows too.
+    await call(direct.client, 'grow', {})
+    const original = (await direct.client.listTools()).tools.find(tool => tool.name === 'echo')!
+    expect(grown?.inputSchema).toEqual(compileTool({ name: 'echo', input: original.inputSchema }).inputSchema)
+    expect((await call(proxied.client, 'echo', { word: 'ab', times: '2' })).content[0]?.text).toBe('abab')
+  })
+})
+
+/** A proxy whose SDK 2.x client declares sampling and elicitation. */
+async function connectWithCapabilities(): Promise<Connected> {
+  const { Client } = await import('@modelcontextprotocol/client')
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio')
+  const client = new Client({ name: 'flatmcp-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } })
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--', ...UPSTREAM_V2], cwd: ROOT, stderr: 'pipe' }))
+  return { client: client as unknown as Connected['client'], stderr: () => '', close: () => client.close() }
+}
+
+describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HTTP', () => {
+  let upstream: Listening
+  let proxy: Listening
+  const clients: Client[] = []
+  const connect = async (path: string, era: 'legacy' | 'modern'): Promise<Client> => {
+    const client = await httpClient(proxy.url.replace(/\/mcp$/, path), era)
+    clients.push(client)
+    return client
+  }
+
+  beforeAll(async () => {
+    upstream = await startListening(UPSTREAM_V2[0]!, [...UPSTREAM_V2.slice(1), '--http', '0'])
+    proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', upstream.url])
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all(clients.map(client => client.close().catch(() => {})))
+    await Promise.all([proxy?.close(), upstream?.close()])
+  })
+
+  it('serves the same flat list to both protocol eras, and each profile at /mcp/<profile>, its model answers read back to the direct call\'s output', async () => {
+    const direct = await httpClient(upstream.url)
+    clients.push(direct)
+    const listed = (await direct.listTools()).tools as unknown as Listed[]
+    const [legacy, modern] = await Promise.all([connect('/mcp', 'legacy'), connect('/mcp', 'modern')])
+    const [a, b] = await Promise.all([legacy.listTools(), modern.listTools()])
+    expect(a.tools).toEqual(b.tools)
+    expect(a.tools.find(tool => tool.name === 'send')!.inputSchema).toEqual(compileTool({ name: 'send', input: listed.find(tool => tool.name === 'send')!.inputSchema }).inputSchema)
+    for (const profile of ['openai-strict', 'anthropic-strict', 'gemini'] as ProfileName[]) {
+      for (const era of ['legacy', 'modern'] as const) {
+        const client = await connect(`/mcp/${profile}`, era)
+        const advertised = (await client.listTools()).tools as unknown as Listed[]
+        for (const [name, args] of CALLS) {
+          const compiled = compileTool({ name, input: listed.find(tool => tool.name === name)!.inputSchema }, { profile })
+          expect(advertised.find(tool => tool.name === name)!.inputSchema, `${profile} ${name}`).toEqual(compiled.inputSchema)
+          const written = modelAnswer(compiled.inputSchema, compiled.decode, args, { nullsForMissing: profile === 'openai-strict' && compiled.strict === true })
+          expect((await call(client, name, written)).content, `${profile} ${era} ${name} ${JSON.stringify(written)}`).toEqual((await call(direct, name, args)).content)
+        }
+      }
+    }
+  })
+
+  it('answers 404 off /mcp and /mcp/<profile>, and refuses a Host that is not its own (DNS rebinding)', async () => {
+    const base = proxy.url.replace(/\/mcp$/, '')
+    expect((await fetch(`${base}/other`)).status).toBe(404)
+    expect((await fetch(`${base}/mcp/nonsense`)).status).toBe(404)
+    // fetch will not send another Host: node:http will.
+    const { request } = await import('node:http')
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      request(proxy.url, { method: 'POST', headers: { 'host': 'attacker.example', 'content-type': 'application/json' } }, (res) => {
+        res.resume()
+        resolve(res.statusCode)
+      }).on('error', reject).end('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+    })
+    expect(status).toBe(403)
+  })
+
+  it('a body over 4 MiB is refused with 413, 200 concurrent calls are each answered right, and the proxy serves on', async () => {
+    const tooBig = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'page', arguments: { query: 'x'.repeat(4.5 * 1024 * 1024) } } }) })
+    expect(tooBig.status).toBe(413)
+    const client = await connect('/mcp', 'legacy')
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => call(client, 'page', { query: `q${n}`, limit: String(n % 100 + 1) })))
+    answers.forEach((answer, n) => expect(JSON.parse(answer.content[0]!.text!)).toEqual({ query: `q${n}`, limit: n % 100 + 1 }))
+    expect(proxy.child.exitCode).toBe(null)
+  })
+})
+
+describe('flatmcp proxy when the upstream is hostile or broken', () => {
+  it('a tool whose compile runs past --compile-timeout is served as it came, and every other tool is compiled', async () => {
+    const started = Date.now()
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--compile-timeout', '1500', '--', ...UPSTREAM_V2, 'hostile'])
+    try {
+      const tools = (await proxied.client.listTools()).tools as unknown as Listed[]
+      // Well inside the minutes the compile would take.
+      expect(Date.now() - started).toBeLessThan(60_000)
+      expect(proxied.stderr()).toMatch(/tool "nested" served as it came: compiling it took longer than 1500 ms/)
+      expect(JSON.stringify(tools.find(tool => tool.name === 'nested')!.inputSchema)).toContain('"$defs"')
+      expect(JSON.stringify(tools.find(tool => tool.name === 'plain')!.inputSchema)).not.toContain('oneOf')
+      expect((await call(proxied.client, 'plain', { shape: '{"kind":"b","y":"z"}' })).content[0]?.text).toBe('{"shape":{"kind":"b","y":"z"}}')
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+
+  it('an upstream that answers with garbage: malformed tools are left out with a line each, a garbage result is a tool error, the rest is served', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', process.execPath, join(ROOT, 'test/support/garbage-upstream.mjs')])
+    try {
+      expect((await proxied.client.listTools()).tools.map(tool => tool.name)).toEqual(['good', 'bad_result'])
+      const said = proxied.stderr()
+      for (const line of ['a listed tool left out: it has no name', 'tool "string_schema" left out: its inputSchema is not an object schema', 'tool "array_schema" left out', 'tool "bad_properties" left out: its inputSchema.properties is not an object', 'tool "good" left out: another tool has its name', 'a listed tool left out: it is not an object'])
+        expect(said).toContain(`flatmcp proxy: ${line}`)
+      const garbage = await call(proxied.client, 'bad_result', {})
+      expect(garbage).toEqual({ isError: true, content: [{ type: 'text', text: 'The server behind this proxy answered the call to "bad_result" with something that is not a tool result.' }] })
+      expect((await call(proxied.client, 'good', { shape: '{"kind":"a","x":1}' })).content[0]?.text).toBe('{"shape":{"kind":"a","x":1}}')
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+
+  it('a 4 MiB hostile body over stdio (JSON text that never closes, where JSON text is read) is answered, and the proxy serves on', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2])
+    try {
+      const started = Date.now()
+      const hostile = await call(proxied.client, 'send', { kind: 'album', urls: '['.repeat(4 * 1024 * 1024) })
+      expect(hostile.isError).toBe(true)
+      expect(Date.now() - started).toBeLessThan(30_000)
+      expect((await call(proxied.client, 'page', { query: 'after' })).content[0]?.text).toBe('{"query":"after"}')
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+})
+
+describe('flatmcp snapshot, proxy --artifact and probe', () => {
+  const file = join(scratch, 'upstream-v2.mcp.json')
+
+  beforeAll(async () => {
+    const made = await runCli(['snapshot', '--out', file, '--', ...UPSTREAM_V2])
+    expect(made.code, made.stderr).toBe(0)
+  }, 60_000)
+
+  it('writes the upstream\'s list compiled in every profile, with each definition it came from, and the proxy serves it without compiling', async () => {
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { upstream: unknown, options: { profiles: string[], preset: string }, tools: Listed[], runtime: Record<string, { upstream: { digest: string, tool: Listed } }> }
+    expect(snapshot.upstream).toEqual({ name: 'upstream-v2', version: '1.0.0' })
+    expect(snapshot.options).toMatchObject({ profiles: ['openai-strict', 'anthropic-strict', 'gemini'], preset: 'json-schema' })
+    expect(snapshot.runtime.send!.upstream.digest).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(JSON.stringify(snapshot.runtime.send!.upstream.tool.inputSchema)).toContain('oneOf')
+    const [fromSnapshot, compiled] = await Promise.all([
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--', ...UPSTREAM_V2]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2]),
+    ])
+    try {
+      expect((await fromSnapshot.client.listTools()).tools).toEqual((await compiled.client.listTools()).tools)
+      expect(fromSnapshot.stderr()).toMatch(/serving \d+ tools of .*, all from the snapshot/)
+      expect((await call(fromSnapshot.client, 'page', { query: 'q', limit: '3' })).content[0]?.text).toBe('{"query":"q","limit":3}')
+    }
+    finally {
+      await Promise.all([fromSnapshot.close(), compiled.close()])
+    }
+  })
+
+  it('when the upstream no longer matches, says what changed and compiles it anew; with --frozen it refuses to start', async () => {
+    const drifted = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--compile-timeout', '1000', '--', ...UPSTREAM_V2, 'revised', 'hostile'])
+    try {
+      expect(drifted.stderr()).toContain('flatmcp proxy: the upstream no longer matches the snapshot (changed: "page"; new: "nested", "plain"); what changed or is new is compiled anew')
+      const page = (await drifted.client.listTools()).tools.find(tool => tool.name === 'page')
+      expect(page?.description).toBe('A page of results, newest first.')
+    }
+    finally {
+      await drifted.close()
+    }
+    const frozen = await runCli(['proxy', '--artifact', file, '--frozen', '--', ...UPSTREAM_V2, 'revised'])
+    expect(frozen.code).toBe(1)
+    expect(frozen.stderr).toContain(`the upstream no longer matches ${file} (changed: "page"); not serving it (--frozen)`)
+  })
+
+  it('the probe finds a snapshot current and sound, alone and against its live upstream, and names each tool a changed upstream no longer matches', async () => {
+    const alone = await runCli(['probe', file, '--samples', '20'])
+    expect(alone.code, alone.stdout).toBe(0)
+    expect(alone.stdout).toMatch(/✓ is current/)
+    expect(alone.stdout).toMatch(/✓ accepts every value the original schemas accept/)
+    const live = await runCli(['probe', file, '--samples', '5', '--', ...UPSTREAM_V2])
+    expect(live.code, live.stdout).toBe(0)
+    const changed = await runCli(['probe', file, '--samples', '5', '--', ...UPSTREAM_V2, 'revised', 'hostile'])
+    expect(changed.code).toBe(1)
+    expect(changed.stdout).toContain('page: the live upstream lists "page" with another definition than the snapshot\'s')
+    expect(changed.stdout).toContain('nested: the live upstream lists "nested", which the snapshot does not hold')
+  })
+})

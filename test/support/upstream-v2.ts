@@ -1,0 +1,125 @@
+// An MCP server on the real SDK 2.x (`McpServer`, zod inputs), for what a proxy must pass through and
+// stand up to: `tsx test/support/upstream-v2.ts [--http port] [hostile] [revised]`, over stdio by default.
+// Its tools: a tagged union, progress, a call that waits to be cancelled, questions to the client
+// (sampling, elicitation), logging, a list that grows, the _meta it was called with; a resource and
+// a prompt. With `hostile`, tools whose schemas would hold a compiler for minutes, beside a plain one.
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
+import { createServer } from 'node:http'
+import { Readable } from 'node:stream'
+import { z } from 'zod'
+
+const hostile = process.argv.includes('hostile')
+// `revised`: the same server a release later (one tool's description changed), for snapshot drift.
+const revised = process.argv.includes('revised')
+const httpAt = process.argv.indexOf('--http')
+const state = { cancelled: 0 }
+
+/**
+ * Unions of objects nested ten deep through references, reached from 64 keys: a few kilobytes of
+ * JSON that takes a flattener tens of seconds (each level's keys are merged anew).
+ */
+function nestedUnions(): object {
+  const defs: Record<string, object> = { U10: { type: 'string' } }
+  for (let i = 0; i < 10; i++)
+    defs[`U${i}`] = { anyOf: [{ type: 'object', properties: { k: { const: 'x' }, p0: { $ref: `#/$defs/U${i + 1}` } } }, { type: 'object', properties: { k: { const: 'y' }, p0: { $ref: `#/$defs/U${i + 1}` }, p1: { $ref: `#/$defs/U${i + 1}` } } }] }
+  return { type: 'object', properties: Object.fromEntries(Array.from({ length: 64 }, (_, n) => [`r${n}`, { $ref: '#/$defs/U0' }])), $defs: defs }
+}
+
+/** A raw JSON Schema as a Standard Schema the SDK lists as given (its validator takes anything). */
+function rawSchema(json: object): object {
+  return { '~standard': { version: 1, vendor: 'json-schema', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } } }
+}
+
+function makeServer(): McpServer {
+  const server = new McpServer({ name: 'upstream-v2', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, logging: {}, resources: {}, prompts: {} } })
+  const text = (value: unknown): { content: { type: 'text', text: string }[] } => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] })
+
+  server.registerTool('send', {
+    description: 'Send a message or an album.',
+    inputSchema: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('message'), text: z.string(), silent: z.boolean().optional() }),
+      z.object({ kind: z.literal('album'), urls: z.array(z.string()).min(2), caption: z.string().optional() }),
+    ]),
+  }, input => text(input))
+  server.registerTool('page', { description: revised ? 'A page of results, newest first.' : 'A page of results.', inputSchema: z.object({ query: z.string(), limit: z.number().int().min(1).max(100).optional() }) }, input => text(input))
+  server.registerTool('count', { description: 'Counts to n, reporting progress.', inputSchema: z.object({ n: z.number().int().max(50) }) }, async ({ n }, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken
+    for (let i = 1; i <= n; i++) {
+      if (token !== undefined)
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: n } })
+    }
+    return text(`counted ${n}`)
+  })
+  server.registerTool('hold', { description: 'Waits until the call is cancelled (or 30 s).', inputSchema: z.object({}) }, async (_input, ctx) => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 30_000)
+      ctx.mcpReq.signal.addEventListener('abort', () => {
+        clearTimeout(timer)
+        state.cancelled++
+        resolve()
+      })
+    })
+    return text('held')
+  })
+  server.registerTool('cancelled', { description: 'How many calls were cancelled.', inputSchema: z.object({}) }, () => text(String(state.cancelled)))
+  server.registerTool('ask', { description: 'Asks the client for a sampled message and a form.', inputSchema: z.object({ question: z.string() }) }, async ({ question }, ctx) => {
+    const sampled = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 10 })
+    const form = await ctx.mcpReq.elicitInput({ message: question, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })
+    return text({ sampled: sampled.content, form })
+  })
+  server.registerTool('shout', { description: 'Logs a line to the client.', inputSchema: z.object({ line: z.string() }) }, async ({ line }, ctx) => {
+    await ctx.mcpReq.log('warning', line, 'shout')
+    return text('shouted')
+  })
+  server.registerTool('meta', { description: 'Says the _meta it was called with.', inputSchema: z.object({}) }, (_input, ctx) => text(ctx.mcpReq._meta ?? {}))
+  const echo = (): void => {
+    server.registerTool('echo', { description: 'Says a word back.', inputSchema: z.object({ word: z.string(), times: z.number().int().optional() }) }, ({ word, times }) => text(word.repeat(times ?? 1)))
+  }
+  if (grown)
+    echo()
+  server.registerTool('grow', { description: 'Adds a tool (the server says its list changed).', inputSchema: z.object({}) }, () => {
+    if (!grown) {
+      grown = true
+      echo()
+    }
+    return text('grown')
+  })
+  server.registerResource('readme', 'upstream://readme', { mimeType: 'text/plain' }, uri => ({ contents: [{ uri: uri.href, text: 'An upstream for the proxy tests.' }] }))
+  server.registerPrompt('review', { description: 'Asks for a review.', argsSchema: z.object({ code: z.string() }) }, ({ code }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review: ${code}` } }] }))
+  if (hostile) {
+    server.registerTool('nested', { description: 'Unions nested ten deep.', inputSchema: rawSchema(nestedUnions()) as unknown as z.ZodObject }, () => text('nested'))
+    server.registerTool('plain', { description: 'A plain tool beside them.', inputSchema: z.object({ shape: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), x: z.number() }), z.object({ kind: z.literal('b'), y: z.string() })]) }) }, input => text(input))
+  }
+  return server
+}
+
+let grown = false
+
+if (httpAt < 0) {
+  await makeServer().connect(new StdioServerTransport())
+}
+else {
+  // Over HTTP: one server per request (stateless, both eras), as the SDK's handler makes them.
+  const handler = createMcpHandler(() => makeServer())
+  const http = createServer((req, res) => {
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers)) {
+      for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        headers.append(name, item)
+    }
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+    void handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}) } as RequestInit)).then(async (response) => {
+      res.writeHead(response.status, Object.fromEntries(response.headers))
+      if (response.body) {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+          res.write(chunk)
+      }
+      res.end()
+    })
+  })
+  http.listen(Number(process.argv[httpAt + 1]), '127.0.0.1', () => {
+    const address = http.address()
+    process.stderr.write(`upstream-v2 listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mcp\n`)
+  })
+}

@@ -1,0 +1,25 @@
+// The proxy's fetch handler as a Cloudflare Worker: the upstream's URL from the environment, its
+// snapshot bundled in, the upstream's schemas read by @cfworker/json-schema (Workers generate no code
+// at run time, so ajv cannot run there), the profile chosen by the path (/mcp, /mcp/<profile>).
+import { Validator } from '@cfworker/json-schema'
+import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
+
+interface Env { UPSTREAM: string }
+
+export function createWorker(snapshot: unknown): { fetch: (request: Request, env: Env) => Promise<Response> } {
+  let handler: ReturnType<typeof createProxyHandler> | undefined
+  return {
+    fetch(request, env) {
+      handler ??= createProxyHandler({
+        upstream: env.UPSTREAM,
+        snapshot,
+        profile: ({ url }) => url?.pathname.split('/')[2],
+        validator: (schema) => {
+          const validator = new Validator(schema as never, '2020-12', false)
+          return value => validator.validate(value as never).valid
+        },
+      })
+      return handler.fetch(request)
+    },
+  }
+}
