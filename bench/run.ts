@@ -14,6 +14,7 @@ import { runV2, V2_TOOLS } from './v2.bench'
 import { runSize } from './size.bench'
 import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
 import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
+import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -37,6 +38,7 @@ const inverse = await runInverse(log)
 const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
 const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
 const generators = await runGenerators(log, new URL('..', import.meta.url).pathname)
+const proxy = await runProxyBench(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -190,11 +192,23 @@ else {
   console.log(`  (skipped: git cannot read ${BEFORE_GENERATORS} here)`)
 }
 
+console.log(`\n12. flatmcp proxy in front of the catalogue's ${PROXY_TOOLS} tools on a plain SDK 2.x server (zod): per request, straight to the upstream and through the proxy (a call of a union tool, sent clean upstream and with one key as JSON text through the proxy); start-up to the first list; the proxy's memory`)
+table(['transport', 'request', 'direct', 'through the proxy', 'proxy ÷ direct'], proxy.requests.map(r => [r.transport, r.request, fmt(r.direct), fmt(r.proxied), ratio(r.proxied, r.direct)]))
+table(['start-up to the first tools/list', 'upstream alone', 'proxy, from a snapshot', 'proxy, compiling', 'snapshot: proxy\'s own', 'compiling: proxy\'s own', 'snapshot ÷ compiling (proxy\'s own)'], [['whole process, stdio upstream', fmt(proxy.startup.direct), fmt(proxy.startup.snapshot), fmt(proxy.startup.compile), fmt(proxy.startup.snapshot - proxy.startup.direct), fmt(proxy.startup.compile - proxy.startup.direct), ratio(proxy.startup.snapshot - proxy.startup.direct, proxy.startup.compile - proxy.startup.direct)]])
+table(['heap in use after a full GC (proxy in process)', 'after 500 calls', `after ${PROXY_CALLS.toLocaleString('en')} more`, 'growth'], [['MB', proxy.memory.before.toFixed(1), proxy.memory.after.toFixed(1), (proxy.memory.after - proxy.memory.before).toFixed(2)]])
+const proxyCalls = proxy.requests.filter(r => r.request === 'tools/call')
+const proxyAdded = Math.max(...proxyCalls.map(r => r.proxied - r.direct))
+target('a tools/call through the proxy adds ≤ 1.5 ms (its hop, the repair, the choice)', proxyAdded <= 1.5, `${fmt(proxyAdded)} ms at most`)
+const proxyLists = proxy.requests.filter(r => r.request === 'tools/list')
+target('tools/list through the proxy no slower than straight to the SDK upstream', proxyLists.every(r => r.proxied <= r.direct), proxyLists.map(r => `${r.transport} ${ratio(r.proxied, r.direct)}`).join(', '))
+target('the proxy\'s own start-up from a snapshot faster than compiling', proxy.startup.snapshot < proxy.startup.compile, ratio(proxy.startup.snapshot - proxy.startup.direct, proxy.startup.compile - proxy.startup.direct))
+target(`the proxy keeps nothing per call: heap growth < 1 MB over ${PROXY_CALLS.toLocaleString('en')} calls`, proxy.memory.after - proxy.memory.before < 1, `${(proxy.memory.after - proxy.memory.before).toFixed(2)} MB`)
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

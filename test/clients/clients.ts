@@ -18,6 +18,8 @@ export interface Turn {
   home: string
   mockUrl: string
   server: { command: string, args: string[] }
+  /** The MCP tool the turn calls (some clients must be told which tools they may call). */
+  tool: string
   prompt: string
 }
 
@@ -42,7 +44,7 @@ const claudeCode: RealClient = {
     return {
       command: path.join(turn.dir, 'node_modules/.bin/claude'),
       // Root may not skip permissions: the one tool the turn calls is allowed by name instead.
-      args: ['-p', turn.prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__chat__send_message'],
+      args: ['-p', turn.prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', `mcp__chat__${turn.tool}`],
       env: {
         ANTHROPIC_BASE_URL: turn.mockUrl,
         ANTHROPIC_API_KEY: 'sk-ant-mock',
@@ -94,6 +96,9 @@ const codex: RealClient = {
       '[mcp_servers.chat]',
       `command = ${toml(turn.server.command)}`,
       `args = [${turn.server.args.map(toml).join(', ')}]`,
+      // The turn waits for the server: otherwise one slower to start than Codex's first request
+      // (a Python server, a proxy in front of one) has its tools left out of that turn.
+      'required = true',
       '',
     ].join('\n'))
     return {

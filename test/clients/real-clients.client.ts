@@ -11,6 +11,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../support/client'
+import { PYTHON_DIR, pythonStack } from '../support/python'
 import { install, REAL_CLIENTS } from './clients'
 import { startMockModel } from './mock-model'
 
@@ -25,11 +26,11 @@ beforeAll(async () => {
 })
 
 /** One turn of a client against the mock: what the mock recorded, and the client's output for failure messages. */
-async function turn(client: RealClient, script: Script): Promise<{ recorded: Awaited<ReturnType<typeof startMockModel>>['recorded'], output: string }> {
+async function turn(client: RealClient, script: Script, server = SERVER, prompt = 'Send the album to chat c1.'): Promise<{ recorded: Awaited<ReturnType<typeof startMockModel>>['recorded'], output: string }> {
   const mock = await startMockModel(script)
   const home = mkdtempSync(path.join(tmpdir(), 'flatmcp-client-'))
   try {
-    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server: SERVER, prompt: 'Send the album to chat c1.' })
+    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server, tool: script.tool, prompt })
     const child = spawn(command, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -69,5 +70,41 @@ describe.each(REAL_CLIENTS.map(client => [`${client.name} ${client.version}`, cl
     }
     else
       expect(results, output).toContain('sent 2 files')
+  })
+})
+
+// `flatmcp proxy` in front of a real FastMCP server (test/python): the clients an operator points at
+// the proxy instead of the server. The Python stack is made as the main suite makes it.
+const stack = pythonStack()
+const PROXIED = 'skipped' in stack ? undefined : { command: process.execPath, args: [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'proxy', '--', stack.python, path.join(PYTHON_DIR, 'serve.py'), 'fastmcp'] }
+const PROXY_CLIENTS = REAL_CLIENTS.filter(client => client.package !== '@openai/agents')
+
+describe.skipIf(PROXIED === undefined).each(PROXY_CLIENTS.map(client => [`${client.name} ${client.version}`, client] as const))('%s through flatmcp proxy in front of FastMCP', (_name, client) => {
+  const rect = { kind: 'rect', w: 1, h: 2 }
+  // What FastMCP's handler echoes of what pydantic parsed (a client may pass it on as JSON inside
+  // JSON: read without its escapes): the rectangle reached it as an object.
+  const reached = /"shape": \{"h": 2\.0, "kind": "rect", "w": 1\.0\}/
+  const resultsOf = (recorded: { results: string[] }): string => recorded.results.join('\n').replaceAll('\\', '')
+
+  it('offers the model the proxy\'s flat schema (no oneOf, $ref or title), and a call with real JSON reaches the Python handler', async () => {
+    const { recorded, output } = await turn(client, { tool: 'draw', args: { shape: rect, color: 'blue' } }, PROXIED!, 'Draw a blue rectangle.')
+    expect(recorded.offered, output).toBeDefined()
+    const schema = recorded.offered!.schema as Record<string, any>
+    expect(JSON.stringify(schema)).not.toMatch(/"oneOf"|"\$ref"|"\$defs"|"title"/)
+    expect(Object.keys(schema.properties.shape.properties)).toEqual(expect.arrayContaining(['kind', 'radius', 'w', 'h']))
+    expect(recorded.calls).toBe(1)
+    expect(resultsOf(recorded), output).toMatch(reached)
+  })
+
+  it(client.validates
+    ? 'refuses a shape sent as JSON text itself, before the proxy sees it'
+    : 'passes a shape sent as JSON text on, and the proxy repairs it before pydantic (which refuses it) sees it', async () => {
+    const { recorded, output } = await turn(client, { tool: 'draw', args: { shape: JSON.stringify(rect) } }, PROXIED!, 'Draw a rectangle.')
+    expect(recorded.calls, output).toBe(1)
+    const results = resultsOf(recorded)
+    if (client.validates)
+      expect(results, output).not.toMatch(reached)
+    else
+      expect(results, output).toMatch(reached)
   })
 })

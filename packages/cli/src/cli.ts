@@ -1,14 +1,10 @@
 #!/usr/bin/env node
-// The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors.
+// The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors. Each command
+// loads what it needs when it runs: the proxy starts without the build pipeline.
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { BuildError, buildArtifacts } from './build'
-import { inspectModule } from './inspect'
-import { probe, ProbeLoadError } from './probe/probe'
-import { renderReport } from './probe/report'
-import { ProxySetupError } from './proxy/setup-error'
 import { cliVersion, snapshotGenerator } from './version'
 
 /** Each command's usage, as `flatmcp <command> --help` prints it. */
@@ -117,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' }, profile: { type: 'string', multiple: true }, preset: { type: 'string' } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
+    const { buildArtifacts } = await import('./build')
     const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), preset: presetOf(values.preset), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
     for (const file of written)
       console.log(path.relative(process.cwd(), file))
@@ -126,6 +123,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' }, preset: { type: 'string' }, run: { type: 'boolean' } } })
     if (positionals.length !== 1)
       throw new UsageError('inspect takes one tool module')
+    const { inspectModule } = await import('./inspect')
     console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), preset: presetOf(values.preset), root: values.root, run: values.run, stream: process.stdout }))
     return 0
   }
@@ -184,6 +182,8 @@ async function main(argv: string[]): Promise<number> {
     const live = split < 0 && values.upstream === undefined && values.header === undefined ? undefined : upstreamOf('probe', split < 0 ? undefined : rest.slice(split + 1), values.upstream === undefined ? [] : [values.upstream], values.header)
     const root = path.resolve(values.root ?? process.cwd())
     const progress = process.stderr.isTTY && !values.json
+    const { probe } = await import('./probe/probe')
+    const { renderReport } = await import('./probe/report')
     const report = await probe({
       paths: positionals,
       root,
@@ -206,7 +206,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(code => process.exit(code), (error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
     console.error(`flatmcp: ${error.message}\n\n${HELP}`)
-  else if (error instanceof ProbeLoadError || error instanceof BuildError || error instanceof ProxySetupError)
+  // Each command's own errors, said in one line (the commands load lazily: known by name).
+  else if (error instanceof Error && ['ProbeLoadError', 'BuildError', 'ProxySetupError'].includes(error.name))
     console.error(`flatmcp: ${error.message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
