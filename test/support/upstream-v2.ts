@@ -5,9 +5,8 @@
 // a prompt. With `hostile`, tools whose schemas would hold a compiler for minutes, beside a plain one.
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
-import { createServer } from 'node:http'
-import { Readable } from 'node:stream'
 import { z } from 'zod'
+import { serveFetch } from './serve-fetch'
 
 const hostile = process.argv.includes('hostile')
 // `revised`: the same server a release later (one tool's description changed), for snapshot drift.
@@ -102,24 +101,5 @@ if (httpAt < 0) {
 else {
   // Over HTTP: one server per request (stateless, both eras), as the SDK's handler makes them.
   const handler = createMcpHandler(() => makeServer())
-  const http = createServer((req, res) => {
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers)) {
-      for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
-        headers.append(name, item)
-    }
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-    void handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}) } as RequestInit)).then(async (response) => {
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (response.body) {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
-          res.write(chunk)
-      }
-      res.end()
-    })
-  })
-  http.listen(Number(process.argv[httpAt + 1]), '127.0.0.1', () => {
-    const address = http.address()
-    process.stderr.write(`upstream-v2 listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mcp\n`)
-  })
+  serveFetch('upstream-v2', Number(process.argv[httpAt + 1]), request => handler.fetch(request))
 }
