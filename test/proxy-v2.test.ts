@@ -248,7 +248,7 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
 })
 
 describe('flatmcp proxy when the upstream is hostile or broken', () => {
-  it('a tool whose compile runs past --compile-timeout is served as it came, and every other tool is compiled', async () => {
+  it('a tool whose compile runs past --compile-timeout, or whose schema is over 256 KiB, is served as it came; a pattern that backtracks for ever does not stall a call; every other tool is compiled', async () => {
     const started = Date.now()
     const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--compile-timeout', '1500', '--', ...UPSTREAM_V2, 'hostile'])
     try {
@@ -259,6 +259,13 @@ describe('flatmcp proxy when the upstream is hostile or broken', () => {
       expect(JSON.stringify(tools.find(tool => tool.name === 'nested')!.inputSchema)).toContain('"$defs"')
       expect(JSON.stringify(tools.find(tool => tool.name === 'plain')!.inputSchema)).not.toContain('oneOf')
       expect((await call(proxied.client, 'plain', { shape: '{"kind":"b","y":"z"}' })).content[0]?.text).toBe('{"shape":{"kind":"b","y":"z"}}')
+      // Over the size bound: served as it came, said why.
+      expect(proxied.stderr()).toMatch(/tool "huge" served as it came: its input schema is \d+ KiB, over the 256 KiB the proxy compiles/)
+      expect(Object.keys(tools.find(tool => tool.name === 'huge')!.inputSchema.properties as object)).toHaveLength(3000)
+      // A pattern that backtracks for ever on this word does not choose the reading: the call is answered at once.
+      const asked = Date.now()
+      expect((await call(proxied.client, 'redos', { word: `${'a'.repeat(48)}!` })).content[0]?.text).toBe('redos')
+      expect(Date.now() - asked).toBeLessThan(5_000)
     }
     finally {
       await proxied.close()

@@ -88,6 +88,10 @@ function makeServer(): McpServer {
   server.registerPrompt('review', { description: 'Asks for a review.', argsSchema: z.object({ code: z.string() }) }, ({ code }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review: ${code}` } }] }))
   if (hostile) {
     server.registerTool('nested', { description: 'Unions nested ten deep.', inputSchema: rawSchema(nestedUnions()) as unknown as z.ZodObject }, () => text('nested'))
+    // A pattern that backtracks for ever on a long run of a's with a stop at its end (its own validator takes anything).
+    server.registerTool('redos', { description: 'A word of a\'s.', inputSchema: rawSchema({ type: 'object', properties: { word: { type: 'string', pattern: '^(a+)+$' } }, required: ['word'] }) as unknown as z.ZodObject }, () => text('redos'))
+    // Over 256 KiB of schema.
+    server.registerTool('huge', { description: 'Three thousand keys.', inputSchema: rawSchema({ type: 'object', properties: Object.fromEntries(Array.from({ length: 3000 }, (_, n) => [`key${n}`, { type: 'string', description: 'x'.repeat(80) }])) }) as unknown as z.ZodObject }, () => text('huge'))
     server.registerTool('plain', { description: 'A plain tool beside them.', inputSchema: z.object({ shape: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), x: z.number() }), z.object({ kind: z.literal('b'), y: z.string() })]) }) }, input => text(input))
   }
   return server
