@@ -1,8 +1,8 @@
-// The proxy's fetch handler (`@flatmcp/runtime/proxy/fetch`) as a real Cloudflare Worker under workerd,
-// bundled with esbuild as a Worker is deployed, in front of real HTTP upstreams: the SDK 2.x server
-// (stateless) and FastMCP (sessions, which pass through the stateless handler). Real SDK 2.x clients
-// in both eras: the snapshot's flat list per profile route, calls repaired and read back, the
-// upstream's own answers, resources, and a body over the bound refused.
+// The proxy's fetch handler (`@flatmcp/runtime/proxy/fetch`) as a real Cloudflare Worker under
+// workerd: examples/proxy-worker, bundled with esbuild as its build script bundles it, in front of
+// real HTTP upstreams, the SDK 2.x server (stateless) and FastMCP (sessions, which pass through the
+// stateless handler). Real SDK 2.x clients in both eras: the snapshot's flat list per profile route,
+// calls repaired and read back, the upstream's own answers, resources, and a body over the bound refused.
 import type { ProfileName } from '@flatmcp/core'
 import type { Client } from '@modelcontextprotocol/client'
 import type { Listening } from './support/proxy'
@@ -28,8 +28,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 /** The handler bundled as a Worker module, with the snapshot in it; served by workerd on a free port. */
 async function startWorker(name: string, snapshotFile: string, upstreamUrl: string): Promise<{ url: string, close: () => void, stderr: () => string }> {
   const dir = join(scratch, name)
+  // The example's entry, bundled as its build script bundles it, with this snapshot in it.
   await build({
-    stdin: { contents: `import snapshot from ${JSON.stringify(snapshotFile)}\nimport { createWorker } from ${JSON.stringify(join(ROOT, 'test/workerd/worker.ts'))}\nexport default createWorker(snapshot)\n`, resolveDir: ROOT, loader: 'ts' },
+    entryPoints: [join(ROOT, 'examples/proxy-worker/src/index.ts')],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -37,6 +38,9 @@ async function startWorker(name: string, snapshotFile: string, upstreamUrl: stri
     mainFields: ['module', 'main'],
     outfile: join(dir, 'worker.mjs'),
     logLevel: 'error',
+    plugins: [{ name: 'snapshot', setup: (bundler) => {
+      bundler.onResolve({ filter: /upstream\.mcp\.json$/ }, () => ({ path: snapshotFile }))
+    } }],
   })
   // The bundle needs no Node built-in and no SDK: what a Worker can load.
   expect(readFileSync(join(dir, 'worker.mjs'), 'utf8')).not.toMatch(/from ["'](node:|@modelcontextprotocol)/)

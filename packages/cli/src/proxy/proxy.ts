@@ -106,7 +106,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   }
   catch (error) {
     await upstream.close().catch(() => {})
-    throw error instanceof TypeError ? new ProxySetupError(error.message) : error
+    throw new ProxySetupError(error instanceof TypeError ? error.message : `the tools of ${upstream.where} could not be read: ${(error as Error).message}`, { cause: error })
   }
   const drift = describeDrift(proxy.drift())
   if (options.frozen && drift !== '') {

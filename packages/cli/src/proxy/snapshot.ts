@@ -41,7 +41,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
       ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
       log,
     }).catch((error: unknown) => {
-      throw error instanceof TypeError ? new ProxySetupError(error.message) : error
+      throw new ProxySetupError(error instanceof TypeError ? error.message : `the tools of ${upstream.where} could not be read: ${(error as Error).message}`, { cause: error })
     })
     const snapshot = proxy.snapshot(options.generator)
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))

@@ -234,8 +234,9 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
     known = new Map([...snapshotEntries(), ...next])
     const definitions = served.map(tool => proxiedDefinition(tool, listPreset, options.validator, forward(tool.name)))
     const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: tool.fromSnapshot, diagnostics: tool.diagnostics }]))
-    // The upstream's cache hints hold for the flat list too: it changes when the upstream's does.
-    const cache = { ...(hints.ttlMs === undefined ? {} : { ttlMs: hints.ttlMs }), ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
+    // The upstream's cache hints hold for the flat list too, for it changes when the upstream's does;
+    // an upstream that gives none said its list may change at any time (ttlMs 0).
+    const cache = { ttlMs: hints.ttlMs ?? 0, ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
     current = {
       service: createToolService(definitions, { profile: options.profile, cache }, unknownTool, (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never),
       tools,

@@ -1,6 +1,7 @@
-// The proxy's fetch handler as a Cloudflare Worker: the upstream's URL from the environment, its
-// snapshot bundled in, the upstream's schemas read by @cfworker/json-schema (Workers generate no code
-// at run time, so ajv cannot run there), the profile chosen by the path (/mcp, /mcp/<profile>).
+// src/worker.ts: the proxy's fetch handler as a Cloudflare Worker. The upstream's URL comes from the
+// environment, its snapshot is bundled in, its schemas are read by @cfworker/json-schema (Workers
+// generate no code at run time, so ajv cannot run there), and the path picks the profile: /mcp serves
+// portable, /mcp/<profile> the others the snapshot holds.
 import { Validator } from '@cfworker/json-schema'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 

@@ -1,0 +1,119 @@
+// The proxy's parts in process, against an upstream made of data: what it reads of an upstream's list,
+// how a call's reading is chosen, and how a snapshot is matched, refused and drifted from. The real
+// upstreams, clients and transports are in test/proxy*.test.ts.
+import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
+import { createProxy, digestOf, isSnapshot, malformedTool, readSnapshot } from '@flatmcp/runtime/proxy'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
+import { describe, expect, it } from 'vitest'
+import { chooserSchema } from '../src/proxy/chooser'
+import { canonicalJson, forwardedParams } from '../src/proxy/upstream'
+
+const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
+const TOOLS: UpstreamTool[] = [
+  { name: 'draw', description: 'Draws.', inputSchema: { type: 'object', properties: { shape }, required: ['shape'] } },
+  { name: 'page', inputSchema: { type: 'object', properties: { limit: { type: 'integer' } } } },
+]
+
+/** An upstream of data: its list (changeable), and the calls it got. */
+function fakeUpstream(tools: UpstreamTool[]): UpstreamClient & { tools: UpstreamTool[], calls: unknown[] } {
+  const upstream = {
+    tools,
+    calls: [] as unknown[],
+    request: async (message: { method: string, params?: Record<string, unknown> }) => {
+      if (message.method === 'tools/list')
+        return { tools: upstream.tools }
+      upstream.calls.push(message.params)
+      return { content: [{ type: 'text', text: JSON.stringify(message.params?.arguments) }] }
+    },
+    notification: async () => {},
+    getServerCapabilities: () => ({ tools: {} }),
+    getServerVersion: () => ({ name: 'fake', version: '1' }),
+    getInstructions: () => undefined,
+    setNotificationHandler: () => {},
+  }
+  return upstream
+}
+
+async function clientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Promise<{ listTools: () => Promise<{ tools: UpstreamTool[] }>, callTool: (params: object) => Promise<unknown> }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await proxy.server().connect(serverSide)
+  const client = new Client({ name: 'test', version: '1' })
+  await client.connect(clientSide)
+  return client as never
+}
+
+describe('what the proxy reads of an upstream', () => {
+  it('a definition\'s digest does not depend on key order, and changes with anything in it', async () => {
+    const a = await digestOf({ name: 't', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } })
+    expect(await digestOf({ inputSchema: { properties: { x: { type: 'string' } }, type: 'object' }, name: 't' })).toBe(a)
+    expect(await digestOf({ name: 't', inputSchema: { type: 'object', properties: { x: { type: 'number' } } } })).not.toBe(a)
+    expect(a).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(canonicalJson({ b: [1, { d: 1, c: undefined }], a: null })).toBe('{"a":null,"b":[1,{"d":1}]}')
+  })
+
+  it('names what a client would refuse in a listed tool', () => {
+    expect(malformedTool(TOOLS[0])).toBeUndefined()
+    expect(malformedTool({ name: 'x', inputSchema: { type: 'array' } })).toMatch(/not an object schema/)
+    expect(malformedTool({ name: 'x', inputSchema: { type: 'object', required: [1] } })).toMatch(/required is not a list of names/)
+    expect(malformedTool({ name: 'x', inputSchema: { type: 'object' }, outputSchema: { type: 'string' } })).toMatch(/outputSchema/)
+    expect(malformedTool({ name: 'x', inputSchema: { type: 'object' }, description: 5 })).toMatch(/description is not a string/)
+    expect(malformedTool({ inputSchema: { type: 'object' } })).toMatch(/no name/)
+  })
+
+  it('the chooser reads the schema without what a validator may spend more than linear time on, and keeps names that look like keywords', () => {
+    const schema = JSON.parse('{"type":"object","$schema":"x","properties":{"pattern":{"type":"string","pattern":"^(a+)+$","format":"email"},"__proto__":{"type":"number"}},"patternProperties":{"^x":{"type":"string"}},"additionalProperties":false,"items":{"uniqueItems":true,"type":"array"}}')
+    const cut = chooserSchema(schema) as Record<string, any>
+    expect(cut).toEqual(JSON.parse('{"type":"object","properties":{"pattern":{"type":"string"},"__proto__":{"type":"number"}},"items":{"type":"array"}}'))
+    expect(Object.getPrototypeOf(cut.properties)).toBe(Object.prototype)
+    expect(Object.keys(cut.properties)).toEqual(['pattern', '__proto__'])
+  })
+
+  it('leaves the downstream hop\'s envelope and progress token out of what goes upstream, and keeps the rest of _meta', () => {
+    expect(forwardedParams({ name: 'x', _meta: { 'progressToken': 1, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'trace': 't' } })).toEqual({ name: 'x', _meta: { trace: 't' } })
+    expect(forwardedParams({ name: 'x', _meta: { progressToken: 1 } })).toEqual({ name: 'x' })
+  })
+})
+
+describe('a proxy over an upstream of data', () => {
+  it('serves the list flat, and sends a call upstream as its own schema reads it (JSON text parsed, a stringified integer repaired only where the schema refuses the string)', async () => {
+    const upstream = fakeUpstream(TOOLS)
+    const integers = (schema: object) => (value: unknown): boolean => !JSON.stringify(schema).includes('"integer"') || Number.isInteger((value as { limit?: unknown }).limit ?? 0)
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, validator: integers }))
+    const { tools } = await client.listTools()
+    expect(JSON.stringify(tools)).not.toContain('oneOf')
+    await client.callTool({ name: 'draw', arguments: { shape: '{"kind":"b","y":"z"}' } })
+    await client.callTool({ name: 'page', arguments: { limit: '7' } })
+    expect(upstream.calls).toEqual([{ name: 'draw', arguments: { shape: { kind: 'b', y: 'z' } } }, { name: 'page', arguments: { limit: 7 } }])
+  })
+
+  it('serves a snapshot without compiling while the list matches it, and compiles anew what drifted, said once', async () => {
+    const lines: string[] = []
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {}, profiles: ['gemini'] })).snapshot('flatmcp@test')
+    expect(isSnapshot(snapshot)).toBe(true)
+    const upstream = fakeUpstream(TOOLS)
+    const proxy = await createProxy(upstream, { snapshot, log: line => lines.push(line) })
+    expect([...proxy.tools().values()].every(tool => tool.fromSnapshot)).toBe(true)
+    expect(proxy.drift()).toEqual({ changed: [], added: [], removed: [] })
+    upstream.tools = [{ ...TOOLS[0]!, description: 'Draws, better.' }, { name: 'new', inputSchema: { type: 'object' } }]
+    await proxy.refresh()
+    await proxy.refresh()
+    expect(proxy.drift()).toEqual({ changed: ['draw'], added: ['new'], removed: ['page'] })
+    expect(proxy.tools().get('draw')).toMatchObject({ fromSnapshot: false, served: 'compiled' })
+    expect(lines.filter(line => line.includes('no longer matches'))).toEqual(['flatmcp proxy: the upstream no longer matches the snapshot (changed: "draw"; new: "new"; gone: "page"); what changed or is new is compiled anew'])
+  })
+
+  it('with frozen, serves only what the snapshot holds; refuses a snapshot of another preset or without a profile it is asked for', async () => {
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    const upstream = fakeUpstream([{ ...TOOLS[0]!, description: 'Changed.' }, TOOLS[1]!])
+    const frozen = await createProxy(upstream, { snapshot, frozen: true, log: () => {} })
+    expect([...frozen.tools().keys()]).toEqual(['page'])
+    await expect(createProxy(fakeUpstream(TOOLS), { snapshot, preset: 'pydantic', log: () => {} })).rejects.toThrow(/compiled with preset json-schema, not pydantic/)
+    await expect(createProxy(fakeUpstream(TOOLS), { snapshot, profile: 'gemini', log: () => {} })).rejects.toThrow(/holds no gemini profile/)
+  })
+
+  it('refuses a snapshot of another shape, naming the field', () => {
+    expect(() => readSnapshot({ upstream: { name: 'x', version: '1' }, options: { preset: 'json-schema', profiles: [] }, tools: [{ name: 'a', inputSchema: { type: 'object' } }], runtime: { a: { coercion: {} } } })).toThrow(/runtime\["a"\]\.upstream needs the digest/)
+    expect(() => readSnapshot({ upstream: {}, tools: [], runtime: {} })).toThrow(/"upstream" needs the server's name and version/)
+  })
+})
