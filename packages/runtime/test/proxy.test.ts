@@ -3,6 +3,7 @@
 // upstreams, clients and transports are in test/proxy*.test.ts.
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
 import { createProxy, digestOf, isSnapshot, malformedTool, readSnapshot } from '@flatmcp/runtime/proxy'
+import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
@@ -87,6 +88,21 @@ describe('a proxy over an upstream of data', () => {
     expect(upstream.calls).toEqual([{ name: 'draw', arguments: { shape: { kind: 'b', y: 'z' } } }, { name: 'page', arguments: { limit: 7 } }])
   })
 
+  it('keeps an x-mcp-header every variant declares alike, and carries the upstream\'s cache hints (none: ttlMs 0)', async () => {
+    const region = { 'type': 'string', 'x-mcp-header': 'Region' }
+    const headed: UpstreamTool = { name: 'put', inputSchema: { type: 'object', oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, region }, required: ['kind', 'region'] }, { type: 'object', properties: { kind: { const: 'b' }, region, n: { type: 'number' } }, required: ['kind', 'region'] }] } }
+    const upstream = fakeUpstream([headed])
+    const client = await clientOf(await createProxy(upstream, { log: () => {} }))
+    const raw = (): Promise<{ tools: UpstreamTool[], ttlMs: number, cacheScope: string }> => (client as unknown as { request: (message: object, schema: object) => Promise<never> }).request({ method: 'tools/list', params: {} }, { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } })
+    const listed = await raw()
+    expect((listed.tools[0]!.inputSchema.properties as Record<string, unknown>).region).toEqual(region)
+    expect(listed).toMatchObject({ ttlMs: 0, cacheScope: 'public' })
+    const hinted = fakeUpstream([headed])
+    hinted.request = async () => ({ tools: hinted.tools, ttlMs: 5000, cacheScope: 'private' })
+    const hintedClient = await clientOf(await createProxy(hinted, { log: () => {} }))
+    expect(await (hintedClient as unknown as { request: (message: object, schema: object) => Promise<unknown> }).request({ method: 'tools/list', params: {} }, { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } })).toMatchObject({ ttlMs: 5000, cacheScope: 'private' })
+  })
+
   it('serves a snapshot without compiling while the list matches it, and compiles anew what drifted, said once', async () => {
     const lines: string[] = []
     const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {}, profiles: ['gemini'] })).snapshot('flatmcp@test')
@@ -115,5 +131,30 @@ describe('a proxy over an upstream of data', () => {
   it('refuses a snapshot of another shape, naming the field', () => {
     expect(() => readSnapshot({ upstream: { name: 'x', version: '1' }, options: { preset: 'json-schema', profiles: [] }, tools: [{ name: 'a', inputSchema: { type: 'object' } }], runtime: { a: { coercion: {} } } })).toThrow(/runtime\["a"\]\.upstream needs the digest/)
     expect(() => readSnapshot({ upstream: {}, tools: [], runtime: {} })).toThrow(/"upstream" needs the server's name and version/)
+  })
+})
+
+describe('the fetch handler over an upstream of data', () => {
+  it('answers tools/list from the snapshot, forwards a call as the upstream\'s schema reads it, and refuses a body over the bound with 413 before reading it', async () => {
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    const forwarded: unknown[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      maxRequestBodySize: 1000,
+      fetch: async (request) => {
+        forwarded.push(await request.json())
+        return new Response('{"jsonrpc":"2.0","id":2,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    const post = (body: string): Promise<Response> => handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+    const list = await (await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).json() as { result: { tools: UpstreamTool[] } }
+    expect(list.result.tools).toEqual(snapshot.tools)
+    expect(forwarded).toEqual([])
+    await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"draw","arguments":{"shape":"{\\"kind\\":\\"a\\",\\"x\\":1}"}}}')
+    expect(forwarded).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'draw', arguments: { shape: { kind: 'a', x: 1 } } } }])
+    const tooBig = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'page', arguments: { q: 'x'.repeat(2000) } } }))
+    expect(tooBig.status).toBe(413)
+    expect(forwarded).toHaveLength(1)
   })
 })

@@ -237,7 +237,8 @@ function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, nod
   let out = node
   if (Array.isArray(out.required) && isSchemaObject(original.properties)) {
     const properties = original.properties
-    const kept = out.required.filter(key => !noteOf(ctx, properties[key as string])?.invisible?.some(kind => ACCEPTS_MISSING.has(kind)))
+    // A `required` entry that is no string names no property (and cannot be used as a key: it may not even convert to one).
+    const kept = out.required.filter(key => typeof key !== 'string' || !noteOf(ctx, properties[key])?.invisible?.some(kind => ACCEPTS_MISSING.has(kind)))
     if (kept.length !== out.required.length)
       out = kept.length > 0 ? { ...out, required: kept } : withoutKeyword(out, 'required')
   }
