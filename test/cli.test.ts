@@ -431,7 +431,7 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
 })
 
 describe('flatmcp usage', () => {
-  it.each(['build', 'inspect', 'probe'])('%s --help prints its usage and exits 0; --version the version', async (command) => {
+  it.each(['build', 'inspect', 'probe', 'proxy', 'snapshot'])('%s --help prints its usage and exits 0; --version the version', async (command) => {
     const help = await flatmcp([command, '--help'], project.root)
     expect(help.code).toBe(0)
     expect(help.stdout).toContain(`flatmcp ${command} `)
