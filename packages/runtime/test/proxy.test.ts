@@ -88,6 +88,22 @@ describe('a proxy over an upstream of data', () => {
     expect(upstream.calls).toEqual([{ name: 'draw', arguments: { shape: { kind: 'b', y: 'z' } } }, { name: 'page', arguments: { limit: 7 } }])
   })
 
+  it('reads every page of the upstream\'s list, and cuts a list that never ends at 100 pages, said', async () => {
+    const paged = fakeUpstream(TOOLS)
+    paged.request = async (message: { method: string, params?: Record<string, unknown> }) => {
+      const page = Number(message.params?.cursor ?? 0)
+      return { tools: [paged.tools[page]!], ...(page + 1 < paged.tools.length ? { nextCursor: String(page + 1) } : {}) }
+    }
+    const all = await clientOf(await createProxy(paged, { log: () => {} }))
+    expect((await all.listTools()).tools.map(tool => tool.name)).toEqual(['draw', 'page'])
+    const endless = fakeUpstream(TOOLS)
+    endless.request = async (message: { method: string, params?: Record<string, unknown> }) => ({ tools: [{ name: `t${String(message.params?.cursor ?? 0)}`, inputSchema: { type: 'object' } }], nextCursor: String(Number(message.params?.cursor ?? 0) + 1) })
+    const lines: string[] = []
+    const cut = await createProxy(endless, { log: line => lines.push(line) })
+    expect(cut.tools().size).toBe(100)
+    expect(lines).toContain('flatmcp proxy: the upstream\'s tools/list has more than 100 pages; serving the first 100')
+  })
+
   it('keeps an x-mcp-header every variant declares alike, and carries the upstream\'s cache hints (none: ttlMs 0)', async () => {
     const region = { 'type': 'string', 'x-mcp-header': 'Region' }
     const headed: UpstreamTool = { name: 'put', inputSchema: { type: 'object', oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, region }, required: ['kind', 'region'] }, { type: 'object', properties: { kind: { const: 'b' }, region, n: { type: 'number' } }, required: ['kind', 'region'] }] } }
