@@ -80,6 +80,46 @@ describe('flatmcp build', () => {
   })
 })
 
+describe('flatmcp build, when a module never finishes evaluating', () => {
+  const good = `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const ok = defineTool({ name: 'ok', input: z.object({ a: z.string() }), handler: () => 1 })\n`
+  const tool = (name: string, line: string): string => `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\n${line}\nexport const ${name} = defineTool({ name: '${name}', input: z.object({ a: z.string() }), handler: () => 1 })\n`
+  let stuck: FixtureProject
+  beforeAll(() => {
+    stuck = fixtureProject('cli-stuck', {
+      'src/ok.tools.ts': good,
+      'src/wait.tools.ts': tool('wait', 'await new Promise(() => {})'),
+      'src/slow.tools.ts': tool('slow', 'await new Promise(resolve => setTimeout(resolve, 600_000))'),
+      'src/loop.tools.ts': tool('loop', 'while (Date.now() > 0) {}'),
+    })
+  })
+  afterAll(() => stuck?.remove())
+
+  it('a top-level await nothing can settle is an error naming the module at once, and nothing is written (exit 2, not 0)', async () => {
+    const started = Date.now()
+    const run = await flatmcp(['build', 'src/ok.tools.ts', 'src/wait.tools.ts', '--out', 'dist'], stuck.root)
+    expect(run).toMatchObject({ code: 2, stderr: 'flatmcp: src/wait.tools.ts: the module never finishes evaluating: its top-level await waits on something nothing will ever settle\n' })
+    expect(Date.now() - started).toBeLessThan(60_000)
+    expect(existsSync(path.join(stuck.root, 'dist'))).toBe(false)
+  })
+
+  it('one that waits past --module-timeout is an error naming the module and the time it was given', async () => {
+    const run = await flatmcp(['build', 'src/ok.tools.ts', 'src/slow.tools.ts', '--out', 'dist', '--module-timeout', '1500'], stuck.root)
+    expect(run).toMatchObject({ code: 2, stderr: 'flatmcp: src/slow.tools.ts: the module did not finish evaluating within 1500 ms (a top-level await that waits too long, or for ever)\n' })
+    expect(existsSync(path.join(stuck.root, 'dist'))).toBe(false)
+  })
+
+  it('one that never returns (a loop at import) ends the build with a line naming it, and nothing is written', async () => {
+    const run = await flatmcp(['build', 'src/ok.tools.ts', 'src/loop.tools.ts', '--out', 'dist', '--module-timeout', '1500'], stuck.root)
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toContain('flatmcp: src/loop.tools.ts did not return within 1500 ms of being evaluated (a loop that never ends?); the build is stopped.')
+    expect(existsSync(path.join(stuck.root, 'dist'))).toBe(false)
+  })
+
+  it('--module-timeout takes a whole number above 0', async () => {
+    expect((await flatmcp(['build', 'src/ok.tools.ts', '--module-timeout', '0'], stuck.root)).code).toBe(2)
+  })
+})
+
 /** Probes a copy of the built project whose artifact `edit` changed; the copy is removed after. */
 async function probeEdited(name: string, edit: (artifact: any) => void, args: string[] = []): Promise<Run> {
   const copy = fixtureProject(name, {})

@@ -451,6 +451,11 @@ describe('build errors', () => {
     expect(await failing(p)).toBe('src/bad.tools.ts:3:7: the module threw while it was evaluated: no config')
   })
 
+  it('a module still evaluating past moduleTimeout (a top-level await that waits too long) names itself and the time', async () => {
+    const p = project('waits', tools(`await new Promise(resolve => setTimeout(resolve, 600_000))\nexport const x = 1\n`))
+    expect(await failing(p, { moduleTimeout: 1000 })).toBe('src/bad.tools.ts: the module did not finish evaluating within 1000 ms (a top-level await that waits too long, or for ever)')
+  })
+
   it('a module whose import throws names the imported file and its line', async () => {
     const p = project('throws-deep', tools(`import { settings } from './settings'\nexport const x = settings\n`))
     p.write('src/settings.ts', `export const settings = {}\nif (!process.env.NEVER_SET_ANYWHERE)\n  throw new TypeError('SETTINGS missing')\n`)

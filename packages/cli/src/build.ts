@@ -13,6 +13,8 @@ export interface BuildOptions {
   /** The preset JSON Schema inputs are read with, as the plugin's `preset` option. Default: `auto`. */
   preset?: PresetName | 'auto'
   root?: string
+  /** How long a module's evaluation may take, in milliseconds, as the plugin's `moduleTimeout`. Default: 60,000. */
+  moduleTimeout?: number
   /** Told of each module that yields no tool (default: nothing). */
   onWarning?: (message: string) => void
 }
@@ -26,7 +28,7 @@ export class BuildError extends Error {
 
 /** Writes the same `*.mcp.json` artifacts the bundler plugin emits, byte for byte, without a bundler. */
 export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
-  const resolved = resolveOptions({ root: options.root, profiles: options.profiles, preset: options.preset })
+  const resolved = resolveOptions({ root: options.root, profiles: options.profiles, preset: options.preset, ...(options.moduleTimeout === undefined ? {} : { moduleTimeout: options.moduleTimeout }) })
   const files = (await glob(options.patterns, { cwd: resolved.root, absolute: true, ignore: ['**/node_modules/**'] })).sort()
   if (files.length === 0)
     throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)

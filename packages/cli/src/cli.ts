@@ -9,8 +9,9 @@ import { cliVersion, snapshotGenerator } from './version'
 
 /** Each command's usage, as `flatmcp <command> --help` prints it. */
 const COMMANDS: Record<string, string> = {
-  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--preset name] [--root dir]
-      write the *.mcp.json artifacts the bundler plugin writes, byte for byte; each --profile
+  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--preset name] [--module-timeout ms] [--root dir]
+      write the *.mcp.json artifacts the bundler plugin writes, byte for byte (nothing, if any module
+      fails or runs past --module-timeout, 60000 ms); each --profile
       (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base;
       --preset (auto, ${PRESET_NAMES.join(', ')}) names the parser JSON Schema inputs were written for`,
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
@@ -110,11 +111,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const common = { root: { type: 'string' } } as const
   if (command === 'build') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, out: { type: 'string' }, profile: { type: 'string', multiple: true }, preset: { type: 'string' } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, 'out': { type: 'string' }, 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'module-timeout': { type: 'string' } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
+    const moduleTimeout = count(values['module-timeout'], '--module-timeout')
+    if (moduleTimeout === 0)
+      throw new UsageError('--module-timeout takes a whole number of milliseconds above 0')
     const { buildArtifacts } = await import('./build')
-    const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), preset: presetOf(values.preset), root: values.root, onWarning: message => console.error(`flatmcp: warning: ${message}`) })
+    const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), preset: presetOf(values.preset), root: values.root, ...(moduleTimeout === undefined ? {} : { moduleTimeout }), onWarning: message => console.error(`flatmcp: warning: ${message}`) })
     for (const file of written)
       console.log(path.relative(process.cwd(), file))
     return 0

@@ -47,6 +47,12 @@ export interface Options {
    * `auto` to tell it by each schema's fingerprints. Default: `auto`.
    */
   preset?: PresetName | 'auto'
+  /**
+   * How long a tool module's evaluation may take, in milliseconds: one that is still evaluating then
+   * (a top-level await that waits too long) fails the build naming it; one that holds the thread past
+   * it (a loop that never ends) ends the build process with a line naming it. Default: 60,000.
+   */
+  moduleTimeout?: number
 }
 
 export interface ResolvedOptions {
@@ -63,6 +69,7 @@ export interface ResolvedOptions {
   cacheDir: string
   libraryOptions: Record<string, Record<string, unknown>>
   preset: PresetName | 'auto'
+  moduleTimeout: number
 }
 
 const BASES = ['portable', 'minimal']
@@ -150,5 +157,14 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
     cacheDir: path.resolve(root, options.cacheDir ?? 'node_modules/.cache/flatmcp'),
     libraryOptions: resolveLibraryOptions(options.libraryOptions),
     preset: resolvePreset(options.preset),
+    moduleTimeout: resolveModuleTimeout(options.moduleTimeout),
   }
+}
+
+function resolveModuleTimeout(ms: Options['moduleTimeout']): number {
+  if (ms === undefined)
+    return 60_000
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new TypeError(`unplugin-flatmcp: moduleTimeout is a whole number of milliseconds above 0, not ${String(ms)}`)
+  return ms
 }

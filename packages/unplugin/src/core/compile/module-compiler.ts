@@ -98,7 +98,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema, 'input', await loadedConverters()).schema }, dependencies: [], packages: [] }
     const file = path.resolve(options.root, source.module)
     const exportName = source.export ?? 'extend'
-    const loaded = await evaluateModule(file, options.root, options.cacheDir)
+    const loaded = await evaluateModule(file, options.root, options.cacheDir, options.moduleTimeout)
     const schema = loaded.exports[exportName]
     if (schema === undefined)
       throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
@@ -122,7 +122,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   async function compileFresh(file: string): Promise<FreshModule> {
     const module = modulePath(options.root, file)
     const ext = await loadExtend()
-    const loaded = await evaluateModule(file, options.root, options.cacheDir)
+    const loaded = await evaluateModule(file, options.root, options.cacheDir, options.moduleTimeout)
     const found = await loadedConverters()
     await loadTokenizer()
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema, found)

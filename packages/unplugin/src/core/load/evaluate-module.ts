@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { writeFileAtomic } from '../emit/write-atomic'
 import { packageImports } from './package-imports'
+import { EvaluationTimeout, withinTimeLimit } from './time-limit'
 import { inlineSourceMap, originalPosition } from './source-map'
 
 export interface EvaluatedModule {
@@ -35,7 +36,7 @@ function firstLocation(errors: Message[]): { line?: number, column?: number } {
  * packages compiled in (see `packageImports`); the output goes under the cache folder, never beside
  * the sources (it would wake file watchers).
  */
-export async function evaluateModule(file: string, root: string, cacheDir: string): Promise<EvaluatedModule> {
+export async function evaluateModule(file: string, root: string, cacheDir: string, timeoutMs: number): Promise<EvaluatedModule> {
   let result
   const manifests = new Set<string>()
   try {
@@ -69,10 +70,13 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
   const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}-${process.pid}.mjs`)
   writeFileAtomic(output, code)
   try {
-    const exports = await import(pathToFileURL(output).href) as Record<string, unknown>
+    const held = `flatmcp: ${path.relative(root, file) || file} did not return within ${timeoutMs} ms of being evaluated (a loop that never ends?); the build is stopped. Raise the plugin's moduleTimeout (flatmcp --module-timeout) if it only needs longer.`
+    const exports = await withinTimeLimit(() => import(pathToFileURL(output).href) as Promise<Record<string, unknown>>, timeoutMs, held)
     return { exports, dependencies: [file, ...dependencies.filter(dep => dep !== file)], packages: [...manifests].sort() }
   }
   catch (error) {
+    if (error instanceof EvaluationTimeout)
+      throw new ModuleLoadError(file, undefined, undefined, `the module ${error.message}`)
     const at: { file: string, line?: number, column?: number } = sourceFrame(error, output, code, root, new Set(dependencies)) ?? { file }
     throw new ModuleLoadError(at.file, at.line, at.column, `the module threw while it was evaluated: ${error instanceof Error ? error.message : String(error)}`)
   }
