@@ -209,7 +209,7 @@ describe('a profile chosen by what every request carries', () => {
     }
     expect(bodies).toEqual({ '/mcp/gemini': 'string', '/mcp': ['object', 'string'], '/mcp/boom': ['object', 'string'], '/mcp/constructor': ['object', 'string'], '/mcp/anthropic-strict': ['object', 'string'] })
     const log = stderr.mock.calls.map(call => String(call[0])).join('')
-    expect(log).toContain('the profile choice threw (secret-token-123); serving the base profile.')
-    expect(log).toContain('a session asked for profile "anthropic-strict"')
+    expect(log).toContain('the profile choice failed (secret-token-123); serving the base profile (said once).')
+    expect(log).toContain('a request asked for profile "anthropic-strict"')
   })
 })

@@ -4,11 +4,13 @@ import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
 import type { ProfileRequest } from '@flatmcp/runtime/sdk'
 import { createMcpServer, defaultProfileFor, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
+import { forgetSaidOnce } from '../src/serve/log'
 import { createToolService } from '../src/serve/tool-service'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server'
+import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 
@@ -57,6 +59,8 @@ const text = (result: unknown): string => ((result as { content: { text: string 
 afterEach(() => {
   seen.length = 0
   vi.restoreAllMocks()
+  // Lines said once per process: each test (and each SDK major's run of it) hears its own.
+  forgetSaidOnce()
 })
 
 describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
@@ -214,7 +218,75 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
           expect(JSON.stringify(answer)).not.toContain('secret-token-123')
           await client.close()
         }
-        expect(stderr.mock.calls.map(call => String(call[0])).join('')).toContain('the profile choice threw (secret-token-123); serving the base profile.')
+        expect(stderr.mock.calls.map(call => String(call[0])).join('')).toContain('the profile choice failed (secret-token-123); serving the base profile (said once).')
+      }
+      finally {
+        stderr.mockRestore()
+      }
+    })
+
+    it('an async choice is awaited; one that rejects, gives what is no name, or takes over 2 s is served the base profile with one line, and no request ends the process', async () => {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+      const unhandled: unknown[] = []
+      const onUnhandled = (reason: unknown): void => {
+        unhandled.push(reason)
+      }
+      process.on('unhandledRejection', onUnhandled)
+      try {
+        const tools = [builtSend()]
+        const gemini = await connect(tools, { profile: async () => 'gemini' })
+        expect((await schemaOf(gemini)).properties.media).toMatchObject({ type: 'string' })
+        await gemini.close()
+        const base = JSON.stringify((await schemaOf(await connect(tools))))
+        for (const profile of [async () => Promise.reject(new Error('db down')), () => 42 as never, async () => ({ name: 'gemini' }) as never, () => new Promise<string>(resolve => setTimeout(() => resolve('gemini'), 2500))]) {
+          for (let request = 0; request < 3; request++) {
+            const client = await connect(tools, { profile })
+            expect(JSON.stringify(await schemaOf(client))).toBe(base)
+            expect(text(await client.callTool({ name: 'send', arguments: { chatId: 'c', kind: 'message', text: 'hi' } }))).toBe('sent hi to c')
+            await client.close()
+          }
+        }
+        await new Promise(resolve => setTimeout(resolve, 50))
+        expect(unhandled).toEqual([])
+        const lines = stderr.mock.calls.map(call => String(call[0])).filter(line => line.includes('profile choice'))
+        expect(lines).toEqual([
+          'flatmcp: the profile choice failed (db down); serving the base profile (said once).\n',
+          'flatmcp: the profile choice gave number, not a profile name or undefined; serving the base profile (said once).\n',
+          'flatmcp: the profile choice took longer than 2000 ms; serving the base profile (said once).\n',
+        ])
+      }
+      finally {
+        process.off('unhandledRejection', onUnhandled)
+        stderr.mockRestore()
+      }
+    }, 60_000)
+
+    it('whatever a choice does, sync or async, every request is answered with the profile it names or the base one (property)', async () => {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+      try {
+        const tools = [builtSend()]
+        const lists = new Map<string | undefined, string>()
+        for (const profile of [undefined, 'openai-strict', 'gemini']) {
+          const client = await connect(tools, profile === undefined ? {} : { profile })
+          lists.set(profile, JSON.stringify(await schemaOf(client)))
+          await client.close()
+        }
+        const behaviours = fc.oneof(
+          fc.constantFrom('openai-strict', 'gemini', 'constructor', 'nope', undefined).map(name => ({ expect: name === 'openai-strict' || name === 'gemini' ? name : undefined, choice: (): string | undefined => name })),
+          fc.constantFrom('openai-strict', 'gemini').map(name => ({ expect: name, choice: async (): Promise<string> => name })),
+          fc.string({ maxLength: 20 }).map(message => ({ expect: undefined, choice: (): never => { throw new Error(message) } })),
+          fc.string({ maxLength: 20 }).map(message => ({ expect: undefined, choice: async (): Promise<never> => { throw new Error(message) } })),
+          fc.anything().filter(value => typeof value !== 'string' && value !== undefined).map(value => ({ expect: undefined, choice: () => value as never })),
+        )
+        await fc.assert(fc.asyncProperty(behaviours, async ({ expect: named, choice }) => {
+          const client = await connect(tools, { profile: choice as never })
+          try {
+            expect(JSON.stringify(await schemaOf(client))).toBe(lists.get(named))
+          }
+          finally {
+            await client.close()
+          }
+        }), { numRuns: 60 })
       }
       finally {
         stderr.mockRestore()
@@ -251,7 +323,7 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
       const client = await connect([builtSend(['openai-strict'])], { profile: 'anthropic-strict' })
       expect(await schemaOf(client)).toEqual(compileTool(sendTool()).inputSchema)
-      expect(errors.mock.calls.map(call => String(call[0])).join('')).toContain('a session asked for profile "anthropic-strict", but tool "send" was not built with it')
+      expect(errors.mock.calls.map(call => String(call[0])).join('')).toContain('a request asked for profile "anthropic-strict", which tool "send" (and perhaps others) was not built with')
       await client.close()
     })
   })

@@ -177,7 +177,7 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       const message = messages[0] as JsonRpcRequest
       const facts = factsOf(request, message)
       // Each request is decided alone: a stateless proxy has no session to keep a profile in.
-      const profile = instanceProfile(options.profile)(facts, message.method === 'tools/list' ? 'list' : 'call').profile
+      const { profile } = await instanceProfile(options.profile)(facts, message.method === 'tools/list' ? 'list' : 'call')
       if (!Array.isArray(parsed) && message.method === 'tools/list') {
         if (message.params?.cursor !== undefined)
           return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: 'Invalid cursor: this proxy serves the whole list on one page.' } })

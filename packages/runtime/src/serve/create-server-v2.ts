@@ -52,14 +52,14 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       clientInfo: () => (era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.getClientVersion()) as ClientInfo | undefined,
     }
   }
-  server.setRequestHandler('tools/list', (_request, ctx) => service().list(profile(factsOf(ctx), 'list').profile) as never)
-  server.setRequestHandler('tools/call', (request, ctx) => {
+  server.setRequestHandler('tools/list', async (_request, ctx) => service().list((await profile(factsOf(ctx), 'list')).profile) as never)
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const authInfo = ctx.http?.authInfo
     const meta = request.params._meta as { progressToken?: string | number } | undefined
     const token = meta?.progressToken
     const progress = token === undefined ? undefined : (update: ProgressUpdate): Promise<void> => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}) }
-    const { profile: name, unsure } = profile(factsOf(ctx), 'call')
+    const { profile: name, unsure } = await profile(factsOf(ctx), 'call')
     return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
   })
   repairStringArguments(server)

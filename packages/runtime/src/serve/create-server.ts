@@ -27,9 +27,9 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     return { era: 'legacy', ...(url ? { url } : {}), ...(headers ? { headers } : {}), ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }), clientInfo: () => server.getClientVersion() }
   }
   // The same object every time, serialized once: a StdioTransport writes its text as is.
-  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => service.list(profile(factsOf(extra), 'list').profile))
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const { profile: name, unsure } = profile(factsOf(extra), 'call')
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => service.list((await profile(factsOf(extra), 'list')).profile))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { profile: name, unsure } = await profile(factsOf(extra), 'call')
     return service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }, name, unsure)
   })
   repairStringArguments(server)

@@ -9,3 +9,31 @@ export function logLine(text: string): void {
   else
     console.error(text)
 }
+
+/** Lines said once per process: at most this many different ones in all, and this many of one family. */
+const ONCE_LIMIT = 1000
+const FAMILY_LIMIT = 10
+const said = new Set<string>()
+const families = new Map<string, number>()
+
+/**
+ * A line the operator needs once, not on every request that meets the same thing: said the first
+ * time `key` comes, and not again in this process. Keys of one `family` (its part before the first
+ * `:`) are said ten times at most: a client that varies what it sends cannot make the log grow. Text
+ * a client sent belongs in it only as a short, escaped excerpt (`quoteClipped`).
+ */
+export function logOnce(key: string, text: string): void {
+  const family = key.split(':', 1)[0]!
+  const count = families.get(family) ?? 0
+  if (said.has(key) || said.size >= ONCE_LIMIT || count >= FAMILY_LIMIT)
+    return
+  said.add(key)
+  families.set(family, count + 1)
+  logLine(text)
+}
+
+/** Forgets what `logOnce` said (a test that serves the same failure twice in one process). */
+export function forgetSaidOnce(): void {
+  said.clear()
+  families.clear()
+}

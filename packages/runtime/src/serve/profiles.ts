@@ -2,7 +2,8 @@
 // operator chooses another, a fixed name or a function of what the request carries. An instance (a
 // stdio connection, a stateful session, one request of a per-request HTTP handler) keeps the
 // profile its first list was served, so the calls it reads come from that list.
-import { logLine } from './log'
+import { clip } from '../validate/messages'
+import { logOnce } from './log'
 
 /** What a client says of itself (`clientInfo`). */
 export interface ClientInfo {
@@ -35,7 +36,10 @@ export interface ProfileRequest {
  * gives a name, or `undefined` for the build's base profile. A profile the tools were not built
  * with, an inherited name, or a function that throws is served as the base profile.
  */
-export type ProfileChoice = string | ((request: ProfileRequest) => string | undefined)
+export type ProfileChoice = string | ((request: ProfileRequest) => string | undefined | Promise<string | undefined>)
+
+/** How long a choice may take before the request is served the base profile. */
+const CHOICE_TIMEOUT_MS = 2000
 
 /**
  * A table of client names and profiles for a choice by `clientInfo`: empty. Every caller gets the
@@ -71,8 +75,12 @@ export interface Decision {
   unsure: boolean
 }
 
-/** One decision: a name as it is, a function's answer (the base profile when it gives none or throws; the reason on stderr, never to the client). */
-function decide(choice: ProfileChoice | undefined, facts: RequestFacts): Decision {
+/**
+ * One decision: a name as it is, a function's answer, awaited. Whatever the function does instead
+ * (throws, rejects, gives something that is not a name, takes longer than 2 s), the request is served
+ * the base profile and stderr says why, once per process for each kind of failure; never the client.
+ */
+async function decide(choice: ProfileChoice | undefined, facts: RequestFacts): Promise<Decision> {
   if (choice === undefined || typeof choice === 'string')
     return { profile: choice, unsure: false }
   let read = false
@@ -90,30 +98,49 @@ function decide(choice: ProfileChoice | undefined, facts: RequestFacts): Decisio
       return client
     },
   }
+  let timer: ReturnType<typeof setTimeout> | undefined
   try {
-    const name = choice(request)
-    return { profile: typeof name === 'string' ? name : undefined, unsure: read && client === undefined && facts.era === 'modern' }
+    const given = await Promise.race([
+      (async () => choice(request))(),
+      new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), CHOICE_TIMEOUT_MS)
+      }),
+    ])
+    if (given === TIMED_OUT) {
+      logOnce('choice:timeout', `flatmcp: the profile choice took longer than ${CHOICE_TIMEOUT_MS} ms; serving the base profile (said once).`)
+      return { profile: undefined, unsure: false }
+    }
+    if (given !== undefined && typeof given !== 'string') {
+      logOnce('choice:garbage', `flatmcp: the profile choice gave ${given === null ? 'null' : typeof given}, not a profile name or undefined; serving the base profile (said once).`)
+      return { profile: undefined, unsure: false }
+    }
+    return { profile: given, unsure: read && client === undefined && facts.era === 'modern' }
   }
   catch (error) {
-    logLine(`flatmcp: the profile choice threw (${error instanceof Error ? error.message : String(error)}); serving the base profile.`)
+    logOnce('choice:threw', `flatmcp: the profile choice failed (${clip(error instanceof Error ? error.message : String(error), 200)}); serving the base profile (said once).`)
     return { profile: undefined, unsure: false }
   }
+  finally {
+    clearTimeout(timer)
+  }
 }
+
+const TIMED_OUT = Symbol('timed out')
 
 /**
  * The profile of one server instance: decided by its first list (or, before any list, by each
  * call that can be sure of it) and kept, so a `tools/list` before `initialize` and the calls after
  * it, or a call without `clientInfo` after a list with it, are read alike.
  */
-export function instanceProfile(choice: ProfileChoice | undefined): (facts: RequestFacts, kind: 'list' | 'call') => Decision {
+export function instanceProfile(choice: ProfileChoice | undefined): (facts: RequestFacts, kind: 'list' | 'call') => Promise<Decision> {
   let pinned: Decision | undefined
-  return (facts, kind) => {
+  return async (facts, kind) => {
     if (pinned)
       return pinned
-    const decision = decide(choice, facts)
+    const decision = await decide(choice, facts)
     if (kind === 'list' || !decision.unsure)
-      pinned = { profile: decision.profile, unsure: false }
-    return decision
+      pinned ??= { profile: decision.profile, unsure: false }
+    return pinned ?? decision
   }
 }
 

@@ -10,7 +10,7 @@ import { inverseArgs, repairsOf, triesOf } from '../coerce/inverse-args'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
-import { logLine } from './log'
+import { logOnce } from './log'
 import { preserialize } from './preserialized'
 
 /** A `tools/call` result, as every SDK major shapes it. */
@@ -97,7 +97,8 @@ function cacheHints(options: McpServerOptions): { ttlMs: number, cacheScope: 'pu
 
 /** Logs to stderr: stdout may be the stdio transport. */
 function logError(error: unknown, where: { tool: string, phase: 'validate' | 'extend' }): void {
-  logLine(`flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${error instanceof Error ? error.message : String(error)}`)
+  // Once per tool and phase: a check that throws may throw on every call, with what the client sent in its message.
+  logOnce(`error:${where.tool}:${where.phase}`, `flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${clip(error instanceof Error ? error.message : String(error), 300)} (said once for this tool)`)
 }
 
 /** A tool as one profile serves it: what tools/list shows and how tools/call maps arguments back. */
@@ -139,7 +140,7 @@ async function prepare(tools: readonly ToolDefinition[], extend: ExtendOptions |
  * A tool in a profile: as built, compiled now (a tool without build data), or, when its build did
  * not include that profile, in its base form (said once on stderr).
  */
-function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOptions | undefined, warned: Set<string>): Form {
+function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOptions | undefined): Form {
   const known = entry.forms.get(profile)
   if (known)
     return known
@@ -147,10 +148,9 @@ function formFor(entry: Prepared, profile: string | undefined, extend: ExtendOpt
   // Own entries only: a choice that names `constructor` is a profile the build lacks.
   const built = profiles && Object.prototype.hasOwnProperty.call(profiles, profile!) ? profiles[profile!] : undefined
   const plan = built ?? (entry.lazy && profile !== 'portable' ? lazyProfile(entry, extend, profile!) : undefined)
-  if (!plan && profile !== 'portable' && !warned.has(profile!)) {
-    warned.add(profile!)
-    logLine(`flatmcp: a session asked for profile "${profile}", but tool "${entry.definition.name}" was not built with it; add it to the plugin's \`profiles\` option. Serving the base profile.`)
-  }
+  // Once per process: a server made per request would say it on every request, with text a client may have chosen.
+  if (!plan && profile !== 'portable')
+    logOnce(`profile:${profile}`, `flatmcp: a request asked for profile ${quoteClipped(profile)}, which tool "${entry.definition.name}" (and perhaps others) was not built with; add it to the plugin's \`profiles\` option. Serving the base profile (said once).`)
   const form = plan ? formOf({ ...entry.compiled.tool, inputSchema: plan.inputSchema }, plan) : entry.forms.get(undefined)!
   entry.forms.set(profile, form)
   return form
@@ -256,14 +256,12 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
   const ready = prepare(tools, extend)
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
   const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
-  // Profiles asked for that some tool was not built with: said once per server.
-  const warned = new Set<string>()
   return {
     async list(profile) {
       const byName = await ready
       let list = lists.get(profile)
       if (!list) {
-        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend, warned).tool), ...hints })
+        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend).tool), ...hints })
         lists.set(profile, list)
       }
       return list
@@ -277,10 +275,10 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
         throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
       const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
       try {
-        const form = formFor(entry, profile, extend, warned)
+        const form = formFor(entry, profile, extend)
         const raw = args ?? {}
         const read = unsure
-          ? () => readUnsure(entry, form, raw, extend, other => formFor(entry, other, extend, warned))
+          ? () => readUnsure(entry, form, raw, extend, other => formFor(entry, other, extend))
           : () => readArgs(entry, form, raw, extend)
         return await callTool(entry, read, request, extend, where)
       }
@@ -298,7 +296,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       const entry = byName.get(name)
       if (!entry)
         return undefined
-      const { checked } = await readArgs(entry, formFor(entry, profile, extend, warned), args ?? {}, extend)
+      const { checked } = await readArgs(entry, formFor(entry, profile, extend), args ?? {}, extend)
       return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }
