@@ -156,8 +156,31 @@ describe('artifacts served without a bundler', () => {
     finally {
       warn.mockRestore()
     }
-    expect(() => registerArtifact({ tools: [{ name: 'x' }], runtime: {} })).toThrow('registerArtifact: tool "x" has no "runtime" entry with a "coercion" plan')
+    expect(() => registerArtifact({ tools: [{ name: 'x', inputSchema: { type: 'object' } }], runtime: {} })).toThrow('registerArtifact: tool "x" has no "runtime" entry with a "coercion" plan')
     expect(() => registerArtifact([])).toThrow(/not a flatmcp artifact/)
+    // Every schema it would serve, in every profile, is checked at start-up: one edited into what a
+    // client refuses is named, instead of every tools/list failing for every tool.
+    const edited = (edit: (copy: any) => void): unknown => {
+      const copy = JSON.parse(JSON.stringify(artifact))
+      edit(copy)
+      return copy
+    }
+    const first = artifact.tools[0].name as string
+    for (const [edit, message] of [
+      [(c: any) => { c.tools[0].inputSchema = 'object' }, `tool "${first}": its inputSchema is not an object schema`],
+      [(c: any) => { delete c.tools[0].inputSchema }, `tool "${first}": its inputSchema is not an object schema`],
+      [(c: any) => { c.tools[0].inputSchema.properties = 5 }, `tool "${first}": its inputSchema.properties is not an object`],
+      [(c: any) => { c.tools[0].inputSchema.type = 'array' }, `tool "${first}": its inputSchema is not an object schema`],
+      [(c: any) => { c.tools[0].name = 7 }, 'tools[0]: it has no name'],
+    ] as [(copy: any) => void, string][])
+      expect(() => registerArtifact(edited(edit)), message).toThrow(`registerArtifact: ${message}`)
+    const profiled = JSON.parse(JSON.stringify(artifact))
+    profiled.runtime[first].profiles = { gemini: null }
+    expect(() => registerArtifact(profiled)).toThrow(`registerArtifact: tool "${first}", profile "gemini": it is not an object`)
+    profiled.runtime[first].profiles = { gemini: { inputSchema: { type: 'object', required: [1] }, coercion: {} } }
+    expect(() => registerArtifact(profiled)).toThrow(`registerArtifact: tool "${first}", profile "gemini": its inputSchema.required is not a list of names`)
+    profiled.runtime[first].profiles = { gemini: { inputSchema: { type: 'object' }, coercion: 'x' } }
+    expect(() => registerArtifact(profiled)).toThrow(`registerArtifact: tool "${first}", profile "gemini": its "coercion"`)
   })
 })
 

@@ -4,6 +4,8 @@
 // proportional to the call.
 import type { McpTool } from '../serve/compiled'
 
+export { malformedTool } from '../serve/tool-shape'
+
 /** A tool as the upstream lists it: an MCP `Tool`, with whatever fields the upstream's protocol adds. */
 export interface UpstreamTool extends McpTool {
   [field: string]: unknown
@@ -48,34 +50,6 @@ function listHints(result: { ttlMs?: unknown, cacheScope?: unknown }): ListHints
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/**
- * What is wrong with a listed tool that a client's own check of the list would refuse (the MCP SDKs
- * refuse the whole list for one such tool); undefined when nothing is. Its name, shortened and
- * escaped, names it in the log.
- */
-export function malformedTool(tool: unknown): string | undefined {
-  if (!isObject(tool))
-    return 'it is not an object'
-  if (typeof tool.name !== 'string' || tool.name === '')
-    return 'it has no name'
-  const schema = tool.inputSchema
-  if (!isObject(schema) || schema.type !== 'object')
-    return 'its inputSchema is not an object schema ({ "type": "object", … })'
-  if (schema.properties !== undefined && !isObject(schema.properties))
-    return 'its inputSchema.properties is not an object'
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every(key => typeof key === 'string')))
-    return 'its inputSchema.required is not a list of names'
-  if (tool.outputSchema !== undefined && !(isObject(tool.outputSchema) && tool.outputSchema.type === 'object'))
-    return 'its outputSchema is not an object schema'
-  for (const field of ['title', 'description'] as const) {
-    if (tool[field] !== undefined && typeof tool[field] !== 'string')
-      return `its ${field} is not a string`
-  }
-  if (tool.annotations !== undefined && !isObject(tool.annotations))
-    return 'its annotations are not an object'
-  return undefined
-}
 
 /** A name from the upstream as a log line may show it: quoted, escaped, at most 80 characters. */
 export function shown(name: unknown): string {

@@ -1,6 +1,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { CoercionPlan, CompiledTool } from '@flatmcp/core'
 import type { ToolDefinition } from '../define-tool'
+import { malformedSchema, malformedTool } from './tool-shape'
 
 /** A tool as `tools/list` returns it. */
 export interface McpTool {
@@ -56,9 +57,11 @@ export function registerPrecomputed(tools: Record<string, PrecomputedTool>): voi
 /**
  * Registers the tools of a `*.mcp.json` artifact (`flatmcp build`'s output), parsed, for a server run
  * without a bundler: what the plugin's appended code does, from the file instead. Load it as you
- * like (`import artifact from './dist/src/chat.tools.mcp.json' with { type: 'json' }`); an artifact
- * of another shape is a TypeError naming the field. Its tools are served as the artifact has them,
- * so keep it current (`flatmcp probe` checks).
+ * like (`import artifact from './dist/src/chat.tools.mcp.json' with { type: 'json' }`). Every schema
+ * it would serve, in every profile, is checked first: an artifact of another shape, or one edited
+ * into something a client refuses, is a TypeError naming the tool, the profile and the field, at
+ * start-up rather than on every `tools/list`. Its tools are served as the artifact has them, so keep
+ * it current (`flatmcp probe` checks).
  */
 export function registerArtifact(artifact: unknown): void {
   const a = artifact as { tools?: unknown, runtime?: unknown } | null
@@ -66,15 +69,32 @@ export function registerArtifact(artifact: unknown): void {
     throw new TypeError('registerArtifact: not a flatmcp artifact (it needs "tools", a list, and "runtime", an object, as `flatmcp build` writes them)')
   const runtime = a.runtime as Record<string, Omit<PrecomputedTool, 'tool'> & { export?: string } | undefined>
   const tools: Record<string, PrecomputedTool> = {}
-  for (const tool of a.tools as McpTool[]) {
-    const data = typeof tool?.name === 'string' && Object.prototype.hasOwnProperty.call(runtime, tool.name) ? runtime[tool.name] : undefined
-    if (!data || typeof data.coercion !== 'object')
-      throw new TypeError(`registerArtifact: tool "${String(tool?.name)}" has no "runtime" entry with a "coercion" plan`)
+  for (const [index, tool] of (a.tools as McpTool[]).entries()) {
+    const named = typeof tool?.name === 'string' ? `tool "${tool.name}"` : `tools[${index}]`
+    const wrong = malformedTool(tool)
+    if (wrong !== undefined)
+      throw new TypeError(`registerArtifact: ${named}: ${wrong}`)
+    const data = Object.prototype.hasOwnProperty.call(runtime, tool.name) ? runtime[tool.name] : undefined
+    if (!isRecord(data) || !isRecord(data.coercion))
+      throw new TypeError(`registerArtifact: ${named} has no "runtime" entry with a "coercion" plan`)
+    if (data.profiles !== undefined && !isRecord(data.profiles))
+      throw new TypeError(`registerArtifact: ${named}: its runtime "profiles" is not an object`)
+    for (const [profile, form] of Object.entries(data.profiles ?? {}) as [string, unknown][]) {
+      const where = `${named}, profile "${profile}"`
+      const schema = isRecord(form) ? malformedSchema(form.inputSchema, 'inputSchema') : 'it is not an object'
+      if (schema !== undefined)
+        throw new TypeError(`registerArtifact: ${where}: ${schema}`)
+      const plans = form as Record<string, unknown>
+      if (!isRecord(plans.coercion) || (plans.decode !== undefined && !isRecord(plans.decode)))
+        throw new TypeError(`registerArtifact: ${where}: its "coercion" (and "decode", where there is one) is not a plan`)
+    }
     const { export: _export, ...rest } = data
     tools[tool.name] = { tool, ...rest }
   }
   registerPrecomputed(tools)
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export function precomputedOf(tool: ToolDefinition): PrecomputedTool | undefined {
   return (tool as unknown as Record<symbol, PrecomputedTool | undefined>)[COMPILED] ?? registry().get(tool.name)

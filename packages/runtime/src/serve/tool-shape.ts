@@ -1,0 +1,37 @@
+// What a client's own check of a tools/list answer refuses (the MCP SDKs refuse the whole list for one
+// such tool): checked where a list comes from outside the build, an artifact loaded at start-up or
+// an upstream's list, so one bad entry is named instead of making the server deaf.
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What is wrong with a schema a tool advertises (`field` names it: `inputSchema`); undefined when nothing is. */
+export function malformedSchema(schema: unknown, field: string): string | undefined {
+  if (!isObject(schema) || schema.type !== 'object')
+    return `its ${field} is not an object schema ({ "type": "object", … })`
+  if (schema.properties !== undefined && !isObject(schema.properties))
+    return `its ${field}.properties is not an object`
+  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every(key => typeof key === 'string')))
+    return `its ${field}.required is not a list of names`
+  return undefined
+}
+
+/** What is wrong with a tool as a list advertises it; undefined when nothing is. */
+export function malformedTool(tool: unknown): string | undefined {
+  if (!isObject(tool))
+    return 'it is not an object'
+  if (typeof tool.name !== 'string' || tool.name === '')
+    return 'it has no name'
+  const input = malformedSchema(tool.inputSchema, 'inputSchema')
+  if (input !== undefined)
+    return input
+  const output = tool.outputSchema === undefined ? undefined : malformedSchema(tool.outputSchema, 'outputSchema')
+  if (output !== undefined)
+    return output
+  for (const field of ['title', 'description'] as const) {
+    if (tool[field] !== undefined && typeof tool[field] !== 'string')
+      return `its ${field} is not a string`
+  }
+  if (tool.annotations !== undefined && !isObject(tool.annotations))
+    return 'its annotations are not an object'
+  return undefined
+}
