@@ -6,6 +6,7 @@ import type { CompiledTool, ProfileName } from '@flatmcp/core'
 import type { z } from 'zod'
 import { compileTool } from '@flatmcp/core'
 import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
+import { readInTurn } from '../packages/runtime/src/coerce/readings'
 import { toolAt } from './catalog'
 import { interleaved, measure } from './measure'
 import { PROFILES } from './profiles.bench'
@@ -23,18 +24,15 @@ export interface InverseRow {
   transport?: number
 }
 
-/** The first try the original accepts, as the server reads arguments; the last try's result otherwise. */
+/** Whether the original accepts a reading, as the server reads arguments (its own loop: deduplicated, bounded). */
 function serverRead(schema: z.ZodType, compiled: CompiledTool, args: unknown): boolean {
-  for (const [reading, scalars] of triesOf(compiled)) {
-    if (schema.safeParse(inverseArgs(args, compiled, reading, scalars)).success)
-      return true
-  }
-  return false
+  const tried = readInTurn(triesOf(compiled), ([reading, scalars]) => inverseArgs(args, compiled, reading, scalars), value => schema.safeParse(value), result => result.success)
+  return (tried as { result: { success: boolean } }).result.success
 }
 
 /**
  * Bodies of about 4 MiB as a model following the profile might write them, both rejected by the
- * original: an album of 40,000 elements (the tool allows 10; zod stops at the length), and a poll
+ * original (and, after them, a body of a million elements zod reports one by one): an album of 40,000 elements (the tool allows 10; zod stops at the length), and a poll
  * of 200,000 options without its question (zod reads every option first).
  */
 function hostileBodies(profile: ProfileName): [string, Record<string, unknown>][] {
@@ -84,6 +82,17 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       const transport = await measure(() => JSON.parse(body), timing)
       rows.push({ profile, case: `${name} (${(body.length / 2 ** 20).toFixed(1)} MiB)`, zod, read, inverse, transport })
     }
+    // A body each of whose million elements zod reports (about 2 s to reject): once, not once per reading.
+    const update = toolAt(1)
+    const updateCompiled = compileTool(update, { profile })
+    const million = { patch: { op: 'append', path: 'p', items: Array.from({ length: 1_000_000 }, () => 0) } }
+    const slow = { budgetMs: 1, min: 2, max: 2 }
+    rows.push({
+      profile,
+      case: '1,000,000 numbers where strings go (1.9 MiB)',
+      zod: await measure(() => update.input.safeParse(million), slow),
+      read: await measure(() => serverRead(update.input, updateCompiled, { ...million }), slow),
+    })
   }
   return rows
 }

@@ -75,9 +75,10 @@ describe('scalar repair: after the original rejected the arguments', () => {
     // `.catch()` accepts the string as sent: zod's own reading (the fallback) stands.
     const caught = flat(z.object({ n: z.number().catch(0) }), { name: 'caught' })
     expect(caught['~standard'].validate({ n: '5' })).toEqual({ value: { n: 0 } })
-    // Still rejected after the repair: the issues are the first reading's, about the string sent.
-    const rejected = schema['~standard'].validate({ n: '5', i: '3.5', b: 'true', z: 'null', s: '7', either: '8' }) as { issues?: { path?: unknown[] }[] }
-    expect(rejected.issues?.map(issue => issue.path?.join('.'))).toEqual(['n', 'i', 'b', 'z'])
+    // Still rejected after the repair: the issues are the repaired reading's, about what is wrong with the value, not that it was a string.
+    const rejected = schema['~standard'].validate({ n: '5', i: '3.5', b: 'true', z: 'null', s: '7', either: '8' }) as { issues?: { path?: unknown[], message: string }[] }
+    expect(rejected.issues?.map(issue => issue.path?.join('.'))).toEqual(['i'])
+    expect(rejected.issues?.[0]?.message).toMatch(/int/i)
   })
 
   it('a served tool: the handler gets the values, and a string where the tool takes one stays a string', async () => {
@@ -103,5 +104,58 @@ describe('scalar repair: after the original rejected the arguments', () => {
     expect(refused.isError).toBe(true)
     expect(JSON.stringify(refused.content)).toMatch(/count/)
     await client.close()
+  })
+})
+
+describe('the readings of a call, bounded', () => {
+  /** Holds the thread for `ms`: a check that costs that much. */
+  const hold = (ms: number): void => {
+    const until = Date.now() + ms
+    while (Date.now() < until)
+      continue
+  }
+
+  /**
+   * A served tool built for openai-strict (three readings of nulls, each again with scalars) whose
+   * original counts its checks of a structurally valid reading, each taking `cost` ms, and then
+   * refuses it (with `refuse`).
+   */
+  async function strictTool(input: z.ZodObject, options: { cost?: number, refuse?: boolean } = {}): Promise<{ client: Client, checks: () => number }> {
+    let checks = 0
+    const counted = input.superRefine(() => {
+      checks++
+      hold(options.cost ?? 0)
+    }).refine(() => !options.refuse, 'refused')
+    const tool: ToolDefinition = defineTool({ name: 'page', input: counted, handler: () => 'ok' })
+    attachCompiled(tool, toPrecomputed(compileTool({ name: 'page', input }), [compileTool({ name: 'page', input }, { profile: 'openai-strict' })]))
+    const server = createMcpServer([tool], { name: 'test', version: '1.0.0' }, { profile: 'openai-strict' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    return { client, checks: () => checks }
+  }
+
+  it('a stringified number the original still rejects is reported with the repaired reading\'s issue (the range), not "expected number"', async () => {
+    const { client } = await strictTool(z.object({ query: z.string(), limit: z.number().int().min(1).max(100).nullable() }))
+    const answer = await client.callTool({ name: 'page', arguments: { query: 'q', limit: '101' } }) as { isError?: boolean, content: { text: string }[] }
+    expect(answer.isError).toBe(true)
+    expect(answer.content[0]!.text).toMatch(/limit: Too big: expected number to be <=100/)
+    expect(answer.content[0]!.text).not.toMatch(/received string|got string/)
+  })
+
+  it('after a check of 50 ms or more, a reading the same as one already checked is not checked again: a body with no null and no stringified scalar is checked once', async () => {
+    const { client, checks } = await strictTool(z.object({ items: z.array(z.number()), note: z.string().nullable() }), { cost: 80, refuse: true })
+    const answer = await client.callTool({ name: 'page', arguments: { items: [0, 1, 2], note: 'n' } }) as { isError?: boolean }
+    expect(answer.isError).toBe(true)
+    expect(checks()).toBe(1)
+  })
+
+  it('after a check that took over a second, no further reading is tried: a body slow to check is not checked six times', async () => {
+    const { client, checks } = await strictTool(z.object({ items: z.array(z.number()), note: z.string().nullable().optional() }), { cost: 1100, refuse: true })
+    // A null the readings read differently (null, or a left-out key), and a number as text: distinct readings.
+    const answer = await client.callTool({ name: 'page', arguments: { items: ['1'], note: null } }) as { isError?: boolean }
+    expect(answer.isError).toBe(true)
+    expect(checks()).toBe(1)
   })
 })

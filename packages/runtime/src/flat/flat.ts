@@ -4,6 +4,8 @@ import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
 import type { Issue } from '../validate/validate'
 import type { InverseTry } from '../coerce/inverse-args'
 import { inverseArgs, triesOf } from '../coerce/inverse-args'
+import type { Tried } from '../coerce/readings'
+import { readInTurn } from '../coerce/readings'
 import { loadCompiler } from '../serve/compiled'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
@@ -125,31 +127,24 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
       types: original.types as FlatSchema<S>['~standard']['types'],
       validate(value) {
         const known = compiled()
-        // A strict profile's nulls get their later readings only when the original rejects the first;
-        // scalars' JSON text is read only once every reading was rejected without.
         tries ??= triesOf(known)
-        const attempt = (i: number, first?: [Result<InferOutput<S>>, unknown]): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
-          const args = inverseArgs(value, known, ...tries![i]!)
-          const settle = (result: Result<InferOutput<S>>): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
-            if (!result.issues)
-              return result
-            const failed = first ?? [result, args]
-            return i + 1 < tries!.length ? attempt(i + 1, failed) : rewrite(...failed)
-          }
+        const check = (args: unknown): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
           const threw = (error: unknown): Result<InferOutput<S>> => {
             (options.onError ?? logThrown)(error)
             return { issues: [{ message: 'could not be checked: an internal error occurred (logged on the server)' }] }
           }
-          let result: Result<InferOutput<S>> | Promise<Result<InferOutput<S>>>
           try {
-            result = original.validate(args)
+            const result = original.validate(args)
+            return result instanceof Promise ? result.catch(threw) : result
           }
           catch (error) {
             return threw(error)
           }
-          return result instanceof Promise ? result.then(settle, threw) : settle(result)
         }
-        return attempt(0)
+        // Each reading in turn (a strict profile's nulls, then scalars' JSON text), synchronously when the original is.
+        const settle = ({ result, args }: Tried<Result<InferOutput<S>>>): Result<InferOutput<S>> => result.issues ? rewrite(result, args) : result
+        const tried = readInTurn(tries, reading => inverseArgs(value, known, ...reading), check, result => !result.issues)
+        return tried instanceof Promise ? tried.then(settle) : settle(tried)
       },
       jsonSchema: {
         input({ target }) {

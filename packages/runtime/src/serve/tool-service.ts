@@ -7,6 +7,7 @@ import type { ProfileChoice } from './profiles'
 import { coerceArgs } from '../coerce/coerce-args'
 import type { InverseTry } from '../coerce/inverse-args'
 import { inverseArgs, repairsOf, triesOf } from '../coerce/inverse-args'
+import { readInTurn } from '../coerce/readings'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
@@ -365,24 +366,18 @@ async function checkArgs(entry: Prepared, form: Form, args: unknown, extend: Ext
 interface Reading { checked: Checked, args: unknown }
 
 /**
- * Map back and validate (shared fields, params, input) under one form. A strict profile's nulls get
- * their later readings only when the original rejects the first, and scalars' JSON text is read
- * only when every reading was rejected without; the first reading's issues are the ones reported.
+ * Map back and validate (shared fields, params, input) under one form, reading after reading (see
+ * `readInTurn`: a strict profile's nulls, then scalars' JSON text; bounded).
  */
 async function readArgs(entry: Prepared, form: Form, raw: unknown, extend: ExtendOptions | undefined): Promise<Reading> {
-  let reading: Reading | undefined
-  for (const [nulls, scalars] of form.tries) {
-    const args = form.coerce || scalars ? inverseArgs(raw, form.plan, nulls, scalars) : raw
-    const checked = await checkArgs(entry, form, args, extend)
-    if (!reading || checked.ok)
-      reading = { checked, args }
-    if (checked.ok)
-      break
-  }
+  const tried = await readInTurn(form.tries, ([nulls, scalars]) => form.coerce || scalars ? inverseArgs(raw, form.plan, nulls, scalars) : raw, args => checkArgs(entry, form, args, extend), checked => checked.ok)
   // A schema that only chooses (a proxied tool's: the upstream's parser decides) lets the first reading through.
-  if (!reading!.checked.ok && isChooser(entry.definition.input) && typeof reading!.args === 'object' && reading!.args !== null && !Array.isArray(reading!.args))
-    reading = { checked: { ok: true, fields: undefined, params: undefined, input: reading!.args }, args: reading!.args }
-  return reading!
+  if (!tried.result.ok && isChooser(entry.definition.input)) {
+    const args = form.coerce ? inverseArgs(raw, form.plan, ...form.tries[0]!) : raw
+    if (typeof args === 'object' && args !== null && !Array.isArray(args))
+      return { checked: { ok: true, fields: undefined, params: undefined, input: args }, args }
+  }
+  return { checked: tried.result, args: tried.args }
 }
 
 /**

@@ -1,0 +1,74 @@
+// The readings of a call, tried in turn until the original accepts one: each reading of a strict
+// profile's nulls, then each again with scalars' JSON text read (see `triesOf`). Bounded: after a
+// check slow enough to be worth it, a reading the same as one already checked is not checked again,
+// and none is tried after a check that took over a second, so a body that is costly to parse costs
+// the original about one parse, not six.
+import type { InverseTry } from './inverse-args'
+
+/** What checking one reading gave, and the arguments it read. */
+export interface Tried<R> {
+  result: R
+  args: unknown
+}
+
+/** How long checking one reading may take before no further reading is tried. */
+const READING_BUDGET_MS = 1000
+/**
+ * A check slower than this makes the next readings compared with the ones checked (by their JSON
+ * text) before they are checked: for a cheap check, the comparison would cost more than it saves.
+ */
+const COMPARE_AFTER_MS = 50
+
+/** A reading's identity: its JSON text, with a key set to `undefined` told from one left out. */
+function readingText(args: unknown): string {
+  return JSON.stringify(args, (_key, value: unknown) => value === undefined ? '\u0000undefined' : value) ?? ''
+}
+
+/**
+ * Checks the readings `argsFor` makes of each try, in turn, synchronously where `check` is: the first
+ * one `accepted`, else the one whose issues are reported. That is the first repaired reading where
+ * scalars were repaired (the model sent "101" for a number: what is wrong is the range, not the
+ * string), else the first reading.
+ */
+export function readInTurn<R>(tries: readonly InverseTry[], argsFor: (tried: InverseTry) => unknown, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
+  const checked: { args: unknown, text?: string }[] = []
+  let compare = false
+  let first: Tried<R> | undefined
+  let repaired: Tried<R> | undefined
+  const seenBefore = (args: unknown): boolean => {
+    if (!compare)
+      return false
+    const text = readingText(args)
+    const same = checked.some(before => (before.text ??= readingText(before.args)) === text)
+    if (!same)
+      checked.push({ args, text })
+    return same
+  }
+  const step = (from: number): Tried<R> | Promise<Tried<R>> => {
+    for (let i = from; i < tries.length; i++) {
+      const args = argsFor(tries[i]!)
+      if (seenBefore(args))
+        continue
+      if (!compare)
+        checked.push({ args })
+      const started = Date.now()
+      const settle = (result: R): Tried<R> | Promise<Tried<R>> => {
+        const tried = { result, args }
+        if (accepted(result))
+          return tried
+        first ??= tried
+        if (tries[i]![1])
+          repaired ??= tried
+        const took = Date.now() - started
+        if (took > READING_BUDGET_MS)
+          return repaired ?? first
+        compare ||= took >= COMPARE_AFTER_MS
+        return step(i + 1)
+      }
+      const result = check(args)
+      return result instanceof Promise ? result.then(settle) : settle(result)
+    }
+    return repaired ?? first!
+  }
+  return step(0)
+}
