@@ -269,17 +269,22 @@ describe('flatmcp probe', () => {
         `export const multiline = defineTool({ name: 'multiline', input: z.object({ code: z.string().regex(/^ok$/m) }), handler: () => 'ok' })`,
         `export const twice = defineTool({ name: 'twice', input: z.object({ code: z.string().regex(/^(ab)\\1$/) }), handler: () => 'ok' })`,
         `export const counts = defineTool({ name: 'counts', input: z.object({ by: z.record(z.string(), z.number()) }), handler: () => 'ok' })`,
+        // Every match is 2 MB: not aimed for, said, and no time spent writing such strings.
+        `export const huge = defineTool({ name: 'huge', input: z.object({ code: z.string().regex(/^(?:(?:ab){1000}){1000}$/) }), handler: () => 'ok' })`,
         '',
       ].join('\n'),
     })
     try {
       expect(await flatmcp(['build', 'src/*.tools.ts'], odd.root)).toMatchObject({ code: 0 })
+      const started = Date.now()
       const run = await flatmcp(['probe', 'dist', '--samples', '30'], odd.root)
+      expect(Date.now() - started).toBeLessThan(60_000)
       expect(run.code, run.stdout).toBe(1)
-      expect(run.stdout).toContain('twice: none of 30 generated values passed the original schema (the sampler could not aim for pattern "^(ab)\\\\1$")')
+      expect(run.stdout).toContain('twice: none of 30 generated values passed the original schema (the sampler could not aim for pattern "^(ab)\\\\1$" (not a pattern fast-check can generate (a lookaround, a backreference)))')
+      expect(run.stdout).toContain('huge: none of 30 generated values passed the original schema (the sampler could not aim for pattern "^(?:(?:ab){1000}){1000}$" (its matches run past 10000 characters))')
       const report = await probe({ paths: ['dist'], root: odd.root, samples: 30 })
       const sampled = Object.fromEntries(report.artifacts[0]!.sampled.map(t => [t.tool, t.checked]))
-      expect(sampled).toEqual({ multiline: 30, twice: 0, counts: 30 })
+      expect(sampled).toEqual({ multiline: 30, twice: 0, counts: 30, huge: 0 })
       // A record's `propertyNames: { type: "string" }` holds for every key: nothing the sampler missed.
       expect(report.artifacts[0]!.sampled.find(t => t.tool === 'counts')!.unmet).toEqual([])
     }
@@ -403,6 +408,27 @@ describe('probe() and assertProbe() in a test suite', () => {
     }
     finally {
       narrowed.remove()
+    }
+  })
+})
+
+describe('the probe\'s time per tool', () => {
+  it('draws samples for at most timeBudgetMs per tool, and says how many it drew', async () => {
+    const slow = fixtureProject('cli-slow-probe', {
+      'src/slow.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const slow = defineTool({ name: 'slow', input: z.object({ a: z.string() }).superRefine(() => { const until = Date.now() + 40; while (Date.now() < until) continue }), handler: () => 1 })\n`,
+    })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], slow.root)).toMatchObject({ code: 0 })
+      const started = Date.now()
+      const report = await probe({ paths: ['dist'], root: slow.root, samples: 200, timeBudgetMs: 400 })
+      expect(Date.now() - started).toBeLessThan(4_000)
+      const sampled = report.artifacts[0]!.sampled[0]!
+      expect(sampled.checked).toBeGreaterThan(0)
+      expect(sampled.checked).toBeLessThan(200)
+      expect(sampled.unmet).toEqual([expect.stringMatching(/^time: \d+ of 200 samples drawn in the 0\.4 s a tool is given$/)])
+    }
+    finally {
+      slow.remove()
     }
   })
 })

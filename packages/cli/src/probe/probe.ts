@@ -68,7 +68,12 @@ export interface ProbeOptions {
   maxModuleTokens?: number
   /** The live upstream of the snapshots probed: each must hold exactly the definitions it lists now. */
   upstream?: UpstreamOptions
+  /** How long sampling one tool may take, in milliseconds (each check: the superset, each round trip). Default: 30,000. */
+  timeBudgetMs?: number
 }
+
+/** How values are drawn: how many per tool, from which seed, within how long. */
+interface Sampling { samples: number, seed: number, timeBudgetMs?: number }
 
 /** An artifact or a source cannot be read at all: the probe stops (exit code 2). */
 export class ProbeLoadError extends Error {
@@ -180,9 +185,9 @@ function jsonStandardSchema(json: unknown): unknown {
 interface ToolSchemas { params?: unknown, input: unknown }
 
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
-async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: Source, samples: number, seed: number): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
+async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: Source, sampling: Sampling): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
   const parts = toolParts(schemas, fresh.extendSchema)
-  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { samples, seed, converters: fresh.converters, preset: fresh.preset })
+  const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { ...sampling, converters: fresh.converters, preset: fresh.preset })
   if (counterexample) {
     const validate = ajv2020.compile(tool.inputSchema as object)
     const reasons = validate(counterexample.value) ? `rejected by ${counterexample.rejectedBy.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
@@ -194,7 +199,7 @@ async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas,
   }
   if (checked === 0) {
     const why = unmet.length > 0 ? `the sampler could not aim for ${unmet.join(', ')}` : 'its values all missed what the original checks'
-    return { checked, unmet, finding: { check: 'superset', severity: 'error', tool: tool.name, message: `none of ${samples} generated values passed the original schema (${why}), so nothing was checked; test this tool's superset yourself or raise --samples` } }
+    return { checked, unmet, finding: { check: 'superset', severity: 'error', tool: tool.name, message: `none of ${sampling.samples} generated values passed the original schema (${why}), so nothing was checked; test this tool's superset yourself or raise --samples` } }
   }
   return { checked, unmet }
 }
@@ -289,16 +294,15 @@ type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
  * The superset invariant on the schema that ships (values the original accepts must pass it), and
  * for each target profile it ships, the model's form of such values read back to the same output.
  */
-async function soundness(tool: Artifact['tools'][number], definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: { samples: number, seed: number }, report: ArtifactReport): Promise<void> {
-  const { samples, seed } = sampling
-  const { checked, unmet, finding } = await supersetOf(tool, definition, source, samples, seed)
+async function soundness(tool: Artifact['tools'][number], definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport): Promise<void> {
+  const { checked, unmet, finding } = await supersetOf(tool, definition, source, sampling)
   report.samplesChecked += checked
   report.sampled.push({ tool: tool.name, checked, unmet })
   if (finding)
     report.findings.push(finding)
   // Each target profile it ships (one that fell back is the portable tool, checked above).
   for (const entry of forms.filter(p => p.profile !== 'portable')) {
-    const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, source.extendSchema), { samples, seed, converters: source.converters, preset: source.preset })
+    const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, source.extendSchema), { ...sampling, converters: source.converters, preset: source.preset })
     report.roundTrips.push({ tool: entry.tool.name, checked: result.checked })
     const example = result.counterexample
     if (example) {
@@ -350,7 +354,7 @@ function recordedUpstream(snapshot: Snapshot, tools: readonly ProxiedTool[]): Up
  * every profile, current (compiled again from those definitions, and, given the live upstream, the
  * same definitions as it lists now), and sound (values those schemas accept pass what ships).
  */
-async function probeSnapshot(file: string, parsed: unknown, samples: number, seed: number, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'>, live: LiveList | undefined): Promise<{ report: ArtifactReport, artifact: Artifact }> {
+async function probeSnapshot(file: string, parsed: unknown, sampling: Sampling, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'>, live: LiveList | undefined): Promise<{ report: ArtifactReport, artifact: Artifact }> {
   let read: ReturnType<typeof readSnapshot>
   try {
     read = readSnapshot(parsed)
@@ -389,15 +393,15 @@ async function probeSnapshot(file: string, parsed: unknown, samples: number, see
     const proxied = tools.find(t => t.name === tool.name)!
     if (proxied.served === 'as-is')
       continue
-    await soundness(tool, { input: proxied.upstream.tool.inputSchema }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), { samples, seed }, report)
+    await soundness(tool, { input: proxied.upstream.tool.inputSchema }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report)
   }
   return { report, artifact }
 }
 
-async function probeArtifact(file: string, root: string, samples: number, seed: number, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'> = {}, live?: LiveList): Promise<{ report: ArtifactReport, artifact: Artifact }> {
+async function probeArtifact(file: string, root: string, sampling: Sampling, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'> = {}, live?: LiveList): Promise<{ report: ArtifactReport, artifact: Artifact }> {
   const peeked = safeParse(file)
   if (isSnapshot(peeked))
-    return probeSnapshot(file, peeked, samples, seed, budget, live)
+    return probeSnapshot(file, peeked, sampling, budget, live)
   if (live)
     throw new ProbeLoadError(`${file}: a live upstream is checked against a snapshot (flatmcp snapshot's artifact), and this is a module's artifact`)
   const { text, artifact } = readArtifact(file)
@@ -448,7 +452,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), { samples, seed }, report)
+    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report)
   }
   for (const entry of flats.filter(f => !uncompiled.has(f.tool.name))) {
     const compiled = fresh.flats.find(f => f.exportName === entry.export)
@@ -456,7 +460,7 @@ async function probeArtifact(file: string, root: string, samples: number, seed: 
       add({ check: 'current', severity: 'error', tool: entry.tool.name, message: `${artifact.module} no longer exports a flat() schema as "${entry.export}"` })
       continue
     }
-    const { checked, unmet, finding } = await supersetOf(entry.tool, { input: compiled.schema }, { ...fresh, extendSchema: undefined }, samples, seed)
+    const { checked, unmet, finding } = await supersetOf(entry.tool, { input: compiled.schema }, { ...fresh, extendSchema: undefined }, sampling)
     report.samplesChecked += checked
     report.sampled.push({ tool: entry.tool.name, checked, unmet })
     if (finding)
@@ -523,7 +527,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   const read: Artifact[] = []
   for (const [n, file] of files.entries()) {
     options.onProgress?.(n, files.length, file)
-    const { report, artifact } = await probeArtifact(file, root, samples, seed, options, live)
+    const { report, artifact } = await probeArtifact(file, root, { samples, seed, ...(options.timeBudgetMs === undefined ? {} : { timeBudgetMs: options.timeBudgetMs }) }, options, live)
     artifacts.push(report)
     read.push(artifact)
   }

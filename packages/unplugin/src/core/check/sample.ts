@@ -25,24 +25,36 @@ const isStringOnly = (schema: unknown): boolean => schema === true || (typeof sc
 
 const UNAIMED = ['not', 'if', 'uniqueItems', 'propertyNames', 'patternProperties', 'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties', 'contains', 'unevaluatedProperties']
 
-/** Strings matching a pattern, read as validators do (unicode mode) where it compiles so; null when it cannot be generated. */
-const patternStrings = new Map<string, fc.Arbitrary<string> | null>()
+/** The longest string the sampler writes for a pattern: a longer match (`(?:ab){1000}{1000}` is 2 MB) is not aimed for. */
+const MAX_PATTERN_STRING = 10_000
 
-function stringsMatching(source: string): fc.Arbitrary<string> | null {
+/** Strings matching a pattern, read as validators do (unicode mode) where it compiles so; why not, when it cannot be generated. */
+const patternStrings = new Map<string, { matching: fc.Arbitrary<string> } | { why: string }>()
+
+function stringsMatching(source: string): { matching: fc.Arbitrary<string> } | { why: string } {
   if (!patternStrings.has(source)) {
-    let arbitrary: fc.Arbitrary<string> | null = null
+    let found: { matching: fc.Arbitrary<string> } | { why: string } = { why: 'not a pattern fast-check can generate (a lookaround, a backreference)' }
     for (const flags of ['u', '']) {
       try {
-        arbitrary = fc.stringMatching(new RegExp(source, flags))
+        const matching = fc.stringMatching(new RegExp(source, flags))
+        // One sample says whether its matches are of a length a check can afford.
+        const sample = fc.sample(matching, { seed: 1, numRuns: 1 })[0]!
+        found = sample.length > MAX_PATTERN_STRING ? { why: `its matches run past ${MAX_PATTERN_STRING} characters` } : { matching }
         break
       }
       catch {
         // Not a pattern in this mode, or a construct fast-check cannot generate (lookarounds, backreferences).
       }
     }
-    patternStrings.set(source, arbitrary)
+    patternStrings.set(source, found)
   }
   return patternStrings.get(source)!
+}
+
+/** A pattern as a line of the report names it: its source, at most 80 characters. */
+function patternName(source: string): string {
+  const text = JSON.stringify(source)
+  return text.length > 82 ? `${text.slice(0, 80)}…"` : text
 }
 
 function resolveRef(root: JsonSchema, ref: string): unknown {
@@ -90,10 +102,11 @@ export function sampleValue(root: JsonSchema, random: () => number, options: Sam
 
   function aimedString(node: Node): string {
     if (typeof node.pattern === 'string') {
-      const matching = stringsMatching(node.pattern)
-      if (matching)
-        return fc.sample(matching, { seed: int(0, 2 ** 31 - 1), numRuns: 1 })[0]!
-      unmet.add(`pattern ${JSON.stringify(node.pattern)}`)
+      const strings = stringsMatching(node.pattern)
+      const sample = 'matching' in strings ? fc.sample(strings.matching, { seed: int(0, 2 ** 31 - 1), numRuns: 1 })[0]! : undefined
+      if (sample !== undefined && sample.length <= MAX_PATTERN_STRING)
+        return sample
+      unmet.add(`pattern ${patternName(node.pattern)}${'why' in strings ? ` (${strings.why})` : ` (a match ran past ${MAX_PATTERN_STRING} characters)`}`)
     }
     if (typeof node.format === 'string' && !FORMATS.has(node.format))
       unmet.add(`format "${node.format}"`)

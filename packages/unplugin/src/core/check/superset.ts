@@ -78,6 +78,8 @@ export interface SupersetOptions {
   converters?: SchemaConverters
   /** The preset JSON Schema parts are read with (see `compileTool`). */
   preset?: PresetName | 'auto'
+  /** How long sampling one tool may take, in milliseconds: the samples drawn by then are what is checked. Default: 30,000. */
+  timeBudgetMs?: number
 }
 
 export interface SupersetResult {
@@ -147,7 +149,13 @@ export function originalReader(parts: unknown[], converters?: SchemaConverters, 
 /** Seeded samples of the original's JSON, as plain JSON, that the original accepts; `unmet` collects what the sampler could not aim for. */
 export async function* acceptedSamples(reader: OriginalReader, options: SupersetOptions, unmet: Set<string>): AsyncGenerator<{ value: Record<string, unknown>, output: Record<string, unknown> }> {
   const random = createRandom(options.seed)
+  const budget = options.timeBudgetMs ?? 30_000
+  const started = Date.now()
   for (let i = 0; i < options.samples; i++) {
+    if (Date.now() - started > budget) {
+      unmet.add(`time: ${i} of ${options.samples} samples drawn in the ${budget / 1000} s a tool is given`)
+      return
+    }
     const value = JSON.parse(JSON.stringify(Object.assign({}, ...reader.parts.map(part => sampleValue(part.json, random, { unmet, relax: options.relax }))))) as Record<string, unknown>
     const read = await reader.read(value)
     if (read)
