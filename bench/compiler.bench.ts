@@ -29,6 +29,16 @@ function union(width: number, nested?: z.ZodType): z.ZodType {
   return z.discriminatedUnion('kind', Array.from({ length: width }, (_, v) => variant(v, v === 0 ? nested : undefined)) as [z.ZodObject, z.ZodObject])
 }
 
+/** A union whose variants each have a key of their own (and share one): as many keys as variants. */
+function ownKeysUnion(width: number): z.ZodType {
+  return z.discriminatedUnion('kind', Array.from({ length: width }, (_, v) => z.object({ kind: z.literal(`v${v}`), [`f${v}`]: z.string(), shared: z.number().optional() })) as unknown as [z.ZodObject, z.ZodObject])
+}
+
+/** The same as JSON Schema given as data: objects keep unknown keys, so each key meets every other variant's catch-all. */
+function ownKeysJson(width: number): JsonSchema {
+  return { type: 'object', properties: { u: { anyOf: Array.from({ length: width }, (_, v) => ({ type: 'object', properties: { kind: { const: `v${v}` }, [`f${v}`]: { type: 'string' } }, required: ['kind'] })) } } }
+}
+
 /** A union whose first variant holds a union, `depth` levels down. */
 function nestedUnion(depth: number, width = 8): z.ZodType {
   let schema: z.ZodType | undefined
@@ -126,7 +136,10 @@ function growthExponent(rows: Row[], pick: (row: Row) => number): number {
   return num / den
 }
 
-export interface CompilerResults { widths: Row[], depths: Row[], sizes: SizeRow[], widthExponent: { flatten: number, compileTool: number }, depthExponent: { flatten: number, compileTool: number } }
+export interface CompilerResults { widths: Row[], depths: Row[], ownKeys: Row[], sizes: SizeRow[], widthExponent: { flatten: number, compileTool: number }, depthExponent: { flatten: number, compileTool: number }, ownKeysExponent: { zod: number, json: number } }
+
+/** Widths of the unions with a key per variant. */
+export const OWN_KEY_WIDTHS = [1000, 2000, 5000, 10_000]
 
 /** Union widths measured; the growth exponent is fitted over 500 to 10,000 variants. */
 export const WIDTHS = [10, 100, 200, 500, 1000, 2000, 5000, 10_000]
@@ -142,10 +155,20 @@ export async function runCompiler(log: (line: string) => void): Promise<Compiler
   const depths: Row[] = []
   for (let depth = 1; depth <= 8; depth++)
     depths.push(await run(`nesting depth ${depth}`, nestedUnion(depth)))
+  const ownKeys: Row[] = []
+  for (const width of OWN_KEY_WIDTHS) {
+    log(`  union of ${width}, a key each`)
+    const json = ownKeysJson(width)
+    const samples = { min: 2, max: 2 }
+    ownKeys.push({ ...await run(`union ${width}, a key each (zod)`, ownKeysUnion(width)), case: `union ${width}, a key each (zod)` })
+    ownKeys.push({ case: `union ${width}, a key each (JSON)`, nodes: countNodes(json), toJsonMs: 0, flattenMs: await measure(() => flattenSchema(json), samples), compileMs: await measure(() => compileTool({ name: 'bench', input: json }), samples) })
+  }
   log('plan and schema sizes of recursive schemas')
   return {
     widths,
     depths,
+    ownKeys,
+    ownKeysExponent: { zod: growthExponent(ownKeys.filter(r => r.case.endsWith('(zod)')), r => r.compileMs), json: growthExponent(ownKeys.filter(r => r.case.endsWith('(JSON)')), r => r.compileMs) },
     sizes: await sizes(),
     widthExponent: { flatten: growthExponent(scaling, r => r.flattenMs), compileTool: growthExponent(scaling, r => r.compileMs) },
     depthExponent: { flatten: growthExponent(depths, r => r.flattenMs), compileTool: growthExponent(depths, r => r.compileMs) },

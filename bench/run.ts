@@ -83,6 +83,10 @@ target('the worst hostile call costs the coercer ≤ 1× what zod spends on it',
 console.log('\n4. compiler scaling')
 table(['case', 'nodes', 'zod → JSON', 'flatten', 'compileTool', 'flatten µs/node'], [...compiler.widths, ...compiler.depths].map(r => [r.case, r.nodes, fmt(r.toJsonMs), fmt(r.flattenMs), fmt(r.compileMs), (r.flattenMs * 1000 / r.nodes).toFixed(2)]))
 console.log(`growth exponent (time ∝ size^k): widths 500→10,000 flatten k=${compiler.widthExponent.flatten.toFixed(2)}, compileTool k=${compiler.widthExponent.compileTool.toFixed(2)}; depth 1→8 flatten k=${compiler.depthExponent.flatten.toFixed(2)}, compileTool k=${compiler.depthExponent.compileTool.toFixed(2)}`)
+console.log('\n4a. unions whose variants each have a key of their own (as many keys as variants), zod and JSON Schema given as data')
+table(['case', 'nodes', 'flatten', 'compileTool'], compiler.ownKeys.map(r => [r.case, r.nodes, fmt(r.flattenMs), fmt(r.compileMs)]))
+console.log(`growth exponent (compileTool, 1,000 → 10,000 variants): zod k=${compiler.ownKeysExponent.zod.toFixed(2)}, JSON k=${compiler.ownKeysExponent.json.toFixed(2)}`)
+target('a union with a key per variant compiles in time about linear in its width', Math.max(compiler.ownKeysExponent.zod, compiler.ownKeysExponent.json) < 1.2, `k=${compiler.ownKeysExponent.zod.toFixed(2)} (zod), ${compiler.ownKeysExponent.json.toFixed(2)} (JSON)`)
 console.log('\n4b. recursive and bomb-shaped schemas: sizes in bytes of JSON, plan beside schema')
 table(['case', 'original', 'flat schema', 'coercion plan', 'plan ÷ original', 'planCoercion', 'compile'], compiler.sizes.map(r => [r.case, r.originalBytes, r.flatBytes, r.planBytes, ratio(r.planBytes, r.originalBytes), fmt(r.planMs), fmt(r.compileMs)]))
 const w200 = compiler.widths.find(r => r.case.includes('200'))!

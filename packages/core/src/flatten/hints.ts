@@ -114,6 +114,17 @@ export interface KeyHint {
  * then which discriminator values use it and which require it. A variant that is itself a union
  * flattened on the same discriminator brings its own hint, which this one refines (never repeats).
  */
+/** How many tag values a discriminator's variants have in all: counted once per discriminator, not once per key. */
+const valueCounts = new WeakMap<Discriminator, number>()
+function valueCount(discriminator: Discriminator): number {
+  let count = valueCounts.get(discriminator)
+  if (count === undefined) {
+    count = discriminator.values.reduce((sum, values) => sum + values.length, 0)
+    valueCounts.set(discriminator, count)
+  }
+  return count
+}
+
 export function describeVariantKey(discriminator: Discriminator, label: string, variants: ObjectVariant[], key: string, declaredBy: number[], requiredBy: number[], hintOf: (schema: unknown) => KeyHint | undefined): { description: string, hint: KeyHint } {
   const { key: tag, values } = discriminator
   const declared: string[] = []
@@ -162,7 +173,7 @@ export function describeVariantKey(discriminator: Discriminator, label: string, 
         parts.push(`For ${label} ${quote(sharing)}: ${sentence(text)}`)
     }
   }
-  const everywhere = declared.length === values.flat().length
+  const everywhere = declared.length === valueCount(discriminator)
   if (!everywhere && required.length === declared.length)
     parts.push(`Only for ${label} ${quote(declared)}, where it is required.`)
   else if (!everywhere)

@@ -28,6 +28,11 @@ export function joinSchemas(schemas: JsonSchema[], ctx: FlattenContext, path: Js
   return joined
 }
 
+/** How many properties an object schema declares (-1 for one without `properties`). */
+function keyCount(schema: JsonSchema): number {
+  return isSchemaObject(schema) && isSchemaObject(schema.properties) ? Object.keys(schema.properties).length : -1
+}
+
 function joinLive(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer, discriminator?: string): Joined {
   const live = schemas.flatMap(branchesOf).filter(schema => schema !== false)
   if (live.length === 0)
@@ -62,7 +67,10 @@ function joinLive(schemas: JsonSchema[], ctx: FlattenContext, path: JsonPointer,
     const joined = kind === 'object'
       ? mergeObjects(entries.map(({ facet, variant }) => ({ schema: facet, description: split[variant]!.annotations.description as string | undefined })), ctx, path, discriminator)
       : mergeFacets(entries.map(e => e.facet), ctx, path)
-    exact &&= entries.length === 1 || entries.some(e => jsonEqual(e.facet, joined))
+    // Compared only where the key counts agree: the joined object of a wide union has a key per
+    // variant, and comparing every variant with it whole would cost n².
+    const joinedKeys = keyCount(joined)
+    exact &&= entries.length === 1 || entries.some(e => keyCount(e.facet) === joinedKeys && jsonEqual(e.facet, joined))
     facets.push(joined)
   }
   exact &&= !enumsConflict(facets) && annotationsKept(split, annotations)
@@ -249,14 +257,22 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   const keep = ctx.semantics.unknownKeys === 'keep'
   const properties: Record<string, JsonSchema> = {}
   const required: string[] = []
-  const keys = [...new Set(variants.flatMap(v => declaredKeys(v.schema)))]
+  // Which variants declare each key, found once: a union of n variants with a key each is n keys
+  // joined over n variants, and asking every variant of every key would cost n².
+  const declaredBy = new Map<string, number[]>()
+  for (const [i, v] of variants.entries()) {
+    for (const key of declaredKeys(v.schema))
+      declaredBy.has(key) ? declaredBy.get(key)!.push(i) : declaredBy.set(key, [i])
+  }
+  const keys = [...declaredBy.keys()]
   if (discriminator)
     keys.splice(keys.indexOf(discriminator.key), 1)
+  const catchAll = catchAllIndex(variants, keep)
 
   for (const key of keys) {
     const keyPath = childPointer(path, 'properties', key)
-    const declaring = variants.map((v, i) => ({ schema: propertyOf(v.schema, key, keep), i })).filter(e => e.schema !== undefined)
-    const catchAlls = variants.flatMap(v => propertyOf(v.schema, key, keep) === undefined ? undeclaredKeySchemas(v.schema, key, keep) : [])
+    const declaring = declaredBy.get(key)!.map(i => ({ schema: propertyOf(variants[i]!.schema, key, keep), i }))
+    const catchAlls = catchAll(key, declaredBy.get(key)!)
     const candidates = [...declaring.map(e => e.schema!), ...catchAlls]
     let schema: JsonSchema = candidates.length === 1
       ? candidates[0]!
@@ -304,6 +320,40 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   else if (extras.every(extra => extra === false))
     out.additionalProperties = false
   return out
+}
+
+/**
+ * What the variants that do not declare a key accept under it (their matching patterns, else their
+ * catch-all), each schema once, in the order of the first variant that gives it: a catch-all that
+ * does not depend on the key (most are `true` or a record's value, or none) is grouped once, so a key
+ * costs its declaring variants and the variants with patterns, not every variant.
+ */
+function catchAllIndex(variants: ObjectVariant[], keep: boolean): (key: string, declaring: readonly number[]) => JsonSchema[] {
+  const patterned: number[] = []
+  const groups = new Map<JsonSchema, number[]>()
+  for (const [i, v] of variants.entries()) {
+    if (isSchemaObject(v.schema.patternProperties) && Object.keys(v.schema.patternProperties).length > 0) {
+      patterned.push(i)
+      continue
+    }
+    const extra = extraKeysSchema(v.schema, keep)
+    if (extra !== undefined)
+      groups.has(extra) ? groups.get(extra)!.push(i) : groups.set(extra, [i])
+  }
+  return (key, declaring) => {
+    const declares = new Set(declaring)
+    const found: [number, JsonSchema][] = []
+    for (const [extra, members] of groups) {
+      const first = members.find(i => !declares.has(i))
+      if (first !== undefined)
+        found.push([first, extra])
+    }
+    for (const i of patterned) {
+      if (!declares.has(i))
+        found.push(...undeclaredKeySchemas(variants[i]!.schema, key, keep).map(schema => [i, schema] as [number, JsonSchema]))
+    }
+    return [...new Set(found.sort((a, b) => a[0] - b[0]).map(([, schema]) => schema))]
+  }
 }
 
 /** An object's constraints other than its keys and what it says of extra keys. */
