@@ -261,8 +261,13 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   // joined over n variants, and asking every variant of every key would cost n².
   const declaredBy = new Map<string, number[]>()
   for (const [i, v] of variants.entries()) {
-    for (const key of declaredKeys(v.schema))
-      declaredBy.has(key) ? declaredBy.get(key)!.push(i) : declaredBy.set(key, [i])
+    for (const key of declaredKeys(v.schema)) {
+      const declaring = declaredBy.get(key)
+      if (declaring)
+        declaring.push(i)
+      else
+        declaredBy.set(key, [i])
+    }
   }
   const keys = [...declaredBy.keys()]
   if (discriminator)
@@ -337,8 +342,11 @@ function catchAllIndex(variants: ObjectVariant[], keep: boolean): (key: string, 
       continue
     }
     const extra = extraKeysSchema(v.schema, keep)
-    if (extra !== undefined)
-      groups.has(extra) ? groups.get(extra)!.push(i) : groups.set(extra, [i])
+    const group = extra === undefined ? undefined : groups.get(extra)
+    if (group)
+      group.push(i)
+    else if (extra !== undefined)
+      groups.set(extra, [i])
   }
   return (key, declaring) => {
     const declares = new Set(declaring)
