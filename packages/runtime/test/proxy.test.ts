@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
 import { chooserSchema } from '../src/proxy/chooser'
+import { callSlots } from '../src/proxy/slots'
 import { canonicalJson, forwardedParams } from '../src/proxy/upstream'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
@@ -142,6 +143,51 @@ describe('a proxy over an upstream of data', () => {
     expect([...frozen.tools().keys()]).toEqual(['page'])
     await expect(createProxy(fakeUpstream(TOOLS), { snapshot, preset: 'pydantic', log: () => {} })).rejects.toThrow(/compiled with preset json-schema, not pydantic/)
     await expect(createProxy(fakeUpstream(TOOLS), { snapshot, profile: 'gemini', log: () => {} })).rejects.toThrow(/holds no gemini profile/)
+  })
+
+  it('holds a burst past maxInFlight in turn (in order, never more upstream at once) and refuses what overflows the wait, and a cancelled wait leaves no hole', async () => {
+    const upstream = fakeUpstream(TOOLS)
+    let running = 0
+    let most = 0
+    const order: unknown[] = []
+    const held: (() => void)[] = []
+    upstream.request = async (message: { method: string, params?: Record<string, unknown> }) => {
+      if (message.method === 'tools/list')
+        return { tools: upstream.tools }
+      most = Math.max(most, ++running)
+      order.push((message.params?.arguments as { limit: number }).limit)
+      await new Promise<void>(resolve => held.push(resolve))
+      running--
+      return { content: [{ type: 'text', text: 'ok' }] }
+    }
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, maxInFlight: 2 }))
+    const answers = Array.from({ length: 12 }, (_, n) => client.callTool({ name: 'page', arguments: { limit: n } }) as Promise<{ isError?: boolean, content: { text: string }[] }>)
+    const refused = await Promise.all(answers.slice(10))
+    expect(refused.map(answer => answer.content[0]!.text)).toEqual(Array.from({ length: 2 }, () => 'The server behind this proxy has 2 calls in flight and 8 waiting, its limit; try again shortly.'))
+    while (order.length < 10 || held.length > 0) {
+      await new Promise(resolve => setTimeout(resolve, 1))
+      held.shift()?.()
+    }
+    expect((await Promise.all(answers.slice(0, 10))).map(answer => answer.content[0]!.text)).toEqual(Array.from({ length: 10 }, () => 'ok'))
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    expect(most).toBe(2)
+  })
+
+  it('a call slot is handed on in order, and a waiter whose signal aborts leaves the queue', async () => {
+    const slots = callSlots(1, 2)
+    const first = await slots.take()
+    const cancelled = new AbortController()
+    const [second, third] = [slots.take(cancelled.signal), slots.take()]
+    expect(await slots.take()).toBeUndefined()
+    cancelled.abort()
+    expect(await second).toBeUndefined()
+    expect(slots.waiting).toBe(1)
+    first!()
+    first!()
+    const release = await third
+    expect(slots.running).toBe(1)
+    release!()
+    expect([slots.running, slots.waiting]).toEqual([0, 0])
   })
 
   it('refuses a snapshot of another shape, naming the field', () => {

@@ -16,6 +16,7 @@ import { logLine } from '../serve/log'
 import { createToolService, PROTOCOL_ERROR } from '../serve/tool-service'
 import { compileList } from './bounded-compile'
 import { proxiedDefinition, safely } from './chooser'
+import { callSlots } from './slots'
 import { describeDrift, driftOf, readSnapshot, toSnapshot } from './snapshot'
 import { ANY_RESULT, digestOf, forwardedParams, listAll, malformedTool, shown } from './upstream'
 
@@ -76,7 +77,10 @@ export interface ProxyOptions {
   info?: { name: string, version: string }
   /** How long one request may wait for the upstream, in milliseconds (progress restarts it). Default: 60,000. */
   timeoutMs?: number
-  /** Tool calls the upstream may have in flight at once; one more is answered at once with a tool error. Default: 64. */
+  /**
+   * Tool calls the upstream may have in flight at once; four times as many more wait their turn, and
+   * one past those is answered at once with a tool error. Default: 64.
+   */
   maxInFlight?: number
   /**
    * Where the upstream's own notifications go besides the connected downstream session (stdio): a
@@ -162,11 +166,11 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
 
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
   const maxInFlight = options.maxInFlight ?? 64
-  let inFlight = 0
+  const slots = callSlots(maxInFlight, maxInFlight * 4)
   const forward = (name: string): ToolDefinition['handler'] => async (input, context) => {
-    if (inFlight >= maxInFlight)
-      return { isError: true, content: [{ type: 'text', text: `The server behind this proxy has ${inFlight} calls in flight, its limit; try again shortly.` }] } as never
-    inFlight++
+    const release = await slots.take(context.signal)
+    if (release === undefined)
+      return { isError: true, content: [{ type: 'text', text: `The server behind this proxy has ${slots.running} calls in flight and ${slots.waiting} waiting, its limit; try again shortly.` }] } as never
     const relayed = relay(context.progress)
     try {
       const result = await upstream.request(
@@ -187,7 +191,7 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
       throw error
     }
     finally {
-      inFlight--
+      release()
     }
   }
 
