@@ -2,7 +2,7 @@
 // npm into a fresh project, next to unplugin-auto-import (a plugin people already install); and the
 // standalone coercer bundled from the installed package as a user would import it.
 import { execFileSync } from 'node:child_process'
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,7 +11,6 @@ import { build } from 'esbuild'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 
 export interface Footprint { bytes: number, packages: number }
 export interface InstallResults { flatmcp: Footprint, flatmcpAlone: Footprint, autoImport: Footprint, coercer: { min: number, gzip: number } }
@@ -59,10 +58,8 @@ export async function runInstall(log: (line: string) => void): Promise<InstallRe
   const work = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-footprint-'))
   try {
     log('install footprint: packing')
-    const { packageManager } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }
     const tarballs = path.join(work, 'tarballs')
-    for (const name of ['core', 'runtime', 'unplugin'])
-      execFileSync(npx, ['--yes', packageManager, 'pack', '--pack-destination', tarballs], { cwd: path.join(ROOT, 'packages', name), stdio: 'ignore' })
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/pack.mjs'), tarballs], { stdio: 'ignore' })
     const tarball = (prefix: string): string => `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
     log('install footprint: npm install')
     const ours = path.join(work, 'flatmcp')

@@ -13,8 +13,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
+import { atScale } from './support/full'
 
 const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
+/** Concurrent builds raced against each other (`npm run test:full`: 50). */
+const ROUNDS = atScale(5, 50)
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
 
 interface Run { code: number, stdout: string, stderr: string }
@@ -55,9 +58,9 @@ describe('flatmcp build', () => {
     }
   })
 
-  it('two builds of one project at once never remove each other\'s evaluated modules (50 rounds)', async () => {
+  it(`two builds of one project at once never remove each other's evaluated modules (${ROUNDS} rounds)`, async () => {
     const failures: string[] = []
-    for (let round = 0; round < 50; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       const runs = await Promise.all(['a', 'b'].map(out => flatmcp(['build', 'src/*.tools.ts', '--out', `race-${out}`], project.root)))
       failures.push(...runs.filter(run => run.code !== 0).map(run => run.stderr))
     }
@@ -65,6 +68,30 @@ describe('flatmcp build', () => {
     expect(readFileSync(path.join(project.root, 'race-a/src/chat.tools.mcp.json'), 'utf8')).toBe(readFileSync(path.join(project.root, 'dist/src/chat.tools.mcp.json'), 'utf8'))
     // A hundred processes, each starting Node and esbuild: the limit is for a hang, not a speed.
   }, 300_000)
+
+  it('shows each warning at its file and line and ends with one summary line on stderr; --fail-on warning exits 1 writing nothing, --quiet says nothing', async () => {
+    const loose = fixtureProject('cli-warn', {
+      'src/ok.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const ok = defineTool({ name: 'ok', input: z.object({ a: z.string() }), handler: () => 1 })\n`,
+      'src/loose.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 1 })\n`,
+    })
+    try {
+      const run = await flatmcp(['build', 'src/*.tools.ts', '--profile', 'portable,openai-strict'], loose.root)
+      expect(run.code).toBe(0)
+      expect(run.stdout).toBe('dist/src/loose.tools.mcp.json\ndist/src/ok.tools.mcp.json\n')
+      const lines = run.stderr.trimEnd().split('\n')
+      expect(lines[0]).toBe('flatmcp: warning: src/loose.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)')
+      expect(lines[1]).toMatch(/^flatmcp: 2 modules, 2 tools, 2 artifacts; tokens portable \d+, openai-strict \d+ \(original \d+\); 1 warning$/)
+      expect(lines).toHaveLength(2)
+      const failing = await flatmcp(['build', 'src/*.tools.ts', '--out', 'strict', '--fail-on', 'warning'], loose.root)
+      expect(failing).toMatchObject({ code: 1, stdout: '', stderr: 'flatmcp: src/loose.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: warning untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)\n' })
+      expect(existsSync(path.join(loose.root, 'strict'))).toBe(false)
+      expect(await flatmcp(['build', 'src/*.tools.ts', '--out', 'quiet', '--quiet'], loose.root)).toMatchObject({ code: 0, stderr: '' })
+      expect(await flatmcp(['build', 'src/*.tools.ts', '--fail-on', 'warnings'], loose.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on must be error, warning or never, not "warnings"') })
+    }
+    finally {
+      loose.remove()
+    }
+  })
 
   it('a bad tool module exits 2 naming file, line, export and tool, and writes nothing', async () => {
     const bad = fixtureProject('cli-bad', { 'src/x.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', params: z.object({ a: z.string() }), input: z.object({ a: z.string() }), handler: () => 1 })\n` })

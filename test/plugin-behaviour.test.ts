@@ -153,6 +153,60 @@ describe('tool discovery', () => {
   })
 })
 
+describe('what a build says', () => {
+  const widening = `import { defineTool } from '@flatmcp/runtime'
+import { z } from 'zod'
+export const loose = defineTool({
+  name: 'loose',
+  input: z.object({ data: z.unknown(), 'bad key': z.string() }),
+  handler: () => 'ok',
+})
+`
+  const files = { 'src/a.tools.ts': widening, 'src/main.ts': `import { loose } from './a.tools'\nconsole.log(loose.name)\n` }
+  const DATA = 'src/a.tools.ts:5:27: export "loose", tool "loose", input at /properties/data: untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)'
+  const KEY = 'src/a.tools.ts:5:51: export "loose", tool "loose", input at /properties/bad key: target-limit (gemini): Gemini takes parameter names of letters, digits and "_" (64 at most, not starting with a digit); "bad key" may be rejected'
+
+  it('shows each warning at its file, line and column (one said in some profiles names them), then one summary line; quiet shows neither', async () => {
+    const p = project('says', files)
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      const result = await esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, profiles: ['portable', 'openai-strict', 'gemini'] })] })
+      expect(result.warnings.map(w => w.text)).toEqual([DATA, KEY])
+      const summary = log.mock.calls.map(call => String(call[0])).filter(line => line.startsWith('flatmcp:'))
+      expect(summary).toHaveLength(1)
+      expect(summary[0]).toMatch(/^flatmcp: 1 module, 1 tool, 1 artifact; tokens portable \d+, openai-strict \d+, gemini \d+ \(original \d+\); 2 warnings$/)
+      log.mockClear()
+      const quiet = await esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, profiles: ['portable', 'gemini'], quiet: true })] })
+      expect(quiet.warnings).toEqual([])
+      expect(log).not.toHaveBeenCalled()
+      await expect(esbuildProject(p, { plugins: [flatmcpEsbuild({ root: p.root, quiet: true, failOn: 'warning' })] })).rejects.toThrow(/untyped-leaf/)
+    }
+    finally {
+      log.mockRestore()
+    }
+  })
+
+  it('vite build shows them through its own logger, warm builds too', async () => {
+    const p = project('says-vite', files)
+    const { build: viteBuild, createLogger } = await import('vite')
+    const warned: string[] = []
+    const logger = { ...createLogger('silent'), warn: (line: string) => void warned.push(line), warnOnce: (line: string) => void warned.push(line) }
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      for (let round = 0; round < 2; round++) {
+        warned.length = 0
+        await viteBuild({ root: p.root, configFile: false, customLogger: logger, logLevel: 'warn', plugins: [flatmcpVite({ profiles: ['portable', 'gemini'] })], build: { ssr: 'src/main.ts', outDir: 'dist', write: true } })
+        expect(warned.join('\n')).toContain(DATA)
+        expect(warned.join('\n')).toContain(KEY)
+      }
+      expect(log.mock.calls.map(call => String(call[0])).filter(line => line.startsWith('flatmcp:'))).toHaveLength(2)
+    }
+    finally {
+      log.mockRestore()
+    }
+  })
+})
+
 describe('flat() exports', () => {
   it('are precomputed and listed in the artifact; one the build cannot reach warns and compiles when first used', async () => {
     const p = project('flat-exports', {

@@ -1,7 +1,8 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import { createModuleCompiler, createToolOwners, describeFailure, modulePath, noToolsWarning, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
+import type { CachedModule } from 'unplugin-flatmcp/internal'
+import { buildSummary, createModuleCompiler, createToolOwners, describeFailure, failsBuild, modulePath, noToolsWarning, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -15,12 +16,20 @@ export interface BuildOptions {
   root?: string
   /** How long a module's evaluation may take, in milliseconds, as the plugin's `moduleTimeout`. Default: 60,000. */
   moduleTimeout?: number
-  /** Told of each module that yields no tool (default: nothing). */
+  /** The diagnostic severity that fails the build, as the plugin's `failOn` option. Default: `error`. */
+  failOn?: 'error' | 'warning' | 'never'
+  /** Told of each warning, at its file and line (default: nothing). */
   onWarning?: (message: string) => void
+  /** Told of the build's summary line once every artifact is written (default: nothing). */
+  onSummary?: (line: string) => void
 }
 
 export class BuildError extends Error {
-  constructor(message: string) {
+  /**
+   * @param exitCode 1 when what `failOn` names failed the build (a finding about a schema that
+   * compiled), 2 when a module could not be loaded or compiled.
+   */
+  constructor(message: string, readonly exitCode: 1 | 2 = 2) {
     super(message)
     this.name = 'BuildError'
   }
@@ -28,29 +37,37 @@ export class BuildError extends Error {
 
 /** Writes the same `*.mcp.json` artifacts the bundler plugin emits, byte for byte, without a bundler. */
 export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
-  const resolved = resolveOptions({ root: options.root, profiles: options.profiles, preset: options.preset, ...(options.moduleTimeout === undefined ? {} : { moduleTimeout: options.moduleTimeout }) })
+  const resolved = resolveOptions({ root: options.root, profiles: options.profiles, preset: options.preset, ...(options.failOn === undefined ? {} : { failOn: options.failOn }), ...(options.moduleTimeout === undefined ? {} : { moduleTimeout: options.moduleTimeout }) })
   const files = (await glob(options.patterns, { cwd: resolved.root, absolute: true, ignore: ['**/node_modules/**'] })).sort()
   if (files.length === 0)
     throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)
   const compiler = createModuleCompiler(resolved)
   const results: { file: string, text: string }[] = []
+  const modules: CachedModule[] = []
+  const warnings: string[] = []
   const claimToolNames = createToolOwners()
   for (const file of files) {
     const module = modulePath(resolved.root, file)
     try {
       const { result } = await compiler.compileFresh(file)
       claimToolNames(module, result)
-      for (const warning of result.tools.length + result.flats.length === 0 ? [noToolsWarning(module)] : result.warnings)
+      modules.push(result)
+      for (const warning of result.tools.length + result.flats.length === 0 ? [noToolsWarning(module)] : result.warnings) {
+        if (failsBuild({ severity: 'warning' }, resolved.failOn))
+          throw new BuildError(warning, 1)
+        warnings.push(warning)
         options.onWarning?.(warning)
+      }
       if (result.tools.length + result.flats.length > 0 && resolved.artifacts)
         results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
     }
     catch (error) {
-      throw error instanceof BuildError ? error : new BuildError(await describeFailure(error, file, resolved.root))
+      throw error instanceof BuildError ? error : new BuildError(await describeFailure(error, file, resolved.root), (error as { severity?: unknown }).severity === undefined ? 2 : 1)
     }
   }
   // Written only once every module compiled: a failing build leaves nothing half-written.
   for (const { file, text } of results)
     writeFileAtomic(file, text)
+  options.onSummary?.(buildSummary(modules, results.length, warnings.length))
   return results.map(r => r.file)
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The flatmcp command. Exit codes: 0 clean, 1 findings (probe), 2 usage or load errors. Each command
-// loads what it needs when it runs: the proxy starts without the build pipeline.
+// The flatmcp command. Exit codes: 0 clean, 1 findings (the probe's; a build's diagnostic at
+// --fail-on), 2 usage or load errors. Each command loads what it needs when it runs: the proxy
+// starts without the build pipeline.
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import path from 'node:path'
@@ -9,9 +10,11 @@ import { cliVersion, snapshotGenerator } from './version'
 
 /** Each command's usage, as `flatmcp <command> --help` prints it. */
 const COMMANDS: Record<string, string> = {
-  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--preset name] [--module-timeout ms] [--root dir]
+  build: `  flatmcp build <files or globs…> [--out dir] [--profile name]… [--preset name] [--module-timeout ms]
+                [--fail-on error|warning|never] [--quiet] [--root dir]
       write the *.mcp.json artifacts the bundler plugin writes, byte for byte (nothing, if any module
-      fails or runs past --module-timeout, 60000 ms); each --profile
+      fails or runs past --module-timeout, 60000 ms); warnings and a summary go to stderr (--quiet:
+      none), --fail-on warning makes a warning fail the build; each --profile
       (${PROFILE_NAMES.join(', ')}) is built, the first of portable/minimal as the base;
       --preset (auto, ${PRESET_NAMES.join(', ')}) names the parser JSON Schema inputs were written for`,
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
@@ -39,7 +42,7 @@ const COMMANDS: Record<string, string> = {
       (o200k_base, per tool and per module); exit 1 on findings`,
 }
 
-const EXIT_CODES = 'exit codes: 0 clean, 1 findings, 2 usage or load errors'
+const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a diagnostic at --fail-on), 2 usage or load errors'
 
 const HELP = `flatmcp — sound flat schemas for MCP tools
 
@@ -111,14 +114,27 @@ async function main(argv: string[]): Promise<number> {
   }
   const common = { root: { type: 'string' } } as const
   if (command === 'build') {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, 'out': { type: 'string' }, 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'module-timeout': { type: 'string' } } })
+    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, 'out': { type: 'string' }, 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'module-timeout': { type: 'string' }, 'fail-on': { type: 'string' }, 'quiet': { type: 'boolean' } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
     const moduleTimeout = count(values['module-timeout'], '--module-timeout')
     if (moduleTimeout === 0)
       throw new UsageError('--module-timeout takes a whole number of milliseconds above 0')
+    const failOn = values['fail-on']
+    if (failOn !== undefined && !['error', 'warning', 'never'].includes(failOn))
+      throw new UsageError(`--fail-on must be error, warning or never, not "${failOn}"`)
+    const said = values.quiet ? undefined : (line: string): void => console.error(line)
     const { buildArtifacts } = await import('./build')
-    const written = await buildArtifacts({ patterns: positionals, out: values.out, profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf), preset: presetOf(values.preset), root: values.root, ...(moduleTimeout === undefined ? {} : { moduleTimeout }), onWarning: message => console.error(`flatmcp: warning: ${message}`) })
+    const written = await buildArtifacts({
+      patterns: positionals,
+      out: values.out,
+      profiles: values.profile?.flatMap(value => value.split(',')).map(profileOf),
+      preset: presetOf(values.preset),
+      root: values.root,
+      ...(moduleTimeout === undefined ? {} : { moduleTimeout }),
+      ...(failOn === undefined ? {} : { failOn: failOn as 'error' | 'warning' | 'never' }),
+      ...(said ? { onWarning: message => said(`flatmcp: warning: ${message}`), onSummary: said } : {}),
+    })
     for (const file of written)
       console.log(path.relative(process.cwd(), file))
     return 0
@@ -215,5 +231,5 @@ main(process.argv.slice(2)).then(code => process.exit(code), (error: unknown) =>
     console.error(`flatmcp: ${error.message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
-  process.exit(2)
+  process.exit(error instanceof Error && (error as { exitCode?: unknown }).exitCode === 1 ? 1 : 2)
 })

@@ -1,6 +1,7 @@
 import type { CoercionPlan } from '@flatmcp/core'
 import { compileTool } from '@flatmcp/core'
 import { coerceArgs } from '@flatmcp/runtime'
+import { readScalar } from '@flatmcp/runtime/coerce'
 import { lastCallCost } from '../src/coerce/coerce-args'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -77,7 +78,7 @@ describe('coerceArgs: the table', () => {
     expect(flat).toEqual({ properties: { n: { scalars: ['number'] } } })
     const args = { a: '{"x":1}', n: '1' }
     expect(coerceArgs(args, flat)).toBe(args)
-    expect(coerceArgs(args, flat, undefined, true)).toEqual({ a: '{"x":1}', n: 1 })
+    expect(coerceArgs(args, flat, undefined, readScalar)).toEqual({ a: '{"x":1}', n: 1 })
   })
 })
 

@@ -4,6 +4,7 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
 import { attachCompiled, coerceArgs, defineTool, flat, toPrecomputed } from '@flatmcp/runtime'
+import { readScalar } from '@flatmcp/runtime/coerce'
 import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
@@ -42,25 +43,25 @@ describe('scalar repair: the plan', () => {
   it('reads canonical JSON text only when asked (a second try), and never on a path that takes a string', () => {
     const args = { n: '5', i: '-3', b: 'false', z: 'null', s: '5', either: '5', maybe: 'null', deep: '{"limit":"2.5"}', list: '["true",false]' }
     expect(coerceArgs(args, plan)).toEqual({ ...args, deep: { limit: '2.5' }, list: ['true', false] })
-    expect(coerceArgs(args, plan, undefined, true)).toEqual({ n: 5, i: -3, b: false, z: null, s: '5', either: '5', maybe: null, deep: { limit: 2.5 }, list: [true, false] })
+    expect(coerceArgs(args, plan, undefined, readScalar)).toEqual({ n: 5, i: -3, b: false, z: null, s: '5', either: '5', maybe: null, deep: { limit: 2.5 }, list: [true, false] })
     expect(args.n).toBe('5')
   })
 
   it('leaves text that is not the canonical JSON of a value the place takes', () => {
     for (const text of ['5.0', ' 5', '5 ', '+5', '1e3', '1E+3', '0x10', '05', '-0', 'NaN', 'Infinity', '', 'TRUE', 'True', 'nul', '1'.repeat(40), '"5"']) {
-      const out = coerceArgs({ n: text, b: text, z: text }, plan, undefined, true) as Record<string, unknown>
+      const out = coerceArgs({ n: text, b: text, z: text }, plan, undefined, readScalar) as Record<string, unknown>
       expect(out, text).toEqual({ n: text, b: text, z: text })
     }
     // A kind the place does not take stays text: `"true"` at a number, `"5"` at a boolean.
-    expect(coerceArgs({ n: 'true', b: '5', z: '0' }, plan, undefined, true)).toEqual({ n: 'true', b: '5', z: '0' })
-    expect(coerceArgs({ n: '1e+21', i: '0.5' }, plan, undefined, true)).toEqual({ n: 1e21, i: 0.5 })
+    expect(coerceArgs({ n: 'true', b: '5', z: '0' }, plan, undefined, readScalar)).toEqual({ n: 'true', b: '5', z: '0' })
+    expect(coerceArgs({ n: '1e+21', i: '0.5' }, plan, undefined, readScalar)).toEqual({ n: 1e21, i: 0.5 })
   })
 
   it('hostile arguments: no throw, no prototype write, the input untouched', () => {
     const anyArgs = fc.dictionary(fc.constantFrom('n', 'b', 'z', 'deep', 'list', '__proto__', 'constructor', 'x'), fc.oneof(fc.jsonValue(), fc.constantFrom('5', 'true', 'null', '{"limit":"1"}', '{"__proto__":{"polluted":"1"}}', '["true"]')))
     fc.assert(fc.property(anyArgs, (args) => {
       const before = JSON.stringify(args)
-      coerceArgs(args, plan, undefined, true)
+      coerceArgs(args, plan, undefined, readScalar)
       expect(JSON.stringify(args)).toBe(before)
       expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     }), { numRuns: 2000 })

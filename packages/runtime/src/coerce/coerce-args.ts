@@ -3,6 +3,7 @@
 // original schema; no dependencies, no schema library (the plan's type is imported as a type only,
 // and erased).
 import type { CoercionPlan } from '@flatmcp/core'
+import type { ScalarReader } from './scalars'
 
 
 /**
@@ -22,13 +23,13 @@ type Json = unknown
 const own = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key)
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-const FAILED = Symbol('failed')
-
 /**
  * What the current call may still spend (coerceArgs is synchronous; a nested call shares it). It is
  * reset when a top-level call starts, so after a call it still shows what that call left.
  */
-const budget = { chars: 0, attempts: 0, work: 0 }
+let chars = 0
+let attempts = 0
+let work = 0
 let active = 0
 const NO_DEFS: Record<string, CoercionPlan> = {}
 /** The named plans of the current call's root plan. */
@@ -40,17 +41,17 @@ let defs = NO_DEFS
  */
 export type ObjectStep = (value: Record<string, Json>, plan: CoercionPlan) => [Record<string, Json>, CoercionPlan]
 let objectStep: ObjectStep | undefined
-/** Whether this call reads scalars' JSON text (`plan.scalars`): a repair tried only after the arguments as sent were rejected. */
-let scalarRepair = false
+/** How this call reads scalars' JSON text (`plan.scalars`): a repair tried only after the arguments as sent were rejected. */
+let scalarRepair: ScalarReader | undefined
 
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
 export function lastCallCost(): { attempts: number, work: number } {
-  return { attempts: MAX_ATTEMPTS - budget.attempts, work: MAX_WORK - budget.work }
+  return { attempts: MAX_ATTEMPTS - attempts, work: MAX_WORK - work }
 }
 
 /** A place that follows a named plan: the named plan, with the place's own fields on top. */
-export function resolve(plan: CoercionPlan | undefined): CoercionPlan | undefined {
+export function resolve(plan: CoercionPlan | null | undefined): CoercionPlan | null | undefined {
   // Most places name no plan: this test is all they pay.
   if (plan?.ref === undefined)
     return plan
@@ -70,7 +71,8 @@ function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): bool
   return ((open === '{' && close === '}') && kind !== 'array') || ((open === '[' && close === ']') && kind !== 'object')
 }
 
-function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | typeof FAILED {
+/** The JSON a string is the text of; `undefined` (never a JSON value) when it is not, or is not worth parsing. */
+function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | undefined {
   // JSON text a profile asked for (`json`) is parsed whatever its size or count: each such place
   // once, so the work is the length of the body the transport took. Repairs are bounded.
   if (kind === 'json') {
@@ -78,37 +80,22 @@ function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | t
       return JSON.parse(text) as Json
     }
     catch {
-      return FAILED
+      return undefined
     }
   }
-  if (text.length > MAX_STRING || budget.attempts <= 0 || !looksLike(text, kind))
-    return FAILED
+  if (text.length > MAX_STRING || attempts <= 0 || !looksLike(text, kind))
+    return undefined
   const charge = Math.max(text.length, MIN_CHARGE)
-  if (charge > budget.chars)
-    return FAILED
-  budget.chars -= charge
-  budget.attempts--
+  if (charge > chars)
+    return undefined
+  chars -= charge
+  attempts--
   try {
     return JSON.parse(text) as Json
   }
   catch {
-    return FAILED
+    return undefined
   }
-}
-
-/** Canonical JSON text of a number: what `JSON.stringify` writes, so `"5.0"`, `"1e3"` or `" 5"` stay strings. */
-const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]\d+)?$/
-
-/** The scalar a string is the canonical JSON text of, when its kind is listed; else FAILED. */
-function scalarOf(text: string, kinds: NonNullable<CoercionPlan['scalars']>): Json | typeof FAILED {
-  if (text === 'true' || text === 'false')
-    return kinds.includes('boolean') ? text === 'true' : FAILED
-  if (text === 'null')
-    return kinds.includes('null') ? null : FAILED
-  if (text.length > 32 || !kinds.includes('number') || !NUMBER_TEXT.test(text))
-    return FAILED
-  const number = Number(text)
-  return JSON.stringify(number) === text ? number : FAILED
 }
 
 function fits(value: Json, kind: NonNullable<CoercionPlan['parse']>): boolean {
@@ -129,14 +116,7 @@ export function set(target: Record<string, Json> | Json[], key: string | number,
 /** The value with `key` coerced by `sub`; copied on the first change (`out === value` until then). */
 function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: string, sub: CoercionPlan | undefined, depth: number): Record<string, Json> {
   const item = value[key]
-  // A target's decoding: the key left out (advertised as null), or its value advertised as `{ value }`.
-  if (sub?.nullIsAbsent && item === null) {
-    const copy = out === value ? { ...value } : out
-    delete copy[key]
-    return copy
-  }
-  const inner = sub?.unwrap && isObject(item) && own(item, 'value') ? item.value : item
-  const next = coerce(inner, sub, depth + 1)
+  const next = coerce(item, sub, depth + 1)
   if (next === item)
     return out
   const copy = out === value ? { ...value } : out
@@ -146,9 +126,9 @@ function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: 
 
 function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number): Record<string, Json> {
   // A variant's plan is applied at the same depth: the work budget, not the depth, bounds a plan that selects itself.
-  if (budget.work <= 0)
+  if (work <= 0)
     return value
-  budget.work--
+  work--
   if (objectStep)
     [value, plan] = objectStep(value, plan)
   let out = value
@@ -172,13 +152,13 @@ function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: nu
 function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
   // An array longer than the schema allows, or than the work left (a sparse one of length 2^32 - 1),
   // is left to the parser whole: it rejects the first at once, and nothing here is worth more.
-  if (value.length > budget.work || (plan.maxItems !== undefined && value.length > plan.maxItems))
+  if (value.length > work || (plan.maxItems !== undefined && value.length > plan.maxItems))
     return value
-  budget.work -= value.length
+  work -= value.length
   let out = value
   for (let i = 0; i < value.length; i++) {
     const sub = plan.prefix && i < plan.prefix.length ? plan.prefix[i] : plan.items
-    const next = coerce(value[i], sub ?? undefined, depth + 1)
+    const next = coerce(value[i], sub, depth + 1)
     if (next !== value[i]) {
       if (out === value)
         out = value.slice()
@@ -188,58 +168,51 @@ function coerceArray(value: Json[], plan: CoercionPlan, depth: number): Json[] {
   return out
 }
 
-function coerce(value: Json, planned: CoercionPlan | undefined, depth: number): Json {
+function coerce(value: Json, planned: CoercionPlan | null | undefined, depth: number): Json {
   const plan = resolve(planned)
-  if (!plan || depth > MAX_DEPTH || budget.work <= 0)
+  if (!plan || depth > MAX_DEPTH || work <= 0)
     return value
-  budget.work--
+  work--
   if (typeof value === 'string') {
-    if (scalarRepair && plan.scalars) {
-      const scalar = scalarOf(value, plan.scalars)
-      if (scalar !== FAILED)
-        return scalar
-    }
+    const scalar = plan.scalars && scalarRepair?.(value, plan.scalars)
+    if (scalar)
+      return scalar.value
     if (!plan.parse)
       return value
     const parsed = parse(value, plan.parse)
-    if (parsed === FAILED || !fits(parsed, plan.parse))
+    if (parsed === undefined || !fits(parsed, plan.parse))
       return value
     value = parsed
   }
   if (Array.isArray(value))
     return plan.items || plan.prefix ? coerceArray(value, plan, depth) : value
-  return isObject(value) && (plan.properties || plan.additional || plan.discriminator || plan.keepNull) ? coerceObject(value, plan, depth) : value
+  return isObject(value) ? coerceObject(value, plan, depth) : value
 }
 
 /**
  * Parses JSON strings back into objects and arrays where the plan says the tool expects them (the
  * whole arguments object included). Where a strict target's plan says which nulls stand for missing
  * keys (`keepNull`), `step` (from `inverseArgs`) drops those. Scalars are read from their JSON text
- * only with `scalars` (a server passes it once the original rejected the arguments as sent). The
+ * only with `scalars` (`readScalar`: a server passes it once the original rejected the arguments as sent). The
  * input is never mutated (what changes is copied); it never throws and bounds its work: one budget
  * per top-level call, shared by any call a getter of the arguments makes from inside it.
  */
-export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep, scalars = false): unknown {
+export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep, scalars?: ScalarReader): unknown {
   const outer = defs
   const outerStep = objectStep
   const outerScalars = scalarRepair
   objectStep = step
   scalarRepair = scalars
   if (active === 0) {
-    budget.chars = MAX_TOTAL
-    budget.attempts = MAX_ATTEMPTS
-    budget.work = MAX_WORK
+    chars = MAX_TOTAL
+    attempts = MAX_ATTEMPTS
+    work = MAX_WORK
   }
   active++
   defs = plan?.defs ?? NO_DEFS
   try {
-    let value = args
-    if (typeof value === 'string') {
-      const parsed = parse(value, 'object')
-      if (isObject(parsed))
-        value = parsed
-    }
-    return coerce(value, plan, 0)
+    // The whole arguments object may come as JSON text too.
+    return coerce(args, { ...plan, parse: 'object' }, 0)
   }
   catch {
     return args

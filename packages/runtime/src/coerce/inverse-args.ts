@@ -3,6 +3,7 @@
 import type { CoercionPlan } from '@flatmcp/core'
 import type { ObjectStep } from './coerce-args'
 import { coerceArgs, resolve, set } from './coerce-args'
+import { readScalar } from './scalars'
 
 type Json = unknown
 
@@ -156,7 +157,33 @@ const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan', scalars = false): unknown {
   // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
   const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
-  return coerceArgs(plan.decode ? decoded(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars)
+  return coerceArgs(plan.decode ? decoded(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars ? readScalar : undefined)
+}
+
+/**
+ * A target's decoding at each object its decode plan reaches (before the JSON text there is parsed):
+ * a null that stands for a key left out is removed, and a value advertised as `{ "value": … }` is
+ * taken out of it.
+ */
+const DECODE_STEP: ObjectStep = (value, plan) => {
+  // Copied from the first key that changes on (a `delete` would leave V8 a slow object for the parser).
+  let out: Record<string, Json> | undefined
+  const keys = Object.keys(value)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const sub = plan.properties && Object.prototype.hasOwnProperty.call(plan.properties, key) ? plan.properties[key] : plan.additional
+    const item = value[key]
+    const absent = sub?.nullIsAbsent === true && item === null
+    const inner = sub?.unwrap && typeof item === 'object' && item !== null && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, 'value') ? (item as Record<string, Json>).value : item
+    if (!out && (absent || inner !== item)) {
+      out = {}
+      for (let j = 0; j < i; j++)
+        set(out, keys[j]!, value[keys[j]!])
+    }
+    if (out && !absent)
+      set(out, key, inner)
+  }
+  return [out ?? value, plan]
 }
 
 /** Decodings by the arguments they came from, so a server trying one reading after another parses the JSON text once. */
@@ -164,11 +191,11 @@ const decodings = new WeakMap<object, { decode: CoercionPlan, value: unknown }>(
 
 function decoded(args: unknown, decode: CoercionPlan): unknown {
   if (typeof args !== 'object' || args === null)
-    return coerceArgs(args, decode)
+    return coerceArgs(args, decode, DECODE_STEP)
   const known = decodings.get(args)
   if (known?.decode === decode)
     return known.value
-  const value = coerceArgs(args, decode)
+  const value = coerceArgs(args, decode, DECODE_STEP)
   decodings.set(args, { decode, value })
   return value
 }

@@ -27,6 +27,11 @@ export interface Options {
   }
   /** The diagnostic severity that fails the build (`never`: none does). Default: `error`. */
   failOn?: 'error' | 'warning' | 'never'
+  /**
+   * Say nothing unless the build fails: no warnings (what the compiler widened, cut or moved, each at
+   * its file and line) and no summary line at the end of the build. Default: `false`.
+   */
+  quiet?: boolean
   /** Precompute coercion plans (repairing JSON strings at request time). Default: `true`. */
   coercion?: boolean
   /** Fields every tool shares, as given to the runtime's `createMcpServer`. */
@@ -63,6 +68,7 @@ export interface ResolvedOptions {
   profiles: (ProfileName | TargetProfile)[]
   artifacts: false | { dir: string, fileName: (module: string) => string }
   failOn: 'error' | 'warning' | 'never'
+  quiet: boolean
   coercion: boolean
   extend: ExtendSource | undefined
   root: string
@@ -151,6 +157,7 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
     profiles,
     artifacts,
     failOn,
+    quiet: options.quiet === true,
     coercion: options.coercion ?? true,
     extend: options.extend,
     root,

@@ -6,6 +6,7 @@ import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
 import { failsBuild, noToolsWarning, nothingMatchedWarning } from './compile/compile-module'
 import { createModuleCompiler, describeFailure, NAME } from './compile/module-compiler'
+import { buildSummary } from './compile/summary'
 import { createToolOwners } from './compile/tool-owners'
 import { writeFileAtomic } from './emit/write-atomic'
 import { modulePath, posix } from './load/module-path'
@@ -28,6 +29,11 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
 
   /** Modules `include` matched in this build: none at its end is a warning. */
   let matched = 0
+  /** This build's compiled modules (by file) and the warnings said, for its summary line. */
+  const built = new Map<string, CachedModule>()
+  let warned = 0
+  /** A build this plugin failed says its error, not a summary. */
+  let failed = false
 
   /** Tool modules (absolute) by each project file they are made of (absolute): for Vite's watcher. */
   const dependents = new Map<string, Set<string>>()
@@ -71,21 +77,30 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
           result = await refresh(file)
         }
         catch (error) {
+          failed = true
           return this.error(await describeFailure(error, file, options.root))
         }
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
         const warnings = result.tools.length + result.flats.length === 0 ? [noToolsWarning(modulePath(options.root, file))] : result.warnings
         for (const warning of warnings) {
-          if (failsBuild({ severity: 'warning' }, options.failOn))
+          if (failsBuild({ severity: 'warning' }, options.failOn)) {
+            failed = true
             return this.error(warning)
-          this.warn(warning)
+          }
+          warned++
+          if (!options.quiet)
+            this.warn(warning)
         }
+        built.set(file, result)
         return { code: code + result.injected, map: null }
       },
     },
     buildStart() {
       matched = 0
+      warned = 0
+      failed = false
+      built.clear()
     },
     buildEnd() {
       // A dev server transforms modules as they are asked for: at its end, nothing may have been.
@@ -93,7 +108,12 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         const warning = nothingMatchedWarning(options.include)
         if (failsBuild({ severity: 'warning' }, options.failOn))
           throw new Error(`[${NAME}] ${warning}`)
-        console.warn(`[${NAME}] ${warning}`)
+        if (!options.quiet)
+          console.warn(`[${NAME}] ${warning}`)
+      }
+      else if (!viteServe && !failed && !options.quiet) {
+        const modules = [...built.values()]
+        console.log(buildSummary(modules, options.artifacts ? modules.filter(module => module.tools.length + module.flats.length > 0).length : 0, warned))
       }
       // esbuild writes its artifacts in its own onEnd (it may have only `outfile`, or `write: false`);
       // Vite in its writeBundle (its server builds drop emitted assets).

@@ -1,4 +1,4 @@
-import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolSchemaPart } from '@flatmcp/core'
+import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from '@flatmcp/core'
 import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
 import type { ToolTokens } from './tokens'
@@ -27,6 +27,8 @@ export class ToolCompileError extends Error {
     readonly part: ToolSchemaPart | undefined,
     readonly path: JsonPointer | undefined,
     reason: string,
+    /** Set when a diagnostic at the severity `failOn` names failed the build (the schema itself compiled). */
+    readonly severity?: Diagnostic['severity'],
   ) {
     super(reason)
     this.name = 'ToolCompileError'
@@ -101,6 +103,8 @@ export interface ModuleFlat {
   data: FlatData
   /** The original schema `flat()` wraps (for the probe; not written anywhere). */
   schema: unknown
+  /** What the compiler said of it below the failing severity. */
+  diagnostics: readonly Diagnostic[]
 }
 
 /** Compiles every `flat()` value a module exports (see `exportedValues`), with the profile it asks for. */
@@ -119,7 +123,7 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     }
     const failing = compiled.diagnostics.find(d => failsBuild(d, options.failOn))
     if (failing)
-      throw new ToolCompileError(exportName, undefined, 'input', failing.path, `${failing.severity} ${failing.code}: ${failing.message}`)
+      throw new ToolCompileError(exportName, undefined, 'input', failing.path, `${failing.severity} ${failing.code}: ${failing.message}`, failing.severity)
     const data: FlatData = { inputSchema: compiled.inputSchema, coercion: options.coercion || compiled.profile ? compiled.coercion : {} }
     if (compiled.decode !== undefined)
       data.decode = compiled.decode
@@ -131,7 +135,52 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     catch {
       // No JSON for the output (a transform): `output()` says so at run time, as without the build.
     }
-    return { exportName, name, profile, data, schema: value.schema }
+    return { exportName, name, profile, data, schema: value.schema, diagnostics: compiled.diagnostics }
+  })
+}
+
+/** Where in a module something is said: the export, the tool, the schema part and the JSON path. */
+export interface ToolPlace {
+  exportName: string
+  tool?: string | undefined
+  part?: ToolSchemaPart | undefined
+  path?: JsonPointer | undefined
+}
+
+/**
+ * What the compiler said of a module's tools and `flat()` schemas that the build shows (warnings and,
+ * with `failOn: never`, errors), each once: one said in some profiles only names them.
+ */
+export function moduleDiagnostics(tools: readonly ModuleTool[], flats: readonly ModuleFlat[]): (ToolPlace & { message: string })[] {
+  const said = new Map<string, ToolPlace & { diagnostic: Diagnostic, profiles: string[] }>()
+  const add = (place: ToolPlace, diagnostic: Diagnostic, profile: string): void => {
+    if (RANK[diagnostic.severity] < RANK.warning)
+      return
+    const key = JSON.stringify([place.exportName, place.part, diagnostic.path, diagnostic.code, diagnostic.message])
+    const entry = said.get(key)
+    if (entry)
+      entry.profiles.push(profile)
+    else
+      said.set(key, { ...place, path: diagnostic.path, diagnostic, profiles: [profile] })
+  }
+  const built = new Map<string, number>()
+  for (const tool of tools) {
+    const compiled = [tool.compiled, ...tool.others]
+    built.set(tool.exportName, compiled.length)
+    for (const result of compiled) {
+      for (const diagnostic of result.diagnostics)
+        add({ exportName: tool.exportName, tool: result.name, part: (diagnostic as ToolDiagnostic).schema }, diagnostic, result.profile ?? 'portable')
+    }
+  }
+  for (const flat of flats) {
+    built.set(flat.exportName, 1)
+    for (const diagnostic of flat.diagnostics)
+      add({ exportName: flat.exportName, part: 'input' }, diagnostic, flat.profile)
+  }
+  return [...said.values()].map(({ diagnostic, profiles, ...place }) => {
+    const some = profiles.length < built.get(place.exportName)! ? ` (${profiles.join(', ')})` : ''
+    // Said as a warning already: only an error (under `failOn: never`) names its severity.
+    return { ...place, message: `${diagnostic.severity === 'warning' ? '' : `${diagnostic.severity} `}${diagnostic.code}${some}: ${diagnostic.message}` }
   })
 }
 
@@ -152,7 +201,7 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
       }
       const failing = result.diagnostics.find(d => failsBuild(d, options.failOn))
       if (failing)
-        throw new ToolCompileError(exportName, result.name, failing.schema, failing.path, `${failing.severity} ${failing.code}${result.profile ? ` (${result.profile})` : ''}: ${failing.message}`)
+        throw new ToolCompileError(exportName, result.name, failing.schema, failing.path, `${failing.severity} ${failing.code}${result.profile ? ` (${result.profile})` : ''}: ${failing.message}`, failing.severity)
       return result
     }) as [CompiledTool, ...CompiledTool[]]
     const twin = tools.find(t => t.compiled.name === compiled.name)

@@ -1,5 +1,5 @@
 import type { PresetName, SchemaConverters } from '@flatmcp/core'
-import type { ModuleFlat, ModuleTool } from './compile-module'
+import type { ModuleFlat, ModuleTool, ToolPlace } from './compile-module'
 import type { ToolOwner } from './tool-owners'
 import type { CachedModule } from '../load/module-cache'
 import type { ResolvedOptions } from '../options'
@@ -16,7 +16,7 @@ import { modulePath } from '../load/module-path'
 import { libraryOptionsKey, profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
 import { crossCheck } from '../check/cross-check'
-import { compileModuleFlats, compileModuleTools, ToolCompileError, unreachableFlatWarning } from './compile-module'
+import { compileModuleFlats, compileModuleTools, moduleDiagnostics, ToolCompileError, unreachableFlatWarning } from './compile-module'
 import { loadTokenizer } from './tokens'
 import { DuplicateToolError } from './tool-owners'
 
@@ -40,12 +40,8 @@ interface Extend {
  */
 export async function describeFailure(error: unknown, file: string, root: string): Promise<string> {
   const relative = modulePath(root, file)
-  if (error instanceof ToolCompileError) {
-    const at = await locateTool(file, error.exportName, error.part, error.path)
-    const where = at ? `${relative}:${at.line}:${at.column}` : relative
-    const place = error.part ? `, ${error.part}${error.path ? ` at ${error.path}` : ''}` : error.path ? `, at ${error.path}` : ''
-    return `${where}: export "${error.exportName}"${error.tool ? `, tool "${error.tool}"` : ''}${place}: ${error.message}`
-  }
+  if (error instanceof ToolCompileError)
+    return describeAt(file, root, error, error.message)
   if (error instanceof DuplicateToolError) {
     const where = async ({ module, exportName }: ToolOwner): Promise<string> => {
       const at = await locateTool(path.resolve(root, module), exportName)
@@ -58,6 +54,15 @@ export async function describeFailure(error: unknown, file: string, root: string
     return `${where}: ${error.message}`
   }
   return `${relative}: ${error instanceof Error ? error.message : String(error)}`
+}
+
+/** What is said of a tool, at its place: file, line and column, export, tool, schema part and JSON path. */
+export async function describeAt(file: string, root: string, at: ToolPlace, message: string): Promise<string> {
+  const relative = modulePath(root, file)
+  const found = await locateTool(file, at.exportName, at.part, at.path)
+  const where = found ? `${relative}:${found.line}:${found.column}` : relative
+  const place = at.part ? `, ${at.part}${at.path ? ` at ${at.path}` : ''}` : at.path ? `, at ${at.path}` : ''
+  return `${where}: export "${at.exportName}"${at.tool ? `, tool "${at.tool}"` : ''}${place}: ${message}`
 }
 
 /** A module compiled afresh: its result, and what it is made of (its exports, its compiled tools). */
@@ -138,7 +143,10 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       injected: injected.code,
       tools: tools.map(t => t.precomputed.tool.name),
       flats: flats.map(f => f.exportName),
-      warnings: injected.unreachable.map(exportName => unreachableFlatWarning(module, exportName)),
+      warnings: [
+        ...await Promise.all(moduleDiagnostics(tools, flats).map(said => describeAt(file, options.root, said, said.message))),
+        ...injected.unreachable.map(exportName => unreachableFlatWarning(module, exportName)),
+      ],
       artifact: artifactText({
         generator: { name: NAME, version: VERSION },
         module,
