@@ -12,9 +12,11 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdio, ROOT } from './support/client'
 import { atScale, FULL } from './support/full'
-import { readmeSnippet } from './support/readme'
+import { quickStartFiles, readmeSnippet } from './support/readme'
 
 const run = promisify(execFile)
+/** The version of a package the workspace itself installs. */
+const devVersion = (name: string): string => (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!
 /** The packages' one version. */
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')) as { version: string }).version
 const { packageManager } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }
@@ -106,7 +108,6 @@ beforeAll(async () => {
   const packed = await sh(process.execPath, [path.join(ROOT, 'scripts/pack.mjs'), tarballs], ROOT)
   expect(packed.code, packed.output).toBe(0)
   expect(readdirSync(tarballs).sort()).toEqual(['flatmcp', 'flatmcp-core', 'flatmcp-runtime', 'unplugin-flatmcp'].map(name => `${name}-${VERSION}.tgz`))
-  const devVersion = (name: string): string => (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name]!
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({
     name: 'consumer',
     private: true,
@@ -214,6 +215,32 @@ describe('packed and installed with npm', () => {
     expect(inputs.filter(input => !input.startsWith('node_modules/@flatmcp/runtime/dist/'))).toEqual([])
     expect(result.outputFiles[0]!.text).toContain('JSON.parse')
   })
+
+  it('the Quick start, followed in a fresh project from the packed tarballs: vite build says what it built, a client lists the flat tool and a call is served', async () => {
+    const files = quickStartFiles()
+    expect(Object.keys(files).sort()).toEqual(['src/send.tools.ts', 'src/server.ts', 'vite.config.ts'])
+    const dependencies = { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@modelcontextprotocol/server': '^2.4.0', 'zod': '^4.2.0', '@flatmcp/core': tarball('flatmcp-core-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-'), 'flatmcp': tarball('flatmcp-'), 'vite': devVersion('vite') }
+    await inThrowawayProject('quick-start', dependencies, [], async (dir) => {
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+        writeFileSync(path.join(dir, file), text)
+      }
+      const built = await sh(path.join(dir, 'node_modules/.bin/vite'), ['build'], dir)
+      expect(built.code, built.output).toBe(0)
+      expect(built.output).toMatch(/^flatmcp: 1 module, 1 tool, 1 artifact; tokens portable \d+ \(original \d+\); 0 warnings$/m)
+      const session = await connectStdio(process.execPath, ['dist/server.js'], dir)
+      try {
+        const { tools } = await session.client.listTools()
+        expect(tools.map(tool => tool.name)).toEqual(['send'])
+        expect(JSON.stringify(tools)).not.toMatch(/"(oneOf|anyOf)"/)
+        expect((await session.client.callTool({ name: 'send', arguments: { kind: 'album', urls: '["a","b"]' } })).content).toEqual([{ type: 'text', text: 'sent 2 files' }])
+        expect(session.stderr()).not.toContain('compiling at start-up')
+      }
+      finally {
+        await session.close()
+      }
+    })
+  }, 180_000)
 
   it.each(['vite.config.ts', 'esbuild.config.mjs'])('builds with the README\'s %s and serves a real SDK client', async (configFile) => {
     writeFileSync(path.join(consumer, configFile), readmeSnippet(configFile))

@@ -35,3 +35,20 @@ export function readmeSnippet(file: string): string {
 export function headingAnchor(heading: string): string {
   return heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')
 }
+
+/**
+ * The files the README's Quick start has the reader write, by path: its indented code blocks whose
+ * first line is `// <path>` and nothing more, dedented.
+ */
+export function quickStartFiles(): Record<string, string> {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+  const files: Record<string, string> = {}
+  for (const [, indent, body] of section.matchAll(/^( *)```ts\n([\s\S]*?)^\1```$/gm)) {
+    const text = body!.split('\n').map(line => line.slice(indent!.length)).join('\n')
+    const named = /^\/\/ ([\w./-]+)\n/.exec(text)
+    if (named)
+      files[named[1]!] = text
+  }
+  return files
+}
