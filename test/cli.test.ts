@@ -211,12 +211,48 @@ describe('artifacts served without a bundler', () => {
   })
 })
 
+describe('registerArtifact in development', () => {
+  it('says once when an artifact is older than its sources, and nothing when it is current, in production, or away from its sources', async () => {
+    const artifact = JSON.parse(project.read('dist/src/chat.tools.mcp.json'))
+    expect(artifact.files[0]).toBe('src/chat.tools.ts')
+    const lines: string[] = []
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk))
+      return true
+    })
+    const copy = fixtureProject('cli-stale-register', {})
+    try {
+      registerArtifact(artifact, { root: project.root })
+      registerArtifact(artifact)
+      expect(lines.filter(line => line.includes('older than its sources'))).toEqual([])
+      cpSync(project.root, copy.root, { recursive: true })
+      copy.write('src/chat.tools.ts', `${copy.read('src/chat.tools.ts')}\n// edited\n`)
+      vi.stubEnv('NODE_ENV', 'production')
+      registerArtifact(artifact, { root: copy.root })
+      expect(lines.filter(line => line.includes('older than its sources'))).toEqual([])
+      vi.unstubAllEnvs()
+      registerArtifact(artifact, { root: copy.root })
+      registerArtifact(artifact, { root: copy.root })
+      expect(lines.filter(line => line.includes('older than its sources'))).toEqual(['flatmcp: the artifact of src/chat.tools.ts is older than its sources (they changed since it was built): tools/list serves what was built then. Build again (your bundler, or flatmcp build), or check with flatmcp probe.\n'])
+    }
+    finally {
+      vi.unstubAllEnvs()
+      write.mockRestore()
+      copy.remove()
+    }
+  })
+})
+
 describe('flatmcp probe', () => {
   it('the clean example exits 0', async () => {
     const run = await flatmcp(['probe', 'dist'], project.root)
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('✓ accepts every value the original schemas accept')
     expect(run.stdout).toContain('clean: 1 artifact(s), seed 1, 200 samples per tool')
+    // A check with nothing to check says so, and why, instead of a tick.
+    expect(run.stdout).toContain('– round-trips in each target profile it ships (a model\'s answer, read back, parses to the same value): skipped, no target profile built (build with --profile openai-strict, anthropic-strict or gemini to ship one)')
+    expect(run.stdout).toMatch(/^ {2}– keeps to the token budgets: skipped, no budget given \(--max-tokens, --max-module-tokens\); all tools: portable \d+ \(o200k_base\)$/m)
+    expect(run.stdout).not.toMatch(/✓ (round-trips|keeps to the token budgets)/)
   })
 
   it('--max-tokens and --max-module-tokens fail a tool, and a module, over its budget (exit 1)', async () => {
@@ -226,7 +262,7 @@ describe('flatmcp probe', () => {
     const total = counts.reduce((sum: number, [, n]: [string, number]) => sum + n, 0)
     const within = await flatmcp(['probe', 'dist', '--max-tokens', String(largest), '--max-module-tokens', String(total)], project.root)
     expect(within.code).toBe(0)
-    expect(within.stdout).toContain(`✓ keeps to the token budgets (o200k_base, all tools: portable ${total})`)
+    expect(within.stdout).toContain(`✓ keeps to the token budgets (o200k_base, at most ${largest} per tool, ${total} per module; all tools: portable ${total})`)
     const over = await flatmcp(['probe', 'dist', '--max-tokens', String(largest - 1)], project.root)
     expect(over.code).toBe(1)
     const [name] = counts.find(([, n]: [string, number]) => n === largest)!
@@ -247,6 +283,19 @@ describe('flatmcp probe', () => {
       expect(run.code).toBe(1)
       expect(run.stdout).toContain('✗ is current (matches its source compiled now)')
       expect(run.stdout).toMatch(/^\s+\+\s+"silent": \{$/m)
+      // Each hunk is headed by its JSON path, and a line that changed reads - then +.
+      expect(run.stdout).toMatch(/^ +@@ \/tools\/\d+\/inputSchema\/properties\/silent$/m)
+      const marks = run.stdout.split('\n').map(line => /^ {6}([-+]) /.exec(line)?.[1]).filter(Boolean).join('')
+      expect(marks).toMatch(/^(-*\+*)+$/)
+      expect(marks).toContain('-+')
+      expect(run.stdout).toContain('refresh it: run your build, or npx flatmcp build src/chat.tools.ts')
+      expect(run.stdout.indexOf('refresh it:')).toBeGreaterThan(run.stdout.lastIndexOf('@@ '))
+      // Built in three profiles, the same change is shown once, with the other places named.
+      await flatmcp(['build', 'src/chat.tools.ts', '--out', 'multi', '--profile', 'portable,anthropic-strict,gemini'], project.root)
+      cpSync(path.join(project.root, 'multi'), path.join(stale.root, 'multi'), { recursive: true })
+      const multi = await flatmcp(['probe', 'multi'], stale.root)
+      expect(multi.stdout).toContain('refresh it: run your build, or npx flatmcp build src/chat.tools.ts --out multi --profile portable,anthropic-strict,gemini')
+      expect(multi.stdout).toMatch(/@@ the same change at \/runtime\/\w+\/profiles\/(anthropic-strict|gemini)\//)
     }
     finally {
       stale.remove()
@@ -470,7 +519,11 @@ describe('flatmcp inspect', () => {
     expect(run.stdout).toContain('"type": [')
     expect(run.stdout).toContain('coercion plan: {"discriminator":{"key":"kind","cases":{"message":{"properties":{"media":{"parse":"object"}}},"mediaGroup":{"properties":{"media":{"parse":"array","items":{"parse":"object"},"maxItems":10}}}}}}')
     // Tokens of the definition in every profile, beside the original's; the artifact's listing counts the same.
-    const tokens = /tokens \(o200k_base, name \+ description \+ schema\): original (\d+) → portable (\d+) \((\d\.\d\d)×\), openai-strict \d+ \(\d\.\d\d×\), anthropic-strict \d+ \(\d\.\d\d×\), gemini (\d+)/.exec(run.stdout)
+    // Wrapped at 80 columns between figures, never inside one.
+    const tokensLine = /^tokens \(o200k_base.*(?:\n {2}\S.*)*/m.exec(run.stdout)![0]
+    expect(tokensLine.split('\n').every(line => line.length <= 80)).toBe(true)
+    expect(run.stdout).toMatch(/^changed: 1 union joined, 0 widened, 2 keywords moved, tokens \d+ → \d+ \(\d\.\d\d×\)$/m)
+    const tokens = /tokens \(o200k_base, name \+ description \+ schema\): original (\d+) → portable (\d+) \((\d\.\d\d)×\), openai-strict \d+ \(\d\.\d\d×\), anthropic-strict \d+ \(\d\.\d\d×\), gemini (\d+)/.exec(tokensLine.replace(/\n {2}/g, ' '))
     expect(tokens, run.stdout).not.toBeNull()
     const listed = JSON.parse(project.read('dist/src/chat.tools.mcp.json'))
     const send = listed.tools.find((t: { name: string }) => t.name === 'send_message')
@@ -526,7 +579,7 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
       const inspected = await flatmcp(['inspect', 'src/draw.tools.ts'], py.root)
       expect(inspected.code).toBe(0)
       expect(inspected.stdout).toContain('original (JSON Schema as given, read for pydantic)')
-      expect(inspected.stdout).toContain('cut: 9 titles that restate a key, a model\'s name or the arguments model\'s dropped')
+      expect(inspected.stdout.replace(/\n {2}/g, ' ')).toContain('cut: 9 titles that restate a key, a model\'s name or the arguments model\'s dropped')
       expect(await flatmcp(['probe', 'dist'], py.root)).toMatchObject({ code: 0 })
 
       expect(await flatmcp(['build', 'src/draw.tools.ts', '--out', 'plain', '--preset', 'json-schema', '--profile', 'portable,gemini'], py.root)).toMatchObject({ code: 0 })

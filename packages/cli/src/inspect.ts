@@ -1,4 +1,4 @@
-import type { PresetName, ProfileName } from '@flatmcp/core'
+import type { CompiledTool, PresetName, ProfileName } from '@flatmcp/core'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { isJsonSchemaDocument, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
@@ -18,6 +18,47 @@ export interface InspectOptions {
   /** Terminal width; two columns from 100 up. Default: the output stream's, else 80. */
   width?: number
   stream?: { isTTY?: boolean, columns?: number }
+}
+
+/** Diagnostics by what they say the compiler did, for the summary line. */
+const WIDENED = new Set(['union-widened', 'untyped-leaf', 'invisible-constraint', 'keyword-rewritten', 'ref-unresolved', 'recursion-truncated', 'depth-limit', 'size-limit'])
+const MOVED = new Set(['keyword-dropped', 'format-moved', 'description-cut', 'encoded-as-json'])
+
+/** `oneOf` and `anyOf` lists anywhere in a schema. */
+function unionCount(schema: unknown): number {
+  if (typeof schema !== 'object' || schema === null)
+    return 0
+  const own = Array.isArray(schema) ? 0 : ['oneOf', 'anyOf'].filter(key => Array.isArray((schema as Record<string, unknown>)[key])).length
+  return own + Object.values(schema).reduce((n: number, child) => n + unionCount(child), 0)
+}
+
+/** The one line that says what the compiler did to a tool: unions joined, places widened, keywords moved (or dropped), tokens. */
+function changeSummary(original: unknown, compiled: CompiledTool, tokens: { from: number, to: number }): string {
+  const joined = Math.max(0, unionCount(original) - unionCount(compiled.inputSchema))
+  const widened = compiled.diagnostics.filter(d => WIDENED.has(d.code)).length
+  const moved = compiled.diagnostics.filter(d => MOVED.has(d.code)).length
+  const ratio = tokens.from === 0 ? '' : ` (${(tokens.to / tokens.from).toFixed(2)}×)`
+  return `${joined} ${joined === 1 ? 'union' : 'unions'} joined, ${widened} widened, ${moved} ${moved === 1 ? 'keyword' : 'keywords'} moved, tokens ${tokens.from} → ${tokens.to}${ratio}`
+}
+
+/** Lines of at most `width` visible characters, broken between words; the lines after the first indented by `indent`. */
+export function wrapWords(text: string, width: number, indent = '  '): string[] {
+  // eslint-disable-next-line no-control-regex
+  const visible = (line: string): number => line.replace(/\x1B\[\d+m/g, '').length
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`
+    if (line !== '' && visible(next) > width) {
+      lines.push(line)
+      line = `${indent}${word}`
+    }
+    else {
+      line = next
+    }
+  }
+  lines.push(line)
+  return lines
 }
 
 function sideBySide(left: string[], right: string[], width: number): string[] {
@@ -54,13 +95,15 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
     const compiled = others.find(other => other.profile === shown) ?? base
     // A JSON Schema given as data is shown as given: what reading it cut is listed below.
     const originalOf = (schema: unknown): unknown => isJsonSchemaDocument(schema) ? schema : toOriginalSchema(schema, 'input', fresh.converters, { preset: resolved.preset }).schema
-    const original = JSON.stringify({
+    const originals = {
       ...(definition.params ? { params: originalOf(definition.params) } : {}),
       input: definition.input === undefined ? {} : originalOf(definition.input),
-    }, null, 2).split('\n')
+    }
+    const original = JSON.stringify(originals, null, 2).split('\n')
     const source = isJsonSchemaDocument(definition.input) ? `JSON Schema as given${compiled.preset ? `, read for ${compiled.preset}` : ''}` : 'schema library → JSON Schema'
     const advertised = JSON.stringify(compiled.inputSchema, null, 2).split('\n')
     out.push(s.bold(`── ${compiled.name}`) + s.dim(`  (export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''})`))
+    out.push(...wrapWords(`${s.cyan('changed:')} ${changeSummary(originals, compiled, { from: tokens.original, to: tokens.profiles[shown] ?? 0 })}`, width))
     if (width >= 100) {
       out.push(...sideBySide([s.cyan(`original (${source})`)], [s.cyan('advertised inputSchema')], width + 10))
       out.push(...sideBySide(original, advertised, width))
@@ -69,16 +112,18 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
       out.push(s.cyan(`original (${source}):`), ...original, s.cyan('advertised inputSchema:'), ...advertised)
     }
     const ratio = (n: number): string => tokens.original === 0 ? '' : ` (${(n / tokens.original).toFixed(2)}×)`
-    out.push(`${s.cyan('tokens (o200k_base, name + description + schema):')} original ${tokens.original} → ${Object.entries(tokens.profiles).map(([name, n]) => `${name === shown ? s.bold(name) : name} ${n}${ratio(n)}`).join(', ')}`)
+    // Each profile's figure stays on one line: the words inside it are joined by no-break spaces until wrapped.
+    const figures = Object.entries(tokens.profiles).map(([name, n]) => `${name === shown ? s.bold(name) : name}\u00A0${n}${ratio(n).replace(' ', '\u00A0')}`)
+    out.push(...wrapWords(`${s.cyan('tokens (o200k_base, name + description + schema):')} original\u00A0${tokens.original} → ${figures.join(', ')}`, width).map(line => line.replace(/\u00A0/g, ' ')))
     const cut = compiled.diagnostics.filter(d => d.code === 'generator-noise')
     if (cut.length > 0)
-      out.push(`${s.cyan('cut:')} ${cut.map(d => d.message).join('; ')}`)
+      out.push(...wrapWords(`${s.cyan('cut:')} ${cut.map(d => d.message).join('; ')}`, width))
     const listed = compiled.diagnostics.filter(d => d.code !== 'generator-noise')
     out.push(s.cyan('diagnostics:') + (listed.length === 0 ? ' none' : ''))
     for (const d of listed) {
       const mark = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info')
       const flat = d.flatPath !== undefined && d.flatPath !== d.path ? ` (advertised ${d.flatPath || '/'})` : ''
-      out.push(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}${flat}: ${d.message}`)
+      out.push(...wrapWords(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}${flat}: ${d.message}`, width, '    '))
     }
     if (compiled.decode)
       out.push(`${s.cyan('JSON text parsed back:')} ${JSON.stringify(compiled.decode)}`)

@@ -9,7 +9,7 @@ import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
-import { checkRoundTrip, checkSuperset, createModuleCompiler, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
+import { checkRoundTrip, checkSuperset, createModuleCompiler, defaultArtifactName, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 import type { UpstreamOptions } from '../proxy/upstream'
 import { connectUpstream } from '../proxy/upstream'
@@ -46,6 +46,8 @@ export interface ProbeReport {
   ok: boolean
   seed: number
   samples: number
+  /** The token budgets the probe held the tools to (none given: the tokens check was skipped). */
+  budgets: { maxTokens?: number, maxModuleTokens?: number }
   artifacts: ArtifactReport[]
 }
 
@@ -374,8 +376,9 @@ async function probeSnapshot(file: string, parsed: unknown, sampling: Sampling, 
   const text = readFileSync(file, 'utf8')
   const proxy = await createProxy(recordedUpstream(snapshot, tools), { preset: snapshot.options.preset, profiles: snapshot.options.profiles, log: () => {} })
   const again = snapshotText(proxy.snapshot(snapshotGenerator()))
+  const command = `flatmcp snapshot --out ${path.relative(process.cwd(), file) || file}${snapshot.options.profiles.map(name => ` --profile ${name}`).join('')}${snapshot.options.preset === 'json-schema' ? '' : ` --preset ${snapshot.options.preset}`} -- <the upstream's command>`
   if (again !== text)
-    add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now; refresh it with flatmcp snapshot --out ${path.basename(file)}`, detail: lineDiff(text, again, path.basename(file), 'compiled now') })
+    add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now (a flatmcp of another version made it); refresh it`, detail: `${lineDiff(text, again, path.basename(file), 'compiled now')}\nrefresh it: ${command}` })
   if (live) {
     const drift = driftOf(tools, live)
     const refresh = `refresh it with flatmcp snapshot --out ${path.basename(file)}`
@@ -396,6 +399,16 @@ async function probeSnapshot(file: string, parsed: unknown, sampling: Sampling, 
     await soundness(tool, { input: proxied.upstream.tool.inputSchema }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report)
   }
   return { report, artifact }
+}
+
+/** The `flatmcp build` command that writes this artifact again, where it is, with the options it records (`extend` and `coercion: false` are the plugin's alone). */
+function buildCommand(file: string, root: string, artifact: Artifact): string {
+  const where = path.relative(root, file).split(path.sep).join('/')
+  const named = defaultArtifactName(artifact.module)
+  const out = where.endsWith(named) ? where.slice(0, -named.length).replace(/\/$/, '') || '.' : undefined
+  const profiles = [artifact.options.profile, ...(artifact.options.profiles ?? [])].filter((name, n, all) => all.indexOf(name) === n)
+  const cwd = path.relative(process.cwd(), root)
+  return `${cwd ? `(in ${cwd}) ` : ''}npx flatmcp build ${artifact.module}${out === undefined ? ' --out <its folder>' : out === 'dist' ? '' : ` --out ${out}`}${profiles.length > 1 || profiles[0] !== 'portable' ? ` --profile ${profiles.join(',')}` : ''}${artifact.options.preset ? ` --preset ${artifact.options.preset}` : ''}`
 }
 
 async function probeArtifact(file: string, root: string, sampling: Sampling, budget: Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'> = {}, live?: LiveList): Promise<{ report: ArtifactReport, artifact: Artifact }> {
@@ -440,7 +453,7 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
       check: 'current',
       severity: 'error',
       message: `the artifact differs from what ${artifact.module} compiles to now`,
-      detail: lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`),
+      detail: `${lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`)}\nrefresh it: run your build${artifact.options.extend === null && artifact.options.coercion ? `, or ${buildCommand(file, root, artifact)}` : ''}`,
     })
   }
 
@@ -539,5 +552,6 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
     if (!artifacts.some(a => a.module === module))
       artifacts.push({ file: '', module, tools: [], samplesChecked: 0, sampled: [], roundTrips: [], findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
   }
-  return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, artifacts }
+  const budgets = { ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }), ...(options.maxModuleTokens === undefined ? {} : { maxModuleTokens: options.maxModuleTokens }) }
+  return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, budgets, artifacts }
 }

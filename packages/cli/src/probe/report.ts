@@ -21,8 +21,26 @@ function tokensText(tokens: ProbeReport['artifacts'][number]['tokens']): string 
   return Object.entries(tokens ?? {}).map(([profile, byTool]) => `${profile} ${Object.values(byTool).reduce((sum, n) => sum + n, 0)}`).join(', ')
 }
 
-function roundTripText(roundTrips: ProbeReport['artifacts'][number]['roundTrips']): string {
-  return roundTrips.length === 0 ? 'no target profile built' : roundTrips.map(t => `${t.tool}: ${t.checked} values`).join('; ')
+/** Why a check that found nothing did nothing either; undefined when it ran. */
+function skipped(check: Check, artifact: ProbeReport['artifacts'][number], report: ProbeReport): string | undefined {
+  if (check === 'round-trip' && artifact.roundTrips.length === 0)
+    return 'no target profile built (build with --profile openai-strict, anthropic-strict or gemini to ship one)'
+  if (check === 'tokens' && report.budgets.maxTokens === undefined && report.budgets.maxModuleTokens === undefined)
+    return `no budget given (--max-tokens, --max-module-tokens); all tools: ${tokensText(artifact.tokens)} (o200k_base)`
+  if (check === 'superset' && artifact.sampled.length === 0)
+    return 'no tool to sample'
+  return undefined
+}
+
+/** What a check that ran went over, shown after its label. */
+function ranText(check: Check, artifact: ProbeReport['artifacts'][number], report: ProbeReport): string {
+  if (check === 'superset')
+    return ` (${sampledText(artifact.sampled)})`
+  if (check === 'round-trip')
+    return ` (${artifact.roundTrips.map(t => `${t.tool}: ${t.checked} values`).join('; ')})`
+  if (check === 'tokens')
+    return ` (o200k_base, ${[report.budgets.maxTokens === undefined ? '' : `at most ${report.budgets.maxTokens} per tool`, report.budgets.maxModuleTokens === undefined ? '' : `${report.budgets.maxModuleTokens} per module`].filter(Boolean).join(', ')}; all tools: ${tokensText(artifact.tokens)})`
+  return ''
 }
 
 /** The probe's report for a person: one block per artifact, each check passed or its findings. */
@@ -38,8 +56,9 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
     for (const [check, label] of CHECKS) {
       const findings = artifact.findings.filter(f => f.check === check)
       if (findings.length === 0) {
+        const why = skipped(check, artifact, report)
         if (artifact.file)
-          lines.push(`  ${s.green('✓')} ${label}${check === 'superset' ? s.dim(` (${sampledText(artifact.sampled)})`) : check === 'round-trip' ? s.dim(` (${roundTripText(artifact.roundTrips)})`) : check === 'tokens' ? s.dim(` (o200k_base, all tools: ${tokensText(artifact.tokens)})`) : ''}`)
+          lines.push(why === undefined ? `  ${s.green('✓')} ${label}${s.dim(ranText(check, artifact, report))}` : `  ${s.dim('–')} ${label}: ${s.yellow('skipped')}${s.dim(`, ${why}`)}`)
         continue
       }
       lines.push(`  ${s.red('✗')} ${label}`)

@@ -1,6 +1,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { CoercionPlan, CompiledTool } from '@flatmcp/core'
 import type { ToolDefinition } from '../define-tool'
+import { warnIfStale } from './stale-artifact'
 import { malformedSchema, malformedTool } from './tool-shape'
 
 /** A tool as `tools/list` returns it. */
@@ -61,9 +62,11 @@ export function registerPrecomputed(tools: Record<string, PrecomputedTool>): voi
  * it would serve, in every profile, is checked first: an artifact of another shape, or one edited
  * into something a client refuses, is a TypeError naming the tool, the profile and the field, at
  * start-up rather than on every `tools/list`. Its tools are served as the artifact has them, so keep
- * it current (`flatmcp probe` checks).
+ * it current (`flatmcp probe` checks); in development (Node, `NODE_ENV` not `production`), where the
+ * module it was built from is at hand under `root` (default: the working directory), an artifact
+ * older than its sources is said once on stderr.
  */
-export function registerArtifact(artifact: unknown): void {
+export function registerArtifact(artifact: unknown, options: { root?: string } = {}): void {
   const a = artifact as { tools?: unknown, runtime?: unknown } | null
   if (typeof a !== 'object' || a === null || !Array.isArray(a.tools) || typeof a.runtime !== 'object' || a.runtime === null)
     throw new TypeError('registerArtifact: not a flatmcp artifact (it needs "tools", a list, and "runtime", an object, as `flatmcp build` writes them)')
@@ -92,6 +95,7 @@ export function registerArtifact(artifact: unknown): void {
     tools[tool.name] = { tool, ...rest }
   }
   registerPrecomputed(tools)
+  warnIfStale(a as { module?: unknown, hash?: unknown, files?: unknown }, options.root)
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)

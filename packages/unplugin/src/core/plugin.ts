@@ -16,6 +16,17 @@ import { resolveOptions } from './options'
 export const DEV_ARTIFACTS_PATH = '/@flatmcp/'
 
 /**
+ * A build error as the bundler shows it: the message, which names file, line and column, without
+ * a stack of the plugin's and the bundler's frames (bundlers print an error's stack beneath it).
+ */
+function buildError(message: string): Error {
+  const error = new Error(message)
+  error.name = 'flatmcp'
+  error.stack = ''
+  return error
+}
+
+/**
  * The plugin: compiles each tool module at build time, appends its tools' precomputed data to the
  * module, and emits one `*.mcp.json` artifact per module.
  */
@@ -78,7 +89,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         }
         catch (error) {
           failed = true
-          return this.error(await describeFailure(error, file, options.root))
+          return this.error(buildError(await describeFailure(error, file, options.root)))
         }
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
@@ -86,7 +97,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         for (const warning of warnings) {
           if (failsBuild({ severity: 'warning' }, options.failOn)) {
             failed = true
-            return this.error(warning)
+            return this.error(buildError(warning))
           }
           warned++
           if (!options.quiet)

@@ -151,6 +151,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
         generator: { name: NAME, version: VERSION },
         module,
         hash,
+        files: dependencies,
         options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), ...(options.preset === 'auto' ? {} : { preset: options.preset }), coercion: options.coercion, extend: ext?.descriptor ?? null },
         tools,
         flats,

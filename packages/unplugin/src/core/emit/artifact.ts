@@ -19,6 +19,8 @@ export interface ArtifactInput {
   module: string
   /** A content hash of the module and every project file it imports. */
   hash: string
+  /** The files `hash` covers, in its order, relative to the root: the runtime checks them in development. */
+  files: string[]
   options: ArtifactOptions
   tools: ModuleTool[]
   flats: ModuleFlat[]
@@ -42,6 +44,7 @@ export function artifactText(input: ArtifactInput): string {
     generator: `${input.generator.name}@${input.generator.version}`,
     module: input.module,
     hash: input.hash,
+    files: input.files,
     options: input.options,
     tools: input.tools.map(t => t.precomputed.tool),
     runtime: Object.fromEntries(input.tools.map(({ exportName, precomputed }) => [precomputed.tool.name, {

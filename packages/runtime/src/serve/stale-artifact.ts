@@ -1,0 +1,44 @@
+// A registered artifact checked against its sources once, in development: where the module it was
+// built from is at hand, its content hash is taken again as the build took it. No Node built-in is
+// imported: outside Node (a Worker) or in production nothing is read.
+import { logOnce } from './log'
+
+interface FsApi { existsSync: (file: string) => boolean, readFileSync: (file: string) => Uint8Array }
+interface CryptoApi { createHash: (algorithm: string) => { update: (data: string | Uint8Array) => unknown, digest: (encoding: 'hex') => string } }
+interface PathApi { resolve: (...parts: string[]) => string }
+
+type Process = { env?: Record<string, string | undefined>, cwd?: () => string, getBuiltinModule?: (id: string) => unknown }
+
+/**
+ * Whether an artifact (`module`, `hash`, and the `files` the hash covers, relative to the project
+ * root) no longer matches its sources under `root`: `undefined` when it cannot tell (no Node, in
+ * production, an artifact without `files`, or its module not at hand).
+ */
+export function artifactIsStale(artifact: { module?: unknown, hash?: unknown, files?: unknown }, root?: string): boolean | undefined {
+  const node = (globalThis as { process?: Process }).process
+  if (!node?.getBuiltinModule || node.env?.NODE_ENV === 'production')
+    return undefined
+  const { module, hash, files } = artifact
+  if (typeof module !== 'string' || typeof hash !== 'string' || !Array.isArray(files) || !files.every(file => typeof file === 'string'))
+    return undefined
+  const fs = node.getBuiltinModule('node:fs') as FsApi
+  const crypto = node.getBuiltinModule('node:crypto') as CryptoApi
+  const path = node.getBuiltinModule('node:path') as PathApi
+  const base = root ?? node.cwd?.() ?? '.'
+  if (!fs.existsSync(path.resolve(base, module)))
+    return undefined
+  // As the build hashed them: each file's root-relative path, then its bytes (or that it is missing).
+  const sum = crypto.createHash('sha256')
+  for (const file of files as string[]) {
+    const absolute = path.resolve(base, file)
+    sum.update(`\0${file}\0`)
+    sum.update(fs.existsSync(absolute) ? fs.readFileSync(absolute) : '\0missing')
+  }
+  return `sha256:${sum.digest('hex')}` !== hash
+}
+
+/** Says once per module, on stderr, that its artifact is older than its sources. */
+export function warnIfStale(artifact: { module?: unknown, hash?: unknown, files?: unknown }, root?: string): void {
+  if (artifactIsStale(artifact, root))
+    logOnce(`stale-artifact:${String(artifact.module)}`, `flatmcp: the artifact of ${String(artifact.module)} is older than its sources (they changed since it was built): tools/list serves what was built then. Build again (your bundler, or flatmcp build), or check with flatmcp probe.`)
+}
