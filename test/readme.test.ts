@@ -8,7 +8,7 @@ import { docPages, headingAnchor, readmeSnippet, readmeSnippets } from './suppor
 
 /** Each snippet the pages show, by the name on its first line, and the example it comes from. */
 const EXAMPLE_FILES: Record<string, string> = {
-  ...Object.fromEntries(['vite.config.ts', 'rollup.config.mjs', 'rolldown.config.mjs', 'esbuild.config.mjs', 'webpack.config.mjs', 'rspack.config.mjs', 'src/tools.ts', 'src/stdio.ts', 'src/stdio-v2.ts', 'src/flat.tools.ts', 'src/flat-server.ts', 'src/flat-v2.ts', 'src/flat-tmcp.ts'].map(file => [file, 'examples/chat-server'])),
+  ...Object.fromEntries(['vite.config.ts', 'rollup.config.mjs', 'rolldown.config.mjs', 'esbuild.config.mjs', 'webpack.config.mjs', 'rspack.config.mjs', 'src/tools.ts', 'src/stdio.ts', 'src/stdio-v2.ts', 'src/flat.tools.ts', 'src/flat-server.ts', 'src/flat-v2.ts', 'src/flat-tmcp.ts', 'src/flat-fastmcp.ts', 'src/flat-mcp-handler.ts'].map(file => [file, 'examples/chat-server'])),
   'src/worker.ts': 'examples/proxy-worker',
 }
 
