@@ -24,7 +24,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Two files at once, whatever the cores: most of the end-to-end files wait on processes they start
-    // (servers, bundlers, installs), so on 2 cores the suite takes about 9 minutes this way against
+    // (servers, bundlers, installs), so on 2 cores the suite takes about 7 minutes this way against
     // about 13 one file at a time (vitest's default there is cores - 1).
     maxWorkers: 2,
   },

@@ -608,6 +608,20 @@ describe('flatmcp usage', () => {
     expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version}\n` })
   })
 
+  it('the summary line counts each kind of change: a union joined, a place widened, a keyword moved, the tokens', async () => {
+    const mixed = fixtureProject('cli-inspect-kinds', {
+      'src/mixed.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const pick = defineTool({ name: 'pick', input: z.object({ shape: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), data: z.unknown() }), z.object({ kind: z.literal('b'), at: z.iso.datetime() })]) }), handler: () => 1 })\n`,
+    })
+    try {
+      const run = await flatmcp(['inspect', 'src/mixed.tools.ts'], mixed.root)
+      expect(run.code).toBe(0)
+      expect(run.stdout.split('\n')[1]).toMatch(/^changed: 1 union joined, [1-9]\d* widened, [1-9]\d* keywords? moved, tokens \d+ → \d+ \(\d\.\d\d×\)$/)
+    }
+    finally {
+      mixed.remove()
+    }
+  })
+
   it('--profile shows a tool in that profile, with the JSON text it parses back; an unknown one is a usage error', async () => {
     const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'send_message', '--profile', 'gemini'], project.root)
     expect(run.code).toBe(0)
