@@ -248,7 +248,7 @@ describe('flatmcp probe', () => {
     const run = await flatmcp(['probe', 'dist'], project.root)
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('✓ accepts every value the original schemas accept')
-    expect(run.stdout).toContain('clean: 1 artifact(s), seed 1, 200 samples per tool')
+    expect(run.stdout).toContain('clean: 1 artifact, seed 1, 200 samples per tool')
     // A check with nothing to check says so, and why, instead of a tick.
     expect(run.stdout).toContain('– round-trips in each target profile it ships (a model\'s answer, read back, parses to the same value): skipped, no target profile built (build with --profile openai-strict, anthropic-strict or gemini to ship one)')
     expect(run.stdout).toMatch(/^ {2}– keeps to the token budgets: skipped, no budget given \(--max-tokens, --max-module-tokens\); all tools: portable \d+ \(o200k_base\)$/m)

@@ -11,6 +11,8 @@ const CHECKS: [Check, string][] = [
   ['tokens', 'keeps to the token budgets'],
 ]
 
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+
 /** Values checked per tool, with what the sampler could not aim for. */
 function sampledText(sampled: ProbeReport['artifacts'][number]['sampled']): string {
   return sampled.map(t => `${t.tool}: ${t.checked} values${t.unmet.length > 0 ? `, not aimed for: ${t.unmet.join(', ')}` : ''}`).join('; ')
@@ -50,7 +52,7 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
   const indent = (text: string, by = '      '): string => text.split('\n').map(line => `${by}${line}`).join('\n')
   for (const artifact of report.artifacts) {
     const name = artifact.file ? path.relative(root, artifact.file) : '(missing artifact)'
-    lines.push(s.bold(`${name}`) + (artifact.module ? s.dim(`  from ${artifact.module}, ${artifact.tools.length} tools`) : ''))
+    lines.push(s.bold(`${name}`) + (artifact.module ? s.dim(`  from ${artifact.module}, ${plural(artifact.tools.length, 'tool')}`) : ''))
     if (artifact.file)
       lines.push(`  ${s.green('✓')} well-formed`)
     for (const [check, label] of CHECKS) {
@@ -75,7 +77,7 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
   }
   const errors = report.artifacts.flatMap(a => a.findings).filter(f => f.severity === 'error').length
   lines.push('', errors === 0
-    ? s.green(`clean: ${report.artifacts.length} artifact(s), seed ${report.seed}, ${report.samples} samples per tool`)
-    : s.red(`${errors} finding(s) in ${report.artifacts.length} artifact(s) (seed ${report.seed}, ${report.samples} samples per tool)`))
+    ? s.green(`clean: ${plural(report.artifacts.length, 'artifact')}, seed ${report.seed}, ${report.samples} samples per tool`)
+    : s.red(`${plural(errors, 'finding')} in ${plural(report.artifacts.length, 'artifact')} (seed ${report.seed}, ${report.samples} samples per tool)`))
   return lines.join('\n')
 }
