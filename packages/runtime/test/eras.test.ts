@@ -12,6 +12,7 @@ import { CLIENT_INFO_META_KEY, createMcpHandler, InMemoryTransport, WebStandardS
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
+import { rejectedBy } from '../../../test/support/validators'
 
 /** Two tools as a build with `profiles: ['portable', 'openai-strict', 'gemini']` leaves them. */
 function builtTools(): ToolDefinition[] {
@@ -143,6 +144,48 @@ describe.each(ways)('%s', (_name, way) => {
       expect(text(await client.callTool({ ...album, ...anonymous }))).toBe('sent 2')
     }
     expect(text(await client.callTool(album))).toBe('sent 2')
+    await client.close()
+  })
+})
+
+/** Tools whose outputs clients meet in every shape: a union of objects, an array, a scalar, and one that fails. */
+function outputTools(): ToolDefinition[] {
+  const Shape = z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number() })])
+  const tools = [
+    defineTool({ name: 'shape', input: z.object({ kind: z.enum(['circle', 'square']) }), output: Shape, handler: ({ kind }) => kind === 'circle' ? { kind, r: 1 } : { kind, side: 2 } }),
+    defineTool({ name: 'list', input: z.object({}), output: z.array(z.string()), handler: () => ['a', 'b'] }),
+    defineTool({ name: 'count', input: z.object({}), output: z.number().int(), handler: () => 3 }),
+    defineTool({ name: 'refuse', input: z.object({}), output: z.array(z.string()), handler: () => ({ isError: true, content: [{ type: 'text' as const, text: 'no' }], structuredContent: { result: [] } }) as never }),
+  ]
+  return tools.map(tool => attachCompiled(tool, toPrecomputed(compileTool(tool))))
+}
+
+describe.each(ways)('outputs, %s', (_name, way) => {
+  it('each output schema is a root object without a combinator, the structuredContent of each call passes it under every client validator, and an error result carries none', async () => {
+    const client = await way.connect(outputTools(), undefined, 'outputs')
+    const { tools } = await client.listTools()
+    const schemaOf = (name: string): Record<string, unknown> => tools.find(tool => tool.name === name)!.outputSchema as Record<string, unknown>
+    for (const tool of tools) {
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' })
+      expect(Object.keys(tool.outputSchema!).filter(key => ['anyOf', 'oneOf', 'allOf', '$schema'].includes(key)), tool.name).toEqual([])
+    }
+    expect(schemaOf('list')).toEqual({ type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] })
+    const calls: [string, Record<string, unknown>, unknown][] = [
+      ['shape', { kind: 'circle' }, { kind: 'circle', r: 1 }],
+      ['shape', { kind: 'square' }, { kind: 'square', side: 2 }],
+      ['list', {}, { result: ['a', 'b'] }],
+      ['count', {}, { result: 3 }],
+    ]
+    for (const [name, args, structured] of calls) {
+      const result = await client.callTool({ name, arguments: args })
+      expect(result.structuredContent, name).toEqual(structured)
+      expect(rejectedBy(schemaOf(name), result.structuredContent), name).toEqual([])
+      // The text block says the value itself, unwrapped.
+      expect(JSON.parse(text(result))).toEqual(name === 'shape' ? structured : (structured as { result: unknown }).result)
+    }
+    const refused = await client.callTool({ name: 'refuse', arguments: {} })
+    expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'no' }] })
+    expect(refused.structuredContent).toBeUndefined()
     await client.close()
   })
 })

@@ -64,7 +64,13 @@ export interface CompiledTool {
   title?: string
   description?: string
   inputSchema: JsonSchemaObject
+  /** The output as clients take it: a root object with no root combinator (see `outputWrap`). */
   outputSchema?: JsonSchemaObject
+  /**
+   * Set when the output's root is not one object (an array, a scalar, a union that stays one): it is
+   * advertised as `{ result: … }`, and the tool's `structuredContent` goes wrapped the same way.
+   */
+  outputWrap?: 'result'
   annotations?: Record<string, unknown>
   /** The profile this tool was compiled for, unless `portable`. */
   profile?: string
@@ -95,6 +101,11 @@ export class CompileError extends Error {
 }
 
 const EMPTY_OBJECT: JsonSchemaObject = { type: 'object', properties: {} }
+
+/** A schema whose root is one object: `type: "object"` alone, with no combinator beside it. */
+function isPlainObjectRoot(schema: JsonSchemaObject): boolean {
+  return schema.type === 'object' && !['anyOf', 'oneOf', 'allOf', 'not', 'if', '$ref'].some(keyword => keyword in schema)
+}
 
 /**
  * Compiles one tool: its original schemas to JSON Schema, flattened for the profile, `params` and
@@ -173,8 +184,17 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   // A target profile keeps only the keywords its target takes, so the header rule is the flattening's.
   if (!target.profile)
     diagnostics.push(...checkHeaders(tool.name, originals, compiled.inputSchema))
-  if (tool.output !== undefined)
-    compiled.outputSchema = canonicalSchema(flat('output', tool.output)) as JsonSchemaObject
+  if (tool.output !== undefined) {
+    // Clients take a root object only (the SDK 2.x rewrites any other for 2025 clients, its results not always).
+    const output = canonicalSchema(flat('output', tool.output)) as JsonSchemaObject
+    if (isPlainObjectRoot(output)) {
+      compiled.outputSchema = output
+    }
+    else {
+      compiled.outputSchema = { type: 'object', properties: { result: output }, required: ['result'] }
+      compiled.outputWrap = 'result'
+    }
+  }
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations
   if (target.profile)

@@ -32,6 +32,8 @@ export interface PrecomputedTool {
   slices?: { params?: string[], extend?: string[] }
   /** The tool in the other profiles the build asked for, by profile name (the base is `tool`). */
   profiles?: Record<string, ProfiledTool>
+  /** A non-object output goes as `structuredContent: { result: … }`, as its `outputSchema` says. */
+  outputWrap?: 'result'
 }
 
 /** Where precomputed data hangs on a tool definition (put there by the build, or by `attachCompiled`). */
@@ -129,6 +131,8 @@ export function toPrecomputed(compiled: CompiledTool, others: readonly CompiledT
   if (compiled.annotations !== undefined)
     tool.annotations = compiled.annotations
   const data: PrecomputedTool = { tool, coercion: compiled.coercion }
+  if (compiled.outputWrap !== undefined)
+    data.outputWrap = compiled.outputWrap
   if (compiled.discriminator !== undefined)
     data.discriminator = compiled.discriminator
   if (compiled.slices !== undefined)

@@ -197,11 +197,20 @@ function isCallToolResult(value: unknown): value is CallToolResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content)
 }
 
-function toResult(value: unknown, hasOutput: boolean): CallToolResult {
-  if (isCallToolResult(value))
-    return value
+/**
+ * A handler's value as a tool result: with an output schema, its JSON as text and as
+ * `structuredContent` (wrapped as `{ result: … }` where the schema says so). An error result goes
+ * without `structuredContent`: clients check it against the output schema, errors included.
+ */
+function toResult(value: unknown, hasOutput: boolean, wrap: PrecomputedTool['outputWrap']): CallToolResult {
+  if (isCallToolResult(value)) {
+    if (value.isError !== true || value.structuredContent === undefined)
+      return value
+    const { structuredContent: _, ...error } = value
+    return error
+  }
   if (hasOutput)
-    return { structuredContent: value as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] }
+    return { structuredContent: (wrap ? { [wrap]: value } : value) as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(value) }] }
   if (value === undefined)
     return { content: [] }
   return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] }
@@ -420,7 +429,7 @@ async function callTool(entry: Prepared, read: () => Promise<Reading>, request: 
   }
   try {
     const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}) })
-    return toResult(value, definition.output !== undefined)
+    return toResult(value, definition.output !== undefined, entry.compiled.outputWrap)
   }
   catch (error) {
     if (isProtocolError(error))

@@ -53,6 +53,7 @@ export function artifactText(input: ArtifactInput): string {
       ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
       ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
       ...(precomputed.profiles === undefined ? {} : { profiles: precomputed.profiles }),
+      ...(precomputed.outputWrap === undefined ? {} : { outputWrap: precomputed.outputWrap }),
     }])),
     // Tokens (o200k_base) of each tool's definition: the original's, and each profile's.
     tokens: Object.fromEntries(input.tools.map(({ precomputed, tokens }) => [precomputed.tool.name, { original: tokens.original, ...tokens.profiles }])),
