@@ -1,6 +1,8 @@
 export { canonicalSchema } from './compile/canonical'
 export { CompileError, compileTool } from './compile/compile-tool'
 export type { CompiledTool, CompileOptions, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from './compile/compile-tool'
+export type { ClientHints } from './compile/client-hints'
+export { searchHintOf } from './compile/client-hints'
 export { flattenSchema } from './flatten/flatten-schema'
 export { resolvePointer } from './json'
 export { toOriginalSchema, UnrepresentableError } from './frontend/original-schema'

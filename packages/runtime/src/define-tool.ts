@@ -67,6 +67,14 @@ export interface ToolDefinition<
   title?: string
   description?: string
   annotations?: ToolAnnotations
+  /**
+   * Claude Code defers a server's tools behind its tool search: `true` keeps this one in every prompt
+   * (listed as `_meta["anthropic/alwaysLoad"]`), `false` lets it be deferred even where the server's
+   * tools are kept.
+   */
+  alwaysLoad?: boolean
+  /** Words a client's tool search finds this tool by (`_meta["anthropic/searchHint"]`); `true` makes them from its name, description and keys. */
+  searchHint?: string | true
   params?: P
   input: I
   output?: O

@@ -190,6 +190,23 @@ describe.each(ways)('outputs, %s', (_name, way) => {
   })
 })
 
+describe.each(ways)('client hints, %s', (_name, way) => {
+  it('alwaysLoad and searchHint reach the list a real client reads as _meta, and a top-level key the definition adds does not', async () => {
+    const kept = defineTool({ name: 'send_message', description: 'Sends a message to a chat. Long text follows.', alwaysLoad: true, searchHint: true, input: z.object({ chatId: z.string(), kind: z.enum(['text', 'photo']) }), handler: () => 'ok' })
+    const found = defineTool({ name: 'archive', alwaysLoad: false, searchHint: ' old chats, cleanup ', input: z.object({}), handler: () => 'ok' })
+    const plain = defineTool({ name: 'plain', input: z.object({}), handler: () => 'ok', defer_loading: true } as never)
+    const tools = [kept, found, plain].map(tool => attachCompiled(tool, toPrecomputed(compileTool(tool), [compileTool(tool, { profile: 'gemini' })])))
+    const client = await way.connect(tools, undefined, 'hints')
+    const listed = (await client.listTools()).tools
+    expect(listed.find(tool => tool.name === 'send_message')!._meta).toEqual({ 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'send message sends chat id text photo' })
+    expect(listed.find(tool => tool.name === 'archive')!._meta).toEqual({ 'anthropic/alwaysLoad': false, 'anthropic/searchHint': 'old chats, cleanup' })
+    const bare = listed.find(tool => tool.name === 'plain')!
+    expect(bare._meta).toBeUndefined()
+    expect(Object.keys(bare)).not.toContain('defer_loading')
+    await client.close()
+  })
+})
+
 describe('a profile chosen by what every request carries', () => {
   const byHeader: ProfileChoice = ({ headers }) => headers?.get('x-flatmcp-profile') ?? undefined
   const ways: [string, Way][] = [['2026-07-28', perRequest('modern')], ['stateless 2025', perRequest('legacy')]]

@@ -1,3 +1,4 @@
+import type { ClientHints } from './client-hints'
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, PresetName, ProfileName } from '../types'
 import type { OriginalSchema, SchemaConverters } from '../frontend/original-schema'
 import type { JsonSchemaOriginal } from '../frontend/json-schema'
@@ -15,10 +16,11 @@ import { applyTarget } from '../profiles/apply'
 import { omitAbsentNulls } from '../profiles/rules'
 import { resolveTarget } from '../profiles/registry'
 import { canonicalSchema } from './canonical'
+import { hintsMeta } from './client-hints'
 import { declaredHeaders, HEADER_KEYWORD, headerViolations, misplacedHeaders } from './headers'
 
 /** What the compiler reads of a tool. `@flatmcp/runtime`'s `defineTool` gives it its types. */
-export interface ToolDefinition {
+export interface ToolDefinition extends ClientHints {
   name: string
   title?: string
   description?: string
@@ -72,6 +74,8 @@ export interface CompiledTool {
    */
   outputWrap?: 'result'
   annotations?: Record<string, unknown>
+  /** The hints clients read (`anthropic/alwaysLoad`, `anthropic/searchHint`), from the definition's `alwaysLoad` and `searchHint`. */
+  _meta?: Record<string, unknown>
   /** The profile this tool was compiled for, unless `portable`. */
   profile?: string
   /** For a JSON Schema input: the parser preset it was read with. */
@@ -197,6 +201,10 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   }
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations
+  // From the flat schema before any target's rewrites: every profile lists the same hints.
+  const meta = hintsMeta(tool, tool.name, tool.description, inputSchema)
+  if (meta !== undefined)
+    compiled._meta = meta
   if (target.profile)
     compiled.profile = target.profile.name
   if (presetName !== undefined)

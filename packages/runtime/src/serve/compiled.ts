@@ -12,6 +12,7 @@ export interface McpTool {
   inputSchema: { type: 'object', [key: string]: unknown }
   outputSchema?: { type: 'object', [key: string]: unknown }
   annotations?: Record<string, unknown>
+  _meta?: Record<string, unknown>
 }
 
 /** A tool in one target profile: its advertised input and the inverse map back to the original's. */
@@ -130,6 +131,8 @@ export function toPrecomputed(compiled: CompiledTool, others: readonly CompiledT
     tool.outputSchema = compiled.outputSchema as McpTool['outputSchema']
   if (compiled.annotations !== undefined)
     tool.annotations = compiled.annotations
+  if (compiled._meta !== undefined)
+    tool._meta = compiled._meta
   const data: PrecomputedTool = { tool, coercion: compiled.coercion }
   if (compiled.outputWrap !== undefined)
     data.outputWrap = compiled.outputWrap
