@@ -337,6 +337,31 @@ describe('flatmcp probe', () => {
     }
   })
 
+  it('checks outputs: every output the original accepts, as the server sends it (an array wrapped as { result }), passes the advertised output schema; a narrowed one is caught', async () => {
+    const outputs = fixtureProject('cli-outputs', {
+      'src/out.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const shape = defineTool({ name: 'shape', input: z.object({}), output: z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number() })]), handler: () => ({ kind: 'circle' as const, r: 1 }) })\nexport const names = defineTool({ name: 'names', input: z.object({}), output: z.array(z.string().min(1)), handler: () => ['a'] })\n`,
+    })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], outputs.root)).toMatchObject({ code: 0 })
+      const clean = await flatmcp(['probe', 'dist', '--samples', '50'], outputs.root)
+      expect(clean.code, clean.stdout).toBe(0)
+      expect(clean.stdout).toMatch(/names \(output\): [1-9]\d* values/)
+      expect(clean.stdout).toMatch(/shape \(output\): [1-9]\d* values/)
+      const file = path.join(outputs.root, 'dist/src/out.tools.mcp.json')
+      const artifact = JSON.parse(readFileSync(file, 'utf8'))
+      expect(artifact.runtime.names.outputWrap).toBe('result')
+      artifact.tools.find((t: { name: string }) => t.name === 'names').outputSchema.properties.result.maxItems = 0
+      writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
+      const narrowed = await flatmcp(['probe', 'dist', '--samples', '50'], outputs.root)
+      expect(narrowed.code).toBe(1)
+      expect(narrowed.stdout).toMatch(/names \(output\): the advertised output schema rejects an output the original accepts, as the server sends it/)
+      expect(narrowed.stdout).toMatch(/counterexample: \{"result":\["[^"]+"\]\}/)
+    }
+    finally {
+      outputs.remove()
+    }
+  })
+
   it('samples strings that match a pattern, reports values per tool, and fails a tool it could not check', async () => {
     const odd = fixtureProject('cli-sampling', {
       'src/odd.tools.ts': [

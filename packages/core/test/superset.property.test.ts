@@ -46,6 +46,44 @@ describe('superset invariant (property)', () => {
     expect(checkedValues).toBeGreaterThan(RUNS * 2)
   }, TIMEOUT)
 
+  it('outputs keep it too: what the original parses a value to, sent as the server sends it (wrapped as { result } where the root is no object), passes the advertised output schema', () => {
+    let checked = 0
+    let wrapped = 0
+    fc.assert(fc.property(cases, fc.boolean(), ([s, values], asArray) => {
+      const typed = asArray ? z.array(toZod(s, true)) : toZod(s, true)
+      let compiled
+      try {
+        compiled = compileTool({ name: 'generated', input: z.object({}), output: asArray ? z.array(toZod(s)) : toZod(s) })
+      }
+      catch {
+        return // an output whose JSON the library cannot write (a transform): nothing is advertised
+      }
+      const advertised = compiled.outputSchema!
+      // The library's own output JSON: an output it rejects (a default written in the input's type,
+      // `z.stringbool().default("true")`) is the library's mismatch, which no advertised schema owes.
+      const own = toOriginalSchema(asArray ? z.array(toZod(s)) : toZod(s), 'output').schema
+      expect(advertised.type).toBe('object')
+      expect(Object.keys(advertised).filter(key => ['anyOf', 'oneOf', 'allOf', '$schema'].includes(key))).toEqual([])
+      if (compiled.outputWrap)
+        wrapped++
+      for (const raw of values) {
+        const parsed = typed.safeParse(JSON.parse(JSON.stringify(asArray ? [raw] : raw)))
+        if (!parsed.success)
+          continue
+        const output = JSON.parse(JSON.stringify(parsed.data)) as unknown
+        if (validatorsOf(own)?.(output).length !== 0)
+          continue
+        const sent = compiled.outputWrap ? { [compiled.outputWrap]: output } : output
+        checked++
+        const rejecting = rejectedBy(advertised, sent)
+        if (rejecting.length > 0)
+          throw new Error(`output schema rejects an output zod gives (${rejecting.join(', ')}):\nsent: ${JSON.stringify(sent)}\nschema: ${JSON.stringify(advertised)}`)
+      }
+    }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
+    expect(checked).toBeGreaterThan(RUNS / 4)
+    expect(wrapped).toBeGreaterThan(RUNS / 32)
+  }, TIMEOUT)
+
   it('the minimal profile keeps the invariant too', () => {
     fc.assert(fc.property(cases, ([s, values]) => {
       const typed = toZod(s, true)

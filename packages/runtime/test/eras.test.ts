@@ -148,13 +148,18 @@ describe.each(ways)('%s', (_name, way) => {
   })
 })
 
-/** Tools whose outputs clients meet in every shape: a union of objects, an array, a scalar, and one that fails. */
+interface TreeNode { name: string, children: TreeNode[] }
+const Node: z.ZodType<TreeNode> = z.object({ name: z.string(), get children() { return z.array(Node) } })
+
+/** Tools whose outputs clients meet in every shape: a union of objects, an array, a scalar, a recursive array, and one that fails. */
 function outputTools(): ToolDefinition[] {
   const Shape = z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number() })])
   const tools = [
     defineTool({ name: 'shape', input: z.object({ kind: z.enum(['circle', 'square']) }), output: Shape, handler: ({ kind }) => kind === 'circle' ? { kind, r: 1 } : { kind, side: 2 } }),
     defineTool({ name: 'list', input: z.object({}), output: z.array(z.string()), handler: () => ['a', 'b'] }),
     defineTool({ name: 'count', input: z.object({}), output: z.number().int(), handler: () => 3 }),
+    // A recursive array: its definitions stay at the root the wrapper makes, where its $refs point.
+    defineTool({ name: 'tree', input: z.object({}), output: z.array(Node), handler: () => [{ name: 'a', children: [{ name: 'b', children: [] }] }] }),
     defineTool({ name: 'refuse', input: z.object({}), output: z.array(z.string()), handler: () => ({ isError: true, content: [{ type: 'text' as const, text: 'no' }], structuredContent: { result: [] } }) as never }),
   ]
   return tools.map(tool => attachCompiled(tool, toPrecomputed(compileTool(tool))))
@@ -175,6 +180,7 @@ describe.each(ways)('outputs, %s', (_name, way) => {
       ['shape', { kind: 'square' }, { kind: 'square', side: 2 }],
       ['list', {}, { result: ['a', 'b'] }],
       ['count', {}, { result: 3 }],
+      ['tree', {}, { result: [{ name: 'a', children: [{ name: 'b', children: [] }] }] }],
     ]
     for (const [name, args, structured] of calls) {
       const result = await client.callTool({ name, arguments: args })

@@ -9,7 +9,7 @@ import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
-import { checkRoundTrip, checkSuperset, createModuleCompiler, defaultArtifactName, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
+import { checkOutputs, checkRoundTrip, checkSuperset, createModuleCompiler, defaultArtifactName, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
 import type { UpstreamOptions } from '../proxy/upstream'
 import { connectUpstream } from '../proxy/upstream'
@@ -91,7 +91,7 @@ interface Artifact {
   hash: string
   options: { profile: 'portable' | 'minimal', profiles?: ProfileName[], preset?: PresetName, coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
   tools: { name: string, description?: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
-  runtime: Record<string, { export: string, coercion: unknown, profiles?: Record<string, { inputSchema: JsonSchema, coercion: unknown, decode?: unknown, strict?: boolean }> }>
+  runtime: Record<string, { export: string, coercion: unknown, outputWrap?: string, profiles?: Record<string, { inputSchema: JsonSchema, coercion: unknown, decode?: unknown, strict?: boolean }> }>
   flat?: { export: string, name: string, profile: ProfileName, inputSchema: JsonSchema }[]
 }
 
@@ -184,7 +184,7 @@ function jsonStandardSchema(json: unknown): unknown {
   return { '~standard': { version: 1, vendor: 'json', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } } }
 }
 
-interface ToolSchemas { params?: unknown, input: unknown }
+interface ToolSchemas { params?: unknown, input: unknown, output?: unknown }
 
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
 async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: Source, sampling: Sampling): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
@@ -296,12 +296,20 @@ type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
  * The superset invariant on the schema that ships (values the original accepts must pass it), and
  * for each target profile it ships, the model's form of such values read back to the same output.
  */
-async function soundness(tool: Artifact['tools'][number], definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport): Promise<void> {
+async function soundness(tool: Artifact['tools'][number], definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
   const { checked, unmet, finding } = await supersetOf(tool, definition, source, sampling)
   report.samplesChecked += checked
   report.sampled.push({ tool: tool.name, checked, unmet })
   if (finding)
     report.findings.push(finding)
+  // Every output the original accepts, as the server sends it, passes the advertised output schema.
+  if (definition.output !== undefined && tool.outputSchema !== undefined) {
+    const outputs = await checkOutputs(tool.outputSchema, definition.output, outputWrap, { ...sampling, converters: source.converters, preset: source.preset })
+    report.samplesChecked += outputs.checked
+    report.sampled.push({ tool: `${tool.name} (output)`, checked: outputs.checked, unmet: outputs.unmet })
+    if (outputs.counterexample)
+      report.findings.push({ check: 'superset', severity: 'error', tool: `${tool.name} (output)`, message: `the advertised output schema rejects an output the original accepts, as the server sends it (under ${outputs.counterexample.rejectedBy.join(', ')})`, detail: `counterexample: ${JSON.stringify(outputs.counterexample.value)}` })
+  }
   // Each target profile it ships (one that fell back is the portable tool, checked above).
   for (const entry of forms.filter(p => p.profile !== 'portable')) {
     const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, source.extendSchema), { ...sampling, converters: source.converters, preset: source.preset })
@@ -465,7 +473,7 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report)
+    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report, artifact.runtime[tool.name]!.outputWrap)
   }
   for (const entry of flats.filter(f => !uncompiled.has(f.tool.name))) {
     const compiled = fresh.flats.find(f => f.exportName === entry.export)

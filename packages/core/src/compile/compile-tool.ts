@@ -107,8 +107,8 @@ export class CompileError extends Error {
 const EMPTY_OBJECT: JsonSchemaObject = { type: 'object', properties: {} }
 
 /** A schema whose root is one object: `type: "object"` alone, with no combinator beside it. */
-function isPlainObjectRoot(schema: JsonSchemaObject): boolean {
-  return schema.type === 'object' && !['anyOf', 'oneOf', 'allOf', 'not', 'if', '$ref'].some(keyword => keyword in schema)
+function isPlainObjectRoot(schema: JsonSchema): boolean {
+  return isSchemaObject(schema) && schema.type === 'object' && !['anyOf', 'oneOf', 'allOf', 'not', 'if', '$ref'].some(keyword => keyword in schema)
 }
 
 /**
@@ -153,7 +153,8 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     }
     for (const reading of (original as Partial<JsonSchemaOriginal>).readings ?? [])
       diagnostics.push({ tool: tool.name, schema: part, code: reading.kind === 'cut' ? 'generator-noise' : 'generator-preset', severity: 'info', path: reading.path, message: reading.message })
-    return objectRoot(tool.name, part, result.schema, diagnostics)
+    // An output of another root is advertised wrapped (`outputWrap`), not refused.
+    return part === 'output' ? result.schema as JsonSchemaObject : objectRoot(tool.name, part, result.schema, diagnostics)
   }
 
   const parts: [ToolSchemaPart, JsonSchemaObject][] = []
@@ -195,7 +196,10 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
       compiled.outputSchema = output
     }
     else {
-      compiled.outputSchema = { type: 'object', properties: { result: output }, required: ['result'] }
+      // Definitions stay at the document's root, where its `$ref`s point.
+      const { $defs, definitions, ...root } = isSchemaObject(output) ? output : { $defs: undefined, definitions: undefined }
+      const result = isSchemaObject(output) ? root : output
+      compiled.outputSchema = { type: 'object', properties: { result }, required: ['result'], ...($defs === undefined ? {} : { $defs }), ...(definitions === undefined ? {} : { definitions }) } as JsonSchemaObject
       compiled.outputWrap = 'result'
     }
   }

@@ -146,8 +146,8 @@ export function originalReader(parts: unknown[], converters?: SchemaConverters, 
   return { parts: withJson, read }
 }
 
-/** Seeded samples of the original's JSON, as plain JSON, that the original accepts; `unmet` collects what the sampler could not aim for. */
-export async function* acceptedSamples(reader: OriginalReader, options: SupersetOptions, unmet: Set<string>): AsyncGenerator<{ value: Record<string, unknown>, output: Record<string, unknown> }> {
+/** `options.samples` values `draw` makes (as plain JSON), seeded, within the time a tool is given (said in `unmet` when it runs out). */
+function* drawn<T>(options: SupersetOptions, unmet: Set<string>, draw: (random: ReturnType<typeof createRandom>) => T): Generator<T> {
   const random = createRandom(options.seed)
   const budget = options.timeBudgetMs ?? 30_000
   const started = Date.now()
@@ -156,11 +156,42 @@ export async function* acceptedSamples(reader: OriginalReader, options: Superset
       unmet.add(`time: ${i} of ${options.samples} samples drawn in the ${budget / 1000} s a tool is given`)
       return
     }
-    const value = JSON.parse(JSON.stringify(Object.assign({}, ...reader.parts.map(part => sampleValue(part.json, random, { unmet, relax: options.relax }))))) as Record<string, unknown>
+    yield JSON.parse(JSON.stringify(draw(random))) as T
+  }
+}
+
+/** Seeded samples of the original's JSON, as plain JSON, that the original accepts; `unmet` collects what the sampler could not aim for. */
+export async function* acceptedSamples(reader: OriginalReader, options: SupersetOptions, unmet: Set<string>): AsyncGenerator<{ value: Record<string, unknown>, output: Record<string, unknown> }> {
+  for (const value of drawn(options, unmet, random => Object.assign({}, ...reader.parts.map(part => sampleValue(part.json, random, { unmet, relax: options.relax }))) as Record<string, unknown>)) {
     const read = await reader.read(value)
     if (read)
       yield { value, output: read.output }
   }
+}
+
+/**
+ * The superset invariant on a tool's outputs: values its original output schema accepts, sent as
+ * the server sends them (`{ result: value }` where `wrap` says so), must pass the advertised output
+ * schema under every validator a client runs.
+ */
+export async function checkOutputs(advertised: JsonSchema, output: unknown, wrap: string | undefined, options: SupersetOptions): Promise<SupersetResult> {
+  const rejectedBy = clientCheck(advertised === true ? {} : advertised === false ? { not: {} } : advertised)
+  const original = toOriginalSchema(output, 'output', options.converters, { preset: options.preset })
+  const validate = validatorOf({ schema: output, json: original.schema, nullAsAbsent: 'never' })
+  const accepts = async (value: unknown): Promise<boolean> => !(await validate(value)).issues
+  const sent = (value: unknown): unknown => wrap === undefined ? value : { [wrap]: value }
+  const unmet = new Set<string>()
+  let checked = 0
+  for (const value of drawn(options, unmet, random => sampleValue(original.schema, random, { unmet, relax: options.relax }))) {
+    if (!await accepts(value))
+      continue
+    checked++
+    if (rejectedBy(sent(value)).length === 0)
+      continue
+    const small = await minimise(value, async candidate => await accepts(candidate) && rejectedBy(sent(candidate)).length > 0)
+    return { checked, unmet: [...unmet], counterexample: { value: sent(small), rejectedBy: rejectedBy(sent(small)) } }
+  }
+  return { checked, unmet: [...unmet] }
 }
 
 /**
