@@ -15,6 +15,7 @@ import { runSize } from './size.bench'
 import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
 import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
 import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
+import { runOutputs } from './outputs.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -39,6 +40,7 @@ const precision = await runPrecision(log, new URL('..', import.meta.url).pathnam
 const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
 const generators = await runGenerators(log, new URL('..', import.meta.url).pathname)
 const proxy = await runProxyBench(log)
+const outputs = await runOutputs(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -211,11 +213,15 @@ target('tools/list through the proxy no slower than straight to the SDK upstream
 target('the proxy\'s own start-up from a snapshot faster than compiling', proxy.startup.snapshot < proxy.startup.compile, ratio(proxy.startup.snapshot - proxy.startup.direct, proxy.startup.compile - proxy.startup.direct))
 target(`the proxy keeps nothing per call: heap growth < 1 MB over ${PROXY_CALLS.toLocaleString('en')} calls`, proxy.memory.after - proxy.memory.before < 1, `${(proxy.memory.after - proxy.memory.before).toFixed(2)} MB`)
 
+console.log('\n13. output schemas: o200k_base tokens of what the SDK 2.x McpServer lists for a zod output (to a 2025 client) and of what flatmcp lists (a root object, a non-object root wrapped as { result })')
+table(['output', 'SDK 2.x', 'flatmcp', 'flatmcp ÷ SDK', 'wrapped'], outputs.map(row => [row.shape, String(row.sdk), String(row.flat), ratio(row.flat, row.sdk), row.wrapped ? 'yes' : 'no']))
+target('every output schema no larger than the SDK\'s own listing', outputs.every(row => row.flat <= row.sdk), outputs.map(row => `${row.shape} ${ratio(row.flat, row.sdk)}`).join(', '))
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, outputs, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)
