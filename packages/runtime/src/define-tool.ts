@@ -1,4 +1,5 @@
 import type { ToolDefinition as CompilableTool } from '@flatmcp/core'
+import type { ElicitOptions, ElicitOutcome } from './serve/elicit'
 
 /** The part of the Standard Schema interface (zod 4, valibot, arktype…) that carries static types. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -45,6 +46,13 @@ export interface ToolCallContext<P> {
   progress?: (progress: ProgressUpdate) => Promise<void>
   /** The call's `_meta`, as the client sent it (a proxy passes it on). */
   meta?: Record<string, unknown>
+  /**
+   * Asks the user for a value of `schema` (any schema a tool's input may be: nested objects,
+   * optional fields, enums, a discriminated union) through the client's elicitation forms, and
+   * parses the answer with `schema`; a refused answer is asked again with the reason. Where the
+   * client can be asked during a call: a 2025 session whose client offers elicitation; else undefined.
+   */
+  elicit?: <S extends StandardSchemaV1>(schema: S, message: string, options?: ElicitOptions) => Promise<ElicitOutcome<InferOutput<S>>>
 }
 
 /** One `notifications/progress` of a call: how far, out of how much, and what is happening. */

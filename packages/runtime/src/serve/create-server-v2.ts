@@ -2,6 +2,7 @@ import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../define
 import type { McpServerOptions, ToolService } from './tool-service'
 import type { ServerContext } from '@modelcontextprotocol/server'
 import type { ClientInfo, RequestFacts } from './profiles'
+import type { AskForm } from './elicit'
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { instanceProfile } from './profiles'
 import { createToolService, repairStringArguments } from './tool-service'
@@ -58,7 +59,10 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const meta = request.params._meta as { progressToken?: string | number } | undefined
     const token = meta?.progressToken
     const progress = token === undefined ? undefined : (update: ProgressUpdate): Promise<void> => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}) }
+    // The client can be asked during a call in a 2025 session (stdio, or HTTP with a session) whose client offers elicitation.
+    const askable = (options.request?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy')) === 'legacy' && (ctx.http === undefined || ctx.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
+    const ask: AskForm | undefined = askable ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}) }
     const { profile: name, unsure } = await profile(factsOf(ctx), 'call')
     return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
   })

@@ -1,6 +1,7 @@
 import type { Server as ServerType } from '@modelcontextprotocol/sdk/server/index.js'
 import type { StandardSchemaV1, ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
+import type { AskForm } from './elicit'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestFacts } from './profiles'
@@ -30,7 +31,10 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => service.list((await profile(factsOf(extra), 'list')).profile))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { profile: name, unsure } = await profile(factsOf(extra), 'call')
-    return service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo }, name, unsure)
+    // The client can be asked during a call in a session (stdio, or HTTP with one) whose client offers elicitation.
+    const askable = (extra.requestInfo === undefined || extra.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
+    const ask: AskForm | undefined = askable ? params => server.elicitInput(params as never, { relatedRequestId: extra.requestId }) as never : undefined
+    return service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}) }, name, unsure)
   })
   repairStringArguments(server)
   return server

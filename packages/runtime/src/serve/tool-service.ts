@@ -11,6 +11,8 @@ import { readInTurn } from '../coerce/readings'
 import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
+import type { AskForm, ElicitOptions } from './elicit'
+import { elicitValue } from './elicit'
 import { logOnce } from './log'
 import { preserialize } from './preserialized'
 
@@ -31,6 +33,8 @@ export interface RequestInfo {
   progress?: (progress: ProgressUpdate) => Promise<void>
   /** The call's `_meta`, as the client sent it. */
   meta?: Record<string, unknown>
+  /** Sends an `elicitation/create` in the call's session, where the client can be asked (a 2025 session whose client offers elicitation). */
+  ask?: AskForm
 }
 
 /**
@@ -428,7 +432,9 @@ async function callTool(entry: Prepared, read: () => Promise<Reading>, request: 
     where.phase = 'validate'
   }
   try {
-    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}) })
+    const ask = request.ask
+    const elicit = ask && ((schema: StandardSchemaV1, message: string, options?: ElicitOptions) => elicitValue(ask, schema, message, options))
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}), ...(elicit ? { elicit: elicit as never } : {}) })
     return toResult(value, definition.output !== undefined, entry.compiled.outputWrap)
   }
   catch (error) {
