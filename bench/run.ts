@@ -15,7 +15,7 @@ import { runSize } from './size.bench'
 import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
 import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
 import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
-import { runOutputs } from './outputs.bench'
+import { runForms, runOutputs } from './outputs.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -41,6 +41,7 @@ const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
 const generators = await runGenerators(log, new URL('..', import.meta.url).pathname)
 const proxy = await runProxyBench(log)
 const outputs = await runOutputs(log)
+const forms = await runForms(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -217,11 +218,14 @@ console.log('\n13. output schemas: o200k_base tokens of what the SDK 2.x McpServ
 table(['output', 'SDK 2.x', 'flatmcp', 'flatmcp ÷ SDK', 'wrapped'], outputs.map(row => [row.shape, String(row.sdk), String(row.flat), ratio(row.flat, row.sdk), row.wrapped ? 'yes' : 'no']))
 target('every output schema no larger than the SDK\'s own listing', outputs.every(row => row.flat <= row.sdk), outputs.map(row => `${row.shape} ${ratio(row.flat, row.sdk)}`).join(', '))
 
+console.log('\n13b. elicitation forms (compileForm): rounds a user answers (a union: its tag, then the variant), the most fields asked, and the o200k_base tokens of every round\'s requestedSchema')
+table(['schema', 'rounds', 'fields asked (at most)', 'tokens of the forms'], forms.map(row => [row.schema, String(row.rounds), String(row.fields), String(row.tokens)]))
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, outputs, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, outputs, forms, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)
