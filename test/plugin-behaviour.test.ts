@@ -207,6 +207,37 @@ export const loose = defineTool({
   })
 })
 
+describe('elicitForm() exports', () => {
+  it('are compiled at build time, attached to the exported value and listed in the artifact; what no form can hold is a build error at its place', async () => {
+    const p = project('form-exports', {
+      'src/ask.tools.ts': `import { elicitForm } from '@flatmcp/runtime'
+import { z } from 'zod'
+export const payment = elicitForm(z.discriminatedUnion('method', [z.object({ method: z.literal('card'), number: z.string() }), z.object({ method: z.literal('invoice'), city: z.string() })]), { name: 'payment' })
+`,
+      'src/main.ts': `import { payment } from './ask.tools'
+console.log(JSON.stringify(payment[Symbol.for('flatmcp.form.compiled')]))
+`,
+    })
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      const result = await esbuildProject(p)
+      expect(result.warnings).toEqual([])
+      expect(log.mock.calls.map(call => String(call[0])).find(line => line.startsWith('flatmcp:'))).toMatch(/^flatmcp: 1 module, 0 tools, 1 form, 1 artifact/)
+    }
+    finally {
+      log.mockRestore()
+    }
+    const artifact = JSON.parse(p.read('dist/src/ask.tools.mcp.json'))
+    expect(artifact.forms.map((f: { export: string, name: string }) => [f.export, f.name])).toEqual([['payment', 'payment']])
+    expect(Object.keys(artifact.forms[0].form.union.rounds)).toEqual(['card', 'invoice'])
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/main.js'], { cwd: p.root })
+    expect(JSON.parse(stdout)).toEqual(artifact.forms[0].form)
+    p.write('src/ask.tools.ts', `import { elicitForm } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const order = elicitForm(z.object({ items: z.array(z.object({ sku: z.string() })) }))\n`)
+    const failed = await build({ absWorkingDir: p.root, entryPoints: ['src/main.ts'], outdir: 'dist2', bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'silent', plugins: [flatmcpEsbuild({ root: p.root })] }).then(() => '', (error: { errors: { text: string }[] }) => error.errors.map(e => e.text).join('\n'))
+    expect(failed).toMatch(/^src\/ask\.tools\.ts:3:\d+: export "order", input at \/properties\/items: no elicitation form can ask this: a list of anything but a choice of strings/)
+  })
+})
+
 describe('flat() exports', () => {
   it('are precomputed and listed in the artifact; one the build cannot reach warns and compiles when first used', async () => {
     const p = project('flat-exports', {
@@ -224,7 +255,7 @@ console.log(JSON.stringify(sendInput['~standard'].validate({ kind: 'a', list: '[
 `,
     })
     const result = await esbuildProject(p)
-    expect(result.warnings.map(w => w.text)).toEqual([expect.stringContaining('the flat() schema exported as "default" is compiled when first used')])
+    expect(result.warnings.map(w => w.text)).toEqual([expect.stringContaining('the schema exported as "default" is compiled when first used')])
     const artifact = JSON.parse(p.read('dist/src/a.tools.mcp.json'))
     expect(artifact.tools).toEqual([])
     expect(artifact.flat.map((f: { export: string, name: string }) => [f.export, f.name])).toEqual([['default', 'default'], ['sendInput', 'send'], ['inputs.poll', 'inputs.poll']])

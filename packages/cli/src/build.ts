@@ -2,7 +2,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
 import type { CachedModule } from 'unplugin-flatmcp/internal'
-import { buildSummary, createModuleCompiler, createToolOwners, describeFailure, failsBuild, modulePath, noToolsWarning, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
+import { buildSummary, createModuleCompiler, createToolOwners, describeFailure, failsBuild, modulePath, noToolsWarning, resolveOptions, writeFileAtomic, yieldsAnything } from 'unplugin-flatmcp/internal'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -52,13 +52,13 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
       const { result } = await compiler.compileFresh(file)
       claimToolNames(module, result)
       modules.push(result)
-      for (const warning of result.tools.length + result.flats.length === 0 ? [noToolsWarning(module)] : result.warnings) {
+      for (const warning of yieldsAnything(result) ? result.warnings : [noToolsWarning(module)]) {
         if (failsBuild({ severity: 'warning' }, resolved.failOn))
           throw new BuildError(warning, 1)
         warnings.push(warning)
         options.onWarning?.(warning)
       }
-      if (result.tools.length + result.flats.length > 0 && resolved.artifacts)
+      if (yieldsAnything(result) && resolved.artifacts)
         results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
     }
     catch (error) {

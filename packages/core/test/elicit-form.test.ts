@@ -2,7 +2,8 @@
 // SDK's own schema for a form request, which keeps nothing it does not know), and every value the
 // original accepts has answers that rebuild it.
 import type { ElicitationForm } from '@flatmcp/core'
-import { compileForm, FormError, nextRound, rebuildValue } from '@flatmcp/core'
+import { compileForm, FormError } from '@flatmcp/core'
+import { nextRound, rebuildValue } from '@flatmcp/runtime'
 import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

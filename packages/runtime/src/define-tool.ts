@@ -1,5 +1,5 @@
 import type { ToolDefinition as CompilableTool } from '@flatmcp/core'
-import type { ElicitOptions, ElicitOutcome } from './serve/elicit'
+import type { ElicitOptions, ElicitOutcome } from './elicit/ask'
 
 /** The part of the Standard Schema interface (zod 4, valibot, arktype…) that carries static types. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

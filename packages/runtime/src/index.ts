@@ -10,3 +10,6 @@ export { attachCompiled, COMPILED, precomputedOf, registerArtifact, registerPrec
 export type { McpTool, PrecomputedTool } from './serve/compiled'
 export { describeIssues } from './validate/messages'
 export type { CoercionPlan } from '@flatmcp/core'
+export { attachForm, elicitForm, isElicitForm } from './elicit/ask'
+export type { ElicitForm, ElicitOptions, ElicitOutcome } from './elicit/ask'
+export { nextRound, rebuildValue } from './elicit/answers'

@@ -3,7 +3,8 @@
 // a bad answer is asked again with the reason, and decline and cancel come back as such; on the
 // MCP SDK 2.x (a 2025 session) and 1.x. Where the client cannot be asked, `elicit` is undefined.
 import type { ToolDefinition } from '@flatmcp/runtime'
-import { defineTool } from '@flatmcp/runtime'
+import { compileForm } from '@flatmcp/core'
+import { attachForm, defineTool, elicitForm } from '@flatmcp/runtime'
 import { createMcpServer as createV1 } from '@flatmcp/runtime/sdk'
 import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
@@ -14,6 +15,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { elicitValue } from '../src/elicit/ask'
 
 const Address = z.object({ city: z.string().min(2), zip: z.string().optional() })
 const Payment = z.discriminatedUnion('method', [
@@ -60,6 +62,23 @@ async function askedThrough(sdk: 'v2' | 'v1', answers: Answer[], capable = true,
   await client.connect(clientSide)
   return { asked, call: async () => ((await client.callTool({ name: 'pay', arguments: {} })).content as { text: string }[])[0]!.text }
 }
+
+describe('elicitForm()', () => {
+  it('validates as its schema does, and asks with the forms a build attached (no compiling)', async () => {
+    const form = elicitForm(Payment, { name: 'payment' })
+    expect(form['~standard'].validate({ method: 'invoice', address: { city: 'Oslo' } })).toEqual(Payment['~standard'].validate({ method: 'invoice', address: { city: 'Oslo' } }))
+    const built = compileForm(Payment)
+    built.first.requestedSchema.properties.method!.title = 'Paid how (as built)'
+    attachForm(form, built)
+    const asked: string[] = []
+    const outcome = await elicitValue(async (params) => {
+      asked.push(String((params.requestedSchema.properties.method as { title?: string } | undefined)?.title))
+      return asked.length === 1 ? { action: 'accept', content: { method: 'invoice' } } : { action: 'accept', content: { 'address.city': 'Oslo' } }
+    }, form, 'How?')
+    expect(outcome).toEqual({ action: 'accept', value: { method: 'invoice', address: { city: 'Oslo' } } })
+    expect(asked[0]).toBe('Paid how (as built)')
+  })
+})
 
 describe.each(['v2', 'v1'] as const)('context.elicit on the MCP SDK %s', (sdk) => {
   it('asks a union in rounds (its tag as a titled choice, then the variant\'s fields) and gives the value the schema parses', async () => {

@@ -2,7 +2,7 @@ import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../define
 import type { McpServerOptions, ToolService } from './tool-service'
 import type { ServerContext } from '@modelcontextprotocol/server'
 import type { ClientInfo, RequestFacts } from './profiles'
-import type { AskForm } from './elicit'
+import type { AskForm } from '../elicit/ask'
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { instanceProfile } from './profiles'
 import { createToolService, repairStringArguments } from './tool-service'

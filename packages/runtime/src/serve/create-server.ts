@@ -1,7 +1,7 @@
 import type { Server as ServerType } from '@modelcontextprotocol/sdk/server/index.js'
 import type { StandardSchemaV1, ToolDefinition } from '../define-tool'
 import type { McpServerOptions } from './tool-service'
-import type { AskForm } from './elicit'
+import type { AskForm } from '../elicit/ask'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestFacts } from './profiles'

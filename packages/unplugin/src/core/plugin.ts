@@ -9,6 +9,7 @@ import { createModuleCompiler, describeFailure, NAME } from './compile/module-co
 import { buildSummary } from './compile/summary'
 import { createToolOwners } from './compile/tool-owners'
 import { writeFileAtomic } from './emit/write-atomic'
+import { yieldsAnything } from './load/module-cache'
 import { modulePath, posix } from './load/module-path'
 import { resolveOptions } from './options'
 
@@ -59,7 +60,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
       const absolute = path.resolve(options.root, dependency)
       dependents.set(absolute, (dependents.get(absolute) ?? new Set()).add(file))
     }
-    if (options.artifacts && result.tools.length + result.flats.length > 0) {
+    if (options.artifacts && yieldsAnything(result)) {
       const fileName = options.artifacts.fileName(module)
       artifacts.set(module, { fileName, text: result.artifact })
       if (viteServe)
@@ -93,7 +94,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         }
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
-        const warnings = result.tools.length + result.flats.length === 0 ? [noToolsWarning(modulePath(options.root, file))] : result.warnings
+        const warnings = yieldsAnything(result) ? result.warnings : [noToolsWarning(modulePath(options.root, file))]
         for (const warning of warnings) {
           if (failsBuild({ severity: 'warning' }, options.failOn)) {
             failed = true
@@ -124,7 +125,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
       }
       else if (!viteServe && !failed && !options.quiet) {
         const modules = [...built.values()]
-        console.log(buildSummary(modules, options.artifacts ? modules.filter(module => module.tools.length + module.flats.length > 0).length : 0, warned))
+        console.log(buildSummary(modules, options.artifacts ? modules.filter(yieldsAnything).length : 0, warned))
       }
       // esbuild writes its artifacts in its own onEnd (it may have only `outfile`, or `write: false`);
       // Vite in its writeBundle (its server builds drop emitted assets).

@@ -1,9 +1,9 @@
-import type { CompiledTool, Diagnostic, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from '@flatmcp/core'
+import type { CompiledTool, Diagnostic, ElicitationForm, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from '@flatmcp/core'
 import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
 import type { ToolTokens } from './tokens'
-import { CompileError, compileTool, toOriginalSchema } from '@flatmcp/core'
-import { isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
+import { CompileError, compileForm, compileTool, FormError, toOriginalSchema } from '@flatmcp/core'
+import { isElicitForm, isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
 import { toolTokens } from './tokens'
 
 export interface ModuleTool {
@@ -42,9 +42,9 @@ export function failsBuild(diagnostic: Pick<Diagnostic, 'severity'>, failOn: Res
   return failOn !== 'never' && RANK[diagnostic.severity] >= RANK[failOn]
 }
 
-/** The warning for a `flat()` export the appended code cannot name (it is then compiled at run time). */
-export function unreachableFlatWarning(module: string, exportName: string): string {
-  return `${module}: the flat() schema exported as "${exportName}" is compiled when first used, not at build time: the build attaches precomputed data only to values declared where they are exported (\`export const name = flat(…)\`, or an array or object declared so).`
+/** The warning for a `flat()` or `elicitForm()` export the appended code cannot name (it is then compiled at run time). */
+export function unreachableWarning(module: string, exportName: string): string {
+  return `${module}: the schema exported as "${exportName}" is compiled when first used, not at build time: the build attaches precomputed data only to values declared where they are exported (\`export const name = flat(…)\` or \`elicitForm(…)\`, or an array or object declared so).`
 }
 
 /** The warning for a module the plugin's `include` matched that yields no tool and no `flat()` schema. */
@@ -136,6 +136,27 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
       // No JSON for the output (a transform): `output()` says so at run time, as without the build.
     }
     return { exportName, name, profile, data, schema: value.schema, diagnostics: compiled.diagnostics }
+  })
+}
+
+/** An `elicitForm()` value a module exports, as forms: what the build attaches to it and lists in the artifact. */
+export interface ModuleForm {
+  exportName: string
+  name: string
+  form: ElicitationForm
+}
+
+/** Compiles every `elicitForm()` value a module exports (see `exportedValues`); what no form can hold is an error naming the path. */
+export function compileModuleForms(exports: Record<string, unknown>, converters: SchemaConverters = {}): ModuleForm[] {
+  return exportedValues(exports, isElicitForm).map(({ exportName, value }) => {
+    try {
+      return { exportName, name: value.name, form: compileForm(value.schema, converters) }
+    }
+    catch (error) {
+      throw error instanceof FormError
+        ? new ToolCompileError(exportName, undefined, 'input', error.path, `no elicitation form can ask this: ${error.reason}`)
+        : new ToolCompileError(exportName, undefined, undefined, undefined, (error as Error).message)
+    }
   })
 }
 

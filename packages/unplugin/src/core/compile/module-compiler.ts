@@ -16,7 +16,7 @@ import { modulePath } from '../load/module-path'
 import { libraryOptionsKey, profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
 import { crossCheck } from '../check/cross-check'
-import { compileModuleFlats, compileModuleTools, moduleDiagnostics, ToolCompileError, unreachableFlatWarning } from './compile-module'
+import { compileModuleFlats, compileModuleForms, compileModuleTools, moduleDiagnostics, ToolCompileError, unreachableWarning } from './compile-module'
 import { loadTokenizer } from './tokens'
 import { DuplicateToolError } from './tool-owners'
 
@@ -132,8 +132,9 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     await loadTokenizer()
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema, found)
     const flats = compileModuleFlats(loaded.exports, options, found)
+    const forms = compileModuleForms(loaded.exports, found)
     await crossCheck(tools, flats, ext?.schema, found, options.preset)
-    const injected = injectedCode(tools, flats, readFileSync(file, 'utf8'))
+    const injected = injectedCode(tools, flats, forms, readFileSync(file, 'utf8'))
     const dependencies = [...loaded.dependencies.map(dep => modulePath(options.root, dep)), ...ext?.dependencies ?? []]
     const packages = [...new Set([...loaded.packages.map(dep => modulePath(options.root, dep)), ...ext?.packages ?? []])].sort()
     const hash = contentHash(options.root, dependencies, '')
@@ -143,9 +144,10 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       injected: injected.code,
       tools: tools.map(t => t.precomputed.tool.name),
       flats: flats.map(f => f.exportName),
+      forms: forms.map(f => f.exportName),
       warnings: [
         ...await Promise.all(moduleDiagnostics(tools, flats).map(said => describeAt(file, options.root, said, said.message))),
-        ...injected.unreachable.map(exportName => unreachableFlatWarning(module, exportName)),
+        ...injected.unreachable.map(exportName => unreachableWarning(module, exportName)),
       ],
       artifact: artifactText({
         generator: { name: NAME, version: VERSION },
@@ -155,6 +157,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
         options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), ...(options.preset === 'auto' ? {} : { preset: options.preset }), coercion: options.coercion, extend: ext?.descriptor ?? null },
         tools,
         flats,
+        forms,
       }),
     }
     return { result, exports: loaded.exports, tools, flats, extendSchema: ext?.schema, converters: found, preset: options.preset }

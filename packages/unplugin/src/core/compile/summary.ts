@@ -23,10 +23,11 @@ export function buildSummary(modules: readonly CachedModule[], artifacts: number
   }
   const tools = modules.reduce((n, module) => n + module.tools.length, 0)
   const flats = modules.reduce((n, module) => n + module.flats.length, 0)
+  const forms = modules.reduce((n, module) => n + module.forms.length, 0)
   const original = tokens.get('original')
   tokens.delete('original')
   const parts = [
-    [count(modules.length, 'module'), count(tools, 'tool'), ...(flats > 0 ? [count(flats, 'flat() schema')] : []), count(artifacts, 'artifact')].join(', '),
+    [count(modules.length, 'module'), count(tools, 'tool'), ...(flats > 0 ? [count(flats, 'flat() schema')] : []), ...(forms > 0 ? [count(forms, 'form')] : []), count(artifacts, 'artifact')].join(', '),
     ...(original === undefined ? [] : [`tokens ${[...tokens].map(([profile, n]) => `${profile} ${n.toLocaleString('en-US')}`).join(', ')} (original ${original.toLocaleString('en-US')})`]),
     count(warnings, 'warning'),
   ]

@@ -1,5 +1,5 @@
 import type { CompiledTool } from '@flatmcp/core'
-import type { ModuleFlat, ModuleTool } from '../compile/compile-module'
+import type { ModuleFlat, ModuleForm, ModuleTool } from '../compile/compile-module'
 
 /** The options a module was compiled with: what the probe needs to re-derive its artifact exactly. */
 export interface ArtifactOptions {
@@ -24,6 +24,7 @@ export interface ArtifactInput {
   options: ArtifactOptions
   tools: ModuleTool[]
   flats: ModuleFlat[]
+  forms: ModuleForm[]
 }
 
 /** A profile's diagnostics that the base profile's do not already say (the flattening's are shared). */
@@ -58,6 +59,7 @@ export function artifactText(input: ArtifactInput): string {
     // Tokens (o200k_base) of each tool's definition: the original's, and each profile's.
     tokens: Object.fromEntries(input.tools.map(({ precomputed, tokens }) => [precomputed.tool.name, { original: tokens.original, ...tokens.profiles }])),
     ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, profile, data }) => ({ export: exportName, name, profile, ...data })) }),
+    ...(input.forms.length === 0 ? {} : { forms: input.forms.map(({ exportName, name, form }) => ({ export: exportName, name, form })) }),
     diagnostics: input.tools.flatMap(t => [t.compiled, ...t.others].flatMap(compiled => ownDiagnostics(compiled, t.compiled).map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, ...(compiled.profile === undefined ? {} : { profile: compiled.profile }), schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message })))),
   }
   return `${JSON.stringify(artifact, null, 2)}\n`

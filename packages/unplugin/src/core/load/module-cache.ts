@@ -16,10 +16,17 @@ export interface CachedModule {
   tools: string[]
   /** Where the module exports `flat()` schemas. */
   flats: string[]
+  /** Where the module exports `elicitForm()` schemas. */
+  forms: string[]
   /** Build warnings the module gives (repeated on every build, warm ones too). */
   warnings: string[]
   /** The artifact text. */
   artifact: string
+}
+
+/** Whether a module gave anything to precompute: tools, `flat()` schemas or forms (else it warns, and has no artifact). */
+export function yieldsAnything(result: Pick<CachedModule, 'tools' | 'flats' | 'forms'>): boolean {
+  return result.tools.length + result.flats.length + result.forms.length > 0
 }
 
 interface Record_ {
@@ -32,7 +39,7 @@ interface Record_ {
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
 
 function checksum(result: CachedModule): string {
-  return createHash('sha256').update(JSON.stringify([result.dependencies, result.packages, result.injected, result.tools, result.flats, result.warnings, result.artifact])).digest('hex')
+  return createHash('sha256').update(JSON.stringify([result.dependencies, result.packages, result.injected, result.tools, result.flats, result.forms, result.warnings, result.artifact])).digest('hex')
 }
 
 /** The record when it has the shape this version writes and its checksum holds; else undefined. */
@@ -42,10 +49,10 @@ function validRecord(value: unknown): Record_ | undefined {
   const { key, sum, result } = value as Partial<Record<keyof Record_, unknown>>
   if (typeof key !== 'string' || typeof sum !== 'string' || typeof result !== 'object' || result === null)
     return undefined
-  const { dependencies, packages, injected, tools, flats, warnings, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
-  if (!isStringList(dependencies) || !isStringList(packages) || typeof injected !== 'string' || !isStringList(tools) || !isStringList(flats) || !isStringList(warnings) || typeof artifact !== 'string')
+  const { dependencies, packages, injected, tools, flats, forms, warnings, artifact } = result as Partial<Record<keyof CachedModule, unknown>>
+  if (!isStringList(dependencies) || !isStringList(packages) || typeof injected !== 'string' || !isStringList(tools) || !isStringList(flats) || !isStringList(forms) || !isStringList(warnings) || typeof artifact !== 'string')
     return undefined
-  const checked: Record_ = { key, sum, result: { dependencies, packages, injected, tools, flats, warnings, artifact } }
+  const checked: Record_ = { key, sum, result: { dependencies, packages, injected, tools, flats, forms, warnings, artifact } }
   return checksum(checked.result) === sum ? checked : undefined
 }
 
