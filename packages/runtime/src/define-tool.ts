@@ -50,7 +50,8 @@ export interface ToolCallContext<P> {
    * Asks the user for a value of `schema` (any schema a tool's input may be: nested objects,
    * optional fields, enums, a discriminated union) through the client's elicitation forms, and
    * parses the answer with `schema`; a refused answer is asked again with the reason. Where the
-   * client can be asked during a call: a 2025 session whose client offers elicitation; else undefined.
+   * client offers elicitation: a 2025 session, or 2026-07-28 (the call ends with `input_required`,
+   * and the handler runs again from its start with the answers so far); else undefined.
    */
   elicit?: <S extends StandardSchemaV1>(schema: S, message: string, options?: ElicitOptions) => Promise<ElicitOutcome<InferOutput<S>>>
 }

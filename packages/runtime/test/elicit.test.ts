@@ -1,7 +1,8 @@
 // A handler asks the user for a value of any schema (`context.elicit`): the forms a real client
 // gets are spec-valid, a union comes in rounds, the answers are rebuilt and parsed by the schema,
 // a bad answer is asked again with the reason, and decline and cancel come back as such; on the
-// MCP SDK 2.x (a 2025 session) and 1.x. Where the client cannot be asked, `elicit` is undefined.
+// MCP SDK 2.x (a 2025 session, and 2026-07-28 through input_required rounds) and 1.x. Where the
+// client cannot be asked, `elicit` is undefined.
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileForm } from '@flatmcp/core'
 import { attachForm, defineTool, elicitForm } from '@flatmcp/runtime'
@@ -104,8 +105,16 @@ describe.each(['v2', 'v1'] as const)('context.elicit on the MCP SDK %s', (sdk) =
     expect(JSON.parse(await (await askedThrough(sdk, [{ action: 'decline' }])).call())).toEqual({ action: 'decline' })
     expect(JSON.parse(await (await askedThrough(sdk, [{ action: 'accept', content: { method: 'card' } }, { action: 'cancel' }])).call())).toEqual({ action: 'cancel' })
     expect(await (await askedThrough(sdk, [], false)).call()).toBe('cannot ask')
-    // 2026-07-28 asks through input_required results, which context.elicit does not make yet.
-    if (sdk === 'v2')
-      expect(await (await askedThrough(sdk, [], true, 'modern')).call()).toBe('cannot ask')
+  })
+})
+
+describe('context.elicit in MCP 2026-07-28 (input_required rounds, the handler run again with the answers so far)', () => {
+  it('asks a union in rounds, asks again with the reason, and reports decline', async () => {
+    const rounds = await askedThrough('v2', [{ action: 'accept', content: { method: 'invoice' } }, { action: 'accept', content: { 'address.city': 'O' } }, { action: 'accept', content: { method: 'invoice' } }, { action: 'accept', content: { 'address.city': 'Oslo' } }], true, 'modern')
+    expect(JSON.parse(await rounds.call())).toEqual({ action: 'accept', value: { method: 'invoice', address: { city: 'Oslo' } } })
+    expect(rounds.asked.map(form => Object.keys(form.requestedSchema.properties))).toEqual([['method'], ['address.city', 'address.zip'], ['method'], ['address.city', 'address.zip']])
+    expect(rounds.asked[2]!.message).toMatch(/The last answer was not accepted: address\.city: /)
+    expect(JSON.parse(await (await askedThrough('v2', [{ action: 'decline' }], true, 'modern')).call())).toEqual({ action: 'decline' })
+    expect(await (await askedThrough('v2', [], false, 'modern')).call()).toBe('cannot ask')
   })
 })

@@ -3,7 +3,8 @@ import type { McpServerOptions, ToolService } from './tool-service'
 import type { ServerContext } from '@modelcontextprotocol/server'
 import type { ClientInfo, RequestFacts } from './profiles'
 import type { AskForm } from '../elicit/ask'
-import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
+import { replayedAsk } from '../elicit/ask'
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { instanceProfile } from './profiles'
 import { createToolService, repairStringArguments } from './tool-service'
 
@@ -59,9 +60,15 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const meta = request.params._meta as { progressToken?: string | number } | undefined
     const token = meta?.progressToken
     const progress = token === undefined ? undefined : (update: ProgressUpdate): Promise<void> => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } })
-    // The client can be asked during a call in a 2025 session (stdio, or HTTP with a session) whose client offers elicitation.
-    const askable = (options.request?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy')) === 'legacy' && (ctx.http === undefined || ctx.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
-    const ask: AskForm | undefined = askable ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
+    // The client can be asked during a call in a 2025 session (stdio, or HTTP with a session) whose
+    // client offers elicitation; in 2026-07-28, by ending the call with input_required, where the
+    // request says its client takes elicitation.
+    const era = options.request?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy')
+    const modernAsks = era === 'modern' && (ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: { elicitation?: unknown } } | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation !== undefined
+    const legacyAsks = era === 'legacy' && (ctx.http === undefined || ctx.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
+    const ask: AskForm | undefined = modernAsks
+      ? replayedAsk(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses)
+      : legacyAsks ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}) }
     const { profile: name, unsure } = await profile(factsOf(ctx), 'call')
     return service().call(request.params.name, request.params.arguments, about, name, unsure) as never

@@ -12,7 +12,7 @@ import { clip, describeIssues, quoteClipped } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { compileLazily, compileProfileLazily, precomputedOf } from './compiled'
 import type { AskForm, ElicitOptions } from '../elicit/ask'
-import { elicitValue } from '../elicit/ask'
+import { elicitValue, InputNeeded, inputRequiredFor } from '../elicit/ask'
 import { logOnce } from './log'
 import { preserialize } from './preserialized'
 
@@ -440,6 +440,9 @@ async function callTool(entry: Prepared, read: () => Promise<Reading>, request: 
   catch (error) {
     if (isProtocolError(error))
       throw error
+    // A 2026-07-28 call that needs the user's answer ends asking for it; the client calls again with it.
+    if (error instanceof InputNeeded)
+      return inputRequiredFor(error) as never
     // A handler's own message is meant for the model (README); it is still capped.
     return errorResult(`Tool "${definition.name}" failed: ${clip(error instanceof Error ? error.message : String(error), 2000)}`)
   }
