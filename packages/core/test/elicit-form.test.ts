@@ -1,11 +1,13 @@
 // Elicitation forms from schemas: each round is a spec-valid `requestedSchema` (judged by the MCP
 // SDK's own schema for a form request, which keeps nothing it does not know), and every value the
 // original accepts has answers that rebuild it.
-import type { ElicitationForm } from '@flatmcp/core'
+import type { ElicitationForm, SchemaConverters } from '@flatmcp/core'
 import { compileForm, FormError } from '@flatmcp/core'
 import { nextRound, rebuildValue } from '@flatmcp/runtime'
 import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
+import * as v from 'valibot'
+import { toJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
@@ -94,6 +96,17 @@ describe('elicitation forms', () => {
     expect(nextRound(form, [{ method: 'invoice' }, { 'address.city': 'Oslo' }])).toBeUndefined()
     expect(nextRound(form, [{ method: 'cash' }])).toBeUndefined()
     expect(Payment.parse(rebuildValue(form, [{ method: 'invoice' }, { 'address.city': 'Oslo' }]))).toEqual({ method: 'invoice', address: { city: 'Oslo' } })
+  })
+
+  it('a schema of another library (valibot) makes the same form', () => {
+    // As the build gives it the project's @valibot/to-json-schema.
+    const form = compileForm(v.object({ name: v.pipe(v.string(), v.maxLength(80)), address: v.object({ city: v.string(), zip: v.optional(v.string()) }), size: v.picklist(['s', 'm']) }), { valibotToJsonSchema: toJsonSchema as SchemaConverters['valibotToJsonSchema'] })
+    expectSpecValid(form)
+    expect(form.first.requestedSchema).toEqual({
+      type: 'object',
+      properties: { 'name': { type: 'string', maxLength: 80, title: 'Name' }, 'address.city': { type: 'string', title: 'Address › City' }, 'address.zip': { type: 'string', title: 'Address › Zip' }, 'size': { type: 'string', enum: ['s', 'm'], title: 'Size' } },
+      required: ['name', 'address.city', 'size'],
+    })
   })
 
   it('what a form cannot hold is a FormError naming its path', () => {
