@@ -2,7 +2,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
 import type { CachedModule } from 'unplugin-flatmcp/internal'
-import { buildSummary, createModuleCompiler, createToolOwners, describeFailure, failsBuild, modulePath, noToolsWarning, resolveOptions, writeFileAtomic, yieldsAnything } from 'unplugin-flatmcp/internal'
+import { buildSummary, createModuleCompiler, createToolOwners, describeFailure, failsBuild, modulePath, resolveOptions, warningsOf, writeFileAtomic, yieldsAnything } from 'unplugin-flatmcp/internal'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -52,7 +52,7 @@ export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
       const { result } = await compiler.compileFresh(file)
       claimToolNames(module, result)
       modules.push(result)
-      for (const warning of yieldsAnything(result) ? result.warnings : [noToolsWarning(module)]) {
+      for (const warning of warningsOf(result, module)) {
         if (failsBuild({ severity: 'warning' }, resolved.failOn))
           throw new BuildError(warning, 1)
         warnings.push(warning)

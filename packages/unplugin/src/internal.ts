@@ -2,7 +2,7 @@
 // plugin's version, without its own compatibility promise.
 export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
 export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
-export { failsBuild, noToolsWarning } from './core/compile/compile-module'
+export { failsBuild, noToolsWarning, warningsOf } from './core/compile/compile-module'
 export { buildSummary } from './core/compile/summary'
 export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'

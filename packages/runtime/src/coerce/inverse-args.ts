@@ -166,6 +166,9 @@ export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading
  * taken out of it.
  */
 const DECODE_STEP: ObjectStep = (value, plan) => {
+  // Only a planned object's keys can change (not those of a parsed JSON-text value's).
+  if (!plan.properties && !plan.additional)
+    return [value, plan]
   // Copied from the first key that changes on (a `delete` would leave V8 a slow object for the parser).
   let out: Record<string, Json> | undefined
   const keys = Object.keys(value)

@@ -63,14 +63,14 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     // The client can be asked during a call in a 2025 session (stdio, or HTTP with a session) whose
     // client offers elicitation; in 2026-07-28, by ending the call with input_required, where the
     // request says its client takes elicitation.
-    const era = options.request?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy')
-    const modernAsks = era === 'modern' && (ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: { elicitation?: unknown } } | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation !== undefined
-    const legacyAsks = era === 'legacy' && (ctx.http === undefined || ctx.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
+    const facts = factsOf(ctx)
+    const modernAsks = facts.era === 'modern' && (ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: { elicitation?: unknown } } | undefined)?.[CLIENT_CAPABILITIES_META_KEY]?.elicitation !== undefined
+    const legacyAsks = facts.era === 'legacy' && (ctx.http === undefined || ctx.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
     const ask: AskForm | undefined = modernAsks
       ? replayedAsk(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses)
       : legacyAsks ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}) }
-    const { profile: name, unsure } = await profile(factsOf(ctx), 'call')
+    const { profile: name, unsure } = await profile(facts, 'call')
     return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
   })
   repairStringArguments(server)

@@ -33,7 +33,7 @@ export interface RequestInfo {
   progress?: (progress: ProgressUpdate) => Promise<void>
   /** The call's `_meta`, as the client sent it. */
   meta?: Record<string, unknown>
-  /** Sends an `elicitation/create` in the call's session, where the client can be asked (a 2025 session whose client offers elicitation). */
+  /** Asks the client one form, where it offers elicitation: `elicitation/create` in a 2025 session, a replayed answer or `InputNeeded` in 2026-07-28. */
   ask?: AskForm
 }
 

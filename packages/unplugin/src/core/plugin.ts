@@ -4,7 +4,7 @@ import type { ModuleCompiler } from './compile/module-compiler'
 import type { CachedModule } from './load/module-cache'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
-import { failsBuild, noToolsWarning, nothingMatchedWarning } from './compile/compile-module'
+import { failsBuild, nothingMatchedWarning, warningsOf } from './compile/compile-module'
 import { createModuleCompiler, describeFailure, NAME } from './compile/module-compiler'
 import { buildSummary } from './compile/summary'
 import { createToolOwners } from './compile/tool-owners'
@@ -94,8 +94,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         }
         for (const dependency of result.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
-        const warnings = yieldsAnything(result) ? result.warnings : [noToolsWarning(modulePath(options.root, file))]
-        for (const warning of warnings) {
+        for (const warning of warningsOf(result, modulePath(options.root, file))) {
           if (failsBuild({ severity: 'warning' }, options.failOn)) {
             failed = true
             return this.error(buildError(warning))

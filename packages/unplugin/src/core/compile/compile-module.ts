@@ -1,6 +1,8 @@
 import type { CompiledTool, Diagnostic, ElicitationForm, JsonPointer, ProfileName, SchemaConverters, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from '@flatmcp/core'
 import type { FlatData, PrecomputedTool } from '@flatmcp/runtime'
 import type { ResolvedOptions } from '../options'
+import type { CachedModule } from '../load/module-cache'
+import { yieldsAnything } from '../load/module-cache'
 import type { ToolTokens } from './tokens'
 import { CompileError, compileForm, compileTool, FormError, toOriginalSchema } from '@flatmcp/core'
 import { isElicitForm, isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
@@ -55,7 +57,12 @@ export function nothingMatchedWarning(include: unknown): string {
 }
 
 export function noToolsWarning(module: string): string {
-  return `${module} exports no tool made with defineTool and no flat() schema (looked at its exports, the default export, and the items of exported arrays and plain objects); no artifact is written for it. Export them, or leave it out of the plugin's \`include\`.`
+  return `${module} exports no tool made with defineTool, no flat() schema and no elicitForm() (looked at its exports, the default export, and the items of exported arrays and plain objects); no artifact is written for it. Export them, or leave it out of the plugin's \`include\`.`
+}
+
+/** The warnings a compiled module gives the build: its own, or that it gave nothing to precompute. */
+export function warningsOf(result: CachedModule, module: string): string[] {
+  return yieldsAnything(result) ? result.warnings : [noToolsWarning(module)]
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {

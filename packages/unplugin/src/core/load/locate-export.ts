@@ -17,6 +17,20 @@ interface AnyNode {
   [field: string]: any
 }
 
+/** The last module parsed, with its text: a module's warnings are located one after another in it. */
+let lastParsed: { file: string, text: string, program: AnyNode } | undefined
+
+function programOf(file: string): AnyNode {
+  const text = readFileSync(file, 'utf8')
+  if (lastParsed?.file === file && lastParsed.text === text)
+    return lastParsed.program
+  const typed = /\.[cm]?tsx?$/.test(file)
+  const plugins = [...(typed ? ['typescript' as const] : []), ...(/x$/.test(file) ? ['jsx' as const] : [])]
+  const program = parse(text, { sourceType: 'module', plugins, errorRecovery: true }).program as unknown as AnyNode
+  lastParsed = { file, text, program }
+  return program
+}
+
 /**
  * Where an error is in a tool module, for error messages: the zod expression at `pointer` (a JSON
  * pointer into the original JSON Schema of the tool's `part`), followed through the tool's object
@@ -26,9 +40,7 @@ interface AnyNode {
  */
 export async function locateTool(file: string, exportName: string, part?: string, pointer?: string): Promise<SourceLocation | undefined> {
   try {
-    const typed = /\.[cm]?tsx?$/.test(file)
-    const plugins = [...(typed ? ['typescript' as const] : []), ...(/x$/.test(file) ? ['jsx' as const] : [])]
-    const program = parse(readFileSync(file, 'utf8'), { sourceType: 'module', plugins, errorRecovery: true }).program as unknown as AnyNode
+    const program = programOf(file)
     const walker = new SchemaWalker(program.body as AnyNode[])
     const [binding, ...steps] = exportName.match(/[^.[\]]+/g) ?? [exportName]
     let found: AnyNode | undefined = walker.exported(binding!)
