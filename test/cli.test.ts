@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { assertProbe, probe } from 'flatmcp'
+import { assertProbe, probe, renderReport } from 'flatmcp'
 import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { isToolDefinition, registerArtifact } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/server'
@@ -496,6 +496,14 @@ describe('flatmcp probe', () => {
 })
 
 describe('probe() and assertProbe() in a test suite', () => {
+  it('names what the artifacts hold together apart from a missing artifact, and marks a warning "!"', () => {
+    const together = { file: '', tools: ['a'], samplesChecked: 0, sampled: [], roundTrips: [], findings: [{ check: 'profile' as const, severity: 'warning' as const, message: 'anthropic-strict: over its budget' }] }
+    const missing = { file: '', module: 'src/x.tools.ts', tools: [], samplesChecked: 0, sampled: [], roundTrips: [], findings: [{ check: 'current' as const, severity: 'error' as const, message: 'no artifact for src/x.tools.ts' }] }
+    const text = renderReport({ ok: false, seed: 1, samples: 1, budgets: {}, artifacts: [together, missing] }, project.root, { isTTY: false })
+    expect(text).toContain('(all artifacts together)\n  ! keeps its profile\'s shape')
+    expect(text).toContain('(missing artifact)  from src/x.tools.ts, 0 tools\n  ✗ is current')
+  })
+
   it('report findings programmatically', async () => {
     const report = await probe({ paths: ['dist'], root: project.root, samples: 20 })
     expect(report.ok).toBe(true)
@@ -615,6 +623,9 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
       const probed = await flatmcp(['probe', 'plain'], py.root)
       expect(probed.code).toBe(0)
       expect(probed.stdout).toContain('gemini: null is OpenAPI\'s "nullable" at /properties/label, which @cfworker/json-schema (LangChain\'s MCP adapters) does not read')
+      // A warning is listed, not failed: its check is marked "!", not "✗".
+      expect(probed.stdout).toContain('  ! keeps its profile\'s shape')
+      expect(probed.stdout).not.toContain('✗')
       expect((await flatmcp(['probe', 'dist'], py.root)).stdout).not.toContain('nullable')
       expect(await flatmcp(['build', 'src/draw.tools.ts', '--preset', 'java'], py.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--preset must be auto or one of json-schema, pydantic, go, serde, dotnet, not "java"') })
     }

@@ -51,7 +51,8 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
   const lines: string[] = []
   const indent = (text: string, by = '      '): string => text.split('\n').map(line => `${by}${line}`).join('\n')
   for (const artifact of report.artifacts) {
-    const name = artifact.file ? path.relative(root, artifact.file) : '(missing artifact)'
+    // No file: a source without an artifact, or what the artifacts hold together (Anthropic's budget).
+    const name = artifact.file ? path.relative(root, artifact.file) : artifact.module ? '(missing artifact)' : '(all artifacts together)'
     lines.push(s.bold(`${name}`) + (artifact.module ? s.dim(`  from ${artifact.module}, ${plural(artifact.tools.length, 'tool')}`) : ''))
     if (artifact.file)
       lines.push(`  ${s.green('✓')} well-formed`)
@@ -63,7 +64,8 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
           lines.push(why === undefined ? `  ${s.green('✓')} ${label}${s.dim(ranText(check, artifact, report))}` : `  ${s.dim('–')} ${label}: ${s.yellow('skipped')}${s.dim(`, ${why}`)}`)
         continue
       }
-      lines.push(`  ${s.red('✗')} ${label}`)
+      // Warnings only: listed, not failing the probe.
+      lines.push(`  ${findings.some(f => f.severity === 'error') ? s.red('✗') : s.yellow('!')} ${label}`)
       for (const finding of findings) {
         lines.push(`    ${finding.tool ? `${s.cyan(finding.tool)}: ` : ''}${finding.message}`)
         if (finding.detail)
