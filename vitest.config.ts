@@ -11,7 +11,7 @@ export default defineConfig({
     alias: [
       { find: /^@flatmcp\/core$/, replacement: source('packages/core/src/index.ts') },
       { find: /^@flatmcp\/runtime$/, replacement: source('packages/runtime/src/index.ts') },
-      { find: /^@flatmcp\/runtime\/(sdk|server|coerce|proxy)$/, replacement: source('packages/runtime/src/$1.ts') },
+      { find: /^@flatmcp\/runtime\/(sdk|server|coerce|artifact|proxy)$/, replacement: source('packages/runtime/src/$1.ts') },
       { find: /^@flatmcp\/runtime\/proxy\/fetch$/, replacement: source('packages/runtime/src/proxy-fetch.ts') },
       { find: /^unplugin-flatmcp$/, replacement: source('packages/unplugin/src/index.ts') },
       { find: /^flatmcp$/, replacement: source('packages/cli/src/index.ts') },

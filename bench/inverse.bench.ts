@@ -6,7 +6,7 @@ import type { CompiledTool, ProfileName } from '@flatmcp/core'
 import type { z } from 'zod'
 import { compileTool } from '@flatmcp/core'
 import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
-import { readInTurn } from '../packages/runtime/src/coerce/readings'
+import { readArguments, readingPlan } from '../packages/runtime/src/read/readings'
 import { toolAt } from './catalog'
 import { interleaved, measure } from './measure'
 import { PROFILES } from './profiles.bench'
@@ -26,7 +26,7 @@ export interface InverseRow {
 
 /** Whether the original accepts a reading, as the server reads arguments (its own loop: deduplicated, bounded). */
 function serverRead(schema: z.ZodType, compiled: CompiledTool, args: unknown): boolean {
-  const tried = readInTurn(triesOf(compiled), ([reading, scalars]) => inverseArgs(args, compiled, reading, scalars), value => schema.safeParse(value), result => result.success)
+  const tried = readArguments(args, readingPlan(compiled, true), value => schema.safeParse(value), result => result.success)
   return (tried as { result: { success: boolean } }).result.success
 }
 

@@ -6,7 +6,7 @@ import { compileTool } from '@flatmcp/core'
 import { attachCompiled, toPrecomputed } from '@flatmcp/runtime'
 import { inverseArgs } from '@flatmcp/runtime/coerce'
 import { framePreserialized } from '@flatmcp/runtime/sdk'
-import { createToolService } from '../packages/runtime/src/serve/tool-service'
+import { createToolService } from '../packages/runtime/src/service/tool-service'
 import { toolAt } from './catalog'
 import { interleaved, measure } from './measure'
 

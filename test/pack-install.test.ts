@@ -56,6 +56,7 @@ const TYPED = `import type { CoercionPlan } from '@flatmcp/runtime/coerce'
 import { defineTool, flat } from '@flatmcp/runtime'
 import { createMcpServer, StdioTransport } from '@flatmcp/runtime/sdk'
 import { coerceArgs } from '@flatmcp/runtime/coerce'
+import { readArtifact } from '@flatmcp/runtime/artifact'
 import { assertProbe } from 'flatmcp'
 import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
 import flatmcpVite from 'unplugin-flatmcp/vite'
@@ -76,6 +77,7 @@ export const send = defineTool({
 
 const plan: CoercionPlan = { properties: { urls: { parse: 'array' } } }
 export const fixed: unknown = coerceArgs({ urls: '["a"]' }, plan)
+export const listed: number = readArtifact('{"tools":[],"runtime":{}}').tools.length
 export const server = createMcpServer([send], { name: 'consumer', version: '1.0.0' })
 export const transport = new StdioTransport(process.stdin, process.stdout, { maxMessageBytes: 1024 })
 export const plugins = [flatmcpVite({ profile: 'portable' }), flatmcpEsbuild()]
@@ -342,7 +344,7 @@ console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), va
       }))
       const installed = await sh(command, [...args], dir)
       expect(installed.code, installed.output).toBe(0)
-      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', '@flatmcp/runtime/sdk', '@flatmcp/runtime/proxy/fetch', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
+      const entries = ['@flatmcp/core', '@flatmcp/runtime', '@flatmcp/runtime/coerce', '@flatmcp/runtime/artifact', '@flatmcp/runtime/sdk', '@flatmcp/runtime/proxy/fetch', 'unplugin-flatmcp', 'unplugin-flatmcp/vite', 'unplugin-flatmcp/esbuild', 'flatmcp']
       const imported = await sh(process.execPath, ['--input-type=module', '-e', `for (const entry of ${JSON.stringify(entries)}) { const m = await import(entry); if (Object.keys(m).length === 0) throw new Error(entry) }`], dir)
       expect(imported.code, imported.output).toBe(0)
       const version = await sh(path.join(dir, 'node_modules/.bin/flatmcp'), ['--version'], dir)

@@ -1,7 +1,7 @@
 // Serving `defineTool` tools on the MCP SDK 1.x (`@modelcontextprotocol/sdk`).
-export { createMcpServer } from './serve/create-server'
-export type { ClientInfo, ExtendOptions, McpServerOptions, ProfileChoice, ProfileRequest, RequestInfo, ServedRequest } from './serve/create-server'
-export { CLIENT_PROFILES, defaultProfileFor } from './serve/create-server'
-export { framePreserialized, preserialize } from './serve/preserialized'
-export { StdioTransport } from './serve/stdio-transport'
-export type { StdioTransportOptions } from './serve/stdio-transport'
+export { createMcpServer } from './host/sdk-v1'
+export type { ClientInfo, ExtendOptions, McpServerOptions, ProfileChoice, ProfileRequest, RequestInfo, ServedRequest } from './host/sdk-v1'
+export { CLIENT_PROFILES, defaultProfileFor } from './host/sdk-v1'
+export { framePreserialized, preserialize } from './service/preserialized'
+export { StdioTransport } from './host/stdio-transport'
+export type { StdioTransportOptions } from './host/stdio-transport'

@@ -4,8 +4,8 @@ import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
 import type { ProfileRequest } from '@flatmcp/runtime/sdk'
 import { createMcpServer, defaultProfileFor, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
-import { forgetSaidOnce } from '../src/serve/log'
-import { createToolService } from '../src/serve/tool-service'
+import { forgetSaidOnce } from '../src/util/log'
+import { createToolService } from '../src/service/tool-service'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
@@ -166,7 +166,7 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
 
     it('compiles lazily without precomputed data, warning once', async () => {
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-      const { compileLazily } = await import('../src/serve/compiled')
+      const { compileLazily } = await import('../src/precomputed/compiler')
       // The warning is once per process; a fresh module would reset it, so count from here.
       const before = warn.mock.calls.length
       await compileLazily(sendTool(), undefined)
@@ -481,14 +481,16 @@ describe('the start-up warning for a tool without precomputed data', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const tool = defineTool({ name: 'unmatched', input: z.object({ a: z.string() }), handler: () => 'x' })
     vi.resetModules()
-    const first = await import('../src/serve/compiled')
+    const first = await import('../src/precomputed/compiler')
     const registry = (globalThis as Record<symbol, Map<string, unknown> | undefined>)[Symbol.for('flatmcp.precomputed')]
     registry?.clear()
     await first.compileLazily(tool, undefined)
     expect(warn.mock.calls[0]![0]).toContain('Build with unplugin-flatmcp to skip this')
     vi.resetModules()
-    const second = await import('../src/serve/compiled')
-    second.registerPrecomputed({ other: first.toPrecomputed(compileTool(tool)) })
+    const second = await import('../src/precomputed/compiler')
+    const { registerPrecomputed } = await import('../src/precomputed/registry')
+    const { toPrecomputed } = await import('../src/artifact/precomputed')
+    registerPrecomputed({ other: toPrecomputed(compileTool(tool)) })
     await second.compileLazily(tool, undefined)
     expect(warn.mock.calls[1]![0]).toContain('its module was not matched by the plugin\'s `include`')
     ;(globalThis as Record<symbol, Map<string, unknown> | undefined>)[Symbol.for('flatmcp.precomputed')]?.clear()

@@ -3,7 +3,7 @@ import { createMcpServer, StdioTransport } from '@flatmcp/runtime/sdk'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { readId } from '../src/serve/stdio-transport'
+import { readId } from '../src/host/stdio-transport'
 
 const echo = defineTool({
   name: 'echo',

@@ -3,8 +3,10 @@ import type { FreshModule } from 'unplugin-flatmcp/internal'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { ANTHROPIC_LIMITS, anthropicCost, PRESET_NAMES, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import type { ArtifactContents, ArtifactOptions, ModuleArtifact } from '@flatmcp/runtime/artifact'
 import type { ProxiedTool, Snapshot, UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
-import { createProxy, digestOf, driftOf, isSnapshot, listAll, malformedTool, readSnapshot, snapshotText } from '@flatmcp/runtime/proxy'
+import { isSnapshot, readArtifact } from '@flatmcp/runtime/artifact'
+import { createProxy, digestOf, driftOf, listAll, malformedTool, readSnapshot, snapshotText } from '@flatmcp/runtime/proxy'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
@@ -85,22 +87,39 @@ export class ProbeLoadError extends Error {
   }
 }
 
-interface Artifact {
-  generator: string
-  module: string
-  hash: string
-  options: { profile: 'portable' | 'minimal', profiles?: ProfileName[], preset?: PresetName, coercion: boolean, extend: null | { module?: string, export?: string, schema: unknown } }
-  tools: { name: string, description?: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }[]
-  runtime: Record<string, { export: string, coercion: unknown, outputWrap?: string, profiles?: Record<string, { inputSchema: JsonSchema, coercion: unknown, decode?: unknown, strict?: boolean }> }>
-  flat?: { export: string, name: string, profile: ProfileName, inputSchema: JsonSchema }[]
+/** A module's artifact as the probe reads it, its profiles checked built-in (a snapshot is read as one whose source is its upstream). */
+type Artifact = Omit<ModuleArtifact, 'options'> & {
+  options: Omit<ArtifactOptions, 'profile' | 'profiles' | 'preset'> & { profile: 'portable' | 'minimal', profiles?: ProfileName[], preset?: PresetName }
 }
+
+/** A tool as an artifact lists it, its schemas as JSON Schema. */
+type ListedTool = { name: string, description?: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }
 
 // Parsed JSON, checked field by field before use.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** Reads and checks an artifact's shape; anything off is a load error naming the file and the field. */
-function readArtifact(file: string): { text: string, artifact: Artifact } {
+/** What the probe re-derives: built-in profiles only (a profile of one's own is checked by one's own tests). */
+function unknownProfiles(artifact: ModuleArtifact): string | undefined {
+  const known = PROFILE_NAMES as string[]
+  const ownOnly = 'the probe re-derives built-in profiles only, and a profile of your own is checked by your tests'
+  if (!known.includes(artifact.options.profile))
+    return `not a flatmcp artifact: "options.profile" is ${JSON.stringify(artifact.options.profile)}, not one of ${PROFILE_NAMES.join(', ')}`
+  if (artifact.options.profiles !== undefined && !artifact.options.profiles.every(name => known.includes(name)))
+    return `not a flatmcp artifact: "options.profiles" is ${JSON.stringify(artifact.options.profiles)}: ${ownOnly}`
+  const flat = (artifact.flat ?? []).findIndex(entry => !known.includes(entry.profile))
+  if (flat !== -1)
+    return `not a flatmcp artifact: flat[${flat}] is in profile ${JSON.stringify(artifact.flat![flat]!.profile)}, not one of ${PROFILE_NAMES.join(', ')}`
+  for (const [tool, entry] of Object.entries(artifact.runtime)) {
+    const unknown = Object.keys(entry.profiles ?? {}).find(name => !known.includes(name))
+    if (unknown !== undefined)
+      return `runtime["${tool}"].profiles has "${unknown}", which is not a built-in profile (${PROFILE_NAMES.join(', ')}); ${ownOnly}`
+  }
+  return undefined
+}
+
+/** Reads and checks an artifact's shape (the runtime's reader, provenance too); anything off is a load error naming the file and the field. */
+function readModuleArtifact(file: string): { text: string, artifact: Artifact } {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -108,44 +127,17 @@ function readArtifact(file: string): { text: string, artifact: Artifact } {
   catch (error) {
     throw new ProbeLoadError(`${file}: cannot read it (${(error as Error).message})`)
   }
-  let artifact: unknown
+  let read: ArtifactContents
   try {
-    artifact = JSON.parse(text)
+    read = readArtifact(text, { provenance: true })
   }
   catch (error) {
-    throw new ProbeLoadError(`${file}: not valid JSON (${(error as Error).message})`)
+    throw new ProbeLoadError(`${file}: ${(error as Error).message}`)
   }
-  const a = isObject(artifact) ? artifact : {}
-  const rules: [boolean, string][] = [
-    [isObject(artifact), 'the top level is not an object'],
-    [typeof a.generator === 'string', '"generator" is missing'],
-    [typeof a.module === 'string', '"module" is missing'],
-    [typeof a.hash === 'string', '"hash" is missing'],
-    [isObject(a.options) && typeof a.options.profile === 'string', '"options.profile" is missing'],
-    [!isObject(a.options) || (PROFILE_NAMES as string[]).includes(a.options.profile), `"options.profile" is ${JSON.stringify(a.options?.profile)}, not one of ${PROFILE_NAMES.join(', ')}`],
-    [!isObject(a.options) || a.options.profiles === undefined || (Array.isArray(a.options.profiles) && a.options.profiles.every((name: unknown) => (PROFILE_NAMES as unknown[]).includes(name))), `"options.profiles" is ${JSON.stringify(a.options?.profiles)}: the probe re-derives built-in profiles only (${PROFILE_NAMES.join(', ')}); a profile of your own is checked by your tests`],
-    [isObject(a.options) && typeof a.options.coercion === 'boolean', '"options.coercion" is missing'],
-    [isObject(a.options) && (a.options.extend === null || (isObject(a.options.extend) && (typeof a.options.extend.module === 'string' || 'schema' in a.options.extend))), '"options.extend" is missing (null, or { module, export } or { schema })'],
-    [Array.isArray(a.tools), '"tools" is not an array'],
-    [isObject(a.runtime), '"runtime" is missing'],
-  ]
-  const broken = rules.find(([holds]) => !holds)
-  if (broken)
-    throw new ProbeLoadError(`${file}: not a flatmcp artifact: ${broken[1]}`)
-  const badFlat = Array.isArray(a.flat) ? (a.flat as unknown[]).findIndex(entry => !isObject(entry) || typeof entry.export !== 'string' || typeof entry.name !== 'string' || !(PROFILE_NAMES as string[]).includes(entry.profile) || !isObject(entry.inputSchema) || entry.inputSchema.type !== 'object') : a.flat === undefined ? -1 : 0
-  if (badFlat !== -1)
-    throw new ProbeLoadError(`${file}: not a flatmcp artifact: flat[${badFlat}] needs an export, a name, a profile and an object inputSchema`)
-  const bad = (a.tools as unknown[]).findIndex(tool => !isObject(tool) || typeof tool.name !== 'string' || !isObject(tool.inputSchema) || tool.inputSchema.type !== 'object' || !isObject(a.runtime[tool.name]))
-  if (bad !== -1)
-    throw new ProbeLoadError(`${file}: not a flatmcp artifact: tools[${bad}] needs a name, an object inputSchema and a runtime entry`)
-  const badProfiles = Object.entries(a.runtime as Record<string, Record<string, unknown>>).find(([, entry]) => entry.profiles !== undefined && (!isObject(entry.profiles) || !Object.values(entry.profiles).every(p => isObject(p) && isObject(p.inputSchema) && p.inputSchema.type === 'object' && isObject(p.coercion))))
-  if (badProfiles)
-    throw new ProbeLoadError(`${file}: not a flatmcp artifact: runtime["${badProfiles[0]}"].profiles needs an object inputSchema and a coercion plan per profile`)
-  for (const [tool, entry] of Object.entries(a.runtime as Record<string, { profiles?: Record<string, unknown> }>)) {
-    const unknown = Object.keys(entry.profiles ?? {}).find(name => !(PROFILE_NAMES as string[]).includes(name))
-    if (unknown !== undefined)
-      throw new ProbeLoadError(`${file}: runtime["${tool}"].profiles has "${unknown}", which is not a built-in profile (${PROFILE_NAMES.join(', ')}); the probe re-derives built-in profiles only, and a profile of your own is checked by your tests`)
-  }
+  const artifact = (read as Extract<ArtifactContents, { kind: 'module' }>).artifact
+  const unknown = unknownProfiles(artifact)
+  if (unknown !== undefined)
+    throw new ProbeLoadError(`${file}: ${unknown}`)
   return { text, artifact: artifact as Artifact }
 }
 
@@ -187,7 +179,7 @@ function jsonStandardSchema(json: unknown): unknown {
 interface ToolSchemas { params?: unknown, input: unknown, output?: unknown }
 
 /** One tool's superset finding from the shared check: a counterexample, or no value checked at all. */
-async function supersetOf(tool: Artifact['tools'][number], schemas: ToolSchemas, fresh: Source, sampling: Sampling): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
+async function supersetOf(tool: ListedTool, schemas: ToolSchemas, fresh: Source, sampling: Sampling): Promise<{ checked: number, unmet: string[], finding?: Finding }> {
   const parts = toolParts(schemas, fresh.extendSchema)
   const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { ...sampling, converters: fresh.converters, preset: fresh.preset })
   if (counterexample) {
@@ -255,9 +247,9 @@ function tokenBudget(artifact: Artifact, maxTokens: number | undefined, maxModul
 }
 
 /** Each tool in each other profile an artifact ships, under a name that says which: `send (gemini)`. A strict tool that fell back is checked as the portable tool it is. */
-function profiledForms(artifact: Artifact): { tool: Artifact['tools'][number], base: string, data: NonNullable<Artifact['runtime'][string]['profiles']>[string], profile: ProfileName }[] {
+function profiledForms(artifact: Artifact): { tool: ListedTool, base: string, data: NonNullable<Artifact['runtime'][string]['profiles']>[string], profile: ProfileName }[] {
   return artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {}).map(([name, data]) => ({
-    tool: { name: `${tool.name} (${name})`, inputSchema: data.inputSchema } as Artifact['tools'][number],
+    tool: { name: `${tool.name} (${name})`, inputSchema: data.inputSchema } as ListedTool,
     base: tool.name,
     data,
     profile: (data.strict === false ? 'portable' : name) as ProfileName,
@@ -269,7 +261,7 @@ function profiledForms(artifact: Artifact): { tool: Artifact['tools'][number], b
  * 2020-12), within its profile's rules, typed (untyped leaves listed), read alike by the validators
  * clients run. Says which did not compile: those are left out of the superset check.
  */
-function shapeChecks(artifact: Artifact, flats: { tool: Artifact['tools'][number], profile: ProfileName }[], add: (finding: Finding) => void): { profiled: ReturnType<typeof profiledForms>, uncompiled: Set<string> } {
+function shapeChecks(artifact: Artifact, flats: { tool: ListedTool, profile: ProfileName }[], add: (finding: Finding) => void): { profiled: ReturnType<typeof profiledForms>, uncompiled: Set<string> } {
   const profiled = profiledForms(artifact)
   const uncompiled = new Set<string>()
   for (const tool of [...artifact.tools, ...flats.map(f => f.tool), ...profiled.map(p => p.tool)]) {
@@ -296,7 +288,7 @@ type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
  * The superset invariant on the schema that ships (values the original accepts must pass it), and
  * for each target profile it ships, the model's form of such values read back to the same output.
  */
-async function soundness(tool: Artifact['tools'][number], definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
+async function soundness(tool: ListedTool, definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
   const { checked, unmet, finding } = await supersetOf(tool, definition, source, sampling)
   report.samplesChecked += checked
   report.sampled.push({ tool: tool.name, checked, unmet })
@@ -425,11 +417,11 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
     return probeSnapshot(file, peeked, sampling, budget, live)
   if (live)
     throw new ProbeLoadError(`${file}: a live upstream is checked against a snapshot (flatmcp snapshot's artifact), and this is a module's artifact`)
-  const { text, artifact } = readArtifact(file)
+  const { text, artifact } = readModuleArtifact(file)
   const { report, add } = startReport(file, artifact, budget)
 
   // flat() schemas are checked like tools, under a name that says which export they are.
-  const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as Artifact['tools'][number] }))
+  const flats = (artifact.flat ?? []).map(entry => ({ ...entry, tool: { name: `flat() ${entry.export}`, inputSchema: entry.inputSchema } as ListedTool }))
   const { profiled, uncompiled } = shapeChecks(artifact, flats, add)
 
   // Re-derive the artifact from its source, with the options it records; never from outside the root.

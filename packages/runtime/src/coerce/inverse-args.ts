@@ -3,6 +3,7 @@
 import type { CoercionPlan } from '@flatmcp/core'
 import type { ObjectStep } from './coerce-args'
 import { coerceArgs, resolve, set } from './coerce-args'
+import { planFeatures } from './plan-features'
 import { readScalar } from './scalars'
 
 type Json = unknown
@@ -62,7 +63,7 @@ export type NullReading = typeof NULL_READINGS[number]
 
 /** The readings a plan has: all three where it drops nulls (only a strict target's plan does), else the first. */
 export function readingsOf(plan: CoercionPlan): readonly NullReading[] {
-  return JSON.stringify(plan).includes('"keepNull"') ? NULL_READINGS : NULL_READINGS.slice(0, 1)
+  return planFeatures(plan).keepNull ? NULL_READINGS : NULL_READINGS.slice(0, 1)
 }
 
 /**
@@ -70,8 +71,8 @@ export function readingsOf(plan: CoercionPlan): readonly NullReading[] {
  * arguments go to the original as sent); `scalars`, whether it has scalar repairs for a second try.
  */
 export function repairsOf(plan: InversePlan): { first: boolean, scalars: boolean } {
-  const text = JSON.stringify(plan.coercion)
-  return { first: plan.decode !== undefined || /"(?:parse|keepNull|nullIsAbsent|unwrap)"/.test(text), scalars: text.includes('"scalars"') }
+  const features = planFeatures(plan.coercion)
+  return { first: plan.decode !== undefined || features.parse || features.keepNull || features.nullIsAbsent || features.unwrap, scalars: features.scalars }
 }
 
 /** One way of reading arguments back: a reading of the nulls, and whether scalars' JSON text is read. */

@@ -2,8 +2,8 @@
 // in rounds, nested keys as flat fields), the answers rebuilt into the value, the original schema as
 // the judge, and a bad answer asked again with the reason, a bounded number of times.
 import type * as Compiler from '@flatmcp/core'
-import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
-import { loadCompiler } from '../serve/compiled'
+import type { ElicitOptions, ElicitOutcome, InferInput, InferOutput, StandardSchemaV1 } from '../tool/define-tool'
+import { loadCompiler } from '../precomputed/compiler'
 import { modelIssues } from '../validate/messages'
 import { validate } from '../validate/validate'
 import { nextRound, rebuildValue } from './answers'
@@ -11,17 +11,7 @@ import { nextRound, rebuildValue } from './answers'
 /** One `elicitation/create` of the call's session, and the client's answer. */
 export type AskForm = (params: { mode: 'form', message: string, requestedSchema: Compiler.FormRound['requestedSchema'] }) => Promise<{ action: string, content?: Record<string, unknown> }>
 
-/** How an elicitation ended: the parsed value, the user's refusal, or answers the schema kept refusing. */
-export type ElicitOutcome<T> =
-  | { action: 'accept', value: T }
-  | { action: 'decline' }
-  | { action: 'cancel' }
-  | { action: 'invalid', message: string }
-
-export interface ElicitOptions {
-  /** How many times the whole form is asked before the outcome is `invalid`. Default: 3. */
-  attempts?: number
-}
+export type { ElicitOptions, ElicitOutcome } from '../tool/define-tool'
 
 /** A schema written to be asked for: the schema itself (it validates as the schema does), carrying its forms once a build made them. */
 export type ElicitForm<S extends StandardSchemaV1 = StandardSchemaV1> = StandardSchemaV1<InferInput<S>, InferOutput<S>> & {
@@ -97,53 +87,4 @@ export async function elicitValue<S extends StandardSchemaV1>(ask: AskForm, sche
     said = `${message}\n\nThe last answer was not accepted: ${problem}`
   }
   return { action: 'invalid', message: problem }
-}
-
-/** Thrown by a replayed `ask` that has no answer yet: the call ends asking for it (2026-07-28). */
-export class InputNeeded extends Error {
-  constructor(readonly key: string, readonly params: Parameters<AskForm>[0], readonly answered: readonly unknown[]) {
-    super('flatmcp: this call needs the user\'s answer first; it is asked, and the call is made again with it')
-    this.name = 'InputNeeded'
-  }
-}
-
-/** The answers a retried 2026-07-28 call carries back, at most this much JSON text. */
-const MAX_STATE = 1 << 16
-
-/**
- * 2026-07-28 has no server-to-client requests: a call that needs an answer ends with `input_required`,
- * and the client calls again with it. `ask` replays the answers given so far (the `requestState` it
- * minted, then the new `inputResponses`) in order, and throws `InputNeeded` at the first it lacks; the
- * handler runs again from its start on each retry, so what it does before its last question runs again.
- * The answers come from the client either way: the schema still parses the value they rebuild.
- */
-export function replayedAsk(requestState: unknown, inputResponses: Record<string, unknown> | undefined): AskForm {
-  let answered: unknown[] = []
-  if (typeof requestState === 'string' && requestState.length <= MAX_STATE) {
-    try {
-      const state = JSON.parse(requestState) as unknown
-      answered = Array.isArray(state) ? state : []
-    }
-    catch {
-      answered = []
-    }
-  }
-  const next = `ask${answered.length}`
-  const response = inputResponses && Object.prototype.hasOwnProperty.call(inputResponses, next) ? inputResponses[next] : undefined
-  if (response !== undefined)
-    answered = [...answered, response]
-  let asked = 0
-  return async (params) => {
-    const n = asked++
-    if (n < answered.length) {
-      const answer = answered[n] as { action?: unknown, content?: unknown } | null
-      return { action: typeof answer?.action === 'string' ? answer.action : 'cancel', ...(typeof answer?.content === 'object' && answer.content !== null ? { content: answer.content as Record<string, unknown> } : {}) }
-    }
-    throw new InputNeeded(`ask${n}`, params, answered)
-  }
-}
-
-/** The `input_required` result that asks for what `InputNeeded` lacks, with the answers so far as the state. */
-export function inputRequiredFor(needed: InputNeeded): Record<string, unknown> {
-  return { resultType: 'input_required', inputRequests: { [needed.key]: { method: 'elicitation/create', params: needed.params } }, requestState: JSON.stringify(needed.answered) }
 }

@@ -1,12 +1,12 @@
+// `flat(schema)`: the original schema, advertised flat, as a Standard Schema any framework takes; its
+// `validate` reads a value as a server reads a call (the one loop in `read/`), then the original decides.
 import type * as Compiler from '@flatmcp/core'
 import type { CoercionPlan, ProfileName } from '@flatmcp/core'
-import type { InferInput, InferOutput, StandardSchemaV1 } from '../define-tool'
+import type { ReadingPlan, Tried } from '../read/readings'
+import type { InferInput, InferOutput, StandardSchemaV1 } from '../tool/define-tool'
 import type { Issue } from '../validate/validate'
-import type { InverseTry } from '../coerce/inverse-args'
-import { inverseArgs, triesOf } from '../coerce/inverse-args'
-import type { Tried } from '../coerce/readings'
-import { readInTurn } from '../coerce/readings'
-import { loadCompiler } from '../serve/compiled'
+import { loadCompiler } from '../precomputed/compiler'
+import { readArguments, readingPlan } from '../read/readings'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
 /** The JSON Schema dialects `jsonSchema.input()`/`output()` answer for: the flat document is valid in both. */
@@ -116,7 +116,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
   const name = options.name ?? 'input'
   const original = schema['~standard'] as StandardSchemaV1['~standard'] & { validate: (value: unknown) => Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> }
   let data: FlatData | undefined
-  let tries: InverseTry[] | undefined
+  let reading: ReadingPlan | undefined
   const compiled = (): FlatData => data ??= (self as unknown as Record<symbol, FlatData | undefined>)[FLAT_COMPILED] ?? compileNow(schema, options)
   const rewrite = (result: Result<InferOutput<S>>, value: unknown): Result<InferOutput<S>> =>
     result.issues && options.messages !== 'original' ? { issues: modelIssues(result.issues, value, compiled().discriminator) } : result
@@ -127,7 +127,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
       types: original.types as FlatSchema<S>['~standard']['types'],
       validate(value) {
         const known = compiled()
-        tries ??= triesOf(known)
+        reading ??= readingPlan(known)
         const check = (args: unknown): Result<InferOutput<S>> | Promise<Result<InferOutput<S>>> => {
           const threw = (error: unknown): Result<InferOutput<S>> => {
             (options.onError ?? logThrown)(error)
@@ -143,7 +143,7 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
         }
         // Each reading in turn (a strict profile's nulls, then scalars' JSON text), synchronously when the original is.
         const settle = ({ result, args }: Tried<Result<InferOutput<S>>>): Result<InferOutput<S>> => result.issues ? rewrite(result, args) : result
-        const tried = readInTurn(tries, reading => inverseArgs(value, known, ...reading), check, result => !result.issues)
+        const tried = readArguments(value, reading, check, result => !result.issues)
         return tried instanceof Promise ? tried.then(settle) : settle(tried)
       },
       jsonSchema: {

@@ -3,14 +3,14 @@
 // without the keywords a validator may spend more than linear time on, so a hostile pattern cannot
 // meet a client's long string.
 import type * as Compiler from '@flatmcp/core'
-import type { ToolDefinition } from '../define-tool'
-import type { ProxiedTool } from './snapshot'
-import { attachCompiled } from '../serve/compiled'
+import type { ProxiedTool } from '../artifact/format'
+import type { ChooserSchema } from '../tool/standard-schema'
+import type { ToolDefinition } from '../tool/define-tool'
+import { attachCompiled } from '../precomputed/registry'
+import { defineOwn, isObject } from '../util/object'
 
 /** Builds a test of a value from a JSON Schema (ajv, `@cfworker/json-schema`…). */
 export type Validator = (schema: object) => (value: unknown) => boolean
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Keywords a validator may spend more than linear time on, or that only narrow a string: a chooser
@@ -33,7 +33,7 @@ export function chooserSchema(schema: unknown): unknown {
     const kept = key === 'properties' || key === '$defs' || key === 'definitions' || key === 'dependentSchemas'
       ? (isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, chooserSchema(child)])) : value)
       : key === 'enum' || key === 'const' || key === 'required' || key === 'default' || key === 'examples' ? value : chooserSchema(value)
-    Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true })
+    defineOwn(out, key, kept)
   }
   return out
 }
@@ -42,7 +42,7 @@ export function chooserSchema(schema: unknown): unknown {
  * An upstream schema as a Standard Schema that names its parser and only chooses among readings: its
  * test is built on the tool's first call (once per list version); one that cannot be built or run chooses nothing.
  */
-export function upstreamInput(schema: object, preset: Compiler.PresetName, validator: Validator | undefined): unknown {
+export function upstreamInput(schema: object, preset: Compiler.PresetName, validator: Validator | undefined): ChooserSchema {
   let accepts: ((value: unknown) => boolean) | null | undefined
   const test = (value: unknown): boolean => {
     accepts ??= validator ? safely(() => validator(chooserSchema(schema) as object)) ?? null : null

@@ -2,9 +2,10 @@
 // preset its fingerprints name (over the whole list), every profile asked for. Pure data in and out,
 // so it runs in a worker as well as in place; a tool it cannot improve is served as it came.
 import type * as Compiler from '@flatmcp/core'
-import type { PrecomputedTool } from '../serve/compiled'
-import type { UpstreamTool } from './upstream'
-import { toPrecomputed } from '../serve/compiled'
+import type { CompiledUpstream, UpstreamTool } from '../artifact/format'
+import { toPrecomputed } from '../artifact/precomputed'
+
+export type { CompiledUpstream } from '../artifact/format'
 
 /** What one compile of an upstream list is asked for. */
 export interface CompileRequest {
@@ -15,16 +16,6 @@ export interface CompileRequest {
   profiles: Compiler.ProfileName[]
   /** A schema (the upstream's, or a compiled form) whose JSON text is longer is served as it came. */
   maxSchemaBytes: number
-}
-
-/** One tool of the list, compiled (or why not): what the proxy serves and a snapshot holds. */
-export interface CompiledUpstream {
-  name: string
-  served: 'compiled' | 'as-is'
-  /** Why the tool is served as it came. */
-  reason?: string
-  precomputed: PrecomputedTool
-  diagnostics: Compiler.ToolDiagnostic[]
 }
 
 /** The preset the list is read with: the one asked for, else the one its fingerprints name. */

@@ -4,7 +4,7 @@
 import type { PresetName } from '@flatmcp/core'
 import type { CompileRequest } from './compile-upstream'
 import { parentPort, workerData } from 'node:worker_threads'
-import { loadCompiler } from '../serve/compiled'
+import { loadCompiler } from '../precomputed/compiler'
 import { compileUpstreamTool, listPreset } from './compile-upstream'
 
 /** What the main thread hears: the preset chosen, a tool begun, a tool done. */

@@ -5,11 +5,12 @@
 // snapshot and a `tools/call`'s arguments are repaired and mapped back on the way. No MCP SDK and no
 // compiler are loaded.
 import type * as Compiler from '@flatmcp/core'
-import type { ProfileChoice, RequestFacts } from '../serve/profiles'
+import type { ProfileChoice, RequestFacts } from '../service/profile-choice'
 import type { Validator } from './chooser'
-import { logLine } from '../serve/log'
-import { instanceProfile } from '../serve/profiles'
-import { createToolService } from '../serve/tool-service'
+import { instanceProfile } from '../service/profile-choice'
+import { createToolService } from '../service/tool-service'
+import { logLine } from '../util/log'
+import { isObject } from '../util/object'
 import { proxiedDefinition } from './chooser'
 import { readSnapshot } from './snapshot'
 
@@ -49,8 +50,6 @@ export interface ProxyHandler {
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'proxy-authorization', 'proxy-connection', 'te', 'trailer'])
 
 interface JsonRpcRequest { jsonrpc?: unknown, id?: unknown, method?: unknown, params?: Record<string, unknown> }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })

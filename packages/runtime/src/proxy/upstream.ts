@@ -2,14 +2,10 @@
 // bounded), each tool's shape checked before a client sees it, each definition's digest (what a
 // snapshot is matched by), and the upstream's schema cut down to what can choose a reading in time
 // proportional to the call.
-import type { McpTool } from '../serve/compiled'
+import { isObject } from '../util/object'
 
-export { malformedTool } from '../serve/tool-shape'
-
-/** A tool as the upstream lists it: an MCP `Tool`, with whatever fields the upstream's protocol adds. */
-export interface UpstreamTool extends McpTool {
-  [field: string]: unknown
-}
+export type { UpstreamTool } from '../artifact/format'
+export { malformedTool } from '../artifact/tool-shape'
 
 export interface Message { method: string, params?: Record<string, unknown> }
 
@@ -48,8 +44,6 @@ function listHints(result: { ttlMs?: unknown, cacheScope?: unknown }): ListHints
     ...(result.cacheScope === 'public' || result.cacheScope === 'private' ? { cacheScope: result.cacheScope } : {}),
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A name from the upstream as a log line may show it: quoted, escaped, at most 80 characters. */
 export function shown(name: unknown): string {

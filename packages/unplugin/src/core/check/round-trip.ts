@@ -1,7 +1,7 @@
 import type { CoercionPlan, JsonSchema } from '@flatmcp/core'
 import type { SupersetOptions } from './superset'
 import { modelAnswer, outputDifference } from '@flatmcp/core'
-import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
+import { readArguments, readingPlan } from '@flatmcp/runtime/coerce'
 import { acceptedSamples, minimise, originalReader } from './superset'
 import { CLIENT_VALIDATORS } from './validators'
 
@@ -30,22 +30,17 @@ type Problem = Omit<NonNullable<RoundTripResult['counterexample']>, 'value'>
 export async function checkRoundTrip(form: ProfiledForm, profile: string, parts: unknown[], options: SupersetOptions): Promise<RoundTripResult> {
   const advertised = CLIENT_VALIDATORS[0]!.compile(form.inputSchema === true ? {} : form.inputSchema === false ? { not: {} } : form.inputSchema)
   const reader = originalReader(parts, options.converters, options.preset)
-  const tries = triesOf(form)
+  const reading = readingPlan(form)
   const problemOf = async (value: unknown, output: unknown): Promise<Problem | undefined> => {
     const written = modelAnswer(form.inputSchema, form.decode, value, { nullsForMissing: profile === 'openai-strict' })
     if (!advertised(written))
       return { written, reason: `the ${profile} schema rejects the model's form of the value` }
-    let first: unknown
-    for (const [reading, scalars] of tries) {
-      const back = inverseArgs(written, form, reading, scalars)
-      first ??= back
-      const read = await reader.read(back)
-      if (!read)
-        continue
-      const at = outputDifference(output, read.output)
-      return at === undefined ? undefined : { written, back, reason: `the original parses what the inverse map gives back to a different value at ${at}` }
-    }
-    return { written, back: first, reason: 'the original rejects what the inverse map gives back' }
+    // Read back as a server reads a call: the same loop, the same order of readings.
+    const { result: read, args: back } = await readArguments(written, reading, args => reader.read(args), read => read !== undefined)
+    if (!read)
+      return { written, back, reason: 'the original rejects what the inverse map gives back' }
+    const at = outputDifference(output, read.output)
+    return at === undefined ? undefined : { written, back, reason: `the original parses what the inverse map gives back to a different value at ${at}` }
   }
   const unmet = new Set<string>()
   let checked = 0

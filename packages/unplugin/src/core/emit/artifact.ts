@@ -1,17 +1,11 @@
+// A compiled module as its `*.mcp.json` artifact, through the runtime's one writer: what of the
+// module's tools, `flat()` schemas and forms goes in, and which diagnostics (a profile's own only).
+import type { ArtifactOptions, PrecomputedTool } from '@flatmcp/runtime/artifact'
 import type { CompiledTool } from '@flatmcp/core'
 import type { ModuleFlat, ModuleForm, ModuleTool } from '../compile/compile-module'
+import { artifactText as writeArtifact, moduleArtifact } from '@flatmcp/runtime/artifact'
 
-/** The options a module was compiled with: what the probe needs to re-derive its artifact exactly. */
-export interface ArtifactOptions {
-  profile: string
-  /** The profiles built besides the base one (absent when none). */
-  profiles?: string[]
-  /** The preset JSON Schema inputs were read with, where not detected (absent: `auto`). */
-  preset?: string
-  coercion: boolean
-  /** The shared fields: where they came from, and their JSON Schema. */
-  extend: null | { module?: string, export?: string, schema: unknown }
-}
+export type { ArtifactOptions } from '@flatmcp/runtime/artifact'
 
 export interface ArtifactInput {
   generator: { name: string, version: string }
@@ -37,30 +31,18 @@ function ownDiagnostics(compiled: CompiledTool, base: CompiledTool): CompiledToo
 
 /**
  * The `*.mcp.json` text of a module: its tools exactly as `tools/list` returns them, and beside them
- * what the runtime and the probe need. Keys in a fixed order, no timestamps, a final newline: the
- * same input gives the same bytes in every bundler.
+ * what the runtime and the probe need. The same input gives the same bytes in every bundler.
  */
 export function artifactText(input: ArtifactInput): string {
-  const artifact = {
-    generator: `${input.generator.name}@${input.generator.version}`,
+  return writeArtifact(moduleArtifact({
+    generator: input.generator,
     module: input.module,
     hash: input.hash,
     files: input.files,
     options: input.options,
-    tools: input.tools.map(t => t.precomputed.tool),
-    runtime: Object.fromEntries(input.tools.map(({ exportName, precomputed }) => [precomputed.tool.name, {
-      export: exportName,
-      coercion: precomputed.coercion,
-      ...(precomputed.discriminator === undefined ? {} : { discriminator: precomputed.discriminator }),
-      ...(precomputed.slices === undefined ? {} : { slices: precomputed.slices }),
-      ...(precomputed.profiles === undefined ? {} : { profiles: precomputed.profiles }),
-      ...(precomputed.outputWrap === undefined ? {} : { outputWrap: precomputed.outputWrap }),
-    }])),
-    // Tokens (o200k_base) of each tool's definition: the original's, and each profile's.
-    tokens: Object.fromEntries(input.tools.map(({ precomputed, tokens }) => [precomputed.tool.name, { original: tokens.original, ...tokens.profiles }])),
-    ...(input.flats.length === 0 ? {} : { flat: input.flats.map(({ exportName, name, profile, data }) => ({ export: exportName, name, profile, ...data })) }),
-    ...(input.forms.length === 0 ? {} : { forms: input.forms.map(({ exportName, name, form }) => ({ export: exportName, name, form })) }),
+    tools: input.tools.map(({ exportName, precomputed, tokens }): { export: string, precomputed: PrecomputedTool, tokens: Record<string, number> } => ({ export: exportName, precomputed, tokens: { original: tokens.original, ...tokens.profiles } })),
+    flats: input.flats.map(({ exportName, name, profile, data }) => ({ export: exportName, name, profile, ...data })),
+    forms: input.forms.map(({ exportName, name, form }) => ({ export: exportName, name, form })),
     diagnostics: input.tools.flatMap(t => [t.compiled, ...t.others].flatMap(compiled => ownDiagnostics(compiled, t.compiled).map(({ tool, schema, code, severity, path, flatPath, message }) => ({ tool, ...(compiled.profile === undefined ? {} : { profile: compiled.profile }), schema, code, severity, path, ...(flatPath === undefined ? {} : { flatPath }), message })))),
-  }
-  return `${JSON.stringify(artifact, null, 2)}\n`
+  }))
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { contentHash as hashFiles } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from '../emit/write-atomic'
 import { modulePath } from './module-path'
 
@@ -56,15 +57,13 @@ function validRecord(value: unknown): Record_ | undefined {
   return checksum(checked.result) === sum ? checked : undefined
 }
 
-/** Hash of the files' contents (and paths), in the given order. Missing files hash as missing. */
+/** Hash of the files' contents (and paths), in the given order, as artifacts carry it (the runtime checks it the same way). */
 export function contentHash(root: string, files: string[], salt: string): string {
-  const hash = createHash('sha256').update(salt)
-  for (const file of files) {
+  const read = (file: string): Uint8Array | undefined => {
     const absolute = path.resolve(root, file)
-    hash.update(`\0${modulePath(root, absolute)}\0`)
-    hash.update(existsSync(absolute) ? readFileSync(absolute) : '\0missing')
+    return existsSync(absolute) ? readFileSync(absolute) : undefined
   }
-  return `sha256:${hash.digest('hex')}`
+  return hashFiles(files.map(file => modulePath(root, file)), { read, sha256: () => createHash('sha256') }, salt)
 }
 
 /** What a result's cache key covers: every file it is made of and the manifests of the packages it ran. */

@@ -1,8 +1,7 @@
 // What a client's own check of a tools/list answer refuses (the MCP SDKs refuse the whole list for one
-// such tool): checked where a list comes from outside the build, an artifact loaded at start-up or
-// an upstream's list, so one bad entry is named instead of making the server deaf.
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+// such tool): checked where a list comes from outside the build, an artifact or a snapshot read at
+// start-up or an upstream's list, so one bad entry is named instead of making the server deaf.
+import { isObject } from '../util/object'
 
 /** What is wrong with a schema a tool advertises (`field` names it: `inputSchema`); undefined when nothing is. */
 export function malformedSchema(schema: unknown, field: string): string | undefined {

@@ -1,10 +1,12 @@
 // A registered artifact checked against its sources once, in development: where the module it was
 // built from is at hand, its content hash is taken again as the build took it. No Node built-in is
 // imported: outside Node (a Worker) or in production nothing is read.
-import { logOnce } from './log'
+import type { HashAccess } from './hash'
+import { logOnce } from '../util/log'
+import { contentHash } from './hash'
 
 interface FsApi { existsSync: (file: string) => boolean, readFileSync: (file: string) => Uint8Array }
-interface CryptoApi { createHash: (algorithm: string) => { update: (data: string | Uint8Array) => unknown, digest: (encoding: 'hex') => string } }
+interface CryptoApi { createHash: (algorithm: string) => ReturnType<HashAccess['sha256']> }
 interface PathApi { resolve: (...parts: string[]) => string }
 
 type Process = { env?: Record<string, string | undefined>, cwd?: () => string, getBuiltinModule?: (id: string) => unknown }
@@ -27,14 +29,11 @@ export function artifactIsStale(artifact: { module?: unknown, hash?: unknown, fi
   const base = root ?? node.cwd?.() ?? '.'
   if (!fs.existsSync(path.resolve(base, module)))
     return undefined
-  // As the build hashed them: each file's root-relative path, then its bytes (or that it is missing).
-  const sum = crypto.createHash('sha256')
-  for (const file of files as string[]) {
+  const read = (file: string): Uint8Array | undefined => {
     const absolute = path.resolve(base, file)
-    sum.update(`\0${file}\0`)
-    sum.update(fs.existsSync(absolute) ? fs.readFileSync(absolute) : '\0missing')
+    return fs.existsSync(absolute) ? fs.readFileSync(absolute) : undefined
   }
-  return `sha256:${sum.digest('hex')}` !== hash
+  return contentHash(files as string[], { read, sha256: () => crypto.createHash('sha256') }) !== hash
 }
 
 /** Says once per module, on stderr, that its artifact is older than its sources. */

@@ -1,16 +1,19 @@
+// The host for the MCP SDK 1.x (`@modelcontextprotocol/sdk`): the tool service's list and call
+// registered on its `Server`, a session's profile chosen from what its requests carry.
 import type { Server as ServerType } from '@modelcontextprotocol/sdk/server/index.js'
-import type { StandardSchemaV1, ToolDefinition } from '../define-tool'
-import type { McpServerOptions } from './tool-service'
 import type { AskForm } from '../elicit/ask'
+import type { McpServerOptions } from '../service/options'
+import type { RequestFacts } from '../service/profile-choice'
+import type { StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
-import type { RequestFacts } from './profiles'
-import { instanceProfile, toHeaders } from './profiles'
-import { createToolService, repairStringArguments } from './tool-service'
+import { instanceProfile } from '../service/profile-choice'
+import { createToolService } from '../service/tool-service'
+import { repairStringArguments } from './string-arguments'
 
-export type { ClientInfo, ProfileChoice, ProfileRequest } from './profiles'
-export { CLIENT_PROFILES, defaultProfileFor } from './profiles'
-export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from './tool-service'
+export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
+export type { ClientInfo, ProfileChoice, ProfileRequest } from '../service/profile-choice'
+export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
 
 /**
  * An MCP SDK 1.x `Server` that serves `tools`: `tools/list` from the precomputed schemas, `tools/call`
@@ -38,4 +41,22 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
   })
   repairStringArguments(server)
   return server
+}
+
+/** SDK 1.x request headers (`IsomorphicHeaders`) as web `Headers`; malformed ones are left out. */
+function toHeaders(headers: Record<string, string | string[] | undefined> | undefined): Headers | undefined {
+  if (!headers)
+    return undefined
+  const out = new Headers()
+  for (const [name, value] of Object.entries(headers)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      try {
+        out.append(name, item)
+      }
+      catch {
+        // A value web Headers refuses: not a header a choice can rely on.
+      }
+    }
+  }
+  return out
 }

@@ -1,16 +1,20 @@
-import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../define-tool'
-import type { McpServerOptions, ToolService } from './tool-service'
+// The host for the MCP SDK 2.x (`@modelcontextprotocol/server`): the tool service's list and call
+// registered on its `Server`, in both protocol eras, each request's profile chosen from what it carries.
 import type { ServerContext } from '@modelcontextprotocol/server'
-import type { ClientInfo, RequestFacts } from './profiles'
 import type { AskForm } from '../elicit/ask'
-import { replayedAsk } from '../elicit/ask'
+import type { McpServerOptions } from '../service/options'
+import type { ClientInfo, RequestFacts } from '../service/profile-choice'
+import type { ToolService } from '../service/tool-service'
+import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
-import { instanceProfile } from './profiles'
-import { createToolService, repairStringArguments } from './tool-service'
+import { replayedAsk } from '../elicit/replay'
+import { instanceProfile } from '../service/profile-choice'
+import { createToolService } from '../service/tool-service'
+import { repairStringArguments } from './string-arguments'
 
-export type { ClientInfo, ProfileChoice, ProfileRequest } from './profiles'
-export { CLIENT_PROFILES, defaultProfileFor } from './profiles'
-export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from './tool-service'
+export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
+export type { ClientInfo, ProfileChoice, ProfileRequest } from '../service/profile-choice'
+export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
 
 /**
  * An MCP SDK 2.x `Server` (`@modelcontextprotocol/server`) that serves `tools`, with the same

@@ -1,17 +1,9 @@
+// A tool as its author writes it, and what its handler is given: the first stage of the runtime,
+// which imports nothing of elicitation or serving (they import it).
 import type { ToolDefinition as CompilableTool } from '@flatmcp/core'
-import type { ElicitOptions, ElicitOutcome } from './elicit/ask'
+import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema'
 
-/** The part of the Standard Schema interface (zod 4, valibot, arktype…) that carries static types. */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly '~standard': {
-    readonly version: 1
-    readonly vendor: string
-    readonly types?: { readonly input: Input, readonly output: Output } | undefined
-  }
-}
-
-export type InferInput<S> = S extends StandardSchemaV1<infer I, unknown> ? I : never
-export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never
+export type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema'
 
 type Awaitable<T> = T | Promise<T>
 
@@ -54,6 +46,18 @@ export interface ToolCallContext<P> {
    * and the handler runs again from its start with the answers so far); else undefined.
    */
   elicit?: <S extends StandardSchemaV1>(schema: S, message: string, options?: ElicitOptions) => Promise<ElicitOutcome<InferOutput<S>>>
+}
+
+/** How an elicitation ended: the parsed value, the user's refusal, or answers the schema kept refusing. */
+export type ElicitOutcome<T> =
+  | { action: 'accept', value: T }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  | { action: 'invalid', message: string }
+
+export interface ElicitOptions {
+  /** How many times the whole form is asked before the outcome is `invalid`. Default: 3. */
+  attempts?: number
 }
 
 /** One `notifications/progress` of a call: how far, out of how much, and what is happening. */

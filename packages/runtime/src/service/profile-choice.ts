@@ -3,7 +3,7 @@
 // stdio connection, a stateful session, one request of a per-request HTTP handler) keeps the
 // profile its first list was served, so the calls it reads come from that list.
 import { clip } from '../validate/messages'
-import { logOnce } from './log'
+import { logOnce } from '../util/log'
 
 /** What a client says of itself (`clientInfo`). */
 export interface ClientInfo {
@@ -142,22 +142,4 @@ export function instanceProfile(choice: ProfileChoice | undefined): (facts: Requ
       pinned ??= { profile: decision.profile, unsure: false }
     return pinned ?? decision
   }
-}
-
-/** SDK 1.x request headers (`IsomorphicHeaders`) as web `Headers`; malformed ones are left out. */
-export function toHeaders(headers: Record<string, string | string[] | undefined> | undefined): Headers | undefined {
-  if (!headers)
-    return undefined
-  const out = new Headers()
-  for (const [name, value] of Object.entries(headers)) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-      try {
-        out.append(name, item)
-      }
-      catch {
-        // A value web Headers refuses: not a header a choice can rely on.
-      }
-    }
-  }
-  return out
 }

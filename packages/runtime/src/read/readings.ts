@@ -1,9 +1,11 @@
-// The readings of a call, tried in turn until the original accepts one: each reading of a strict
-// profile's nulls, then each again with scalars' JSON text read (see `triesOf`). Bounded: after a
+// The one loop that reads a call: its readings, tried in turn until the original accepts one (each
+// reading of a strict profile's nulls, then each again with scalars' JSON text read: `triesOf`),
+// for the server, `flat()` and the build's round-trip check alike. Bounded: after a
 // check slow enough to be worth it, a reading the same as one already checked is not checked again,
 // and none is tried after a check that took over a second, so a body that is costly to parse costs
 // the original about one parse, not six.
-import type { InverseTry } from './inverse-args'
+import type { InversePlan, InverseTry } from '../coerce/inverse-args'
+import { inverseArgs, repairsOf, triesOf } from '../coerce/inverse-args'
 
 /** What checking one reading gave, and the arguments it read. */
 export interface Tried<R> {
@@ -71,4 +73,31 @@ export function readInTurn<R>(tries: readonly InverseTry[], argsFor: (tried: Inv
     return repaired ?? first!
   }
   return step(0)
+}
+
+/** How one form of a tool reads its arguments: its inverse map, and what to try, fixed once per plan. */
+export interface ReadingPlan {
+  plan: InversePlan
+  /** Each reading of a strict target's nulls, then scalar repairs: tried in turn until the original accepts one. */
+  tries: InverseTry[]
+  /** False when the coercer would change nothing on a try without scalar repairs: the arguments go as sent. */
+  coerce: boolean
+}
+
+/**
+ * How arguments are read under `plan`. `textParsed`: whoever hands them on already parsed a whole
+ * arguments object sent as JSON text (a server's transport does), so a plan that changes nothing
+ * else is skipped; elsewhere the coercer runs, which parses such text too.
+ */
+export function readingPlan(plan: InversePlan, textParsed = false): ReadingPlan {
+  return { plan, tries: triesOf(plan), coerce: !textParsed || repairsOf(plan).first }
+}
+
+/**
+ * The arguments `raw` read back under a plan, reading after reading, each checked by `check` (the
+ * original's parse) until one is `accepted`: what the server, `flat()` and the build's round-trip
+ * check all do. Synchronous where `check` is; bounded as `readInTurn` says.
+ */
+export function readArguments<R>(raw: unknown, reading: ReadingPlan, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
+  return readInTurn(reading.tries, ([nulls, scalars]) => reading.coerce || scalars ? inverseArgs(raw, reading.plan, nulls, scalars) : raw, check, accepted)
 }

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream'
-import type { JsonRpcMessage } from './preserialized'
+import type { JsonRpcMessage } from '../service/preserialized'
+import { framePreserialized } from '../service/preserialized'
+import { isObject } from '../util/object'
 import { clip } from '../validate/messages'
-import { framePreserialized } from './preserialized'
 
 export interface StdioTransportOptions {
   /**
@@ -140,7 +141,6 @@ export class StdioTransport {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const isId = (value: unknown): value is RequestId => typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value))
 

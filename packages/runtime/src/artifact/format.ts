@@ -1,0 +1,139 @@
+// The `*.mcp.json` format, one home for it: what a module's artifact and an upstream's snapshot hold.
+// `tools` are MCP `Tool` objects exactly as `tools/list` returns them; `runtime` holds, per tool, what
+// `tools/call` needs; the rest says what made the file and from what, for the probe.
+import type { CoercionPlan, ElicitationForm, ProfileName, PresetName, ToolDiagnostic } from '@flatmcp/core'
+
+/** A tool as `tools/list` returns it. */
+export interface McpTool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema: { type: 'object', [key: string]: unknown }
+  outputSchema?: { type: 'object', [key: string]: unknown }
+  annotations?: Record<string, unknown>
+  _meta?: Record<string, unknown>
+}
+
+/** A tool in one target profile: its advertised input and the inverse map back to the original's. */
+export interface ProfiledTool {
+  inputSchema: McpTool['inputSchema']
+  coercion: CoercionPlan
+  /** Places advertised as JSON text, parsed back before `coercion`. */
+  decode?: CoercionPlan
+  /** For a strict profile: false when the tool could not meet it (its schema is then the base one). */
+  strict?: boolean
+}
+
+/** What the build precomputes for a tool: its MCP description and what `tools/call` needs. */
+export interface PrecomputedTool {
+  tool: McpTool
+  coercion: CoercionPlan
+  discriminator?: string
+  slices?: { params?: string[], extend?: string[] }
+  /** The tool in the other profiles the build asked for, by profile name (the base is `tool`). */
+  profiles?: Record<string, ProfiledTool>
+  /** A non-object output goes as `structuredContent: { result: … }`, as its `outputSchema` says. */
+  outputWrap?: 'result'
+}
+
+/** What `tools/call` needs of a tool, as a `runtime` entry holds it (a `PrecomputedTool` less its `tool`). */
+export type RuntimeData = Omit<PrecomputedTool, 'tool'>
+
+/** The options a module was compiled with: what the probe needs to re-derive its artifact exactly. */
+export interface ArtifactOptions {
+  profile: string
+  /** The profiles built besides the base one (absent when none). */
+  profiles?: string[]
+  /** The preset JSON Schema inputs were read with, where not detected (absent: `auto`). */
+  preset?: string
+  coercion: boolean
+  /** The shared fields: where they came from, and their JSON Schema. */
+  extend: null | { module?: string, export?: string, schema: unknown }
+}
+
+/** A tool's `runtime` entry in a module's artifact: where the module exports it, and its data. */
+export type ModuleRuntimeEntry = { export: string } & RuntimeData
+
+/** A `flat()` schema a module exports, as its artifact lists it. */
+export interface FlatEntry {
+  export: string
+  name: string
+  profile: ProfileName
+  inputSchema: Record<string, unknown>
+  coercion: CoercionPlan
+  decode?: CoercionPlan
+  discriminator?: string
+  outputSchema?: Record<string, unknown>
+}
+
+/** An `elicitForm()` schema a module exports, as its forms. */
+export interface FormEntry {
+  export: string
+  name: string
+  form: ElicitationForm
+}
+
+/** What the compiler said of a tool, as an artifact records it. */
+export type ArtifactDiagnostic = Pick<ToolDiagnostic, 'tool' | 'schema' | 'code' | 'severity' | 'path' | 'flatPath' | 'message'> & { profile?: string }
+
+/** A module's artifact, as the plugin and `flatmcp build` write it. */
+export interface ModuleArtifact {
+  /** `name@version` of what wrote it. */
+  generator: string
+  /** The tool module, relative to the project root, with `/` separators. */
+  module: string
+  /** `sha256:` and a content hash of the module and every project file it imports (`contentHash`). */
+  hash: string
+  /** The files `hash` covers, in its order, relative to the root. */
+  files: string[]
+  options: ArtifactOptions
+  tools: McpTool[]
+  runtime: Record<string, ModuleRuntimeEntry>
+  /** o200k_base tokens of each tool's definition: the original's, and each profile's. */
+  tokens: Record<string, Record<string, number>>
+  flat?: FlatEntry[]
+  forms?: FormEntry[]
+  diagnostics: ArtifactDiagnostic[]
+}
+
+/** What a snapshot keeps of the upstream definition a tool was compiled from. */
+export interface UpstreamRecord {
+  /** `sha256:` and the hex SHA-256 of the definition's canonical JSON (`digestOf`). */
+  digest: string
+  /** The upstream's own definition: its input schema picks the reading of a call, and the probe re-derives the snapshot from it. */
+  tool: UpstreamTool
+}
+
+/** A tool as an upstream lists it: an MCP `Tool`, with whatever fields the upstream's protocol adds. */
+export interface UpstreamTool extends McpTool {
+  [field: string]: unknown
+}
+
+/** A tool's `runtime` entry in a snapshot: its data, whether it is served as it came, and its upstream definition. */
+export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: string, upstream: UpstreamRecord }
+
+/** A snapshot as `flatmcp snapshot` writes it: an artifact whose source is a server, not a module. */
+export interface Snapshot {
+  generator: string
+  /** The upstream server, as it named itself. */
+  upstream: { name: string, version: string }
+  options: { profile: 'portable', profiles: ProfileName[], preset: PresetName, coercion: true, extend: null }
+  tools: McpTool[]
+  runtime: Record<string, SnapshotRuntimeEntry>
+  diagnostics: { tool: string, code: string, severity: string, path: string, message: string }[]
+}
+
+/** One tool of an upstream's list, compiled (or why not): what the proxy serves and a snapshot holds. */
+export interface CompiledUpstream {
+  name: string
+  served: 'compiled' | 'as-is'
+  /** Why the tool is served as it came. */
+  reason?: string
+  precomputed: PrecomputedTool
+  diagnostics: ToolDiagnostic[]
+}
+
+/** One tool of a snapshot, as the proxy serves it. */
+export interface ProxiedTool extends CompiledUpstream {
+  upstream: UpstreamRecord
+}

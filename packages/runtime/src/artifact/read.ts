@@ -1,0 +1,147 @@
+// The one checked reader of `*.mcp.json` files, for the runtime (`registerArtifact`), the proxy and the
+// fetch handler (snapshots), the probe and the command: anything off is an `ArtifactError` naming the
+// field, before anything is served from the file. What serving needs is always checked; `provenance`
+// also asks for what says where a module's artifact came from (the probe re-derives it from that).
+import type { ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, UpstreamRecord } from './format'
+import { hasOwn, isObject } from '../util/object'
+import { malformedSchema, malformedTool } from './tool-shape'
+
+/** An artifact that is not one: the message names the field (the top level: "not a flatmcp artifact: …"; an entry: `tool "x": …`). */
+export class ArtifactError extends TypeError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ArtifactError'
+  }
+}
+
+export type ArtifactContents =
+  | { kind: 'module', artifact: ModuleArtifact, tools: PrecomputedTool[] }
+  | { kind: 'snapshot', snapshot: Snapshot, tools: ProxiedTool[] }
+
+export interface ReadArtifactOptions {
+  /** Also check what a module's artifact says of where it came from (`generator`, `module`, `hash`, `options`). Default: false. */
+  provenance?: boolean
+}
+
+/** Whether an artifact is a snapshot (its source is an upstream server) rather than a module's artifact. */
+export function isSnapshot(value: unknown): boolean {
+  return isObject(value) && isObject(value.upstream) && !('module' in value)
+}
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
+
+/**
+ * A parsed artifact (or its text), checked: a module's artifact or a snapshot, with each tool's data as
+ * the runtime serves it. Throws an `ArtifactError` naming what is wrong.
+ */
+export function readArtifact(value: unknown, options: ReadArtifactOptions = {}): ArtifactContents {
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value)
+    }
+    catch (error) {
+      throw new ArtifactError(`not valid JSON (${(error as Error).message})`)
+    }
+  }
+  return isSnapshot(value) ? readSnapshotContents(value as Record<string, unknown>) : readModule(value, options)
+}
+
+function topLevel(what: 'artifact' | 'snapshot', rules: readonly [boolean, string][]): void {
+  const broken = rules.find(([holds]) => !holds)
+  if (broken)
+    throw new ArtifactError(`not a flatmcp ${what}: ${broken[1]}`)
+}
+
+/** `tool "name"`, or `tools[3]` for an entry without a name. */
+function named(tool: unknown, index: number): string {
+  return isObject(tool) && typeof tool.name === 'string' ? `tool "${tool.name}"` : `tools[${index}]`
+}
+
+/** Each listed tool and its `runtime` entry, checked as the runtime will serve them: its MCP shape, its plans, every profile's schema. */
+function entries(tools: unknown[], runtime: Record<string, unknown>): { tool: PrecomputedTool['tool'], entry: Record<string, unknown> }[] {
+  return tools.map((tool, index) => {
+    const name = named(tool, index)
+    const wrong = malformedTool(tool)
+    if (wrong !== undefined)
+      throw new ArtifactError(`${name}: ${wrong}`)
+    const listed = tool as PrecomputedTool['tool']
+    const entry = hasOwn(runtime, listed.name) ? runtime[listed.name] : undefined
+    if (!isObject(entry) || !isObject(entry.coercion))
+      throw new ArtifactError(`${name} has no "runtime" entry with a "coercion" plan`)
+    if (entry.profiles !== undefined && !isObject(entry.profiles))
+      throw new ArtifactError(`${name}: its runtime "profiles" is not an object`)
+    for (const [profile, form] of Object.entries(entry.profiles ?? {}) as [string, unknown][]) {
+      const where = `${name}, profile "${profile}"`
+      const schema = isObject(form) ? malformedSchema(form.inputSchema, 'inputSchema') : 'it is not an object'
+      if (schema !== undefined)
+        throw new ArtifactError(`${where}: ${schema}`)
+      const plans = form as Record<string, unknown>
+      if (!isObject(plans.coercion) || (plans.decode !== undefined && !isObject(plans.decode)))
+        throw new ArtifactError(`${where}: its "coercion" (and "decode", where there is one) is not a plan`)
+    }
+    return { tool: listed, entry }
+  })
+}
+
+/** A tool's precomputed data from its listing and `runtime` entry (the fields the runtime reads). */
+function precomputed(tool: PrecomputedTool['tool'], entry: Record<string, unknown>): PrecomputedTool {
+  const data = entry as unknown as RuntimeData
+  return {
+    tool,
+    coercion: data.coercion,
+    ...(typeof data.discriminator === 'string' ? { discriminator: data.discriminator } : {}),
+    ...(data.slices === undefined ? {} : { slices: data.slices }),
+    ...(data.profiles === undefined ? {} : { profiles: data.profiles }),
+    ...(data.outputWrap === undefined ? {} : { outputWrap: data.outputWrap }),
+  }
+}
+
+function readModule(value: unknown, options: ReadArtifactOptions): ArtifactContents {
+  const a = isObject(value) ? value : {}
+  const o = isObject(a.options) ? a.options : undefined
+  topLevel('artifact', [
+    [isObject(value), 'the top level is not an object'],
+    ...(options.provenance
+      ? [
+          [typeof a.generator === 'string', '"generator" is missing'],
+          [typeof a.module === 'string', '"module" is missing'],
+          [typeof a.hash === 'string', '"hash" is missing'],
+          [typeof o?.profile === 'string', '"options.profile" is missing'],
+          [o?.profiles === undefined || isStringList(o.profiles), `"options.profiles" is ${JSON.stringify(o?.profiles)}, not a list of profile names`],
+          [typeof o?.coercion === 'boolean', '"options.coercion" is missing'],
+          [o?.extend === null || (isObject(o?.extend) && (typeof o.extend.module === 'string' || 'schema' in o.extend)), '"options.extend" is missing (null, or { module, export } or { schema })'],
+        ] as [boolean, string][]
+      : []),
+    [Array.isArray(a.tools) && isObject(a.runtime), 'it needs "tools", a list, and "runtime", an object, as flatmcp build writes them'],
+  ])
+  const flat = a.flat
+  const badFlat = Array.isArray(flat) ? flat.findIndex(entry => !isObject(entry) || typeof entry.export !== 'string' || typeof entry.name !== 'string' || typeof entry.profile !== 'string' || malformedSchema(entry.inputSchema, 'inputSchema') !== undefined) : flat === undefined ? -1 : 0
+  if (badFlat !== -1)
+    throw new ArtifactError(`not a flatmcp artifact: flat[${badFlat}] needs an export, a name, a profile and an object inputSchema`)
+  const tools = entries(a.tools as unknown[], a.runtime as Record<string, unknown>).map(({ tool, entry }) => precomputed(tool, entry))
+  return { kind: 'module', artifact: value as unknown as ModuleArtifact, tools }
+}
+
+function readSnapshotContents(s: Record<string, unknown>): ArtifactContents {
+  const upstream = s.upstream as Record<string, unknown>
+  const o = isObject(s.options) ? s.options : undefined
+  topLevel('snapshot', [
+    [typeof upstream.name === 'string' && typeof upstream.version === 'string', '"upstream" needs the server\'s name and version'],
+    [typeof o?.preset === 'string' && isStringList(o.profiles), '"options" needs a preset and a list of profiles'],
+    [Array.isArray(s.tools) && isObject(s.runtime), 'it needs "tools", a list, and "runtime", an object'],
+  ])
+  const tools = entries(s.tools as unknown[], s.runtime as Record<string, unknown>).map(({ tool, entry }): ProxiedTool => {
+    const record = entry.upstream
+    if (!isObject(record) || typeof record.digest !== 'string' || !isObject(record.tool) || record.tool.name !== tool.name || !isObject(record.tool.inputSchema))
+      throw new ArtifactError(`runtime[${JSON.stringify(tool.name)}].upstream needs the digest of the upstream's definition and the definition itself`)
+    return {
+      name: tool.name,
+      served: entry.served === 'as-is' ? 'as-is' : 'compiled',
+      ...(typeof entry.reason === 'string' ? { reason: entry.reason } : {}),
+      precomputed: precomputed(tool, entry),
+      diagnostics: [],
+      upstream: record as unknown as UpstreamRecord,
+    }
+  })
+  return { kind: 'snapshot', snapshot: s as unknown as Snapshot, tools }
+}

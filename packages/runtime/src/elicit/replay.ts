@@ -1,0 +1,53 @@
+// Asking in MCP 2026-07-28, which has no server-to-client requests: a call that needs an answer ends
+// with `input_required`, and the client calls again with it; the handler runs again from its start,
+// its questions so far answered from the state the last round minted.
+import type { AskForm } from './ask'
+
+/** Thrown by a replayed `ask` that has no answer yet: the call ends asking for it (2026-07-28). */
+export class InputNeeded extends Error {
+  constructor(readonly key: string, readonly params: Parameters<AskForm>[0], readonly answered: readonly unknown[]) {
+    super('flatmcp: this call needs the user\'s answer first; it is asked, and the call is made again with it')
+    this.name = 'InputNeeded'
+  }
+}
+
+/** The answers a retried 2026-07-28 call carries back, at most this much JSON text. */
+const MAX_STATE = 1 << 16
+
+/**
+ * 2026-07-28 has no server-to-client requests: a call that needs an answer ends with `input_required`,
+ * and the client calls again with it. `ask` replays the answers given so far (the `requestState` it
+ * minted, then the new `inputResponses`) in order, and throws `InputNeeded` at the first it lacks; the
+ * handler runs again from its start on each retry, so what it does before its last question runs again.
+ * The answers come from the client either way: the schema still parses the value they rebuild.
+ */
+export function replayedAsk(requestState: unknown, inputResponses: Record<string, unknown> | undefined): AskForm {
+  let answered: unknown[] = []
+  if (typeof requestState === 'string' && requestState.length <= MAX_STATE) {
+    try {
+      const state = JSON.parse(requestState) as unknown
+      answered = Array.isArray(state) ? state : []
+    }
+    catch {
+      answered = []
+    }
+  }
+  const next = `ask${answered.length}`
+  const response = inputResponses && Object.prototype.hasOwnProperty.call(inputResponses, next) ? inputResponses[next] : undefined
+  if (response !== undefined)
+    answered = [...answered, response]
+  let asked = 0
+  return async (params) => {
+    const n = asked++
+    if (n < answered.length) {
+      const answer = answered[n] as { action?: unknown, content?: unknown } | null
+      return { action: typeof answer?.action === 'string' ? answer.action : 'cancel', ...(typeof answer?.content === 'object' && answer.content !== null ? { content: answer.content as Record<string, unknown> } : {}) }
+    }
+    throw new InputNeeded(`ask${n}`, params, answered)
+  }
+}
+
+/** The `input_required` result that asks for what `InputNeeded` lacks, with the answers so far as the state. */
+export function inputRequiredFor(needed: InputNeeded): Record<string, unknown> {
+  return { resultType: 'input_required', inputRequests: { [needed.key]: { method: 'elicitation/create', params: needed.params } }, requestState: JSON.stringify(needed.answered) }
+}

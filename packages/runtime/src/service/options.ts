@@ -1,0 +1,83 @@
+// What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
+import type { AskForm } from '../elicit/ask'
+import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
+import type { ProfileChoice } from './profile-choice'
+
+/** What `extend.resolve` learns of the request besides the shared fields. */
+export interface RequestInfo {
+  signal: AbortSignal
+  sessionId?: string
+  authInfo?: unknown
+  /** Where the call asked for progress: sends one `notifications/progress` for it. */
+  progress?: (progress: ProgressUpdate) => Promise<void>
+  /** The call's `_meta`, as the client sent it. */
+  meta?: Record<string, unknown>
+  /** Asks the client one form, where it offers elicitation: `elicitation/create` in a 2025 session, a replayed answer or `InputNeeded` in 2026-07-28. */
+  ask?: AskForm
+}
+
+/**
+ * Fields every tool shares (a tenant, an auth token…): added to every tool's advertised input,
+ * parsed once per call, resolved into the handler's `context`, and removed from the tool's own input.
+ */
+export interface ExtendOptions<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown> {
+  schema: S
+  // A method, so a typed extend is still an `ExtendOptions` where the service takes any.
+  resolve(fields: InferOutput<S>, request: RequestInfo): C | Promise<C>
+}
+
+/** What an MCP SDK 2.x serving entry tells its server factory (`McpRequestContext`). */
+export interface ServedRequest {
+  era?: 'legacy' | 'modern'
+  authInfo?: unknown
+  requestInfo?: Request
+}
+
+export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown> {
+  /** Fields every tool shares; `resolve` gets them typed by `schema`. */
+  extend?: ExtendOptions<S, C>
+  instructions?: string
+  /** Passed through to the SDK's `Server` (the `tools` capability is always on). */
+  capabilities?: Record<string, unknown>
+  /**
+   * Where an error thrown outside a handler goes (a `.refine()` or `.transform()` that throws while
+   * the arguments are checked, `extend.resolve` failing). The model gets a plain tool error without
+   * the message, which may hold secrets. Default: one line on stderr.
+   */
+  onError?: (error: unknown, where: CallPhase) => void
+  /**
+   * The profile this server serves (built with the plugin's `profiles` option): a name for every
+   * caller, or a function of what the request carries (`ProfileRequest`: era, URL, headers,
+   * authorization, `clientInfo`). A server instance keeps the profile its first list was served.
+   * Default: the build's base profile for every caller.
+   */
+  profile?: ProfileChoice
+  /**
+   * The request this server instance was made for, as the MCP SDK 2.x serving entries hand their
+   * factory (`createMcpHandler(request => createMcpServer(tools, info, { profile, request }))`, or
+   * `serveStdio`): its era, authorization and HTTP request reach a `profile` function.
+   */
+  request?: ServedRequest
+  /**
+   * The cache hints `tools/list` carries (MCP 2026-07-28, SEP-2549). Default: a list that cannot vary
+   * (no `profile`, or a plain name) is `public` for an hour; one a choice function may vary is `private`
+   * for an hour. Either field may be set.
+   */
+  cache?: { ttlMs?: number, scope?: 'public' | 'private' }
+}
+
+/** Which tool a failure outside its handler happened in, and while doing what. */
+export interface CallPhase { tool: string, phase: 'validate' | 'extend' }
+
+/** The default `ttlMs` of a tools/list answer: the list is static, but a deploy may change it. */
+const LIST_TTL_MS = 3_600_000
+
+/** The cache hints of a server's lists, checked once: a bad one fails at start-up. */
+export function cacheHints(options: McpServerOptions): { ttlMs: number, cacheScope: 'public' | 'private' } {
+  const { ttlMs = LIST_TTL_MS, scope = typeof options.profile === 'function' ? 'private' : 'public' } = options.cache ?? {}
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+    throw new RangeError(`createMcpServer: cache.ttlMs must be a non-negative integer of milliseconds (got ${String(ttlMs)})`)
+  if (scope !== 'public' && scope !== 'private')
+    throw new RangeError(`createMcpServer: cache.scope must be "public" or "private" (got ${String(scope)})`)
+  return { ttlMs, cacheScope: scope }
+}

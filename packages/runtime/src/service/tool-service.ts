@@ -1,0 +1,128 @@
+// What serving tools means, on any MCP SDK major: the tools collected once, the tools/list answer
+// built and serialized once, and one tools/call run as read (repair, inverse map, the original's
+// parse) → resolve the shared fields → call. The hosts (`host/`) only register these with a `Server`.
+import type { McpTool } from '../artifact/format'
+import type { ElicitOptions, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
+import type { Reading } from './arguments'
+import type { CallPhase, ExtendOptions, McpServerOptions, RequestInfo } from './options'
+import type { CallToolResult } from './results'
+import type { ToolEntry } from './tools'
+import { elicitValue } from '../elicit/ask'
+import { InputNeeded, inputRequiredFor } from '../elicit/replay'
+import { logOnce } from '../util/log'
+import { clip, quoteClipped } from '../validate/messages'
+import { readArgs, readUnsure } from './arguments'
+import { cacheHints } from './options'
+import { preserialize } from './preserialized'
+import { errorResult, isProtocolError, toResult } from './results'
+import { checkTools, collectTools, formFor } from './tools'
+
+export interface ToolService {
+  /** The tools/list answer for a profile (undefined: the base one): the same object every time, serialized once. */
+  list: (profile?: string) => Promise<{ tools: McpTool[], ttlMs: number, cacheScope: 'public' | 'private' }>
+  /**
+   * One tools/call, read with `profile`'s inverse (`unsure`: its list is not known, see
+   * `Decision`); a name no tool has throws the SDK's own protocol error (`unknownTool`).
+   */
+  call: (name: string, args: unknown, request: RequestInfo, profile?: string, unsure?: boolean) => Promise<CallToolResult>
+  /**
+   * The input a call's arguments are read as under `profile` (repaired, mapped back, the reading its
+   * schema accepts), without calling the handler; undefined for a name no tool has. A proxy forwards it.
+   */
+  read: (name: string, args: unknown, profile?: string) => Promise<{ ok: true, input: unknown } | { ok: false, message: string } | undefined>
+}
+
+/** What serves a call for a name no tool has, instead of the unknown-tool error (a proxy forwards it). */
+export type UnknownToolCall = (name: string, args: unknown, request: RequestInfo) => Promise<CallToolResult>
+
+/** Logs to stderr: stdout may be the stdio transport. */
+function logError(error: unknown, where: CallPhase): void {
+  // Once per tool and phase: a check that throws may throw on every call, with what the client sent in its message.
+  logOnce(`error:${where.tool}:${where.phase}`, `flatmcp: tool "${where.tool}" failed while ${where.phase === 'extend' ? 'resolving its shared fields' : 'checking its arguments'}: ${clip(error instanceof Error ? error.message : String(error), 300)} (said once for this tool)`)
+}
+
+/**
+ * The tools, checked and collected once (compiled lazily where the build did not precompute them).
+ * `unknownTool` makes the error an SDK answers a call for a name no tool has.
+ */
+export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall): ToolService {
+  const { extend } = options
+  checkTools(tools, extend)
+  const hints = cacheHints(options)
+  const ready = collectTools(tools, extend)
+  ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
+  const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
+  return {
+    async list(profile) {
+      const byName = await ready
+      let list = lists.get(profile)
+      if (!list) {
+        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend).tool), ...hints })
+        lists.set(profile, list)
+      }
+      return list
+    },
+    async call(name, args, request, profile, unsure = false) {
+      const byName = await ready
+      const entry = byName.get(name)
+      if (!entry && unknown)
+        return unknown(name, args, request)
+      if (!entry)
+        throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
+      const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
+      try {
+        const form = formFor(entry, profile, extend)
+        const raw = args ?? {}
+        const read = unsure
+          ? () => readUnsure(entry, form, raw, extend, other => formFor(entry, other, extend))
+          : () => readArgs(entry, form, raw, extend)
+        return await callTool(entry, read, request, extend, where)
+      }
+      catch (error) {
+        if (isProtocolError(error))
+          throw error
+        // What the tool's own schemas or shared fields throw is the server's business: logged, not shown.
+        const report = options.onError ?? logError
+        report(error, where)
+        return errorResult(`Tool "${where.tool}" could not check its arguments: an internal error occurred (logged on the server). Try again or report it.`)
+      }
+    },
+    async read(name, args, profile) {
+      const byName = await ready
+      const entry = byName.get(name)
+      if (!entry)
+        return undefined
+      const { checked } = await readArgs(entry, formFor(entry, profile, extend), args ?? {}, extend)
+      return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
+    },
+  }
+}
+
+/** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */
+async function callTool(entry: ToolEntry, read: () => Promise<Reading>, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
+  const { definition } = entry
+  const { checked } = await read()
+  if (!checked.ok)
+    return errorResult(checked.message)
+  let context: unknown
+  if (extend) {
+    where.phase = 'extend'
+    context = await extend.resolve(checked.fields as never, request)
+    where.phase = 'validate'
+  }
+  try {
+    const ask = request.ask
+    const elicit = ask && ((schema: StandardSchemaV1, message: string, options?: ElicitOptions) => elicitValue(ask, schema, message, options))
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}), ...(elicit ? { elicit: elicit as never } : {}) })
+    return toResult(value, definition.output !== undefined, entry.compiled.outputWrap)
+  }
+  catch (error) {
+    if (isProtocolError(error))
+      throw error
+    // A 2026-07-28 call that needs the user's answer ends asking for it; the client calls again with it.
+    if (error instanceof InputNeeded)
+      return inputRequiredFor(error) as never
+    // A handler's own message is meant for the model (README); it is still capped.
+    return errorResult(`Tool "${definition.name}" failed: ${clip(error instanceof Error ? error.message : String(error), 2000)}`)
+  }
+}

@@ -1,0 +1,18 @@
+// Small facts about parsed JSON the runtime checks in many places, written once. The coercer keeps
+// its own copy: its entry imports nothing.
+
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** An own key: a name such as `constructor` or `__proto__` is never found on the prototype. */
+export const hasOwn = (object: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(object, key)
+
+/** The value at an own key, else undefined. */
+export function ownValue<T>(object: Record<string, T> | undefined, key: string): T | undefined {
+  return object !== undefined && hasOwn(object, key) ? object[key] : undefined
+}
+
+/** Sets a key as an own data property (a `__proto__` key stays a key). */
+export function defineOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+}
