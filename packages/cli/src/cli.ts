@@ -164,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)
     const profiles = values.profile?.flatMap(value => value.split(',')).map(profileOf)
     const common = {
-      ...upstream,
+      upstream,
       ...(values.preset ? { preset: presetOf(values.preset)! } : {}),
       ...(onInvalid ? { onInvalid: onInvalid as 'serve' | 'drop' } : {}),
       ...(values.timeout === undefined ? {} : { timeoutMs: count(values.timeout, '--timeout')! }),

@@ -6,10 +6,13 @@ import { createProxy, digestOf, isSnapshot, malformedTool, readSnapshot } from '
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { ROOT, TS_NODE } from '../../../test/support/client'
 import { chooserSchema } from '../src/proxy/chooser'
 import { callSlots } from '../src/proxy/slots'
-import { canonicalJson, forwardedParams } from '../src/proxy/upstream'
+import { forwardedParams } from '../src/proxy/forward'
+import { canonicalJson } from '../src/proxy/upstream-list'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
 const TOOLS: UpstreamTool[] = [
@@ -218,5 +221,53 @@ describe('the fetch handler over an upstream of data', () => {
     const tooBig = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'page', arguments: { q: 'x'.repeat(2000) } } }))
     expect(tooBig.status).toBe(413)
     expect(forwarded).toHaveLength(1)
+  })
+})
+
+describe('the proxy whole in the library', () => {
+  it('createProxy takes a command: it starts the upstream, serves its tools flat, hands progress on before the answer, and closes it', async () => {
+    const lines: string[] = []
+    const proxy = await createProxy({ command: [...TS_NODE, path.join(ROOT, 'test/support/upstream-v2.ts')] }, { log: line => lines.push(line) })
+    try {
+      expect(proxy.where).toBe(process.execPath)
+      expect(proxy.tools().get('send')).toMatchObject({ served: 'compiled', fromSnapshot: false })
+      const client = await clientOf(proxy)
+      const listed = (await client.listTools()).tools.find(tool => tool.name === 'send')!
+      expect(JSON.stringify(listed.inputSchema)).not.toMatch(/oneOf|anyOf/)
+      const progress: number[] = []
+      const counted = await (client as unknown as Client).callTool({ name: 'count', arguments: { n: 5 } }, { onprogress: ({ progress: at }) => void progress.push(at) }) as { content: { text: string }[] }
+      expect(counted.content[0]!.text).toBeDefined()
+      // Every update reached the client before the answer did: none is dropped as late.
+      expect(progress).toEqual([1, 2, 3, 4, 5])
+      // A shape sent as JSON text is repaired before it goes upstream.
+      const sent = await client.callTool({ name: 'send', arguments: { kind: 'album', urls: '["a","b"]' } }) as { content: { text: string }[] }
+      expect(JSON.parse(sent.content[0]!.text)).toEqual({ kind: 'album', urls: ['a', 'b'] })
+    }
+    finally {
+      await proxy.close()
+    }
+  }, 60_000)
+
+  it('an upstream that cannot start is a ProxySetupError naming it', async () => {
+    const { ProxySetupError } = await import('@flatmcp/runtime/proxy')
+    const started = createProxy({ command: [path.join(ROOT, 'no-such-server')] }, { log: () => {} })
+    await expect(started).rejects.toBeInstanceOf(ProxySetupError)
+    await expect(started).rejects.toThrow(/could not connect to the upstream .*no-such-server/)
+  })
+
+  it('compileUpstreamList is what the proxy serves and its snapshot holds, and takes a tool compiled before as it is', async () => {
+    const { compileUpstreamList, readUpstreamList, toSnapshot } = await import('@flatmcp/runtime/proxy')
+    const lines: string[] = []
+    const entries = await readUpstreamList([...TOOLS, { name: 'broken', inputSchema: { type: 'array' } }], line => lines.push(line))
+    expect(lines).toEqual(['flatmcp proxy: tool "broken" left out: its inputSchema is not an object schema ({ "type": "object", … })'])
+    const list = await compileUpstreamList(entries, { profiles: ['openai-strict'] })
+    expect(list.preset).toBe('json-schema')
+    const proxy = await createProxy(fakeUpstream(TOOLS), { profiles: ['openai-strict'], log: () => {} })
+    expect(toSnapshot(list.tools, { generator: 'flatmcp@test', upstream: { name: 'fake', version: '1' }, preset: list.preset, profiles: ['openai-strict'] })).toEqual(proxy.snapshot('flatmcp@test'))
+    const again = await compileUpstreamList(entries, { profiles: ['openai-strict'], known: [{ preset: list.preset, tools: list.tools }] })
+    expect(again.tools[0]).toBe(list.tools[0])
+    // A preset told over the list, not asked for: pydantic's fingerprints are read as pydantic.
+    const pydantic = await readUpstreamList([{ name: 'p', inputSchema: { type: 'object', title: 'pArguments', properties: { q: { type: 'string', title: 'Q' } }, required: ['q'] } }], () => {})
+    expect((await compileUpstreamList(pydantic)).preset).toBe('pydantic')
   })
 })

@@ -4,17 +4,15 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { ANTHROPIC_LIMITS, anthropicCost, PRESET_NAMES, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import type { ArtifactContents, ArtifactOptions, ModuleArtifact } from '@flatmcp/runtime/artifact'
-import type { ProxiedTool, Snapshot, UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
+import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { isSnapshot, readArtifact } from '@flatmcp/runtime/artifact'
-import { createProxy, digestOf, driftOf, listAll, malformedTool, readSnapshot, snapshotText } from '@flatmcp/runtime/proxy'
+import { compileUpstreamList, connectUpstream, driftOf, readSnapshot, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { Ajv } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
 import { checkOutputs, checkRoundTrip, checkSuperset, createModuleCompiler, defaultArtifactName, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
 import { lineDiff } from './diff'
-import type { UpstreamOptions } from '../proxy/upstream'
-import { connectUpstream } from '../proxy/upstream'
 import { snapshotGenerator } from '../version'
 
 export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens'
@@ -71,7 +69,7 @@ export interface ProbeOptions {
   /** A module whose tools together, in any profile they ship, take more tokens fails the probe. */
   maxModuleTokens?: number
   /** The live upstream of the snapshots probed: each must hold exactly the definitions it lists now. */
-  upstream?: UpstreamOptions
+  upstream?: UpstreamTarget
   /** How long sampling one tool may take, in milliseconds (each check: the superset, each round trip). Default: 30,000. */
   timeBudgetMs?: number
 }
@@ -339,18 +337,6 @@ function safeParse(file: string): unknown {
   }
 }
 
-/** The upstream a snapshot records, as a client the proxy can compile from: its list, as it was listed. */
-function recordedUpstream(snapshot: Snapshot, tools: readonly ProxiedTool[]): UpstreamClient {
-  return {
-    request: async message => message.method === 'tools/list' ? { tools: tools.map(tool => tool.upstream.tool) } : {},
-    notification: async () => {},
-    getServerCapabilities: () => ({ tools: {} }),
-    getServerVersion: () => snapshot.upstream,
-    getInstructions: () => undefined,
-    setNotificationHandler: () => {},
-  }
-}
-
 /**
  * A snapshot, probed as an artifact whose source is the upstream definitions it records: its shape in
  * every profile, current (compiled again from those definitions, and, given the live upstream, the
@@ -374,8 +360,8 @@ async function probeSnapshot(file: string, parsed: unknown, sampling: Sampling, 
 
   // Compiled again from the definitions it records, with the options it records.
   const text = readFileSync(file, 'utf8')
-  const proxy = await createProxy(recordedUpstream(snapshot, tools), { preset: snapshot.options.preset, profiles: snapshot.options.profiles, log: () => {} })
-  const again = snapshotText(proxy.snapshot(snapshotGenerator()))
+  const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles })
+  const again = snapshotText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles }))
   const command = `flatmcp snapshot --out ${path.relative(process.cwd(), file) || file}${snapshot.options.profiles.map(name => ` --profile ${name}`).join('')}${snapshot.options.preset === 'json-schema' ? '' : ` --preset ${snapshot.options.preset}`} -- <the upstream's command>`
   if (again !== text)
     add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now (a flatmcp of another version made it); refresh it`, detail: `${lineDiff(text, again, path.basename(file), 'compiled now')}\nrefresh it: ${command}` })
@@ -508,14 +494,13 @@ function anthropicBudget(read: Artifact[]): ArtifactReport | undefined {
 }
 
 /** The live upstream's well-formed tools and their digests; an upstream that cannot be reached is a load error. */
-async function liveList(options: UpstreamOptions): Promise<LiveList> {
-  const upstream = await connectUpstream({ ...options, asks: false }, () => {}).catch((error: Error) => {
+async function liveList(target: UpstreamTarget): Promise<LiveList> {
+  const upstream = await connectUpstream(target, { asks: false }).catch((error: Error) => {
     throw new ProbeLoadError(error.message)
   })
   try {
-    const { tools } = await listAll(message => upstream.client.request(message, { '~standard': { version: 1, vendor: 'flatmcp', validate: (value: unknown) => ({ value }) } }), () => {})
-    const wellFormed = tools.filter(tool => malformedTool(tool) === undefined) as UpstreamTool[]
-    return new Map(await Promise.all(wellFormed.map(async tool => [tool.name, await digestOf(tool)] as const)))
+    const { entries } = await readUpstream(upstream.client)
+    return new Map(entries.map(entry => [entry.tool.name, entry.digest]))
   }
   finally {
     await upstream.close().catch(() => {})

@@ -1,21 +1,15 @@
-// `flatmcp proxy`: any MCP server behind flatmcp. The upstream is a child process over stdio or a
-// Streamable HTTP endpoint; its tools are served flat (compiled at start-up, or from a snapshot),
-// everything else passes through unchanged. Downstream is stdio, or stateless HTTP in both protocol
-// eras with `--http`, where `/mcp/<profile>` serves each compiled profile beside `/mcp`.
+// `flatmcp proxy`: any MCP server behind flatmcp, from the command line. The proxy itself is the
+// runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
+// command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Proxy } from '@flatmcp/runtime/proxy'
-import type { UpstreamOptions } from './upstream'
+import type { Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
-import { createProxy, describeDrift, readSnapshot } from '@flatmcp/runtime/proxy'
-import { StdioTransport } from '@flatmcp/runtime/server'
-import { createMcpHandler } from '@modelcontextprotocol/server'
-import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import { serveHttp } from './serve-http'
-import { ProxySetupError } from './setup-error'
-import { connectUpstream } from './upstream'
 
-export interface ProxyCommandOptions extends UpstreamOptions {
+export interface ProxyCommandOptions {
+  /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
+  upstream: UpstreamTarget
   /** How long one request may wait for the upstream, in milliseconds. */
   timeoutMs?: number
   /** How long compiling one upstream tool may take, in milliseconds (past it, the tool is served as it came). */
@@ -60,12 +54,12 @@ export function readSnapshotFile(file: string): unknown {
 const TARGETS: ProfileName[] = ['openai-strict', 'anthropic-strict', 'gemini']
 
 /** What the proxy serves, in one line: how many tools, from where, which came as they were. */
-function summary(proxy: Proxy, where: string): string {
+function summary(proxy: Proxy): string {
   const tools = [...proxy.tools()]
   const asIs = tools.filter(([, tool]) => tool.served === 'as-is').map(([name]) => name)
   const cached = tools.filter(([, tool]) => tool.fromSnapshot).length
   const from = cached > 0 ? `, ${cached === tools.length ? 'all' : cached} from the snapshot` : ''
-  return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`
+  return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`
 }
 
 /** Starts the upstream, compiles its tools (or reads the snapshot), and serves them until either side ends. */
@@ -75,69 +69,40 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : TARGETS) : undefined)
-  const routed = new Set<string>(profiles ?? [])
-  const upstream = await connectUpstream({ ...options, asks: options.http === undefined }, log)
-  let handler: ReturnType<typeof createMcpHandler> | undefined
-  let proxy: Proxy
-  try {
-    proxy = await createProxy(upstream.client, {
-      profile: options.http ? ({ url }) => url?.pathname.match(/^\/mcp\/([^/]+)\/?$/)?.[1] ?? base : base,
-      ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
-      ...(options.preset ? { preset: options.preset } : {}),
-      ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
-      ...(snapshot ? { snapshot, frozen: options.frozen === true } : {}),
-      validator: ajvChooser(),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
-      // Stateless HTTP clients hear of changes on their subscriptions/listen streams.
-      notify: (notification) => {
-        const uri = (notification.params as { uri?: unknown } | undefined)?.uri
-        if (notification.method === 'notifications/tools/list_changed')
-          handler?.notify.toolsChanged()
-        else if (notification.method === 'notifications/prompts/list_changed')
-          handler?.notify.promptsChanged()
-        else if (notification.method === 'notifications/resources/list_changed')
-          handler?.notify.resourcesChanged()
-        else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
-          handler?.notify.resourceUpdated(uri)
-      },
-      log,
-    })
-  }
-  catch (error) {
-    await upstream.close().catch(() => {})
-    throw new ProxySetupError(error instanceof TypeError ? error.message : `the tools of ${upstream.where} could not be read: ${(error as Error).message}`, { cause: error })
-  }
+  const proxy = await createProxy(options.upstream, {
+    profile: options.http ? routedProfile(base) : base,
+    ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
+    ...(options.preset ? { preset: options.preset } : {}),
+    ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
+    ...(snapshot ? { snapshot, frozen: options.frozen === true } : {}),
+    validator: ajvChooser(),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
+    asks: options.http === undefined,
+    log,
+  })
   const drift = describeDrift(proxy.drift())
   if (options.frozen && drift !== '') {
     log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: flatmcp snapshot --out ${options.artifact} …`)
-    await upstream.close().catch(() => {})
+    await proxy.close().catch(() => {})
     process.exit(1)
   }
-  upstream.onEnd(() => {
+  proxy.onUpstreamEnd(() => {
     log('flatmcp proxy: the upstream server ended; stopping')
     process.exit(1)
   })
-  log(summary(proxy, upstream.where))
+  log(summary(proxy))
   const stop = (): void => {
-    void upstream.close().catch(() => {}).finally(() => process.exit(0))
+    void proxy.close().catch(() => {}).finally(() => process.exit(0))
   }
-  if (options.http) {
-    handler = createMcpHandler(request => proxy.server(request))
-    const server = await serveHttp(request => handler!.fetch(request), {
-      ...options.http,
-      route: path => path === '/mcp' || path === '/mcp/' || routed.has(path.replace(/^\/mcp\/|\/$/g, '')),
-      log,
-    })
-    const address = server.address()
-    const port = typeof address === 'object' && address ? address.port : options.http.port
-    const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host
-    log(`flatmcp proxy: listening on http://${host}:${port}/mcp${routed.size > 0 ? ` (and /mcp/${[...routed].join(', /mcp/')})` : ''}`)
+  const routes = profiles ?? []
+  const served = await serveProxy(proxy, { ...(options.http ? { http: options.http, routes } : {}), log })
+  if (served.url !== undefined) {
+    log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and /mcp/${routes.join(', /mcp/')})` : ''}`)
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
     return
   }
-  serveStdio(request => proxy.server(request), { transport: new StdioTransport() })
   // The client closed its end: so does the proxy, and the upstream with it.
-  process.stdin.once('end', stop)
+  void served.closed.then(stop)
 }

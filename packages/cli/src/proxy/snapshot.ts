@@ -1,15 +1,16 @@
 // `flatmcp snapshot`: an upstream's tool list compiled ahead of time into an `*.mcp.json` artifact,
 // which `flatmcp proxy --artifact` serves without compiling at start-up and the fetch handler serves
-// statelessly; `flatmcp probe` checks it.
+// statelessly; `flatmcp probe` checks it. The list is compiled by the runtime's `compileUpstreamList`,
+// as the proxy compiles it.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { UpstreamOptions } from './upstream'
+import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
-import { createProxy, snapshotText } from '@flatmcp/runtime/proxy'
+import { compileUpstreamList, connectUpstream, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal'
-import { ProxySetupError } from './setup-error'
-import { connectUpstream } from './upstream'
 
-export interface SnapshotCommandOptions extends UpstreamOptions {
+export interface SnapshotCommandOptions {
+  /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
+  upstream: UpstreamTarget
   /** The file written. Default: the upstream's name, `.mcp.json`, in the working folder. */
   out?: string
   /** The target profiles compiled besides `portable`. Default: every one. */
@@ -31,19 +32,25 @@ function fileNameOf(name: string): string {
 /** Connects to the upstream, compiles its list and writes the snapshot; resolves with the file written. */
 export async function runSnapshot(options: SnapshotCommandOptions): Promise<string> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const upstream = await connectUpstream({ ...options, asks: false }, log)
+  const upstream = await connectUpstream(options.upstream, { asks: false, log })
   try {
-    const proxy = await createProxy(upstream.client, {
-      profiles: options.profiles ?? ['openai-strict', 'anthropic-strict', 'gemini'],
-      ...(options.preset ? { preset: options.preset } : {}),
-      ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
-      log,
-    }).catch((error: unknown) => {
-      throw new ProxySetupError(error instanceof TypeError ? error.message : `the tools of ${upstream.where} could not be read: ${(error as Error).message}`, { cause: error })
+    const profiles = options.profiles ?? ['openai-strict', 'anthropic-strict', 'gemini']
+    const list = await (async () => {
+      const { entries } = await readUpstream(upstream.client, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log })
+      return compileUpstreamList(entries, {
+        profiles,
+        ...(options.preset ? { preset: options.preset } : {}),
+        ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
+      })
+    })().catch((error: unknown) => {
+      throw listSetupError(error, upstream.where)
     })
-    const snapshot = proxy.snapshot(options.generator)
+    const kept = list.tools.filter((tool) => {
+      if (tool.served === 'as-is')
+        log(`flatmcp proxy: tool ${shown(tool.name)} ${options.onInvalid === 'drop' ? 'left out' : 'served as it came'}: ${tool.reason}`)
+      return tool.served !== 'as-is' || options.onInvalid !== 'drop'
+    })
+    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: list.preset, profiles })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
     writeFileAtomic(file, snapshotText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)

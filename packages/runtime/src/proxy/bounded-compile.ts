@@ -8,7 +8,7 @@ import type * as Compiler from '@flatmcp/core'
 import type { CompiledUpstream, CompileRequest } from './compile-upstream'
 import type { WorkerMessage } from './compile-worker'
 import { loadCompiler } from '../precomputed/compiler'
-import { compileUpstreamTool, listPreset, servedAsIs } from './compile-upstream'
+import { compileRequested, listPreset, servedAsIs } from './compile-upstream'
 
 export interface CompileLimits {
   /** How long one tool's compile may take, in milliseconds. */
@@ -19,7 +19,8 @@ export interface CompileLimits {
 
 export interface CompiledList {
   preset: Compiler.PresetName
-  tools: CompiledUpstream[]
+  /** Each requested tool, compiled, or `null` where it was compiled before (`known`). */
+  tools: (CompiledUpstream | null)[]
 }
 
 interface NodeBuiltins {
@@ -46,10 +47,10 @@ function workerFile(fs: NodeBuiltins['fs']): URL | undefined {
 }
 
 /** Compiles the list in place: no bound on one tool's time, for runtimes without threads. */
-export function compileInPlace(request: CompileRequest): CompiledList {
+export function compileInPlace(request: CompileRequest, from = 0): CompiledList {
   const compiler = loadCompiler('a proxied tool')
-  const preset = listPreset(compiler, request.tools, request.preset)
-  return { preset, tools: request.tools.map(tool => compileUpstreamTool(compiler, tool, preset, request)) }
+  const preset = listPreset(compiler, request)
+  return { preset, tools: [...compileRequested(compiler, request, preset, from)].map(done => done.result) }
 }
 
 /** Compiles the list on a watched thread where there is one, else in place. */
@@ -58,16 +59,19 @@ export async function compileList(request: CompileRequest, limits: CompileLimits
   const file = workerFile(fs)
   if (!worker || !file || request.tools.length === 0)
     return compileInPlace(request)
-  const tools: CompiledUpstream[] = []
+  const tools: (CompiledUpstream | null)[] = []
   let preset: Compiler.PresetName | 'auto' = request.preset
   let from = 0
   while (from < request.tools.length) {
     const run = await runWorker(worker.Worker, file, { ...request, preset }, from, limits)
     if (run.preset === undefined) {
-      // A thread that could not start compiles nothing: the rest is compiled in place. One that
-      // stopped while telling the preset over the whole list reads the list as plain JSON Schema.
-      if (run.failure === 'error')
-        return { preset: preset === 'auto' ? 'json-schema' : preset, tools: [...tools, ...compileInPlace({ ...request, preset, tools: request.tools.slice(from) }).tools] }
+      // A thread that could not start compiles nothing: the rest is compiled in place (the preset
+      // told there, if not yet). One that stopped while telling the preset over the whole list
+      // reads the list as plain JSON Schema.
+      if (run.failure === 'error') {
+        const rest = compileInPlace({ ...request, preset }, from)
+        return { preset: rest.preset, tools: [...tools, ...rest.tools] }
+      }
       preset = 'json-schema'
       continue
     }
@@ -85,7 +89,7 @@ export async function compileList(request: CompileRequest, limits: CompileLimits
 
 interface Run {
   preset?: Compiler.PresetName
-  done: CompiledUpstream[]
+  done: (CompiledUpstream | null)[]
   /** Why the thread stopped before the end: the tool after `done` is the one it was on. */
   failure?: 'timeout' | 'memory' | 'error'
   reason?: string

@@ -7,20 +7,41 @@ import { toPrecomputed } from '../artifact/precomputed'
 
 export type { CompiledUpstream } from '../artifact/format'
 
-/** What one compile of an upstream list is asked for. */
+/** What one compile of an upstream list is asked for: plain data, for it may go to a thread. */
 export interface CompileRequest {
   tools: UpstreamTool[]
-  /** The preset to read every schema with, or `auto`: detected over the whole list. */
+  /** Each tool's digest, in the same order. */
+  digests: string[]
+  /** The preset to read every schema with, or `auto`: told over the whole list (by its fingerprints). */
   preset: Compiler.PresetName | 'auto'
   /** The target profiles compiled besides `portable`. */
   profiles: Compiler.ProfileName[]
   /** A schema (the upstream's, or a compiled form) whose JSON text is longer is served as it came. */
   maxSchemaBytes: number
+  /** Tools compiled before, by `compiledKey`: not compiled again (their result is `null`). */
+  known: string[]
 }
 
-/** The preset the list is read with: the one asked for, else the one its fingerprints name. */
-export function listPreset(compiler: typeof Compiler, tools: readonly UpstreamTool[], preset: Compiler.PresetName | 'auto'): Compiler.PresetName {
-  return preset !== 'auto' ? preset : compiler.detectPreset(tools.map(tool => tool.inputSchema as Compiler.JsonSchemaObject)).preset.name
+/** What a compiled tool is known by: the preset it was read with and its definition's digest. */
+export function compiledKey(preset: Compiler.PresetName, digest: string): string {
+  return `${preset}\u0000${digest}`
+}
+
+/** The preset the list is read with: the one asked for, else the one its fingerprints name (a schema too long to compile is not read). */
+export function listPreset(compiler: typeof Compiler, request: Pick<CompileRequest, 'tools' | 'preset' | 'maxSchemaBytes'>): Compiler.PresetName {
+  if (request.preset !== 'auto')
+    return request.preset
+  const schemas = request.tools.filter(tool => JSON.stringify(tool.inputSchema).length <= request.maxSchemaBytes).map(tool => tool.inputSchema as Compiler.JsonSchemaObject)
+  return compiler.detectPreset(schemas).preset.name
+}
+
+/** Each tool of the request from `from` on, compiled with `preset` (`null` for one compiled before); `begin` is told first. */
+export function* compileRequested(compiler: typeof Compiler, request: CompileRequest, preset: Compiler.PresetName, from = 0, begin?: (index: number) => void): Generator<{ index: number, result: CompiledUpstream | null }> {
+  const known = new Set(request.known)
+  for (let index = from; index < request.tools.length; index++) {
+    begin?.(index)
+    yield { index, result: known.has(compiledKey(preset, request.digests[index]!)) ? null : compileUpstreamTool(compiler, request.tools[index]!, preset, request) }
+  }
 }
 
 /** The tool served as the upstream listed it: no flat form, no repair beyond the whole-arguments string. */

@@ -2,24 +2,22 @@
 // ends, so the main thread can stop a compile that takes too long or too much memory and serve that
 // one tool as it came, without waiting on it.
 import type { PresetName } from '@flatmcp/core'
-import type { CompileRequest } from './compile-upstream'
+import type { CompiledUpstream, CompileRequest } from './compile-upstream'
 import { parentPort, workerData } from 'node:worker_threads'
 import { loadCompiler } from '../precomputed/compiler'
-import { compileUpstreamTool, listPreset } from './compile-upstream'
+import { compileRequested, listPreset } from './compile-upstream'
 
-/** What the main thread hears: the preset chosen, a tool begun, a tool done. */
+/** What the main thread hears: the preset told, a tool begun, a tool done (`null`: compiled before). */
 export type WorkerMessage =
   | { kind: 'preset', preset: PresetName }
   | { kind: 'begin', index: number }
-  | { kind: 'done', index: number, result: ReturnType<typeof compileUpstreamTool> }
+  | { kind: 'done', index: number, result: CompiledUpstream | null }
 
-const { tools, preset, profiles, maxSchemaBytes, from } = workerData as CompileRequest & { from: number }
+const request = workerData as CompileRequest & { from: number }
 const compiler = loadCompiler('a proxied tool')
 const post = (message: WorkerMessage): void => parentPort!.postMessage(message)
 
-const chosen = listPreset(compiler, tools, preset)
-post({ kind: 'preset', preset: chosen })
-for (let index = from; index < tools.length; index++) {
-  post({ kind: 'begin', index })
-  post({ kind: 'done', index, result: compileUpstreamTool(compiler, tools[index]!, chosen, { profiles, maxSchemaBytes }) })
-}
+const preset = listPreset(compiler, request)
+post({ kind: 'preset', preset })
+for (const done of compileRequested(compiler, request, preset, request.from, index => post({ kind: 'begin', index })))
+  post({ kind: 'done', ...done })

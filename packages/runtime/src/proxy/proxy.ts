@@ -1,45 +1,33 @@
 // Any MCP server's tools, served flat: the upstream's list compiled as a build compiles a module's
 // (JSON Schema front end, the preset its fingerprints name), each tool a tool whose handler
 // forwards, served by the runtime's own serving (profiles, repair, inverse maps). Everything else
-// passes through both ways unchanged.
+// passes through both ways unchanged. The upstream is a connected client, or a command or URL the
+// proxy connects to itself (with what makes a real upstream behave: `connection.ts`).
 import type * as Compiler from '@flatmcp/core'
-import type { CompiledUpstream, ProxiedTool, Snapshot, UpstreamTool } from '../artifact/format'
+import type { ProxiedTool, Snapshot } from '../artifact/format'
 import type { McpServerOptions, ServedRequest } from '../service/options'
 import type { ToolService } from '../service/tool-service'
-import type { ProgressUpdate, ToolDefinition } from '../tool/define-tool'
+import type { ToolDefinition } from '../tool/define-tool'
 import type { Validator } from './chooser'
+import type { Message, Upstream, UpstreamClient, UpstreamTarget } from './connection'
 import type { Drift } from './snapshot'
-import type { Message } from './upstream'
 import { Server } from '@modelcontextprotocol/server'
+import { toSnapshot } from '../artifact/write'
 import { serveTools, unknownTool } from '../host/sdk-v2'
-import { loadCompiler } from '../precomputed/compiler'
 import { PROTOCOL_ERROR } from '../service/results'
 import { createToolService } from '../service/tool-service'
 import { logLine } from '../util/log'
-import { compileList } from './bounded-compile'
-import { proxiedDefinition, safely } from './chooser'
+import { proxiedDefinition } from './chooser'
+import { compileUpstreamList } from './compile-list'
+import { connectUpstream, isUpstreamTarget } from './connection'
+import { ANY_RESULT, forwardedParams, relay } from './forward'
+import { listSetupError } from './setup-error'
 import { callSlots } from './slots'
-import { describeDrift, driftOf, readSnapshot, toSnapshot } from './snapshot'
-import { ANY_RESULT, digestOf, forwardedParams, listAll, malformedTool, shown } from './upstream'
+import { describeDrift, driftOf, readSnapshot } from './snapshot'
+import { readUpstream, shown } from './upstream-list'
 
-export type { UpstreamTool } from './upstream'
-
-interface RequestOptions { signal?: AbortSignal, timeout?: number, resetTimeoutOnProgress?: boolean, onprogress?: (progress: { progress: number, total?: number, message?: string }) => void }
-
-/**
- * What the proxy asks of its upstream: a connected MCP SDK 2.x `Client` (`@modelcontextprotocol/client`)
- * has all of it.
- */
-export interface UpstreamClient {
-  request: (request: Message, resultSchema: unknown, options?: RequestOptions) => Promise<unknown>
-  notification: (notification: Message) => Promise<void>
-  getServerCapabilities: () => Record<string, unknown> | undefined
-  getServerVersion: () => { name: string, version: string } | undefined
-  getInstructions: () => string | undefined
-  setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void) => void
-  fallbackNotificationHandler?: (notification: Message) => Promise<void>
-  fallbackRequestHandler?: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<never>
-}
+export type { Message, UpstreamClient, UpstreamTarget } from './connection'
+export type { UpstreamTool } from './upstream-list'
 
 export interface ProxyOptions {
   /** The profile served, as `createMcpServer`'s `profile` (a name, or a choice per request). Default: `portable`. */
@@ -92,6 +80,12 @@ export interface ProxyOptions {
   notify?: (notification: Message) => void
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
+  /**
+   * Where the proxy connects to its upstream itself: whether the upstream may ask the proxy's client
+   * (sampling, elicitation, roots), answered by the downstream session that keeps one. Default: true;
+   * false for a proxy served only statelessly.
+   */
+  asks?: boolean
 }
 
 /** What the proxy says of one tool it serves. */
@@ -115,38 +109,61 @@ export interface Proxy {
   drift: () => Drift
   /** The list as served now, as a snapshot (`generator` names what made it: `flatmcp@1.0.0`). */
   snapshot: (generator: string) => Snapshot
+  /** What a log line may say of the upstream: its command, or its URL without credentials or query. */
+  where: string
+  /**
+   * Hears each notification the upstream sends on its own (after a changed list is compiled), as
+   * `notify` does: a serving entry passes them to its listeners. Returns what stops it.
+   */
+  onNotification: (listener: (notification: Message) => void) => () => void
+  /** Called when an upstream the proxy started ends on its own (its process exited). */
+  onUpstreamEnd: (handler: () => void) => void
+  /** Closes the upstream connection the proxy made (a client it was given is the caller's to close). */
+  close: () => Promise<void>
 }
 
 const TARGETS: Compiler.ProfileName[] = ['openai-strict', 'anthropic-strict', 'gemini']
 
-/**
- * The upstream's progress on a request, passed downstream; `sent` resolves once every update has
- * gone out, so the answer is never sent before the progress that came ahead of it (a client drops
- * progress that arrives after the answer).
- */
-function relay(progress: ((update: ProgressUpdate) => Promise<void>) | undefined): { onprogress: (update: ProgressUpdate) => void, sent: () => Promise<void> } | undefined {
-  if (!progress)
-    return undefined
-  const pending: Promise<void>[] = []
-  return {
-    onprogress: update => void pending.push(progress(update).catch(() => {})),
-    sent: async () => {
-      await Promise.all(pending)
-    },
-  }
+/** A tool of the list as served, and whether it came from the snapshot. */
+interface ListVersion {
+  service: ToolService
+  tools: Map<string, ServedTool>
+  /** What is served, in the list's order. */
+  served: ProxiedTool[]
+  /** Every tool compiled for this list version (those left out by `onInvalid: 'drop'` too): what the next one reuses. */
+  compiled: ProxiedTool[]
+  preset: Compiler.PresetName
+  drift: Drift
 }
 
 /**
- * A proxy in front of a connected upstream: its tools compiled once per list version (each
- * definition keyed by its digest; redone on `list_changed`), or served from a snapshot, served flat;
- * every other request, notification and server-to-client request passed through unchanged; the
- * upstream's capabilities mirrored.
+ * A proxy in front of an upstream: a connected client, or a command (`{ command: ['node',
+ * 'server.js'] }`) or URL (`'https://…/mcp'`, `{ url, headers }`) it connects to itself. Its tools
+ * compiled once per list version (each definition keyed by its digest; redone on `list_changed`), or
+ * served from a snapshot, served flat; every other request, notification and server-to-client request
+ * passed through unchanged; the upstream's capabilities mirrored. A proxy that cannot start (its
+ * upstream unreachable, its list unreadable, a snapshot that does not fit) throws a
+ * `ProxySetupError` where it connected itself.
  */
-export async function createProxy(upstream: UpstreamClient, options: ProxyOptions = {}): Promise<Proxy> {
+export async function createProxy(upstream: UpstreamClient | UpstreamTarget | string | URL, options: ProxyOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
+  if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
+    const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
+    const connection = await connectUpstream(target, { asks: options.asks, log })
+    try {
+      return await proxyOver(connection, options, log)
+    }
+    catch (error) {
+      await connection.close().catch(() => {})
+      throw listSetupError(error, connection.where)
+    }
+  }
+  return proxyOver({ client: upstream, where: upstream.getServerVersion()?.name ?? 'the upstream', onEnd: () => {}, close: async () => {} }, options, log)
+}
+
+async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
+  const upstream = connection.client
   const profiles = options.profiles ?? (typeof options.profile === 'function' ? TARGETS : typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : [])
-  const limits = { timeoutMs: options.compile?.timeoutMs ?? 10_000, memoryMb: options.compile?.memoryMb ?? 1024 }
-  const maxSchemaBytes = options.compile?.maxSchemaBytes ?? 262_144
   const given = options.preset === 'auto' ? undefined : options.preset
   const snapshot = options.snapshot === undefined ? undefined : readSnapshot(options.snapshot)
   if (snapshot) {
@@ -158,13 +175,13 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
       throw new TypeError(`the snapshot holds no ${missing.join(', ')} profile (it has ${['portable', ...made.profiles].join(', ')}): snapshot the upstream again with --profile ${missing[0]}`)
   }
   const preset = given ?? snapshot?.snapshot.options.preset
-  const keyOf = (digest: string, presetName: string | undefined): string => `${presetName}\u0000${digest}`
-  // Compiled tools by digest and preset: the current list version's, and the snapshot's.
-  const snapshotEntries = (): [string, ProxiedTool & { fromSnapshot: boolean }][] => (snapshot?.tools ?? []).map(tool => [keyOf(tool.upstream.digest, preset), { ...tool, fromSnapshot: true }])
-  let known = new Map(snapshotEntries())
   const snapshotTools = snapshot?.tools ?? []
-  let current: { service: ToolService, tools: Map<string, ServedTool>, served: ProxiedTool[], preset: Compiler.PresetName, drift: Drift } | undefined
+  const fromSnapshot = new Set(snapshotTools)
+  let current: ListVersion | undefined
   let latest: Server | undefined
+  const listeners = new Set<(notification: Message) => void>()
+  if (options.notify)
+    listeners.add(options.notify)
 
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
   const maxInFlight = options.maxInFlight ?? 64
@@ -198,48 +215,25 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
   }
 
   async function refresh(): Promise<void> {
-    const { tools: listed, hints } = await listAll(message => upstream.request(message, ANY_RESULT, timing), log)
-    const names = new Set<string>()
-    const wellFormed = listed.filter((tool): tool is UpstreamTool => {
-      const wrong = malformedTool(tool) ?? (names.has((tool as UpstreamTool).name) ? 'another tool has its name' : undefined)
-      const name = (tool as UpstreamTool | null)?.name
-      if (wrong !== undefined)
-        log(`flatmcp proxy: ${typeof name === 'string' ? `tool ${shown(name)}` : 'a listed tool'} left out: ${wrong}`)
-      else
-        names.add((tool as UpstreamTool).name)
-      return wrong === undefined
-    })
-    const digests = await Promise.all(wellFormed.map(tool => digestOf(tool)))
-    const drift = snapshot ? driftOf(snapshotTools, new Map(wellFormed.map((tool, i) => [tool.name, digests[i]!]))) : { changed: [], added: [], removed: [] }
+    const { entries, hints } = await readUpstream(upstream, { timeoutMs: timing.timeout, log })
+    const drift = snapshot ? driftOf(snapshotTools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
-    // The preset is told over the whole list, as a build tells it over a server's tools (bounded: a schema too long to compile is not read).
-    const listPreset = preset ?? safely(() => loadCompiler('a proxied tool').detectPreset(wellFormed.filter(tool => JSON.stringify(tool.inputSchema).length <= maxSchemaBytes).map(tool => tool.inputSchema as Compiler.JsonSchemaObject)).preset.name) ?? 'json-schema'
-    const pending = wellFormed.map((tool, i) => ({ tool, key: keyOf(digests[i]!, listPreset) })).filter(({ tool, key }) => !known.has(key) && !frozenOut.has(tool.name))
-    const compiled = pending.length === 0 ? new Map<string, CompiledUpstream>() : new Map((await compileList({ tools: pending.map(entry => entry.tool), preset: listPreset, profiles, maxSchemaBytes }, limits)).tools.map(tool => [tool.name, tool]))
-    const next = new Map<string, ProxiedTool & { fromSnapshot: boolean }>()
-    const served: (ProxiedTool & { fromSnapshot: boolean })[] = []
-    for (const [i, tool] of wellFormed.entries()) {
-      if (frozenOut.has(tool.name))
-        continue
-      const key = keyOf(digests[i]!, listPreset)
-      const before = known.get(key)
-      const entry = before ?? { ...compiled.get(tool.name)!, upstream: { digest: digests[i]!, tool }, fromSnapshot: false }
-      next.set(key, entry)
-      if (entry.served === 'as-is') {
-        // Said when the tool is first compiled; a snapshot's are said in the proxy's first line.
-        if (!before)
-          log(`flatmcp proxy: tool ${shown(tool.name)} ${options.onInvalid === 'drop' ? 'left out' : 'served as it came'}: ${entry.reason}`)
-        if (options.onInvalid === 'drop')
-          continue
-      }
-      served.push(entry)
-    }
+    // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
+    const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshotTools }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled }] : [])]
+    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: preset ?? 'auto', profiles, ...(options.compile ? { compile: options.compile } : {}), known })
+    const before = new Set(known.flatMap(version => version.tools))
+    const served = list.tools.filter((tool) => {
+      if (tool.served !== 'as-is')
+        return true
+      // Said when the tool is first compiled; a snapshot's are said in the proxy's first line.
+      if (!before.has(tool))
+        log(`flatmcp proxy: tool ${shown(tool.name)} ${options.onInvalid === 'drop' ? 'left out' : 'served as it came'}: ${tool.reason}`)
+      return options.onInvalid !== 'drop'
+    })
     if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
       log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
-    // Only this list version's tools stay compiled (and the snapshot's, which cost nothing to keep).
-    known = new Map([...snapshotEntries(), ...next])
-    const definitions = served.map(tool => proxiedDefinition(tool, listPreset, options.validator, forward(tool.name)))
-    const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: tool.fromSnapshot, diagnostics: tool.diagnostics }]))
+    const definitions = served.map(tool => proxiedDefinition(tool, list.preset, options.validator, forward(tool.name)))
+    const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: fromSnapshot.has(tool), diagnostics: tool.diagnostics }]))
     // The upstream's cache hints hold for the flat list too, for it changes when the upstream's does;
     // an upstream that gives none said its list may change at any time (ttlMs 0).
     const cache = { ttlMs: hints.ttlMs ?? 0, ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
@@ -247,7 +241,8 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
       service: createToolService(definitions, { profile: options.profile, cache }, unknownTool, (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never),
       tools,
       served,
-      preset: listPreset,
+      compiled: list.tools,
+      preset: list.preset,
       drift,
     }
   }
@@ -255,7 +250,8 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
   await refresh()
   const tell = (notification: Message): void => {
     void latest?.notification(notification as never).catch(() => {})
-    options.notify?.(notification)
+    for (const listener of listeners)
+      listener(notification)
   }
   upstream.setNotificationHandler('notifications/tools/list_changed', () => {
     refresh().then(() => tell({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`))
@@ -298,5 +294,12 @@ export async function createProxy(upstream: UpstreamClient, options: ProxyOption
     tools: () => current!.tools,
     drift: () => current!.drift,
     snapshot: generator => toSnapshot(current!.served, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles }),
+    where: connection.where,
+    onNotification(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    onUpstreamEnd: handler => connection.onEnd(handler),
+    close: () => connection.close(),
   }
 }

@@ -5,7 +5,7 @@
 // without compiling, and the probe re-derives the snapshot from those schemas.
 import type { ProxiedTool, Snapshot } from '../artifact/format'
 import { ArtifactError, readArtifact } from '../artifact/read'
-import { shown } from './upstream'
+import { shown } from './upstream-list'
 
 export { isSnapshot } from '../artifact/read'
 export { artifactText as snapshotText, toSnapshot } from '../artifact/write'

@@ -1,19 +1,17 @@
-// What the proxy reads from an upstream server, read as untrusted input: its tool list (every page,
-// bounded), each tool's shape checked before a client sees it, each definition's digest (what a
-// snapshot is matched by), and the upstream's schema cut down to what can choose a reading in time
-// proportional to the call.
+// What the proxy reads of an upstream's tool list, read as untrusted input: every page (bounded), each
+// tool's shape checked before a client sees it (one that is off is said and left out), and each
+// definition's digest, what a snapshot is matched by.
+import type { UpstreamTool } from '../artifact/format'
+import type { Message, UpstreamClient } from './connection'
+import { malformedTool } from '../artifact/tool-shape'
 import { isObject } from '../util/object'
+import { ANY_RESULT } from './forward'
 
 export type { UpstreamTool } from '../artifact/format'
 export { malformedTool } from '../artifact/tool-shape'
 
-export interface Message { method: string, params?: Record<string, unknown> }
-
 /** What a list page says besides its tools: the cache hints a 2026-07-28 server gives. */
 export interface ListHints { ttlMs?: number, cacheScope?: 'public' | 'private' }
-
-/** A result schema that takes whatever the other side answers: the proxy passes answers on unchanged. */
-export const ANY_RESULT = { '~standard': { version: 1, vendor: 'flatmcp', validate: (value: unknown) => ({ value }) } }
 
 /** Pages of `tools/list` read at most: a list that never ends is cut there, and said so. */
 const MAX_PAGES = 100
@@ -67,15 +65,41 @@ export async function digestOf(value: unknown): Promise<string> {
   return `sha256:${[...hash].map(byte => byte.toString(16).padStart(2, '0')).join('')}`
 }
 
-/** The `_meta` keys the 2026-07-28 envelope reserves: each hop sets its own. */
-const ENVELOPE = /^io\.modelcontextprotocol\//
+/** A listed tool, well-formed, with the digest of its definition. */
+export interface UpstreamEntry {
+  tool: UpstreamTool
+  digest: string
+}
 
-/** A request's params as they go upstream: the downstream hop's envelope and progress token left behind. */
-export function forwardedParams(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  const meta = params?._meta
-  if (!isObject(meta))
-    return params
-  const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => key !== 'progressToken' && !ENVELOPE.test(key)))
-  const { _meta: _dropped, ...rest } = params!
-  return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest
+/**
+ * The tools of a listed list a client can take, each with its digest; one that is not (malformed, or
+ * a second tool of one name) is said on `log` and left out.
+ */
+export async function readUpstreamList(listed: readonly unknown[], log: (line: string) => void): Promise<UpstreamEntry[]> {
+  const names = new Set<string>()
+  const wellFormed = listed.filter((tool): tool is UpstreamTool => {
+    const name = (tool as UpstreamTool | null)?.name
+    const wrong = malformedTool(tool) ?? (names.has(name!) ? 'another tool has its name' : undefined)
+    if (wrong !== undefined)
+      log(`flatmcp proxy: ${typeof name === 'string' ? `tool ${shown(name)}` : 'a listed tool'} left out: ${wrong}`)
+    else
+      names.add(name!)
+    return wrong === undefined
+  })
+  return Promise.all(wellFormed.map(async tool => ({ tool, digest: await digestOf(tool) })))
+}
+
+/** How the list is asked for: the request's time limit (progress restarts it). */
+export interface ReadUpstreamOptions {
+  timeoutMs?: number
+  /** Where the tools left out are said. Default: nowhere. */
+  log?: (line: string) => void
+}
+
+/** Every page of a connected upstream's list, its well-formed tools with their digests, and its cache hints. */
+export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints }> {
+  const log = options.log ?? (() => {})
+  const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
+  const { tools, hints } = await listAll(message => client.request(message, ANY_RESULT, timing), log)
+  return { entries: await readUpstreamList(tools, log), hints }
 }

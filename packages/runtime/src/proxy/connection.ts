@@ -1,19 +1,47 @@
-// The upstream server the proxy, the snapshot and the probe talk to: a child process over stdio, or a
-// Streamable HTTP endpoint with the operator's headers (never logged). Over HTTP, an upstream that
-// lost the session (it restarted) is connected to anew and the request sent once more.
-import type { UpstreamClient } from '@flatmcp/runtime/proxy'
+// The upstream server a proxy, a snapshot and the probe talk to, on the MCP SDK 2.x client: a child
+// process over stdio, or a Streamable HTTP endpoint with the operator's headers (never logged). What
+// makes a real upstream behave lives here, for anyone who embeds the proxy: over HTTP, an upstream
+// that lost the session (it restarted) is connected to anew and the request sent once more; progress
+// that arrives just ahead of its answer is handed on first; the handlers the proxy sets hold for every
+// connection to it.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { ProxySetupError } from './setup-error'
 
-export interface UpstreamOptions {
-  /** The upstream server's command and its arguments (over stdio), or its Streamable HTTP URL. */
-  command?: string[]
-  url?: string
-  /** Headers sent with every HTTP request to the upstream (`Authorization` and the like); never logged. */
-  headers?: Record<string, string>
-  /** Whether the upstream may ask the proxy's client (sampling, elicitation, roots): only where one keeps a session. */
+/** A request or notification, as the proxy sends and hears them. */
+export interface Message { method: string, params?: Record<string, unknown> }
+
+interface RequestOptions { signal?: AbortSignal, timeout?: number, resetTimeoutOnProgress?: boolean, onprogress?: (progress: { progress: number, total?: number, message?: string }) => void }
+
+/**
+ * What the proxy asks of its upstream: a connected MCP SDK 2.x `Client` (`@modelcontextprotocol/client`)
+ * has all of it.
+ */
+export interface UpstreamClient {
+  request: (request: Message, resultSchema: unknown, options?: RequestOptions) => Promise<unknown>
+  notification: (notification: Message) => Promise<void>
+  getServerCapabilities: () => Record<string, unknown> | undefined
+  getServerVersion: () => { name: string, version: string } | undefined
+  getInstructions: () => string | undefined
+  setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void) => void
+  fallbackNotificationHandler?: (notification: Message) => Promise<void>
+  fallbackRequestHandler?: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<never>
+}
+
+/** Where the upstream server is: its command and arguments (run as a child process, over stdio), or its Streamable HTTP URL. */
+export type UpstreamTarget =
+  | { command: string[] }
+  | {
+    url: string
+    /** Headers sent with every HTTP request to the upstream (`Authorization` and the like); never logged. */
+    headers?: Record<string, string>
+  }
+
+export interface ConnectOptions {
+  /** Whether the upstream may ask the proxy's client (sampling, elicitation, roots): only where one keeps a session. Default: true. */
   asks?: boolean
+  /** Where operator lines go (a reconnect). Default: nowhere. */
+  log?: (line: string) => void
 }
 
 export interface Upstream {
@@ -22,8 +50,6 @@ export interface Upstream {
   where: string
   /** Called when the upstream ends on its own (a child process that exits). */
   onEnd: (handler: () => void) => void
-  /** Called after an HTTP upstream was connected to anew (it lost its session). */
-  onReconnect: (handler: () => void) => void
   close: () => Promise<void>
 }
 
@@ -58,22 +84,32 @@ function answerAfterNotifications(transport: { onmessage?: ((message: never, ext
   }) as never
 }
 
-/** Connects to the upstream; `log` hears what the operator should know. */
-export async function connectUpstream(options: UpstreamOptions, log: (line: string) => void): Promise<Upstream> {
-  const [command, ...args] = options.command ?? []
-  const where = options.url !== undefined ? redacted(options.url) : command!
+/** Whether a value says where an upstream is (rather than being a connected client). */
+export function isUpstreamTarget(value: unknown): value is UpstreamTarget {
+  const target = value as { command?: unknown, url?: unknown } | null
+  return typeof target === 'object' && target !== null && (Array.isArray(target.command) || typeof target.url === 'string')
+}
+
+/** Connects to the upstream; a set-up that fails is a `ProxySetupError` naming where. */
+export async function connectUpstream(target: UpstreamTarget, options: ConnectOptions = {}): Promise<Upstream> {
+  const url = 'url' in target ? target.url : undefined
+  const headers = 'url' in target ? target.headers : undefined
+  const [command, ...args] = 'command' in target ? target.command : []
+  if (url === undefined && command === undefined)
+    throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
+  const where = url !== undefined ? redacted(url) : command!
+  const log = options.log ?? (() => {})
   const handlers: Handlers = {}
   let ended: (() => void) | undefined
-  let reconnected: (() => void) | undefined
   let closing = false
 
   const connect = async (): Promise<Client> => {
-    const transport = options.url !== undefined
-      ? new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: options.headers ?? {} } })
+    const transport = url !== undefined
+      ? new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: headers ?? {} } })
       : new StdioClientTransport({ command: command!, args, stderr: 'inherit' })
     const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: options.asks === false ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } })
     client.onclose = () => {
-      if (!closing && options.url === undefined)
+      if (!closing && url === undefined)
         ended?.()
     }
     await client.connect(transport)
@@ -97,7 +133,6 @@ export async function connectUpstream(options: UpstreamOptions, log: (line: stri
       void stale.close().catch(() => {})
       client = fresh
       reconnecting = undefined
-      reconnected?.()
       return fresh
     }, (error: unknown) => {
       reconnecting = undefined
@@ -114,7 +149,7 @@ export async function connectUpstream(options: UpstreamOptions, log: (line: stri
       }
       catch (error) {
         // Over HTTP a 404 means the request was not run: sent once more on a fresh session.
-        if (options.url === undefined || !lostSession(error))
+        if (url === undefined || !lostSession(error))
           throw error
         return (await again(used)).request(message as never, schema as never, requestOptions as never)
       }
@@ -146,9 +181,6 @@ export async function connectUpstream(options: UpstreamOptions, log: (line: stri
     where,
     onEnd: (handler) => {
       ended = handler
-    },
-    onReconnect: (handler) => {
-      reconnected = handler
     },
     close: async () => {
       closing = true

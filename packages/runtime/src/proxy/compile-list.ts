@@ -1,0 +1,60 @@
+// An upstream's tool list compiled as a build compiles a module's tools, in one place for the proxy,
+// `flatmcp snapshot` and the probe: the preset told over the whole list (on the watched compiler
+// thread, within its time bound), each tool compiled in the base and every profile asked for, a tool
+// compiled before (a snapshot's, the last list version's) taken as it was.
+import type * as Compiler from '@flatmcp/core'
+import type { ProxiedTool } from '../artifact/format'
+import type { UpstreamEntry } from './upstream-list'
+import { compileList } from './bounded-compile'
+import { compiledKey } from './compile-upstream'
+
+export interface CompileListOptions {
+  /** The parser the upstream's schemas were written for. Default: `auto`, told over the whole list. */
+  preset?: Compiler.PresetName | 'auto'
+  /** The target profiles to compile besides `portable`. Default: none. */
+  profiles?: readonly Compiler.ProfileName[]
+  /** Bounds on compiling one upstream tool. */
+  compile?: {
+    /** Milliseconds one tool's compile may take (on a watched thread, where Node's are at hand). Default: 10,000. */
+    timeoutMs?: number
+    /** The compiler thread's heap, in megabytes. Default: 1,024. */
+    memoryMb?: number
+    /** A schema whose JSON text is longer (the upstream's, or a compiled form) is served as it came. Default: 262,144. */
+    maxSchemaBytes?: number
+  }
+  /** Tools compiled before, with the preset they were read with: one of the same definition and preset is taken as it is, not compiled. */
+  known?: readonly { preset: Compiler.PresetName, tools: readonly ProxiedTool[] }[]
+}
+
+/** An upstream's list, compiled: the preset it was read with, and each tool in the list's order. */
+export interface CompiledUpstreamList {
+  preset: Compiler.PresetName
+  /** Each tool, compiled now or taken from `known` (the very object given there). */
+  tools: ProxiedTool[]
+}
+
+export const DEFAULT_COMPILE = { timeoutMs: 10_000, memoryMb: 1024, maxSchemaBytes: 262_144 }
+
+/** Compiles an upstream's well-formed tools (`readUpstreamList`'s), each once per definition and preset. */
+export async function compileUpstreamList(entries: readonly UpstreamEntry[], options: CompileListOptions = {}): Promise<CompiledUpstreamList> {
+  const limits = { ...DEFAULT_COMPILE, ...options.compile }
+  const known = new Map<string, ProxiedTool>()
+  for (const { preset, tools } of options.known ?? []) {
+    for (const tool of tools)
+      known.set(compiledKey(preset, tool.upstream.digest), tool)
+  }
+  const compiled = await compileList({
+    tools: entries.map(entry => entry.tool),
+    digests: entries.map(entry => entry.digest),
+    preset: options.preset ?? 'auto',
+    profiles: [...(options.profiles ?? [])],
+    maxSchemaBytes: limits.maxSchemaBytes,
+    known: [...known.keys()],
+  }, limits)
+  return {
+    preset: compiled.preset,
+    tools: entries.map(({ tool, digest }, i) => compiled.tools[i] === null
+      ? known.get(compiledKey(compiled.preset, digest))!
+      : { ...compiled.tools[i]!, upstream: { digest, tool } }),
+  }
+}

@@ -1,0 +1,75 @@
+// A proxy served downstream: over stdio (one session, which the upstream's own requests can reach), or
+// over stateless HTTP in both protocol eras at `/mcp`, with `/mcp/<profile>` for each compiled profile
+// beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
+import type { ProfileRequest } from '../service/profile-choice'
+import type { Proxy } from './proxy'
+import { createMcpHandler } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import { StdioTransport } from '../host/stdio-transport'
+import { logLine } from '../util/log'
+import { serveHttp } from './serve-http'
+
+export interface ServeProxyOptions {
+  /** Serve stateless HTTP here instead of stdio. */
+  http?: { host: string, port: number }
+  /** The profiles with a route of their own, `/mcp/<profile>` (the proxy must compile them and choose by `routedProfile`). */
+  routes?: readonly string[]
+  /** Where operator lines go. Default: one line on stderr. */
+  log?: (line: string) => void
+}
+
+export interface ServedProxy {
+  /** Where HTTP clients reach it (`http://127.0.0.1:8080/mcp`); none over stdio. */
+  url?: string
+  /** Settles when the downstream side ends: the client closed stdin. Over HTTP, only `close` ends it. */
+  closed: Promise<void>
+  /** Stops serving (the upstream stays: `proxy.close()` closes it). */
+  close: () => Promise<void>
+}
+
+/** A profile choice by route: `/mcp/<profile>` serves that profile, any other path `base`. */
+export function routedProfile(base: string): (request: ProfileRequest) => string {
+  return ({ url }) => url?.pathname.match(/^\/mcp\/([^/]+)\/?$/)?.[1] ?? base
+}
+
+/** Serves the proxy over stdio or HTTP until the downstream side ends or `close` is called. */
+export async function serveProxy(proxy: Proxy, options: ServeProxyOptions = {}): Promise<ServedProxy> {
+  const log = options.log ?? logLine
+  if (options.http) {
+    const routed = new Set(options.routes ?? [])
+    const handler = createMcpHandler(request => proxy.server(request))
+    // Stateless HTTP clients hear of changes on their subscriptions/listen streams.
+    const stop = proxy.onNotification((notification) => {
+      const uri = (notification.params as { uri?: unknown } | undefined)?.uri
+      if (notification.method === 'notifications/tools/list_changed')
+        handler.notify.toolsChanged()
+      else if (notification.method === 'notifications/prompts/list_changed')
+        handler.notify.promptsChanged()
+      else if (notification.method === 'notifications/resources/list_changed')
+        handler.notify.resourcesChanged()
+      else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
+        handler.notify.resourceUpdated(uri)
+    })
+    const server = await serveHttp(request => handler.fetch(request), {
+      ...options.http,
+      route: path => path === '/mcp' || path === '/mcp/' || routed.has(path.replace(/^\/mcp\/|\/$/g, '')),
+      log,
+    })
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : options.http.port
+    const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host
+    const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
+    return {
+      url: `http://${host}:${port}/mcp`,
+      closed,
+      close: async () => {
+        stop()
+        await new Promise<void>(resolve => server.close(() => resolve()))
+      },
+    }
+  }
+  const stdin = process.stdin
+  const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
+  const session = serveStdio(request => proxy.server(request), { transport: new StdioTransport() })
+  return { closed, close: () => session.close() }
+}
