@@ -1,8 +1,12 @@
+// `flatmcp build`: the plugin's build session without a bundler. It finds the modules, drives the
+// session (which compiles, claims tool names, says warnings, fails at `failOn`, sums up), and writes
+// the artifacts only once every module compiled, so a failing build leaves nothing half-written.
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import type { CachedModule } from 'unplugin-flatmcp/internal'
-import { buildSummary, createModuleCompiler, createToolOwners, describeFailure, failsBuild, modulePath, resolveOptions, warningsOf, writeFileAtomic, yieldsAnything } from 'unplugin-flatmcp/internal'
+import { BuildError, createBuild, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
+
+export { BuildError } from 'unplugin-flatmcp/internal'
 
 export interface BuildOptions {
   /** Tool module files or globs, relative to the root. */
@@ -24,50 +28,27 @@ export interface BuildOptions {
   onSummary?: (line: string) => void
 }
 
-export class BuildError extends Error {
-  /**
-   * @param exitCode 1 when what `failOn` names failed the build (a finding about a schema that
-   * compiled), 2 when a module could not be loaded or compiled.
-   */
-  constructor(message: string, readonly exitCode: 1 | 2 = 2) {
-    super(message)
-    this.name = 'BuildError'
-  }
-}
-
 /** Writes the same `*.mcp.json` artifacts the bundler plugin emits, byte for byte, without a bundler. */
 export async function buildArtifacts(options: BuildOptions): Promise<string[]> {
   const resolved = resolveOptions({ root: options.root, profiles: options.profiles, preset: options.preset, ...(options.failOn === undefined ? {} : { failOn: options.failOn }), ...(options.moduleTimeout === undefined ? {} : { moduleTimeout: options.moduleTimeout }) })
   const files = (await glob(options.patterns, { cwd: resolved.root, absolute: true, ignore: ['**/node_modules/**'] })).sort()
   if (files.length === 0)
     throw new BuildError(`no tool modules match ${options.patterns.join(', ')}`)
-  const compiler = createModuleCompiler(resolved)
-  const results: { file: string, text: string }[] = []
-  const modules: CachedModule[] = []
-  const warnings: string[] = []
-  const claimToolNames = createToolOwners()
+  const build = createBuild(resolved)
+  build.begin()
+  const written: { file: string, text: string }[] = []
   for (const file of files) {
-    const module = modulePath(resolved.root, file)
-    try {
-      const { result } = await compiler.compileFresh(file)
-      claimToolNames(module, result)
-      modules.push(result)
-      for (const warning of warningsOf(result, module)) {
-        if (failsBuild({ severity: 'warning' }, resolved.failOn))
-          throw new BuildError(warning, 1)
-        warnings.push(warning)
-        options.onWarning?.(warning)
-      }
-      if (yieldsAnything(result) && resolved.artifacts)
-        results.push({ file: path.resolve(resolved.root, options.out ?? 'dist', resolved.artifacts.fileName(module)), text: result.artifact })
-    }
-    catch (error) {
-      throw error instanceof BuildError ? error : new BuildError(await describeFailure(error, file, resolved.root), (error as { severity?: unknown }).severity === undefined ? 2 : 1)
-    }
+    const { warnings, artifact } = await build.compile(file, { fresh: true })
+    for (const warning of warnings)
+      options.onWarning?.(warning)
+    if (artifact)
+      written.push({ file: path.resolve(resolved.root, options.out ?? 'dist', artifact.fileName), text: artifact.text })
   }
   // Written only once every module compiled: a failing build leaves nothing half-written.
-  for (const { file, text } of results)
+  for (const { file, text } of written)
     writeFileAtomic(file, text)
-  options.onSummary?.(buildSummary(modules, results.length, warnings.length))
-  return results.map(r => r.file)
+  const { summary } = build.end()
+  if (summary !== undefined)
+    options.onSummary?.(summary)
+  return written.map(entry => entry.file)
 }

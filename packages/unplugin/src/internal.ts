@@ -1,15 +1,12 @@
 // The build pipeline the `flatmcp` command shares with the plugin. Not a public API: it follows the
 // plugin's version, without its own compatibility promise.
+export { BuildError, createBuild } from './core/build-session'
+export type { BuildSession, CompiledModule, ModuleArtifactFile } from './core/build-session'
 export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
 export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
-export { failsBuild, noToolsWarning, warningsOf } from './core/compile/compile-module'
-export { buildSummary } from './core/compile/summary'
 export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'
-export { createToolOwners } from './core/compile/tool-owners'
 export { writeFileAtomic } from './core/emit/write-atomic'
-export type { CachedModule } from './core/load/module-cache'
-export { yieldsAnything } from './core/load/module-cache'
 export { modulePath } from './core/load/module-path'
 export { defaultArtifactName, resolveOptions } from './core/options'
 export { checkRoundTrip } from './core/check/round-trip'

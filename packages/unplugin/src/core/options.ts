@@ -6,76 +6,100 @@ import path from 'node:path'
 /** Where the shared extend fields come from: a schema, or a module and the name of its export. */
 export type ExtendSource = { schema: unknown } | { module: string, export?: string }
 
+/** The plugin's options (`flatmcp build` takes the same). Each says its default; `resolveOptions` fills them in once. */
 export interface Options {
-  /** Tool modules to compile. Default: `**\/*.tools.{ts,mts,js,mjs}`. */
+  /**
+   * Tool modules to compile (a RegExp, a glob, or a list of them).
+   * @default /\.tools\.(?:ts|mts|js|mjs)$/
+   */
   include?: FilterPattern
-  /** Modules never compiled. Default: `node_modules`. */
+  /**
+   * Modules never compiled.
+   * @default /[\\/]node_modules[\\/]/
+   */
   exclude?: FilterPattern
-  /** The base profile: what `tools/list` serves unless a session is given another. Default: `portable`. */
+  /**
+   * The base profile: what `tools/list` serves unless a session is given another.
+   * @default 'portable'
+   */
   profile?: 'portable' | 'minimal'
   /**
    * Every profile to build, the base one included: `['portable', 'openai-strict', 'anthropic-strict',
    * 'gemini']`, or a profile of one's own (`{ name, strict, rules }` from `targetRules`). The runtime
-   * serves each session one of them. Default: the base profile alone.
+   * serves each session one of them.
+   * @default [] (the base profile alone)
    */
   profiles?: (ProfileName | TargetProfile)[]
-  /** Where artifacts go, inside the build's output folder; `false` emits none. Default: `{ dir: '' }`. */
+  /**
+   * Where artifacts go, inside the build's output folder (`dir`), and their names (`fileName`, from
+   * the module's path relative to the root, posix); `false` emits none.
+   * @default { dir: '', fileName: defaultArtifactName } (src/chat.tools.ts → src/chat.tools.mcp.json)
+   */
   artifacts?: false | {
     dir?: string
-    /** The artifact's file name from the module's path relative to the root (posix). */
     fileName?: (module: string) => string
   }
-  /** The diagnostic severity that fails the build (`never`: none does). Default: `error`. */
+  /**
+   * The diagnostic severity that fails the build (`never`: none does).
+   * @default 'error'
+   */
   failOn?: 'error' | 'warning' | 'never'
   /**
    * Say nothing unless the build fails: no warnings (what the compiler widened, cut or moved, each at
-   * its file and line) and no summary line at the end of the build. Default: `false`.
+   * its file and line) and no summary line at the end of the build.
+   * @default false
    */
   quiet?: boolean
-  /** Precompute coercion plans (repairing JSON strings at request time). Default: `true`. */
+  /**
+   * Precompute coercion plans (repairing JSON strings at request time).
+   * @default true
+   */
   coercion?: boolean
-  /** Fields every tool shares, as given to the runtime's `createMcpServer`. */
+  /**
+   * Fields every tool shares, as given to the runtime's `createMcpServer`.
+   * @default undefined (none)
+   */
   extend?: ExtendSource
-  /** The project root: artifact names and the cache are relative to it. Default: the bundler's root or `process.cwd()`. */
+  /**
+   * The project root: artifact names and the cache are relative to it.
+   * @default the bundler's root, else `process.cwd()`
+   */
   root?: string
-  /** Where evaluated modules and the build cache live. Default: `<root>/node_modules/.cache/flatmcp`. */
+  /**
+   * Where evaluated modules and the build cache live (relative to the root).
+   * @default 'node_modules/.cache/flatmcp'
+   */
   cacheDir?: string
   /**
    * Options for a schema library's own JSON Schema conversion, by its vendor name: `{ valibot: {
    * definitions, errorMode, ... } }` (valibot's `ConversionConfig`). flatmcp's own hooks run after
    * the ones given here.
+   * @default {}
    */
   libraryOptions?: Record<string, Record<string, unknown>>
   /**
    * For tools whose input is a JSON Schema written by another language's generator: the parser it
    * was written for (`pydantic`, `go`, `serde`, `dotnet`, or `json-schema` for a validator), or
-   * `auto` to tell it by each schema's fingerprints. Default: `auto`.
+   * `auto` to tell it by each schema's fingerprints.
+   * @default 'auto'
    */
   preset?: PresetName | 'auto'
   /**
    * How long a tool module's evaluation may take, in milliseconds: one that is still evaluating then
    * (a top-level await that waits too long) fails the build naming it; one that holds the thread past
-   * it (a loop that never ends) ends the build process with a line naming it. Default: 60,000.
+   * it (a loop that never ends) ends the build process with a line naming it.
+   * @default 60_000
    */
   moduleTimeout?: number
 }
 
-export interface ResolvedOptions {
-  include: FilterPattern
-  exclude: FilterPattern
-  profile: 'portable' | 'minimal'
-  /** The profiles built besides the base one. */
-  profiles: (ProfileName | TargetProfile)[]
-  artifacts: false | { dir: string, fileName: (module: string) => string }
-  failOn: 'error' | 'warning' | 'never'
-  quiet: boolean
-  coercion: boolean
-  extend: ExtendSource | undefined
-  root: string
-  cacheDir: string
-  libraryOptions: Record<string, Record<string, unknown>>
-  preset: PresetName | 'auto'
-  moduleTimeout: number
+/**
+ * The options with every default filled in and checked (`resolveOptions`): each option's own type,
+ * required; `profiles` are then the profiles built besides the base one, `root` and `cacheDir` absolute.
+ */
+export type ResolvedOptions = Required<Omit<Options, 'artifacts' | 'extend'>> & {
+  artifacts: false | Required<Exclude<NonNullable<Options['artifacts']>, false>>
+  extend: Options['extend']
 }
 
 const BASES = ['portable', 'minimal']

@@ -1,16 +1,15 @@
+// The plugin's hooks over one build session (`build-session.ts`): what is the bundler's here is only
+// where warnings, errors and artifacts go (its own warnings, `emitFile`, esbuild's `onEnd`, Vite's
+// `writeBundle` and dev server), and which files its watcher follows.
 import type { BuildOptions, OutputFile, PluginBuild } from 'esbuild'
 import type { UnpluginFactory } from 'unplugin'
-import type { ModuleCompiler } from './compile/module-compiler'
-import type { CachedModule } from './load/module-cache'
+import type { BuildSession, CompiledModule } from './build-session'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
-import { failsBuild, nothingMatchedWarning, warningsOf } from './compile/compile-module'
-import { createModuleCompiler, describeFailure, NAME } from './compile/module-compiler'
-import { buildSummary } from './compile/summary'
-import { createToolOwners } from './compile/tool-owners'
+import { BuildError, createBuild } from './build-session'
+import { NAME } from './compile/module-compiler'
 import { writeFileAtomic } from './emit/write-atomic'
-import { yieldsAnything } from './load/module-cache'
-import { modulePath, posix } from './load/module-path'
+import { posix } from './load/module-path'
 import { resolveOptions } from './options'
 
 /** Where Vite's dev server serves artifacts (they are also written under the cache folder). */
@@ -33,46 +32,29 @@ function buildError(message: string): Error {
  */
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions, meta) => {
   let options: ResolvedOptions = resolveOptions(rawOptions)
-  let modules: ModuleCompiler | undefined
+  let session: BuildSession | undefined
   let viteServe = false
-  /** Per module (relative path): its artifact file name and text. */
-  const artifacts = new Map<string, { fileName: string, text: string }>()
-  const claimToolNames = createToolOwners()
-
-  /** Modules `include` matched in this build: none at its end is a warning. */
-  let matched = 0
-  /** This build's compiled modules (by file) and the warnings said, for its summary line. */
-  const built = new Map<string, CachedModule>()
-  let warned = 0
-  /** A build this plugin failed says its error, not a summary. */
-  let failed = false
 
   /** Tool modules (absolute) by each project file they are made of (absolute): for Vite's watcher. */
   const dependents = new Map<string, Set<string>>()
 
-  /** Compiles a module (or takes it from the cache) and records its artifact and tool names. */
-  async function refresh(file: string): Promise<CachedModule> {
-    modules ??= createModuleCompiler(options)
-    const result = await modules.compile(file)
-    const module = modulePath(options.root, file)
-    claimToolNames(module, result)
-    for (const dependency of result.dependencies) {
+  /** Compiles a module (or takes it from the cache), records what it is made of, and, in Vite dev, writes its artifact. */
+  async function refresh(file: string): Promise<CompiledModule> {
+    session ??= createBuild(options)
+    const compiled = await session.compile(file)
+    for (const dependency of compiled.module.dependencies) {
       const absolute = path.resolve(options.root, dependency)
       dependents.set(absolute, (dependents.get(absolute) ?? new Set()).add(file))
     }
-    if (options.artifacts && yieldsAnything(result)) {
-      const fileName = options.artifacts.fileName(module)
-      artifacts.set(module, { fileName, text: result.artifact })
-      if (viteServe)
-        writeFileAtomic(path.join(options.cacheDir, 'artifacts', fileName), result.artifact)
-    }
-    return result
+    if (viteServe && compiled.artifact)
+      writeFileAtomic(path.join(options.cacheDir, 'artifacts', compiled.artifact.fileName), compiled.artifact.text)
+    return compiled
   }
 
   function emitTo(dir: string, write: (file: string, text: string) => void): void {
-    if (!options.artifacts)
+    if (!options.artifacts || !session)
       return
-    for (const { fileName, text } of artifacts.values())
+    for (const { fileName, text } of session.artifacts().values())
       write(path.join(dir, options.artifacts.dir, fileName), text)
   }
 
@@ -82,49 +64,40 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     transform: {
       filter: { id: { include: options.include, exclude: options.exclude } },
       async handler(code, id) {
-        matched++
         const file = id.replace(/[?#].*$/, '')
-        let result: CachedModule
+        let compiled: CompiledModule
         try {
-          result = await refresh(file)
+          compiled = await refresh(file)
         }
         catch (error) {
-          failed = true
-          return this.error(buildError(await describeFailure(error, file, options.root)))
+          return this.error(error instanceof BuildError ? buildError(error.message) : error as Error)
         }
-        for (const dependency of result.dependencies)
+        for (const dependency of compiled.module.dependencies)
           this.addWatchFile(path.resolve(options.root, dependency))
-        for (const warning of warningsOf(result, modulePath(options.root, file))) {
-          if (failsBuild({ severity: 'warning' }, options.failOn)) {
-            failed = true
-            return this.error(buildError(warning))
-          }
-          warned++
-          if (!options.quiet)
-            this.warn(warning)
-        }
-        built.set(file, result)
-        return { code: code + result.injected, map: null }
+        for (const warning of compiled.warnings)
+          this.warn(warning)
+        return { code: code + compiled.module.injected, map: null }
       },
     },
     buildStart() {
-      matched = 0
-      warned = 0
-      failed = false
-      built.clear()
+      session ??= createBuild(options)
+      session.begin()
     },
     buildEnd() {
       // A dev server transforms modules as they are asked for: at its end, nothing may have been.
-      if (matched === 0 && !viteServe) {
-        const warning = nothingMatchedWarning(options.include)
-        if (failsBuild({ severity: 'warning' }, options.failOn))
-          throw new Error(`[${NAME}] ${warning}`)
-        if (!options.quiet)
-          console.warn(`[${NAME}] ${warning}`)
-      }
-      else if (!viteServe && !failed && !options.quiet) {
-        const modules = [...built.values()]
-        console.log(buildSummary(modules, options.artifacts ? modules.filter(yieldsAnything).length : 0, warned))
+      if (!viteServe) {
+        session ??= createBuild(options)
+        let end: ReturnType<BuildSession['end']>
+        try {
+          end = session.end()
+        }
+        catch (error) {
+          throw new Error(`[${NAME}] ${(error as Error).message}`, { cause: error })
+        }
+        if (end.warning !== undefined)
+          console.warn(`[${NAME}] ${end.warning}`)
+        if (end.summary !== undefined)
+          console.log(end.summary)
       }
       // esbuild writes its artifacts in its own onEnd (it may have only `outfile`, or `write: false`);
       // Vite in its writeBundle (its server builds drop emitted assets).
@@ -135,7 +108,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
     vite: {
       configResolved(config) {
         options = resolveOptions(rawOptions, config.root)
-        modules = undefined
+        session = undefined
         viteServe = config.command === 'serve'
       },
       writeBundle(output) {
@@ -156,7 +129,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         })
         server.middlewares.use((req, res, next) => {
           const url = req.url?.split('?')[0] ?? ''
-          const served = url.startsWith(DEV_ARTIFACTS_PATH) && [...artifacts.values()].find(a => a.fileName === decodeURIComponent(url.slice(DEV_ARTIFACTS_PATH.length)))
+          const served = url.startsWith(DEV_ARTIFACTS_PATH) && [...(session?.artifacts().values() ?? [])].find(a => a.fileName === decodeURIComponent(url.slice(DEV_ARTIFACTS_PATH.length)))
           if (!served)
             return next()
           res.setHeader('content-type', 'application/json')
