@@ -1,3 +1,5 @@
+import type { FlattenProfileName } from './profiles/names'
+
 /** A JSON Schema document or subschema (2020-12 / draft-07 vocabulary). Booleans are schemas too. */
 export type JsonSchema = JsonSchemaObject | boolean
 
@@ -113,11 +115,7 @@ export interface ParserSemantics {
 /** Notes keyed by the JSON pointer of the node they describe in the original schema. */
 export type SchemaNotes = Record<JsonPointer, SchemaNote>
 
-/** `portable` and `minimal` shape the flattening; the others are target profiles over `portable`. */
-export type ProfileName = 'portable' | 'minimal' | 'openai-strict' | 'anthropic-strict' | 'gemini'
-
-/** The profiles `flattenSchema` knows: how far it flattens. Target profiles start from `portable`. */
-export type FlattenProfileName = 'portable' | 'minimal'
+export type { FlattenProfileName, ProfileName, TargetName } from './profiles/names'
 
 /** The parsers a generated JSON Schema may have been written for (see `presets/`). */
 export type PresetName = 'json-schema' | 'pydantic' | 'go' | 'serde' | 'dotnet'

@@ -2,7 +2,7 @@ import type { JsonSchema, PresetName, ProfileName } from '@flatmcp/core'
 import type { FreshModule } from 'unplugin-flatmcp/internal'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { ANTHROPIC_LIMITS, anthropicCost, PRESET_NAMES, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import { PRESET_NAMES, PROFILE_NAMES, profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
 import type { ArtifactContents, ArtifactOptions, ModuleArtifact } from '@flatmcp/runtime/artifact'
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { isSnapshot, readArtifact } from '@flatmcp/runtime/artifact'
@@ -12,6 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { glob } from 'tinyglobby'
 import type { ProfiledForm } from 'unplugin-flatmcp/internal'
 import { checkOutputs, checkRoundTrip, checkSuperset, createModuleCompiler, defaultArtifactName, definitionTokens, describeFailure, loadTokenizer, modulePath, resolveOptions, toolParts } from 'unplugin-flatmcp/internal'
+import { isObject } from '../util'
 import { lineDiff } from './diff'
 import { snapshotGenerator } from '../version'
 
@@ -93,9 +94,6 @@ type Artifact = Omit<ModuleArtifact, 'options'> & {
 /** A tool as an artifact lists it, its schemas as JSON Schema. */
 type ListedTool = { name: string, description?: string, inputSchema: JsonSchema, outputSchema?: JsonSchema }
 
-// Parsed JSON, checked field by field before use.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** What the probe re-derives: built-in profiles only (a profile of one's own is checked by one's own tests). */
 function unknownProfiles(artifact: ModuleArtifact): string | undefined {
@@ -272,9 +270,10 @@ function shapeChecks(artifact: Artifact, flats: { tool: ListedTool, profile: Pro
       add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
       add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
-    const nullable = profile === 'gemini' ? nullablePlaces(tool.inputSchema) : []
+    const target = resolveTarget(profile).profile
+    const nullable = target?.nullable === 'openapi' ? nullablePlaces(tool.inputSchema) : []
     if (nullable.length > 0)
-      add({ check: 'profile', severity: 'warning', tool: tool.name, message: `gemini: null is OpenAPI's "nullable" at ${nullable.join(', ')}, which @cfworker/json-schema (LangChain's MCP adapters) does not read: it refuses a null there. Serve gemini only behind Gemini's own routes; give such clients portable` })
+      add({ check: 'profile', severity: 'warning', tool: tool.name, message: `${profile}: null is OpenAPI's "nullable" at ${nullable.join(', ')}, which @cfworker/json-schema (LangChain's MCP adapters) does not read: it refuses a null there. Serve ${profile} only behind ${target!.vendor}'s own routes; give such clients portable` })
   }
   return { profiled, uncompiled }
 }
@@ -469,28 +468,29 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
 }
 
 /**
- * Anthropic takes few strict parameters per request, across every strict tool: the artifacts probed
- * together are one server's tools. Over a limit is a warning naming it (serve fewer tools that way).
+ * A target that takes a budget per request (Anthropic: few strict parameters, across every strict
+ * tool): the artifacts probed together are one server's tools. Over a limit is a warning naming it
+ * (serve fewer tools that way). One report for what the artifacts hold together, where any is over.
  */
-function anthropicBudget(read: Artifact[]): ArtifactReport | undefined {
-  const strict = read.flatMap((artifact) => {
-    return artifact.tools.flatMap(tool => Object.entries(artifact.runtime[tool.name]!.profiles ?? {})
-      .filter(([name, data]) => name === 'anthropic-strict' && data.strict !== false)
-      .map(([, data]) => ({ name: tool.name, ...anthropicCost(data.inputSchema) })))
-  })
-  const total = { tools: strict.length, optional: strict.reduce((sum, t) => sum + t.optional, 0), unions: strict.reduce((sum, t) => sum + t.unions, 0) }
-  const over = (Object.keys(ANTHROPIC_LIMITS) as (keyof typeof ANTHROPIC_LIMITS)[]).filter(limit => total[limit] > ANTHROPIC_LIMITS[limit])
-  if (over.length === 0)
-    return undefined
-  const words = { tools: 'strict tools', optional: 'optional parameters', unions: 'union parameters' }
-  return {
-    file: '',
-    tools: strict.map(t => t.name),
-    samplesChecked: 0,
-    sampled: [],
-    roundTrips: [],
-    findings: over.map(limit => ({ check: 'profile' as const, severity: 'warning' as const, message: `anthropic-strict: these artifacts hold ${total[limit]} ${words[limit]} across their strict tools; Anthropic takes ${ANTHROPIC_LIMITS[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to Anthropic, or leave some out of the profile.` })),
+function requestBudgets(read: Artifact[]): ArtifactReport | undefined {
+  const tools = new Set<string>()
+  const findings: Finding[] = []
+  for (const name of TARGET_NAMES) {
+    const target = resolveTarget(name).profile!
+    const budget = target.requestBudget
+    if (!budget)
+      continue
+    const strict = read.flatMap(artifact => artifact.tools.flatMap((tool) => {
+      const data = artifact.runtime[tool.name]!.profiles?.[name]
+      return data && data.strict !== false ? [{ name: tool.name, cost: budget.cost(data.inputSchema) }] : []
+    }))
+    const over = Object.keys(budget.limits).map(limit => ({ limit, total: strict.reduce((sum, tool) => sum + (tool.cost[limit] ?? 0), 0) })).filter(({ limit, total }) => total > budget.limits[limit]!)
+    if (over.length > 0)
+      strict.forEach(tool => tools.add(tool.name))
+    for (const { limit, total } of over)
+      findings.push({ check: 'profile', severity: 'warning', message: `${name}: these artifacts hold ${total} ${budget.words[limit]} across their strict tools; ${target.vendor} takes ${budget.limits[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to ${target.vendor}, or leave some out of the profile.` })
   }
+  return findings.length === 0 ? undefined : { file: '', tools: [...tools], samplesChecked: 0, sampled: [], roundTrips: [], findings }
 }
 
 /** The live upstream's well-formed tools and their digests; an upstream that cannot be reached is a load error. */
@@ -529,7 +529,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
     artifacts.push(report)
     read.push(artifact)
   }
-  const budget = anthropicBudget(read)
+  const budget = requestBudgets(read)
   if (budget)
     artifacts.push(budget)
   for (const source of options.sources ?? []) {

@@ -4,6 +4,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
+import { TARGET_NAMES } from '@flatmcp/core'
 import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 
@@ -51,8 +52,6 @@ export function readSnapshotFile(file: string): unknown {
   return parsed
 }
 
-const TARGETS: ProfileName[] = ['openai-strict', 'anthropic-strict', 'gemini']
-
 /** What the proxy serves, in one line: how many tools, from where, which came as they were. */
 function summary(proxy: Proxy): string {
   const tools = [...proxy.tools()]
@@ -68,7 +67,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const snapshot = options.artifact === undefined ? undefined : readSnapshotFile(options.artifact)
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
-  const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : TARGETS) : undefined)
+  const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
   const proxy = await createProxy(options.upstream, {
     profile: options.http ? routedProfile(base) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),

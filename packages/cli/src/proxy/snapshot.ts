@@ -5,6 +5,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
+import { TARGET_NAMES } from '@flatmcp/core'
 import { compileUpstreamList, connectUpstream, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal'
 
@@ -34,7 +35,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const upstream = await connectUpstream(options.upstream, { asks: false, log })
   try {
-    const profiles = options.profiles ?? ['openai-strict', 'anthropic-strict', 'gemini']
+    const profiles = options.profiles ?? [...TARGET_NAMES]
     const list = await (async () => {
       const { entries } = await readUpstream(upstream.client, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log })
       return compileUpstreamList(entries, {

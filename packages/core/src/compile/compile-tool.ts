@@ -345,3 +345,15 @@ function mergeParts(tool: string, parts: [ToolSchemaPart, JsonSchemaObject][]): 
     out.additionalProperties = false
   return out
 }
+
+/**
+ * A tool compiled in its base profile (`options.profile`, default `portable`) and in each of
+ * `profiles` besides it, base first: what a build precomputes and a proxy serves, as
+ * `toPrecomputed(base, others)` of the runtime takes them.
+ */
+export function compileInProfiles(tool: ToolDefinition, profiles: readonly (ProfileName | TargetProfile)[], options: CompileOptions = {}): [CompiledTool, ...CompiledTool[]] {
+  const nameOf = (profile: ProfileName | TargetProfile): string => typeof profile === 'string' ? profile : profile.name
+  const base = nameOf(options.profile ?? 'portable')
+  const others = profiles.filter((profile, i) => nameOf(profile) !== base && profiles.findIndex(other => nameOf(other) === nameOf(profile)) === i)
+  return [compileTool(tool, options), ...others.map(profile => compileTool(tool, { ...options, profile }))]
+}

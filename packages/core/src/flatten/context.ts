@@ -1,7 +1,24 @@
-import type { KeyHint } from './hints'
 import type { Diagnostic, DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics, SchemaNote, Severity } from '../types'
 
-export interface Profile {
+/** What a flat key's hint says, kept so an outer union on the same discriminator can refine it. */
+export interface KeyHint {
+  /** The discriminator key the hint speaks of (a key of the same object). */
+  tag: string
+  /** The discriminator values whose variants declare the key, and those that require it. */
+  declaredBy: string[]
+  requiredBy: string[]
+  /** The author's own description of the key, by discriminator value (where there is one). */
+  own: Record<string, string>
+}
+
+/** One object of a union being joined, with the union branch's own description. */
+export interface ObjectVariant {
+  schema: JsonSchemaObject
+  description?: string
+}
+
+/** A flattening strategy (`portable`, `minimal`): how far unions, references and `allOf` are rewritten. A target profile (`TargetProfile`) applies its rules after one; a server's profile choice picks among the built ones. */
+export interface FlatteningProfile {
   name: string
   /** Replace local `$ref`s by their targets (recursion unrolled to a bound). */
   inlineRefs: boolean
@@ -19,7 +36,7 @@ export interface Profile {
 
 /** Node-keyed tables are plain Maps: they live as long as one flatten, and Maps cost the GC far less. */
 export interface FlattenContext {
-  profile: Profile
+  profile: FlatteningProfile
   /** The document `$ref`s resolve against. */
   root: JsonSchema
   /** How the original's parser reads keywords validators read otherwise. */

@@ -1,6 +1,5 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
-import type { FlattenContext } from './context'
-import type { ObjectVariant } from './join'
+import type { FlattenContext, KeyHint, ObjectVariant } from './context'
 import { isSchemaObject, ownValue } from '../json'
 import { report } from './context'
 
@@ -96,17 +95,6 @@ export function describeVariants(discriminator: Discriminator, variants: ObjectV
   if (parts.length > 0)
     out.description = parts.map(part => sentence(part!)).join(' ')
   return out
-}
-
-/** What a flat key's hint says, kept so an outer union on the same discriminator can refine it. */
-export interface KeyHint {
-  /** The discriminator key the hint speaks of (a key of the same object). */
-  tag: string
-  /** The discriminator values whose variants declare the key, and those that require it. */
-  declaredBy: string[]
-  requiredBy: string[]
-  /** The author's own description of the key, by discriminator value (where there is one). */
-  own: Record<string, string>
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
-import type { FlattenContext } from './context'
+import type { FlattenContext, ObjectVariant } from './context'
 import type { Facets } from './facets'
 import type { Kind } from './keywords'
 import { childPointer, hasOwn, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
@@ -184,11 +184,6 @@ function mergeArrays(facets: JsonSchemaObject[], ctx: FlattenContext, path: Json
   if (elements !== true)
     out.items = elements
   return out
-}
-
-export interface ObjectVariant {
-  schema: JsonSchemaObject
-  description?: string
 }
 
 function declaredKeys(schema: JsonSchemaObject): string[] {

@@ -59,4 +59,10 @@ export const anthropicStrict: TargetProfile = {
   name: 'anthropic-strict',
   strict: true,
   rules: [keepAnthropicKeywords, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
+  vendor: 'Anthropic',
+  requestBudget: {
+    limits: ANTHROPIC_LIMITS,
+    cost: schema => ({ tools: 1, ...anthropicCost(schema) }),
+    words: { tools: 'strict tools', optional: 'optional parameters', unions: 'union parameters' },
+  },
 }

@@ -37,6 +37,26 @@ export interface TargetProfile {
   /** The target checks these schemas strictly: a tool that cannot meet its rules is served as `portable`. */
   strict?: boolean
   rules: readonly TargetRule[]
+  /** Whose API the target is, as a sentence names it: `Anthropic`. */
+  vendor?: string
+  /** The target's model writes `null` for every key it leaves out (every key is required there): how the probe writes its answers. */
+  nullsForMissing?: boolean
+  /**
+   * What the target takes per request across every strict tool of a server: what one tool costs, and
+   * the limits. Over one, a client sending them all as strict fails (the probe warns).
+   */
+  requestBudget?: RequestBudget
+  /** The target reads a `null` only as OpenAPI's `nullable: true`, which JSON Schema validators read as nothing (the probe warns). */
+  nullable?: 'openapi'
+}
+
+/** A vendor's budget per request, summed over the strict tools sent: each of `limits` by what `cost` counts. */
+export interface RequestBudget {
+  limits: Readonly<Record<string, number>>
+  /** What one tool's schema spends of each limit. */
+  cost: (schema: JsonSchema) => Readonly<Record<string, number>>
+  /** Each limit in words: `optional parameters`. */
+  words: Readonly<Record<string, string>>
 }
 
 /** What a target profile made of one tool's input schema. */

@@ -73,4 +73,6 @@ export const gemini: TargetProfile = {
   // A 2020-12 validator reads `nullable` as nothing and rejects the null: where the parser reads
   // null as a left-out key, the key is advertised without it.
   rules: [omitAbsentNulls, geminiTypes, keepGeminiKeywords, geminiNames],
+  vendor: 'Gemini',
+  nullable: 'openapi',
 }

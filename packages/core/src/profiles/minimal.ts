@@ -1,7 +1,7 @@
 // The `minimal` profile: unions of objects flattened, everything else as the schema says (`$ref`s
 // kept, no types added); only what draft-07 validators would read otherwise is rewritten.
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
-import type { FlattenContext, Profile } from '../flatten/context'
+import type { FlattenContext, FlatteningProfile } from '../flatten/context'
 import { tupleToItems } from './portable'
 
 /**
@@ -16,4 +16,4 @@ function minimalNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCont
   return out
 }
 
-export const minimal: Profile = { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true, finishNode: minimalNode }
+export const minimal: FlatteningProfile = { name: 'minimal', inlineRefs: false, joinEveryUnion: false, foldAllOf: false, anyValue: () => true, finishNode: minimalNode }

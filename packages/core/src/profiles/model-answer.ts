@@ -7,8 +7,6 @@ import { hasOwn, isSchemaObject, setOwn } from '../json'
 type Json = unknown
 type Node = Record<string, unknown>
 
-const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 function kindOf(value: Json): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
 }
@@ -51,7 +49,7 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
   const node = branchFor(schema, value)
   if (Array.isArray(value))
     return isSchemaObject(node.items) ? value.map(item => modelAnswer(node.items, decode?.items, item, options)) : value
-  if (!isObject(value) || !isSchemaObject(node.properties))
+  if (!isSchemaObject(value) || !isSchemaObject(node.properties))
     return value
   const out: Record<string, Json> = {}
   const left = new Set<string>()
@@ -87,7 +85,7 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
  * reach the original as a null.
  */
 export function outputDifference(expected: Json, actual: Json, path = ''): string | undefined {
-  if (isObject(expected) && isObject(actual)) {
+  if (isSchemaObject(expected) && isSchemaObject(actual)) {
     for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
       const found = outputDifference(expected[key], actual[key], `${path}/${key}`)
       if (found !== undefined)

@@ -50,4 +50,6 @@ export const openaiStrict: TargetProfile = {
   name: 'openai-strict',
   strict: true,
   rules: [keepOpenAIKeywords, encodeOpenObjects, closeObjects, requireEveryKey, splitKinds(), openaiLimits],
+  vendor: 'OpenAI',
+  nullsForMissing: true,
 }

@@ -2,7 +2,7 @@
 // leaves are gone, unportable keywords dropped, formats outside the portable set moved into the
 // description, tuples made one `items`, descriptions cut to what clients take whole.
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
-import type { FlattenContext, Profile } from '../flatten/context'
+import type { FlattenContext, FlatteningProfile } from '../flatten/context'
 import { childPointer, isSchemaObject, setOwn } from '../json'
 import { report } from '../flatten/context'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from '../flatten/facets'
@@ -171,4 +171,4 @@ export function portableViolations(schema: JsonSchema, path: JsonPointer = '', i
   return found
 }
 
-export const portable: Profile = { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions }
+export const portable: FlatteningProfile = { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions }

@@ -1,7 +1,8 @@
 // Every profile by name: the two flattening profiles, the three target profiles, the built-in rules
 // for a user's own profile, and the check that a schema is in a profile's form.
-import type { FlattenProfileName, JsonPointer, JsonSchema, ProfileName } from '../types'
-import type { Profile } from '../flatten/context'
+import type { JsonPointer, JsonSchema } from '../types'
+import type { FlattenProfileName, ProfileName, TargetName } from './names'
+import type { FlatteningProfile } from '../flatten/context'
 import type { TargetProfile } from './apply'
 import { childPointer, hasOwn, isSchemaObject, jsonEqual, ownValue } from '../json'
 import { anthropicLimits, anthropicShape, anthropicStrict, keepAnthropicKeywords } from './anthropic-strict'
@@ -10,15 +11,14 @@ import { misplacedHeaders } from '../compile/headers'
 import { gemini, geminiNames, geminiTypes, keepGeminiKeywords } from './gemini'
 import { minimal } from './minimal'
 import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
+import { FLATTEN_PROFILE_NAMES, PROFILE_NAMES } from './names'
 import { portable, portableViolations } from './portable'
 import { closeObjects, encodeOpenObjects, keepKeywords, omitAbsentNulls, requireEveryKey, splitKinds } from './rules'
 
-const FLATTENING: Record<FlattenProfileName, Profile> = { portable, minimal }
-
-const FLATTEN_PROFILE_NAMES = Object.keys(FLATTENING) as FlattenProfileName[]
+const FLATTENING: Record<FlattenProfileName, FlatteningProfile> = { portable, minimal }
 
 /** A flattening profile by name (what `flattenSchema` takes). */
-export function resolveProfile(name: FlattenProfileName): Profile {
+export function resolveProfile(name: FlattenProfileName): FlatteningProfile {
   const profile = ownValue(FLATTENING, name)
   if (!profile)
     throw new TypeError(`unknown flattening profile "${String(name)}"; expected one of ${FLATTEN_PROFILE_NAMES.map(n => `"${n}"`).join(', ')} (target profiles apply to whole tools: use compileTool)`)
@@ -43,7 +43,7 @@ export const targetRules = {
   keepGeminiKeywords,
 }
 
-export const TARGET_PROFILES: Record<'openai-strict' | 'anthropic-strict' | 'gemini', TargetProfile> = {
+export const TARGET_PROFILES: Record<TargetName, TargetProfile> = {
   'openai-strict': openaiStrict,
   'anthropic-strict': anthropicStrict,
   'gemini': gemini,
@@ -51,7 +51,7 @@ export const TARGET_PROFILES: Record<'openai-strict' | 'anthropic-strict' | 'gem
 
 /** How a profile compiles: the flattening it starts from, and the target rules after it. */
 export interface ResolvedProfile {
-  flatten: 'portable' | 'minimal'
+  flatten: FlattenProfileName
   profile?: TargetProfile
 }
 
@@ -62,14 +62,12 @@ export function resolveTarget(profile: ProfileName | TargetProfile): ResolvedPro
       throw new TypeError('a flatmcp target profile needs a string `name` and a `rules` array')
     return { flatten: 'portable', profile }
   }
-  if (profile === 'portable' || profile === 'minimal')
-    return { flatten: profile }
+  if ((FLATTEN_PROFILE_NAMES as readonly string[]).includes(profile))
+    return { flatten: profile as FlattenProfileName }
   if (hasOwn(TARGET_PROFILES, profile))
     return { flatten: 'portable', profile: TARGET_PROFILES[profile as keyof typeof TARGET_PROFILES] }
   throw new TypeError(`unknown flatmcp profile "${String(profile)}"; expected one of ${PROFILE_NAMES.map(n => `"${n}"`).join(', ')}, or a profile object`)
 }
-
-export const PROFILE_NAMES: ProfileName[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
 
 /** The first pointer where two schemas differ, for a readable violation. */
 function firstDifference(a: unknown, b: unknown, path: JsonPointer = ''): JsonPointer {

@@ -65,8 +65,7 @@ export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamToo
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
       input: tool.inputSchema,
     }
-    const base = compiler.compileTool(definition, { preset })
-    const others = request.profiles.filter(profile => profile !== 'portable').map(profile => compiler.compileTool(definition, { preset, profile }))
+    const [base, ...others] = compiler.compileInProfiles(definition, request.profiles, { preset })
     for (const form of [base, ...others]) {
       const flat = JSON.stringify(form.inputSchema).length
       if (flat > request.maxSchemaBytes)

@@ -11,6 +11,7 @@ import type { ToolDefinition } from '../tool/define-tool'
 import type { Validator } from './chooser'
 import type { Message, Upstream, UpstreamClient, UpstreamTarget } from './connection'
 import type { Drift } from './snapshot'
+import { TARGET_NAMES } from '@flatmcp/core'
 import { Server } from '@modelcontextprotocol/server'
 import { toSnapshot } from '../artifact/write'
 import { serveTools, unknownTool } from '../host/sdk-v2'
@@ -122,8 +123,6 @@ export interface Proxy {
   close: () => Promise<void>
 }
 
-const TARGETS: Compiler.ProfileName[] = ['openai-strict', 'anthropic-strict', 'gemini']
-
 /** A tool of the list as served, and whether it came from the snapshot. */
 interface ListVersion {
   service: ToolService
@@ -163,7 +162,7 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
 
 async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
   const upstream = connection.client
-  const profiles = options.profiles ?? (typeof options.profile === 'function' ? TARGETS : typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : [])
+  const profiles = options.profiles ?? (typeof options.profile === 'function' ? [...TARGET_NAMES] : typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : [])
   const given = options.preset === 'auto' ? undefined : options.preset
   const snapshot = options.snapshot === undefined ? undefined : readSnapshot(options.snapshot)
   if (snapshot) {

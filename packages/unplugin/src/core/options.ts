@@ -2,6 +2,7 @@ import type { PresetName, ProfileName, TargetProfile } from '@flatmcp/core'
 import { PRESET_NAMES, resolveTarget } from '@flatmcp/core'
 import type { FilterPattern } from 'unplugin'
 import path from 'node:path'
+import { isObject } from './util'
 
 /** Where the shared extend fields come from: a schema, or a module and the name of its export. */
 export type ExtendSource = { schema: unknown } | { module: string, export?: string }
@@ -146,8 +147,7 @@ export function defaultArtifactName(module: string): string {
 function resolveLibraryOptions(given: Options['libraryOptions']): ResolvedOptions['libraryOptions'] {
   if (given === undefined)
     return {}
-  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-  if (!isRecord(given) || !Object.values(given).every(isRecord))
+  if (!isObject(given) || !Object.values(given).every(isObject))
     throw new TypeError('unplugin-flatmcp: libraryOptions must map a library\'s name to its options, as { valibot: { errorMode: \'ignore\' } }')
   return given as ResolvedOptions['libraryOptions']
 }

@@ -1,6 +1,6 @@
-import type { CoercionPlan, JsonSchema } from '@flatmcp/core'
+import type { CoercionPlan, JsonSchema, ProfileName } from '@flatmcp/core'
 import type { SupersetOptions } from './superset'
-import { modelAnswer, outputDifference } from '@flatmcp/core'
+import { modelAnswer, outputDifference, resolveTarget } from '@flatmcp/core'
 import { readArguments, readingPlan } from '@flatmcp/runtime/coerce'
 import { acceptedSamples, minimise, originalReader } from './superset'
 import { CLIENT_VALIDATORS } from './validators'
@@ -31,8 +31,9 @@ export async function checkRoundTrip(form: ProfiledForm, profile: string, parts:
   const advertised = CLIENT_VALIDATORS[0]!.compile(form.inputSchema === true ? {} : form.inputSchema === false ? { not: {} } : form.inputSchema)
   const reader = originalReader(parts, options.converters, options.preset)
   const reading = readingPlan(form)
+  const nullsForMissing = resolveTarget(profile as ProfileName).profile?.nullsForMissing === true
   const problemOf = async (value: unknown, output: unknown): Promise<Problem | undefined> => {
-    const written = modelAnswer(form.inputSchema, form.decode, value, { nullsForMissing: profile === 'openai-strict' })
+    const written = modelAnswer(form.inputSchema, form.decode, value, { nullsForMissing })
     if (!advertised(written))
       return { written, reason: `the ${profile} schema rejects the model's form of the value` }
     // Read back as a server reads a call: the same loop, the same order of readings.

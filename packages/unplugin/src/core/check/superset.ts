@@ -1,11 +1,9 @@
 import type { JsonSchema, PresetName, SchemaConverters } from '@flatmcp/core'
 import { toOriginalSchema } from '@flatmcp/core'
+import { isObject } from '../util'
 import { createRandom, sampleValue } from './sample'
 import { clientCheck } from './validators'
 
-// Parsed JSON, read field by field.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const isObject = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 interface Validating { '~standard': { validate: (value: unknown) => { value?: unknown, issues?: unknown } | Promise<{ value?: unknown, issues?: unknown }> } }
 

@@ -4,8 +4,9 @@ import type { ResolvedOptions } from '../options'
 import type { CachedModule } from '../load/module-cache'
 import { yieldsAnything } from '../load/module-cache'
 import type { ToolTokens } from './tokens'
-import { CompileError, compileForm, compileTool, FormError, toOriginalSchema } from '@flatmcp/core'
+import { CompileError, compileForm, compileInProfiles, compileTool, FormError, toOriginalSchema } from '@flatmcp/core'
 import { isElicitForm, isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
+import { isPlainObject } from '../util'
 import { toolTokens } from './tokens'
 
 export interface ModuleTool {
@@ -63,13 +64,6 @@ export function noToolsWarning(module: string): string {
 /** The warnings a compiled module gives the build: its own, or that it gave nothing to precompute. */
 export function warningsOf(result: CachedModule, module: string): string[] {
   return yieldsAnything(result) ? result.warnings : [noToolsWarning(module)]
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null)
-    return false
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null
 }
 
 /**
@@ -217,21 +211,21 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
   const tools: ModuleTool[] = []
   for (const { exportName, definition } of exportedTools(exports)) {
     const extend = extendSchema === undefined ? undefined : { schema: extendSchema }
-    const [compiled, ...others] = [options.profile, ...options.profiles].map((profile) => {
-      let result: CompiledTool
-      try {
-        result = compileTool(definition, { profile, extend, converters, preset: options.preset })
-      }
-      catch (error) {
-        if (error instanceof CompileError)
-          throw new ToolCompileError(exportName, error.tool, error.schema, error.path, error.reason)
-        throw new ToolCompileError(exportName, definition.name, undefined, undefined, (error as Error).message)
-      }
+    let profiled: [CompiledTool, ...CompiledTool[]]
+    try {
+      profiled = compileInProfiles(definition, options.profiles, { profile: options.profile, extend, converters, preset: options.preset })
+    }
+    catch (error) {
+      if (error instanceof CompileError)
+        throw new ToolCompileError(exportName, error.tool, error.schema, error.path, error.reason)
+      throw new ToolCompileError(exportName, definition.name, undefined, undefined, (error as Error).message)
+    }
+    for (const result of profiled) {
       const failing = result.diagnostics.find(d => failsBuild(d, options.failOn))
       if (failing)
         throw new ToolCompileError(exportName, result.name, failing.schema, failing.path, `${failing.severity} ${failing.code}${result.profile ? ` (${result.profile})` : ''}: ${failing.message}`, failing.severity)
-      return result
-    }) as [CompiledTool, ...CompiledTool[]]
+    }
+    const [compiled, ...others] = profiled
     const twin = tools.find(t => t.compiled.name === compiled.name)
     if (twin)
       throw new ToolCompileError(exportName, compiled.name, undefined, undefined, `tool name "${compiled.name}" is also used by export "${twin.exportName}" of this module; tool names must be unique`)

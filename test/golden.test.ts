@@ -1,0 +1,50 @@
+// Golden fixtures: tool modules whose `*.mcp.json` text is checked in (test/golden/expected), built as
+// `flatmcp build` and the plugin build them in every profile. A change of the format, of a flattening
+// or of a plan shows as a diff of these files in review. `FLATMCP_UPDATE_GOLDEN=1 npx vitest run
+// test/golden.test.ts` writes them anew.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { buildArtifacts } from 'flatmcp'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ROOT } from './support/client'
+
+const GOLDEN = path.join(ROOT, 'test/golden')
+const EXPECTED = path.join(GOLDEN, 'expected')
+const UPDATE = process.env.FLATMCP_UPDATE_GOLDEN === '1'
+const out = mkdtempSync(path.join(tmpdir(), 'flatmcp-golden-'))
+afterAll(() => rmSync(out, { recursive: true, force: true }))
+
+/**
+ * The artifact as checked in: a module that imports the runtime lists the linked workspace files it
+ * is made of, whose names and bytes change with every build of the runtime; those are left out of
+ * `files`, and `hash` (which covers them) says it was taken over more. What the fixture's own files
+ * are is kept.
+ */
+function checkedIn(text: string): string {
+  const artifact = JSON.parse(text) as { hash: string, files: string[] }
+  const own = artifact.files.filter(file => !file.startsWith('../'))
+  if (own.length === artifact.files.length)
+    return text
+  return `${JSON.stringify({ ...artifact, hash: 'sha256:(over linked workspace files too)', files: own }, null, 2)}\n`
+}
+
+const modules = readdirSync(path.join(GOLDEN, 'src')).filter(file => file.endsWith('.tools.ts')).sort()
+
+describe('golden artifacts', () => {
+  it('has fixtures', () => {
+    expect(modules).toEqual(['records.tools.ts', 'schemas.tools.ts', 'send.tools.ts'])
+  })
+
+  it.each(modules)('%s builds to the checked-in artifact, byte for byte', async (module) => {
+    const [file] = await buildArtifacts({ patterns: [`src/${module}`], root: GOLDEN, out, profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] })
+    const text = checkedIn(readFileSync(file!, 'utf8'))
+    const expected = path.join(EXPECTED, path.relative(out, file!))
+    if (UPDATE || !existsSync(expected)) {
+      expect(UPDATE, `${path.relative(ROOT, expected)} is missing: write it with FLATMCP_UPDATE_GOLDEN=1`).toBe(true)
+      mkdirSync(path.dirname(expected), { recursive: true })
+      writeFileSync(expected, text)
+    }
+    expect(text).toBe(readFileSync(expected, 'utf8'))
+  }, 60_000)
+})
