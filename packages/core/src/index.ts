@@ -3,7 +3,7 @@ export { CompileError, compileInProfiles, compileTool } from './compile/compile-
 export type { CompiledTool, CompileOptions, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from './compile/compile-tool'
 export type { ClientHints } from './compile/client-hints'
 export { searchHintOf } from './compile/client-hints'
-export { flattenSchema } from './flatten/flatten-schema'
+export { flattenSchema } from './compile/flatten-schema'
 export { resolvePointer } from './json'
 export { toOriginalSchema, UnrepresentableError } from './frontend/original-schema'
 export { isJsonSchemaDocument, JSON_SCHEMA_VENDOR } from './frontend/json-schema'

@@ -1,12 +1,12 @@
 // The build pipeline the `flatmcp` command shares with the plugin. Not a public API: it follows the
 // plugin's version, without its own compatibility promise.
-export { BuildError, createBuild } from './core/build-session'
-export type { BuildSession, CompiledModule, ModuleArtifactFile } from './core/build-session'
-export { createModuleCompiler, describeFailure } from './core/compile/module-compiler'
-export type { FreshModule, ModuleCompiler } from './core/compile/module-compiler'
+export { BuildError, createBuild } from './core/build/session'
+export type { BuildSession, CompiledModule, ModuleArtifactFile } from './core/build/session'
+export { createModuleCompiler, describeFailure } from './core/build/module-compiler'
+export type { FreshModule, ModuleCompiler } from './core/build/module-compiler'
 export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'
-export { writeFileAtomic } from './core/emit/write-atomic'
+export { writeFileAtomic } from './core/write-atomic'
 export { modulePath } from './core/load/module-path'
 export { defaultArtifactName, resolveOptions } from './core/options'
 export { checkRoundTrip } from './core/check/round-trip'

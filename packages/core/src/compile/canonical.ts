@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../types'
 import { isSchemaObject } from '../json'
-import { mapSubschemas } from '../flatten/keywords'
+import { mapSubschemas } from '../keywords'
 
 /** Keyword order in emitted schemas: what a reader looks for first comes first. */
 const KEYWORD_ORDER = [

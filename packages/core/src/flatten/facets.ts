@@ -1,6 +1,6 @@
 import type { JsonSchema, JsonSchemaObject } from '../types'
-import type { Kind } from './keywords'
-import { ALL_KINDS, ANNOTATIONS, KIND_KEYWORDS, keywordKind, kindOfValue, sortKinds } from './keywords'
+import type { Kind } from '../keywords'
+import { ALL_KINDS, ANNOTATIONS, KIND_KEYWORDS, keywordKind, kindOfValue, sortKinds } from '../keywords'
 
 /** Keywords that apply to every value and cannot be split by kind. */
 const OPAQUE_KEYWORDS = ['$ref', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', '$dynamicRef']

@@ -1,12 +1,12 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext, ObjectVariant } from './context'
 import type { Facets } from './facets'
-import type { Kind } from './keywords'
+import type { Kind } from '../keywords'
 import { childPointer, hasOwn, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
 import { noteOf, report, tagLabel } from './context'
 import { acceptsAnything, assembleFacets, enumsConflict, splitByKind } from './facets'
 import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
-import { LOWER_BOUNDS, sortKinds, UPPER_BOUNDS } from './keywords'
+import { LOWER_BOUNDS, sortKinds, UPPER_BOUNDS } from '../keywords'
 
 export interface Joined {
   schema: JsonSchema

@@ -2,7 +2,7 @@ import type { JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics } from 
 import type { FlattenContext } from './context'
 import { childPointer, isSchemaObject, setOwn } from '../json'
 import { noteOf, report } from './context'
-import { ALL_KINDS, ANNOTATIONS, mapSubschemas, withSentence } from './keywords'
+import { ALL_KINDS, ANNOTATIONS, mapSubschemas, withSentence } from '../keywords'
 import { validatorPattern } from './patterns'
 import { isLegacyPattern } from './well-formed'
 

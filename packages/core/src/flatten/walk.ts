@@ -1,11 +1,11 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext } from './context'
-import type { Kind } from './keywords'
+import type { Kind } from '../keywords'
 import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef } from '../json'
 import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } from './context'
 import { acceptsAnything, assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
-import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS, typesOf } from './keywords'
+import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS, typesOf } from '../keywords'
 import { faithfulKeywords, keysAsJavaScriptSees } from './semantics'
 import { isWellFormed } from './well-formed'
 

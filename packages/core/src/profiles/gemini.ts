@@ -2,7 +2,7 @@
 import type { JsonSchemaObject } from '../types'
 import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
-import { withSentence } from '../flatten/keywords'
+import { withSentence } from '../keywords'
 import { childPointer, isSchemaObject } from '../json'
 import { encodeAsJson, isOpenObject, keepKeywords, kindsOf, omitAbsentNulls, visitNodes } from './rules'
 

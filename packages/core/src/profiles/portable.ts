@@ -7,7 +7,7 @@ import { childPointer, isSchemaObject, setOwn } from '../json'
 import { report } from '../flatten/context'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from '../flatten/facets'
 import { joinSchemas } from '../flatten/join'
-import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, setTypes, sortKinds, typesOf, withSentence } from '../flatten/keywords'
+import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, setTypes, sortKinds, typesOf, withSentence } from '../keywords'
 
 /** Identifiers and containers that mean nothing once references are inlined. */
 const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', '$comment']

@@ -2,9 +2,9 @@
 // (children first) or checks the whole document; a rule only widens, unless it tells the context
 // how the inverse map undoes what it did (`encode`, `nullsMeanAbsent`).
 import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severity } from '../types'
-import type { Kind } from '../flatten/keywords'
+import type { Kind } from '../keywords'
 import { splitByKind } from '../flatten/facets'
-import { ANNOTATIONS, setTypes, typesOf, withSentence } from '../flatten/keywords'
+import { ANNOTATIONS, setTypes, typesOf, withSentence } from '../keywords'
 import { childPointer, isSchemaObject } from '../json'
 
 /** What a rule may tell the compiler besides the node it returns. */

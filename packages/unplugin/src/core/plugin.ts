@@ -3,12 +3,12 @@
 // `writeBundle` and dev server), and which files its watcher follows.
 import type { BuildOptions, OutputFile, PluginBuild } from 'esbuild'
 import type { UnpluginFactory } from 'unplugin'
-import type { BuildSession, CompiledModule } from './build-session'
+import type { BuildSession, CompiledModule } from './build/session'
 import type { Options, ResolvedOptions } from './options'
 import path from 'node:path'
-import { BuildError, createBuild } from './build-session'
-import { NAME } from './compile/module-compiler'
-import { writeFileAtomic } from './emit/write-atomic'
+import { BuildError, createBuild } from './build/session'
+import { NAME } from './build/module-compiler'
+import { writeFileAtomic } from './write-atomic'
 import { posix } from './load/module-path'
 import { resolveOptions } from './options'
 

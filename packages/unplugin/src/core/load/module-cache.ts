@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { contentHash as hashFiles } from '@flatmcp/runtime/artifact'
-import { writeFileAtomic } from '../emit/write-atomic'
+import { writeFileAtomic } from '../write-atomic'
 import { modulePath } from './module-path'
 
 /** What compiling a module produced: enough to transform it and emit its artifact again. */

@@ -1,5 +1,5 @@
-import type { JsonSchema, JsonSchemaObject } from '../types'
-import { isSchemaObject, setOwn } from '../json'
+import type { JsonSchema, JsonSchemaObject } from './types'
+import { isSchemaObject, setOwn } from './json'
 
 /** The JSON kinds a value can have; `integer` is a refinement of `number`. */
 export type Kind = 'null' | 'boolean' | 'object' | 'array' | 'number' | 'integer' | 'string'

@@ -1,10 +1,10 @@
 import type { Diagnostic, FlattenOptions, FlattenResult, JsonSchema, SchemaNote, SchemaNotes } from '../types'
-import type { FlattenContext, SiteDiagnostic } from './context'
+import type { FlattenContext, SiteDiagnostic } from '../flatten/context'
 import { isSchemaObject, resolvePointer } from '../json'
-import { flatSite, NODE_BUDGET } from './context'
+import { flatSite, NODE_BUDGET } from '../flatten/context'
 import { resolveProfile } from '../profiles/registry'
-import { untypedInheritedKeys, VALIDATOR_SEMANTICS } from './semantics'
-import { rewrite } from './walk'
+import { untypedInheritedKeys, VALIDATOR_SEMANTICS } from '../flatten/semantics'
+import { rewrite } from '../flatten/walk'
 
 function notesByNode(schema: JsonSchema, notes: SchemaNotes | undefined): Map<object, SchemaNote> {
   const map = new Map<object, SchemaNote>()

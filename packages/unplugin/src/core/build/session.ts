@@ -2,14 +2,14 @@
 // cache, or afresh), its tool names claimed across the build, its warnings said or failing the build
 // at `failOn`, its artifact kept; at the end, the one summary line. The hosts only add what is theirs
 // (a bundler's watch files and emitted assets, the command's globs and atomic writes).
-import type { CachedModule } from './load/module-cache'
-import type { ResolvedOptions } from './options'
-import { failsBuild, nothingMatchedWarning, warningsOf } from './compile/compile-module'
-import { createModuleCompiler, describeFailure } from './compile/module-compiler'
-import { buildSummary } from './compile/summary'
-import { createToolOwners } from './compile/tool-owners'
-import { yieldsAnything } from './load/module-cache'
-import { modulePath } from './load/module-path'
+import type { CachedModule } from '../load/module-cache'
+import type { ResolvedOptions } from '../options'
+import { failsBuild, nothingMatchedWarning, warningsOf } from '../compile/compile-module'
+import { createModuleCompiler, describeFailure } from './module-compiler'
+import { buildSummary } from './summary'
+import { createToolOwners } from './tool-owners'
+import { yieldsAnything } from '../load/module-cache'
+import { modulePath } from '../load/module-path'
 
 /** A build that failed: the message names file, line and column, export, tool and JSON path. */
 export class BuildError extends Error {

@@ -1,0 +1,135 @@
+// The layout holds: no import circle in any package's sources (type imports count), and no arrow
+// from a lower stage of a package's pipeline to a higher one. Each package's stages, lowest first, as
+// docs/development.md draws them; a file not placed in a stage fails the test, so a new folder says
+// where it stands.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from './support/client'
+
+/** Each package's stages, lowest first: path prefixes under `src/` (a file matches its longest prefix). */
+const STAGES: Record<string, string[][]> = {
+  core: [
+    ['types.ts', 'json.ts', 'keywords.ts', 'profiles/names.ts'],
+    ['frontend/'],
+    ['flatten/'],
+    ['plan/'],
+    ['profiles/'],
+    ['compile/'],
+    ['elicit/'],
+    ['index.ts'],
+  ],
+  runtime: [
+    ['util/', 'coerce/'],
+    ['tool/'],
+    ['artifact/', 'validate/'],
+    ['precomputed/', 'read/'],
+    ['elicit/'],
+    ['flat/', 'service/'],
+    ['host/'],
+    ['proxy/'],
+    ['index.ts', 'coerce.ts', 'artifact.ts', 'sdk.ts', 'server.ts', 'proxy.ts', 'proxy-fetch.ts'],
+  ],
+  unplugin: [
+    ['core/util.ts', 'core/write-atomic.ts', 'core/options.ts'],
+    ['core/load/'],
+    ['core/compile/'],
+    ['core/check/', 'core/emit/'],
+    ['core/build/'],
+    ['core/plugin.ts'],
+    ['index.ts', 'internal.ts', 'vite.ts', 'rollup.ts', 'rolldown.ts', 'esbuild.ts', 'webpack.ts', 'rspack.ts'],
+  ],
+  cli: [
+    ['util.ts', 'style.ts', 'version.ts'],
+    ['build.ts', 'inspect.ts', 'probe/', 'proxy/'],
+    ['index.ts', 'cli.ts'],
+  ],
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name)
+    return statSync(file).isDirectory() ? sources(file) : file.endsWith('.ts') ? [file] : []
+  })
+}
+
+/** Each file's relative imports (and re-exports), type-only ones too, resolved to files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map(match => {
+    const target = path.resolve(path.dirname(file), match[1]!)
+    const found = [`${target}.ts`, path.join(target, 'index.ts')].find(existsSync)
+    if (!found)
+      throw new Error(`${path.relative(ROOT, file)} imports ${match[1]}, which is no file`)
+    return found
+  })
+}
+
+/** The circles of an import graph (Tarjan's strongly connected components of more than one file, or a file that imports itself). */
+function circles(graph: Map<string, string[]>): string[][] {
+  let next = 0
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[][] = []
+  const visit = (file: string): void => {
+    index.set(file, next)
+    low.set(file, next++)
+    stack.push(file)
+    onStack.add(file)
+    for (const to of graph.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to)
+        low.set(file, Math.min(low.get(file)!, low.get(to)!))
+      }
+      else if (onStack.has(to)) {
+        low.set(file, Math.min(low.get(file)!, index.get(to)!))
+      }
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = []
+      let member: string
+      do {
+        member = stack.pop()!
+        onStack.delete(member)
+        component.push(member)
+      } while (member !== file)
+      if (component.length > 1 || (graph.get(file) ?? []).includes(file))
+        found.push(component)
+    }
+  }
+  for (const file of graph.keys()) {
+    if (!index.has(file))
+      visit(file)
+  }
+  return found
+}
+
+describe.each(Object.keys(STAGES))('packages/%s/src', (pkg) => {
+  const src = path.join(ROOT, 'packages', pkg, 'src')
+  const files = sources(src)
+  const graph = new Map(files.map(file => [file, importsOf(file)]))
+  const relative = (file: string): string => path.relative(src, file).split(path.sep).join('/')
+  const stageOf = (file: string): number => {
+    const name = relative(file)
+    let best = { stage: -1, length: -1 }
+    STAGES[pkg]!.forEach((prefixes, stage) => {
+      for (const prefix of prefixes) {
+        if ((prefix.endsWith('/') ? name.startsWith(prefix) : name === prefix) && prefix.length > best.length)
+          best = { stage, length: prefix.length }
+      }
+    })
+    return best.stage
+  }
+
+  it('has no import circle', () => {
+    expect(circles(graph).map(circle => circle.map(relative).sort())).toEqual([])
+  })
+
+  it('places every file in a stage, and no file imports from a higher stage than its own', () => {
+    expect(files.filter(file => stageOf(file) < 0).map(relative)).toEqual([])
+    const upward = [...graph].flatMap(([from, targets]) => targets.filter(to => stageOf(to) > stageOf(from)).map(to => `${relative(from)} → ${relative(to)}`))
+    expect(upward).toEqual([])
+  })
+})
