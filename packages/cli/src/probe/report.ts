@@ -1,4 +1,4 @@
-import type { Check, ProbeReport } from './probe'
+import type { Check, ProbeReport } from './findings'
 import path from 'node:path'
 import { createStyle } from '../style'
 

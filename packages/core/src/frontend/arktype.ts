@@ -1,21 +1,13 @@
 import type { JsonPointer, JsonSchemaObject, ParserSemantics, SchemaNotes } from '../types'
 import type { JsonSchemaMethod, OriginalSchema } from './interface'
 import { childPointer, isSchemaObject } from '../json'
+import { CONSERVATIVE_SEMANTICS } from './interface'
 
 /**
  * arktype tests RegExps with their flags (which its JSON drops), counts lengths in UTF-16 units,
  * keeps undeclared keys by default and vouches for no format a validator checks.
  */
-export const ARKTYPE_SEMANTICS: ParserSemantics = {
-  patternFlags: '',
-  lengthUnit: 'utf16',
-  multipleOf: 'library',
-  trustedFormats: [],
-  unknownKeys: 'keep',
-  objectKeys: 'in',
-  refSiblings: 'and',
-  nullAsAbsent: 'never',
-}
+export const ARKTYPE_SEMANTICS: ParserSemantics = { ...CONSERVATIVE_SEMANTICS }
 
 interface ArktypeLike { 'internal': { json: unknown }, '~standard': { vendor: string } }
 

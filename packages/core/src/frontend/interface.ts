@@ -42,3 +42,19 @@ export interface SchemaConverters {
    */
   libraryOptions?: Record<string, Record<string, unknown>>
 }
+
+/**
+ * A JavaScript library's parser read as conservatively as one can be: RegExps tested with flags its
+ * JSON drops (legacy mode), lengths in UTF-16 units, its own multipleOf, no format vouched for,
+ * undeclared keys kept, keys found with `in`. What a library without a front end is read as.
+ */
+export const CONSERVATIVE_SEMANTICS: ParserSemantics = {
+  patternFlags: '',
+  lengthUnit: 'utf16',
+  multipleOf: 'library',
+  trustedFormats: [],
+  unknownKeys: 'keep',
+  objectKeys: 'in',
+  refSiblings: 'and',
+  nullAsAbsent: 'never',
+}

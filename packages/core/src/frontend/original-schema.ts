@@ -2,6 +2,7 @@ import type { JsonSchemaObject, ParserSemantics, PresetName } from '../types'
 import type { JsonSchemaMethod, OriginalSchema, SchemaConverters, SchemaSide } from './interface'
 import { isSchemaObject } from '../json'
 import { arktypeOriginal, isArktype } from './arktype'
+import { CONSERVATIVE_SEMANTICS } from './interface'
 import { isJsonSchemaDocument, JSON_SCHEMA_VENDOR, jsonSchemaOriginal } from './json-schema'
 import { isValibot, valibotOriginal, valibotStandardOriginal } from './valibot'
 import { isZod, zodOriginal } from './zod'
@@ -9,20 +10,8 @@ import { isZod, zodOriginal } from './zod'
 export type { OriginalSchema, SchemaConverters, SchemaSide } from './interface'
 export { UnrepresentableError } from './interface'
 
-/**
- * A library flatmcp has no front end for: read as conservatively as a JavaScript library can be
- * (legacy-mode patterns, UTF-16 lengths, its own multipleOf, no format vouched for, extra keys kept).
- */
-const UNKNOWN_LIBRARY_SEMANTICS: ParserSemantics = {
-  patternFlags: '',
-  lengthUnit: 'utf16',
-  multipleOf: 'library',
-  trustedFormats: [],
-  unknownKeys: 'keep',
-  objectKeys: 'in',
-  refSiblings: 'and',
-  nullAsAbsent: 'never',
-}
+/** A library flatmcp has no front end for: read as conservatively as a JavaScript library can be. */
+const UNKNOWN_LIBRARY_SEMANTICS: ParserSemantics = CONSERVATIVE_SEMANTICS
 
 const EFFECT_FIX = 'combine Schema.toStandardSchemaV1(S) (validate) and Schema.toStandardJSONSchemaV1(S) (jsonSchema) into one ~standard object'
 

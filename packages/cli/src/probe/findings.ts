@@ -1,0 +1,76 @@
+// What the probe is asked and what it reports: checks, findings, one report per artifact, and the
+// error that stops it (an artifact or a source that cannot be read at all).
+import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
+
+export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens'
+
+export interface Finding {
+  check: Check
+  /** `error` fails the probe; `warning` is listed only. */
+  severity: 'error' | 'warning'
+  tool?: string
+  message: string
+  /** A diff (drift) or a minimised counterexample. */
+  detail?: string
+}
+
+export interface ArtifactReport {
+  file: string
+  module?: string
+  tools: string[]
+  /** Values checked against the advertised schemas. */
+  samplesChecked: number
+  /** Per tool (and flat() schema): values checked, and what the sampler could not aim for. */
+  sampled: { tool: string, checked: number, unmet: string[] }[]
+  /** Per tool in each target profile it ships (`send (gemini)`): values written as its model would and read back. */
+  roundTrips: { tool: string, checked: number }[]
+  /** Per profile the artifact ships: o200k_base tokens of each tool's definition as advertised. */
+  tokens?: Record<string, Record<string, number>>
+  findings: Finding[]
+}
+
+export interface ProbeReport {
+  ok: boolean
+  seed: number
+  samples: number
+  /** The token budgets the probe held the tools to (none given: the tokens check was skipped). */
+  budgets: { maxTokens?: number, maxModuleTokens?: number }
+  artifacts: ArtifactReport[]
+}
+
+export interface ProbeOptions {
+  /** Artifact files or folders to search for `*.mcp.json` (node_modules skipped). Default: the root. */
+  paths?: string[]
+  /** The project root the artifacts' module paths are relative to. Default: `process.cwd()`. */
+  root?: string
+  /** Tool modules that must each have an artifact among those probed. */
+  sources?: string[]
+  /** Values generated per tool for the superset check. Default: 200. */
+  samples?: number
+  /** Seed of the value generator. Default: 1. */
+  seed?: number
+  /** Called before each artifact is probed. */
+  onProgress?: (done: number, total: number, file: string) => void
+  /** A tool whose definition, in any profile it ships, takes more o200k_base tokens fails the probe. */
+  maxTokens?: number
+  /** A module whose tools together, in any profile they ship, take more tokens fails the probe. */
+  maxModuleTokens?: number
+  /** The live upstream of the snapshots probed: each must hold exactly the definitions it lists now. */
+  upstream?: UpstreamTarget
+  /** How long sampling one tool may take, in milliseconds (each check: the superset, each round trip). Default: 30,000. */
+  timeBudgetMs?: number
+}
+
+/** How values are drawn: how many per tool, from which seed, within how long. */
+export interface Sampling { samples: number, seed: number, timeBudgetMs?: number }
+
+/** An artifact or a source cannot be read at all: the probe stops (exit code 2). */
+export class ProbeLoadError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProbeLoadError'
+  }
+}
+
+/** The token budgets a probe holds the tools to. */
+export type Budget = Pick<ProbeOptions, 'maxTokens' | 'maxModuleTokens'>

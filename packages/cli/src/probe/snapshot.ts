@@ -1,0 +1,82 @@
+// A snapshot, probed as an artifact whose source is its upstream: compiled again from the definitions
+// it records (by the runtime's list compiler, as flatmcp snapshot compiles it), and, given the live
+// upstream, held to what it lists now.
+import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Artifact } from './artifact'
+import type { ArtifactReport, Budget, Sampling } from './findings'
+import type { Source } from './checks'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
+import { compileUpstreamList, connectUpstream, driftOf, readSnapshot, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { snapshotGenerator } from '../version'
+import { shapeChecks, soundness, startReport } from './checks'
+import { lineDiff } from './diff'
+import { ProbeLoadError } from './findings'
+
+/** The live upstream's tools, by name, with the digest of each definition. */
+export type LiveList = ReadonlyMap<string, string>
+
+/**
+ * A snapshot, probed as an artifact whose source is the upstream definitions it records: its shape in
+ * every profile, current (compiled again from those definitions, and, given the live upstream, the
+ * same definitions as it lists now), and sound (values those schemas accept pass what ships).
+ */
+export async function probeSnapshot(file: string, parsed: unknown, sampling: Sampling, budget: Budget, live: LiveList | undefined): Promise<{ report: ArtifactReport, artifact: Artifact }> {
+  let read: ReturnType<typeof readSnapshot>
+  try {
+    read = readSnapshot(parsed)
+  }
+  catch (error) {
+    throw new ProbeLoadError(`${file}: ${(error as Error).message}`)
+  }
+  const { snapshot, tools } = read
+  const unknownProfile = snapshot.options.profiles.find(name => !(PROFILE_NAMES as string[]).includes(name))
+  if (unknownProfile !== undefined || !(PRESET_NAMES as string[]).includes(snapshot.options.preset))
+    throw new ProbeLoadError(`${file}: not a flatmcp snapshot: options name ${unknownProfile === undefined ? `the preset "${snapshot.options.preset}"` : `the profile "${unknownProfile}"`}, which this flatmcp does not know`)
+  const artifact = { ...snapshot, module: `upstream ${snapshot.upstream.name}`, hash: '' } as unknown as Artifact
+  const { report, add } = startReport(file, artifact, budget)
+  const { profiled, uncompiled } = shapeChecks(artifact, [], add)
+
+  // Compiled again from the definitions it records, with the options it records.
+  const text = readFileSync(file, 'utf8')
+  const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles })
+  const again = snapshotText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles }))
+  const command = `flatmcp snapshot --out ${path.relative(process.cwd(), file) || file}${snapshot.options.profiles.map(name => ` --profile ${name}`).join('')}${snapshot.options.preset === 'json-schema' ? '' : ` --preset ${snapshot.options.preset}`} -- <the upstream's command>`
+  if (again !== text)
+    add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now (a flatmcp of another version made it); refresh it`, detail: `${lineDiff(text, again, path.basename(file), 'compiled now')}\nrefresh it: ${command}` })
+  if (live) {
+    const drift = driftOf(tools, live)
+    const refresh = `refresh it with flatmcp snapshot --out ${path.basename(file)}`
+    for (const name of drift.changed)
+      add({ check: 'current', severity: 'error', tool: name, message: `the live upstream lists "${name}" with another definition than the snapshot's; ${refresh}` })
+    for (const name of drift.added)
+      add({ check: 'current', severity: 'error', tool: name, message: `the live upstream lists "${name}", which the snapshot does not hold; ${refresh}` })
+    for (const name of drift.removed)
+      add({ check: 'current', severity: 'error', tool: name, message: `the live upstream no longer lists "${name}"; ${refresh}` })
+  }
+
+  // Sound: values the upstream's schemas accept (as the recorded preset reads them) pass what ships.
+  const source: Source = { converters: undefined as never, extendSchema: undefined, preset: snapshot.options.preset }
+  for (const tool of artifact.tools.filter(t => !uncompiled.has(t.name))) {
+    const proxied = tools.find(t => t.name === tool.name)!
+    if (proxied.served === 'as-is')
+      continue
+    await soundness(tool, { input: proxied.upstream.tool.inputSchema }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report)
+  }
+  return { report, artifact }
+}
+
+/** The live upstream's well-formed tools and their digests; an upstream that cannot be reached is a load error. */
+export async function liveList(target: UpstreamTarget): Promise<LiveList> {
+  const upstream = await connectUpstream(target, { asks: false }).catch((error: Error) => {
+    throw new ProbeLoadError(error.message)
+  })
+  try {
+    const { entries } = await readUpstream(upstream.client)
+    return new Map(entries.map(entry => [entry.tool.name, entry.digest]))
+  }
+  finally {
+    await upstream.close().catch(() => {})
+  }
+}
