@@ -5,7 +5,7 @@ export type { ArtifactDiagnostic, ArtifactOptions, CompiledUpstream, FlatEntry, 
 export { contentHash } from './artifact/hash'
 export type { HashAccess } from './artifact/hash'
 export { toPrecomputed } from './artifact/precomputed'
-export { ArtifactError, isSnapshot, readArtifact } from './artifact/read'
+export { ArtifactError, checkProvenance, isSnapshot, readArtifact, readModuleArtifact, readSnapshotArtifact } from './artifact/read'
 export type { ArtifactContents, ReadArtifactOptions } from './artifact/read'
 export { artifactIsStale } from './artifact/stale'
 export { malformedSchema, malformedTool } from './artifact/tool-shape'

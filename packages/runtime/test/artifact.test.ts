@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { compileTool } from '@flatmcp/core'
-import { defineTool } from '@flatmcp/runtime'
+import { defineTool, registerArtifact } from '@flatmcp/runtime'
+import { readSnapshot } from '@flatmcp/runtime/proxy'
 import { artifactIsStale, artifactText, contentHash, isSnapshot, moduleArtifact, readArtifact, toPrecomputed, toSnapshot } from '@flatmcp/runtime/artifact'
 import { planFeatures, readingsOf, repairsOf } from '@flatmcp/runtime/coerce'
 import { describe, expect, it } from 'vitest'
@@ -61,6 +62,9 @@ describe('the artifact reader', () => {
     }
     expect(() => readArtifact({ tools: [] }, { provenance: true })).toThrow('not a flatmcp artifact: "generator" is missing')
     expect(() => readArtifact({ tools: [], runtime: {} })).not.toThrow()
+    // Each consumer takes the kind it serves: a server a module's artifact, a proxy a snapshot.
+    expect(() => registerArtifact(good)).toThrow(/registerArtifact: this is a snapshot of an upstream server/)
+    expect(() => readSnapshot(moduleOf([], 'sha256:0'))).toThrow(/not a flatmcp snapshot: .*this is a module's artifact/)
   })
 })
 

@@ -43,7 +43,11 @@ export function readArtifact(value: unknown, options: ReadArtifactOptions = {}):
       throw new ArtifactError(`not valid JSON (${(error as Error).message})`)
     }
   }
-  return isSnapshot(value) ? readSnapshotContents(value as Record<string, unknown>) : readModule(value, options)
+  if (isSnapshot(value))
+    return readSnapshotArtifact(value)
+  if (options.provenance)
+    checkProvenance(value)
+  return readModuleArtifact(value)
 }
 
 function topLevel(what: 'artifact' | 'snapshot', rules: readonly [boolean, string][]): void {
@@ -96,22 +100,30 @@ function precomputed(tool: PrecomputedTool['tool'], entry: Record<string, unknow
   }
 }
 
-function readModule(value: unknown, options: ReadArtifactOptions): ArtifactContents {
+/**
+ * What says where a module's artifact came from, checked (`generator`, `module`, `hash`, `options`):
+ * what the probe needs to re-derive it. A server needs none of it.
+ */
+export function checkProvenance(value: unknown): void {
   const a = isObject(value) ? value : {}
   const o = isObject(a.options) ? a.options : undefined
   topLevel('artifact', [
     [isObject(value), 'the top level is not an object'],
-    ...(options.provenance
-      ? [
-          [typeof a.generator === 'string', '"generator" is missing'],
-          [typeof a.module === 'string', '"module" is missing'],
-          [typeof a.hash === 'string', '"hash" is missing'],
-          [typeof o?.profile === 'string', '"options.profile" is missing'],
-          [o?.profiles === undefined || isStringList(o.profiles), `"options.profiles" is ${JSON.stringify(o?.profiles)}, not a list of profile names`],
-          [typeof o?.coercion === 'boolean', '"options.coercion" is missing'],
-          [o?.extend === null || (isObject(o?.extend) && (typeof o.extend.module === 'string' || 'schema' in o.extend)), '"options.extend" is missing (null, or { module, export } or { schema })'],
-        ] as [boolean, string][]
-      : []),
+    [typeof a.generator === 'string', '"generator" is missing'],
+    [typeof a.module === 'string', '"module" is missing'],
+    [typeof a.hash === 'string', '"hash" is missing'],
+    [typeof o?.profile === 'string', '"options.profile" is missing'],
+    [o?.profiles === undefined || isStringList(o.profiles), `"options.profiles" is ${JSON.stringify(o?.profiles)}, not a list of profile names`],
+    [typeof o?.coercion === 'boolean', '"options.coercion" is missing'],
+    [o?.extend === null || (isObject(o?.extend) && (typeof o.extend.module === 'string' || 'schema' in o.extend)), '"options.extend" is missing (null, or { module, export } or { schema })'],
+  ])
+}
+
+/** A module's artifact (parsed), checked as a server serves it: its tools, plans and every profile's schema. */
+export function readModuleArtifact(value: unknown): Extract<ArtifactContents, { kind: 'module' }> {
+  const a = isObject(value) ? value : {}
+  topLevel('artifact', [
+    [isObject(value), 'the top level is not an object'],
     [Array.isArray(a.tools) && isObject(a.runtime), 'it needs "tools", a list, and "runtime", an object, as flatmcp build writes them'],
   ])
   const flat = a.flat
@@ -122,10 +134,13 @@ function readModule(value: unknown, options: ReadArtifactOptions): ArtifactConte
   return { kind: 'module', artifact: value as unknown as ModuleArtifact, tools }
 }
 
-function readSnapshotContents(s: Record<string, unknown>): ArtifactContents {
-  const upstream = s.upstream as Record<string, unknown>
+/** A snapshot (parsed), checked as a proxy serves it: its tools, plans, profiles and the upstream definitions they came from. */
+export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, { kind: 'snapshot' }> {
+  const s = isObject(value) ? value : {}
+  const upstream = isObject(s.upstream) ? s.upstream : {}
   const o = isObject(s.options) ? s.options : undefined
   topLevel('snapshot', [
+    [isObject(value), 'the top level is not an object'],
     [typeof upstream.name === 'string' && typeof upstream.version === 'string', '"upstream" needs the server\'s name and version'],
     [typeof o?.preset === 'string' && isStringList(o.profiles), '"options" needs a preset and a list of profiles'],
     [Array.isArray(s.tools) && isObject(s.runtime), 'it needs "tools", a list, and "runtime", an object'],

@@ -3,7 +3,7 @@
 // start-up). Nothing here compiles.
 import type { PrecomputedTool } from '../artifact/format'
 import type { ToolDefinition } from '../tool/define-tool'
-import { readArtifact } from '../artifact/read'
+import { isSnapshot, readModuleArtifact } from '../artifact/read'
 import { warnIfStale } from '../artifact/stale'
 
 /** Where precomputed data hangs on a tool definition (put there by the build, or by `attachCompiled`). */
@@ -45,17 +45,17 @@ export function registerPrecomputed(tools: Record<string, PrecomputedTool>): voi
  * older than its sources is said once on stderr.
  */
 export function registerArtifact(artifact: unknown, options: { root?: string } = {}): void {
-  let read: ReturnType<typeof readArtifact>
+  if (isSnapshot(artifact))
+    throw new TypeError('registerArtifact: this is a snapshot of an upstream server (flatmcp snapshot\'s), not a module\'s artifact: serve it with flatmcp proxy --artifact, createProxy({ snapshot }) or the fetch handler')
+  let read: ReturnType<typeof readModuleArtifact>
   try {
-    read = readArtifact(artifact)
+    read = readModuleArtifact(artifact)
   }
   catch (error) {
     throw new TypeError(`registerArtifact: ${(error as Error).message}`, { cause: error })
   }
-  const tools = read.kind === 'module' ? read.tools : read.tools.map(tool => tool.precomputed)
-  registerPrecomputed(Object.fromEntries(tools.map(tool => [tool.tool.name, tool])))
-  if (read.kind === 'module')
-    warnIfStale(read.artifact, options.root)
+  registerPrecomputed(Object.fromEntries(read.tools.map(tool => [tool.tool.name, tool])))
+  warnIfStale(read.artifact, options.root)
 }
 
 export function precomputedOf(tool: ToolDefinition): PrecomputedTool | undefined {

@@ -4,7 +4,7 @@
 // definition it was compiled from: a live tool with the same digest is served from the snapshot
 // without compiling, and the probe re-derives the snapshot from those schemas.
 import type { ProxiedTool, Snapshot } from '../artifact/format'
-import { ArtifactError, readArtifact } from '../artifact/read'
+import { ArtifactError, isSnapshot, readSnapshotArtifact } from '../artifact/read'
 import { shown } from './upstream-list'
 
 export { isSnapshot } from '../artifact/read'
@@ -15,9 +15,9 @@ export { artifactText as snapshotText, toSnapshot } from '../artifact/write'
  * or one edited by hand, is refused before anything is served from it).
  */
 export function readSnapshot(value: unknown): { snapshot: Snapshot, tools: ProxiedTool[] } {
-  const read = readArtifact(value)
-  if (read.kind !== 'snapshot')
+  if (typeof value === 'object' && value !== null && 'module' in value && !isSnapshot(value))
     throw new ArtifactError('not a flatmcp snapshot: "upstream" needs the server\'s name and version (this is a module\'s artifact)')
+  const read = readSnapshotArtifact(value)
   return { snapshot: read.snapshot, tools: read.tools }
 }
 
