@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { compileTool, modelAnswer } from '@flatmcp/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT } from './support/client'
-import { CLI, httpClient, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
+import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 
 type Result = { isError?: boolean, content: { type: string, text?: string }[], structuredContent?: unknown }
 interface Listed { name: string, description?: string, inputSchema: Record<string, unknown> }
@@ -334,14 +334,15 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
   it('when the upstream no longer matches, says what changed and compiles it anew; with --frozen it refuses to start', async () => {
     const drifted = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--compile-timeout', '1000', '--', ...UPSTREAM_V2, 'revised', 'hostile'])
     try {
-      expect(drifted.stderr()).toContain('flatmcp proxy: the upstream no longer matches the snapshot (changed: "page"; new: "nested", "redos", "huge", "plain"); what changed or is new is compiled anew')
       const page = (await drifted.client.listTools()).tools.find(tool => tool.name === 'page')
       expect(page?.description).toBe('A page of results, newest first.')
+      expect(drifted.stderr()).toContain('flatmcp proxy: the upstream no longer matches the snapshot (changed: "page"; new: "nested", "redos", "huge", "plain"); what changed or is new is compiled anew')
     }
     finally {
       await drifted.close()
     }
-    const frozen = await runCli(['proxy', '--artifact', file, '--frozen', '--', ...UPSTREAM_V2, 'revised'])
+    // The upstream's handshake waits for a client's: one says hello, and the proxy ends.
+    const frozen = await runCli(['proxy', '--artifact', file, '--frozen', '--', ...UPSTREAM_V2, 'revised'], ROOT, 120_000, INITIALIZE)
     expect(frozen.code).toBe(1)
     expect(frozen.stderr).toContain(`the upstream no longer matches ${file} (changed: "page"); not serving it (--frozen)`)
   })

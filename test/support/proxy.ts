@@ -87,16 +87,21 @@ export async function httpClient(url: string, era: Era = 'legacy', capabilities:
   return client
 }
 
-/** Runs the CLI to its end: exit code, stdout and stderr. */
-export function runCli(args: string[], cwd = ROOT, timeoutMs = 120_000): Promise<{ code: number | null, stdout: string, stderr: string }> {
+/** A client's first line over stdio: a 2025 `initialize`. */
+export const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flatmcp-test', version: '1' } } })}\n`
+
+/** Runs the CLI to its end: exit code, stdout and stderr; `stdin` is written to it (and left open), else it reads nothing. */
+export function runCli(args: string[], cwd = ROOT, timeoutMs = 120_000, stdin?: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+    if (stdin !== undefined)
+      child.stdin!.write(stdin)
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
     })
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
     })
     const timer = setTimeout(() => child.kill(), timeoutMs)

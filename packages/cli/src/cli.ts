@@ -3,6 +3,7 @@
 // --fail-on), 2 usage or load errors. Each command loads what it needs when it runs: the proxy
 // starts without the build pipeline.
 import type { PresetName, ProfileName } from '@flatmcp/core'
+import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -20,22 +21,23 @@ const COMMANDS: Record<string, string> = {
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
       original and advertised schema side by side in one profile, tokens per profile, what was cut,
       diagnostics, inverse map; --run evaluates a module not named *.tools.ts too`,
-  proxy: `  flatmcp proxy [options] -- <command> [args…]
+  proxy: `  flatmcp proxy [options] [--env NAME=value]… -- <command> [args…]
   flatmcp proxy [options] [--header 'Name: value']… <url>
-      serve an MCP server's tools flat: the upstream runs as a child process (or is reached over
-      Streamable HTTP, the headers sent with every request and never logged), its tools are
-      compiled as the plugin compiles a module's, calls are repaired and mapped back, everything
-      else passes through unchanged. Options: --profile name; --preset (auto, ${PRESET_NAMES.join(', ')});
+      serve an MCP server's tools flat: the upstream runs as a child process with the proxy's whole
+      environment and --env added (or is reached over Streamable HTTP, the headers sent with every
+      request and never logged; \${NAME} in a value is read from the environment), its tools and
+      output schemas are compiled as the plugin compiles a module's, calls are repaired and mapped
+      back, everything else passes through unchanged. Options: --profile name; --preset (auto, ${PRESET_NAMES.join(', ')});
       --on-invalid serve|drop; --timeout ms (per upstream request, 60000); --compile-timeout ms
       (per tool, 10000: a tool past it is served as it came); --http port [--host
       address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
       stdio; --artifact file to serve a snapshot without compiling (--frozen: only what it holds)`,
-  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] -- <command> [args…]
+  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… -- <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
       compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
       flatmcp proxy --artifact and the fetch handler serve without compiling`,
   probe: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
-                [--max-module-tokens N] [--json] [--root dir] [--upstream url [--header 'Name: value']… | -- <command>]
+                [--max-module-tokens N] [--json] [--root dir] [--upstream url [--header 'Name: value']… | [--env NAME=value]… -- <command>]
       check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
       current with its source (a snapshot: with the upstream schemas it holds, and with the live
       upstream given), superset of the original on generated values, within the token budgets
@@ -66,15 +68,21 @@ function presetOf(value: string | undefined): PresetName | 'auto' | undefined {
   return value as PresetName | 'auto' | undefined
 }
 
-/** The upstream of proxy, snapshot or probe: a command after `--`, or one URL (with headers). */
-function upstreamOf(command: string, after: string[] | undefined, urls: string[], headerFlags: string[] | undefined): { command: string[] } | { url: string, headers: Record<string, string> } {
+/**
+ * The upstream of proxy, snapshot or probe: a command after `--` (with `--env NAME=value` added to
+ * the environment it gets, the proxy's whole one), or one URL (with headers). `${NAME}` in a header's
+ * or an added variable's value is read from the environment when the upstream is connected.
+ */
+function upstreamOf(command: string, after: string[] | undefined, urls: string[], headerFlags: string[] | undefined, envFlags: string[] | undefined): UpstreamTarget {
   const url = urls[0]
   if ((after === undefined || after.length === 0) === (url === undefined) || urls.length > 1)
     throw new UsageError(`${command} needs one upstream: its command after -- (flatmcp ${command} -- node server.js), or its URL (flatmcp ${command} ${command === 'probe' ? '--upstream ' : ''}https://example.com/mcp)`)
   if (url !== undefined && !/^https?:\/\//.test(url))
     throw new UsageError(`the upstream URL must start with http:// or https://, not "${url}"`)
   if (url === undefined && headerFlags?.length)
-    throw new UsageError('--header is sent to an upstream URL; a command upstream takes none')
+    throw new UsageError('--header is sent to an upstream URL; a command upstream takes none (give it --env NAME=value)')
+  if (url !== undefined && envFlags?.length)
+    throw new UsageError('--env is for an upstream command, which the proxy starts; an upstream URL takes --header')
   const headers: Record<string, string> = {}
   for (const header of headerFlags ?? []) {
     const colon = header.indexOf(':')
@@ -82,7 +90,14 @@ function upstreamOf(command: string, after: string[] | undefined, urls: string[]
       throw new UsageError('--header takes "Name: value"')
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim()
   }
-  return url === undefined ? { command: after! } : { url, headers }
+  const env: Record<string, string> = {}
+  for (const variable of envFlags ?? []) {
+    const equals = variable.indexOf('=')
+    if (equals <= 0 || !/^[A-Za-z_]\w*$/.test(variable.slice(0, equals)))
+      throw new UsageError(`--env takes NAME=value, not "${variable}"`)
+    env[variable.slice(0, equals)] = variable.slice(equals + 1)
+  }
+  return url === undefined ? { command: after!, ...(envFlags?.length ? { env } : {}) } : { url, headers }
 }
 
 function count(value: string | undefined, flag: string): number | undefined {
@@ -152,13 +167,13 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({
       args: split < 0 ? rest : rest.slice(0, split),
       allowPositionals: true,
-      options: { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'out': { type: 'string' } },
+      options: { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'out': { type: 'string' } },
     })
     const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen'] : ['out']
     const foreign = ['http', 'host', 'artifact', 'frozen', 'out'].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
     if (foreign !== undefined)
       throw new UsageError(`${command} takes no --${foreign}`)
-    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(split + 1), positionals, values.header)
+    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(split + 1), positionals, values.header, values.env)
     const onInvalid = values['on-invalid']
     if (onInvalid !== undefined && onInvalid !== 'serve' && onInvalid !== 'drop')
       throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)
@@ -197,9 +212,9 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({
       args: split < 0 ? rest : rest.slice(0, split),
       allowPositionals: true,
-      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'upstream': { type: 'string' }, 'header': { type: 'string', multiple: true } },
+      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'upstream': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true } },
     })
-    const live = split < 0 && values.upstream === undefined && values.header === undefined ? undefined : upstreamOf('probe', split < 0 ? undefined : rest.slice(split + 1), values.upstream === undefined ? [] : [values.upstream], values.header)
+    const live = split < 0 && values.upstream === undefined && values.header === undefined && values.env === undefined ? undefined : upstreamOf('probe', split < 0 ? undefined : rest.slice(split + 1), values.upstream === undefined ? [] : [values.upstream], values.header, values.env)
     const root = path.resolve(values.root ?? process.cwd())
     const progress = process.stderr.isTTY && !values.json
     const { probe } = await import('./probe/probe')

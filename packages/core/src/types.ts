@@ -45,6 +45,7 @@ export type DiagnosticCode =
   | 'generator-preset'
   | 'generator-noise'
   | 'larger-than-original'
+  | 'output-left-out'
 
 /**
  * What a JSON Schema cannot show about a node, gathered from the schema library at compile time:

@@ -84,6 +84,43 @@ describe('superset invariant (property)', () => {
     expect(wrapped).toBeGreaterThan(RUNS / 32)
   }, TIMEOUT)
 
+  it('an upstream\'s output schema (JSON Schema as data, draft-07 tagged, `$defs` as `definitions`, any root), as the proxy compiles it: every output it accepts under a validator, wrapped where the root is no object, passes the advertised output under every validator', () => {
+    let checked = 0
+    let wrapped = 0
+    fc.assert(fc.property(cases, fc.boolean(), ([s, values], asArray) => {
+      let original
+      try {
+        original = toOriginalSchema(asArray ? z.array(toZod(s)) : toZod(s), 'output').schema
+      }
+      catch {
+        return // an output whose JSON the library cannot write (a transform)
+      }
+      const { $schema: _tag, ...own } = original
+      const underOwn = validatorsOf(own)
+      if (!underOwn)
+        return
+      // As servers outside TypeScript list it: a draft-07 tag, definitions under the older keyword.
+      const listed = JSON.parse(JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...own }).replaceAll('"$defs"', '"definitions"').replaceAll('#/$defs/', '#/definitions/')) as Record<string, unknown>
+      const compiled = compileTool({ name: 'upstream', input: { type: 'object' }, output: listed })
+      const advertised = compiled.outputSchema!
+      expect(advertised.type).toBe('object')
+      expect(JSON.stringify(advertised)).not.toMatch(/"(anyOf|oneOf|allOf|\$schema|\$ref|\$defs|definitions)"/)
+      if (compiled.outputWrap)
+        wrapped++
+      for (const raw of values) {
+        const output = JSON.parse(JSON.stringify(asArray ? [raw] : raw)) as unknown
+        const rejected = new Set(underOwn(output))
+        const sent = compiled.outputWrap ? { [compiled.outputWrap]: output } : output
+        const lost = rejectedBy(advertised, sent).filter(name => !rejected.has(name))
+        checked += 4 - rejected.size
+        if (lost.length > 0)
+          throw new Error(`advertised output rejects under ${lost.join(', ')} an output the upstream's schema accepts there:\nsent: ${JSON.stringify(sent)}\nlisted: ${JSON.stringify(listed)}\nadvertised: ${JSON.stringify(advertised)}`)
+      }
+    }), { numRuns: Math.ceil(RUNS / 4), seed: SEED })
+    expect(checked).toBeGreaterThan(RUNS / 4)
+    expect(wrapped).toBeGreaterThan(RUNS / 32)
+  }, TIMEOUT)
+
   it('the minimal profile keeps the invariant too', () => {
     fc.assert(fc.property(cases, ([s, values]) => {
       const typed = toZod(s, true)

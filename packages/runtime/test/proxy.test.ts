@@ -7,6 +7,7 @@ import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import path from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { ROOT, TS_NODE } from '../../../test/support/client'
 import { chooserSchema } from '../src/proxy/chooser'
@@ -199,6 +200,69 @@ describe('a proxy over an upstream of data', () => {
   })
 })
 
+describe('a proxied tool\'s outputs', () => {
+  const ajv = new Ajv2020({ strict: false, allowUnionTypes: true })
+  const validator = (schema: object) => ajv.compile(schema) as (value: unknown) => boolean
+  const OUTPUTS: UpstreamTool[] = [
+    // As servers outside TypeScript list them: a draft-07 tag, definitions, a union behind a reference.
+    { name: 'forecast', inputSchema: { type: 'object' }, outputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { days: { type: 'array', items: { $ref: '#/definitions/Day' } } }, required: ['days'], definitions: { Day: { oneOf: [{ type: 'object', properties: { kind: { const: 'sun' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'rain' }, mm: { type: 'number' } }, required: ['kind'] }] } } } },
+    { name: 'words', inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string' } } as never },
+    { name: 'echo', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { echo: { type: 'string' } } } },
+  ]
+  const ANSWERS: Record<string, unknown> = { forecast: { days: [{ kind: 'sun' }, { kind: 'rain', mm: 2 }] }, words: ['a', 'b'], echo: { echo: 5 } }
+
+  function outputsUpstream(): UpstreamClient & { listChanged: number } {
+    const upstream = fakeUpstream(OUTPUTS)
+    upstream.request = async (message) => {
+      if (message.method === 'tools/list')
+        return { tools: OUTPUTS }
+      const name = message.params?.name as string
+      return { content: [{ type: 'text', text: JSON.stringify(ANSWERS[name]) }], structuredContent: ANSWERS[name] }
+    }
+    return Object.assign(upstream, { listChanged: 0 })
+  }
+
+  it('lists each output schema compiled (a root object, no combinator, $ref or $schema; another root wrapped), and a result\'s structured part wrapped to match', async () => {
+    const lines: string[] = []
+    const proxy = await createProxy(outputsUpstream(), { validator, log: line => lines.push(line) })
+    const client = await clientOf(proxy)
+    const listed = (await client.listTools()).tools
+    for (const tool of listed) {
+      expect(tool.outputSchema!.type, tool.name).toBe('object')
+      expect(JSON.stringify(tool.outputSchema), tool.name).not.toMatch(/"(oneOf|anyOf|\$ref|\$schema|definitions|\$defs)"/)
+    }
+    expect(listed.find(tool => tool.name === 'words')!.outputSchema).toEqual({ type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] })
+    // The SDK client checks each result against the listed schema.
+    expect(await client.callTool({ name: 'forecast', arguments: {} })).toMatchObject({ structuredContent: ANSWERS.forecast })
+    expect(await client.callTool({ name: 'words', arguments: {} })).toMatchObject({ structuredContent: { result: ['a', 'b'] } })
+    expect(lines).toEqual([])
+  })
+
+  it('a result that misses its own output schema goes on as it came, once, and the schema is no longer listed: clients are told, and later calls pass their check', async () => {
+    const lines: string[] = []
+    const proxy = await createProxy(outputsUpstream(), { validator, log: line => lines.push(line) })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await proxy.server().connect(serverSide)
+    const client = new Client({ name: 'test', version: '1' })
+    let told = 0
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      told++
+    })
+    await client.connect(clientSide)
+    await client.listTools()
+    await expect(client.callTool({ name: 'echo', arguments: {} })).rejects.toThrow(/does not match the tool's output schema/)
+    expect(lines).toEqual([expect.stringMatching(/^flatmcp proxy: tool "echo" answered with structuredContent its output schema does not take; its output schema is no longer listed/)])
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(told).toBe(1)
+    const relisted = (await client.listTools()).tools
+    expect(relisted.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
+    expect(relisted.find(tool => tool.name === 'forecast')!.outputSchema).toBeDefined()
+    expect(await client.callTool({ name: 'echo', arguments: {} })).toMatchObject({ structuredContent: { echo: 5 } })
+    await client.callTool({ name: 'echo', arguments: {} })
+    expect(lines).toHaveLength(1)
+  })
+})
+
 describe('the fetch handler over an upstream of data', () => {
   it('answers tools/list from the snapshot, forwards a call as the upstream\'s schema reads it, and refuses a body over the bound with 413 before reading it', async () => {
     const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
@@ -221,6 +285,49 @@ describe('the fetch handler over an upstream of data', () => {
     const tooBig = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'page', arguments: { q: 'x'.repeat(2000) } } }))
     expect(tooBig.status).toBe(413)
     expect(forwarded).toHaveLength(1)
+  })
+
+  it('wraps a call\'s structured part as the snapshot\'s output schema says, in a JSON answer and in an event stream (progress untouched, in order), and withdraws a schema its upstream breaks', async () => {
+    const tools: UpstreamTool[] = [
+      { name: 'words', inputSchema: { type: 'object' }, outputSchema: { type: 'array', items: { type: 'string' } } as never },
+      { name: 'echo', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { echo: { type: 'string' } } } },
+    ]
+    const snapshot = (await createProxy(fakeUpstream(tools), { log: () => {} })).snapshot('flatmcp@test')
+    const ajv = new Ajv2020({ strict: false })
+    const lines: string[] = []
+    let stream = false
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      validator: schema => ajv.compile(schema) as never,
+      log: line => lines.push(line),
+      fetch: async (request) => {
+        const { id, params } = await request.json() as { id: number, params: { name: string } }
+        const structuredContent = params.name === 'words' ? ['a', 'b'] : { echo: 5 }
+        const answer = JSON.stringify({ jsonrpc: '2.0', id, result: { content: [], structuredContent } })
+        if (!stream)
+          return new Response(answer, { headers: { 'content-type': 'application/json' } })
+        const progress = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } })
+        // Events split across reads, as a network splits them.
+        const text = `event: message\ndata: ${progress}\n\nevent: message\ndata: ${answer}\n\n`
+        return new Response(new ReadableStream({ start(controller) {
+          for (let at = 0; at < text.length; at += 7)
+            controller.enqueue(new TextEncoder().encode(text.slice(at, at + 7)))
+          controller.close()
+        } }), { headers: { 'content-type': 'text/event-stream' } })
+      },
+    })
+    const call = (id: number, name: string): Promise<Response> => handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }) }))
+    expect(await (await call(1, 'words')).json()).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [], structuredContent: { result: ['a', 'b'] } } })
+    stream = true
+    const events = (await (await call(2, 'words')).text()).split('\n\n').filter(Boolean).map(event => JSON.parse(event.split('data: ')[1]!))
+    expect(events).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } }, { jsonrpc: '2.0', id: 2, result: { content: [], structuredContent: { result: ['a', 'b'] } } }])
+    stream = false
+    expect(await (await call(3, 'echo')).json()).toMatchObject({ result: { structuredContent: { echo: 5 } } })
+    expect(lines).toEqual([expect.stringMatching(/tool "echo" answered with structuredContent its output schema does not take/)])
+    const list = await (await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":4,"method":"tools/list"}' }))).json() as { result: { tools: UpstreamTool[] } }
+    expect(list.result.tools.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
+    expect(list.result.tools.find(tool => tool.name === 'words')!.outputSchema).toBeDefined()
   })
 })
 

@@ -56,13 +56,15 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
       add({ check: 'current', severity: 'error', tool: name, message: `the live upstream no longer lists "${name}"; ${refresh}` })
   }
 
-  // Sound: values the upstream's schemas accept (as the recorded preset reads them) pass what ships.
+  // Sound: values the upstream's schemas accept (as the recorded preset reads them) pass what ships,
+  // inputs and outputs alike.
   const source: Source = { converters: undefined as never, extendSchema: undefined, preset: snapshot.options.preset }
   for (const tool of artifact.tools.filter(t => !uncompiled.has(t.name))) {
     const proxied = tools.find(t => t.name === tool.name)!
     if (proxied.served === 'as-is')
       continue
-    await soundness(tool, { input: proxied.upstream.tool.inputSchema }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report)
+    const output = tool.outputSchema === undefined ? undefined : proxied.upstream.tool.outputSchema
+    await soundness(tool, { input: proxied.upstream.tool.inputSchema, ...(output === undefined ? {} : { output }) }, source, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report, proxied.precomputed.outputWrap)
   }
   return { report, artifact }
 }

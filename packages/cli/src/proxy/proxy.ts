@@ -2,11 +2,12 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Downstream, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 
 export interface ProxyCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
@@ -29,9 +30,14 @@ export interface ProxyCommandOptions {
   log?: (line: string) => void
 }
 
-/** The upstream's own schema as a chooser of readings: ajv, formats as annotations (the runtime cuts the costly keywords first). */
-export function ajvChooser(): (schema: object) => (value: unknown) => boolean {
-  const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false, logger: false })
+/**
+ * The proxy's validator, ajv with its formats checked, as the clients that check results do: the
+ * upstream's own schema as a chooser of readings (the runtime cuts the costly keywords, formats
+ * among them, first), and a listed output schema as the test of a result's structured part.
+ */
+export function ajvValidator(): (schema: object) => (value: unknown) => boolean {
+  const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
+  addFormats(ajv)
   return (schema) => {
     const validate = ajv.compile(schema)
     ajv.removeSchema(schema)
@@ -61,47 +67,72 @@ function summary(proxy: Proxy): string {
   return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`
 }
 
-/** Starts the upstream, compiles its tools (or reads the snapshot), and serves them until either side ends. */
+/**
+ * Starts the upstream, compiles its tools (or reads the snapshot), and serves them until either side
+ * ends. Over stdio the upstream starts at once, its handshake waits for what the client offers (so it
+ * is offered only that), the client's `initialize` is answered once the upstream's is, and the list
+ * is compiled behind it: the first `tools/list` is what waits.
+ */
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const snapshot = options.artifact === undefined ? undefined : readSnapshotFile(options.artifact)
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
-  const proxy = await createProxy(options.upstream, {
+  const start = (offer?: Downstream['offer']): Promise<Proxy> => createProxy(options.upstream, {
     profile: options.http ? routedProfile(base) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
     ...(options.preset ? { preset: options.preset } : {}),
     ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
     ...(snapshot ? { snapshot, frozen: options.frozen === true } : {}),
-    validator: ajvChooser(),
+    validator: ajvValidator(),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
-    asks: options.http === undefined,
+    ...(offer ? { offer, wait: 'connection' as const } : { asks: false }),
     log,
   })
-  const drift = describeDrift(proxy.drift())
-  if (options.frozen && drift !== '') {
-    log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: flatmcp snapshot --out ${options.artifact} …`)
-    await proxy.close().catch(() => {})
-    process.exit(1)
+  const stop = (code: number) => (proxy?: Proxy): void => {
+    void (proxy?.close() ?? Promise.resolve()).catch(() => {}).finally(() => process.exit(code))
   }
-  proxy.onUpstreamEnd(() => {
+  /** Once the list is compiled: what is served, said; a frozen snapshot the upstream no longer matches ends it. */
+  const listed = async (proxy: Proxy): Promise<void> => {
+    await proxy.ready
+    const drift = describeDrift(proxy.drift())
+    if (options.frozen && drift !== '') {
+      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: flatmcp snapshot --out ${options.artifact} …`)
+      stop(1)(proxy)
+      return
+    }
+    log(summary(proxy))
+  }
+  const watch = (proxy: Proxy): void => proxy.onUpstreamEnd(() => {
     log('flatmcp proxy: the upstream server ended; stopping')
     process.exit(1)
   })
-  log(summary(proxy))
-  const stop = (): void => {
-    void proxy.close().catch(() => {}).finally(() => process.exit(0))
-  }
-  const routes = profiles ?? []
-  const served = await serveProxy(proxy, { ...(options.http ? { http: options.http, routes } : {}), log })
-  if (served.url !== undefined) {
+
+  if (options.http) {
+    const proxy = await start()
+    watch(proxy)
+    await listed(proxy)
+    const routes = profiles ?? []
+    const served = await serveProxy(proxy, { http: options.http, routes, log })
     log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and /mcp/${routes.join(', /mcp/')})` : ''}`)
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    process.once('SIGINT', () => stop(0)(proxy))
+    process.once('SIGTERM', () => stop(0)(proxy))
     return
   }
-  // The client closed its end: so does the proxy, and the upstream with it.
-  void served.closed.then(stop)
+  const served = await serveProxy(downstream => start(downstream.offer), { log })
+  served.proxy.then(async (proxy) => {
+    watch(proxy)
+    await listed(proxy)
+  }).catch((error: unknown) => {
+    log(`flatmcp: ${error instanceof ProxySetupError ? error.message : (error as Error).stack ?? String(error)}`)
+    process.exit(2)
+  })
+  // The client closed its end: so does the proxy, and the upstream with it (one that never said a
+  // word started nothing to wait for).
+  void served.closed.then(async () => {
+    const proxy = await Promise.race([served.proxy.catch(() => undefined), new Promise<undefined>(resolve => setTimeout(resolve, 1000, undefined))])
+    stop(0)(proxy)
+  })
 }

@@ -4,6 +4,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { CompiledUpstream, UpstreamTool } from '../artifact/format'
 import { toPrecomputed } from '../artifact/precomputed'
+import { malformedSchema } from '../artifact/tool-shape'
 
 export type { CompiledUpstream } from '../artifact/format'
 
@@ -44,19 +45,27 @@ export function* compileRequested(compiler: typeof Compiler, request: CompileReq
   }
 }
 
-/** The tool served as the upstream listed it: no flat form, no repair beyond the whole-arguments string. */
+/**
+ * The tool served as the upstream listed it: no flat form, no repair beyond the whole-arguments
+ * string; an output schema a client would refuse the whole list for (a root that is not an object) left out.
+ */
 export function servedAsIs(tool: UpstreamTool, reason: string): CompiledUpstream {
-  return { name: tool.name, served: 'as-is', reason, precomputed: { tool: { ...tool }, coercion: {} }, diagnostics: [] }
+  const { outputSchema, ...rest } = tool
+  const keepOutput = outputSchema !== undefined && malformedSchema(outputSchema, 'outputSchema') === undefined
+  return { name: tool.name, served: 'as-is', reason, precomputed: { tool: keepOutput ? { ...rest, outputSchema } : rest, coercion: {} }, diagnostics: [] }
 }
 
 /**
- * One tool compiled in the base profile and each of `profiles`. The served tool is the upstream's
- * whole definition (icons, `_meta`, its output schema…) with the compiler's input schema and text.
+ * One tool compiled in the base profile and each of `profiles`: its input, and its output schema
+ * with the output rules (a root object, no combinator, `$ref` or `$schema`; a root of another kind
+ * wrapped as `{ result: … }`). The served tool is the upstream's whole definition (icons, `_meta`…)
+ * with the compiler's schemas and text. An output schema the compiler cannot read is left out (a
+ * client then checks no result against it), said in the tool's diagnostics.
  */
 export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamTool, preset: Compiler.PresetName, request: Pick<CompileRequest, 'profiles' | 'maxSchemaBytes'>): CompiledUpstream {
-  const size = JSON.stringify(tool.inputSchema).length
+  const size = JSON.stringify(tool.inputSchema).length + (tool.outputSchema === undefined ? 0 : JSON.stringify(tool.outputSchema).length)
   if (size > request.maxSchemaBytes)
-    return servedAsIs(tool, `its input schema is ${kib(size)}, over the ${kib(request.maxSchemaBytes)} the proxy compiles`)
+    return servedAsIs(tool, `its ${tool.outputSchema === undefined ? 'input schema is' : 'input and output schemas are'} ${kib(size)}, over the ${kib(request.maxSchemaBytes)} the proxy compiles`)
   try {
     const definition = {
       name: tool.name,
@@ -64,18 +73,35 @@ export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamToo
       ...(tool.description === undefined ? {} : { description: tool.description }),
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
       input: tool.inputSchema,
+      ...(tool.outputSchema === undefined ? {} : { output: tool.outputSchema }),
     }
-    const [base, ...others] = compiler.compileInProfiles(definition, request.profiles, { preset })
-    for (const form of [base, ...others]) {
-      const flat = JSON.stringify(form.inputSchema).length
+    let outputLeftOut: string | undefined
+    const forms = ((): ReturnType<typeof compiler.compileInProfiles> => {
+      try {
+        return compiler.compileInProfiles(definition, request.profiles, { preset })
+      }
+      catch (error) {
+        if ((error as { schema?: unknown }).schema !== 'output')
+          throw error
+        outputLeftOut = (error as Error).message
+        const { output: _output, ...inputOnly } = definition
+        return compiler.compileInProfiles(inputOnly, request.profiles, { preset })
+      }
+    })()
+    const [base, ...others] = forms
+    for (const form of forms) {
+      const flat = JSON.stringify(form.inputSchema).length + JSON.stringify(form.outputSchema ?? {}).length
       if (flat > request.maxSchemaBytes)
         return servedAsIs(tool, `its ${form.profile ?? 'portable'} form is ${kib(flat)}, over the ${kib(request.maxSchemaBytes)} the proxy serves`)
     }
     const precomputed = toPrecomputed(base, others)
-    // What the compiler does not make (an output schema, icons, `_meta`) is the upstream's own.
-    const { inputSchema: _input, ...rest } = tool
+    // What the compiler does not make (icons, `_meta`) is the upstream's own.
+    const { inputSchema: _input, outputSchema: _output, ...rest } = tool
     precomputed.tool = { ...rest, ...precomputed.tool }
-    return { name: tool.name, served: 'compiled', precomputed, diagnostics: base.diagnostics }
+    const diagnostics = outputLeftOut === undefined
+      ? base.diagnostics
+      : [...base.diagnostics, { tool: tool.name, schema: 'output' as const, code: 'output-left-out' as const, severity: 'warning' as const, path: '', message: `its output schema is not listed, so no client checks a result against it: ${outputLeftOut}` }]
+    return { name: tool.name, served: 'compiled', precomputed, diagnostics }
   }
   catch (error) {
     return servedAsIs(tool, error instanceof Error ? error.message : String(error))

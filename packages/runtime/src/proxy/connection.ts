@@ -6,6 +6,8 @@
 // connection to it.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { expandVariables, upstreamEnvironment } from './environment'
+import { opening, within } from '../util/wait'
 import { ProxySetupError } from './setup-error'
 
 /** A request or notification, as the proxy sends and hears them. */
@@ -30,15 +32,39 @@ export interface UpstreamClient {
 
 /** Where the upstream server is: its command and arguments (run as a child process, over stdio), or its Streamable HTTP URL. */
 export type UpstreamTarget =
-  | { command: string[] }
+  | {
+    command: string[]
+    /**
+     * Variables added to the environment the command runs with, which is otherwise the proxy's own,
+     * every variable (as a client that starts the server itself gives it). `${NAME}` in a value is
+     * read from the proxy's environment.
+     */
+    env?: Record<string, string>
+  }
   | {
     url: string
-    /** Headers sent with every HTTP request to the upstream (`Authorization` and the like); never logged. */
+    /**
+     * Headers sent with every HTTP request to the upstream (`Authorization` and the like); never
+     * logged. `${NAME}` in a value is read from the proxy's environment.
+     */
     headers?: Record<string, string>
   }
 
+/** What a client says it can do when asked (MCP's client capabilities): what the proxy offers its upstream of it. */
+export interface OfferedCapabilities {
+  sampling?: Record<string, unknown>
+  elicitation?: Record<string, unknown>
+  roots?: { listChanged?: boolean }
+}
+
 export interface ConnectOptions {
-  /** Whether the upstream may ask the proxy's client (sampling, elicitation, roots): only where one keeps a session. Default: true. */
+  /**
+   * What the upstream is offered of the client behind the proxy (sampling, elicitation, roots, with
+   * their sub-capabilities): what the connected client offers, or a promise of it. A command is
+   * started at once; its handshake waits for the promise. Default: by `asks`.
+   */
+  offer?: OfferedCapabilities | Promise<OfferedCapabilities>
+  /** Without `offer`: whether the upstream is offered every question (sampling, elicitation, roots), or none. Default: true. */
   asks?: boolean
   /** Where operator lines go (a reconnect). Default: nowhere. */
   log?: (line: string) => void
@@ -58,6 +84,9 @@ export function redacted(url: string): string {
   const parsed = new URL(url)
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
 }
+
+/** How long a question the upstream asks before the proxy has set its handler waits for it. */
+const EARLY_QUESTION_MS = 10_000
 
 type Handlers = Pick<UpstreamClient, 'fallbackNotificationHandler' | 'fallbackRequestHandler'> & { listChanged?: () => void }
 
@@ -84,6 +113,19 @@ function answerAfterNotifications(transport: { onmessage?: ((message: never, ext
   }) as never
 }
 
+/** A stdio transport started now, whose `start` the client's `connect` later finds done. */
+async function startedEarly(transport: StdioClientTransport): Promise<StdioClientTransport> {
+  await transport.start()
+  transport.start = async () => {}
+  return transport
+}
+
+/** The capabilities the proxy offers upstream: the three it relays, as the client gave them. */
+function offered(capabilities: OfferedCapabilities): OfferedCapabilities {
+  const { sampling, elicitation, roots } = capabilities
+  return { ...(sampling ? { sampling } : {}), ...(elicitation ? { elicitation } : {}), ...(roots ? { roots } : {}) }
+}
+
 /** Whether a value says where an upstream is (rather than being a connected client). */
 export function isUpstreamTarget(value: unknown): value is UpstreamTarget {
   const target = value as { command?: unknown, url?: unknown } | null
@@ -93,30 +135,41 @@ export function isUpstreamTarget(value: unknown): value is UpstreamTarget {
 /** Connects to the upstream; a set-up that fails is a `ProxySetupError` naming where. */
 export async function connectUpstream(target: UpstreamTarget, options: ConnectOptions = {}): Promise<Upstream> {
   const url = 'url' in target ? target.url : undefined
-  const headers = 'url' in target ? target.headers : undefined
+  const expanded = (values: Record<string, string> | undefined, what: string): Record<string, string> =>
+    Object.fromEntries(Object.entries(values ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's ${what} ${JSON.stringify(name)}`)]))
+  const headers = 'url' in target ? expanded(target.headers, 'header') : undefined
+  const env = 'command' in target ? upstreamEnvironment(expanded(target.env, 'variable')) : undefined
   const [command, ...args] = 'command' in target ? target.command : []
   if (url === undefined && command === undefined)
     throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
   const where = url !== undefined ? redacted(url) : command!
   const log = options.log ?? (() => {})
   const handlers: Handlers = {}
+  const requestHandler = opening<NonNullable<Handlers['fallbackRequestHandler']>>()
   let ended: (() => void) | undefined
   let closing = false
 
+  const offer = options.offer ?? (options.asks === false ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } })
+  // A command is started before its handshake, which waits for what the client offers: the two overlap.
+  const started = url === undefined ? startedEarly(new StdioClientTransport({ command: command!, args, env, stderr: 'inherit' })) : undefined
   const connect = async (): Promise<Client> => {
-    const transport = url !== undefined
-      ? new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: headers ?? {} } })
-      : new StdioClientTransport({ command: command!, args, stderr: 'inherit' })
-    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: options.asks === false ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } }, versionNegotiation: { mode: 'legacy' } })
+    const transport = started ? await started : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} } })
+    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: offered(await offer) as never, versionNegotiation: { mode: 'legacy' } })
     client.onclose = () => {
       if (!closing && url === undefined)
         ended?.()
     }
-    await client.connect(transport)
+    await client.connect(transport as never)
     answerAfterNotifications(transport)
-    // What the proxy set on the upstream holds for every connection to it.
+    // What the proxy set on the upstream holds for every connection to it; a question the upstream
+    // asks before the proxy has set its handler (at once, once initialized) waits for it.
     client.fallbackNotificationHandler = handlers.fallbackNotificationHandler as never
-    client.fallbackRequestHandler = handlers.fallbackRequestHandler as never
+    client.fallbackRequestHandler = (async (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => {
+      const handler = handlers.fallbackRequestHandler ?? await within(requestHandler.opened, EARLY_QUESTION_MS, ctx.mcpReq.signal)
+      if (!handler)
+        throw Object.assign(new Error(`the proxy takes no ${request.method} from its upstream`), { code: -32601 })
+      return handler(request, ctx)
+    }) as never
     client.setNotificationHandler('notifications/tools/list_changed', () => handlers.listChanged?.())
     return client
   }
@@ -173,7 +226,8 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
     },
     set fallbackRequestHandler(handler) {
       handlers.fallbackRequestHandler = handler
-      client.fallbackRequestHandler = handler as never
+      if (handler)
+        requestHandler.open(handler)
     },
   }
   return {

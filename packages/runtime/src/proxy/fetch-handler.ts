@@ -8,11 +8,12 @@ import type * as Compiler from '@flatmcp/core'
 import type { ProfileChoice, RequestFacts } from '../service/profile-choice'
 import type { Validator } from './chooser'
 import { instanceProfile } from '../service/profile-choice'
-import { createToolService } from '../service/tool-service'
 import { logLine } from '../util/log'
 import { isObject } from '../util/object'
-import { proxiedDefinition } from './chooser'
+import { answerShaped } from './answer-shaped'
+import { servedTools } from './served-tools'
 import { readSnapshot } from './snapshot'
+import { shown } from './upstream-list'
 
 export interface ProxyHandlerOptions {
   /** The upstream's Streamable HTTP endpoint. */
@@ -102,7 +103,17 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
   const refused = (): never => {
     throw new Error('the proxy handler forwards calls; it does not run them')
   }
-  const service = createToolService(tools.map(tool => proxiedDefinition(tool, preset, options.validator, refused)), { profile: options.profile }, message => new Error(message))
+  const served = servedTools(tools, {
+    preset,
+    ...(options.validator ? { validator: options.validator } : {}),
+    profile: options.profile,
+    handler: () => refused,
+    unknownTool: message => new Error(message),
+    withdrawn: new Set(),
+    onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
+  })
+  /** The tools whose results the handler reads on the way back: those that list an output schema. */
+  const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
 
   /** The request as it goes upstream: the client's headers, less one hop's, with the operator's over them. */
   const upstreamRequest = (request: Request, body: string | undefined): Request => {
@@ -150,7 +161,7 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     const name = message.params?.name
     if (typeof name !== 'string')
       return message
-    const read = await service.read(name, message.params!.arguments, profile)
+    const read = await served.service().read(name, message.params!.arguments, profile)
     return read?.ok ? { ...message, params: { ...message.params, arguments: read.input } } : message
   }
 
@@ -180,7 +191,7 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       if (!Array.isArray(parsed) && message.method === 'tools/list') {
         if (message.params?.cursor !== undefined)
           return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: 'Invalid cursor: this proxy serves the whole list on one page.' } })
-        const list = await service.list(profile)
+        const list = await served.service().list(profile)
         // A 2026-07-28 result says it is complete, and which server answered (as the SDKs' servers stamp them).
         const result = facts.era === 'modern' ? { ...list, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': snapshot.upstream } } : list
         return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result })
@@ -188,7 +199,12 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       if (!messages.some(m => m.method === 'tools/call'))
         return forward(request, text)
       const rewritten = await Promise.all((messages as JsonRpcRequest[]).map(m => m.method === 'tools/call' ? readCall(m, profile) : m))
-      return forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]))
+      const answer = await forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]))
+      // A lone call's result is shaped as its tool's listed output says (wrapped, checked).
+      const name = message.params?.name
+      return !Array.isArray(parsed) && typeof name === 'string' && withOutput.has(name) && message.id !== undefined
+        ? answerShaped(answer, message.id, result => served.shape(name, result))
+        : answer
     },
   }
 }

@@ -6,22 +6,24 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool, Snapshot } from '../artifact/format'
 import type { McpServerOptions, ServedRequest } from '../service/options'
-import type { ToolService } from '../service/tool-service'
 import type { ToolDefinition } from '../tool/define-tool'
 import type { Validator } from './chooser'
-import type { Message, Upstream, UpstreamClient, UpstreamTarget } from './connection'
+import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './connection'
+import type { ForwardedResult } from './outputs'
+import type { ToolService } from '../service/tool-service'
+import type { ServedTools } from './served-tools'
 import type { Drift } from './snapshot'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { Server } from '@modelcontextprotocol/server'
 import { toSnapshot } from '../artifact/write'
 import { serveTools, unknownTool } from '../host/sdk-v2'
 import { PROTOCOL_ERROR } from '../service/results'
-import { createToolService } from '../service/tool-service'
 import { logLine } from '../util/log'
-import { proxiedDefinition } from './chooser'
+import { opening, within } from '../util/wait'
 import { compileUpstreamList } from './compile-list'
 import { connectUpstream, isUpstreamTarget } from './connection'
 import { ANY_RESULT, forwardedParams, relay } from './forward'
+import { servedTools } from './served-tools'
 import { listSetupError } from './setup-error'
 import { callSlots } from './slots'
 import { describeDrift, driftOf, readSnapshot } from './snapshot'
@@ -87,6 +89,18 @@ export interface ProxyOptions {
    * false for a proxy served only statelessly.
    */
   asks?: boolean
+  /**
+   * Where the proxy connects to its upstream itself and one client keeps a session (stdio): what that
+   * client offers (its capabilities, or a promise of them, which the upstream's handshake waits for),
+   * so the upstream is offered only what the client can do. Default: by `asks`, every question or none.
+   */
+  offer?: OfferedCapabilities | Promise<OfferedCapabilities>
+  /**
+   * What `createProxy` waits for: the upstream's list compiled (`list`, the default), or only the
+   * connection (`connection`: a client's first `tools/list` waits for the list instead, and `ready`
+   * says when it is compiled), so a client's `initialize` is answered as soon as the upstream's is.
+   */
+  wait?: 'list' | 'connection'
 }
 
 /** What the proxy says of one tool it serves. */
@@ -102,6 +116,12 @@ export interface ServedTool {
 export interface Proxy {
   /** An SDK 2.x `Server` for one downstream connection (or one stateless request), as a serving entry's factory makes it. */
   server: (request?: ServedRequest) => Server
+  /**
+   * Settles when the upstream's first list is compiled: at once where `createProxy` waited for it; a
+   * list that cannot be read rejects it with a `ProxySetupError`. `tools`, `drift` and `snapshot` say
+   * nothing before it.
+   */
+  ready: Promise<void>
   /** The upstream's list compiled anew (the proxy does it itself on `notifications/tools/list_changed`). */
   refresh: () => Promise<void>
   /** The tools as they are served now, by name, and the compiler's word on each. */
@@ -125,10 +145,10 @@ export interface Proxy {
 
 /** A tool of the list as served, and whether it came from the snapshot. */
 interface ListVersion {
-  service: ToolService
+  served: ServedTools
   tools: Map<string, ServedTool>
   /** What is served, in the list's order. */
-  served: ProxiedTool[]
+  listed: ProxiedTool[]
   /** Every tool compiled for this list version (those left out by `onInvalid: 'drop'` too): what the next one reuses. */
   compiled: ProxiedTool[]
   preset: Compiler.PresetName
@@ -148,9 +168,11 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
   const log = options.log ?? logLine
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
-    const connection = await connectUpstream(target, { asks: options.asks, log })
+    const connection = await connectUpstream(target, { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), log })
     try {
-      return await proxyOver(connection, options, log)
+      const proxy = await proxyOver(connection, options, log)
+      proxy.ready.catch(() => connection.close().catch(() => {}))
+      return proxy
     }
     catch (error) {
       await connection.close().catch(() => {})
@@ -178,9 +200,18 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const fromSnapshot = new Set(snapshotTools)
   let current: ListVersion | undefined
   let latest: Server | undefined
+  const session = opening<Server>()
   const listeners = new Set<(notification: Message) => void>()
   if (options.notify)
     listeners.add(options.notify)
+
+  const tell = (notification: Message): void => {
+    void latest?.notification(notification as never).catch(() => {})
+    for (const listener of listeners)
+      listener(notification)
+  }
+  /** The tools whose output schema is no longer listed (their upstream broke it), across list versions. */
+  const withdrawn = new Set<string>()
 
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
   const maxInFlight = options.maxInFlight ?? 64
@@ -195,7 +226,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
         { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: input as Record<string, unknown> } },
         ANY_RESULT,
         { ...timing, ...(context.signal ? { signal: context.signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
-      ) as { content?: unknown, resultType?: unknown } | null
+      ) as ForwardedResult | null
       await relayed?.sent()
       // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
       if (typeof result !== 'object' || result === null || (!Array.isArray(result.content) && result.resultType === undefined))
@@ -231,39 +262,61 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     })
     if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
       log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
-    const definitions = served.map(tool => proxiedDefinition(tool, list.preset, options.validator, forward(tool.name)))
     const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: fromSnapshot.has(tool), diagnostics: tool.diagnostics }]))
     // The upstream's cache hints hold for the flat list too, for it changes when the upstream's does;
     // an upstream that gives none said its list may change at any time (ttlMs 0).
     const cache = { ttlMs: hints.ttlMs ?? 0, ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
     current = {
-      service: createToolService(definitions, { profile: options.profile, cache }, unknownTool, (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never),
+      served: servedTools(served, {
+        preset: list.preset,
+        ...(options.validator ? { validator: options.validator } : {}),
+        profile: options.profile,
+        cache,
+        handler: forward,
+        unknown: (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never,
+        unknownTool,
+        withdrawn,
+        onWithdraw: (tool) => {
+          log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
+          tell({ method: 'notifications/tools/list_changed' })
+        },
+      }),
       tools,
-      served,
+      listed: served,
       compiled: list.tools,
       preset: list.preset,
       drift,
     }
   }
 
-  await refresh()
-  const tell = (notification: Message): void => {
-    void latest?.notification(notification as never).catch(() => {})
-    for (const listener of listeners)
-      listener(notification)
-  }
+  // The upstream's handlers hold from the start: it may ask (roots) as soon as it is initialized.
   upstream.setNotificationHandler('notifications/tools/list_changed', () => {
     refresh().then(() => tell({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`))
   })
   // What the upstream sends on its own (logging, resource updates) goes downstream.
   upstream.fallbackNotificationHandler = async notification => tell(notification)
-  // Sampling, elicitation and roots: the upstream asks the client behind the proxy, where one keeps a session.
+  // Sampling, elicitation and roots: the upstream asks the client behind the proxy, where one keeps a
+  // session. A question asked before that client's session is open (roots at start-up) waits for it.
   upstream.fallbackRequestHandler = async (request, ctx) => {
-    if (!latest)
-      throw Object.assign(new Error(`the proxy's clients connect statelessly: none can be asked for ${request.method}`), { code: -32601 })
-    return latest.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>
+    const asked = options.asks === false ? undefined : await within(session.opened, timing.timeout, ctx.mcpReq.signal)
+    if (!asked)
+      throw Object.assign(new Error(`no client behind this proxy keeps a session that can be asked for ${request.method}`), { code: -32601 })
+    return asked.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>
   }
 
+  const ready = refresh().catch((error: unknown) => {
+    throw listSetupError(error, connection.where)
+  })
+  if (options.wait === 'connection')
+    ready.catch(() => {}) // the caller hears of it through `ready`
+  else
+    await ready
+  // Before the first list is compiled, a request waits for it.
+  const whenListed: ToolService = {
+    list: async profile => (await ready, current!.served.service().list(profile)),
+    call: async (...args) => (await ready, current!.served.service().call(...args)),
+    read: async (...args) => (await ready, current!.served.service().read(...args)),
+  }
   const mirrored = upstream.getServerCapabilities() ?? {}
   const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined) } }
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
@@ -271,7 +324,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   return {
     server(request) {
       const server = new Server(info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
-      serveTools(server, () => current!.service, { profile: options.profile, ...(request ? { request } : {}) })
+      serveTools(server, () => current?.served.service() ?? whenListed, { profile: options.profile, ...(request ? { request } : {}) })
       server.fallbackRequestHandler = (async (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => {
         const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
         const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))
@@ -285,14 +338,19 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
         await upstream.notification({ method: (notification as Message).method, ...(params === undefined ? {} : { params }) })
       }
       // A stdio connection (or a 2025 session) keeps a session the upstream's own messages can reach; one stateless HTTP request does not.
-      if (!request?.requestInfo)
+      if (!request?.requestInfo) {
         latest = server
+        // Only a 2025 session can be asked questions, once it is initialized.
+        if (request?.era !== 'modern')
+          server.oninitialized = () => session.open(server)
+      }
       return server
     },
+    ready,
     refresh,
     tools: () => current!.tools,
     drift: () => current!.drift,
-    snapshot: generator => toSnapshot(current!.served, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles }),
+    snapshot: generator => toSnapshot(current!.listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles }),
     where: connection.where,
     onNotification(listener) {
       listeners.add(listener)

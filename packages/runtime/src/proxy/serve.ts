@@ -2,11 +2,14 @@
 // over stateless HTTP in both protocol eras at `/mcp`, with `/mcp/<profile>` for each compiled profile
 // beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
+import type { OfferedCapabilities } from './connection'
 import type { Proxy } from './proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { StdioTransport } from '../host/stdio-transport'
 import { logLine } from '../util/log'
+import { isObject } from '../util/object'
+import { opening } from '../util/wait'
 import { serveHttp } from './serve-http'
 
 export interface ServeProxyOptions {
@@ -25,6 +28,8 @@ export interface ServedProxy {
   closed: Promise<void>
   /** Stops serving (the upstream stays: `proxy.close()` closes it). */
   close: () => Promise<void>
+  /** The proxy served: the one given, or the one a starter made (its failure to start rejects this). */
+  proxy: Promise<Proxy>
 }
 
 /** A profile choice by route: `/mcp/<profile>` serves that profile, any other path `base`. */
@@ -32,9 +37,54 @@ export function routedProfile(base: string): (request: ProfileRequest) => string
   return ({ url }) => url?.pathname.match(/^\/mcp\/([^/]+)\/?$/)?.[1] ?? base
 }
 
-/** Serves the proxy over stdio or HTTP until the downstream side ends or `close` is called. */
-export async function serveProxy(proxy: Proxy, options: ServeProxyOptions = {}): Promise<ServedProxy> {
+/** What a proxy is started with where one client keeps a session: what that client offers, once its first message says. */
+export interface Downstream {
+  offer: Promise<OfferedCapabilities>
+}
+
+/**
+ * Starts a proxy for the client that connects (`createProxy(upstream, { offer: downstream.offer,
+ * wait: 'connection' })`): called as serving begins, so the upstream starts while the client does,
+ * and is offered only what that client can do.
+ */
+export type ProxyStarter = (downstream: Downstream) => Promise<Proxy>
+
+/** What the client's first message says it can do: a 2025 `initialize`'s capabilities; nothing a 2026-07-28 session could be asked. */
+function offerOf(message: unknown): OfferedCapabilities {
+  const { method, params } = (isObject(message) ? message : {}) as { method?: unknown, params?: { capabilities?: unknown, _meta?: unknown } }
+  const envelope = isObject(params?._meta) && Object.keys(params._meta).some(key => key.startsWith('io.modelcontextprotocol/'))
+  return method === 'initialize' && !envelope && isObject(params?.capabilities) ? params.capabilities as OfferedCapabilities : {}
+}
+
+/**
+ * Serves the proxy over stdio or HTTP until the downstream side ends or `close` is called. Given a
+ * `ProxyStarter` over stdio, it starts the proxy at once and hands it what the client offers when its
+ * first message comes (over HTTP, where no client keeps a session, nothing).
+ */
+export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProxyOptions = {}): Promise<ServedProxy> {
   const log = options.log ?? logLine
+  if (typeof given === 'function' && options.http) {
+    const proxy = await given({ offer: Promise.resolve({}) })
+    return { ...await serveProxy(proxy, options), proxy: Promise.resolve(proxy) }
+  }
+  if (typeof given === 'function') {
+    const first = opening<unknown>()
+    const started = given({ offer: first.opened.then(offerOf) })
+    started.catch(() => {}) // the caller hears of it through `proxy`
+    const stdin = process.stdin
+    const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
+    const transport = new StdioTransport()
+    const session = serveStdio(async request => (await started).server(request), { transport })
+    // The client's first message says what it can do; then every message goes as it came.
+    const handle = transport.onmessage!
+    transport.onmessage = (message) => {
+      first.open(message)
+      transport.onmessage = handle
+      handle(message)
+    }
+    return { closed, close: () => session.close(), proxy: started }
+  }
+  const proxy = given
   if (options.http) {
     const routed = new Set(options.routes ?? [])
     const handler = createMcpHandler(request => proxy.server(request))
@@ -60,6 +110,7 @@ export async function serveProxy(proxy: Proxy, options: ServeProxyOptions = {}):
     const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host
     const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
     return {
+      proxy: Promise.resolve(proxy),
       url: `http://${host}:${port}/mcp`,
       closed,
       close: async () => {
@@ -71,5 +122,5 @@ export async function serveProxy(proxy: Proxy, options: ServeProxyOptions = {}):
   const stdin = process.stdin
   const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
   const session = serveStdio(request => proxy.server(request), { transport: new StdioTransport() })
-  return { closed, close: () => session.close() }
+  return { closed, close: () => session.close(), proxy: Promise.resolve(proxy) }
 }

@@ -65,6 +65,18 @@ export async function digestOf(value: unknown): Promise<string> {
   return `sha256:${[...hash].map(byte => byte.toString(16).padStart(2, '0')).join('')}`
 }
 
+/**
+ * What keeps an upstream's tool from being served: what a client refuses in a list, except an output
+ * schema whose root is not an object, which the compiler wraps (and one served as it came goes
+ * without).
+ */
+function upstreamProblem(tool: unknown): string | undefined {
+  const output = (tool as { outputSchema?: unknown } | null)?.outputSchema
+  if (output !== undefined && !isObject(output))
+    return 'its outputSchema is not a JSON Schema object'
+  return malformedTool(isObject(tool) && output !== undefined ? { ...tool, outputSchema: undefined } : tool)
+}
+
 /** A listed tool, well-formed, with the digest of its definition. */
 export interface UpstreamEntry {
   tool: UpstreamTool
@@ -79,7 +91,7 @@ export async function readUpstreamList(listed: readonly unknown[], log: (line: s
   const names = new Set<string>()
   const wellFormed = listed.filter((tool): tool is UpstreamTool => {
     const name = (tool as UpstreamTool | null)?.name
-    const wrong = malformedTool(tool) ?? (names.has(name!) ? 'another tool has its name' : undefined)
+    const wrong = upstreamProblem(tool) ?? (names.has(name!) ? 'another tool has its name' : undefined)
     if (wrong !== undefined)
       log(`flatmcp proxy: ${typeof name === 'string' ? `tool ${shown(name)}` : 'a listed tool'} left out: ${wrong}`)
     else

@@ -1,0 +1,71 @@
+// One list version of proxied tools as a tool service, for the proxy and the fetch handler alike: each
+// tool's compiled (or snapshot) data listed, its calls read by the upstream's schema, and its results
+// shaped as its listed output says; a tool whose upstream breaks its own output schema listed without
+// it from then on.
+import type * as Compiler from '@flatmcp/core'
+import type { ProxiedTool } from '../artifact/format'
+import type { ProfileChoice } from '../service/profile-choice'
+import type { ToolService, UnknownToolCall } from '../service/tool-service'
+import type { ToolDefinition } from '../tool/define-tool'
+import type { Validator } from './chooser'
+import type { ForwardedResult } from './outputs'
+import { createToolService } from '../service/tool-service'
+import { proxiedDefinition } from './chooser'
+import { outputShaper, withoutOutput } from './outputs'
+
+export interface ServedToolsOptions {
+  preset: Compiler.PresetName
+  validator?: Validator
+  profile?: ProfileChoice
+  cache?: { ttlMs?: number, scope?: 'public' | 'private' }
+  /** What runs a call once it is read (a proxy forwards it); its result is shaped on the way back. */
+  handler: (name: string) => ToolDefinition['handler']
+  /** What serves a call for a name the list does not hold. */
+  unknown?: UnknownToolCall
+  /** The error an SDK answers a call for a name no tool has, where `unknown` is not given. */
+  unknownTool: (message: string) => Error
+  /** The tools whose output schema is no longer listed (by `outputKey`), kept across list versions. */
+  withdrawn: Set<string>
+  /** Told once when a tool's output schema is withdrawn, after the service is rebuilt without it. */
+  onWithdraw: (tool: ProxiedTool) => void
+}
+
+export interface ServedTools {
+  /** The tool service as the list stands now (rebuilt when an output schema is withdrawn). */
+  service: () => ToolService
+  /** A result of the tool named, shaped as its listed output says (a name the list does not hold: as it came). */
+  shape: (name: string, result: ForwardedResult) => ForwardedResult
+}
+
+/** What a withdrawn output schema is known by: the tool's name and its definition's digest. */
+export function outputKey(tool: ProxiedTool): string {
+  return `${tool.name}\u0000${tool.upstream.digest}`
+}
+
+/** The tools of one list version, served. */
+export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsOptions): ServedTools {
+  let shapers = new Map<string, (result: ForwardedResult) => ForwardedResult>()
+  const build = (): ToolService => {
+    shapers = new Map()
+    const definitions = tools.map((tool) => {
+      const listed = options.withdrawn.has(outputKey(tool)) ? withoutOutput(tool) : tool
+      const shape = outputShaper(listed, options.validator, () => withdraw(tool))
+      shapers.set(tool.name, shape)
+      const run = options.handler(tool.name)
+      return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
+    })
+    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}) }, options.unknownTool, options.unknown)
+  }
+  let service = build()
+  const withdraw = (tool: ProxiedTool): void => {
+    if (options.withdrawn.has(outputKey(tool)))
+      return
+    options.withdrawn.add(outputKey(tool))
+    service = build()
+    options.onWithdraw(tool)
+  }
+  return {
+    service: () => service,
+    shape: (name, result) => shapers.get(name)?.(result) ?? result,
+  }
+}

@@ -1,0 +1,25 @@
+// Waiting on what a later event gives, bounded: the proxy's questions from an upstream wait for a
+// client's session, and an upstream's early question for the handler the proxy sets.
+/** A value some later event gives: `opened` settles with the first one given. */
+export function opening<T>(): { opened: Promise<T>, open: (value: T) => void } {
+  let open!: (value: T) => void
+  const opened = new Promise<T>((resolve) => {
+    open = resolve
+  })
+  return { opened, open }
+}
+
+/** What `promise` gives within `ms` (and before `signal` aborts); undefined otherwise. */
+export async function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined)
+    signal?.addEventListener('abort', () => resolve(undefined), { once: true })
+  })
+  try {
+    return await Promise.race([promise, late])
+  }
+  finally {
+    clearTimeout(timer)
+  }
+}

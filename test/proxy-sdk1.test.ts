@@ -1,0 +1,100 @@
+// `flatmcp proxy` in front of a server written as most servers on npm are (the SDK 1.x's low-level
+// `Server`, raw JSON Schema: test/support/upstream-outputs.ts), run from the built CLI with real SDK
+// 2.x clients: the environment a client's config hands the proxy reaches the server, output schemas
+// are compiled and results shaped to them, the server is offered only what the client can do, and
+// its roots question at start-up reaches the client.
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ROOT, TS_NODE } from './support/client'
+import { CLI, INITIALIZE, runCli } from './support/proxy'
+
+const UPSTREAM = [...TS_NODE, 'test/support/upstream-outputs.ts']
+const ROOTS = [{ uri: 'file:///work/project', name: 'project' }]
+
+interface Opened { client: Client, stderr: () => string }
+const opened: Opened[] = []
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map(({ client }) => client.close()))
+})
+
+/** A real SDK 2.x client over stdio, offering `capabilities` (its roots answered), to the proxy or the server itself. */
+async function open(command: string[], capabilities: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Opened> {
+  const client = new Client({ name: 'flatmcp-test', version: '1' }, { capabilities, versionNegotiation: { mode: 'legacy' } })
+  if ('roots' in capabilities)
+    client.setRequestHandler('roots/list', async () => ({ roots: ROOTS }))
+  if ('sampling' in capabilities)
+    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'mock' }))
+  const transport = new StdioClientTransport({ command: command[0]!, args: command.slice(1), cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stderr: 'pipe' })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  await client.connect(transport)
+  const connection = { client, stderr: () => stderr }
+  opened.push(connection)
+  return connection
+}
+
+const proxied = (...flags: string[]): string[] => [process.execPath, CLI, 'proxy', ...flags, '--', ...UPSTREAM]
+const textOf = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]!.text)
+
+describe('flatmcp proxy in front of an SDK 1.x server configured and written as npm servers are', () => {
+  it('the upstream runs with the proxy\'s whole environment, --env added to it, ${NAME} read from the environment', async () => {
+    const { client } = await open(proxied('--env', 'GREETING=hello ${SECRET_TOKEN}'), {}, { MEMORY_FILE_PATH: '/data/memory.json', SECRET_TOKEN: 's3cret' })
+    const env = async (name: string): Promise<string> => textOf(await client.callTool({ name: 'env', arguments: { name } }))
+    expect(await env('MEMORY_FILE_PATH')).toBe('/data/memory.json')
+    expect(await env('SECRET_TOKEN')).toBe('s3cret')
+    expect(await env('GREETING')).toBe('hello s3cret')
+  })
+
+  it('a variable that is not set is said in a line, before anything runs (exit 2)', async () => {
+    const run = await runCli(['proxy', '--env', 'TOKEN=${FLATMCP_TEST_UNSET}', '--', ...UPSTREAM], ROOT, 60_000, INITIALIZE)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('the upstream\'s variable "TOKEN" names ${FLATMCP_TEST_UNSET}, which is not set in the environment')
+  })
+
+  it('the upstream is offered what the client offers, no more: it lists the tools it would list that client directly', async () => {
+    for (const capabilities of [{}, { sampling: {} }, { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }]) {
+      const direct = await open(UPSTREAM, capabilities)
+      const through = await open(proxied(), capabilities)
+      const names = async ({ client }: Opened): Promise<string[]> => (await client.listTools()).tools.map(tool => tool.name)
+      expect(await names(through), JSON.stringify(capabilities)).toEqual(await names(direct))
+    }
+  })
+
+  it('the upstream\'s roots question at start-up reaches the client, as directly', async () => {
+    const direct = await open(UPSTREAM, { roots: {} })
+    const through = await open(proxied(), { roots: {} })
+    // The server asks once it is initialized; its answer arrives by the first call.
+    await through.client.listTools()
+    expect(JSON.parse(textOf(await through.client.callTool({ name: 'roots', arguments: {} })))).toEqual(ROOTS)
+    expect(JSON.parse(textOf(await direct.client.callTool({ name: 'roots', arguments: {} })))).toEqual(ROOTS)
+  })
+
+  it('output schemas are listed compiled (a root object; no $schema, $ref, definitions or union), and results pass the client\'s own check against them', async () => {
+    const direct = await open(UPSTREAM)
+    const through = await open(proxied())
+    const listed = (await through.client.listTools()).tools
+    const forecast = listed.find(tool => tool.name === 'forecast')!
+    expect(forecast.outputSchema!.type).toBe('object')
+    for (const tool of listed.filter(t => t.outputSchema))
+      expect(JSON.stringify(tool.outputSchema), tool.name).not.toMatch(/"(\$schema|\$ref|definitions|\$defs|anyOf|oneOf)"/)
+    const own = (await direct.client.listTools()).tools.find(tool => tool.name === 'forecast')!
+    expect(JSON.stringify(own.outputSchema)).toMatch(/"\$schema".*"definitions"/)
+    const args = { city: 'Oslo', days: 3 }
+    const result = await through.client.callTool({ name: 'forecast', arguments: args })
+    expect(result.structuredContent).toEqual({ city: 'Oslo', days: [{ kind: 'sun', high: 20 }, { kind: 'rain', mm: 1 }, { kind: 'sun', high: 22 }] })
+    expect(result.structuredContent).toEqual((await direct.client.callTool({ name: 'forecast', arguments: args })).structuredContent)
+  })
+
+  it('a server that breaks its own output schema: its result goes on as it came, the schema is no longer listed, said once, and later calls pass', async () => {
+    const through = await open(proxied())
+    await through.client.listTools()
+    await expect(through.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).rejects.toThrow(/does not match the tool's output schema/)
+    await expect.poll(() => through.stderr()).toContain('tool "echo" answered with structuredContent its output schema does not take; its output schema is no longer listed')
+    expect((await through.client.listTools()).tools.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
+    expect((await through.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).structuredContent).toEqual({ echo: 5 })
+    expect(through.stderr().match(/answered with structuredContent/g)).toHaveLength(1)
+  })
+})
