@@ -5,7 +5,10 @@
 // its roots question at start-up reaches the client.
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ROOT, TS_NODE } from './support/client'
 import { CLI, INITIALIZE, runCli } from './support/proxy'
 
@@ -14,6 +17,8 @@ const ROOTS = [{ uri: 'file:///work/project', name: 'project' }]
 
 interface Opened { client: Client, stderr: () => string }
 const opened: Opened[] = []
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-sdk1-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 afterEach(async () => {
   await Promise.all(opened.splice(0).map(({ client }) => client.close()))
 })
@@ -96,5 +101,26 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect((await through.client.listTools()).tools.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
     expect((await through.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).structuredContent).toEqual({ echo: 5 })
     expect(through.stderr().match(/answered with structuredContent/g)).toHaveLength(1)
+  })
+
+  it('every fallback is said: by flatmcp snapshot, which records it, by a proxy serving that snapshot, by inspect and by the probe', async () => {
+    const file = join(scratch, 'outputs.mcp.json')
+    const made = await runCli(['snapshot', '--out', file, '--', ...UPSTREAM])
+    expect(made.code, made.stderr).toBe(0)
+    const fallback = 'tool "search" served as portable, not anthropic-strict: 30 optional parameters (Anthropic takes 24 per request)'
+    expect(made.stderr).toContain(`flatmcp snapshot: ${fallback}`)
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { runtime: Record<string, { profiles: Record<string, { strict?: boolean }> }>, diagnostics: { tool: string, code: string }[] }
+    expect(snapshot.runtime.search!.profiles['anthropic-strict']!.strict).toBe(false)
+    expect(snapshot.diagnostics).toContainEqual(expect.objectContaining({ tool: 'search', code: 'strict-fallback' }))
+    const served = await open([process.execPath, CLI, 'proxy', '--artifact', file, '--', ...UPSTREAM])
+    await served.client.listTools()
+    await expect.poll(() => served.stderr()).toContain(`flatmcp proxy: ${fallback}`)
+    const inspected = await runCli(['inspect', file, '--tool', 'search', '--profile', 'anthropic-strict'])
+    expect(inspected.code, inspected.stderr).toBe(0)
+    expect(inspected.stdout).toContain('served as portable: not strict')
+    expect(inspected.stdout).toContain('fallback: served as portable, not anthropic-strict: 30 optional parameters')
+    const probed = await runCli(['probe', file, '--samples', '20'])
+    expect(probed.stdout).toContain('search: served as portable, not anthropic-strict: 30 optional parameters')
+    expect(probed.code, probed.stdout).toBe(0)
   })
 })

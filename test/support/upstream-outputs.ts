@@ -36,6 +36,11 @@ const TOOLS = [
     outputSchema: { $schema: 'http://json-schema.org/draft-03/schema#', ...object({ echo: { type: 'string' } }) },
   },
   {
+    name: 'search',
+    description: 'Searches, with thirty optional filters (more than Anthropic\'s strict mode takes).',
+    inputSchema: object({ query: { type: 'string' }, ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`filter${i}`, { type: 'string' }])) }, ['query']),
+  },
+  {
     name: 'env',
     description: 'Says what the environment holds for a name.',
     inputSchema: object({ name: { type: 'string' } }, ['name']),
@@ -69,6 +74,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     }
     case 'echo':
       return { content: [text(`echo: ${String(args.word)}`)], structuredContent: { echo: 5 } }
+    case 'search':
+      return { content: [text(args)] }
     case 'env':
       return { content: [text(process.env[String(args.name)] ?? '(unset)')] }
     case 'roots':

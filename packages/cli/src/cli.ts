@@ -20,7 +20,8 @@ const COMMANDS: Record<string, string> = {
       --preset (auto, ${PRESET_NAMES.join(', ')}) names the parser JSON Schema inputs were written for`,
   inspect: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
       original and advertised schema side by side in one profile, tokens per profile, what was cut,
-      diagnostics, inverse map; --run evaluates a module not named *.tools.ts too`,
+      diagnostics, inverse map, of a tool module's tools or a snapshot's (*.mcp.json: its fallbacks
+      too); --run evaluates a module not named *.tools.ts too`,
   proxy: `  flatmcp proxy [options] [--env NAME=value]… -- <command> [args…]
   flatmcp proxy [options] [--header 'Name: value']… <url>
       serve an MCP server's tools flat: the upstream runs as a child process with the proxy's whole

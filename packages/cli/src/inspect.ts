@@ -1,8 +1,10 @@
 import type { CompiledTool, PresetName, ProfileName } from '@flatmcp/core'
-import { existsSync } from 'node:fs'
+import type { ToolTokens } from 'unplugin-flatmcp/internal'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { isJsonSchemaDocument, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
-import { createModuleCompiler, describeFailure, resolveOptions } from 'unplugin-flatmcp/internal'
+import { fallbacksOf, readSnapshot } from '@flatmcp/runtime/proxy'
+import { createModuleCompiler, describeFailure, loadTokenizer, resolveOptions, tokensOf } from 'unplugin-flatmcp/internal'
 import { createStyle } from './style'
 import { BuildError } from './build'
 
@@ -33,7 +35,7 @@ function unionCount(schema: unknown): number {
 }
 
 /** The one line that says what the compiler did to a tool: unions joined, places widened, keywords moved (or dropped), tokens. */
-function changeSummary(original: unknown, compiled: CompiledTool, tokens: { from: number, to: number }): string {
+function changeSummary(original: unknown, compiled: Pick<CompiledTool, 'inputSchema' | 'diagnostics'>, tokens: { from: number, to: number }): string {
   const joined = Math.max(0, unionCount(original) - unionCount(compiled.inputSchema))
   const widened = compiled.diagnostics.filter(d => WIDENED.has(d.code)).length
   const moved = compiled.diagnostics.filter(d => MOVED.has(d.code)).length
@@ -67,14 +69,73 @@ function sideBySide(left: string[], right: string[], width: number): string[] {
   return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => `${cut(left[i] ?? '').padEnd(column)} │ ${cut(right[i] ?? '')}`.trimEnd())
 }
 
-/** What the compiler did to each tool of a module: original vs advertised schema, diagnostics, coercion plan. */
+/** One tool as inspect shows it, whatever it came from: a module's export or a snapshot's upstream tool. */
+interface Shown {
+  name: string
+  /** Where it came from and how it is served, in the heading's parentheses. */
+  about: string
+  /** The original schemas, as given or as the library writes them, and what made them. */
+  originals: Record<string, unknown>
+  source: string
+  compiled: Pick<CompiledTool, 'inputSchema' | 'diagnostics' | 'decode' | 'coercion' | 'profile'>
+  /** The compiled output schema, where one is listed. */
+  output?: unknown
+  tokens: ToolTokens
+  /** What it falls back to (a proxied tool), a sentence each. */
+  fallbacks?: string[]
+}
+
+/** One tool's lines: heading, what changed, original beside advertised, tokens, what was cut, diagnostics, plans. */
+function renderTool(tool: Shown, shown: string, width: number, s: ReturnType<typeof createStyle>): string[] {
+  const { compiled, tokens } = tool
+  const out: string[] = []
+  const original = JSON.stringify(tool.originals, null, 2).split('\n')
+  const advertised = JSON.stringify(compiled.inputSchema, null, 2).split('\n')
+  out.push(s.bold(`── ${tool.name}`) + s.dim(`  (${tool.about})`))
+  out.push(...wrapWords(`${s.cyan('changed:')} ${changeSummary(tool.originals, compiled, { from: tokens.original, to: tokens.profiles[shown] ?? 0 })}`, width))
+  if (width >= 100) {
+    out.push(...sideBySide([s.cyan(`original (${tool.source})`)], [s.cyan('advertised inputSchema')], width + 10))
+    out.push(...sideBySide(original, advertised, width))
+  }
+  else {
+    out.push(s.cyan(`original (${tool.source}):`), ...original, s.cyan('advertised inputSchema:'), ...advertised)
+  }
+  if (tool.output !== undefined)
+    out.push(s.cyan('advertised outputSchema:'), ...JSON.stringify(tool.output, null, 2).split('\n'))
+  const ratio = (n: number): string => tokens.original === 0 ? '' : ` (${(n / tokens.original).toFixed(2)}×)`
+  // Each profile's figure stays on one line: the words inside it are joined by no-break spaces until wrapped.
+  const figures = Object.entries(tokens.profiles).map(([name, n]) => `${name === shown ? s.bold(name) : name}\u00A0${n}${ratio(n).replace(' ', '\u00A0')}`)
+  out.push(...wrapWords(`${s.cyan('tokens (o200k_base, name + description + schema):')} original\u00A0${tokens.original} → ${figures.join(', ')}`, width).map(line => line.replace(/\u00A0/g, ' ')))
+  for (const fallback of tool.fallbacks ?? [])
+    out.push(...wrapWords(`${s.yellow('fallback:')} ${fallback}`, width))
+  const cut = compiled.diagnostics.filter(d => d.code === 'generator-noise')
+  if (cut.length > 0)
+    out.push(...wrapWords(`${s.cyan('cut:')} ${cut.map(d => d.message).join('; ')}`, width))
+  const listed = compiled.diagnostics.filter(d => d.code !== 'generator-noise')
+  out.push(s.cyan('diagnostics:') + (listed.length === 0 ? ' none' : ''))
+  for (const d of listed) {
+    const mark = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info')
+    const flat = d.flatPath !== undefined && d.flatPath !== d.path ? ` (advertised ${d.flatPath || '/'})` : ''
+    out.push(...wrapWords(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}${flat}: ${d.message}`, width, '    '))
+  }
+  if (compiled.decode)
+    out.push(`${s.cyan('JSON text parsed back:')} ${JSON.stringify(compiled.decode)}`)
+  out.push(`${s.cyan(compiled.profile ? 'coercion plan and inverse map:' : 'coercion plan:')} ${JSON.stringify(compiled.coercion)}`, '')
+  return out
+}
+
+/** What the compiler did to each tool of a module, or of a snapshot (`*.mcp.json`): original vs advertised schema, diagnostics, plans. */
 export async function inspectModule(options: InspectOptions): Promise<string> {
   // Every profile, so the tokens line can compare them; the one asked for is shown.
   const resolved = resolveOptions({ root: options.root, preset: options.preset, profiles: options.profile === 'minimal' ? ['minimal'] : [...PROFILE_NAMES.filter(name => name !== 'minimal')], failOn: 'never' })
-  const shown = options.profile ?? resolved.profile
   const file = path.resolve(resolved.root, options.file)
   if (!existsSync(file))
     throw new BuildError(`${options.file}: no such file`)
+  const s = createStyle(options.stream)
+  const width = options.width ?? options.stream?.columns ?? 80
+  if (file.endsWith('.mcp.json'))
+    return (await inspectSnapshot(file, options)).flatMap(tool => renderTool(tool, options.profile ?? 'portable', width, s)).join('\n')
+  const shown = options.profile ?? resolved.profile
   // Inspecting evaluates the module: a server entry would start serving on this terminal.
   if (!options.run && !/\.tools\.(?:ts|mts|js|mjs)$/.test(file))
     throw new BuildError(`${options.file} is not named like a tool module (*.tools.ts): inspect evaluates the module it is given, and this one may be a program that starts a server. Give the tool module it imports, or pass --run to evaluate it anyway.`)
@@ -88,10 +149,7 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   const tools = fresh.tools.filter(t => !options.tool || t.compiled.name === options.tool)
   if (tools.length === 0)
     throw new BuildError(options.tool ? `${options.file}: no tool named "${options.tool}" (tools: ${fresh.tools.map(t => t.compiled.name).join(', ') || 'none'})` : `${options.file}: exports no tools`)
-  const s = createStyle(options.stream)
-  const width = options.width ?? options.stream?.columns ?? 80
-  const out: string[] = []
-  for (const { exportName, compiled: base, others, definition, tokens } of tools) {
+  return tools.flatMap(({ exportName, compiled: base, others, definition, tokens }) => {
     const compiled = others.find(other => other.profile === shown) ?? base
     // A JSON Schema given as data is shown as given: what reading it cut is listed below.
     const originalOf = (schema: unknown): unknown => isJsonSchemaDocument(schema) ? schema : toOriginalSchema(schema, 'input', fresh.converters, { preset: resolved.preset }).schema
@@ -99,35 +157,51 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
       ...(definition.params ? { params: originalOf(definition.params) } : {}),
       input: definition.input === undefined ? {} : originalOf(definition.input),
     }
-    const original = JSON.stringify(originals, null, 2).split('\n')
     const source = isJsonSchemaDocument(definition.input) ? `JSON Schema as given${compiled.preset ? `, read for ${compiled.preset}` : ''}` : 'schema library → JSON Schema'
-    const advertised = JSON.stringify(compiled.inputSchema, null, 2).split('\n')
-    out.push(s.bold(`── ${compiled.name}`) + s.dim(`  (export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''})`))
-    out.push(...wrapWords(`${s.cyan('changed:')} ${changeSummary(originals, compiled, { from: tokens.original, to: tokens.profiles[shown] ?? 0 })}`, width))
-    if (width >= 100) {
-      out.push(...sideBySide([s.cyan(`original (${source})`)], [s.cyan('advertised inputSchema')], width + 10))
-      out.push(...sideBySide(original, advertised, width))
-    }
-    else {
-      out.push(s.cyan(`original (${source}):`), ...original, s.cyan('advertised inputSchema:'), ...advertised)
-    }
-    const ratio = (n: number): string => tokens.original === 0 ? '' : ` (${(n / tokens.original).toFixed(2)}×)`
-    // Each profile's figure stays on one line: the words inside it are joined by no-break spaces until wrapped.
-    const figures = Object.entries(tokens.profiles).map(([name, n]) => `${name === shown ? s.bold(name) : name}\u00A0${n}${ratio(n).replace(' ', '\u00A0')}`)
-    out.push(...wrapWords(`${s.cyan('tokens (o200k_base, name + description + schema):')} original\u00A0${tokens.original} → ${figures.join(', ')}`, width).map(line => line.replace(/\u00A0/g, ' ')))
-    const cut = compiled.diagnostics.filter(d => d.code === 'generator-noise')
-    if (cut.length > 0)
-      out.push(...wrapWords(`${s.cyan('cut:')} ${cut.map(d => d.message).join('; ')}`, width))
-    const listed = compiled.diagnostics.filter(d => d.code !== 'generator-noise')
-    out.push(s.cyan('diagnostics:') + (listed.length === 0 ? ' none' : ''))
-    for (const d of listed) {
-      const mark = d.severity === 'error' ? s.red('error') : d.severity === 'warning' ? s.yellow('warning') : s.dim('info')
-      const flat = d.flatPath !== undefined && d.flatPath !== d.path ? ` (advertised ${d.flatPath || '/'})` : ''
-      out.push(...wrapWords(`  ${mark} ${d.code} ${d.schema}${d.path || '/'}${flat}: ${d.message}`, width, '    '))
-    }
-    if (compiled.decode)
-      out.push(`${s.cyan('JSON text parsed back:')} ${JSON.stringify(compiled.decode)}`)
-    out.push(`${s.cyan(compiled.profile ? 'coercion plan and inverse map:' : 'coercion plan:')} ${JSON.stringify(compiled.coercion)}`, '')
+    return renderTool({ name: compiled.name, about: `export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''}`, originals, source, compiled, tokens }, shown, width, s)
+  }).join('\n')
+}
+
+/** A snapshot's tools as inspect shows them: each upstream definition beside what the proxy serves in the profile asked for. */
+async function inspectSnapshot(file: string, options: InspectOptions): Promise<Shown[]> {
+  let read
+  try {
+    read = readSnapshot(JSON.parse(readFileSync(file, 'utf8')))
   }
-  return out.join('\n')
+  catch (error) {
+    throw new BuildError(`${options.file}: ${(error as Error).message}`)
+  }
+  const { snapshot } = read
+  const shown = options.profile ?? 'portable'
+  if (shown !== 'portable' && !snapshot.options.profiles.includes(shown))
+    throw new BuildError(`${options.file} holds no ${shown} profile (it has ${['portable', ...snapshot.options.profiles].join(', ')})`)
+  const tools = read.tools.filter(tool => !options.tool || tool.name === options.tool)
+  if (tools.length === 0)
+    throw new BuildError(options.tool ? `${options.file}: no tool named "${options.tool}" (tools: ${read.tools.map(t => t.name).join(', ') || 'none'})` : `${options.file}: holds no tools`)
+  await loadTokenizer()
+  const costOf = (tool: { name: string, description?: string, inputSchema: unknown }): number => tokensOf(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }))
+  return tools.map((tool) => {
+    const listed = tool.precomputed.tool
+    const profiled = shown === 'portable' ? undefined : tool.precomputed.profiles?.[shown]
+    const upstream = tool.upstream.tool
+    return {
+      name: tool.name,
+      about: `upstream ${snapshot.upstream.name} ${snapshot.upstream.version}, ${shown} profile${tool.served === 'as-is' ? ', served as it came' : profiled?.strict === false ? ', served as portable: not strict' : ''}`,
+      originals: { input: upstream.inputSchema, ...(upstream.outputSchema === undefined ? {} : { output: upstream.outputSchema }) },
+      source: `the upstream's JSON Schema, read for ${snapshot.options.preset}`,
+      compiled: {
+        inputSchema: (profiled?.inputSchema ?? listed.inputSchema) as CompiledTool['inputSchema'],
+        diagnostics: tool.diagnostics,
+        coercion: profiled?.coercion ?? tool.precomputed.coercion,
+        ...(profiled?.decode ? { decode: profiled.decode } : {}),
+        ...(profiled ? { profile: shown } : {}),
+      },
+      ...(listed.outputSchema === undefined ? {} : { output: listed.outputSchema }),
+      tokens: {
+        original: costOf(upstream),
+        profiles: Object.fromEntries([['portable', costOf(listed)], ...Object.entries(tool.precomputed.profiles ?? {}).map(([name, data]) => [name, costOf({ ...listed, inputSchema: data.inputSchema })])]),
+      },
+      fallbacks: fallbacksOf(tool),
+    }
+  })
 }

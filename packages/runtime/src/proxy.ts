@@ -5,6 +5,7 @@
 export type { ProxiedTool, Snapshot, UpstreamRecord } from './artifact/format'
 export type { Validator } from './proxy/chooser'
 export { compileUpstreamList } from './proxy/compile-list'
+export { fallbacksOf } from './proxy/fallbacks'
 export type { CompiledUpstreamList, CompileListOptions } from './proxy/compile-list'
 export { connectUpstream } from './proxy/connection'
 export { expandVariables, upstreamEnvironment } from './proxy/environment'

@@ -8,7 +8,7 @@ import type { Source } from './checks'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
-import { compileUpstreamList, connectUpstream, driftOf, readSnapshot, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readSnapshot, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { snapshotGenerator } from '../version'
 import { shapeChecks, soundness, startReport } from './checks'
 import { lineDiff } from './diff'
@@ -37,6 +37,11 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
   const artifact = { ...snapshot, module: `upstream ${snapshot.upstream.name}`, hash: '' } as unknown as Artifact
   const { report, add } = startReport(file, artifact, budget)
   const { profiled, uncompiled } = shapeChecks(artifact, [], add)
+  // Each fallback it records: served as it came, portable in a strict profile, an output left out.
+  for (const tool of tools) {
+    for (const fallback of fallbacksOf(tool))
+      add({ check: 'profile', severity: 'warning', tool: tool.name, message: fallback })
+  }
 
   // Compiled again from the definitions it records, with the options it records.
   const text = readFileSync(file, 'utf8')

@@ -6,7 +6,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core'
-import { compileUpstreamList, connectUpstream, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { compileUpstreamList, connectUpstream, fallbacksOf, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal'
 
 export interface SnapshotCommandOptions {
@@ -47,9 +47,10 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
       throw listSetupError(error, upstream.where)
     })
     const kept = list.tools.filter((tool) => {
-      if (tool.served === 'as-is')
-        log(`flatmcp proxy: tool ${shown(tool.name)} ${options.onInvalid === 'drop' ? 'left out' : 'served as it came'}: ${tool.reason}`)
-      return tool.served !== 'as-is' || options.onInvalid !== 'drop'
+      const dropped = tool.served === 'as-is' && options.onInvalid === 'drop'
+      for (const fallback of fallbacksOf(tool, options.onInvalid))
+        log(`flatmcp snapshot: tool ${shown(tool.name)} ${fallback}`)
+      return !dropped
     })
     const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: list.preset, profiles })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))

@@ -120,7 +120,8 @@ export interface Snapshot {
   options: { profile: 'portable', profiles: ProfileName[], preset: PresetName, coercion: true, extend: null }
   tools: McpTool[]
   runtime: Record<string, SnapshotRuntimeEntry>
-  diagnostics: { tool: string, code: string, severity: string, path: string, message: string }[]
+  /** What the compiler said of each tool (`schema` where it is not the input: `output`), strict fallbacks in every profile among it. */
+  diagnostics: { tool: string, schema?: string, code: string, severity: string, path: string, message: string }[]
 }
 
 /** One tool of an upstream's list, compiled (or why not): what the proxy serves and a snapshot holds. */

@@ -3,6 +3,7 @@
 // field, before anything is served from the file. What serving needs is always checked; `provenance`
 // also asks for what says where a module's artifact came from (the probe re-derives it from that).
 import type { ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, UpstreamRecord } from './format'
+import type { ToolDiagnostic } from '@flatmcp/core'
 import { hasOwn, isObject } from '../util/object'
 import { malformedSchema, malformedTool } from './tool-shape'
 
@@ -145,6 +146,12 @@ export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, 
     [typeof o?.preset === 'string' && isStringList(o.profiles), '"options" needs a preset and a list of profiles'],
     [Array.isArray(s.tools) && isObject(s.runtime), 'it needs "tools", a list, and "runtime", an object'],
   ])
+  // What the compiler said, by tool: what a proxy serving the snapshot says of its fallbacks, and writes again.
+  const said = new Map<string, ToolDiagnostic[]>()
+  for (const d of Array.isArray(s.diagnostics) ? s.diagnostics : []) {
+    if (isObject(d) && typeof d.tool === 'string' && typeof d.code === 'string' && typeof d.message === 'string')
+      said.set(d.tool, [...(said.get(d.tool) ?? []), { ...d, schema: d.schema === 'output' ? 'output' : 'input' } as ToolDiagnostic])
+  }
   const tools = entries(s.tools as unknown[], s.runtime as Record<string, unknown>).map(({ tool, entry }): ProxiedTool => {
     const record = entry.upstream
     if (!isObject(record) || typeof record.digest !== 'string' || !isObject(record.tool) || record.tool.name !== tool.name || !isObject(record.tool.inputSchema))
@@ -154,7 +161,7 @@ export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, 
       served: entry.served === 'as-is' ? 'as-is' : 'compiled',
       ...(typeof entry.reason === 'string' ? { reason: entry.reason } : {}),
       precomputed: precomputed(tool, entry),
-      diagnostics: [],
+      diagnostics: said.get(tool.name) ?? [],
       upstream: record as unknown as UpstreamRecord,
     }
   })

@@ -66,7 +66,7 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
       ...(tool.served === 'as-is' ? { served: 'as-is' as const, reason: tool.reason! } : {}),
       upstream: tool.upstream,
     }])),
-    diagnostics: tools.flatMap(tool => tool.diagnostics.map(({ tool: name, code, severity, path, message }) => ({ tool: name, code, severity, path, message }))),
+    diagnostics: tools.flatMap(tool => tool.diagnostics.map(({ tool: name, schema, code, severity, path, message }) => ({ tool: name, ...(schema === 'input' ? {} : { schema }), code, severity, path, message }))),
   }
 }
 

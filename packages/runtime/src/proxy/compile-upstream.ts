@@ -98,9 +98,12 @@ export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamToo
     // What the compiler does not make (icons, `_meta`) is the upstream's own.
     const { inputSchema: _input, outputSchema: _output, ...rest } = tool
     precomputed.tool = { ...rest, ...precomputed.tool }
-    const diagnostics = outputLeftOut === undefined
-      ? base.diagnostics
-      : [...base.diagnostics, { tool: tool.name, schema: 'output' as const, code: 'output-left-out' as const, severity: 'warning' as const, path: '', message: `its output schema is not listed, so no client checks a result against it: ${outputLeftOut}` }]
+    // The base profile's word, each strict profile's fallback, and an output schema left out.
+    const diagnostics = [
+      ...base.diagnostics,
+      ...others.flatMap(other => other.diagnostics.filter(d => d.code === 'strict-fallback')),
+      ...(outputLeftOut === undefined ? [] : [{ tool: tool.name, schema: 'output' as const, code: 'output-left-out' as const, severity: 'warning' as const, path: '', message: `its output schema is not listed, so no client checks a result against it: ${outputLeftOut}` }]),
+    ]
     return { name: tool.name, served: 'compiled', precomputed, diagnostics }
   }
   catch (error) {

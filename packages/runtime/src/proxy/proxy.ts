@@ -23,6 +23,7 @@ import { opening, within } from '../util/wait'
 import { compileUpstreamList } from './compile-list'
 import { connectUpstream, isUpstreamTarget } from './connection'
 import { ANY_RESULT, forwardedParams, relay } from './forward'
+import { fallbacksOf } from './fallbacks'
 import { servedTools } from './served-tools'
 import { listSetupError } from './setup-error'
 import { callSlots } from './slots'
@@ -251,14 +252,16 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
     const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshotTools }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled }] : [])]
     const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: preset ?? 'auto', profiles, ...(options.compile ? { compile: options.compile } : {}), known })
-    const before = new Set(known.flatMap(version => version.tools))
+    // Each fallback is said once per list version it first appears in: a snapshot's at start-up, a
+    // tool compiled anew when it is.
+    const before = new Set(current?.compiled)
     const served = list.tools.filter((tool) => {
-      if (tool.served !== 'as-is')
-        return true
-      // Said when the tool is first compiled; a snapshot's are said in the proxy's first line.
-      if (!before.has(tool))
-        log(`flatmcp proxy: tool ${shown(tool.name)} ${options.onInvalid === 'drop' ? 'left out' : 'served as it came'}: ${tool.reason}`)
-      return options.onInvalid !== 'drop'
+      const dropped = tool.served === 'as-is' && options.onInvalid === 'drop'
+      if (!before.has(tool)) {
+        for (const fallback of fallbacksOf(tool, options.onInvalid))
+          log(`flatmcp proxy: tool ${shown(tool.name)} ${fallback}`)
+      }
+      return !dropped
     })
     if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
       log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
