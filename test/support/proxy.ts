@@ -49,8 +49,8 @@ export interface Listening {
 }
 
 /** Starts a process that prints `listening on http://127.0.0.1:<port>/mcp` on stderr once it listens. */
-export async function startListening(command: string, args: string[], cwd = ROOT): Promise<Listening> {
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
+export async function startListening(command: string, args: string[], cwd = ROOT, env: Record<string, string> = {}): Promise<Listening> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL from ${args.join(' ')}; stderr: ${stderr}`)), 60_000)
@@ -91,9 +91,9 @@ export async function httpClient(url: string, era: Era = 'legacy', capabilities:
 export const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flatmcp-test', version: '1' } } })}\n`
 
 /** Runs the CLI to its end: exit code, stdout and stderr; `stdin` is written to it (and left open), else it reads nothing. */
-export function runCli(args: string[], cwd = ROOT, timeoutMs = 120_000, stdin?: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
+export function runCli(args: string[], cwd = ROOT, timeoutMs = 120_000, stdin?: string, env: Record<string, string> = {}): Promise<{ code: number | null, stdout: string, stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
     if (stdin !== undefined)
       child.stdin!.write(stdin)
     let stdout = ''

@@ -78,8 +78,10 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
       lines.push(`    ${s.yellow('!')} ${finding.tool}: ${finding.message}`)
   }
   const errors = report.artifacts.flatMap(a => a.findings).filter(f => f.severity === 'error').length
+  // What the artifacts hold together is a block of its own, not an artifact.
+  const files = report.artifacts.filter(a => a.file || a.module).length
   lines.push('', errors === 0
-    ? s.green(`clean: ${plural(report.artifacts.length, 'artifact')}, seed ${report.seed}, ${report.samples} samples per tool`)
-    : s.red(`${plural(errors, 'finding')} in ${plural(report.artifacts.length, 'artifact')} (seed ${report.seed}, ${report.samples} samples per tool)`))
+    ? s.green(`clean: ${plural(files, 'artifact')}, seed ${report.seed}, ${report.samples} samples per tool`)
+    : s.red(`${plural(errors, 'finding')} in ${plural(files, 'artifact')} (seed ${report.seed}, ${report.samples} samples per tool)`))
   return lines.join('\n')
 }

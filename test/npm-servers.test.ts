@@ -1,0 +1,170 @@
+// `flatmcp proxy` in front of MCP servers people run, installed from the npm registry at pinned
+// versions (test/support/npm-servers.ts): reference servers, vendors' servers, a browser server and
+// one in Go, each configured by the environment its README gives it. Each is listed directly and
+// through the proxy in every profile: no tool lost, the portable list flat, the strict profiles as
+// the vendors' own code takes them (or said non-strict), inputs and outputs sound by the probe; real
+// calls, with their arguments broken as models break them, give the direct call's result.
+import type { CallToolResult } from '@modelcontextprotocol/client'
+import type { NpmServer } from './support/npm-servers'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { toStrictJsonSchema } from 'openai/lib/transform'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { portableViolations } from '../packages/core/test/support'
+import { geminiViolations } from '../packages/core/test/target-oracles'
+import { ROOT } from './support/client'
+import { atScale } from './support/full'
+import { installNpmServers, NPM_SERVERS } from './support/npm-servers'
+import { CLI, httpClient, runCli, startListening } from './support/proxy'
+
+const PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-npm-servers-'))
+let bin = ''
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+beforeAll(() => {
+  bin = installNpmServers()
+}, 600_000)
+
+interface Tool { name: string, inputSchema: Record<string, unknown>, outputSchema?: Record<string, unknown> }
+
+/** A server's own folder, command and environment. */
+function setUp(server: NpmServer): { folder: string, command: string[], env: Record<string, string> } {
+  const folder = join(scratch, server.name)
+  mkdirSync(folder, { recursive: true })
+  return { folder, command: server.command(bin, folder), env: server.env(folder) }
+}
+
+/** A real SDK 2.x client over stdio, the environment given, offering nothing. */
+async function connect(command: string[], env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: 'flatmcp-test', version: '1' }, { versionNegotiation: { mode: 'legacy' } })
+  await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stderr: 'ignore' }))
+  return client
+}
+
+const snapshots: string[] = []
+
+describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${server.kind})`, server] as const))('%s', (_name, server) => {
+  it('through the proxy every tool is listed, in every profile: portable flat, the strict profiles as the vendors\' code takes them or said non-strict', async () => {
+    const { command, env } = setUp(server)
+    const direct = await connect(command, env)
+    const listed = (await direct.listTools()).tools as Tool[]
+    await direct.close()
+    expect(listed.length).toBeGreaterThan(0)
+    // The environment a client's config gives reaches the server through the proxy's own.
+    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...command], ROOT, env)
+    try {
+      for (const profile of PROFILES) {
+        const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
+        const tools = (await client.listTools()).tools as Tool[]
+        await client.close()
+        expect(tools.map(tool => tool.name), profile).toEqual(listed.map(tool => tool.name))
+        if (profile === 'portable') {
+          for (const tool of tools)
+            expect(portableViolations(tool.inputSchema), tool.name).toEqual([])
+        }
+      }
+    }
+    finally {
+      await proxy.close()
+    }
+    const file = join(scratch, `${server.name}.mcp.json`)
+    const made = await runCli(['snapshot', '--out', file, '--', ...command], ROOT, 120_000, undefined, env)
+    expect(made.code, made.stderr).toBe(0)
+    snapshots.push(file)
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: Tool[], runtime: Record<string, { served?: string, profiles: Record<string, { inputSchema: Record<string, unknown>, strict?: boolean }> }> }
+    expect(snapshot.tools.map(tool => tool.name)).toEqual(listed.map(tool => tool.name))
+    for (const tool of snapshot.tools) {
+      const runtime = snapshot.runtime[tool.name]!
+      expect(runtime.served, `${tool.name} served as it came`).toBeUndefined()
+      for (const output of [tool.outputSchema].filter(Boolean))
+        expect(JSON.stringify(output), tool.name).not.toMatch(/"(\$schema|\$ref|\$defs|definitions|anyOf|oneOf|allOf)"/)
+      const openai = runtime.profiles['openai-strict']!
+      const anthropic = runtime.profiles['anthropic-strict']!
+      // A tool strict in a profile is one the vendor's own transform gives back unchanged; one that is
+      // not is said (the snapshot's stderr names each).
+      if (openai.strict !== false)
+        expect(toStrictJsonSchema(openai.inputSchema as never), tool.name).toEqual(openai.inputSchema)
+      else
+        expect(made.stderr).toContain(`tool "${tool.name}" served as portable, not openai-strict`)
+      if (anthropic.strict !== false)
+        expect(transformJSONSchema(anthropic.inputSchema as never), tool.name).toEqual(anthropic.inputSchema)
+      else
+        expect(made.stderr).toContain(`tool "${tool.name}" served as portable, not anthropic-strict`)
+      expect(geminiViolations(runtime.profiles.gemini!.inputSchema, { names: false }), tool.name).toEqual([])
+    }
+  })
+})
+
+describe('what an operator meets', () => {
+  it('the probe finds every snapshot current and sound: inputs and outputs under four validators, each target profile round-tripped', async () => {
+    expect(snapshots).toHaveLength(NPM_SERVERS.length)
+    const probed = await runCli(['probe', ...snapshots, '--samples', String(atScale(4, 100)), '--json'], ROOT, 600_000)
+    const report = JSON.parse(probed.stdout) as { ok: boolean, artifacts: { file: string, findings: { severity: string, tool?: string, message: string }[] }[] }
+    expect(report.artifacts.flatMap(artifact => artifact.findings.filter(f => f.severity === 'error').map(f => `${artifact.file} ${f.tool}: ${f.message}`))).toEqual([])
+    expect(probed.code).toBe(0)
+  }, 600_000)
+
+  it('a server that needs its environment to start starts through the proxy given it, and not without', async () => {
+    for (const server of NPM_SERVERS.filter(s => s.needsEnv)) {
+      const { command, env } = setUp(server)
+      const bare = await runCli(['snapshot', '--out', join(scratch, 'bare.mcp.json'), '--', ...command], ROOT, 60_000, undefined, Object.fromEntries(Object.keys(env).map(name => [name, ''])))
+      expect(bare.code, server.name).toBe(2)
+      const given = await runCli(['snapshot', '--out', join(scratch, 'given.mcp.json'), ...Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]), '--', ...command], ROOT, 60_000, undefined, Object.fromEntries(Object.keys(env).map(name => [name, ''])))
+      expect(given.code, `${server.name}: ${given.stderr}`).toBe(0)
+    }
+  })
+
+  it('real calls, their arguments broken as models break them (objects and arrays as JSON text, numbers and booleans as strings), give the direct call\'s result', async () => {
+    const cases: { server: string, calls: { name: string, sent: Record<string, unknown>, meant: Record<string, unknown> }[] }[] = [
+      {
+        server: 'filesystem',
+        calls: [
+          { name: 'read_text_file', sent: { path: 'notes.txt', head: '2' }, meant: { path: 'notes.txt', head: 2 } },
+          { name: 'read_multiple_files', sent: { paths: '["notes.txt","other.txt"]' }, meant: { paths: ['notes.txt', 'other.txt'] } },
+          { name: 'edit_file', sent: { path: 'notes.txt', edits: '[{"oldText":"two","newText":"2"}]', dryRun: 'true' }, meant: { path: 'notes.txt', edits: [{ oldText: 'two', newText: '2' }], dryRun: true } },
+        ],
+      },
+      {
+        server: 'memory',
+        calls: [
+          { name: 'create_entities', sent: { entities: '[{"name":"flatmcp","entityType":"project","observations":["flat schemas"]}]' }, meant: { entities: [{ name: 'flatmcp', entityType: 'project', observations: ['flat schemas'] }] } },
+          { name: 'search_nodes', sent: { query: 'flat' }, meant: { query: 'flat' } },
+        ],
+      },
+      { server: 'sequential-thinking', calls: [{ name: 'sequentialthinking', sent: { thought: 'first', thoughtNumber: '1', totalThoughts: '2', nextThoughtNeeded: 'true' }, meant: { thought: 'first', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true } }] },
+      { server: 'everything', calls: [{ name: 'get-sum', sent: { a: '2', b: '3.5' }, meant: { a: 2, b: 3.5 } }, { name: 'echo', sent: { message: '{"a":1}' }, meant: { message: '{"a":1}' } }] },
+    ]
+    for (const { server: name, calls } of cases) {
+      const server = NPM_SERVERS.find(s => s.name === name)!
+      // Two folders alike: the direct server's and the proxied one's (a file each server writes).
+      const run = async (through: boolean): Promise<unknown[]> => {
+        const folder = join(scratch, `${name}-${through ? 'proxied' : 'direct'}`)
+        mkdirSync(folder, { recursive: true })
+        writeFileSync(join(folder, 'notes.txt'), 'one\ntwo\nthree\n')
+        writeFileSync(join(folder, 'other.txt'), 'other\n')
+        const command = server.command(bin, folder)
+        const client = await connect(through ? [process.execPath, CLI, 'proxy', '--', ...command] : command, server.env(folder))
+        try {
+          const results: unknown[] = []
+          for (const call of calls) {
+            const args = through ? call.sent : call.meant
+            const result = await client.callTool({ name: call.name, arguments: name === 'filesystem' ? { ...args, path: join(folder, String(args.path ?? '')), ...(args.paths ? { paths: typeof args.paths === 'string' ? JSON.stringify((JSON.parse(args.paths) as string[]).map(p => join(folder, p))) : (args.paths as string[]).map(p => join(folder, p)) } : {}) } : args }) as CallToolResult
+            expect(result.isError, `${name} ${call.name}: ${JSON.stringify(result.content)}`).not.toBe(true)
+            results.push(JSON.parse(JSON.stringify(result.content).replaceAll(folder, '<folder>')))
+          }
+          return results
+        }
+        finally {
+          await client.close()
+        }
+      }
+      expect(await run(true), name).toEqual(await run(false))
+    }
+    // The memory server wrote where its environment said.
+    expect(readFileSync(join(scratch, 'memory-proxied', 'memory.jsonl'), 'utf8')).toContain('"flatmcp"')
+  })
+})
