@@ -45,8 +45,9 @@ const proxied = (...flags: string[]): string[] => [process.execPath, CLI, 'proxy
 const textOf = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]!.text)
 
 describe('flatmcp proxy in front of an SDK 1.x server configured and written as npm servers are', () => {
-  it('the upstream runs with the proxy\'s whole environment, --env added to it, ${NAME} read from the environment', async () => {
-    const { client } = await open(proxied('--env', 'GREETING=hello ${SECRET_TOKEN}'), {}, { MEMORY_FILE_PATH: '/data/memory.json', SECRET_TOKEN: 's3cret' })
+  it('the upstream runs with the proxy\'s whole environment, --env added to it, ${NAME} read from the environment; its command needs no -- before it', async () => {
+    // The command given without `--`, as a client config's args array often does.
+    const { client } = await open([process.execPath, CLI, 'proxy', '--env', 'GREETING=hello ${SECRET_TOKEN}', ...UPSTREAM], {}, { MEMORY_FILE_PATH: '/data/memory.json', SECRET_TOKEN: 's3cret' })
     const env = async (name: string): Promise<string> => textOf(await client.callTool({ name: 'env', arguments: { name } }))
     expect(await env('MEMORY_FILE_PATH')).toBe('/data/memory.json')
     expect(await env('SECRET_TOKEN')).toBe('s3cret')

@@ -200,7 +200,7 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     await Promise.all([proxy?.close(), upstream?.close()])
   })
 
-  it('serves the same flat list to both protocol eras, and each profile at /mcp/<profile>, its model answers read back to the direct call\'s output', async () => {
+  it('serves the same flat list to both protocol eras, and each profile at /mcp/<profile> and /<profile>/mcp, its model answers read back to the direct call\'s output', async () => {
     const direct = await httpClient(upstream.url)
     clients.push(direct)
     const listed = (await direct.listTools()).tools as unknown as Listed[]
@@ -209,8 +209,9 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     expect(a.tools).toEqual(b.tools)
     expect(a.tools.find(tool => tool.name === 'send')!.inputSchema).toEqual(compileTool({ name: 'send', input: listed.find(tool => tool.name === 'send')!.inputSchema }).inputSchema)
     for (const profile of ['openai-strict', 'anthropic-strict', 'gemini'] as ProfileName[]) {
-      for (const era of ['legacy', 'modern'] as const) {
-        const client = await connect(`/mcp/${profile}`, era)
+      // Each era at each of the profile's two routes.
+      for (const [era, route] of [['legacy', `/mcp/${profile}`], ['modern', `/${profile}/mcp`]] as const) {
+        const client = await connect(route, era)
         const advertised = (await client.listTools()).tools as unknown as Listed[]
         for (const [name, args] of CALLS) {
           const compiled = compileTool({ name, input: listed.find(tool => tool.name === name)!.inputSchema }, { profile })
@@ -345,6 +346,8 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     const frozen = await runCli(['proxy', '--artifact', file, '--frozen', '--', ...UPSTREAM_V2, 'revised'], ROOT, 120_000, INITIALIZE)
     expect(frozen.code).toBe(1)
     expect(frozen.stderr).toContain(`the upstream no longer matches ${file} (changed: "page"); not serving it (--frozen)`)
+    // The whole command that refreshes it, the upstream's included.
+    expect(frozen.stderr).toContain(`Refresh the snapshot: flatmcp snapshot --out ${file} --profile openai-strict --profile anthropic-strict --profile gemini -- ${UPSTREAM_V2.join(' ')} revised`)
   })
 
   it('the probe finds a snapshot current and sound, alone and against its live upstream, and names each tool a changed upstream no longer matches', async () => {

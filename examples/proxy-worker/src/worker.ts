@@ -1,9 +1,9 @@
 // src/worker.ts: the proxy's fetch handler as a Cloudflare Worker. The upstream's URL comes from the
 // environment, its snapshot is bundled in, its schemas are read by @cfworker/json-schema (Workers
 // generate no code at run time, so ajv cannot run there), and the path picks the profile: /mcp serves
-// portable, /mcp/<profile> the others the snapshot holds.
+// portable, /mcp/<profile> or /<profile>/mcp the others the snapshot holds.
 import { Validator } from '@cfworker/json-schema'
-import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
+import { createProxyHandler, profileOfPath } from '@flatmcp/runtime/proxy/fetch'
 
 interface Env { UPSTREAM: string }
 
@@ -14,7 +14,7 @@ export function createWorker(snapshot: unknown): { fetch: (request: Request, env
       handler ??= createProxyHandler({
         upstream: env.UPSTREAM,
         snapshot,
-        profile: ({ url }) => url?.pathname.split('/')[2],
+        profile: ({ url }) => url ? profileOfPath(url.pathname) : undefined,
         validator: (schema) => {
           const validator = new Validator(schema as never, '2020-12', false)
           return value => validator.validate(value as never).valid

@@ -22,7 +22,7 @@ const COMMANDS: Record<string, string> = {
       original and advertised schema side by side in one profile, tokens per profile, what was cut,
       diagnostics, inverse map, of a tool module's tools or a snapshot's (*.mcp.json: its fallbacks
       too); --run evaluates a module not named *.tools.ts too`,
-  proxy: `  flatmcp proxy [options] [--env NAME=value]… -- <command> [args…]
+  proxy: `  flatmcp proxy [options] [--env NAME=value]… [--] <command> [args…]
   flatmcp proxy [options] [--header 'Name: value']… <url>
       serve an MCP server's tools flat: the upstream runs as a child process with the proxy's whole
       environment and --env added (or is reached over Streamable HTTP, the headers sent with every
@@ -33,7 +33,7 @@ const COMMANDS: Record<string, string> = {
       (per tool, 10000: a tool past it is served as it came); --http port [--host
       address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
       stdio; --artifact file to serve a snapshot without compiling (--frozen: only what it holds)`,
-  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… -- <command> [args…]
+  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… [--] <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
       compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
       flatmcp proxy --artifact and the fetch handler serve without compiling`,
@@ -101,6 +101,28 @@ function upstreamOf(command: string, after: string[] | undefined, urls: string[]
   return url === undefined ? { command: after!, ...(envFlags?.length ? { env } : {}) } : { url, headers }
 }
 
+/**
+ * Where an upstream command starts among proxy's or snapshot's arguments: at `--`, or, without one,
+ * at the first word that is neither an option, an option's value nor a URL of any scheme (a client config's `args`
+ * as the MCP Inspector builds them: `["proxy", "npx", "-y", "server"]`); -1 for none.
+ */
+function commandStart(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): number {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === '--')
+      return i
+    if (arg.startsWith('-')) {
+      const name = arg.replace(/^--?/, '').split('=')[0]!
+      if (options[name]?.type === 'string' && !arg.includes('='))
+        i++
+      continue
+    }
+    if (!/^[a-z][\w+.-]*:\/\//i.test(arg))
+      return i
+  }
+  return -1
+}
+
 function count(value: string | undefined, flag: string): number | undefined {
   if (value === undefined)
     return undefined
@@ -164,17 +186,14 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
-    const split = rest.indexOf('--')
-    const { values, positionals } = parseArgs({
-      args: split < 0 ? rest : rest.slice(0, split),
-      allowPositionals: true,
-      options: { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'out': { type: 'string' } },
-    })
+    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'out': { type: 'string' } } as const
+    const split = commandStart(rest, options)
+    const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options })
     const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen'] : ['out']
     const foreign = ['http', 'host', 'artifact', 'frozen', 'out'].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
     if (foreign !== undefined)
       throw new UsageError(`${command} takes no --${foreign}`)
-    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(split + 1), positionals, values.header, values.env)
+    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env)
     const onInvalid = values['on-invalid']
     if (onInvalid !== undefined && onInvalid !== 'serve' && onInvalid !== 'drop')
       throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)

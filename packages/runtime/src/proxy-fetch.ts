@@ -3,5 +3,6 @@
 export type { Validator } from './proxy/chooser'
 export { createProxyHandler } from './proxy/fetch-handler'
 export type { ProxyHandler, ProxyHandlerOptions } from './proxy/fetch-handler'
+export { profileOfPath } from './proxy/routes'
 export { readSnapshot } from './proxy/snapshot'
 export type { Snapshot } from './artifact/format'

@@ -9,13 +9,14 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import { compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readSnapshot, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { snapshotCommand } from '../proxy/snapshot'
 import { snapshotGenerator } from '../version'
 import { shapeChecks, soundness, startReport } from './checks'
 import { lineDiff } from './diff'
 import { ProbeLoadError } from './findings'
 
-/** The live upstream's tools, by name, with the digest of each definition. */
-export type LiveList = ReadonlyMap<string, string>
+/** The live upstream's tools, by name, with the digest of each definition, and where it is. */
+export interface LiveList { tools: ReadonlyMap<string, string>, target: UpstreamTarget }
 
 /**
  * A snapshot, probed as an artifact whose source is the upstream definitions it records: its shape in
@@ -47,12 +48,13 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
   const text = readFileSync(file, 'utf8')
   const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles })
   const again = snapshotText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles }))
-  const command = `flatmcp snapshot --out ${path.relative(process.cwd(), file) || file}${snapshot.options.profiles.map(name => ` --profile ${name}`).join('')}${snapshot.options.preset === 'json-schema' ? '' : ` --preset ${snapshot.options.preset}`} -- <the upstream's command>`
+  const out = path.relative(process.cwd(), file) || file
+  const command = live ? snapshotCommand(live.target, out, snapshot.options) : `${snapshotCommand({ command: [] }, out, snapshot.options)} <the upstream's command>`
   if (again !== text)
     add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now (a flatmcp of another version made it); refresh it`, detail: `${lineDiff(text, again, path.basename(file), 'compiled now')}\nrefresh it: ${command}` })
   if (live) {
-    const drift = driftOf(tools, live)
-    const refresh = `refresh it with flatmcp snapshot --out ${path.basename(file)}`
+    const drift = driftOf(tools, live.tools)
+    const refresh = `refresh it: ${command}`
     for (const name of drift.changed)
       add({ check: 'current', severity: 'error', tool: name, message: `the live upstream lists "${name}" with another definition than the snapshot's; ${refresh}` })
     for (const name of drift.added)
@@ -81,7 +83,7 @@ export async function liveList(target: UpstreamTarget): Promise<LiveList> {
   })
   try {
     const { entries } = await readUpstream(upstream.client)
-    return new Map(entries.map(entry => [entry.tool.name, entry.digest]))
+    return { tools: new Map(entries.map(entry => [entry.tool.name, entry.digest])), target }
   }
   finally {
     await upstream.close().catch(() => {})

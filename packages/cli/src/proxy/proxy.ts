@@ -8,6 +8,7 @@ import { TARGET_NAMES } from '@flatmcp/core'
 import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { snapshotCommand } from './snapshot'
 
 export interface ProxyCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
@@ -99,7 +100,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     await proxy.ready
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
-      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: flatmcp snapshot --out ${options.artifact} …`)
+      const made = readSnapshot(snapshot).snapshot.options
+      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.upstream, options.artifact!, made)}`)
       stop(1)(proxy)
       return
     }
@@ -116,7 +118,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     await listed(proxy)
     const routes = profiles ?? []
     const served = await serveProxy(proxy, { http: options.http, routes, log })
-    log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and /mcp/${routes.join(', /mcp/')})` : ''}`)
+    log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`)
     process.once('SIGINT', () => stop(0)(proxy))
     process.once('SIGTERM', () => stop(0)(proxy))
     return

@@ -25,6 +25,26 @@ export interface SnapshotCommandOptions {
   log?: (line: string) => void
 }
 
+/** A word as a POSIX shell reads it back: quoted where it holds anything but plain characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll('\'', '\'\\\'\'')}'`
+}
+
+/**
+ * The whole command that snapshots an upstream again into `file`, with the profiles and preset it
+ * had: a header's or an added variable's value is left for the operator to give (never shown).
+ */
+export function snapshotCommand(target: UpstreamTarget, file: string, made: { profiles?: readonly string[], preset?: string } = {}): string {
+  const flags = [
+    ...(made.profiles ?? []).flatMap(profile => ['--profile', profile]),
+    ...(made.preset === undefined || made.preset === 'json-schema' ? [] : ['--preset', made.preset]),
+  ]
+  const upstream = 'url' in target
+    ? [...Object.keys(target.headers ?? {}).flatMap(name => ['--header', `${name}: …`]), target.url]
+    : [...Object.keys(target.env ?? {}).flatMap(name => ['--env', `${name}=…`]), '--', ...target.command]
+  return ['flatmcp', 'snapshot', '--out', file, ...flags, ...upstream].map(shellWord).join(' ')
+}
+
 /** A server's name as a file name: letters, digits, dots, dashes and underscores. */
 function fileNameOf(name: string): string {
   return `${name.replace(/[^\w.-]+/g, '-').replace(/^[.-]+|-+$/g, '') || 'upstream'}.mcp.json`

@@ -1,6 +1,6 @@
 // A proxy served downstream: over stdio (one session, which the upstream's own requests can reach), or
-// over stateless HTTP in both protocol eras at `/mcp`, with `/mcp/<profile>` for each compiled profile
-// beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
+// over stateless HTTP in both protocol eras at `/mcp`, with `/mcp/<profile>` (and `/<profile>/mcp`)
+// for each compiled profile beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
 import type { OfferedCapabilities } from './connection'
 import type { Proxy } from './proxy'
@@ -8,6 +8,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { StdioTransport } from '../host/stdio-transport'
 import { logLine } from '../util/log'
+import { profileOfPath } from './routes'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
 import { serveHttp } from './serve-http'
@@ -15,7 +16,7 @@ import { serveHttp } from './serve-http'
 export interface ServeProxyOptions {
   /** Serve stateless HTTP here instead of stdio. */
   http?: { host: string, port: number }
-  /** The profiles with a route of their own, `/mcp/<profile>` (the proxy must compile them and choose by `routedProfile`). */
+  /** The profiles with routes of their own, `/mcp/<profile>` and `/<profile>/mcp` (the proxy must compile them and choose by `routedProfile`). */
   routes?: readonly string[]
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
@@ -32,9 +33,9 @@ export interface ServedProxy {
   proxy: Promise<Proxy>
 }
 
-/** A profile choice by route: `/mcp/<profile>` serves that profile, any other path `base`. */
+/** A profile choice by route: `/mcp/<profile>` and `/<profile>/mcp` serve that profile, any other path `base`. */
 export function routedProfile(base: string): (request: ProfileRequest) => string {
-  return ({ url }) => url?.pathname.match(/^\/mcp\/([^/]+)\/?$/)?.[1] ?? base
+  return ({ url }) => (url ? profileOfPath(url.pathname) : undefined) ?? base
 }
 
 /** What a proxy is started with where one client keeps a session: what that client offers, once its first message says. */
@@ -102,7 +103,7 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
     })
     const server = await serveHttp(request => handler.fetch(request), {
       ...options.http,
-      route: path => path === '/mcp' || path === '/mcp/' || routed.has(path.replace(/^\/mcp\/|\/$/g, '')),
+      route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
       log,
     })
     const address = server.address()
