@@ -109,7 +109,8 @@ beforeAll(async () => {
   // What `npm run pack` does once the packages are built.
   const packed = await sh(process.execPath, [path.join(ROOT, 'scripts/pack.mjs'), tarballs], ROOT)
   expect(packed.code, packed.output).toBe(0)
-  expect(readdirSync(tarballs).sort()).toEqual(['flatmcp', 'flatmcp-core', 'flatmcp-runtime', 'unplugin-flatmcp'].map(name => `${name}-${VERSION}.tgz`))
+  expect(readdirSync(tarballs).filter(file => file.endsWith('.tgz')).sort()).toEqual(['flatmcp', 'flatmcp-core', 'flatmcp-runtime', 'unplugin-flatmcp'].map(name => `${name}-${VERSION}.tgz`))
+  expect(readdirSync(path.join(tarballs, 'standalone'))).toEqual([`flatmcp-${VERSION}.tgz`])
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({
     name: 'consumer',
     private: true,
@@ -142,7 +143,7 @@ afterAll(() => {
 /** The `file:` dependency on the packed tarball whose name starts with `prefix`. */
 function tarball(prefix: string): string {
   const tarballs = path.join(consumer, 'tarballs')
-  return `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix))!)}`
+  return `file:${path.join(tarballs, readdirSync(tarballs).find(f => f.startsWith(prefix) && f.endsWith('.tgz'))!)}`
 }
 
 /**
@@ -308,6 +309,39 @@ catch (error) { console.log(error.message) }
     })
   }, 120_000)
 
+  it('the standalone flatmcp tarball installs alone (npm i -g, the other packages inside it) and its proxy serves a server flat', async () => {
+    const prefix = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-global-'))
+    try {
+      const installed = await sh(npm, ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', path.join(consumer, 'tarballs', 'standalone', `flatmcp-${VERSION}.tgz`)], prefix)
+      expect(installed.code, installed.output).toBe(0)
+      const bin = path.join(prefix, 'bin', 'flatmcp')
+      expect((await sh(bin, ['--version'], prefix)).output.trim()).toBe(VERSION)
+      // A server on the SDK 2.x whose one tool takes a union, as its own raw JSON Schema.
+      const upstream = path.join(consumer, 'upstream.mjs')
+      writeFileSync(upstream, `import { Server } from '@modelcontextprotocol/server'
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
+const server = new Server({ name: 'union', version: '1.0.0' }, { capabilities: { tools: {} } })
+const inputSchema = { type: 'object', properties: { shape: { oneOf: [{ type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, n: { type: 'number' } }, required: ['kind'] }] } }, required: ['shape'] }
+server.setRequestHandler('tools/list', async () => ({ tools: [{ name: 'draw', inputSchema }] }))
+server.setRequestHandler('tools/call', async request => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }))
+await server.connect(new StdioServerTransport())
+`)
+      const proxied = await connectStdio(bin, ['proxy', '--', process.execPath, upstream], consumer)
+      try {
+        const [tool] = (await proxied.client.listTools()).tools
+        expect(JSON.stringify(tool!.inputSchema)).not.toContain('oneOf')
+        const result = await proxied.client.callTool({ name: 'draw', arguments: { shape: '{"kind":"b","n":1}' } }) as { content: { text: string }[] }
+        expect(result.content[0]!.text).toBe('{"shape":{"kind":"b","n":1}}')
+      }
+      finally {
+        await proxied.close()
+      }
+    }
+    finally {
+      rmSync(prefix, { recursive: true, force: true })
+    }
+  }, 180_000)
+
   it('the root entry and flat() work in Node with no MCP SDK installed', async () => {
     await inThrowawayProject('no-sdk', { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'zod': '^4.2.0' }, [], async (dir) => {
       expect(readdirSync(path.join(dir, 'node_modules'))).not.toContain('@modelcontextprotocol')
@@ -333,7 +367,7 @@ console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), va
     try {
       const tarballs = path.join(consumer, 'tarballs')
       // Local tarballs stand in for the registry: each package's own dependencies on the others too.
-      const local = Object.fromEntries(readdirSync(tarballs).map(file => [JSON.parse(execFileSync('tar', ['-xzOf', path.join(tarballs, file), 'package/package.json'], { encoding: 'utf8' })).name as string, `file:${path.join(tarballs, file)}`]))
+      const local = Object.fromEntries(readdirSync(tarballs).filter(file => file.endsWith('.tgz')).map(file => [JSON.parse(execFileSync('tar', ['-xzOf', path.join(tarballs, file), 'package/package.json'], { encoding: 'utf8' })).name as string, `file:${path.join(tarballs, file)}`]))
       writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
         name: `${manager}-consumer`,
         private: true,
