@@ -60,6 +60,17 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect(run.stderr).toContain('the upstream\'s variable "TOKEN" names ${FLATMCP_TEST_UNSET}, which is not set in the environment')
   })
 
+  it('a 2026-07-28 client in front of this 2025-only server: the list comes with the cache hints that era requires, and calls are served', async () => {
+    const client = new Client({ name: 'flatmcp-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: proxied().slice(1), cwd: ROOT, stderr: 'ignore' }))
+    opened.push({ client, stderr: () => '' })
+    const list = await client.listTools()
+    expect(list.ttlMs).toBeTypeOf('number')
+    expect(['public', 'private']).toContain(list.cacheScope)
+    expect(list.tools.map(tool => tool.name)).toContain('forecast')
+    expect(textOf(await client.callTool({ name: 'env', arguments: { name: 'PATH' } }))).toBe(process.env.PATH)
+  })
+
   it('the upstream is offered what the client offers, no more: it lists the tools it would list that client directly', async () => {
     for (const capabilities of [{}, { sampling: {} }, { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }]) {
       const direct = await open(UPSTREAM, capabilities)

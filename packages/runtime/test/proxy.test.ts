@@ -4,11 +4,12 @@
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
 import { createProxy, digestOf, isSnapshot, malformedTool, readSnapshot } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
-import { Client } from '@modelcontextprotocol/client'
-import { InMemoryTransport } from '@modelcontextprotocol/server'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
 import path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { ROOT, TS_NODE } from '../../../test/support/client'
 import { chooserSchema } from '../src/proxy/chooser'
 import { callSlots } from '../src/proxy/slots'
@@ -328,6 +329,63 @@ describe('the fetch handler over an upstream of data', () => {
     const list = await (await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":4,"method":"tools/list"}' }))).json() as { result: { tools: UpstreamTool[] } }
     expect(list.result.tools.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
     expect(list.result.tools.find(tool => tool.name === 'words')!.outputSchema).toBeDefined()
+  })
+})
+
+describe('the fetch handler\'s mirrored headers (2026-07-28)', () => {
+  const tools: UpstreamTool[] = [{ name: 'page', inputSchema: { type: 'object', properties: { region: { 'type': 'string', 'x-mcp-header': 'Region' }, 'n': { 'type': 'integer', 'x-mcp-header': 'Page' }, 'filter': { type: 'object', properties: { q: { type: 'string' } } } }, required: ['region'] } }]
+  const modern = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }
+
+  it('a call\'s Mcp-Param-* headers are made from the arguments sent on, by the upstream\'s declarations; the client\'s are not copied', async () => {
+    const snapshot = (await createProxy(fakeUpstream(tools), { log: () => {} })).snapshot('flatmcp@test')
+    const seen: Headers[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      fetch: async (request) => {
+        seen.push(request.headers)
+        return new Response('{"jsonrpc":"2.0","id":1,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    const call = (args: unknown, headers: Record<string, string>): Promise<Response> => handler.fetch(new Request('http://proxy.test/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'page', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'page', arguments: args, _meta: modern } }),
+    }))
+    // A stringified integer repaired, an object sent as JSON text parsed: the headers follow the body sent on.
+    await call({ region: 'eu', n: '2', filter: '{"q":"x"}' }, { 'Mcp-Param-Region': 'us', 'Mcp-Param-Stale': 'y' })
+    expect(Object.fromEntries([...seen[0]!].filter(([name]) => name.startsWith('mcp-')))).toEqual({ 'mcp-method': 'tools/call', 'mcp-name': 'page', 'mcp-param-page': '2', 'mcp-param-region': 'eu', 'mcp-protocol-version': '2026-07-28' })
+    // A value no plain header can carry goes as base64 of its UTF-8; an absent one goes without.
+    await call({ region: ' zürich' }, {})
+    expect(seen[1]!.get('mcp-param-region')).toBe(`=?base64?${Buffer.from(' zürich').toString('base64')}?=`)
+    expect(seen[1]!.has('mcp-param-page')).toBe(false)
+  })
+
+  it('a real SDK 2.x server checks them and takes the call; a 2025 client and a 2026-07-28 one are both served, the JSON text repaired', async () => {
+    const server = (): McpServer => {
+      const made = new McpServer({ name: 'headers', version: '1.0.0' })
+      made.registerTool('page', { inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), filter: z.object({ q: z.string() }).optional() }) }, args => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }))
+      return made
+    }
+    const upstream = createMcpHandler(server)
+    const listed = await (async () => {
+      const client = new Client({ name: 'lister', version: '1' })
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://upstream.test/mcp'), { fetch: (url, init) => upstream.fetch(new Request(url, init)) }))
+      const { tools } = await client.listTools()
+      await client.close()
+      return tools
+    })()
+    expect(JSON.stringify(listed[0]!.inputSchema)).toContain('x-mcp-header')
+    const snapshot = (await createProxy(fakeUpstream(listed as UpstreamTool[]), { log: () => {} })).snapshot('flatmcp@test')
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: request => upstream.fetch(request) })
+    for (const mode of ['legacy', { pin: '2026-07-28' }] as const) {
+      const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode } })
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://proxy.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }))
+      const result = await client.callTool({ name: 'page', arguments: { region: 'eu', filter: '{"q":"x"}' } }) as { isError?: boolean, content: { text: string }[] }
+      expect(result.isError, JSON.stringify(result)).not.toBe(true)
+      expect(JSON.parse(result.content[0]!.text), JSON.stringify(mode)).toEqual({ region: 'eu', filter: { q: 'x' } })
+      await client.close()
+    }
   })
 })
 

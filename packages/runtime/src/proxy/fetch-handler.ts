@@ -11,6 +11,7 @@ import { instanceProfile } from '../service/profile-choice'
 import { logLine } from '../util/log'
 import { isObject } from '../util/object'
 import { answerShaped } from './answer-shaped'
+import { headerDeclarations, mirrorCall } from './param-headers'
 import { servedTools } from './served-tools'
 import { readSnapshot } from './snapshot'
 import { shown } from './upstream-list'
@@ -51,6 +52,9 @@ export interface ProxyHandler {
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'proxy-authorization', 'proxy-connection', 'te', 'trailer'])
 
 interface JsonRpcRequest { jsonrpc?: unknown, id?: unknown, method?: unknown, params?: Record<string, unknown> }
+
+/** A `tools/call` as it goes upstream: its headers mirror these. */
+interface SentCall { name: string, arguments: unknown }
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
@@ -112,16 +116,20 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     withdrawn: new Set(),
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
+  /** Each tool's `x-mcp-header` declarations, as its upstream schema makes them. */
+  const declarations = new Map(tools.map(tool => [tool.name, headerDeclarations(tool.upstream.tool)]))
   /** The tools whose results the handler reads on the way back: those that list an output schema. */
   const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
 
   /** The request as it goes upstream: the client's headers, less one hop's, with the operator's over them. */
-  const upstreamRequest = (request: Request, body: string | undefined): Request => {
+  const upstreamRequest = (request: Request, body: string | undefined, call?: SentCall): Request => {
     const headers = new Headers()
     request.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name.toLowerCase()))
         headers.append(name, value)
     })
+    if (call)
+      mirrorCall(headers, call.name, call.arguments, declarations.get(call.name) ?? [])
     for (const [name, value] of Object.entries(options.headers ?? {}))
       headers.set(name, value)
     return new Request(upstreamUrl, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: request.signal })
@@ -136,9 +144,9 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }
 
-  const forward = async (request: Request, body?: string): Promise<Response> => {
+  const forward = async (request: Request, body?: string, call?: SentCall): Promise<Response> => {
     try {
-      return await passBack(await send(upstreamRequest(request, body)))
+      return await passBack(await send(upstreamRequest(request, body, call)))
     }
     catch (error) {
       log(`flatmcp proxy: the upstream could not be reached: ${(error as Error).message}`)
@@ -199,7 +207,10 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       if (!messages.some(m => m.method === 'tools/call'))
         return forward(request, text)
       const rewritten = await Promise.all((messages as JsonRpcRequest[]).map(m => m.method === 'tools/call' ? readCall(m, profile) : m))
-      const answer = await forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]))
+      // A lone 2026-07-28 call's mirrored headers are made from the arguments sent on.
+      const sent = rewritten[0]!.params
+      const call = !Array.isArray(parsed) && facts.era === 'modern' && typeof sent?.name === 'string' ? { name: sent.name, arguments: sent.arguments } : undefined
+      const answer = await forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]), call)
       // A lone call's result is shaped as its tool's listed output says (wrapped, checked).
       const name = message.params?.name
       return !Array.isArray(parsed) && typeof name === 'string' && withOutput.has(name) && message.id !== undefined
