@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@flatmcp\/runtime$/, replacement: source('packages/runtime/src/index.ts') },
       { find: /^@flatmcp\/runtime\/(sdk|server|coerce|artifact|proxy)$/, replacement: source('packages/runtime/src/$1.ts') },
       { find: /^@flatmcp\/runtime\/proxy\/fetch$/, replacement: source('packages/runtime/src/proxy-fetch.ts') },
+      { find: /^@flatmcp\/runtime\/proxy\/spawn$/, replacement: source('packages/runtime/src/proxy-spawn.ts') },
       { find: /^unplugin-flatmcp$/, replacement: source('packages/unplugin/src/index.ts') },
       { find: /^flatmcp$/, replacement: source('packages/cli/src/index.ts') },
       ...bundlers.map(b => ({ find: new RegExp(`^unplugin-flatmcp/${b}$`), replacement: source(`packages/unplugin/src/${b}.ts`) })),

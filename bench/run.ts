@@ -16,6 +16,7 @@ import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.b
 import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
 import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
 import { runForms, runOutputs } from './outputs.bench'
+import { printNpmServers, runNpmServers } from './npm-servers.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -42,6 +43,7 @@ const generators = await runGenerators(log, new URL('..', import.meta.url).pathn
 const proxy = await runProxyBench(log)
 const outputs = await runOutputs(log)
 const forms = await runForms(log)
+const npmServers = await runNpmServers(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -221,11 +223,13 @@ target('every output schema no larger than the SDK\'s own listing', outputs.ever
 console.log('\n13b. elicitation forms (compileForm): rounds a user answers (a union: its tag, then the variant), the most fields asked, and the o200k_base tokens of every round\'s requestedSchema')
 table(['schema', 'rounds', 'fields asked (at most)', 'tokens of the forms'], forms.map(row => [row.schema, String(row.rounds), String(row.fields), String(row.tokens)]))
 
+printNpmServers(npmServers, table, target)
+
 console.log('\ntargets')
 for (const line of targets)
   console.log(`  ${line}`)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, outputs, forms, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, outputs, forms, npmServers, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

@@ -28,7 +28,7 @@ const STAGES: Record<string, string[][]> = {
     ['flat/', 'service/'],
     ['host/'],
     ['proxy/'],
-    ['index.ts', 'coerce.ts', 'artifact.ts', 'sdk.ts', 'server.ts', 'proxy.ts', 'proxy-fetch.ts'],
+    ['index.ts', 'coerce.ts', 'artifact.ts', 'sdk.ts', 'server.ts', 'proxy.ts', 'proxy-spawn.ts', 'proxy-fetch.ts'],
   ],
   unplugin: [
     ['core/util.ts', 'core/write-atomic.ts', 'core/options.ts'],

@@ -7,10 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 
-/** The call the "model" makes: the first offered tool whose name ends with `tool`, with `args`. */
+/** The call the "model" makes: the first offered tool whose name ends with `tool`, with `args`, `times` times in a row (default once). */
 export interface Script {
   tool: string
   args: Record<string, unknown>
+  times?: number
 }
 
 /** What the mock saw. */
@@ -171,14 +172,15 @@ export async function startMockModel(script: Script): Promise<{ url: string, rec
         body.stream = true
       const tool = wire.tools(body).find(t => t.name.endsWith(script.tool))
       const results = wire.results(body)
-      if (tool && results.length === 0) {
+      if (tool && results.length < (script.times ?? 1)) {
         recorded.offered = { name: tool.name, schema: tool.schema }
         recorded.calls++
         wire.answer(res, body, { call: { name: tool.name, ...(tool.namespace ? { namespace: tool.namespace } : {}), args: script.args } })
         return
       }
+      // Every result of the conversation so far, once each (a call made twice has two).
       if (results.length > 0)
-        recorded.results.push(...results.filter(r => !recorded.results.includes(r)))
+        recorded.results = results
       wire.answer(res, body, { text: 'done' })
     })().catch(() => {
       if (!res.headersSent)

@@ -218,9 +218,12 @@ async function main(argv: string[]): Promise<number> {
     if (values.host !== undefined && values.http === undefined)
       throw new UsageError('--host is where --http listens: give --http port too')
     const port = count(values.http, '--http')
+    // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
+    const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
     const { runProxy } = await import('./proxy/proxy')
     await runProxy({
       ...common,
+      ...(started ? { started } : {}),
       ...(profiles?.[0] ? { profile: profiles[0] } : {}),
       ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
       ...(port === undefined ? {} : { http: { port, host: values.host ?? '127.0.0.1' } }),

@@ -3,11 +3,12 @@
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Downstream, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
+import type { Ajv2020 } from 'ajv/dist/2020.js'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { snapshotCommand } from './snapshot'
 
 export interface ProxyCommandOptions {
@@ -27,6 +28,8 @@ export interface ProxyCommandOptions {
   frozen?: boolean
   /** Serve stateless HTTP on this address instead of stdio. */
   http?: { host: string, port: number }
+  /** The upstream command, started already (before the MCP SDK loaded). */
+  started?: StartedCommand
   /** Where operator lines go. Default: stderr. */
   log?: (line: string) => void
 }
@@ -37,9 +40,18 @@ export interface ProxyCommandOptions {
  * among them, first), and a listed output schema as the test of a result's structured part.
  */
 export function ajvValidator(): (schema: object) => (value: unknown) => boolean {
-  const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
-  addFormats(ajv)
+  // Loaded on the first call that needs it, not before the proxy answers its client (about 60 ms).
+  let made: Ajv2020 | undefined
+  const ajvOf = (): Ajv2020 => {
+    if (!made) {
+      const load = createRequire(import.meta.url)
+      made = new (load('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
+      ;(load('ajv-formats') as { default: (ajv: unknown) => void }).default(made)
+    }
+    return made
+  }
   return (schema) => {
+    const ajv = ajvOf()
     const validate = ajv.compile(schema)
     ajv.removeSchema(schema)
     return value => validate(value) as boolean
@@ -90,6 +102,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
     ...(offer ? { offer, wait: 'connection' as const } : { asks: false }),
+    ...(options.started ? { started: options.started } : {}),
     log,
   })
   const stop = (code: number) => (proxy?: Proxy): void => {

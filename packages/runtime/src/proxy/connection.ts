@@ -4,9 +4,10 @@
 // that lost the session (it restarted) is connected to anew and the request sent once more; progress
 // that arrives just ahead of its answer is handed on first; the handlers the proxy sets hold for every
 // connection to it.
+import type { StartedCommand } from './command'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { expandVariables, upstreamEnvironment } from './environment'
+import { CommandTransport, startCommand } from './command'
+import { expandVariables } from './environment'
 import { opening, within } from '../util/wait'
 import { ProxySetupError } from './setup-error'
 
@@ -66,6 +67,8 @@ export interface ConnectOptions {
   offer?: OfferedCapabilities | Promise<OfferedCapabilities>
   /** Without `offer`: whether the upstream is offered every question (sampling, elicitation, roots), or none. Default: true. */
   asks?: boolean
+  /** The upstream command, started already (`startCommand`): connected over instead of started anew. */
+  started?: StartedCommand
   /** Where operator lines go (a reconnect). Default: nowhere. */
   log?: (line: string) => void
 }
@@ -113,13 +116,6 @@ function answerAfterNotifications(transport: { onmessage?: ((message: never, ext
   }) as never
 }
 
-/** A stdio transport started now, whose `start` the client's `connect` later finds done. */
-async function startedEarly(transport: StdioClientTransport): Promise<StdioClientTransport> {
-  await transport.start()
-  transport.start = async () => {}
-  return transport
-}
-
 /** The capabilities the proxy offers upstream: the three it relays, as the client gave them. */
 function offered(capabilities: OfferedCapabilities): OfferedCapabilities {
   const { sampling, elicitation, roots } = capabilities
@@ -138,11 +134,9 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
   const expanded = (values: Record<string, string> | undefined, what: string): Record<string, string> =>
     Object.fromEntries(Object.entries(values ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's ${what} ${JSON.stringify(name)}`)]))
   const headers = 'url' in target ? expanded(target.headers, 'header') : undefined
-  const env = 'command' in target ? upstreamEnvironment(expanded(target.env, 'variable')) : undefined
-  const [command, ...args] = 'command' in target ? target.command : []
-  if (url === undefined && command === undefined)
-    throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
-  const where = url !== undefined ? redacted(url) : command!
+  // A command starts at once (unless it was started already); its handshake waits for what the client offers.
+  const started = 'command' in target ? options.started ?? startCommand(target) : undefined
+  const where = url !== undefined ? redacted(url) : started!.where
   const log = options.log ?? (() => {})
   const handlers: Handlers = {}
   const requestHandler = opening<NonNullable<Handlers['fallbackRequestHandler']>>()
@@ -150,11 +144,19 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
   let closing = false
 
   const offer = options.offer ?? (options.asks === false ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } })
-  // A command is started before its handshake, which waits for what the client offers: the two overlap.
-  const started = url === undefined ? startedEarly(new StdioClientTransport({ command: command!, args, env, stderr: 'inherit' })) : undefined
+  /** What the client offers, once it says; a command that cannot start, or ends first, fails at once instead. */
+  const offerWhenAlive = async (): Promise<OfferedCapabilities> => {
+    if (!started)
+      return offer
+    await started.spawned
+    return Promise.race([offer, started.exited.then((how) => {
+      throw new ProxySetupError(`it ended (${how}) before its handshake`)
+    })])
+  }
   const connect = async (): Promise<Client> => {
-    const transport = started ? await started : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} } })
-    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: offered(await offer) as never, versionNegotiation: { mode: 'legacy' } })
+    const capabilities = offered(await offerWhenAlive())
+    const transport = started ? new CommandTransport(started) : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} } })
+    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: 'legacy' } })
     client.onclose = () => {
       if (!closing && url === undefined)
         ended?.()

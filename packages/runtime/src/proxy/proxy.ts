@@ -11,6 +11,7 @@ import type { Validator } from './chooser'
 import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './connection'
 import type { ForwardedResult } from './outputs'
 import type { ToolService } from '../service/tool-service'
+import type { StartedCommand } from './command'
 import type { ServedTools } from './served-tools'
 import type { Drift } from './snapshot'
 import { TARGET_NAMES } from '@flatmcp/core'
@@ -102,6 +103,8 @@ export interface ProxyOptions {
    * says when it is compiled), so a client's `initialize` is answered as soon as the upstream's is.
    */
   wait?: 'list' | 'connection'
+  /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
+  started?: StartedCommand
 }
 
 /** What the proxy says of one tool it serves. */
@@ -169,7 +172,7 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
   const log = options.log ?? logLine
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
-    const connection = await connectUpstream(target, { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), log })
+    const connection = await connectUpstream(target, { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), ...(options.started ? { started: options.started } : {}), log })
     try {
       const proxy = await proxyOver(connection, options, log)
       proxy.ready.catch(() => connection.close().catch(() => {}))

@@ -1,0 +1,132 @@
+// The proxy in front of the MCP servers people run (the suite's pinned npm servers,
+// test/support/npm-servers.ts), each beside itself alone: tools listed, tokens of the whole list and
+// of the worst tool per profile, start-up to the first tools/list (the server alone, the proxy from a
+// snapshot, the proxy compiling), and the compile of its list in every profile.
+import type { UpstreamTool } from '@flatmcp/runtime/proxy'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { compileUpstreamList, readUpstreamList } from '@flatmcp/runtime/proxy'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { definitionTokens, loadTokenizer } from '../packages/unplugin/src/core/compile/tokens'
+import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
+import { median } from './measure'
+
+const ROOT = new URL('..', import.meta.url).pathname
+const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
+export const SERVER_PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
+/** Start-ups timed per server and way. */
+const RUNS = 3
+
+export interface ServerResult {
+  name: string
+  kind: string
+  tools: { direct: number, proxied: number }
+  /** o200k_base tokens of the whole list (name, description, input schema per tool): the server's own, and each profile's. */
+  tokens: { direct: number, profiles: Record<string, number>, worst: Record<string, { tool: string, ratio: number }> }
+  /** Median ms from spawning to the first tools/list answer. */
+  startup: { direct: number, snapshot: number, compile: number }
+  /** Median ms to compile the whole list in every profile (in process, on the compiler thread where there is one). */
+  compileMs: number
+}
+
+async function firstList(command: string[], env: Record<string, string>): Promise<{ ms: number, tools: UpstreamTool[] }> {
+  const started = performance.now()
+  const client = new Client({ name: 'bench', version: '1' })
+  await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stderr: 'ignore' }))
+  const { tools } = await client.listTools()
+  const ms = performance.now() - started
+  await client.close()
+  return { ms, tools: tools as UpstreamTool[] }
+}
+
+export async function runNpmServers(log: (line: string) => void): Promise<ServerResult[]> {
+  log('npm servers: installing the pinned servers (once)')
+  const bin = installNpmServers()
+  await loadTokenizer()
+  const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-npm-servers-bench-'))
+  const results: ServerResult[] = []
+  try {
+    for (const server of NPM_SERVERS) {
+      log(`npm servers: ${server.name}`)
+      const folder = path.join(scratch, server.name)
+      mkdirSync(folder, { recursive: true })
+      const command = server.command(bin, folder)
+      const env = server.env(folder)
+      const file = path.join(scratch, `${server.name}.mcp.json`)
+      execFileSync(process.execPath, [CLI, 'snapshot', '--out', file, '--', ...command], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' })
+      const times = { direct: [] as number[], snapshot: [] as number[], compile: [] as number[] }
+      let listed: UpstreamTool[] = []
+      let proxiedCount = 0
+      for (let run = 0; run < RUNS; run++) {
+        const direct = await firstList(command, env)
+        listed = direct.tools
+        times.direct.push(direct.ms)
+        times.snapshot.push((await firstList([process.execPath, CLI, 'proxy', '--artifact', file, '--', ...command], env)).ms)
+        const compiled = await firstList([process.execPath, CLI, 'proxy', '--', ...command], env)
+        times.compile.push(compiled.ms)
+        proxiedCount = compiled.tools.length
+      }
+      const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: UpstreamTool[], runtime: Record<string, { profiles?: Record<string, { inputSchema: unknown }> }> }
+      const cost = (tool: { name: string, description?: string }, inputSchema: unknown): number => definitionTokens({ name: tool.name, description: tool.description, inputSchema })
+      const own = new Map(listed.map(tool => [tool.name, cost(tool, tool.inputSchema)]))
+      const profiles: Record<string, number> = {}
+      const worst: Record<string, { tool: string, ratio: number }> = {}
+      for (const profile of SERVER_PROFILES) {
+        const each = snapshot.tools.map(tool => ({ tool: tool.name, tokens: cost(tool, profile === 'portable' ? tool.inputSchema : snapshot.runtime[tool.name]!.profiles?.[profile]?.inputSchema ?? tool.inputSchema) }))
+        profiles[profile] = each.reduce((sum, { tokens }) => sum + tokens, 0)
+        const ratios = each.map(({ tool, tokens }) => ({ tool, ratio: tokens / (own.get(tool) ?? tokens) }))
+        worst[profile] = ratios.reduce((a, b) => b.ratio > a.ratio ? b : a, { tool: '', ratio: 0 })
+      }
+      const entries = await readUpstreamList(listed, () => {})
+      const compiles: number[] = []
+      for (let run = 0; run < RUNS; run++) {
+        const started = performance.now()
+        await compileUpstreamList(entries, { profiles: ['openai-strict', 'anthropic-strict', 'gemini'] })
+        compiles.push(performance.now() - started)
+      }
+      const compileMs = median(compiles)
+      results.push({
+        name: server.name,
+        kind: server.kind,
+        tools: { direct: listed.length, proxied: proxiedCount },
+        tokens: { direct: [...own.values()].reduce((a, b) => a + b, 0), profiles, worst },
+        startup: { direct: median(times.direct), snapshot: median(times.snapshot), compile: median(times.compile) },
+        compileMs,
+      })
+    }
+  }
+  finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  return results
+}
+
+/** Section 14 of `npm run bench`: each server's row, then the targets the issue set (said met or missed). */
+export function printNpmServers(results: readonly ServerResult[], table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
+  const r = (a: number, b: number): string => `${(a / b).toFixed(2)}×`
+  console.log('\n14. flatmcp proxy in front of MCP servers from the npm registry (the suite\'s pinned ones): tools listed directly and through the proxy; tokens of the whole list per profile ÷ the server\'s own (worst tool in portable); median start-up to the first tools/list, the server alone and through the proxy; the list compiled in every profile')
+  table(['server', 'kind', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`), 'worst tool (portable)', 'alone ms', 'snapshot ÷ alone', 'compiling ÷ alone', 'compile ms'], results.map(s => [
+    s.name,
+    s.kind,
+    s.tools.direct,
+    s.tools.proxied,
+    ...SERVER_PROFILES.map(p => r(s.tokens.profiles[p]!, s.tokens.direct)),
+    `${s.tokens.worst.portable!.tool} ${s.tokens.worst.portable!.ratio.toFixed(2)}×`,
+    s.startup.direct.toFixed(0),
+    r(s.startup.snapshot, s.startup.direct),
+    r(s.startup.compile, s.startup.direct),
+    s.compileMs.toFixed(0),
+  ]))
+  const sum = (f: (s: ServerResult) => number): number => results.reduce((n, s) => n + f(s), 0)
+  const mid = (values: number[]): number => median(values)
+  table(['all servers', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`)], [['', sum(s => s.tools.direct), sum(s => s.tools.proxied), ...SERVER_PROFILES.map(p => r(sum(s => s.tokens.profiles[p]!), sum(s => s.tokens.direct)))]])
+  const snapshot = results.map(s => s.startup.snapshot / s.startup.direct)
+  const compiling = results.map(s => s.startup.compile / s.startup.direct)
+  target('no tool lost through the proxy', results.every(s => s.tools.proxied === s.tools.direct), `${sum(s => s.tools.proxied)} of ${sum(s => s.tools.direct)}`)
+  target('start-up from a snapshot ≤ 1.2× the server alone (median over servers; worst)', mid(snapshot) <= 1.2, `${mid(snapshot).toFixed(2)}×; worst ${Math.max(...snapshot).toFixed(2)}×`)
+  target('start-up compiling ≤ 1.4× the server alone (median over servers; worst)', mid(compiling) <= 1.4, `${mid(compiling).toFixed(2)}×; worst ${Math.max(...compiling).toFixed(2)}×`)
+}

@@ -1,0 +1,152 @@
+// An upstream command as a child process and the stdio transport over it (newline-delimited JSON-RPC),
+// with nothing of the MCP SDK: loading the SDK takes a few hundred milliseconds, and the command can
+// start in that time instead of after it (`@flatmcp/runtime/proxy/spawn`). The command runs with the
+// proxy's whole environment, the operator's additions over it.
+import type { ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { expandVariables, upstreamEnvironment } from './environment'
+import { ProxySetupError } from './setup-error'
+
+/** A JSON-RPC message, as the transport reads and writes it. */
+type Message = Record<string, unknown>
+
+/** The longest line read from the command (a result that size is read whole, not cut). */
+const MAX_LINE_BYTES = 256 * 1024 * 1024
+const NEWLINE = 0x0A
+
+/** A command started, and what a log line may say of it. */
+export interface StartedCommand {
+  child: ChildProcess
+  /** The command's first word. */
+  where: string
+  /** Resolves once the process has started; a command that cannot start rejects it with a `ProxySetupError`. */
+  spawned: Promise<void>
+  /** Resolves when the process has ended, with how: its exit code, or the signal that ended it. */
+  exited: Promise<string>
+}
+
+/**
+ * Starts an upstream command now: its first word run with the rest as arguments, with the proxy's
+ * whole environment and `env` over it (`${NAME}` in a value read from the environment; one not set
+ * is a `ProxySetupError`), its stderr on the proxy's.
+ */
+export function startCommand(target: { command: string[], env?: Record<string, string> }): StartedCommand {
+  const [command, ...args] = target.command
+  if (command === undefined)
+    throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
+  const added = Object.fromEntries(Object.entries(target.env ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's variable ${JSON.stringify(name)}`)]))
+  // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does.
+  const child = spawn(command, args, { env: upstreamEnvironment(added), stdio: ['pipe', 'pipe', 'inherit'], shell: process.platform === 'win32', windowsHide: true })
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve())
+    child.once('error', error => reject(new ProxySetupError(error.message, { cause: error })))
+  })
+  spawned.catch(() => {}) // the connection hears of it
+  const exited = new Promise<string>(resolve => child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)))
+  return { child, where: command, spawned, exited }
+}
+
+/** The MCP SDK's transport shape, over a started command's stdin and stdout. */
+export class CommandTransport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: Message) => void
+
+  private chunks: Buffer[] = []
+  private length = 0
+  private closed = false
+
+  constructor(private readonly started: StartedCommand) {}
+
+  async start(): Promise<void> {
+    const { child } = this.started
+    child.stdout!.on('data', (chunk: Buffer) => this.read(chunk))
+    child.stdout!.on('error', error => this.onerror?.(error))
+    child.stdin!.on('error', error => this.onerror?.(error))
+    child.once('close', () => this.ended())
+    if (child.exitCode !== null || child.signalCode !== null)
+      this.ended()
+    await this.started.spawned
+  }
+
+  send(message: Message): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.started.child.stdin!
+      if (!stdin.writable)
+        return reject(new Error(`the upstream ${this.started.where} no longer reads its input`))
+      if (stdin.write(`${JSON.stringify(message)}\n`))
+        resolve()
+      else
+        stdin.once('drain', () => resolve())
+    })
+  }
+
+  /** Ends the command: its input closed, then SIGTERM after 2 s, then SIGKILL after 2 s more. */
+  async close(): Promise<void> {
+    const { child } = this.started
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>(resolve => child.once('exit', () => resolve()))
+      const within = (ms: number): Promise<unknown> => Promise.race([exited, new Promise(resolve => setTimeout(resolve, ms).unref())])
+      child.stdin?.end()
+      await within(2000)
+      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill(signal)
+          await within(2000)
+        }
+      }
+    }
+    this.ended()
+  }
+
+  private ended(): void {
+    if (this.closed)
+      return
+    this.closed = true
+    this.chunks = []
+    this.onclose?.()
+  }
+
+  /** Lines of JSON-RPC: each one parsed and handed on; one that is not a message is said, and skipped. */
+  private read(chunk: Buffer): void {
+    let start = 0
+    for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+      this.length += end - start
+      if (this.length <= MAX_LINE_BYTES)
+        this.chunks.push(chunk.subarray(start, end))
+      const line = this.length <= MAX_LINE_BYTES ? Buffer.concat(this.chunks).toString('utf8') : undefined
+      this.chunks = []
+      this.length = 0
+      start = end + 1
+      if (line === undefined)
+        this.onerror?.(new Error(`the upstream ${this.started.where} wrote a line over ${MAX_LINE_BYTES} bytes; it was skipped`))
+      else if (line.trim() !== '')
+        this.hand(line)
+    }
+    // The rest waits for its line's end; past the bound only its length is kept.
+    if (start < chunk.length) {
+      this.length += chunk.length - start
+      if (this.length <= MAX_LINE_BYTES)
+        this.chunks.push(chunk.subarray(start))
+      else
+        this.chunks = []
+    }
+  }
+
+  private hand(line: string): void {
+    let message: unknown
+    try {
+      message = JSON.parse(line)
+    }
+    catch {
+      // A server's own log line on stdout is not a message: said, and the session goes on.
+      this.onerror?.(new Error(`the upstream ${this.started.where} wrote a line that is not JSON on stdout`))
+      return
+    }
+    const shaped = typeof message === 'object' && message !== null && !Array.isArray(message) && (message as Message).jsonrpc === '2.0'
+    if (shaped)
+      this.onmessage?.(message as Message)
+    else
+      this.onerror?.(new Error(`the upstream ${this.started.where} wrote JSON that is not a JSON-RPC message`))
+  }
+}
