@@ -89,6 +89,15 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect(JSON.parse(textOf(await direct.client.callTool({ name: 'roots', arguments: {} })))).toEqual(ROOTS)
   })
 
+  it('the roots question reaches a 2026-07-28 client too, in the rounds of its first call, and the call sees them', async () => {
+    const client = new Client({ name: 'flatmcp-test', version: '1' }, { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    client.setRequestHandler('roots/list', async () => ({ roots: ROOTS }))
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: proxied().slice(1), cwd: ROOT, stderr: 'ignore' }))
+    opened.push({ client, stderr: () => '' })
+    await client.listTools()
+    expect(JSON.parse(textOf(await client.callTool({ name: 'roots', arguments: {} })))).toEqual(ROOTS)
+  })
+
   it('output schemas are listed compiled (a root object; no $schema, $ref, definitions or union), and results pass the client\'s own check against them', async () => {
     const direct = await open(UPSTREAM)
     const through = await open(proxied())
@@ -105,7 +114,7 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect(result.structuredContent).toEqual((await direct.client.callTool({ name: 'forecast', arguments: args })).structuredContent)
   })
 
-  it('a server that breaks its own output schema: its result goes on as it came, the schema is no longer listed, said once, and later calls pass', async () => {
+  it('a server that breaks its own output schema: its result goes on as it came, the schema is no longer listed, said once, and later calls pass; --outputs unlisted lists none', async () => {
     const through = await open(proxied())
     await through.client.listTools()
     await expect(through.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).rejects.toThrow(/does not match the tool's output schema/)
@@ -113,6 +122,10 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect((await through.client.listTools()).tools.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
     expect((await through.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).structuredContent).toEqual({ echo: 5 })
     expect(through.stderr().match(/answered with structuredContent/g)).toHaveLength(1)
+    // With --outputs unlisted no output schema is listed: the first call passes too.
+    const unlisted = await open(proxied('--outputs', 'unlisted'))
+    expect((await unlisted.client.listTools()).tools.filter(tool => tool.outputSchema)).toEqual([])
+    expect((await unlisted.client.callTool({ name: 'echo', arguments: { word: 'hi' } })).structuredContent).toEqual({ echo: 5 })
   })
 
   it('every fallback is said: by flatmcp snapshot, which records it, by a proxy serving that snapshot, by inspect and by the probe', async () => {

@@ -124,7 +124,7 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
     expect(seen).toBe('1')
   })
 
-  it('sampling and elicitation the upstream asks for reach the client, and its answers go back', async () => {
+  it('sampling and elicitation the upstream asks for reach the client, and its answers go back, in either era', async () => {
     const asked = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2], ROOT, 'asking-client')
     try {
       // The client declared no capability for them: the upstream's requests fail, and say so.
@@ -134,24 +134,27 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
     finally {
       await asked.close()
     }
-    const answering = await connectWithCapabilities()
-    try {
-      const questions: unknown[] = []
-      const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
-      c.setRequestHandler('sampling/createMessage', (request) => {
-        questions.push(request.params.messages)
-        return { role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'mock' }
-      })
-      c.setRequestHandler('elicitation/create', (request) => {
-        questions.push(request.params.message)
-        return { action: 'accept', content: { name: 'Ada' } }
-      })
-      const result = await call(answering.client, 'ask', { question: 'who are you?' })
-      expect(JSON.parse(result.content[0]!.text!)).toEqual({ sampled: { type: 'text', text: 'a sampled answer' }, form: { action: 'accept', content: { name: 'Ada' } } })
-      expect(questions).toEqual([[{ role: 'user', content: { type: 'text', text: 'who are you?' } }], 'who are you?'])
-    }
-    finally {
-      await answering.close()
+    // A 2025 session is asked on it; a 2026-07-28 client, in the rounds of its call (input_required).
+    for (const era of ['legacy', 'modern'] as const) {
+      const answering = await connectWithCapabilities(era)
+      try {
+        const questions: unknown[] = []
+        const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
+        c.setRequestHandler('sampling/createMessage', (request) => {
+          questions.push(request.params.messages)
+          return { role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'mock' }
+        })
+        c.setRequestHandler('elicitation/create', (request) => {
+          questions.push(request.params.message)
+          return { action: 'accept', content: { name: 'Ada' } }
+        })
+        const result = await call(answering.client, 'ask', { question: 'who are you?' })
+        expect(JSON.parse(result.content[0]!.text!), era).toEqual({ sampled: { type: 'text', text: 'a sampled answer' }, form: { action: 'accept', content: { name: 'Ada' } } })
+        expect(questions, era).toEqual([[{ role: 'user', content: { type: 'text', text: 'who are you?' } }], 'who are you?'])
+      }
+      finally {
+        await answering.close()
+      }
     }
   })
 
@@ -172,10 +175,10 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
 })
 
 /** A proxy whose SDK 2.x client declares sampling and elicitation. */
-async function connectWithCapabilities(): Promise<Connected> {
+async function connectWithCapabilities(era: 'legacy' | 'modern' = 'legacy'): Promise<Connected> {
   const { Client } = await import('@modelcontextprotocol/client')
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio')
-  const client = new Client({ name: 'flatmcp-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } })
+  const client = new Client({ name: 'flatmcp-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } })
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--', ...UPSTREAM_V2], cwd: ROOT, stderr: 'pipe' }))
   return { client: client as unknown as Connected['client'], stderr: () => '', close: () => client.close() }
 }

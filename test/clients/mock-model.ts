@@ -32,7 +32,7 @@ interface Wire {
   /** The tool results in the conversation so far, as text. */
   results: (body: any) => string[]
   /** Writes a tool call, or a text answer. */
-  answer: (res: ServerResponse, body: any, reply: { call: { name: string, namespace?: string, args: Record<string, unknown> } } | { text: string }) => void
+  answer: (res: ServerResponse, body: any, reply: { call: { id: string, name: string, namespace?: string, args: Record<string, unknown> } } | { text: string }) => void
 }
 
 const text = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value)
@@ -51,7 +51,7 @@ const anthropic: Wire = {
     .map((part: any) => Array.isArray(part.content) ? part.content.map((c: any) => c.text ?? text(c)).join('') : text(part.content)),
   answer(res, body, reply) {
     const block = 'call' in reply
-      ? { type: 'tool_use', id: 'toolu_mock1', name: reply.call.name, input: reply.call.args }
+      ? { type: 'tool_use', id: `toolu_${reply.call.id}`, name: reply.call.name, input: reply.call.args }
       : { type: 'text', text: reply.text }
     const stop = 'call' in reply ? 'tool_use' : 'end_turn'
     const message = { id: 'msg_mock', type: 'message', role: 'assistant', model: body.model ?? 'mock', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 10 } }
@@ -105,7 +105,7 @@ const responses: Wire = {
     .map((item: any) => Array.isArray(item.output) ? item.output.map((o: any) => o.text ?? text(o)).join('') : text(item.output)),
   answer(res, body, reply) {
     const item = 'call' in reply
-      ? { type: 'function_call', id: 'fc_mock1', call_id: 'call_mock1', name: reply.call.name, ...(reply.call.namespace ? { namespace: reply.call.namespace } : {}), arguments: JSON.stringify(reply.call.args), status: 'completed' }
+      ? { type: 'function_call', id: `fc_${reply.call.id}`, call_id: `call_${reply.call.id}`, name: reply.call.name, ...(reply.call.namespace ? { namespace: reply.call.namespace } : {}), arguments: JSON.stringify(reply.call.args), status: 'completed' }
       : { type: 'message', id: 'msg_mock1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }
     const usage = { input_tokens: 10, output_tokens: 10, total_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } }
     const response = { id: 'resp_mock', object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model ?? 'mock', status: 'completed', output: [item], usage }
@@ -175,7 +175,7 @@ export async function startMockModel(script: Script): Promise<{ url: string, rec
       if (tool && results.length < (script.times ?? 1)) {
         recorded.offered = { name: tool.name, schema: tool.schema }
         recorded.calls++
-        wire.answer(res, body, { call: { name: tool.name, ...(tool.namespace ? { namespace: tool.namespace } : {}), args: script.args } })
+        wire.answer(res, body, { call: { id: `mock${results.length + 1}`, name: tool.name, ...(tool.namespace ? { namespace: tool.namespace } : {}), args: script.args } })
         return
       }
       // Every result of the conversation so far, once each (a call made twice has two).

@@ -32,7 +32,8 @@ const COMMANDS: Record<string, string> = {
       --on-invalid serve|drop; --timeout ms (per upstream request, 60000); --compile-timeout ms
       (per tool, 10000: a tool past it is served as it came); --http port [--host
       address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
-      stdio; --artifact file to serve a snapshot without compiling (--frozen: only what it holds)`,
+      stdio; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
+      --outputs unlisted lists no output schema (for a server whose results miss its own)`,
   snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… [--] <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
       compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
@@ -186,11 +187,11 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
-    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'out': { type: 'string' } } as const
+    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'out': { type: 'string' } } as const
     const split = commandStart(rest, options)
     const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options })
-    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen'] : ['out']
-    const foreign = ['http', 'host', 'artifact', 'frozen', 'out'].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
+    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen', 'outputs'] : ['out']
+    const foreign = ['http', 'host', 'artifact', 'frozen', 'outputs', 'out'].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
     if (foreign !== undefined)
       throw new UsageError(`${command} takes no --${foreign}`)
     const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env)
@@ -217,6 +218,9 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError('--frozen serves only what a snapshot holds: give it with --artifact file')
     if (values.host !== undefined && values.http === undefined)
       throw new UsageError('--host is where --http listens: give --http port too')
+    const outputs = values.outputs
+    if (outputs !== undefined && outputs !== 'compiled' && outputs !== 'unlisted')
+      throw new UsageError(`--outputs must be compiled or unlisted, not "${outputs}"`)
     const port = count(values.http, '--http')
     // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
@@ -224,6 +228,7 @@ async function main(argv: string[]): Promise<number> {
     await runProxy({
       ...common,
       ...(started ? { started } : {}),
+      ...(outputs ? { outputs: outputs as 'compiled' | 'unlisted' } : {}),
       ...(profiles?.[0] ? { profile: profiles[0] } : {}),
       ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
       ...(port === undefined ? {} : { http: { port, host: values.host ?? '127.0.0.1' } }),

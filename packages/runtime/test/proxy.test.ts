@@ -13,7 +13,9 @@ import { z } from 'zod'
 import { ROOT, TS_NODE } from '../../../test/support/client'
 import { chooserSchema } from '../src/proxy/chooser'
 import { callSlots } from '../src/proxy/slots'
+import { InputRequired } from '../src/elicit/replay'
 import { forwardedParams } from '../src/proxy/forward'
+import { questionBridge } from '../src/proxy/questions'
 import { canonicalJson } from '../src/proxy/upstream-list'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
@@ -386,6 +388,38 @@ describe('the fetch handler\'s mirrored headers (2026-07-28)', () => {
       expect(JSON.parse(result.content[0]!.text), JSON.stringify(mode)).toEqual({ region: 'eu', filter: { q: 'x' } })
       await client.close()
     }
+  })
+})
+
+describe('an upstream\'s questions to a 2026-07-28 client (input_required rounds)', () => {
+  it('a question asked between calls is asked by the next call first; one asked during a call ends its round, and the answer goes back; one not answered in time is refused', async () => {
+    const bridge = questionBridge(200)
+    const roots = bridge.ask({ method: 'roots/list' })
+    let sent = 0
+    let answerQuestion: ((value: unknown) => void) | undefined
+    const send = (): Promise<unknown> => {
+      sent++
+      return new Promise((resolve) => {
+        // The upstream asks during the call, then answers with what it was told.
+        void bridge.ask({ method: 'elicitation/create', params: { message: 'name?' } }).then(answer => resolve({ content: [{ type: 'text', text: JSON.stringify(answer) }] }))
+        answerQuestion = resolve
+      })
+    }
+    const first = await bridge.call({ state: undefined, responses: undefined }, send).catch((error: unknown) => error) as InputRequired
+    expect(first).toBeInstanceOf(InputRequired)
+    expect(first.inputRequests).toEqual({ q0: { method: 'roots/list' } })
+    expect(sent).toBe(0)
+    const second = await bridge.call({ state: first.requestState, responses: { q0: { roots: [{ uri: 'file:///w' }] } } }, send).catch((error: unknown) => error) as InputRequired
+    expect(await roots).toEqual({ roots: [{ uri: 'file:///w' }] })
+    expect(second.inputRequests).toEqual({ q0: { method: 'elicitation/create', params: { message: 'name?' } } })
+    expect(await bridge.call({ state: second.requestState, responses: { q0: { action: 'accept', content: { name: 'Ada' } } } }, send)).toEqual({ content: [{ type: 'text', text: '{"action":"accept","content":{"name":"Ada"}}' }] })
+    expect(sent).toBe(1)
+    expect(answerQuestion).toBeDefined()
+    // Nobody comes back for this one: the upstream hears a refusal, and the state is forgotten.
+    const lonely = bridge.ask({ method: 'roots/list' })
+    const third = await bridge.call({ state: undefined, responses: undefined }, async () => 'done').catch((error: unknown) => error) as InputRequired
+    await expect(lonely).rejects.toThrow('the client behind this proxy did not answer roots/list')
+    expect(await bridge.call({ state: third.requestState, responses: {} }, async () => 'anew')).toBe('anew')
   })
 })
 

@@ -28,6 +28,8 @@ export interface ProxyCommandOptions {
   frozen?: boolean
   /** Serve stateless HTTP on this address instead of stdio. */
   http?: { host: string, port: number }
+  /** How the upstream's output schemas are listed (`--outputs`). */
+  outputs?: 'compiled' | 'unlisted'
   /** The upstream command, started already (before the MCP SDK loaded). */
   started?: StartedCommand
   /** Where operator lines go. Default: stderr. */
@@ -103,6 +105,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
     ...(offer ? { offer, wait: 'connection' as const } : { asks: false }),
     ...(options.started ? { started: options.started } : {}),
+    ...(options.outputs ? { outputs: options.outputs } : {}),
     log,
   })
   const stop = (code: number) => (proxy?: Proxy): void => {

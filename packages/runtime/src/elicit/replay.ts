@@ -3,10 +3,30 @@
 // its questions so far answered from the state the last round minted.
 import type { AskForm } from './ask'
 
+/** A question a 2026-07-28 result asks the client, as `inputRequests` holds it. */
+export interface InputRequest { method: string, params?: unknown }
+
+/**
+ * Thrown by a handler to end a 2026-07-28 call asking the client first: the call's result is
+ * `input_required` with these requests, and the client calls again with their answers and this
+ * state (`ToolCallContext.rounds`).
+ */
+export class InputRequired extends Error {
+  constructor(readonly inputRequests: Record<string, InputRequest>, readonly requestState: string) {
+    super('flatmcp: this call needs the client\'s answers first; they are asked, and the call is made again with them')
+    this.name = 'InputRequired'
+  }
+
+  /** The call's result that asks. */
+  get result(): Record<string, unknown> {
+    return { resultType: 'input_required', inputRequests: this.inputRequests, requestState: this.requestState }
+  }
+}
+
 /** Thrown by a replayed `ask` that has no answer yet: the call ends asking for it (2026-07-28). */
-export class InputNeeded extends Error {
+export class InputNeeded extends InputRequired {
   constructor(readonly key: string, readonly params: Parameters<AskForm>[0], readonly answered: readonly unknown[]) {
-    super('flatmcp: this call needs the user\'s answer first; it is asked, and the call is made again with it')
+    super({ [key]: { method: 'elicitation/create', params } }, JSON.stringify(answered))
     this.name = 'InputNeeded'
   }
 }
@@ -47,7 +67,3 @@ export function replayedAsk(requestState: unknown, inputResponses: Record<string
   }
 }
 
-/** The `input_required` result that asks for what `InputNeeded` lacks, with the answers so far as the state. */
-export function inputRequiredFor(needed: InputNeeded): Record<string, unknown> {
-  return { resultType: 'input_required', inputRequests: { [needed.key]: { method: 'elicitation/create', params: needed.params } }, requestState: JSON.stringify(needed.answered) }
-}

@@ -73,7 +73,8 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const ask: AskForm | undefined = modernAsks
       ? replayedAsk(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses)
       : legacyAsks ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}) }
+    const rounds = facts.era === 'modern' ? { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses as Record<string, unknown> | undefined } : undefined
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
     return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
   })

@@ -39,6 +39,8 @@ export interface ProxyHandlerOptions {
   fetch?: (request: Request) => Promise<Response>
   /** The largest request body read, in bytes; a larger one is answered 413. Default: 4 MiB. */
   maxRequestBodySize?: number
+  /** How the snapshot's output schemas are listed: as compiled (the default), or not at all (`unlisted`, see `createProxy`). */
+  outputs?: 'compiled' | 'unlisted'
   /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */
   log?: (line: string) => void
 }
@@ -114,6 +116,7 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     handler: () => refused,
     unknownTool: message => new Error(message),
     withdrawn: new Set(),
+    ...(options.outputs ? { outputs: options.outputs } : {}),
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
   /** Each tool's `x-mcp-header` declarations, as its upstream schema makes them. */

@@ -25,6 +25,7 @@ import { compileUpstreamList } from './compile-list'
 import { connectUpstream, isUpstreamTarget } from './connection'
 import { ANY_RESULT, forwardedParams, relay } from './forward'
 import { fallbacksOf } from './fallbacks'
+import { questionBridge } from './questions'
 import { servedTools } from './served-tools'
 import { listSetupError } from './setup-error'
 import { callSlots } from './slots'
@@ -103,6 +104,12 @@ export interface ProxyOptions {
    * says when it is compiled), so a client's `initialize` is answered as soon as the upstream's is.
    */
   wait?: 'list' | 'connection'
+  /**
+   * How the upstream's output schemas are listed: compiled (the default), or not at all (`unlisted`):
+   * clients that check results then check none, for a server whose results do not match its own
+   * output schemas (a mismatch otherwise fails that call in such a client, and withdraws the schema).
+   */
+  outputs?: 'compiled' | 'unlisted'
   /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
   started?: StartedCommand
 }
@@ -204,7 +211,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const fromSnapshot = new Set(snapshotTools)
   let current: ListVersion | undefined
   let latest: Server | undefined
-  const session = opening<Server>()
+  /** The client that can be asked the upstream's questions: a 2025 session, or a 2026-07-28 client in the rounds of its calls. */
+  const session = opening<Server | 'rounds'>()
   const listeners = new Set<(notification: Message) => void>()
   if (options.notify)
     listeners.add(options.notify)
@@ -218,6 +226,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const withdrawn = new Set<string>()
 
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
+  const questions = questionBridge(timing.timeout)
   const maxInFlight = options.maxInFlight ?? 64
   const slots = callSlots(maxInFlight, maxInFlight * 4)
   const forward = (name: string): ToolDefinition['handler'] => async (input, context) => {
@@ -225,12 +234,15 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     if (release === undefined)
       return { isError: true, content: [{ type: 'text', text: `The server behind this proxy has ${slots.running} calls in flight and ${slots.waiting} waiting, its limit; try again shortly.` }] } as never
     const relayed = relay(context.progress)
+    // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
+    // outlives the round that sent it (that round's signal), so only its time limit bounds it.
+    const send = (signal?: AbortSignal): Promise<unknown> => upstream.request(
+      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: input as Record<string, unknown> } },
+      ANY_RESULT,
+      { ...timing, ...(signal ? { signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
+    )
     try {
-      const result = await upstream.request(
-        { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: input as Record<string, unknown> } },
-        ANY_RESULT,
-        { ...timing, ...(context.signal ? { signal: context.signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
-      ) as ForwardedResult | null
+      const result = (context.rounds ? await questions.call(context.rounds, () => send()) : await send(context.signal)) as ForwardedResult | null
       await relayed?.sent()
       // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
       if (typeof result !== 'object' || result === null || (!Array.isArray(result.content) && result.resultType === undefined))
@@ -282,6 +294,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
         unknown: (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never,
         unknownTool,
         withdrawn,
+        ...(options.outputs ? { outputs: options.outputs } : {}),
         onWithdraw: (tool) => {
           log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
           tell({ method: 'notifications/tools/list_changed' })
@@ -305,6 +318,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   // session. A question asked before that client's session is open (roots at start-up) waits for it.
   upstream.fallbackRequestHandler = async (request, ctx) => {
     const asked = options.asks === false ? undefined : await within(session.opened, timing.timeout, ctx.mcpReq.signal)
+    if (asked === 'rounds')
+      return questions.ask({ method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx.mcpReq.signal) as Promise<never>
     if (!asked)
       throw Object.assign(new Error(`no client behind this proxy keeps a session that can be asked for ${request.method}`), { code: -32601 })
     return asked.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>
@@ -324,7 +339,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     read: async (...args) => (await ready, current!.served.service().read(...args)),
   }
   const mirrored = upstream.getServerCapabilities() ?? {}
-  const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined) } }
+  // The proxy's list may change where the upstream's does not (an output schema withdrawn): it says so.
+  const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined), listChanged: true } }
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const instructions = upstream.getInstructions()
   return {
@@ -346,8 +362,10 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
       // A stdio connection (or a 2025 session) keeps a session the upstream's own messages can reach; one stateless HTTP request does not.
       if (!request?.requestInfo) {
         latest = server
-        // Only a 2025 session can be asked questions, once it is initialized.
-        if (request?.era !== 'modern')
+        // A 2025 session is asked questions once it is initialized; a 2026-07-28 client, in the rounds of its calls.
+        if (request?.era === 'modern')
+          session.open('rounds')
+        else
           server.oninitialized = () => session.open(server)
       }
       return server

@@ -50,11 +50,16 @@ export interface Downstream {
  */
 export type ProxyStarter = (downstream: Downstream) => Promise<Proxy>
 
-/** What the client's first message says it can do: a 2025 `initialize`'s capabilities; nothing a 2026-07-28 session could be asked. */
+/**
+ * What the client's first message says it can do: a 2025 `initialize`'s capabilities, or a 2026-07-28
+ * request's (its envelope's `clientCapabilities`: the proxy asks such a client in the rounds of its calls).
+ */
 function offerOf(message: unknown): OfferedCapabilities {
   const { method, params } = (isObject(message) ? message : {}) as { method?: unknown, params?: { capabilities?: unknown, _meta?: unknown } }
-  const envelope = isObject(params?._meta) && Object.keys(params._meta).some(key => key.startsWith('io.modelcontextprotocol/'))
-  return method === 'initialize' && !envelope && isObject(params?.capabilities) ? params.capabilities as OfferedCapabilities : {}
+  const envelope = isObject(params?._meta) ? params._meta['io.modelcontextprotocol/clientCapabilities'] : undefined
+  if (isObject(envelope))
+    return envelope as OfferedCapabilities
+  return method === 'initialize' && isObject(params?.capabilities) ? params.capabilities as OfferedCapabilities : {}
 }
 
 /**

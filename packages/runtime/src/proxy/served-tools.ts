@@ -26,6 +26,8 @@ export interface ServedToolsOptions {
   unknownTool: (message: string) => Error
   /** The tools whose output schema is no longer listed (by `outputKey`), kept across list versions. */
   withdrawn: Set<string>
+  /** `unlisted`: no output schema is listed at all (a structured part goes as it comes, where it is an object). Default: `compiled`. */
+  outputs?: 'compiled' | 'unlisted'
   /** Told once when a tool's output schema is withdrawn, after the service is rebuilt without it. */
   onWithdraw: (tool: ProxiedTool) => void
 }
@@ -48,7 +50,7 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
   const build = (): ToolService => {
     shapers = new Map()
     const definitions = tools.map((tool) => {
-      const listed = options.withdrawn.has(outputKey(tool)) ? withoutOutput(tool) : tool
+      const listed = options.outputs === 'unlisted' || options.withdrawn.has(outputKey(tool)) ? withoutOutput(tool) : tool
       const shape = outputShaper(listed, options.validator, () => withdraw(tool))
       shapers.set(tool.name, shape)
       const run = options.handler(tool.name)

@@ -14,6 +14,14 @@ export interface RequestInfo {
   meta?: Record<string, unknown>
   /** Asks the client one form, where it offers elicitation: `elicitation/create` in a 2025 session, a replayed answer or `InputNeeded` in 2026-07-28. */
   ask?: AskForm
+  /** In a 2026-07-28 call: what the last `input_required` round minted and the client's answers to it. */
+  rounds?: InputRounds
+}
+
+/** A 2026-07-28 call's answers to the questions its last round asked (`InputRequired`), and that round's state. */
+export interface InputRounds {
+  state: unknown
+  responses: Record<string, unknown> | undefined
 }
 
 /**

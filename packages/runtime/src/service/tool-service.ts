@@ -8,7 +8,7 @@ import type { CallPhase, ExtendOptions, McpServerOptions, RequestInfo } from './
 import type { CallToolResult } from './results'
 import type { ToolEntry } from './tools'
 import { elicitValue } from '../elicit/ask'
-import { InputNeeded, inputRequiredFor } from '../elicit/replay'
+import { InputRequired } from '../elicit/replay'
 import { logOnce } from '../util/log'
 import { clip, quoteClipped } from '../validate/messages'
 import { readArgs, readUnsure } from './arguments'
@@ -113,15 +113,15 @@ async function callTool(entry: ToolEntry, read: () => Promise<Reading>, request:
   try {
     const ask = request.ask
     const elicit = ask && ((schema: StandardSchemaV1, message: string, options?: ElicitOptions) => elicitValue(ask, schema, message, options))
-    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}), ...(elicit ? { elicit: elicit as never } : {}) })
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}), ...(elicit ? { elicit: elicit as never } : {}), ...(request.rounds ? { rounds: request.rounds } : {}) })
     return toResult(value, definition.output !== undefined, entry.compiled.outputWrap)
   }
   catch (error) {
     if (isProtocolError(error))
       throw error
-    // A 2026-07-28 call that needs the user's answer ends asking for it; the client calls again with it.
-    if (error instanceof InputNeeded)
-      return inputRequiredFor(error) as never
+    // A 2026-07-28 call that needs the client's answers ends asking for them; the client calls again with them.
+    if (error instanceof InputRequired)
+      return error.result as never
     // A handler's own message is meant for the model (README); it is still capped.
     return errorResult(`Tool "${definition.name}" failed: ${clip(error instanceof Error ? error.message : String(error), 2000)}`)
   }

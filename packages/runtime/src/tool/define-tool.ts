@@ -46,6 +46,12 @@ export interface ToolCallContext<P> {
    * and the handler runs again from its start with the answers so far); else undefined.
    */
   elicit?: <S extends StandardSchemaV1>(schema: S, message: string, options?: ElicitOptions) => Promise<ElicitOutcome<InferOutput<S>>>
+  /**
+   * In a 2026-07-28 call: the state the call's last `input_required` round minted and the client's
+   * answers to it, for a handler that asks the client by itself (throwing `InputRequired`, as a proxy
+   * relays its upstream's questions); undefined in a 2025 session.
+   */
+  rounds?: { state: unknown, responses: Record<string, unknown> | undefined }
 }
 
 /** How an elicitation ended: the parsed value, the user's refusal, or answers the schema kept refusing. */

@@ -1,0 +1,135 @@
+// An upstream's questions (roots, sampling, elicitation) carried to a 2026-07-28 client, which keeps no
+// session a server could ask on: each is asked by ending one of the client's calls with
+// `input_required`, and answered when the client calls again with it. A question asked during a call
+// ends that call's round (the upstream's call goes on, waiting for the answer); one asked between calls
+// (the roots a server asks for once initialized) waits for the next call, which asks it first.
+import type { InputRequest } from '../elicit/replay'
+import type { InputRounds } from '../service/options'
+import { InputRequired } from '../elicit/replay'
+
+/** A question the upstream asked, and how its answer goes back. */
+interface Question {
+  request: InputRequest
+  answer: (result: unknown) => void
+  refuse: (error: Error) => void
+}
+
+/** One downstream call in rounds: its upstream call (once sent), what it is waiting for, the questions its last round asked. */
+interface Call {
+  upstream?: Promise<unknown>
+  /** Hears the next question the upstream asks while this call waits. */
+  hear?: (question: Question) => void
+  asked: Map<string, Question>
+  /** Drops the call when its client does not come back. */
+  timer?: ReturnType<typeof setTimeout>
+  /** Its first round asked what the upstream asked between calls. */
+  settled?: boolean
+}
+
+/** How long a call waits after its round answered questions asked between calls. */
+const SETTLE_MS = 100
+
+/** A refusal the upstream gets for a question no client answered. */
+function unanswered(method: string): Error {
+  return Object.assign(new Error(`the client behind this proxy did not answer ${method}`), { code: -32603 })
+}
+
+export interface QuestionBridge {
+  /**
+   * Asks the 2026-07-28 client `request` for the upstream: through the call now waiting, else at the
+   * next call. Settles with the client's answer (or a refusal after `timeoutMs`).
+   */
+  ask: (request: InputRequest, signal?: AbortSignal) => Promise<unknown>
+  /**
+   * Runs one round of a call: answers what the last round asked (`rounds`), sends the call upstream
+   * (`send`, once across rounds), and gives its result, or throws `InputRequired` with the next
+   * questions the upstream asks meanwhile.
+   */
+  call: (rounds: InputRounds, send: () => Promise<unknown>) => Promise<unknown>
+}
+
+/** A bridge whose calls wait at most `timeoutMs` for their client to come back with answers. */
+export function questionBridge(timeoutMs: number): QuestionBridge {
+  const calls = new Map<string, Call>()
+  /** Questions asked while no call waits: the next call asks them first. */
+  const queued: Question[] = []
+  /** The calls waiting on their upstream call, newest last: a question goes to the newest. */
+  const waiting: Call[] = []
+  let next = 0
+
+  const ask = (request: InputRequest, signal?: AbortSignal): Promise<unknown> => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => refuse(unanswered(request.method)), timeoutMs)
+    const settle = <T>(fn: (value: T) => void) => (value: T): void => {
+      clearTimeout(timer)
+      fn(value)
+    }
+    const refuse = settle(reject)
+    const question: Question = { request, answer: settle(resolve), refuse }
+    signal?.addEventListener('abort', () => refuse(unanswered(request.method)), { once: true })
+    const call = waiting.at(-1)
+    if (call?.hear)
+      call.hear(question)
+    else
+      queued.push(question)
+  })
+
+  /** Ends the round asking `questions`; the call is kept for its client's return. */
+  const askRound = (call: Call, questions: Question[]): never => {
+    const state = `q${++next}:${crypto.randomUUID()}`
+    call.asked = new Map(questions.map((question, i) => [`q${i}`, question]))
+    call.timer = setTimeout(() => {
+      calls.delete(state)
+      for (const question of call.asked.values())
+        question.refuse(unanswered(question.request.method))
+    }, timeoutMs)
+    calls.set(state, call)
+    throw new InputRequired(Object.fromEntries([...call.asked].map(([key, question]) => [key, question.request])), state)
+  }
+
+  return {
+    ask,
+    async call(rounds, send) {
+      const known = typeof rounds.state === 'string' ? calls.get(rounds.state) : undefined
+      let call: Call
+      if (known) {
+        calls.delete(rounds.state as string)
+        clearTimeout(known.timer)
+        for (const [key, question] of known.asked) {
+          const response = rounds.responses?.[key]
+          if (response === undefined)
+            question.refuse(unanswered(question.request.method))
+          else
+            question.answer(response)
+        }
+        call = known
+      }
+      else {
+        call = { asked: new Map() }
+        // What the upstream asked between calls is asked before this call goes upstream.
+        if (queued.length > 0) {
+          call.settled = true
+          askRound(call, queued.splice(0))
+        }
+      }
+      // A call whose round answered questions asked between calls goes upstream a moment later: the
+      // upstream takes the answers in first (the roots a server asks for once initialized change what
+      // its calls may touch, as they would have long before a direct client's first call).
+      // Its failure is heard by the round that waits on it, whichever that is.
+      call.upstream ??= (known?.settled ? new Promise(resolve => setTimeout(resolve, SETTLE_MS)).then(send) : send())
+      call.upstream.catch(() => {})
+      const upstream = call.upstream
+      const question = new Promise<Question>((resolve) => {
+        call.hear = resolve
+      })
+      waiting.push(call)
+      try {
+        const first = await Promise.race([upstream.then(result => ({ result })), question.then(asked => ({ asked }))])
+        return 'asked' in first ? askRound(call, [first.asked]) : first.result
+      }
+      finally {
+        call.hear = undefined
+        waiting.splice(waiting.indexOf(call), 1)
+      }
+    },
+  }
+}
