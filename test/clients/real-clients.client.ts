@@ -8,9 +8,11 @@ import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../support/client'
+import { installNpmServers } from '../support/npm-servers'
 import { PYTHON_DIR, pythonStack } from '../support/python'
 import { install, REAL_CLIENTS } from './clients'
 import { startMockModel } from './mock-model'
@@ -108,3 +110,39 @@ describe.skipIf(PROXIED === undefined).each(PROXY_CLIENTS.map(client => [`${clie
       expect(results, output).toMatch(reached)
   })
 })
+
+// `flatmcp proxy` in front of a server from the npm registry (the filesystem server, which asks its
+// client for roots) and a server whose output schemas clients refuse or whose results miss them
+// (test/support/upstream-outputs.ts, on the SDK 1.x): what the operator's clients meet.
+const SERVERS_BIN = installNpmServers()
+const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href
+const proxied = (...upstream: string[]): { command: string, args: string[] } => ({ command: process.execPath, args: [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'proxy', '--', ...upstream] })
+const FILESYSTEM = proxied(path.join(SERVERS_BIN, 'mcp-server-filesystem'), path.join(ROOT, 'test'))
+const OUTPUTS = proxied(process.execPath, '--import', TSX_LOADER, path.join(ROOT, 'test/support/upstream-outputs.ts'))
+const OPERATOR_CLIENTS = REAL_CLIENTS.filter(client => ['Claude Code', 'Gemini CLI'].includes(client.name))
+
+describe.each(OPERATOR_CLIENTS.map(client => [`${client.name} ${client.version}`, client] as const))('%s through flatmcp proxy in front of servers as operators run them', (_name, client) => {
+  it('roots reach the server: the filesystem server allows the client\'s working folder, not the folder on its command line, as it does directly', async () => {
+    const { recorded, output } = await turn(client, { tool: 'list_allowed_directories', args: {} }, FILESYSTEM, 'Which directories may you read?')
+    expect(recorded.calls, output).toBe(1)
+    const results = recorded.results.join('\n')
+    expect(results, output).toContain('Allowed directories')
+    expect(results, output).toMatch(/flatmcp-client-/)
+    expect(results, output).not.toContain(path.join(ROOT, 'test'))
+  })
+
+  it('an output schema clients refuse as listed (draft-07 $schema, definitions, a union): compiled, the call succeeds with its structured result', async () => {
+    const { recorded, output } = await turn(client, { tool: 'forecast', args: { city: 'Oslo', days: 2 } }, OUTPUTS, 'Forecast for Oslo.')
+    expect(recorded.calls, output).toBe(1)
+    expect(recorded.results.join('\n').replaceAll('\\', ''), output).toMatch(/"kind":"rain"/)
+  })
+
+  it('a server whose result misses its own output schema: the proxy withdraws the schema, so the next call succeeds (the first fails the client\'s own check)', async () => {
+    const { recorded, output } = await turn(client, { tool: 'echo', args: { word: 'hi' }, times: 2 }, OUTPUTS, 'Echo hi twice.')
+    expect(recorded.calls, output).toBe(2)
+    expect(recorded.results[0], output).toMatch(/does not match the tool's output schema/)
+    expect(recorded.results[1], output).not.toMatch(/does not match|error/)
+    expect(recorded.results[1], output).toMatch(/echo/)
+  })
+})
+
