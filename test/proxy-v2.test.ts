@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compileTool, modelAnswer } from '@flatmcp/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectStdioV2, ROOT } from './support/client'
+import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 
 type Result = { isError?: boolean, content: { type: string, text?: string }[], structuredContent?: unknown }
@@ -248,6 +248,36 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => call(client, 'page', { query: `q${n}`, limit: String(n % 100 + 1) })))
     answers.forEach((answer, n) => expect(JSON.parse(answer.content[0]!.text!)).toEqual({ query: `q${n}`, limit: n % 100 + 1 }))
     expect(proxy.child.exitCode).toBe(null)
+  })
+})
+
+describe('flatmcp proxy in front of a server that speaks only MCP 2026-07-28', () => {
+  it('connects in that era, said once, and a 2025 client gets its tools flat and its calls repaired', async () => {
+    const upstream = await startListening(TS_NODE[0], [...TS_NODE.slice(1), join(ROOT, 'test/support/upstream-v2.ts'), '--http', '0', 'modern-only'])
+    try {
+      const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', upstream.url])
+      try {
+        const tools = (await proxied.client.listTools()).tools as unknown as Listed[]
+        expect(JSON.stringify(tools.find(tool => tool.name === 'send')!.inputSchema)).not.toContain('oneOf')
+        expect((await call(proxied.client, 'send', { kind: 'album', urls: '["a","b"]' })).content[0]?.text).toBe('{"kind":"album","urls":["a","b"]}')
+        expect(proxied.stderr()).toContain('speaks only MCP 2026-07-28; connected in that era')
+      }
+      finally {
+        await proxied.close()
+      }
+    }
+    finally {
+      await upstream.close()
+    }
+    // Over stdio the process that refused the 2025 handshake is started anew for the other.
+    const overStdio = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2, 'modern-only'])
+    try {
+      expect((await call(overStdio.client, 'page', { query: 'q', limit: '3' })).content[0]?.text).toBe('{"query":"q","limit":3}')
+      expect(overStdio.stderr()).toContain('speaks only MCP 2026-07-28; connected in that era')
+    }
+    finally {
+      await overStdio.close()
+    }
   })
 })
 

@@ -1,10 +1,10 @@
 // An MCP server on the real SDK 2.x (`McpServer`, zod inputs), for what a proxy must pass through and
-// stand up to: `tsx test/support/upstream-v2.ts [--http port] [hostile] [revised]`, over stdio by default.
+// stand up to: `tsx test/support/upstream-v2.ts [--http port] [hostile] [revised] [modern-only]`, over stdio by default.
 // Its tools: a tagged union, progress, a call that waits to be cancelled, questions to the client
 // (sampling, elicitation), logging, a list that grows, the _meta it was called with; a resource and
 // a prompt. With `hostile`, tools whose schemas would hold a compiler for minutes, beside a plain one.
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio'
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
 import { serveFetch } from './serve-fetch'
 
@@ -99,11 +99,15 @@ function makeServer(): McpServer {
 
 let grown = false
 
-if (httpAt < 0) {
+if (httpAt < 0 && process.argv.includes('modern-only')) {
+  serveStdio(() => makeServer(), { legacy: 'reject' })
+}
+else if (httpAt < 0) {
   await makeServer().connect(new StdioServerTransport())
 }
 else {
   // Over HTTP: one server per request (stateless, both eras), as the SDK's handler makes them.
-  const handler = createMcpHandler(() => makeServer())
+  // `modern-only`: a server that speaks only MCP 2026-07-28 (it refuses the 2025 handshake).
+  const handler = createMcpHandler(() => makeServer(), process.argv.includes('modern-only') ? { legacy: 'reject' } : {})
   serveFetch('upstream-v2', Number(process.argv[httpAt + 1]), request => handler.fetch(request))
 }

@@ -122,6 +122,18 @@ function offered(capabilities: OfferedCapabilities): OfferedCapabilities {
   return { ...(sampling ? { sampling } : {}), ...(elicitation ? { elicitation } : {}), ...(roots ? { roots } : {}) }
 }
 
+/** What a transport the SDK client connects over looks like, as far as the connection touches it. */
+interface Transport { onmessage?: ((message: never, extra?: never) => void) | undefined }
+
+/** The 2026-07-28-era version a server names when it refuses the 2025 handshake (-32022); none for any other failure. */
+function modernOnly(error: unknown): string | undefined {
+  const { code, data, message } = (error ?? {}) as { code?: unknown, data?: { supported?: unknown }, message?: unknown }
+  const listed = Array.isArray(data?.supported) ? data.supported : typeof message === 'string' && /-32022|Unsupported protocol version/.test(message) ? /"supported":\[([^\]]*)\]/.exec(message)?.[1]?.split(',').map(v => v.trim().replaceAll('"', '')) : undefined
+  if (code !== -32022 && listed === undefined)
+    return undefined
+  return (listed as unknown[] | undefined)?.find((version): version is string => typeof version === 'string' && version >= '2026-07-28')
+}
+
 /** Whether a value says where an upstream is (rather than being a connected client). */
 export function isUpstreamTarget(value: unknown): value is UpstreamTarget {
   const target = value as { command?: unknown, url?: unknown } | null
@@ -135,7 +147,7 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
     Object.fromEntries(Object.entries(values ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's ${what} ${JSON.stringify(name)}`)]))
   const headers = 'url' in target ? expanded(target.headers, 'header') : undefined
   // A command starts at once (unless it was started already); its handshake waits for what the client offers.
-  const started = 'command' in target ? options.started ?? startCommand(target) : undefined
+  let started = 'command' in target ? options.started ?? startCommand(target) : undefined
   const where = url !== undefined ? redacted(url) : started!.where
   const log = options.log ?? (() => {})
   const handlers: Handlers = {}
@@ -153,15 +165,38 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
       throw new ProxySetupError(`it ended (${how}) before its handshake`)
     })])
   }
-  const connect = async (): Promise<Client> => {
-    const capabilities = offered(await offerWhenAlive())
-    const transport = started ? new CommandTransport(started) : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} } })
-    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: 'legacy' } })
+  // The 2025 handshake, which servers of both eras take; a server that speaks only 2026-07-28 refuses
+  // it, naming its versions, and is connected to in that era instead.
+  let era: 'legacy' | { pin: string } = 'legacy'
+  const handshake = async (capabilities: OfferedCapabilities): Promise<{ client: Client, transport: Transport }> => {
+    const transport: Transport = started ? new CommandTransport(started) : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} } })
+    const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: era } })
     client.onclose = () => {
-      if (!closing && url === undefined)
+      if (!closing && url === undefined && client === current)
         ended?.()
     }
+    current = client
     await client.connect(transport as never)
+    return { client, transport }
+  }
+  let current: Client | undefined
+  const connect = async (): Promise<Client> => {
+    const capabilities = offered(await offerWhenAlive())
+    const made = await handshake(capabilities).catch(async (error: unknown) => {
+      const version = era === 'legacy' ? modernOnly(error) : undefined
+      if (version === undefined)
+        throw error
+      era = { pin: version }
+      if (started && 'command' in target) {
+        // The process answered the other era's handshake already: it starts anew for this one.
+        started.child.kill()
+        started = startCommand(target)
+        await started.spawned
+      }
+      log(`flatmcp proxy: ${where} speaks only MCP ${version}; connected in that era`)
+      return handshake(capabilities)
+    })
+    const { client, transport } = made
     answerAfterNotifications(transport)
     // What the proxy set on the upstream holds for every connection to it; a question the upstream
     // asks before the proxy has set its handler (at once, once initialized) waits for it.
