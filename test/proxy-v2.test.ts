@@ -5,13 +5,13 @@
 // eras, snapshots (serving, drift, --frozen, the probe), and what must not stop it (hostile schemas,
 // garbage answers, concurrent calls, a 4 MiB body).
 import type { ProfileName } from '@flatmcp/core'
-import type { Client } from '@modelcontextprotocol/client'
 import type { Connected } from './support/client'
 import type { Listening } from './support/proxy'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compileTool, modelAnswer } from '@flatmcp/core'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
@@ -248,6 +248,50 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => call(client, 'page', { query: `q${n}`, limit: String(n % 100 + 1) })))
     answers.forEach((answer, n) => expect(JSON.parse(answer.content[0]!.text!)).toEqual({ query: `q${n}`, limit: n % 100 + 1 }))
     expect(proxy.child.exitCode).toBe(null)
+  })
+})
+
+describe('flatmcp proxy --http beyond loopback: nobody gets in without a credential', () => {
+  const post = (url: string, headers: Record<string, string> = {}): Promise<Response> => fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+  })
+
+  it('refuses to start on every interface without a caller credential, and says --no-auth when it is given', async () => {
+    const refused = await runCli(['proxy', '--http', '0', '--host', '0.0.0.0', '--', ...UPSTREAM_V2])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--host 0.0.0.0 serves beyond loopback: give a caller credential')
+    const open = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--host', '0.0.0.0', '--no-auth', '--', ...UPSTREAM_V2])
+    try {
+      expect(open.stderr()).toContain('with no caller credential (--no-auth): anyone who reaches the port uses the upstream with your credentials')
+      expect((await post(open.url)).status).toBe(200)
+    }
+    finally {
+      await open.close()
+    }
+  })
+
+  it('with a token: a caller without it, or with another, gets 401; an Origin of a page elsewhere, or null, gets 403; the caller with it is served', async () => {
+    const tokens = join(scratch, 'tokens')
+    writeFileSync(tokens, '# callers\nfirst-token\nsecond-token\n')
+    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--host', '0.0.0.0', '--auth-token-file', tokens, '--', ...UPSTREAM_V2])
+    try {
+      const anonymous = await post(proxy.url)
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.headers.get('www-authenticate')).toContain('Bearer')
+      expect((await post(proxy.url, { authorization: 'Bearer wrong-token' })).status).toBe(401)
+      for (const origin of ['https://evil.example', 'null'])
+        expect((await post(proxy.url, { authorization: 'Bearer second-token', origin })).status, origin).toBe(403)
+      expect((await post(proxy.url, { authorization: 'Bearer second-token', origin: 'http://localhost:5173' })).status).toBe(200)
+      const client = new Client({ name: 'caller', version: '1' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url), { requestInit: { headers: { authorization: 'Bearer first-token' } } }))
+      expect((await call(client, 'page', { query: 'q', limit: '3' })).content[0]?.text).toBe('{"query":"q","limit":3}')
+      await client.close()
+    }
+    finally {
+      await proxy.close()
+    }
   })
 })
 

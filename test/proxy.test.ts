@@ -233,10 +233,10 @@ describe('flatmcp proxy usage', () => {
   it('usage and set-up errors are said in a line (exit 2): one upstream, a command after -- or an http(s) URL; flags that go together; a file that is no snapshot; an upstream that cannot start', async () => {
     const { execFile } = await import('node:child_process')
     const run = (args: string[]): Promise<{ code: number, stderr: string }> => new Promise(resolve => execFile(process.execPath, [CLI, 'proxy', ...args], (error, _stdout, stderr) => resolve({ code: (error as { code?: number } | null)?.code ?? 0, stderr })))
-    for (const args of [[], ['--'], ['http://a/mcp', '--', 'node', 'x.js'], ['ftp://a/mcp'], ['--on-invalid', 'keep', '--', 'node'], ['--header', 'nocolon', 'http://a/mcp'], ['--frozen', '--', 'node'], ['--host', '0.0.0.0', '--', 'node'], ['--out', 'x.json', '--', 'node'], ['--header', 'A: b', '--', 'node'], ['--profile', 'gemini', '--profile', 'portable', '--', 'node']]) {
+    for (const args of [[], ['--'], ['http://a/mcp', '--', 'node', 'x.js'], ['ftp://a/mcp'], ['--on-invalid', 'keep', '--', 'node'], ['--header', 'nocolon', 'http://a/mcp'], ['--frozen', '--', 'node'], ['--host', '0.0.0.0', '--', 'node'], ['--out', 'x.json', '--', 'node'], ['--header', 'A: b', '--', 'node'], ['--profile', 'gemini', '--profile', 'portable', '--', 'node'], ['--timeout', '4294967296', '--', 'node']]) {
       const result = await run(args)
       expect(result.code, args.join(' ')).toBe(2)
-      expect(result.stderr, args.join(' ')).toMatch(/flatmcp: (proxy needs one upstream|the upstream URL must start with http|--on-invalid must be serve or drop|--header takes "Name: value"|--frozen serves only what a snapshot holds|--host is where --http listens|proxy takes no --out|--header is sent to an upstream URL|proxy serves one --profile)/)
+      expect(result.stderr, args.join(' ')).toMatch(/flatmcp: (proxy needs one upstream|the upstream URL must start with http|--on-invalid must be serve or drop|--header takes "Name: value"|--frozen serves only what a snapshot holds|--host is where --http listens|proxy takes no --out|--header is sent to an upstream URL|proxy serves one --profile|--timeout takes at most 2147483647 ms)/)
     }
     // A snapshot file that is not one, and an upstream that cannot be started: one line each, exit 2.
     const notSnapshot = await run(['--artifact', CLI, '--', 'node'])

@@ -56,10 +56,11 @@ export async function startListening(command: string, args: string[], cwd = ROOT
     const timer = setTimeout(() => reject(new Error(`no URL from ${args.join(' ')}; stderr: ${stderr}`)), 60_000)
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\b/.exec(stderr)
+      // An address that listens on every interface is reached on loopback.
+      const match = /listening on (http:\/\/(?:127\.0\.0\.1|0\.0\.0\.0):\d+\/mcp)\b/.exec(stderr)
       if (match) {
         clearTimeout(timer)
-        resolve(match[1]!)
+        resolve(match[1]!.replace('0.0.0.0', '127.0.0.1'))
       }
     })
     child.once('exit', (code) => {

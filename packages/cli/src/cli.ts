@@ -5,6 +5,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { cliVersion, snapshotGenerator } from './version'
@@ -32,7 +33,9 @@ const COMMANDS: Record<string, string> = {
       --on-invalid serve|drop; --timeout ms (per upstream request, 60000); --compile-timeout ms
       (per tool, 10000: a tool past it is served as it came); --http port [--host
       address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
-      stdio; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
+      stdio, callers presenting a bearer token (--auth-token-file file, FLATMCP_PROXY_TOKEN,
+      --auth-token; needed beyond loopback unless --no-auth), browser origins beyond loopback and
+      host names by --allow-origin and --allow-host; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
       --outputs unlisted lists no output schema (for a server whose results miss its own)`,
   snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… [--] <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
@@ -124,12 +127,48 @@ function commandStart(args: string[], options: Record<string, { type: 'string' |
   return -1
 }
 
+/**
+ * Who may use the proxy over HTTP: the caller tokens (`--auth-token`, `--auth-token-file`, one per
+ * line, `FLATMCP_PROXY_TOKEN`), `--no-auth`, the origins and host names allowed. Beyond loopback a
+ * token is needed unless `--no-auth` says otherwise.
+ */
+function httpServing(host: string, port: number, values: { 'auth-token'?: string[], 'auth-token-file'?: string, 'no-auth'?: boolean, 'allow-origin'?: string[], 'allow-host'?: string[] }): { host: string, port: number, tokens: string[], origins: string[], hosts: string[], open: boolean } {
+  const fromFile = values['auth-token-file'] === undefined
+    ? []
+    : (() => {
+        try {
+          return readFileSync(values['auth-token-file'], 'utf8').split(/\r?\n/).map(line => line.trim()).filter(line => line !== '' && !line.startsWith('#'))
+        }
+        catch (error) {
+          throw new UsageError(`--auth-token-file: ${(error as Error).message}`)
+        }
+      })()
+  const tokens = [...(values['auth-token'] ?? []), ...fromFile, ...(process.env.FLATMCP_PROXY_TOKEN ? [process.env.FLATMCP_PROXY_TOKEN] : [])]
+  if (values['no-auth'] && tokens.length > 0)
+    throw new UsageError('--no-auth serves without a caller credential, and a token was given: choose one')
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host)
+  if (!loopback && tokens.length === 0 && !values['no-auth'])
+    throw new UsageError(`--host ${host} serves beyond loopback: give a caller credential (--auth-token-file file, FLATMCP_PROXY_TOKEN or --auth-token), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
+  return { host, port, tokens, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
+}
+
 function count(value: string | undefined, flag: string): number | undefined {
   if (value === undefined)
     return undefined
   const n = Number(value)
   if (!Number.isInteger(n) || n < 0)
     throw new UsageError(`${flag} takes a whole number, not "${value}"`)
+  return n
+}
+
+/** The longest time a timer holds (about 24.8 days); a longer one fires at once. */
+const LONGEST_MS = 2 ** 31 - 1
+
+/** A time limit in milliseconds: a whole number a timer can hold. */
+function duration(value: string | undefined, flag: string): number | undefined {
+  const n = count(value, flag)
+  if (n !== undefined && n > LONGEST_MS)
+    throw new UsageError(`${flag} takes at most ${LONGEST_MS} ms (about 24 days), not ${value}`)
   return n
 }
 
@@ -156,7 +195,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, 'out': { type: 'string' }, 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'module-timeout': { type: 'string' }, 'fail-on': { type: 'string' }, 'quiet': { type: 'boolean' } } })
     if (positionals.length === 0)
       throw new UsageError('build needs tool module files or globs')
-    const moduleTimeout = count(values['module-timeout'], '--module-timeout')
+    const moduleTimeout = duration(values['module-timeout'], '--module-timeout')
     if (moduleTimeout === 0)
       throw new UsageError('--module-timeout takes a whole number of milliseconds above 0')
     const failOn = values['fail-on']
@@ -187,11 +226,12 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
-    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'out': { type: 'string' } } as const
+    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true } } as const
     const split = commandStart(rest, options)
     const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options })
-    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen', 'outputs'] : ['out']
-    const foreign = ['http', 'host', 'artifact', 'frozen', 'outputs', 'out'].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
+    const serving = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host']
+    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen', 'outputs', ...serving] : ['out']
+    const foreign = ['http', 'host', 'artifact', 'frozen', 'outputs', 'out', ...serving].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
     if (foreign !== undefined)
       throw new UsageError(`${command} takes no --${foreign}`)
     const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env)
@@ -203,8 +243,8 @@ async function main(argv: string[]): Promise<number> {
       upstream,
       ...(values.preset ? { preset: presetOf(values.preset)! } : {}),
       ...(onInvalid ? { onInvalid: onInvalid as 'serve' | 'drop' } : {}),
-      ...(values.timeout === undefined ? {} : { timeoutMs: count(values.timeout, '--timeout')! }),
-      ...(values['compile-timeout'] === undefined ? {} : { compileTimeoutMs: count(values['compile-timeout'], '--compile-timeout')! }),
+      ...(values.timeout === undefined ? {} : { timeoutMs: duration(values.timeout, '--timeout')! }),
+      ...(values['compile-timeout'] === undefined ? {} : { compileTimeoutMs: duration(values['compile-timeout'], '--compile-timeout')! }),
     }
     if (command === 'snapshot') {
       const { runSnapshot } = await import('./proxy/snapshot')
@@ -222,6 +262,10 @@ async function main(argv: string[]): Promise<number> {
     if (outputs !== undefined && outputs !== 'compiled' && outputs !== 'unlisted')
       throw new UsageError(`--outputs must be compiled or unlisted, not "${outputs}"`)
     const port = count(values.http, '--http')
+    const servingFlag = serving.find(flag => values[flag as keyof typeof values] !== undefined)
+    if (servingFlag !== undefined && port === undefined)
+      throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
+    const http = port === undefined ? undefined : httpServing(values.host ?? '127.0.0.1', port, values)
     // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
     const { runProxy } = await import('./proxy/proxy')
@@ -231,7 +275,7 @@ async function main(argv: string[]): Promise<number> {
       ...(outputs ? { outputs: outputs as 'compiled' | 'unlisted' } : {}),
       ...(profiles?.[0] ? { profile: profiles[0] } : {}),
       ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
-      ...(port === undefined ? {} : { http: { port, host: values.host ?? '127.0.0.1' } }),
+      ...(http ? { http } : {}),
     })
     return new Promise<number>(() => {})
   }

@@ -117,4 +117,23 @@ describe('context.elicit in MCP 2026-07-28 (input_required rounds, the handler r
     expect(JSON.parse(await (await askedThrough('v2', [{ action: 'decline' }], true, 'modern')).call())).toEqual({ action: 'decline' })
     expect(await (await askedThrough('v2', [], false, 'modern')).call()).toBe('cannot ask')
   })
+
+  it('a forged round state is refused before the handler sees it: no answer the user never gave is replayed', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    let ran = 0
+    const counted = { ...pay, handler: async (...args: Parameters<ToolDefinition['handler']>) => (ran++, pay.handler(...args)) } as ToolDefinition
+    serveStdio(request => createMcpServer([counted], { name: 'pay', version: '1' }, { request }), { transport: serverSide })
+    const answers: { id?: unknown, error?: { code: number, message: string }, result?: unknown }[] = []
+    clientSide.onmessage = message => void answers.push(message as never)
+    await clientSide.start()
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'forger', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } }
+    // What an unsealed state looked like: the answers so far as JSON.
+    const forged = JSON.stringify([{ action: 'accept', content: { method: 'invoice' } }, { action: 'accept', content: { 'address.city': 'Oslo' } }])
+    for (const [id, requestState] of [[1, forged], [2, `v1.${Buffer.from('{"p":[],"exp":9999999999}').toString('base64url')}.AAAA`]] as const)
+      await clientSide.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'pay', arguments: {}, _meta: meta, requestState, inputResponses: { ask2: { action: 'accept', content: { 'address.zip': '0150' } } } } } as never)
+    await expect.poll(() => answers.length).toBe(2)
+    for (const answer of answers)
+      expect(answer.error, JSON.stringify(answer)).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' })
+    expect(ran).toBe(0)
+  })
 })

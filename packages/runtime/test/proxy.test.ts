@@ -334,6 +334,97 @@ describe('the fetch handler over an upstream of data', () => {
   })
 })
 
+describe('a proxy bounded against its upstream', () => {
+  it('a tool nested 1,500 levels deep is served as it came, said, and the others are compiled (it stopped the whole proxy)', async () => {
+    let deep: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 1500; i++)
+      deep = { type: 'object', properties: { a: deep } }
+    const lines: string[] = []
+    const proxy = await createProxy(fakeUpstream([{ name: 'deep', inputSchema: deep as UpstreamTool['inputSchema'] }, ...TOOLS]), { log: line => lines.push(line) })
+    expect([...proxy.tools()].map(([name, tool]) => `${name} ${tool.served}`)).toEqual(['deep as-is', 'draw compiled', 'page compiled'])
+    expect(lines).toEqual(['flatmcp proxy: tool "deep" served as it came: its definition nests deeper than 256 levels'])
+  })
+
+  it('a storm of list changes is two reads of the list, the newest served; a time limit no timer holds is clamped, a negative one refused', async () => {
+    const upstream = fakeUpstream(TOOLS)
+    let changed: (() => void) | undefined
+    let reads = 0
+    const request = upstream.request
+    upstream.setNotificationHandler = (_method, handler) => {
+      changed = handler
+    }
+    upstream.request = async (message, schema, options) => {
+      if (message.method === 'tools/list') {
+        reads++
+        await new Promise(resolve => setTimeout(resolve, 20))
+      }
+      return request(message, schema, options)
+    }
+    const proxy = await createProxy(upstream, { log: () => {}, timeoutMs: 2 ** 40 })
+    expect(reads).toBe(1)
+    for (let i = 0; i < 200; i++) {
+      upstream.tools = [...TOOLS.slice(0, 1), { name: `tool${i}`, inputSchema: { type: 'object' } }]
+      changed!()
+    }
+    await new Promise(resolve => setTimeout(resolve, 200))
+    expect(reads).toBe(3)
+    expect([...proxy.tools().keys()]).toEqual(['draw', 'tool199'])
+    await expect(createProxy(fakeUpstream(TOOLS), { timeoutMs: -1 })).rejects.toThrow('timeoutMs must be a number of milliseconds, 0 or more (got -1)')
+  })
+})
+
+describe('the fetch handler\'s callers', () => {
+  it('with tokens: a caller needs one (401 otherwise), an Origin elsewhere is refused (403), and the caller\'s credential never goes upstream', async () => {
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    const seen: Headers[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      tokens: ['caller-token'],
+      headers: { 'x-api-key': 'operator' },
+      fetch: async (request) => {
+        seen.push(request.headers)
+        return new Response('{"jsonrpc":"2.0","id":1,"result":{}}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    const post = (headers: Record<string, string>): Promise<Response> => handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }))
+    expect((await post({})).status).toBe(401)
+    expect((await post({ authorization: 'Bearer caller-tokenx' })).status).toBe(401)
+    expect((await post({ authorization: 'Bearer caller-token', origin: 'https://evil.example' })).status).toBe(403)
+    expect(seen).toHaveLength(0)
+    expect((await post({ authorization: 'Bearer caller-token' })).status).toBe(200)
+    expect(seen[0]!.has('authorization')).toBe(false)
+    expect(seen[0]!.get('x-api-key')).toBe('operator')
+  })
+})
+
+describe('the fetch handler\'s redirects', () => {
+  it('follows a redirect within the upstream\'s origin, and refuses one to another origin: the operator\'s headers never go there', async () => {
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    const seen: { url: string, key: string | null }[] = []
+    const lines: string[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.test/mcp',
+      snapshot,
+      headers: { 'x-api-key': 'operator' },
+      log: line => lines.push(line),
+      fetch: async (request) => {
+        seen.push({ url: request.url, key: request.headers.get('x-api-key') })
+        const path = new URL(request.url).pathname
+        if (path === '/mcp')
+          return new Response(null, { status: 307, headers: { location: '/v2/mcp' } })
+        if (path === '/v2/mcp')
+          return new Response(null, { status: 308, headers: { location: 'https://elsewhere.example/steal' } })
+        return new Response('{}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }))
+    expect(answer.status).toBe(502)
+    expect(seen).toEqual([{ url: 'http://upstream.test/mcp', key: 'operator' }, { url: 'http://upstream.test/v2/mcp', key: 'operator' }])
+    expect(lines).toEqual(['flatmcp proxy: the upstream redirected to another origin; not followed'])
+  })
+})
+
 describe('the fetch handler\'s mirrored headers (2026-07-28)', () => {
   const tools: UpstreamTool[] = [{ name: 'page', inputSchema: { type: 'object', properties: { region: { 'type': 'string', 'x-mcp-header': 'Region' }, 'n': { 'type': 'integer', 'x-mcp-header': 'Page' }, 'filter': { type: 'object', properties: { q: { type: 'string' } } } }, required: ['region'] } }]
   const modern = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }
@@ -409,17 +500,17 @@ describe('an upstream\'s questions to a 2026-07-28 client (input_required rounds
     expect(first).toBeInstanceOf(InputRequired)
     expect(first.inputRequests).toEqual({ q0: { method: 'roots/list' } })
     expect(sent).toBe(0)
-    const second = await bridge.call({ state: first.requestState, responses: { q0: { roots: [{ uri: 'file:///w' }] } } }, send).catch((error: unknown) => error) as InputRequired
+    const second = await bridge.call({ state: first.state, responses: { q0: { roots: [{ uri: 'file:///w' }] } } }, send).catch((error: unknown) => error) as InputRequired
     expect(await roots).toEqual({ roots: [{ uri: 'file:///w' }] })
     expect(second.inputRequests).toEqual({ q0: { method: 'elicitation/create', params: { message: 'name?' } } })
-    expect(await bridge.call({ state: second.requestState, responses: { q0: { action: 'accept', content: { name: 'Ada' } } } }, send)).toEqual({ content: [{ type: 'text', text: '{"action":"accept","content":{"name":"Ada"}}' }] })
+    expect(await bridge.call({ state: second.state, responses: { q0: { action: 'accept', content: { name: 'Ada' } } } }, send)).toEqual({ content: [{ type: 'text', text: '{"action":"accept","content":{"name":"Ada"}}' }] })
     expect(sent).toBe(1)
     expect(answerQuestion).toBeDefined()
     // Nobody comes back for this one: the upstream hears a refusal, and the state is forgotten.
     const lonely = bridge.ask({ method: 'roots/list' })
     const third = await bridge.call({ state: undefined, responses: undefined }, async () => 'done').catch((error: unknown) => error) as InputRequired
     await expect(lonely).rejects.toThrow('the client behind this proxy did not answer roots/list')
-    expect(await bridge.call({ state: third.requestState, responses: {} }, async () => 'anew')).toBe('anew')
+    expect(await bridge.call({ state: third.state, responses: {} }, async () => 'anew')).toBe('anew')
   })
 })
 

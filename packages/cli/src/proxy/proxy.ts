@@ -2,7 +2,7 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Downstream, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Downstream, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import type { Ajv2020 } from 'ajv/dist/2020.js'
 import { readFileSync } from 'node:fs'
@@ -26,8 +26,8 @@ export interface ProxyCommandOptions {
   /** A snapshot file (`flatmcp snapshot`'s) to serve from, and whether to serve only what it holds. */
   artifact?: string
   frozen?: boolean
-  /** Serve stateless HTTP on this address instead of stdio. */
-  http?: { host: string, port: number }
+  /** Serve stateless HTTP on this address instead of stdio, to the callers it names. */
+  http?: HttpServing
   /** How the upstream's output schemas are listed (`--outputs`). */
   outputs?: 'compiled' | 'unlisted'
   /** The upstream command, started already (before the MCP SDK loaded). */

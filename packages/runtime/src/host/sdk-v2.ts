@@ -1,12 +1,12 @@
 // The host for the MCP SDK 2.x (`@modelcontextprotocol/server`): the tool service's list and call
 // registered on its `Server`, in both protocol eras, each request's profile chosen from what it carries.
-import type { ServerContext } from '@modelcontextprotocol/server'
+import type { RequestStateCodec, ServerContext } from '@modelcontextprotocol/server'
 import type { AskForm } from '../elicit/ask'
 import type { McpServerOptions } from '../service/options'
 import type { ClientInfo, RequestFacts } from '../service/profile-choice'
 import type { ToolService } from '../service/tool-service'
 import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateCodec, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { replayedAsk } from '../elicit/replay'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService } from '../service/tool-service'
@@ -26,9 +26,21 @@ export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): Server {
   const service = createToolService(tools, options, unknownTool)
-  const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) })
-  serveTools(server, () => service, options)
+  // A round's state goes out sealed and comes back verified (the spec's integrity MUST): a forged or
+  // stale one is refused (-32602) before any handler replays it as the user's answer.
+  const codec = stateCodec(options.requestState)
+  const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }), requestState: { verify: codec.verify } })
+  serveTools(server, () => service, options, codec)
   return server
+}
+
+/** The key a server's round states are sealed with where none is given: one per process. */
+let processKey: Uint8Array | undefined
+
+/** What seals a 2026-07-28 round's state (HMAC-SHA256, bound to the request's method) and verifies it when it comes back. */
+export function stateCodec(options: McpServerOptions['requestState'] = {}): RequestStateCodec {
+  processKey ??= crypto.getRandomValues(new Uint8Array(32))
+  return createRequestStateCodec({ key: options.key ?? processKey, ttlSeconds: options.ttlSeconds ?? 600, bind: ctx => ctx.mcpReq.method })
 }
 
 /** The error an SDK 2.x server answers a call for a name no tool has. */
@@ -41,7 +53,7 @@ export function unknownTool(message: string): Error {
  * `service()` gives at that request (a proxy swaps it when its upstream's list changes), read with
  * the profile the request's facts choose, and repairs a whole arguments string.
  */
-export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}): void {
+export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}, codec?: RequestStateCodec): void {
   const profile = instanceProfile(options.profile)
   const http = options.request?.requestInfo
   const url = http ? URL.parse(http.url) ?? undefined : undefined
@@ -76,7 +88,11 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const rounds = facts.era === 'modern' ? { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses as Record<string, unknown> | undefined } : undefined
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
-    return service().call(request.params.name, request.params.arguments, about, name, unsure) as never
+    const result = await service().call(request.params.name, request.params.arguments, about, name, unsure)
+    // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
+    if (codec && result.resultType === 'input_required' && result.requestState !== undefined)
+      return { ...result, requestState: await codec.mint(result.requestState, ctx) } as never
+    return result as never
   })
   repairStringArguments(server)
 }

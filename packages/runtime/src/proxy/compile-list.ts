@@ -5,8 +5,9 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../artifact/format'
 import type { UpstreamEntry } from './upstream-list'
+import { timerMs } from '../util/wait'
 import { compileList } from './bounded-compile'
-import { compiledKey } from './compile-upstream'
+import { compiledKey, servedAsIs } from './compile-upstream'
 
 export interface CompileListOptions {
   /** The parser the upstream's schemas were written for. Default: `auto`, told over the whole list. */
@@ -38,23 +39,29 @@ export const DEFAULT_COMPILE = { timeoutMs: 10_000, memoryMb: 1024, maxSchemaByt
 /** Compiles an upstream's well-formed tools (`readUpstreamList`'s), each once per definition and preset. */
 export async function compileUpstreamList(entries: readonly UpstreamEntry[], options: CompileListOptions = {}): Promise<CompiledUpstreamList> {
   const limits = { ...DEFAULT_COMPILE, ...options.compile }
+  limits.timeoutMs = timerMs(limits.timeoutMs, 'compile.timeoutMs')
   const known = new Map<string, ProxiedTool>()
   for (const { preset, tools } of options.known ?? []) {
     for (const tool of tools)
       known.set(compiledKey(preset, tool.upstream.digest), tool)
   }
+  // A tool too deep to read is served as it came, and not handed to the compiler at all.
+  const compiling = entries.filter(entry => entry.uncompiled === undefined)
   const compiled = await compileList({
-    tools: entries.map(entry => entry.tool),
-    digests: entries.map(entry => entry.digest),
+    tools: compiling.map(entry => entry.tool),
+    digests: compiling.map(entry => entry.digest),
     preset: options.preset ?? 'auto',
     profiles: [...(options.profiles ?? [])],
     maxSchemaBytes: limits.maxSchemaBytes,
     known: [...known.keys()],
   }, limits)
+  const byEntry = new Map(compiling.map((entry, i) => [entry, compiled.tools[i]]))
   return {
     preset: compiled.preset,
-    tools: entries.map(({ tool, digest }, i) => compiled.tools[i] === null
-      ? known.get(compiledKey(compiled.preset, digest))!
-      : { ...compiled.tools[i]!, upstream: { digest, tool } }),
+    tools: entries.map((entry) => {
+      const { tool, digest } = entry
+      const made = entry.uncompiled === undefined ? byEntry.get(entry) : servedAsIs(tool, entry.uncompiled)
+      return made === null ? known.get(compiledKey(compiled.preset, digest))! : { ...made!, upstream: { digest, tool } }
+    }),
   }
 }

@@ -7,16 +7,18 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProfileChoice, RequestFacts } from '../service/profile-choice'
 import type { Validator } from './chooser'
+import type { HttpGuardOptions } from './guard'
 import { instanceProfile } from '../service/profile-choice'
 import { logLine } from '../util/log'
 import { isObject } from '../util/object'
 import { answerShaped } from './answer-shaped'
+import { httpGuard } from './guard'
 import { headerDeclarations, mirrorCall } from './param-headers'
 import { servedTools } from './served-tools'
 import { readSnapshot } from './snapshot'
 import { shown } from './upstream-list'
 
-export interface ProxyHandlerOptions {
+export interface ProxyHandlerOptions extends HttpGuardOptions {
   /** The upstream's Streamable HTTP endpoint. */
   upstream: string | URL
   /** The upstream's snapshot (`flatmcp snapshot <url> --out …`), parsed: what `tools/list` serves. */
@@ -49,6 +51,9 @@ export interface ProxyHandler {
   /** Serves one HTTP request (the web-standard face: `export default { fetch: handler.fetch }`). */
   fetch: (request: Request) => Promise<Response>
 }
+
+/** The redirects that keep their method and body: the only ones a JSON-RPC request is sent on after. */
+const REDIRECTS = new Set([307, 308])
 
 /** Headers that belong to one hop of HTTP, not to the request: never forwarded. */
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'proxy-authorization', 'proxy-connection', 'te', 'trailer'])
@@ -128,14 +133,15 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
   const upstreamRequest = (request: Request, body: string | undefined, call?: SentCall): Request => {
     const headers = new Headers()
     request.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name.toLowerCase()))
+      // The caller's credential is for the proxy, never the upstream's to see.
+      if (!HOP_BY_HOP.has(name.toLowerCase()) && !(guarded && name.toLowerCase() === 'authorization'))
         headers.append(name, value)
     })
     if (call)
       mirrorCall(headers, call.name, call.arguments, declarations.get(call.name) ?? [])
     for (const [name, value] of Object.entries(options.headers ?? {}))
       headers.set(name, value)
-    return new Request(upstreamUrl, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: request.signal })
+    return new Request(upstreamUrl, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: request.signal, redirect: 'manual' })
   }
 
   /** The upstream's answer, as it came: its body streamed through, less the headers of its own hop. */
@@ -149,7 +155,20 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
 
   const forward = async (request: Request, body?: string, call?: SentCall): Promise<Response> => {
     try {
-      return await passBack(await send(upstreamRequest(request, body, call)))
+      let sent = upstreamRequest(request, body, call)
+      let answer = await send(sent)
+      // A redirect is followed only within the upstream's origin (a few hops): elsewhere the
+      // operator's headers would go with it.
+      for (let hops = 0; REDIRECTS.has(answer.status) && answer.headers.has('location'); hops++) {
+        const next = new URL(answer.headers.get('location')!, sent.url)
+        if (next.origin !== upstreamUrl.origin || hops >= 3) {
+          log(`flatmcp proxy: the upstream redirected to ${next.origin === upstreamUrl.origin ? 'itself more than 3 times' : 'another origin'}; not followed`)
+          return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The server behind this proxy redirected elsewhere; the proxy does not follow it.' } }, 502)
+        }
+        sent = new Request(next, { method: sent.method, headers: sent.headers, ...(body === undefined ? {} : { body }), signal: request.signal, redirect: 'manual' })
+        answer = await send(sent)
+      }
+      return await passBack(answer)
     }
     catch (error) {
       log(`flatmcp proxy: the upstream could not be reached: ${(error as Error).message}`)
@@ -176,8 +195,13 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     return read?.ok ? { ...message, params: { ...message.params, arguments: read.input } } : message
   }
 
+  const guard = httpGuard(options)
+  const guarded = (options.tokens?.length ?? 0) > 0
   return {
     fetch: async (request) => {
+      const refused = await guard(request)
+      if (refused)
+        return refused
       if (request.method !== 'POST')
         return forward(request)
       const text = await boundedText(request, max)

@@ -20,7 +20,7 @@ import { toSnapshot } from '../artifact/write'
 import { serveTools, unknownTool } from '../host/sdk-v2'
 import { PROTOCOL_ERROR } from '../service/results'
 import { logLine } from '../util/log'
-import { opening, within } from '../util/wait'
+import { opening, timerMs, within } from '../util/wait'
 import { compileUpstreamList } from './compile-list'
 import { connectUpstream, isUpstreamTarget } from './connection'
 import { ANY_RESULT, forwardedParams, relay } from './forward'
@@ -225,7 +225,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   /** The tools whose output schema is no longer listed (their upstream broke it), across list versions. */
   const withdrawn = new Set<string>()
 
-  const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
+  const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true }
   const questions = questionBridge(timing.timeout)
   const maxInFlight = options.maxInFlight ?? 64
   const slots = callSlots(maxInFlight, maxInFlight * 4)
@@ -309,9 +309,24 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   }
 
   // The upstream's handlers hold from the start: it may ask (roots) as soon as it is initialized.
-  upstream.setNotificationHandler('notifications/tools/list_changed', () => {
-    refresh().then(() => tell({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`))
-  })
+  // Changes are coalesced: one read of the list in flight, and at most one more after it (a storm of
+  // notifications is two reads), so the list read last, the newest, is the one served.
+  let reading: Promise<void> | undefined
+  let again = false
+  const changed = (): void => {
+    if (reading) {
+      again = true
+      return
+    }
+    reading = ready.catch(() => {}).then(refresh).then(() => tell({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`)).finally(() => {
+      reading = undefined
+      if (again) {
+        again = false
+        changed()
+      }
+    })
+  }
+  upstream.setNotificationHandler('notifications/tools/list_changed', changed)
   // What the upstream sends on its own (logging, resource updates) goes downstream.
   upstream.fallbackNotificationHandler = async notification => tell(notification)
   // Sampling, elicitation and roots: the upstream asks the client behind the proxy, where one keeps a

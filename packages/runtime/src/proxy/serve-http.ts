@@ -1,12 +1,10 @@
 // A fetch-shaped MCP handler on node:http: requests and responses converted both ways, a client that
-// goes away aborts its request (so its streams end), and, on a loopback address, a Host header that
-// names another host is refused (DNS rebinding).
+// goes away aborts its request (so its streams end), and every request checked by the proxy's guard
+// (credential, Origin, Host) before it is handled.
 import type { IncomingMessage, Server as HttpServer } from 'node:http'
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
-import { hostHeaderValidationResponse, localhostAllowedHostnames } from '@modelcontextprotocol/server'
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
+import type { HttpGuard } from './guard'
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers()
@@ -24,11 +22,11 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
 }
 
 /**
- * Serves `handle` on `host:port` for the paths `route` accepts (else 404); resolves with the server
- * once it listens (port 0 picks one: read it from `address()`).
+ * Serves `handle` on `host:port` for the paths `route` accepts (else 404), each request checked by
+ * `guard` first (its refusal answered, nothing else done); resolves with the server once it listens
+ * (port 0 picks one: read it from `address()`).
  */
-export async function serveHttp(handle: (request: Request) => Promise<Response>, options: { host: string, port: number, route: (path: string) => boolean, log: (line: string) => void }): Promise<HttpServer> {
-  const checkHost = LOOPBACK.has(options.host)
+export async function serveHttp(handle: (request: Request) => Promise<Response>, options: { host: string, port: number, route: (path: string) => boolean, guard: HttpGuard, cors: (request: Request) => Record<string, string>, log: (line: string) => void }): Promise<HttpServer> {
   const server = createServer((req, res) => {
     const aborted = new AbortController()
     res.on('close', () => aborted.abort())
@@ -39,8 +37,14 @@ export async function serveHttp(handle: (request: Request) => Promise<Response>,
         return
       }
       const request = toRequest(req, aborted.signal)
-      const response = (checkHost ? hostHeaderValidationResponse(request, localhostAllowedHostnames()) : undefined) ?? await handle(request)
-      res.writeHead(response.status, Object.fromEntries(response.headers))
+      const cors = options.cors(request)
+      // A browser's preflight from an origin the operator allowed carries no credential: answered here.
+      if (req.method === 'OPTIONS' && Object.keys(cors).length > 0) {
+        res.writeHead(204, cors).end()
+        return
+      }
+      const response = await options.guard(request) ?? await handle(request)
+      res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors })
       if (response.body) {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
           if (res.destroyed)

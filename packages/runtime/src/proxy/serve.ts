@@ -3,6 +3,7 @@
 // for each compiled profile beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
 import type { OfferedCapabilities } from './connection'
+import type { HttpGuardOptions } from './guard'
 import type { Proxy } from './proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
@@ -11,11 +12,24 @@ import { logLine } from '../util/log'
 import { profileOfPath } from './routes'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
+import { corsHeaders, httpGuard } from './guard'
 import { serveHttp } from './serve-http'
+import { ProxySetupError } from './setup-error'
+
+/** Where and to whom a proxy is served over HTTP. */
+export interface HttpServing extends HttpGuardOptions {
+  host: string
+  port: number
+  /**
+   * Serve beyond loopback without a caller credential (`tokens`): anyone who reaches the port then
+   * uses the upstream with the operator's credentials. Without it, such a serving refuses to start.
+   */
+  open?: boolean
+}
 
 export interface ServeProxyOptions {
-  /** Serve stateless HTTP here instead of stdio. */
-  http?: { host: string, port: number }
+  /** Serve stateless HTTP here instead of stdio; every request checked first (credential, Origin, Host). */
+  http?: HttpServing
   /** The profiles with routes of their own, `/mcp/<profile>` and `/<profile>/mcp` (the proxy must compile them and choose by `routedProfile`). */
   routes?: readonly string[]
   /** Where operator lines go. Default: one line on stderr. */
@@ -31,6 +45,32 @@ export interface ServedProxy {
   close: () => Promise<void>
   /** The proxy served: the one given, or the one a starter made (its failure to start rejects this). */
   proxy: Promise<Proxy>
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
+const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]'])
+
+/**
+ * The Host names a serving answers to: on loopback, the loopback names; on one address, that
+ * address; on every address, those the operator allows (none given: any, for the machine's names are
+ * not known here). Each with what the operator allows besides.
+ */
+function hostsFor(http: HttpServing): string[] | undefined {
+  const allowed = [...(http.hosts ?? [])]
+  if (LOOPBACK.has(http.host))
+    return ['localhost', '127.0.0.1', '[::1]', ...allowed]
+  if (ANY_ADDRESS.has(http.host))
+    return allowed.length > 0 ? allowed : undefined
+  return [http.host.includes(':') && !http.host.startsWith('[') ? `[${http.host}]` : http.host, ...allowed]
+}
+
+/** Beyond loopback a caller credential is needed, unless the operator opened the proxy by name (said once). */
+function checkServing(http: HttpServing, log: (line: string) => void): void {
+  if (LOOPBACK.has(http.host) || (http.tokens?.length ?? 0) > 0)
+    return
+  if (!http.open)
+    throw new ProxySetupError(`serving on ${http.host}, beyond loopback, needs a caller credential (a bearer token: --auth-token-file, FLATMCP_PROXY_TOKEN or --auth-token), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
+  log(`flatmcp proxy: serving ${http.host} with no caller credential (--no-auth): anyone who reaches the port uses the upstream with your credentials`)
 }
 
 /** A profile choice by route: `/mcp/<profile>` and `/<profile>/mcp` serve that profile, any other path `base`. */
@@ -92,6 +132,7 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
   }
   const proxy = given
   if (options.http) {
+    checkServing(options.http, log)
     const routed = new Set(options.routes ?? [])
     const handler = createMcpHandler(request => proxy.server(request))
     // Stateless HTTP clients hear of changes on their subscriptions/listen streams.
@@ -106,9 +147,13 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
       else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
         handler.notify.resourceUpdated(uri)
     })
+    const { host: bound, port: wanted } = options.http
     const server = await serveHttp(request => handler.fetch(request), {
-      ...options.http,
+      host: bound,
+      port: wanted,
       route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
+      guard: httpGuard({ ...options.http, hosts: hostsFor(options.http) }),
+      cors: request => corsHeaders(request, options.http!),
       log,
     })
     const address = server.address()

@@ -58,9 +58,12 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null'
 }
 
-/** `sha256:` and the hex SHA-256 of a definition's canonical JSON: what a snapshot matches a live tool by. */
+/**
+ * `sha256:` and the hex SHA-256 of a definition's canonical JSON: what a snapshot matches a live tool
+ * by (one nested past `MAX_NESTING`, of its JSON as listed).
+ */
 export async function digestOf(value: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(canonicalJson(value))
+  const bytes = new TextEncoder().encode(nestsDeeper(value, MAX_NESTING) ? JSON.stringify(value) : canonicalJson(value))
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
   return `sha256:${[...hash].map(byte => byte.toString(16).padStart(2, '0')).join('')}`
 }
@@ -81,6 +84,26 @@ function upstreamProblem(tool: unknown): string | undefined {
 export interface UpstreamEntry {
   tool: UpstreamTool
   digest: string
+  /** Why it is served as it came without being compiled (a definition nested deeper than any schema needs). */
+  uncompiled?: string
+}
+
+/** JSON nested deeper than this is not read by the compiler (nor digested key by key): no schema needs it, and a stack would. */
+export const MAX_NESTING = 256
+
+/** Whether a value nests deeper than `limit` objects and arrays, told without recursion. */
+export function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (typeof node !== 'object' || node === null)
+      continue
+    if (depth >= limit)
+      return true
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      stack.push([child, depth + 1])
+  }
+  return false
 }
 
 /**
@@ -98,7 +121,11 @@ export async function readUpstreamList(listed: readonly unknown[], log: (line: s
       names.add(name!)
     return wrong === undefined
   })
-  return Promise.all(wellFormed.map(async tool => ({ tool, digest: await digestOf(tool) })))
+  return Promise.all(wellFormed.map(async tool => ({
+    tool,
+    digest: await digestOf(tool),
+    ...(nestsDeeper(tool, MAX_NESTING) ? { uncompiled: `its definition nests deeper than ${MAX_NESTING} levels` } : {}),
+  })))
 }
 
 /** How the list is asked for: the request's time limit (progress restarts it). */

@@ -72,6 +72,13 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
    * for an hour. Either field may be set.
    */
   cache?: { ttlMs?: number, scope?: 'public' | 'private' }
+  /**
+   * How a 2026-07-28 call's round state is sealed (`context.elicit`'s answers so far travel in it):
+   * HMAC-SHA256 with `key` (32 bytes or more; every instance that may get a round back needs the same
+   * one), valid for `ttlSeconds`. Default: a key made per process, 600 s: a deployment whose rounds may
+   * reach another instance sets its own.
+   */
+  requestState?: { key?: string | Uint8Array, ttlSeconds?: number }
 }
 
 /** Which tool a failure outside its handler happened in, and while doing what. */

@@ -23,3 +23,13 @@ export async function within<T>(promise: Promise<T>, ms: number, signal?: AbortS
     clearTimeout(timer)
   }
 }
+
+/** The longest delay a timer holds (about 24.8 days): a longer one would fire at once. */
+const LONGEST_MS = 2 ** 31 - 1
+
+/** A time limit as a timer can hold it: a longer one clamped; one that is no duration a `RangeError` naming `what`. */
+export function timerMs(value: number, what: string): number {
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`${what} must be a number of milliseconds, 0 or more (got ${String(value)})`)
+  return Math.min(value, LONGEST_MS)
+}
