@@ -5,6 +5,7 @@
 // its roots question at start-up reaches the client.
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,6 +53,35 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect(await env('MEMORY_FILE_PATH')).toBe('/data/memory.json')
     expect(await env('SECRET_TOKEN')).toBe('s3cret')
     expect(await env('GREETING')).toBe('hello s3cret')
+  })
+
+  it('an 11 MB result (past the SDK\'s stdio limit, which ended the whole proxy) is passed on whole, and the proxy serves on', async () => {
+    const child = spawn(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] })
+    try {
+      const answers = new Map<number, number>()
+      let buffer = ''
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString()
+        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, end)
+          buffer = buffer.slice(end + 1)
+          const message = JSON.parse(line) as { id?: number }
+          if (typeof message.id === 'number')
+            answers.set(message.id, line.length)
+        }
+      })
+      const send = (message: object): boolean => child.stdin.write(`${JSON.stringify(message)}\n`)
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+      await expect.poll(() => answers.has(1), { timeout: 30_000 }).toBe(true)
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'big', arguments: { megabytes: 11 } } })
+      await expect.poll(() => answers.get(2), { timeout: 60_000 }).toBeGreaterThan(11 * 1024 * 1024)
+      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'env', arguments: { name: 'PATH' } } })
+      await expect.poll(() => answers.has(3), { timeout: 30_000 }).toBe(true)
+    }
+    finally {
+      child.kill()
+    }
   })
 
   it('a variable that is not set is said in a line, before anything runs (exit 2)', async () => {

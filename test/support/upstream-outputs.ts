@@ -41,6 +41,11 @@ const TOOLS = [
     inputSchema: object({ query: { type: 'string' }, ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`filter${i}`, { type: 'string' }])) }, ['query']),
   },
   {
+    name: 'big',
+    description: 'Says a long text: a result of the size asked, in megabytes.',
+    inputSchema: object({ megabytes: { type: 'number' } }, ['megabytes']),
+  },
+  {
     name: 'env',
     description: 'Says what the environment holds for a name.',
     inputSchema: object({ name: { type: 'string' } }, ['name']),
@@ -76,6 +81,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return { content: [text(`echo: ${String(args.word)}`)], structuredContent: { echo: 5 } }
     case 'search':
       return { content: [text(args)] }
+    case 'big':
+      return { content: [text('x'.repeat(Math.round(Number(args.megabytes) * 1024 * 1024)))] }
     case 'env':
       return { content: [text(process.env[String(args.name)] ?? '(unset)')] }
     case 'roots':

@@ -1,6 +1,7 @@
 // The `*.mcp.json` format's one home: the reader every consumer uses (the runtime, the proxy, the probe,
 // the command) refuses what a client would refuse, alike for module artifacts and snapshots; the
 // writer's text round-trips through it; the content hash the runtime takes is the one the build wrote.
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -12,6 +13,7 @@ import { planFeatures, readingsOf, repairsOf } from '@flatmcp/runtime/coerce'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fixtureProject } from '../../../test/support/fixture-project'
+import { forgetSaidOnce } from '../src/util/log'
 
 const send = defineTool({
   name: 'send',
@@ -95,6 +97,29 @@ describe('the content hash', () => {
       project.remove()
     }
   }, 60_000)
+
+  it('reads only regular files inside the project: a FIFO (which would hang), /dev/zero (which never ends) and a path elsewhere are not read, said once', () => {
+    const project = fixtureProject('artifact-files', { 'src/a.tools.ts': 'export {}\n' })
+    try {
+      execFileSync('mkfifo', [path.join(project.root, 'src/pipe')])
+      const lines: string[] = []
+      const write = process.stderr.write
+      process.stderr.write = ((line: string) => lines.push(line)) as never
+      let stale: boolean | undefined
+      try {
+        forgetSaidOnce()
+        stale = artifactIsStale({ module: 'src/a.tools.ts', hash: 'sha256:x', files: ['src/a.tools.ts', 'src/pipe', '/dev/zero', '../../etc/hostname'] }, project.root)
+      }
+      finally {
+        process.stderr.write = write
+      }
+      expect(stale).toBe(true)
+      expect(lines).toEqual([expect.stringMatching(/names "src\/pipe", which is not a source file inside the project \(not a regular file\); it is not read \(said once\)/)])
+    }
+    finally {
+      project.remove()
+    }
+  })
 })
 
 describe('what a plan does, read from its structure', () => {

@@ -201,6 +201,17 @@ describe('a proxy over an upstream of data', () => {
     expect(() => readSnapshot({ upstream: { name: 'x', version: '1' }, options: { preset: 'json-schema', profiles: [] }, tools: [{ name: 'a', inputSchema: { type: 'object' } }], runtime: { a: { coercion: {} } } })).toThrow(/runtime\["a"\]\.upstream needs the digest/)
     expect(() => readSnapshot({ upstream: {}, tools: [], runtime: {} })).toThrow(/"upstream" needs the server's name and version/)
   })
+
+  it('an entry renamed by hand, its digest kept, replaces no live tool: the live one is compiled anew, and the drift says so truthfully', async () => {
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    // `page` renamed to `evil` everywhere a reader checks, the digest of `page` kept.
+    const tampered = JSON.parse(JSON.stringify(snapshot).replaceAll('"page"', '"evil"')) as typeof snapshot
+    expect(tampered.runtime.evil!.upstream.digest).toBe(snapshot.runtime.page!.upstream.digest)
+    const lines: string[] = []
+    const proxy = await createProxy(fakeUpstream(TOOLS), { snapshot: tampered, log: line => lines.push(line) })
+    expect([...proxy.tools()].map(([name, tool]) => `${name} ${tool.fromSnapshot ? 'snapshot' : 'compiled'}`)).toEqual(['draw snapshot', 'page compiled'])
+    expect(lines).toContain('flatmcp proxy: the upstream no longer matches the snapshot (new: "page"; gone: "evil"); what changed or is new is compiled anew')
+  })
 })
 
 describe('a proxied tool\'s outputs', () => {

@@ -5,9 +5,12 @@ import type { HashAccess } from './hash'
 import { logOnce } from '../util/log'
 import { contentHash } from './hash'
 
-interface FsApi { existsSync: (file: string) => boolean, readFileSync: (file: string) => Uint8Array }
+interface FsApi { existsSync: (file: string) => boolean, readFileSync: (file: string) => Uint8Array, statSync: (file: string, options: { throwIfNoEntry: false }) => { isFile: () => boolean, size: number } | undefined }
 interface CryptoApi { createHash: (algorithm: string) => ReturnType<HashAccess['sha256']> }
-interface PathApi { resolve: (...parts: string[]) => string }
+interface PathApi { resolve: (...parts: string[]) => string, relative: (from: string, to: string) => string, isAbsolute: (path: string) => boolean }
+
+/** A file the stale check reads is at most this large: a source file, not a device or a dump. */
+const MAX_SOURCE_BYTES = 16 * 1024 * 1024
 
 type Process = { env?: Record<string, string | undefined>, cwd?: () => string, getBuiltinModule?: (id: string) => unknown }
 
@@ -29,9 +32,18 @@ export function artifactIsStale(artifact: { module?: unknown, hash?: unknown, fi
   const base = root ?? node.cwd?.() ?? '.'
   if (!fs.existsSync(path.resolve(base, module)))
     return undefined
+  // Only regular files inside the project, of a source file's size: an artifact's `files` list is
+  // not trusted to name a FIFO (which would hang), a device (which would never end) or a path elsewhere.
   const read = (file: string): Uint8Array | undefined => {
     const absolute = path.resolve(base, file)
-    return fs.existsSync(absolute) ? fs.readFileSync(absolute) : undefined
+    const inside = path.relative(base, absolute)
+    const stat = inside.startsWith('..') || path.isAbsolute(inside) ? undefined : fs.statSync(absolute, { throwIfNoEntry: false })
+    if (stat === undefined || !stat.isFile() || stat.size > MAX_SOURCE_BYTES) {
+      if (fs.existsSync(absolute))
+        logOnce(`artifact-file:${String(module)}`, `flatmcp: the artifact of ${String(module)} names ${JSON.stringify(file)}, which is not a source file inside the project (${inside.startsWith('..') || path.isAbsolute(inside) ? 'outside it' : stat && !stat.isFile() ? 'not a regular file' : `over ${MAX_SOURCE_BYTES} bytes`}); it is not read (said once)`)
+      return undefined
+    }
+    return fs.readFileSync(absolute)
   }
   return contentHash(files as string[], { read, sha256: () => crypto.createHash('sha256') }) !== hash
 }

@@ -43,7 +43,7 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
   const known = new Map<string, ProxiedTool>()
   for (const { preset, tools } of options.known ?? []) {
     for (const tool of tools)
-      known.set(compiledKey(preset, tool.upstream.digest), tool)
+      known.set(compiledKey(preset, tool.name, tool.upstream.digest), tool)
   }
   // A tool too deep to read is served as it came, and not handed to the compiler at all.
   const compiling = entries.filter(entry => entry.uncompiled === undefined)
@@ -61,7 +61,7 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
     tools: entries.map((entry) => {
       const { tool, digest } = entry
       const made = entry.uncompiled === undefined ? byEntry.get(entry) : servedAsIs(tool, entry.uncompiled)
-      return made === null ? known.get(compiledKey(compiled.preset, digest))! : { ...made!, upstream: { digest, tool } }
+      return made === null ? known.get(compiledKey(compiled.preset, tool.name, digest))! : { ...made!, upstream: { digest, tool } }
     }),
   }
 }

@@ -23,9 +23,12 @@ export interface CompileRequest {
   known: string[]
 }
 
-/** What a compiled tool is known by: the preset it was read with and its definition's digest. */
-export function compiledKey(preset: Compiler.PresetName, digest: string): string {
-  return `${preset}\u0000${digest}`
+/**
+ * What a compiled tool is known by: the preset it was read with, its name and its definition's
+ * digest (a snapshot's entry renamed by hand, its digest kept, matches no live tool).
+ */
+export function compiledKey(preset: Compiler.PresetName, name: string, digest: string): string {
+  return `${preset}\u0000${name}\u0000${digest}`
 }
 
 /** The preset the list is read with: the one asked for, else the one its fingerprints name (a schema too long to compile is not read). */
@@ -41,7 +44,7 @@ export function* compileRequested(compiler: typeof Compiler, request: CompileReq
   const known = new Set(request.known)
   for (let index = from; index < request.tools.length; index++) {
     begin?.(index)
-    yield { index, result: known.has(compiledKey(preset, request.digests[index]!)) ? null : compileUpstreamTool(compiler, request.tools[index]!, preset, request) }
+    yield { index, result: known.has(compiledKey(preset, request.tools[index]!.name, request.digests[index]!)) ? null : compileUpstreamTool(compiler, request.tools[index]!, preset, request) }
   }
 }
 
