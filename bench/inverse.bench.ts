@@ -3,13 +3,14 @@
 // arguments that need scalar repair, and on a hostile body of about 4 MiB per profile, which the
 // reading path must not spend more on than zod spends rejecting it.
 import type { CompiledTool, ProfileName } from '@flatmcp/core'
-import type { z } from 'zod'
 import { compileTool } from '@flatmcp/core'
+import { defineTool } from '@flatmcp/runtime'
 import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
 import { readArguments, readingPlan } from '../packages/runtime/src/read/readings'
 import { toolAt } from './catalog'
 import { interleaved, measure } from './measure'
 import { PROFILES } from './profiles.bench'
+import { z } from 'zod'
 
 export interface InverseRow {
   profile: ProfileName
@@ -45,6 +46,10 @@ function hostileBodies(profile: ProfileName): [string, Record<string, unknown>][
     ['poll of 200,000 options', { kind: 'poll', options, ...nulls }],
   ]
 }
+
+/** A tool whose records a strict profile asks for as JSON text. */
+const TAG = defineTool({ name: 'tag', input: z.object({ items: z.array(z.object({ meta: z.record(z.string(), z.string()), note: z.string().optional() })) }), handler: () => 1 })
+export const NOT_JSON = '4,000 JSON texts that do not parse'
 
 export async function runInverse(log: (line: string) => void): Promise<InverseRow[]> {
   const rows: InverseRow[] = []
@@ -82,6 +87,20 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       const transport = await measure(() => JSON.parse(body), timing)
       rows.push({ profile, case: `${name} (${(body.length / 2 ** 20).toFixed(1)} MiB)`, zod, read, inverse, transport })
     }
+    // JSON text at 4,000 places, none of which parses (each fails at its end): a strict profile reads
+    // the body three times, and a text fails to parse once, not once per reading.
+    const tagCompiled = compileTool(TAG, { profile })
+    const notJson = { items: Array.from({ length: 4000 }, (_, i) => ({ meta: `{"k":"${i}${'x'.repeat(1000)}}`, ...(strict ? { note: null } : {}) })) }
+    const notJsonBody = JSON.stringify(notJson)
+    const notJsonArrived = JSON.parse(notJsonBody) as Record<string, unknown>
+    const notJsonTiming = { budgetMs: 3000, min: 5, max: 15 }
+    rows.push({
+      profile,
+      case: `${NOT_JSON} (${(notJsonBody.length / 2 ** 20).toFixed(1)} MiB)`,
+      zod: await measure(() => TAG.input.safeParse(notJsonArrived), notJsonTiming),
+      read: await measure(() => serverRead(TAG.input, tagCompiled, { ...notJsonArrived }), notJsonTiming),
+      transport: await measure(() => JSON.parse(notJsonBody), notJsonTiming),
+    })
     // A body each of whose million elements zod reports (about 2 s to reject): once, not once per reading.
     const update = toolAt(1)
     const updateCompiled = compileTool(update, { profile })

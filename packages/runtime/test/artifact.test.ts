@@ -13,6 +13,7 @@ import { planFeatures, readingsOf, repairsOf } from '@flatmcp/runtime/coerce'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fixtureProject } from '../../../test/support/fixture-project'
+import { ROOT } from '../../../test/support/client'
 import { forgetSaidOnce } from '../src/util/log'
 
 const send = defineTool({
@@ -98,23 +99,33 @@ describe('the content hash', () => {
     }
   }, 60_000)
 
-  it('reads only regular files inside the project: a FIFO (which would hang), /dev/zero (which never ends) and a path elsewhere are not read, said once', () => {
+  it('reads only regular files of a source\'s size, and outside the project only modules\' files: a FIFO (which would hang), /dev/zero (which never ends), another file elsewhere are not read, said once', () => {
     const project = fixtureProject('artifact-files', { 'src/a.tools.ts': 'export {}\n' })
     try {
       execFileSync('mkfifo', [path.join(project.root, 'src/pipe')])
       const lines: string[] = []
       const write = process.stderr.write
       process.stderr.write = ((line: string) => lines.push(line)) as never
-      let stale: boolean | undefined
-      try {
+      const staleWith = (file: string): boolean | undefined => {
         forgetSaidOnce()
-        stale = artifactIsStale({ module: 'src/a.tools.ts', hash: 'sha256:x', files: ['src/a.tools.ts', 'src/pipe', '/dev/zero', '../../etc/hostname'] }, project.root)
+        return artifactIsStale({ module: 'src/a.tools.ts', hash: 'sha256:x', files: ['src/a.tools.ts', file] }, project.root)
+      }
+      const verdicts: (boolean | undefined)[] = []
+      try {
+        // Each returns at once (the FIFO was read before: it hung).
+        for (const file of ['src/pipe', '/dev/zero', '../../../../../../../../etc/passwd', 'src/missing.ts', path.relative(project.root, path.join(ROOT, 'packages/runtime/src/index.ts'))])
+          verdicts.push(staleWith(file))
       }
       finally {
         process.stderr.write = write
       }
-      expect(stale).toBe(true)
-      expect(lines).toEqual([expect.stringMatching(/names "src\/pipe", which is not a source file inside the project \(not a regular file\); it is not read \(said once\)/)])
+      // Refused: cannot tell (undefined), said; a missing file or a linked package's module: told (the hash is not theirs).
+      expect(verdicts).toEqual([undefined, undefined, undefined, true, true])
+      expect(lines).toEqual([
+        expect.stringMatching(/names "src\/pipe", which is not a regular file: it is not read, so whether the artifact is current is not checked here/),
+        expect.stringMatching(/names "\/dev\/zero", which is outside the project, and not a module's file/),
+        expect.stringMatching(/names "(\.\.\/)+etc\/passwd", which is outside the project, and not a module's file/),
+      ])
     }
     finally {
       project.remove()

@@ -1,9 +1,9 @@
 import type { CoercionPlan } from '@flatmcp/core'
 import { compileTool } from '@flatmcp/core'
 import { coerceArgs } from '@flatmcp/runtime'
-import { readScalar } from '@flatmcp/runtime/coerce'
+import { inverseArgs, readScalar, triesOf } from '@flatmcp/runtime/coerce'
 import { lastCallCost } from '../src/coerce/coerce-args'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 
 const Media = z.object({ id: z.string() })
@@ -132,6 +132,24 @@ describe('coerceArgs: hostile input costs bounded work', () => {
   it('strings shaped like JSON but broken are parsed a bounded number of times', () => {
     call(Array.from({ length: 700_000 }, () => '{"url": }'))
     expect(lastCallCost().attempts).toBeLessThanOrEqual(4096)
+  })
+
+  it('JSON text that does not parse is parsed once for all the readings of a strict profile, and text that cannot be JSON not at all', () => {
+    const tag = { name: 'tag', input: z.object({ items: z.array(z.object({ meta: z.record(z.string(), z.string()), note: z.string().optional() })) }) }
+    const strict = compileTool(tag, { profile: 'openai-strict' })
+    expect(triesOf(strict).length).toBe(3)
+    const broken = Array.from({ length: 100 }, (_, i) => `{"k":"${i}x}`)
+    const args = { items: [...broken, '0x', '{"k": ['].map(meta => ({ meta, note: null })) }
+    const parse = vi.spyOn(JSON, 'parse')
+    try {
+      for (const [reading, scalars] of triesOf(strict))
+        inverseArgs(args, strict, reading, scalars)
+      // Once per broken text (it was twice per reading: six times); the last two end as no JSON text can.
+      expect(parse.mock.calls.map(([text]) => text).sort()).toEqual([...broken].sort())
+    }
+    finally {
+      parse.mockRestore()
+    }
   })
 
   it('a getter that calls coerceArgs again shares the budget of the call it is inside', () => {

@@ -96,6 +96,32 @@ describe('a proxy over an upstream of data', () => {
     expect(upstream.calls).toEqual([{ name: 'draw', arguments: { shape: { kind: 'b', y: 'z' } } }, { name: 'page', arguments: { limit: 7 } }])
   })
 
+  it('a call a recursive union would take a validator 2^depth on is not checked and goes as the first reading; the validator never runs on it (24 levels: 70 s of ajv)', async () => {
+    const expr = { anyOf: [
+      { type: 'object', properties: { arg: { $ref: '#/$defs/e' }, op: { const: 'neg' } }, required: ['op'] },
+      { type: 'object', properties: { arg: { $ref: '#/$defs/e' }, op: { const: 'not' } }, required: ['op'] },
+      { type: 'object', properties: { value: { type: 'number' }, op: { const: 'lit' } }, required: ['op', 'value'] },
+    ] }
+    const upstream = fakeUpstream([{ name: 'calc', inputSchema: { type: 'object', properties: { expr: { $ref: '#/$defs/e' } }, required: ['expr'], $defs: { e: expr } } }])
+    const checked: unknown[] = []
+    const ajv = new Ajv2020({ strict: false, logger: false })
+    const validator = (schema: object) => {
+      const test = ajv.compile(schema)
+      return (value: unknown): boolean => {
+        checked.push(value)
+        return test(value)
+      }
+    }
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, validator }))
+    let deep: unknown = { op: 'lit', value: 1 }
+    for (let i = 0; i < 24; i++)
+      deep = { arg: deep, op: 'x' }
+    await client.callTool({ name: 'calc', arguments: { expr: { op: 'neg', arg: { op: 'lit', value: 2 } } } })
+    await client.callTool({ name: 'calc', arguments: { expr: deep } })
+    expect(checked).toEqual([{ expr: { op: 'neg', arg: { op: 'lit', value: 2 } } }])
+    expect(upstream.calls).toEqual([{ name: 'calc', arguments: { expr: { op: 'neg', arg: { op: 'lit', value: 2 } } } }, { name: 'calc', arguments: { expr: deep } }])
+  })
+
   it('reads every page of the upstream\'s list, and cuts a list that never ends at 100 pages, said', async () => {
     const paged = fakeUpstream(TOOLS)
     paged.request = async (message: { method: string, params?: Record<string, unknown> }) => {
@@ -200,6 +226,11 @@ describe('a proxy over an upstream of data', () => {
   it('refuses a snapshot of another shape, naming the field', () => {
     expect(() => readSnapshot({ upstream: { name: 'x', version: '1' }, options: { preset: 'json-schema', profiles: [] }, tools: [{ name: 'a', inputSchema: { type: 'object' } }], runtime: { a: { coercion: {} } } })).toThrow(/runtime\["a"\]\.upstream needs the digest/)
     expect(() => readSnapshot({ upstream: {}, tools: [], runtime: {} })).toThrow(/"upstream" needs the server's name and version/)
+    // Checked as an artifact is, every profile's schema too: \`properties: 5\` made every tools/list fail.
+    const served = { upstream: { name: 'x', version: '1' }, options: { preset: 'json-schema', profiles: ['gemini'] } }
+    const upstream = { digest: 'd', tool: { name: 'a', inputSchema: { type: 'object' } } }
+    expect(() => readSnapshot({ ...served, tools: [{ name: 'a', inputSchema: { type: 'object', properties: 5 } }], runtime: { a: { coercion: {}, upstream } } })).toThrow(/tool "a": its inputSchema\.properties is not an object/)
+    expect(() => readSnapshot({ ...served, tools: [{ name: 'a', inputSchema: { type: 'object' } }], runtime: { a: { coercion: {}, upstream, profiles: { gemini: { coercion: {}, inputSchema: { type: 'object', properties: 5 } } } } } })).toThrow(/tool "a", profile "gemini": its inputSchema\.properties is not an object/)
   })
 
   it('an entry renamed by hand, its digest kept, replaces no live tool: the live one is compiled anew, and the drift says so truthfully', async () => {

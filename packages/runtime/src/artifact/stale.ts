@@ -11,6 +11,8 @@ interface PathApi { resolve: (...parts: string[]) => string, relative: (from: st
 
 /** A file the stale check reads is at most this large: a source file, not a device or a dump. */
 const MAX_SOURCE_BYTES = 16 * 1024 * 1024
+/** A module's file, as the build counts a linked package's: by its extension. */
+const MODULE_FILE = /\.(?:[cm]?[jt]sx?|json)$/
 
 type Process = { env?: Record<string, string | undefined>, cwd?: () => string, getBuiltinModule?: (id: string) => unknown }
 
@@ -32,18 +34,30 @@ export function artifactIsStale(artifact: { module?: unknown, hash?: unknown, fi
   const base = root ?? node.cwd?.() ?? '.'
   if (!fs.existsSync(path.resolve(base, module)))
     return undefined
-  // Only regular files inside the project, of a source file's size: an artifact's `files` list is
-  // not trusted to name a FIFO (which would hang), a device (which would never end) or a path elsewhere.
-  const read = (file: string): Uint8Array | undefined => {
+  // Only regular files of a source file's size: an artifact's `files` list is not trusted to name a
+  // FIFO (which would hang) or a device (which would never end). Outside the project (a linked
+  // package's files, which the build counts), only modules' files: not any file a path can reach.
+  const refusal = (file: string): string | undefined => {
     const absolute = path.resolve(base, file)
-    const inside = path.relative(base, absolute)
-    const stat = inside.startsWith('..') || path.isAbsolute(inside) ? undefined : fs.statSync(absolute, { throwIfNoEntry: false })
-    if (stat === undefined || !stat.isFile() || stat.size > MAX_SOURCE_BYTES) {
-      if (fs.existsSync(absolute))
-        logOnce(`artifact-file:${String(module)}`, `flatmcp: the artifact of ${String(module)} names ${JSON.stringify(file)}, which is not a source file inside the project (${inside.startsWith('..') || path.isAbsolute(inside) ? 'outside it' : stat && !stat.isFile() ? 'not a regular file' : `over ${MAX_SOURCE_BYTES} bytes`}); it is not read (said once)`)
+    const relative = path.relative(base, absolute)
+    const outside = relative.startsWith('..') || path.isAbsolute(relative)
+    const stat = fs.statSync(absolute, { throwIfNoEntry: false })
+    if (stat === undefined)
+      return undefined
+    if (outside && !MODULE_FILE.test(file))
+      return 'outside the project, and not a module\'s file'
+    return !stat.isFile() ? 'not a regular file' : stat.size > MAX_SOURCE_BYTES ? `over ${MAX_SOURCE_BYTES} bytes` : undefined
+  }
+  for (const file of files as string[]) {
+    const why = refusal(file)
+    if (why !== undefined) {
+      logOnce(`artifact-file:${String(module)}`, `flatmcp: the artifact of ${String(module)} names ${JSON.stringify(file)}, which is ${why}: it is not read, so whether the artifact is current is not checked here (flatmcp probe checks it; said once)`)
       return undefined
     }
-    return fs.readFileSync(absolute)
+  }
+  const read = (file: string): Uint8Array | undefined => {
+    const absolute = path.resolve(base, file)
+    return fs.existsSync(absolute) ? fs.readFileSync(absolute) : undefined
   }
   return contentHash(files as string[], { read, sha256: () => crypto.createHash('sha256') }) !== hash
 }

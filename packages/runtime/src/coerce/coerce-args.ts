@@ -43,6 +43,11 @@ export type ObjectStep = (value: Record<string, Json>, plan: CoercionPlan) => [R
 let objectStep: ObjectStep | undefined
 /** How this call reads scalars' JSON text (`plan.scalars`): a repair tried only after the arguments as sent were rejected. */
 let scalarRepair: ScalarReader | undefined
+/**
+ * Texts already found not to be JSON, for this call and the readings before it of the same arguments
+ * (see `inverseArgs`): a failed parse costs the whole text, and a strict profile tries several readings.
+ */
+let notJson: Set<string> | undefined
 
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
@@ -75,14 +80,10 @@ function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): bool
 function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | undefined {
   // JSON text a profile asked for (`json`) is parsed whatever its size or count: each such place
   // once, so the work is the length of the body the transport took. Repairs are bounded.
-  if (kind === 'json') {
-    try {
-      return JSON.parse(text) as Json
-    }
-    catch {
-      return undefined
-    }
-  }
+  if (notJson?.has(text))
+    return undefined
+  if (kind === 'json')
+    return mayBeJson(text) ? parsed(text) : undefined
   if (text.length > MAX_STRING || attempts <= 0 || !looksLike(text, kind))
     return undefined
   const charge = Math.max(text.length, MIN_CHARGE)
@@ -90,11 +91,30 @@ function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | u
     return undefined
   chars -= charge
   attempts--
+  return parsed(text)
+}
+
+/** False when `text` cannot be JSON by its first and last characters (no parse needed). */
+function mayBeJson(text: string): boolean {
+  const first = /\S/.exec(text)?.[0]
+  const last = /\S\s*$/.exec(text)?.[0][0]
+  return first !== undefined && '{["-0123456789tfn'.includes(first) && '}]"0123456789el'.includes(last!)
+}
+
+/** The JSON `text` is; `undefined` when it is not, which is remembered for the call's later readings. */
+function parsed(text: string): Json | undefined {
+  // A failed parse's stack is never read: not capturing one halves what a failure costs.
+  const stackTraceLimit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
   try {
     return JSON.parse(text) as Json
   }
   catch {
+    notJson?.add(text)
     return undefined
+  }
+  finally {
+    Error.stackTraceLimit = stackTraceLimit
   }
 }
 
@@ -196,13 +216,17 @@ function coerce(value: Json, planned: CoercionPlan | null | undefined, depth: nu
  * only with `scalars` (`readScalar`: a server passes it once the original rejected the arguments as sent). The
  * input is never mutated (what changes is copied); it never throws and bounds its work: one budget
  * per top-level call, shared by any call a getter of the arguments makes from inside it.
+ * `notJsonTexts`: texts known not to be JSON, added to as they are found (one set per arguments
+ * read several times, so a text that fails to parse fails once).
  */
-export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep, scalars?: ScalarReader): unknown {
+export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep, scalars?: ScalarReader, notJsonTexts?: Set<string>): unknown {
   const outer = defs
   const outerStep = objectStep
   const outerScalars = scalarRepair
+  const outerNotJson = notJson
   objectStep = step
   scalarRepair = scalars
+  notJson = notJsonTexts
   if (active === 0) {
     chars = MAX_TOTAL
     attempts = MAX_ATTEMPTS
@@ -221,6 +245,7 @@ export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep,
     defs = outer
     objectStep = outerStep
     scalarRepair = outerScalars
+    notJson = outerNotJson
     active--
   }
 }

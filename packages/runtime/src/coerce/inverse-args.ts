@@ -158,7 +158,20 @@ const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan', scalars = false): unknown {
   // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
   const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
-  return coerceArgs(plan.decode ? decoded(written, plan.decode) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars ? readScalar : undefined)
+  const notJson = notJsonOf(args)
+  return coerceArgs(plan.decode ? decoded(written, plan.decode, notJson) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars ? readScalar : undefined, notJson)
+}
+
+/** Texts found not to be JSON, by the arguments they came in: each reading of them parses a text at most once. */
+const notJsonTexts = new WeakMap<object, Set<string>>()
+
+function notJsonOf(args: unknown): Set<string> | undefined {
+  if (typeof args !== 'object' || args === null)
+    return undefined
+  let texts = notJsonTexts.get(args)
+  if (!texts)
+    notJsonTexts.set(args, texts = new Set())
+  return texts
 }
 
 /**
@@ -193,13 +206,13 @@ const DECODE_STEP: ObjectStep = (value, plan) => {
 /** Decodings by the arguments they came from, so a server trying one reading after another parses the JSON text once. */
 const decodings = new WeakMap<object, { decode: CoercionPlan, value: unknown }>()
 
-function decoded(args: unknown, decode: CoercionPlan): unknown {
+function decoded(args: unknown, decode: CoercionPlan, notJson: Set<string> | undefined): unknown {
   if (typeof args !== 'object' || args === null)
-    return coerceArgs(args, decode, DECODE_STEP)
+    return coerceArgs(args, decode, DECODE_STEP, undefined, notJson)
   const known = decodings.get(args)
   if (known?.decode === decode)
     return known.value
-  const value = coerceArgs(args, decode, DECODE_STEP)
+  const value = coerceArgs(args, decode, DECODE_STEP, undefined, notJson)
   decodings.set(args, { decode, value })
   return value
 }

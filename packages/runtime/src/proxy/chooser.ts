@@ -1,12 +1,13 @@
 // The upstream's own schema as a chooser: it picks which reading of a call goes upstream (the first it
 // accepts; else the first), never refuses one, for the upstream's parser decides. It reads the schema
 // without the keywords a validator may spend more than linear time on, so a hostile pattern cannot
-// meet a client's long string.
+// meet a client's long string, and declines a value a recursive union would spend too long on.
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../artifact/format'
 import type { ChooserSchema } from '../tool/standard-schema'
 import type { ToolDefinition } from '../tool/define-tool'
 import { attachCompiled } from '../precomputed/registry'
+import { boundedTest } from './chooser-work'
 import { defineOwn, isObject } from '../util/object'
 
 /** Builds a test of a value from a JSON Schema (ajv, `@cfworker/json-schema`…). */
@@ -43,10 +44,12 @@ export function chooserSchema(schema: unknown): unknown {
  * test is built on the tool's first call (once per list version); one that cannot be built or run chooses nothing.
  */
 export function upstreamInput(schema: object, preset: Compiler.PresetName, validator: Validator | undefined): ChooserSchema {
-  let accepts: ((value: unknown) => boolean) | null | undefined
+  let accepts: ((value: unknown) => boolean | 'unchecked') | null | undefined
+  // A reading too costly to check is not chosen: where none is, the first goes (see `readArgs`).
   const test = (value: unknown): boolean => {
-    accepts ??= validator ? safely(() => validator(chooserSchema(schema) as object)) ?? null : null
-    return accepts === null || safely(() => accepts!(value)) !== false
+    accepts ??= validator ? safely(() => boundedTest(validator, chooserSchema(schema) as object)) ?? null : null
+    const verdict = accepts === null || safely(() => accepts!(value))
+    return verdict !== false && verdict !== 'unchecked'
   }
   return {
     '~standard': {

@@ -8,6 +8,7 @@ import type { ProxiedTool } from '../artifact/format'
 import type { Validator } from './chooser'
 import { isObject } from '../util/object'
 import { safely } from './chooser'
+import { boundedTest } from './chooser-work'
 
 /** A tool result as the proxy sees one on its way back. */
 export interface ForwardedResult { structuredContent?: unknown, isError?: unknown, [key: string]: unknown }
@@ -22,7 +23,7 @@ export interface ForwardedResult { structuredContent?: unknown, isError?: unknow
 export function outputShaper(tool: ProxiedTool, validator: Validator | undefined, missed: () => void): (result: ForwardedResult) => ForwardedResult {
   const schema = tool.precomputed.tool.outputSchema
   const wrap = tool.precomputed.outputWrap
-  let test: ((value: unknown) => boolean) | null | undefined
+  let test: ((value: unknown) => boolean | 'unchecked') | null | undefined
   return (result) => {
     if (result.structuredContent === undefined || result.isError === true)
       return result
@@ -34,7 +35,7 @@ export function outputShaper(tool: ProxiedTool, validator: Validator | undefined
     }
     const structured = wrap === undefined ? result.structuredContent : { [wrap]: result.structuredContent }
     if (validator !== undefined) {
-      test ??= safely(() => validator(schema)) ?? null
+      test ??= safely(() => boundedTest(validator, schema)) ?? null
       if (test !== null && (!isObject(structured) || safely(() => test!(structured)) === false))
         missed()
     }

@@ -70,7 +70,8 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
   const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}-${process.pid}.mjs`)
   writeFileAtomic(output, code)
   try {
-    const held = `flatmcp: ${path.relative(root, file) || file} did not return within ${timeoutMs} ms of being evaluated (a loop that never ends?); the build is stopped. Raise the plugin's moduleTimeout (flatmcp --module-timeout) if it only needs longer.`
+    const reason = `did not return within ${timeoutMs} ms of being evaluated (a loop that never ends?). Raise the plugin's moduleTimeout (flatmcp --module-timeout) if it only needs longer.`
+    const held = { reason, line: `flatmcp: ${path.relative(root, file) || file}: the module ${reason} The build is stopped.` }
     const exports = await withinTimeLimit(() => import(pathToFileURL(output).href) as Promise<Record<string, unknown>>, timeoutMs, held)
     return { exports, dependencies: [file, ...dependencies.filter(dep => dep !== file)], packages: [...manifests].sort() }
   }

@@ -2,7 +2,7 @@
 // top-level await that never settles, or a loop that never returns. The first is a pending promise
 // (raced with a timer, and with the event loop running dry, which means nothing can settle it); the
 // second holds the thread, so no timer of its own can fire: a watchdog thread, woken through shared
-// memory, says which module it was and ends the process when the limit has passed.
+// memory, ends the evaluation when the limit has passed, and the build fails as for the first.
 import { Worker } from 'node:worker_threads'
 
 /** A module that did not finish evaluating in time; `ms` is how long it was given. */
@@ -18,19 +18,35 @@ const WATCHDOG_GRACE_MS = 2000
 const TEXT_BYTES = 4096
 
 // The watchdog: waits while idle, then while armed up to the limit; if still armed with the same
-// generation, writes the message to stderr and kills the process (a held thread cannot exit itself).
-const WATCHDOG = `
+// generation, ends the held evaluation through the inspector (the main thread's script is
+// terminated, and its own timer then fails the build with the module named, exit 2). A thread held
+// where no script runs (a native call) cannot be terminated: after a grace, the message goes to
+// stderr and the process is killed.
+const WATCHDOG = (GRACE: number): string => `
 const { workerData } = require('node:worker_threads')
 const { writeSync } = require('node:fs')
 const state = new Int32Array(workerData.state)
 const text = new Uint8Array(workerData.text)
+// Connected only while it is used: a session still open at exit makes Node wait for a debugger, said on stderr.
+const terminate = () => {
+  try {
+    const session = new (require('node:inspector').Session)()
+    session.connectToMainThread()
+    session.post('Runtime.terminateExecution')
+    session.disconnect()
+  }
+  catch {}
+}
 for (;;) {
   Atomics.wait(state, 1, 0)
   const generation = Atomics.load(state, 0)
   const limit = Atomics.load(state, 2)
-  if (Atomics.wait(state, 1, 1, limit) === 'timed-out' && Atomics.load(state, 0) === generation && Atomics.load(state, 1) === 1) {
-    writeSync(2, Buffer.from(text.subarray(0, Atomics.load(state, 3))))
-    process.kill(process.pid, 'SIGKILL')
+  if (Atomics.wait(state, 1, 1, limit) === 'timed-out' && Atomics.load(state, 0) === generation && Atomics.compareExchange(state, 1, 1, 2) === 1) {
+    terminate()
+    if (Atomics.wait(state, 1, 2, ${GRACE}) === 'timed-out' && Atomics.load(state, 0) === generation) {
+      writeSync(2, Buffer.from(text.subarray(0, Atomics.load(state, 3))))
+      process.kill(process.pid, 'SIGKILL')
+    }
   }
 }
 `
@@ -42,7 +58,7 @@ function startWatchdog(): Watchdog {
   const state = new SharedArrayBuffer(16)
   const text = new SharedArrayBuffer(TEXT_BYTES)
   // It never keeps the process alive, and the process's end ends it.
-  new Worker(WATCHDOG, { eval: true, workerData: { state, text }, stdout: true, stderr: false }).unref()
+  new Worker(WATCHDOG(WATCHDOG_GRACE_MS), { eval: true, workerData: { state, text }, stdout: true, stderr: false }).unref()
   return { state: new Int32Array(state), text: new Uint8Array(text) }
 }
 
@@ -62,13 +78,19 @@ function arm(limitMs: number, message: string): () => void {
   }
 }
 
+/** Whether the watchdog ended the evaluation it was armed for (the thread was held). */
+function terminated(): boolean {
+  return watchdog !== undefined && Atomics.load(watchdog.state, 1) === 2
+}
+
 /**
  * Runs an evaluation (`start` begins it, and may hold the thread) within `limitMs`: a promise still
  * pending then, or pending when the event loop has nothing left to run, is an `EvaluationTimeout`;
- * a thread held past the limit is ended by the watchdog with `held` on stderr.
+ * so is a thread held past the limit, which the watchdog ends (`held.reason`), or, where it cannot,
+ * ends the process with `held.line` on stderr.
  */
-export async function withinTimeLimit<T>(start: () => Promise<T>, limitMs: number, held: string): Promise<T> {
-  const disarm = arm(limitMs, held)
+export async function withinTimeLimit<T>(start: () => Promise<T>, limitMs: number, held: { reason: string, line: string }): Promise<T> {
+  const disarm = arm(limitMs, held.line)
   let timer: NodeJS.Timeout | undefined
   let onBeforeExit: (() => void) | undefined
   try {
@@ -82,6 +104,9 @@ export async function withinTimeLimit<T>(start: () => Promise<T>, limitMs: numbe
         process.once('beforeExit', onBeforeExit)
       }),
     ])
+  }
+  catch (error) {
+    throw error instanceof EvaluationTimeout && terminated() ? new EvaluationTimeout(limitMs, held.reason) : error
   }
   finally {
     disarm()
