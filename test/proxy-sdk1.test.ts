@@ -8,10 +8,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import type { Socket } from 'node:net'
+import { createConnection } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ROOT, TS_NODE } from './support/client'
-import { CLI, INITIALIZE, runCli } from './support/proxy'
+import { CLI, INITIALIZE, runCli, startListening } from './support/proxy'
 
 const UPSTREAM = [...TS_NODE, 'test/support/upstream-outputs.ts']
 const ROOTS = [{ uri: 'file:///work/project', name: 'project' }]
@@ -178,4 +180,46 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     expect(probed.stdout).toContain('search: served as portable, not anthropic-strict: 30 optional parameters')
     expect(probed.code, probed.stdout).toBe(0)
   })
+})
+
+describe('flatmcp proxy --http under load', () => {
+  it('40 clients that never read a 9 MB answer and 500 calls at once: every call answered (or refused at once as busy), the readers dropped and counted, memory bounded', async () => {
+    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...UPSTREAM])
+    const readers: Socket[] = []
+    try {
+      const { port } = new URL(proxy.url)
+      const residentMiB = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proxy.child.pid}/status`, 'utf8'))![1]) / 1024
+      const post = (id: number, name: string, args: Record<string, unknown>): string => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+        return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      }
+      // Each asks for 9 MB and reads nothing (they held 566 MB before answers were written as read).
+      for (let i = 0; i < 40; i++) {
+        const reader = createConnection(Number(port), '127.0.0.1')
+        reader.on('error', () => {})
+        reader.pause()
+        reader.write(post(i, 'big', { megabytes: 9 }))
+        readers.push(reader)
+      }
+      const dropped = (): number => Math.max(0, ...[...proxy.stderr().matchAll(/did not read its answer \([^)]*\); (\d+) so far/g)].map(match => Number(match[1])))
+      for (let waited = 0; dropped() < 16 && waited < 600; waited++)
+        await new Promise(resolve => setTimeout(resolve, 100))
+      // At most 64 MiB waits for readers: of 40 answers of 9 MB, at least 16 were dropped (counted at 1, 2, 4, 8, 16…).
+      expect(dropped()).toBeGreaterThanOrEqual(16)
+      expect(proxy.stderr()).not.toContain('megabytes')
+      const answers = await Promise.all(Array.from({ length: 500 }, async (_, n) => {
+        const response = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'env', arguments: { name: 'HOME' } } }) })
+        return `${response.status} ${/"text":"([^"]*)"/.exec(await response.text())?.[1]}`
+      }))
+      const busy = answers.filter(answer => answer.includes('its limit; try again shortly'))
+      expect(answers.filter(answer => !busy.includes(answer))).toEqual(Array.from({ length: 500 - busy.length }, () => `200 ${process.env.HOME}`))
+      expect(busy.every(answer => answer.startsWith('200 '))).toBe(true)
+      expect(residentMiB()).toBeLessThan(480)
+      expect(proxy.child.exitCode).toBe(null)
+    }
+    finally {
+      readers.forEach(reader => reader.destroy())
+      await proxy.close()
+    }
+  }, 120_000)
 })

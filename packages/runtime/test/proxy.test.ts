@@ -196,7 +196,7 @@ describe('a proxy over an upstream of data', () => {
     const client = await clientOf(await createProxy(upstream, { log: () => {}, maxInFlight: 2 }))
     const answers = Array.from({ length: 12 }, (_, n) => client.callTool({ name: 'page', arguments: { limit: n } }) as Promise<{ isError?: boolean, content: { text: string }[] }>)
     const refused = await Promise.all(answers.slice(10))
-    expect(refused.map(answer => answer.content[0]!.text)).toEqual(Array.from({ length: 2 }, () => 'The server behind this proxy has 2 calls in flight and 8 waiting, its limit; try again shortly.'))
+    expect(refused.map(answer => answer.content[0]!.text)).toEqual(Array.from({ length: 2 }, () => 'The server behind this proxy has 2 requests in flight and 8 waiting, its limit; try again shortly.'))
     while (order.length < 10 || held.length > 0) {
       await new Promise(resolve => setTimeout(resolve, 1))
       held.shift()?.()

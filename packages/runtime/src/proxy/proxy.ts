@@ -229,10 +229,11 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const questions = questionBridge(timing.timeout)
   const maxInFlight = options.maxInFlight ?? 64
   const slots = callSlots(maxInFlight, maxInFlight * 4)
+  const busy = (): string => `The server behind this proxy has ${slots.running} requests in flight and ${slots.waiting} waiting, its limit; try again shortly.`
   const forward = (name: string): ToolDefinition['handler'] => async (input, context) => {
     const release = await slots.take(context.signal)
     if (release === undefined)
-      return { isError: true, content: [{ type: 'text', text: `The server behind this proxy has ${slots.running} calls in flight and ${slots.waiting} waiting, its limit; try again shortly.` }] } as never
+      return { isError: true, content: [{ type: 'text', text: busy() }] } as never
     const relayed = relay(context.progress)
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
     // outlives the round that sent it (that round's signal), so only its time limit bounds it.
@@ -362,13 +363,22 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     server(request) {
       const server = new Server(info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
       serveTools(server, () => current?.served.service() ?? whenListed, { profile: options.profile, ...(request ? { request } : {}) })
+      // Every other request (a resource read, a prompt) takes a slot as a call does: none is unbounded.
       server.fallbackRequestHandler = (async (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => {
-        const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
-        const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))
-        const params = forwardedParams(message.params)
-        const result = await upstream.request({ method: message.method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(relayed ? { onprogress: relayed.onprogress } : {}) })
-        await relayed?.sent()
-        return result
+        const release = await slots.take(ctx.mcpReq.signal)
+        if (release === undefined)
+          throw Object.assign(new Error(busy()), { code: -32000 })
+        try {
+          const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
+          const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))
+          const params = forwardedParams(message.params)
+          const result = await upstream.request({ method: message.method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(relayed ? { onprogress: relayed.onprogress } : {}) })
+          await relayed?.sent()
+          return result
+        }
+        finally {
+          release()
+        }
       }) as never
       server.fallbackNotificationHandler = async (notification) => {
         const params = forwardedParams((notification as Message).params)

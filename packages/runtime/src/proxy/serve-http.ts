@@ -1,10 +1,71 @@
 // A fetch-shaped MCP handler on node:http: requests and responses converted both ways, a client that
-// goes away aborts its request (so its streams end), and every request checked by the proxy's guard
-// (credential, Origin, Host) before it is handled.
-import type { IncomingMessage, Server as HttpServer } from 'node:http'
+// goes away aborts its request (so its streams end), every request checked by the proxy's guard
+// (credential, Origin, Host) before it is handled, and every answer written as its client reads it.
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
 import type { HttpGuard } from './guard'
+
+/** How long an answer may wait for its client to read on before the connection is dropped. */
+const SEND_TIMEOUT_MS = 30_000
+/** What the answers whose clients do not read may hold in all: past it, the one waiting longest is dropped. */
+const MAX_STALLED_BYTES = 64 * 2 ** 20
+
+/**
+ * The answers waiting for their clients to read, oldest first: each holds what its socket has not
+ * sent. A client that stops reading cannot make the proxy hold its answers without bound (40 such
+ * clients of a 9 MB answer took it from 82 to 572 MB, and it held them).
+ */
+function stalledAnswers(log: (line: string) => void): { send: (res: ServerResponse, chunk: Uint8Array) => Promise<boolean> } {
+  const waiting = new Set<ServerResponse>()
+  let dropped = 0
+  const drop = (res: ServerResponse, why: string): void => {
+    waiting.delete(res)
+    res.destroy()
+    // Counted, never a client's own text; said at the 1st, 2nd, 4th, 8th… drop.
+    if ((++dropped & (dropped - 1)) === 0)
+      log(`flatmcp proxy: dropped a connection whose client did not read its answer (${why}); ${dropped} so far`)
+  }
+  return {
+    async send(res, chunk) {
+      if (res.write(chunk))
+        return true
+      waiting.add(res)
+      let held = 0
+      for (const answer of waiting)
+        held += answer.writableLength
+      for (const oldest of waiting) {
+        if (held <= MAX_STALLED_BYTES)
+          break
+        held -= oldest.writableLength
+        drop(oldest, `answers waiting for their clients held over ${MAX_STALLED_BYTES / 2 ** 20} MiB`)
+      }
+      if (res.destroyed)
+        return false
+      try {
+        return await new Promise<boolean>((resolve) => {
+          const settle = (sent: boolean): void => {
+            clearTimeout(timer)
+            res.off('drain', drained)
+            res.off('close', closed)
+            resolve(sent)
+          }
+          const drained = (): void => settle(true)
+          const closed = (): void => settle(false)
+          const timer = setTimeout(() => {
+            drop(res, `nothing read for ${SEND_TIMEOUT_MS / 1000} s`)
+            settle(false)
+          }, SEND_TIMEOUT_MS)
+          res.on('drain', drained)
+          res.on('close', closed)
+        })
+      }
+      finally {
+        waiting.delete(res)
+      }
+    },
+  }
+}
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers()
@@ -27,6 +88,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
  * (port 0 picks one: read it from `address()`).
  */
 export async function serveHttp(handle: (request: Request) => Promise<Response>, options: { host: string, port: number, route: (path: string) => boolean, guard: HttpGuard, cors: (request: Request) => Record<string, string>, log: (line: string) => void }): Promise<HttpServer> {
+  const stalled = stalledAnswers(options.log)
   const server = createServer((req, res) => {
     const aborted = new AbortController()
     res.on('close', () => aborted.abort())
@@ -46,10 +108,10 @@ export async function serveHttp(handle: (request: Request) => Promise<Response>,
       const response = await options.guard(request) ?? await handle(request)
       res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors })
       if (response.body) {
+        // Written as the client reads: a chunk waits for the last one to drain (leaving the loop cancels the body).
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          if (res.destroyed)
+          if (res.destroyed || !await stalled.send(res, chunk))
             break
-          res.write(chunk)
         }
       }
       res.end()
