@@ -14,6 +14,7 @@ import { compileTool, modelAnswer } from '@flatmcp/core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
+import { startOAuthUpstream } from './support/oauth-upstream'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 
 type Result = { isError?: boolean, content: { type: string, text?: string }[], structuredContent?: unknown }
@@ -438,5 +439,73 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     expect(changed.code).toBe(1)
     expect(changed.stdout).toContain('page: the live upstream lists "page" with another definition than the snapshot\'s')
     expect(changed.stdout).toContain('nested: the live upstream lists "nested", which the snapshot does not hold')
+  })
+})
+
+describe('flatmcp proxy in front of an upstream protected by OAuth', () => {
+  it('is that upstream\'s client by the client-credentials grant (the SDK\'s own provider): the token it gets goes upstream, its callers\' own token never does, and a refused token is replaced', async () => {
+    const upstream = await startOAuthUpstream()
+    const secret = join(scratch, 'oauth-secret')
+    writeFileSync(secret, `${upstream.client.secret}\n`)
+    let proxy: Listening | undefined
+    try {
+      // Without credentials: a setup error that says what to give.
+      const refused = await runCli(['proxy', upstream.url], ROOT, 60_000, INITIALIZE)
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(`could not connect to the upstream ${upstream.url}`)
+      expect(refused.stderr).toContain('It asks for OAuth: give the proxy client credentials (--oauth-client-id, --oauth-client-secret-file, --oauth-issuer)')
+      expect(upstream.tokenRequests).toEqual([])
+
+      proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token', 'caller-token', '--oauth-client-id', upstream.client.id, '--oauth-client-secret-file', secret, '--oauth-issuer', upstream.issuer, '--oauth-scope', 'tools', upstream.url])
+      const client = new Client({ name: 'caller', version: '1' })
+      await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url), { requestInit: { headers: { authorization: 'Bearer caller-token' } } }))
+      expect(JSON.stringify((await client.listTools()).tools)).not.toContain('oneOf')
+      const picked = await call(client, 'pick', { shape: '{"kind":"circle","r":2}' })
+      expect(JSON.parse(picked.content[0]!.text!)).toEqual({ shape: { kind: 'circle', r: 2 } })
+      // One token, asked for with the proxy's own credentials, for this upstream and the scope given.
+      expect(upstream.tokenRequests).toEqual([{ client: upstream.client.id, grant: 'client_credentials', scope: 'tools', resource: upstream.url }])
+      expect(upstream.seen.filter(auth => auth !== undefined).every(auth => auth === 'Bearer token-1')).toBe(true)
+      // Tokens expire: the next call is refused upstream, and the SDK's provider asks for a new one.
+      upstream.expireTokens()
+      const again = await call(client, 'pick', { shape: { kind: 'square', side: 3 } })
+      expect(JSON.parse(again.content[0]!.text!)).toEqual({ shape: { kind: 'square', side: 3 } })
+      expect(upstream.tokenRequests.length).toBe(2)
+      expect(upstream.seen.at(-1)).toBe('Bearer token-2')
+      // The caller's credential is the proxy's alone: never sent upstream, nor to the authorization server.
+      expect(upstream.seen).not.toContain('Bearer caller-token')
+      expect(JSON.stringify(upstream.tokenRequests)).not.toContain('caller-token')
+      expect(proxy.stderr()).not.toContain(upstream.client.secret)
+      await client.close()
+    }
+    finally {
+      await proxy?.close()
+      await upstream.close()
+    }
+  })
+
+  it('sends its secret only to the issuer it was given: an upstream that names another authorization server is refused before any token request', async () => {
+    const upstream = await startOAuthUpstream({ issuerOverride: 'http://127.0.0.1:9/elsewhere' })
+    try {
+      const run = await runCli(['proxy', '--oauth-client-id', upstream.client.id, '--oauth-issuer', upstream.issuer, upstream.url], ROOT, 60_000, INITIALIZE, { FLATMCP_OAUTH_CLIENT_SECRET: upstream.client.secret })
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain(`could not connect to the upstream ${upstream.url}`)
+      expect(upstream.tokenRequests).toEqual([])
+      expect(run.stderr).not.toContain(upstream.client.secret)
+    }
+    finally {
+      await upstream.close()
+    }
+  })
+
+  it('takes all of its credentials or none, and never a secret on the command line', async () => {
+    const usage = async (args: string[]): Promise<string> => {
+      const run = await runCli(['proxy', ...args])
+      expect(run.code).toBe(2)
+      return run.stderr.split('\n')[0]!
+    }
+    expect(await usage(['--oauth-client-id', 'a', 'http://127.0.0.1:9/mcp'])).toContain('--oauth-client-id is for an OAuth-protected upstream: give --oauth-client-id, --oauth-issuer')
+    expect(await usage(['--oauth-client-id', 'a', '--oauth-issuer', 'http://127.0.0.1:9', 'http://127.0.0.1:9/mcp'])).toContain('--oauth-client-id needs its secret: --oauth-client-secret-file file, or FLATMCP_OAUTH_CLIENT_SECRET')
+    expect(await usage(['--oauth-client-id', 'a', '--oauth-issuer', 'http://127.0.0.1:9', '--header', 'Authorization: Bearer x', 'http://127.0.0.1:9/mcp'])).toContain('give one')
+    expect(await usage(['--oauth-client-secret', 'x', 'http://127.0.0.1:9/mcp'])).toContain('Unknown option \'--oauth-client-secret\'')
   })
 })

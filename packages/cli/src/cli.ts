@@ -3,7 +3,7 @@
 // --fail-on), 2 usage or load errors. Each command loads what it needs when it runs: the proxy
 // starts without the build pipeline.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { UpstreamOAuth, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -24,10 +24,12 @@ const COMMANDS: Record<string, string> = {
       diagnostics, inverse map, of a tool module's tools or a snapshot's (*.mcp.json: its fallbacks
       too); --run evaluates a module not named *.tools.ts too`,
   proxy: `  flatmcp proxy [options] [--env NAME=value]… [--] <command> [args…]
-  flatmcp proxy [options] [--header 'Name: value']… <url>
+  flatmcp proxy [options] [--header 'Name: value']… [--oauth-client-id id --oauth-issuer url [--oauth-scope s]] <url>
       serve an MCP server's tools flat: the upstream runs as a child process with the proxy's whole
       environment and --env added (or is reached over Streamable HTTP, the headers sent with every
-      request and never logged; \${NAME} in a value is read from the environment), its tools and
+      request and never logged; \${NAME} in a value is read from the environment; an upstream
+      protected by OAuth is reached with the proxy's client credentials, the secret from
+      --oauth-client-secret-file or FLATMCP_OAUTH_CLIENT_SECRET, sent only to --oauth-issuer), its tools and
       output schemas are compiled as the plugin compiles a module's, calls are repaired and mapped
       back, everything else passes through unchanged. Options: --profile name; --preset (auto, ${PRESET_NAMES.join(', ')});
       --on-invalid serve|drop; --timeout ms (per upstream request, 60000); --compile-timeout ms
@@ -78,7 +80,41 @@ function presetOf(value: string | undefined): PresetName | 'auto' | undefined {
  * the environment it gets, the proxy's whole one), or one URL (with headers). `${NAME}` in a header's
  * or an added variable's value is read from the environment when the upstream is connected.
  */
-function upstreamOf(command: string, after: string[] | undefined, urls: string[], headerFlags: string[] | undefined, envFlags: string[] | undefined): UpstreamTarget {
+/** The OAuth flags of proxy and snapshot, as given. */
+interface OAuthFlags { 'oauth-client-id'?: string, 'oauth-client-secret-file'?: string, 'oauth-issuer'?: string, 'oauth-scope'?: string }
+
+/**
+ * The proxy's client credentials with an OAuth-protected upstream: all of the id, the secret (a file,
+ * or FLATMCP_OAUTH_CLIENT_SECRET: never a flag, which any process may read) and the issuer, or none.
+ */
+function oauthOf(values: OAuthFlags, headers: Record<string, string>): UpstreamOAuth | undefined {
+  const given = (['oauth-client-id', 'oauth-client-secret-file', 'oauth-issuer', 'oauth-scope'] as const).filter(flag => values[flag] !== undefined)
+  if (given.length === 0)
+    return undefined
+  const id = values['oauth-client-id']
+  const issuer = values['oauth-issuer']
+  if (id === undefined || issuer === undefined)
+    throw new UsageError(`--${given[0]} is for an OAuth-protected upstream: give --oauth-client-id, --oauth-issuer (the authorization server's issuer URL) and the secret (--oauth-client-secret-file file or FLATMCP_OAUTH_CLIENT_SECRET)`)
+  if (!/^https?:\/\//.test(issuer))
+    throw new UsageError(`--oauth-issuer takes the authorization server's issuer URL, not "${issuer}"`)
+  if (Object.keys(headers).some(name => name.toLowerCase() === 'authorization'))
+    throw new UsageError('--header Authorization and --oauth-client-id both say how to reach the upstream: give one')
+  let secret = process.env.FLATMCP_OAUTH_CLIENT_SECRET
+  const file = values['oauth-client-secret-file']
+  if (file !== undefined) {
+    try {
+      secret = readFileSync(file, 'utf8').trim()
+    }
+    catch (error) {
+      throw new UsageError(`--oauth-client-secret-file: ${(error as Error).message}`)
+    }
+  }
+  if (!secret)
+    throw new UsageError('--oauth-client-id needs its secret: --oauth-client-secret-file file, or FLATMCP_OAUTH_CLIENT_SECRET')
+  return { clientId: id, clientSecret: secret, issuer, ...(values['oauth-scope'] === undefined ? {} : { scope: values['oauth-scope'] }) }
+}
+
+function upstreamOf(command: string, after: string[] | undefined, urls: string[], headerFlags: string[] | undefined, envFlags: string[] | undefined, oauthFlags: OAuthFlags = {}): UpstreamTarget {
   const url = urls[0]
   if ((after === undefined || after.length === 0) === (url === undefined) || urls.length > 1)
     throw new UsageError(`${command} needs one upstream: its command after -- (flatmcp ${command} -- node server.js), or its URL (flatmcp ${command} ${command === 'probe' ? '--upstream ' : ''}https://example.com/mcp)`)
@@ -102,7 +138,10 @@ function upstreamOf(command: string, after: string[] | undefined, urls: string[]
       throw new UsageError(`--env takes NAME=value, not "${variable}"`)
     env[variable.slice(0, equals)] = variable.slice(equals + 1)
   }
-  return url === undefined ? { command: after!, ...(envFlags?.length ? { env } : {}) } : { url, headers }
+  const oauth = oauthOf(oauthFlags, headers)
+  if (oauth && url === undefined)
+    throw new UsageError('--oauth-client-id is for an upstream URL; a command upstream takes its credentials by --env')
+  return url === undefined ? { command: after!, ...(envFlags?.length ? { env } : {}) } : { url, headers, ...(oauth ? { oauth } : {}) }
 }
 
 /**
@@ -226,7 +265,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
-    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true } } as const
+    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true }, 'oauth-client-id': { type: 'string' }, 'oauth-client-secret-file': { type: 'string' }, 'oauth-issuer': { type: 'string' }, 'oauth-scope': { type: 'string' } } as const
     const split = commandStart(rest, options)
     const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options })
     const serving = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host']
@@ -234,7 +273,7 @@ async function main(argv: string[]): Promise<number> {
     const foreign = ['http', 'host', 'artifact', 'frozen', 'outputs', 'out', ...serving].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
     if (foreign !== undefined)
       throw new UsageError(`${command} takes no --${foreign}`)
-    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env)
+    const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env, values)
     const onInvalid = values['on-invalid']
     if (onInvalid !== undefined && onInvalid !== 'serve' && onInvalid !== 'drop')
       throw new UsageError(`--on-invalid must be serve or drop, not "${onInvalid}"`)

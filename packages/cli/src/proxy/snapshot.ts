@@ -40,7 +40,12 @@ export function snapshotCommand(target: UpstreamTarget, file: string, made: { pr
     ...(made.preset === undefined || made.preset === 'json-schema' ? [] : ['--preset', made.preset]),
   ]
   const upstream = 'url' in target
-    ? [...Object.keys(target.headers ?? {}).flatMap(name => ['--header', `${name}: …`]), target.url]
+    ? [
+        ...Object.keys(target.headers ?? {}).flatMap(name => ['--header', `${name}: …`]),
+        // The secret is the operator's to give again (a file, or FLATMCP_OAUTH_CLIENT_SECRET).
+        ...(target.oauth ? ['--oauth-client-id', target.oauth.clientId, '--oauth-issuer', target.oauth.issuer, ...(target.oauth.scope === undefined ? [] : ['--oauth-scope', target.oauth.scope])] : []),
+        target.url,
+      ]
     : [...Object.keys(target.env ?? {}).flatMap(name => ['--env', `${name}=…`]), '--', ...target.command]
   return ['flatmcp', 'snapshot', '--out', file, ...flags, ...upstream].map(shellWord).join(' ')
 }

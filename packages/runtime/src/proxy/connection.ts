@@ -5,7 +5,7 @@
 // that arrives just ahead of its answer is handed on first; the handlers the proxy sets hold for every
 // connection to it.
 import type { StartedCommand } from './command'
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { CommandTransport, startCommand } from './command'
 import { expandVariables } from './environment'
 import { opening, within } from '../util/wait'
@@ -49,7 +49,25 @@ export type UpstreamTarget =
      * logged. `${NAME}` in a value is read from the proxy's environment.
      */
     headers?: Record<string, string>
+    /** An upstream protected by OAuth: the proxy is its client by the client-credentials grant. */
+    oauth?: UpstreamOAuth
   }
+
+/**
+ * The proxy's own credentials with the authorization server of an OAuth-protected upstream (the
+ * client-credentials grant, `client_secret_basic`): discovery, the token request and a new token
+ * when one is refused are the MCP SDK's own (`ClientCredentialsProvider`). The secret goes only to
+ * `issuer`: an upstream that names another authorization server is refused. `${NAME}` in the
+ * secret is read from the proxy's environment.
+ */
+export interface UpstreamOAuth {
+  clientId: string
+  clientSecret: string
+  /** The authorization server's issuer the client was registered with. */
+  issuer: string
+  /** The scopes to ask for, space-separated. */
+  scope?: string
+}
 
 /** What a client says it can do when asked (MCP's client capabilities): what the proxy offers its upstream of it. */
 export interface OfferedCapabilities {
@@ -80,6 +98,12 @@ export interface Upstream {
   /** Called when the upstream ends on its own (a child process that exits). */
   onEnd: (handler: () => void) => void
   close: () => Promise<void>
+}
+
+/** Whether a connection failed for want of authorization (401, or the SDK's OAuth errors). */
+function unauthorized(error: unknown): boolean {
+  const { code, status, message, name } = (error ?? {}) as { code?: unknown, status?: unknown, message?: unknown, name?: unknown }
+  return code === 401 || status === 401 || name === 'UnauthorizedError' || (typeof message === 'string' && /\b401\b|unauthori[sz]ed|invalid_(?:client|token)|issuer/i.test(message))
 }
 
 /** A URL as a log line may show it: no user, password, query or fragment. */
@@ -146,6 +170,14 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
   const expanded = (values: Record<string, string> | undefined, what: string): Record<string, string> =>
     Object.fromEntries(Object.entries(values ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's ${what} ${JSON.stringify(name)}`)]))
   const headers = 'url' in target ? expanded(target.headers, 'header') : undefined
+  // One provider for every connection: its token outlives a session that is connected anew.
+  const oauth = 'url' in target ? target.oauth : undefined
+  const authProvider = oauth && new ClientCredentialsProvider({
+    clientId: oauth.clientId,
+    clientSecret: expandVariables(oauth.clientSecret, 'the upstream\'s OAuth client secret'),
+    expectedIssuer: oauth.issuer,
+    ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
+  })
   // A command starts at once (unless it was started already); its handshake waits for what the client offers.
   let started = 'command' in target ? options.started ?? startCommand(target) : undefined
   const where = url !== undefined ? redacted(url) : started!.where
@@ -169,7 +201,7 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
   // it, naming its versions, and is connected to in that era instead.
   let era: 'legacy' | { pin: string } = 'legacy'
   const handshake = async (capabilities: OfferedCapabilities): Promise<{ client: Client, transport: Transport }> => {
-    const transport: Transport = started ? new CommandTransport(started) : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} } })
+    const transport: Transport = started ? new CommandTransport(started) : new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: headers ?? {} }, ...(authProvider ? { authProvider } : {}) })
     const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: era } })
     client.onclose = () => {
       if (!closing && url === undefined && client === current)
@@ -212,7 +244,7 @@ export async function connectUpstream(target: UpstreamTarget, options: ConnectOp
   }
 
   let client = await connect().catch((error: unknown) => {
-    throw new ProxySetupError(`could not connect to the upstream ${where}: ${(error as Error).message}`, { cause: error })
+    throw new ProxySetupError(`could not connect to the upstream ${where}: ${(error as Error).message}${unauthorized(error) ? (oauth ? ' (the OAuth client credentials were refused, or the upstream\'s authorization server is not the issuer given)' : '. It asks for OAuth: give the proxy client credentials (--oauth-client-id, --oauth-client-secret-file, --oauth-issuer), or a token (--header \'Authorization: Bearer …\')') : ''}`, { cause: error })
   })
   let reconnecting: Promise<Client> | undefined
   const again = async (stale: Client): Promise<Client> => {
