@@ -1,15 +1,20 @@
 // The proxy's cost, side by side with going straight to the upstream (the catalogue's 100 tools on a
 // plain SDK 2.x server): tools/list and tools/call per request over stdio and over HTTP; start-up to
-// the first list from a snapshot and compiling at start-up; the proxy's memory after 10,000 calls.
+// the first list from a snapshot and compiling at start-up; the proxy's memory after 10,000 calls;
+// a caller token's cost; the chooser on recursive unions; 40 clients that never read their answers.
 import type { ChildProcess } from 'node:child_process'
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import type { Socket } from 'node:net'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createProxy } from '@flatmcp/runtime/proxy'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { upstreamInput } from '../packages/runtime/src/proxy/chooser'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
@@ -30,6 +35,84 @@ export interface ProxyResults {
   startup: { direct: number, snapshot: number, compile: number }
   /** The heap in use (MB, after a full GC) of a proxy served in process, after warming up and after PROXY_CALLS more calls. */
   memory: { before: number, after: number }
+  /** Median ms per tools/call through the proxy over HTTP, without and with a caller token. */
+  auth: { off: number, on: number }
+  /** ms to choose a reading of a call nested `depth` levels in a recursive union: the bounded chooser, ajv alone, and the chooser on a schema without unions. */
+  chooser: { depth: number, bounded: number, ajv: number, plain: number }[]
+  /** The proxy's resident size (MB) before and while 40 clients do not read a 9 MB answer each. */
+  slowReaders: { before: number, held: number, dropped: number }
+}
+
+/** A recursive union: each level two branches that both step into `arg` (a validator tries both). */
+const RECURSIVE = {
+  type: 'object',
+  properties: { expr: { $ref: '#/$defs/e' } },
+  $defs: { e: { anyOf: [
+    { type: 'object', properties: { arg: { $ref: '#/$defs/e' }, op: { const: 'neg' } }, required: ['op'] },
+    { type: 'object', properties: { arg: { $ref: '#/$defs/e' }, op: { const: 'not' } }, required: ['op'] },
+    { type: 'object', properties: { value: { type: 'number' }, op: { const: 'lit' } }, required: ['op', 'value'] },
+  ] } },
+}
+/** The same nesting without a union. */
+const PLAIN = { type: 'object', properties: { expr: { $ref: '#/$defs/e' } }, $defs: { e: { type: 'object', properties: { arg: { $ref: '#/$defs/e' }, op: { type: 'string' } } } } }
+
+/** The chooser's cost on a call nested `depth` levels deep: bounded, ajv alone (once, at 20 levels: seconds), and on a plain schema. */
+function chooserCost(): ProxyResults['chooser'] {
+  const ajv = new Ajv2020({ strict: false, logger: false })
+  const validator = (schema: object) => ajv.compile(schema) as (value: unknown) => boolean
+  const chooses = (schema: object) => {
+    const input = upstreamInput(schema, 'json-schema', validator)['~standard']
+    return (value: unknown) => input.validate(value)
+  }
+  const [bounded, plain, raw] = [chooses(RECURSIVE), chooses(PLAIN), validator(RECURSIVE)]
+  const rows: ProxyResults['chooser'] = []
+  for (const depth of [5, 10, 20]) {
+    let expr: unknown = { op: 'lit', value: 1 }
+    for (let i = 0; i < depth; i++)
+      expr = { arg: expr, op: 'x' }
+    const value = { expr }
+    const once = (run: () => unknown): number => {
+      const started = performance.now()
+      run()
+      return performance.now() - started
+    }
+    const timed = (run: () => unknown): number => median(Array.from({ length: 9 }, () => once(run)))
+    rows.push({ depth, bounded: timed(() => bounded(value)), ajv: depth >= 20 ? once(() => raw(value)) : timed(() => raw(value)), plain: timed(() => plain(value)) })
+  }
+  return rows
+}
+
+/** 40 clients that ask for a 9 MB answer and read nothing, in front of a proxy over HTTP: its resident size, and the drops it counts. */
+async function slowReaders(): Promise<ProxyResults['slowReaders']> {
+  const { url, child } = await listeningAt([process.execPath, CLI, 'proxy', '--http', '0', '--', ...TSX, path.join(ROOT, 'test/support/upstream-outputs.ts')])
+  const resident = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const readers: Socket[] = []
+  try {
+    const { port } = new URL(url)
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: { megabytes: 9 } } })
+    const before = resident()
+    for (let i = 0; i < 40; i++) {
+      const reader = createConnection(Number(port), '127.0.0.1').on('error', () => {})
+      reader.pause()
+      reader.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+      readers.push(reader)
+    }
+    let held = before
+    for (let second = 0; second < 15; second++) {
+      await new Promise(resolve => setTimeout(resolve, 1000))
+      held = Math.max(held, resident())
+    }
+    const dropped = Math.max(0, ...[...stderr.matchAll(/; (\d+) so far/g)].map(match => Number(match[1])))
+    return { before, held, dropped }
+  }
+  finally {
+    readers.forEach(reader => reader.destroy())
+    child.kill()
+  }
 }
 
 /** A call of a union tool, in the shape a model sends (one key as JSON text). */
@@ -43,9 +126,9 @@ async function stdioClient(command: string[]): Promise<{ client: Client }> {
   return { client }
 }
 
-async function httpClient(url: string): Promise<Client> {
+async function httpClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1' })
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }))
   return client
 }
 
@@ -120,16 +203,27 @@ export async function runProxyBench(log: (line: string) => void): Promise<ProxyR
     log('proxy: tools/list and tools/call over HTTP, direct and proxied')
     const httpUpstream = await listeningAt([...upstream, '--http', '0'])
     const httpProxy = await listeningAt([process.execPath, CLI, 'proxy', '--http', '0', httpUpstream.url])
+    const guarded = await listeningAt([process.execPath, CLI, 'proxy', '--http', '0', '--auth-token', 'bench-token', httpUpstream.url])
+    let auth: ProxyResults['auth']
     try {
-      const [a, b] = await Promise.all([httpClient(httpUpstream.url), httpClient(httpProxy.url)])
+      const [a, b, c] = await Promise.all([httpClient(httpUpstream.url), httpClient(httpProxy.url), httpClient(guarded.url, { authorization: 'Bearer bench-token' })])
       for (const request of ['tools/list', 'tools/call'] as const) {
         const directMs = request === 'tools/call' ? await measure(() => a.callTool(CLEAN), { min: 20, max: 200, budgetMs: 2000 }) : await perRequest(a, request)
         requests.push({ transport: 'http', request, direct: directMs, proxied: await perRequest(b, request) })
       }
-      await Promise.all([a.close(), b.close()])
+      log('proxy: tools/call over HTTP with a caller token and without, interleaved')
+      // In alternating rounds, so drift in the machine's speed touches both alike.
+      const rounds = { off: [] as number[], on: [] as number[] }
+      for (let round = 0; round < 6; round++) {
+        rounds.off.push(await measure(() => b.callTool(CALL), { min: 20, max: 60, budgetMs: 500 }))
+        rounds.on.push(await measure(() => c.callTool(CALL), { min: 20, max: 60, budgetMs: 500 }))
+      }
+      auth = { off: median(rounds.off), on: median(rounds.on) }
+      await Promise.all([a.close(), b.close(), c.close()])
     }
     finally {
       httpProxy.child.kill()
+      guarded.child.kill()
       httpUpstream.child.kill()
     }
 
@@ -153,7 +247,10 @@ export async function runProxyBench(log: (line: string) => void): Promise<ProxyR
 
     log(`proxy: heap after ${PROXY_CALLS} calls`)
     const memory = await heapAfterCalls(upstream)
-    return { requests, startup: { direct: median(times.direct), snapshot: median(times.snapshot), compile: median(times.compile) }, memory }
+    log('proxy: the chooser on recursive unions, 5, 10 and 20 levels deep')
+    const chooser = chooserCost()
+    log('proxy: 40 clients that do not read a 9 MB answer')
+    return { requests, startup: { direct: median(times.direct), snapshot: median(times.snapshot), compile: median(times.compile) }, memory, auth: auth!, chooser, slowReaders: await slowReaders() }
   }
   finally {
     rmSync(scratch, { recursive: true, force: true })

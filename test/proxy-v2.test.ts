@@ -227,19 +227,21 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     }
   })
 
-  it('answers 404 off /mcp and /mcp/<profile>, and refuses a Host that is not its own (DNS rebinding)', async () => {
+  it('answers 404 off /mcp and /mcp/<profile>, and refuses a Host that is not its own (DNS rebinding), writing none of a client\'s text to its log', async () => {
     const base = proxy.url.replace(/\/mcp$/, '')
     expect((await fetch(`${base}/other`)).status).toBe(404)
     expect((await fetch(`${base}/mcp/nonsense`)).status).toBe(404)
     // fetch will not send another Host: node:http will.
     const { request } = await import('node:http')
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      request(proxy.url, { method: 'POST', headers: { 'host': 'attacker.example', 'content-type': 'application/json' } }, (res) => {
+      request(proxy.url, { method: 'POST', headers: { 'host': 'attacker.example', 'origin': 'https://evil.example', 'content-type': 'application/json' } }, (res) => {
         res.resume()
         resolve(res.statusCode)
       }).on('error', reject).end('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
     })
     expect(status).toBe(403)
+    // A client's Host reached the operator's log through the SDK's own check; the guard says nothing of a request.
+    expect(proxy.stderr()).not.toMatch(/attacker|evil\.example/)
   })
 
   it('a body over 4 MiB is refused with 413, 200 concurrent calls are each answered right, and the proxy serves on', async () => {
