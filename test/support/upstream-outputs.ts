@@ -38,7 +38,8 @@ const TOOLS = [
   {
     name: 'search',
     description: 'Searches, with thirty optional filters (more than Anthropic\'s strict mode takes).',
-    inputSchema: object({ query: { type: 'string' }, ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`filter${i}`, { type: 'string' }])) }, ['query']),
+    // Closed, as zod-to-json-schema writes it: its one fallback is Anthropic's limit.
+    inputSchema: { ...object({ query: { type: 'string' }, ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`filter${i}`, { type: 'string' }])) }, ['query']), additionalProperties: false },
   },
   {
     name: 'big',

@@ -43,7 +43,11 @@ describe('a JSON Schema is a tool input like any other', () => {
     expect(properties(compiled.inputSchema).values.type).toBe('object')
     expect(compiled.preset).toBe('json-schema')
     expect(coerceArgs({ filter: '{"actor":"a"}', values: '[1]' }, compiled.coercion)).toEqual({ filter: { actor: 'a' }, values: '[1]' })
-    const strict = compileTool({ name: 'actions_list', input }, { profile: 'openai-strict' })
+    // A validator keeps the keys a root says nothing of: a strict profile cannot close it, so the tool is served portable, said.
+    const open = compileTool({ name: 'actions_list', input }, { profile: 'openai-strict' })
+    expect(open.strict).toBe(false)
+    expect(open.diagnostics.map(d => d.message)).toContain('served as portable, not openai-strict: an object that says nothing of other keys, which a JSON Schema validator keeps (it has no "additionalProperties": false), cannot be closed')
+    const strict = compileTool({ name: 'actions_list', input: { ...input, additionalProperties: false } }, { profile: 'openai-strict' })
     expect(strict.strict).toBe(true)
     // `values` takes any keys: strict closes every object, so it is JSON text, parsed back.
     expect(strict.decode?.properties?.values?.parse).toBe('json')
@@ -117,7 +121,7 @@ describe('generator output read right', () => {
     expect(properties(strict.inputSchema).label).toEqual({ type: ['string', 'null'] })
     expect(JSON.stringify(strict.inputSchema)).not.toContain('"value"')
     // A plain JSON Schema's validator reads them apart: there the key is wrapped.
-    const plain = compileTool({ name: 'draw', input: pydanticDraw() }, { profile: 'openai-strict', preset: 'json-schema' })
+    const plain = compileTool({ name: 'draw', input: { ...pydanticDraw(), additionalProperties: false } }, { profile: 'openai-strict', preset: 'json-schema' })
     expect(JSON.stringify(properties(plain.inputSchema).label)).toContain('"value"')
     expect(JSON.stringify(properties(strict.inputSchema).label).length).toBeLessThan(JSON.stringify(properties(plain.inputSchema).label).length / 4)
   })

@@ -182,7 +182,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   const nullModes = new Set(originals.map(original => original.semantics.nullAsAbsent))
   const nullAsAbsent = nullModes.size === 1 ? [...nullModes][0]! : 'never'
   const profile = options.omitAbsentNulls ? withRules(target.profile, [omitAbsentNulls]) : target.profile
-  const targeted = profile ? applyTarget(inputSchema, profile, { nullAsAbsent }) : undefined
+  // Where any part's parser keeps unknown keys, an object that says nothing of them is open.
+  const unknownKeys = originals.some(original => original.semantics.unknownKeys === 'keep') ? 'keep' : 'strip'
+  const targeted = profile ? applyTarget(inputSchema, profile, { nullAsAbsent, unknownKeys }) : undefined
   if (targeted)
     diagnostics.push(...targeted.diagnostics.map(d => ({ ...d, tool: tool.name, schema: 'input' as const })))
   compiled.inputSchema = canonicalSchema(targeted?.schema ?? inputSchema) as JsonSchemaObject

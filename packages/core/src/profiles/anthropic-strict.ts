@@ -3,7 +3,7 @@ import type { JsonSchema } from '../types'
 import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { childPointer, isSchemaObject } from '../json'
-import { closeObjects, encodeOpenObjects, keepKeywords, splitKinds, visitNodes } from './rules'
+import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, splitKinds, visitNodes } from './rules'
 
 /** Anthropic's limits on the strict tools of one request. */
 export const ANTHROPIC_LIMITS = { tools: 20, optional: 24, unions: 16 }
@@ -58,7 +58,7 @@ export const keepAnthropicKeywords = keepKeywords('anthropic-keywords', ANTHROPI
 export const anthropicStrict: TargetProfile = {
   name: 'anthropic-strict',
   strict: true,
-  rules: [keepAnthropicKeywords, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
+  rules: [keepAnthropicKeywords, scalarEnums, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
   vendor: 'Anthropic',
   requestBudget: {
     limits: ANTHROPIC_LIMITS,

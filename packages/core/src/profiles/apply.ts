@@ -128,6 +128,8 @@ function decodePlan(marks: [JsonPointer, CoercionPlan][]): CoercionPlan | undefi
 export interface ApplyOptions {
   /** Where the parser reads a key left out and `null` alike (a preset's `nullAsAbsent`). */
   nullAsAbsent?: ParserSemantics['nullAsAbsent']
+  /** Whether the parser keeps keys an object does not declare (a preset's `unknownKeys`). Default: strip. */
+  unknownKeys?: ParserSemantics['unknownKeys']
 }
 
 export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, options: ApplyOptions = {}): TargetResult {
@@ -153,6 +155,7 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     isEncoded: path => encoded.includes(path),
     // Pointers of the portable schema; a branch a rule split off stands where its node stood.
     nullIsAbsent: path => sameAsAbsent.has(path.replace(/\/anyOf\/\d+/g, '')),
+    keepsUnknownKeys: options.unknownKeys === 'keep',
   }
   const out = applyNodeRules(schema, '', profile.rules, ctx)
   const document = isSchemaObject(out) ? out : schema

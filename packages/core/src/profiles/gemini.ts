@@ -23,7 +23,7 @@ export const geminiTypes: TargetRule = {
     const root = path === ''
     // Gemini wants `properties` on every object it is told of, and non-empty.
     const empty = kinds[0] === 'object' && Object.keys(isSchemaObject(node.properties) ? node.properties : {}).length === 0
-    if (!root && (kinds.length !== 1 || isOpenObject(node) || empty))
+    if (!root && (kinds.length !== 1 || isOpenObject(node, ctx.keepsUnknownKeys) || empty))
       return encodeAsJson(node, path, ctx, 'keyword')
     const out = { ...node }
     if (kindsOf(node).includes('null')) {

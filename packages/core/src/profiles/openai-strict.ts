@@ -2,7 +2,7 @@
 import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { isSchemaObject } from '../json'
-import { closeObjects, encodeOpenObjects, keepKeywords, requireEveryKey, splitKinds, visitNodes } from './rules'
+import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, requireEveryKey, splitKinds, visitNodes } from './rules'
 
 /** Keywords OpenAI's strict mode takes (the rest it rejects, or ignores at best). */
 const OPENAI_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'title', 'description', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'minLength', 'maxLength'])
@@ -49,7 +49,7 @@ export const keepOpenAIKeywords = keepKeywords('openai-keywords', OPENAI_KEYWORD
 export const openaiStrict: TargetProfile = {
   name: 'openai-strict',
   strict: true,
-  rules: [keepOpenAIKeywords, encodeOpenObjects, closeObjects, requireEveryKey, splitKinds(), openaiLimits],
+  rules: [keepOpenAIKeywords, scalarEnums, encodeOpenObjects, closeObjects, requireEveryKey, splitKinds(), openaiLimits],
   vendor: 'OpenAI',
   nullsForMissing: true,
 }

@@ -5,7 +5,7 @@ import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severit
 import type { Kind } from '../keywords'
 import { splitByKind } from '../flatten/facets'
 import { ANNOTATIONS, setTypes, typesOf, withSentence } from '../keywords'
-import { childPointer, isSchemaObject } from '../json'
+import { childPointer, hasOwn, isSchemaObject } from '../json'
 
 /** What a rule may tell the compiler besides the node it returns. */
 export interface TargetContext {
@@ -28,6 +28,11 @@ export interface TargetContext {
   isEncoded: (path: JsonPointer) => boolean
   /** Whether the parser reads the optional key at `path` alike when left out and when `null`. */
   nullIsAbsent: (path: JsonPointer) => boolean
+  /**
+   * Whether the parser keeps the keys an object does not declare where its schema says nothing of
+   * them (a validator does; zod, pydantic and serde drop them): such an object is open.
+   */
+  readonly keepsUnknownKeys: boolean
 }
 
 /**
@@ -91,14 +96,17 @@ function takesAnything(node: JsonSchemaObject): boolean {
   return Object.keys(node).every(keyword => ANNOTATIONS.has(keyword))
 }
 
-/** An object of unknown keys: a record, a catch-all, a loose object, or the object side of "any value" (annotations alone included). */
-export function isOpenObject(node: JsonSchemaObject): boolean {
+/**
+ * An object of unknown keys: a record, a catch-all, a loose object, the object side of "any value"
+ * (annotations alone included), or, where the parser keeps unknown keys, one that says nothing of them.
+ */
+export function isOpenObject(node: JsonSchemaObject, keepsUnknownKeys: boolean): boolean {
   if (takesAnything(node))
     return true
   if (!kindsOf(node).includes('object'))
     return false
   const additional = node.additionalProperties
-  return (additional !== undefined && additional !== false) || !isSchemaObject(node.properties)
+  return (additional !== undefined && additional !== false) || !isSchemaObject(node.properties) || (additional === undefined && keepsUnknownKeys)
 }
 
 /** Whether a schema of the flat document takes `null`. */
@@ -141,9 +149,20 @@ export function keepKeywords(name: string, kept: ReadonlySet<string>, annotation
         if (!annotations.has(keyword))
           ctx.report('keyword-dropped', 'info', childPointer(path, keyword), `"${keyword}" is not accepted by ${ctx.profile}; dropped (the schema only gets wider)`)
       }
+      // Keys the dropped keyword let in would be refused by a closed object: it is open now, so it
+      // gets wider as said (and a strict profile advertises it as JSON text).
+      if (admitsKeys(node, dropped) && out.additionalProperties !== true)
+        out.additionalProperties = true
       return out
     },
   }
+}
+
+/** Whether one of the `dropped` keywords let in keys that `additionalProperties` does not: pattern keys, or unevaluated keys. */
+function admitsKeys(node: JsonSchemaObject, dropped: readonly string[]): boolean {
+  const patterns = dropped.includes('patternProperties') && isSchemaObject(node.patternProperties) && Object.keys(node.patternProperties).length > 0
+  const unevaluated = dropped.includes('unevaluatedProperties') && node.unevaluatedProperties !== false && node.unevaluatedProperties !== undefined
+  return patterns || unevaluated
 }
 
 /** A summary of what JSON text at a place holds, for the model. */
@@ -173,14 +192,30 @@ export function encodeAsJson(node: JsonSchemaObject, path: JsonPointer, ctx: Tar
     else
       out.nullable = true
   }
-  ctx.report('encoded-as-json', 'info', path, `${ctx.profile} cannot describe this value (${kindsOf(node).join(', ') || 'any'}${isOpenObject(node) ? ', open object' : ''}); advertised as JSON text that the server parses back`)
+  ctx.report('encoded-as-json', 'info', path, `${ctx.profile} cannot describe this value (${kindsOf(node).join(', ') || 'any'}${isOpenObject(node, ctx.keepsUnknownKeys) ? ', open object' : ''}); advertised as JSON text that the server parses back`)
   return out
+}
+
+/**
+ * An `enum` with an array or object among its values is dropped (wider): a strict target advertises
+ * what is inside an array or object anew (items as JSON text, keys wrapped), and the literal values
+ * then no longer fit the place they stand (`[[false]]` beside items sent as `"false"`).
+ */
+export const scalarEnums: TargetRule = {
+  name: 'scalar-enums',
+  node(node, path, ctx) {
+    if (!Array.isArray(node.enum) || node.enum.every(value => typeof value !== 'object' || value === null))
+      return node
+    const { enum: _dropped, ...out } = node
+    ctx.report('keyword-dropped', 'info', childPointer(path, 'enum'), `an enum of arrays or objects is not kept by ${ctx.profile}, which advertises their contents anew; dropped (the schema only gets wider)`)
+    return out
+  },
 }
 
 /** Objects with unknown keys become JSON text: a strict target closes every object. */
 export const encodeOpenObjects: TargetRule = {
   name: 'encode-open-objects',
-  node: (node, path, ctx) => path !== '' && isOpenObject(node) ? encodeAsJson(node, path, ctx, 'type') : node,
+  node: (node, path, ctx) => path !== '' && isOpenObject(node, ctx.keepsUnknownKeys) ? encodeAsJson(node, path, ctx, 'type') : node,
 }
 
 /**
@@ -192,8 +227,12 @@ export const closeObjects: TargetRule = {
   node(node, path, ctx) {
     if (!kindsOf(node).includes('object'))
       return node
-    if (isOpenObject(node)) {
+    if (isOpenObject(node, false)) {
       ctx.fallback(path, 'an object with unknown keys (a record, a catch-all or a loose object) cannot be closed')
+      return node
+    }
+    if (isOpenObject(node, ctx.keepsUnknownKeys)) {
+      ctx.fallback(path, 'an object that says nothing of other keys, which a JSON Schema validator keeps (it has no "additionalProperties": false), cannot be closed')
       return node
     }
     return node.additionalProperties === false ? node : { ...node, additionalProperties: false }
@@ -218,7 +257,12 @@ export const requireEveryKey: TargetRule = {
   node(node, path, ctx) {
     if (!isSchemaObject(node.properties))
       return node
-    const keys = Object.keys(node.properties)
+    // A key no value may hold (`false`) is one no value sends: in a closed object, left out of it (required, it would have no form).
+    if (Object.values(node.properties).includes(false) && node.additionalProperties === false) {
+      const properties = Object.fromEntries(Object.entries(node.properties).filter(([, child]) => child !== false))
+      node = { ...node, properties, ...(Array.isArray(node.required) ? { required: (node.required as string[]).filter(key => hasOwn(properties, key)) } : {}) }
+    }
+    const keys = Object.keys(node.properties as object)
     const required = new Set(Array.isArray(node.required) ? node.required as string[] : [])
     if (keys.every(key => required.has(key)))
       return Array.isArray(node.required) ? node : { ...node, required: keys }
