@@ -1,6 +1,7 @@
 // The flatmcp command, run as a real subprocess from its built dist.
 import type { FixtureProject } from './support/fixture-project'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -238,6 +239,31 @@ describe('registerArtifact in development', () => {
       vi.unstubAllEnvs()
       write.mockRestore()
       copy.remove()
+    }
+  })
+})
+
+describe('flatmcp output', () => {
+  it('reaches a reader slow to read it, whole, past what a pipe holds (a probe\'s JSON report was cut at 64 KiB)', async () => {
+    const many = fixtureProject('cli-many', {
+      'src/many.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const tools = Array.from({ length: 300 }, (_, i) => defineTool({ name: \`tool_\${i}\`, description: 'x'.repeat(200), input: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), a: z.string() }), z.object({ kind: z.literal('b'), b: z.number() })]), handler: () => i }))\n`,
+    })
+    try {
+      const child = spawn(process.execPath, [CLI, 'inspect', 'src/many.tools.ts'], { cwd: many.root, stdio: ['ignore', 'pipe', 'ignore'] })
+      // Nothing read for a second: the command has written what the pipe holds and wants to end.
+      child.stdout.pause()
+      await new Promise(resolve => setTimeout(resolve, 1000))
+      const chunks: Buffer[] = []
+      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+      child.stdout.resume()
+      const [code] = await once(child, 'close') as [number]
+      const text = Buffer.concat(chunks).toString()
+      expect(code).toBe(0)
+      expect(text.length).toBeGreaterThan(128 * 1024)
+      expect(text).toContain('tool_299')
+    }
+    finally {
+      many.remove()
     }
   })
 })

@@ -24,7 +24,7 @@ import { CLI, httpClient, runCli, startListening } from './support/proxy'
 const PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-npm-servers-'))
 let bin = ''
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+afterAll(() => process.env.KEEP_SCRATCH ? undefined : rmSync(scratch, { recursive: true, force: true }))
 beforeAll(() => {
   bin = installNpmServers()
 }, 600_000)

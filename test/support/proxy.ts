@@ -106,7 +106,8 @@ export function runCli(args: string[], cwd = ROOT, timeoutMs = 120_000, stdin?: 
       stderr += chunk.toString()
     })
     const timer = setTimeout(() => child.kill(), timeoutMs)
-    child.once('exit', (code) => {
+    // Once its output is read whole: `exit` can come before the last of a pipe's data.
+    child.once('close', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })

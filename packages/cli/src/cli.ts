@@ -349,7 +349,22 @@ async function main(argv: string[]): Promise<number> {
   throw new UsageError(`unknown command "${command}"`)
 }
 
-main(process.argv.slice(2)).then(code => process.exit(code), (error: unknown) => {
+/**
+ * Ends the process once what it wrote has reached its reader: to a pipe, stdout is written
+ * asynchronously, and exiting at once cut a probe's JSON report at 64 KiB.
+ */
+function exitWhenWritten(code: number): void {
+  process.exitCode = code
+  let pending = 2
+  const done = (): void => {
+    if (--pending === 0)
+      process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+
+main(process.argv.slice(2)).then(exitWhenWritten, (error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
     console.error(`flatmcp: ${error.message}\n\n${HELP}`)
   // Each command's own errors, said in one line (the commands load lazily: known by name).
@@ -357,5 +372,5 @@ main(process.argv.slice(2)).then(code => process.exit(code), (error: unknown) =>
     console.error(`flatmcp: ${error.message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
-  process.exit(error instanceof Error && (error as { exitCode?: unknown }).exitCode === 1 ? 1 : 2)
+  exitWhenWritten(error instanceof Error && (error as { exitCode?: unknown }).exitCode === 1 ? 1 : 2)
 })

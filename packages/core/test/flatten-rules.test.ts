@@ -496,6 +496,29 @@ describe('portable profile', () => {
     expect(compiled.diagnostics.filter(d => d.code === 'format-moved').map(d => d.path)).toEqual(['/properties/id/format', '/properties/link/format'])
   })
 
+  it('moves a pattern OpenAI\'s route refuses (lookaround, backreferences, \\p{…}, inline flags) into the description, and keeps the common ones', () => {
+    // Figma's server (can1357/oh-my-pi #2784), zed #60474, and the rest of the subset's edges.
+    const input = { type: 'object', properties: {
+      name: { type: 'string', pattern: '^(?!undefined$|null$)' },
+      word: { type: 'string', pattern: '^\\p{L}+$' },
+      twice: { type: 'string', pattern: '^(a)\\1$' },
+      loud: { type: 'string', pattern: '(?i)^abc$' },
+      plain: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' },
+    } }
+    for (const profile of ['portable', 'openai-strict'] as const) {
+      const compiled = compileTool({ name: 'figma', input }, { profile, preset: 'json-schema' })
+      const properties = (compiled.inputSchema as any).properties
+      const moved = Object.keys(input.properties).filter(key => JSON.stringify(properties[key]).includes('Pattern: '))
+      // Inline flags do not compile as ECMAScript here: dropped before (said), so never sent.
+      expect(moved, profile).toEqual(['name', 'word', 'twice'])
+      expect(properties.loud.pattern, profile).toBeUndefined()
+      expect(JSON.stringify(compiled.inputSchema).match(/"pattern"/g), profile).toHaveLength(1)
+      expect(compiled.diagnostics.filter(d => d.code === 'keyword-rewritten' && d.path.endsWith('/pattern')).map(d => d.message.split(',')[0])).toEqual(['pattern uses lookaround', 'pattern uses a Unicode property escape (\\p{…})', 'pattern uses a backreference'])
+      // Wider only: what the original accepts still passes.
+      expect(rejectedBy(compiled.inputSchema, { name: 'x', word: 'é', twice: 'aa', plain: 'a_1' })).toEqual([])
+    }
+  })
+
   it('keeps every description within 1024 characters, with a warning for each cut', () => {
     const variants = Array.from({ length: 40 }, (_, i) => z.object({ kind: z.literal(`variant_${i}`), [`field_${i}`]: z.string() }).describe(`the variant number ${i}, which does one particular thing`))
     const long = 'A long description of the query, written by its author. '.repeat(40)

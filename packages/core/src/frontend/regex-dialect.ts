@@ -123,3 +123,19 @@ export function ecmascriptPattern(source: string, dialect: RegexDialect): { patt
   }
   return { pattern: out }
 }
+
+/**
+ * What puts a pattern outside the regex subset every model route compiles (OpenAI's refuses the
+ * whole request for one: lookaround in Figma's server, can1357/oh-my-pi #2784; `\p{…}`, zed #60474):
+ * its first such construct named, or undefined. A class or escape that only looks like one counts
+ * too: moving a pattern into the description only widens.
+ */
+export function uncommonRegexConstruct(pattern: string): string | undefined {
+  const constructs: [RegExp, string][] = [
+    [/\(\?<?[=!]/, 'lookaround'],
+    [/\\[1-9]|\\k</, 'a backreference'],
+    [/\\[pP]\{/, 'a Unicode property escape (\\p{…})'],
+    [/\(\?[a-zA-Z-]+[:)]/, 'inline flags'],
+  ]
+  return constructs.find(([shape]) => shape.test(pattern))?.[1]
+}

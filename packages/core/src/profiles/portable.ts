@@ -5,6 +5,7 @@ import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext, FlatteningProfile } from '../flatten/context'
 import { childPointer, isSchemaObject, setOwn } from '../json'
 import { report } from '../flatten/context'
+import { uncommonRegexConstruct } from '../frontend/regex-dialect'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from '../flatten/facets'
 import { joinSchemas } from '../flatten/join'
 import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, setTypes, sortKinds, typesOf, withSentence } from '../keywords'
@@ -53,6 +54,13 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     out.description = withSentence(out.description, `Format: ${out.format}.`)
     report(ctx, 'format-moved', 'info', childPointer(path, 'format'), `format "${out.format}" is not portable; moved into the description`)
     delete out.format
+  }
+  // A pattern some model routes refuse (the whole request with it) is said in words instead: the server still checks it.
+  const construct = typeof out.pattern === 'string' ? uncommonRegexConstruct(out.pattern) : undefined
+  if (construct !== undefined) {
+    out.description = withSentence(out.description, `Pattern: ${out.pattern as string}.`)
+    report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'pattern'), `pattern uses ${construct}, which OpenAI's route refuses (failing the whole request); moved into the description (the server still checks it)`)
+    delete out.pattern
   }
   tupleToItems(out, path, ctx)
   // Every key of a JSON object is a string: such a `propertyNames` says nothing, costs tokens, and
