@@ -42,10 +42,22 @@ export const CLIENT_VALIDATORS: readonly ClientValidator[] = [
   } },
 ]
 
-/** One schema compiled by every client validator: which of them reject a value. */
+/**
+ * One schema compiled by every client validator: which of them reject a value. A validator that
+ * throws on it rejects it, as its client fails: ajv's `enum` check throws on an object whose own
+ * `toString` is not a function (fast-deep-equal calls it).
+ */
 export function clientCheck(schema: object): (value: unknown) => string[] {
   const compiled = CLIENT_VALIDATORS.map(v => ({ name: v.name, test: v.compile(schema) }))
-  return value => compiled.filter(c => !c.test(value)).map(c => c.name)
+  const passes = (test: (value: unknown) => boolean, value: unknown): boolean => {
+    try {
+      return test(value)
+    }
+    catch {
+      return false
+    }
+  }
+  return value => compiled.filter(c => !passes(c.test, value)).map(c => c.name)
 }
 
 /** Where in a value ajv (with formats, the strictest of the matrix) finds fault, as argument paths. */

@@ -1,0 +1,48 @@
+// The keywords a strict profile cannot say, by property: generated JSON Schemas (the json-schema
+// preset, whose parser is a validator) that use `patternProperties`, open and closed objects,
+// `enum`s and `const`s of arrays and objects, boolean subschemas, `false` properties,
+// `dependentSchemas` and `unevaluatedProperties`; every value the validators accept (sampled from the
+// schema and from its flat form) has a form in every profile that passes the flat schema and maps
+// back to itself. A profile may widen or serve portable; it may never leave a valid value no form.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { asTool, PROFILES, sampled, unsoundData } from './support/json-schema-soundness'
+import { RUNS, SEED } from './support/schema-arbitrary'
+
+const leaf = fc.constantFrom<unknown>({ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: ['string', 'null'] }, true, false, {})
+const literal = fc.constantFrom<unknown>([false], [0], { a: 1 }, [], 'x', 1, null)
+
+const schema = fc.letrec<{ node: unknown }>(tie => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.record({ enum: fc.array(literal, { minLength: 1, maxLength: 3 }) }),
+    fc.record({ const: literal }),
+    fc.record({
+      type: fc.constant('object'),
+      properties: fc.dictionary(fc.constantFrom('a', 'b', 'v1', 'toString', 'x0'), tie('node'), { maxKeys: 3 }),
+      patternProperties: fc.dictionary(fc.constantFrom('^v', '^x[0-9]$'), tie('node'), { maxKeys: 2 }),
+      additionalProperties: fc.oneof(fc.constant(false), fc.constant(true), tie('node')),
+      dependentSchemas: fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { maxKeys: 1 }),
+      unevaluatedProperties: fc.oneof(fc.constant(false), tie('node')),
+      required: fc.subarray(['a', 'b']),
+    }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('array'), items: tie('node'), minItems: fc.constantFrom(0, 1) }, { requiredKeys: ['type'] }),
+    fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+  ),
+})).node
+
+describe('JSON Schema keywords a strict profile cannot say (property)', () => {
+  it(`every valid value of ${RUNS} generated schemas has a form in every profile`, () => {
+    let judged = 0
+    fc.assert(fc.property(schema, fc.integer({ min: 1, max: 2 ** 30 }), (generated, seed) => {
+      const tool = asTool(generated, false)!
+      const data = sampled(tool, 'json-schema', seed, 24)
+      judged += data.length
+      const found = unsoundData([{ where: JSON.stringify(generated), tool, preset: 'json-schema', data }])
+      expect(found).toEqual(Object.fromEntries(PROFILES.map(profile => [profile, []])))
+    }), { numRuns: RUNS, seed: SEED })
+    // The sampler meets most schemas: the property judges real values, not none.
+    expect(judged).toBeGreaterThan(RUNS * 4)
+  }, 600_000)
+})
