@@ -13,6 +13,8 @@ import { runServe, SIZES } from './serve.bench'
 import { runV2, V2_TOOLS } from './v2.bench'
 import { runSize } from './size.bench'
 import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
+import type { PeerRow } from './peers.bench'
+import { runPeers } from './peers.bench'
 import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
 import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
 import { runForms, runOutputs } from './outputs.bench'
@@ -39,6 +41,7 @@ const profiles = await runProfiles(log)
 const inverse = await runInverse(log)
 const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
 const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
+const peers = await runPeers(new URL('..', import.meta.url).pathname)
 const generators = await runGenerators(log, new URL('..', import.meta.url).pathname)
 const proxy = await runProxyBench(log)
 const outputs = await runOutputs(log)
@@ -187,6 +190,18 @@ for (const [label, rows] of [['example tools', tokens.filter(r => r.set === 'exa
 const portableMedian = medianRatios(tokens).portable!
 target('portable well under 0.8× the original\'s tokens (median, all tools) at the same precision', portableMedian < 0.8 && tokens.every(r => r.rejectedPortable >= r.rejectedOriginal * 0.95), `${portableMedian.toFixed(2)}×; precision ${percent(tokens.reduce((s, r) => s + r.rejectedPortable, 0), tokens.reduce((s, r) => s + r.rejectedOriginal, 0))} of the original's`)
 
+console.log('\n10b. beside a peer on its own inputs: FastMCP\'s schema-utility test inputs, o200k_base tokens as given, as FastMCP 4.0 advertises them, and per flatmcp profile')
+if (peers) {
+  const sum = (pick: (r: PeerRow) => number): number => peers.reduce((total, r) => total + pick(r), 0)
+  table(['inputs', 'cases', 'original', 'FastMCP', ...TOKEN_PROFILES, 'portable ÷ FastMCP'], [['all', peers.length, sum(r => r.original), sum(r => r.fastmcp), ...TOKEN_PROFILES.map(p => sum(r => r.profiles[p]!)), ratio(sum(r => r.profiles.portable!), sum(r => r.fastmcp))]])
+  const heavier = peers.filter(r => r.profiles.portable! > r.fastmcp).sort((a, b) => b.profiles.portable! / b.fastmcp - a.profiles.portable! / a.fastmcp).slice(0, 5)
+  table(['heaviest beside FastMCP', 'FastMCP', 'portable', 'portable ÷ FastMCP'], heavier.map(r => [r.case, r.fastmcp, r.profiles.portable!, ratio(r.profiles.portable!, r.fastmcp)]))
+  target('portable no heavier than FastMCP\'s own output on FastMCP\'s inputs', sum(r => r.profiles.portable!) <= sum(r => r.fastmcp), ratio(sum(r => r.profiles.portable!), sum(r => r.fastmcp)))
+}
+else {
+  console.log('skipped: ../shared/suites is not at hand (set FLATMCP_SUITES)')
+}
+
 console.log(`\n11. schemas other languages' generators write: tokens advertised ÷ the schema as listed, per profile, core at ${BEFORE_GENERATORS} (a Standard Schema wrapper, JavaScript semantics) → now (JSON Schema front end, preset detected); precision under ajv + ajv-formats (invalid variations rejected, ÷ the original's); compile ms per tool`)
 if (generators) {
   const x = (n: number, d: number): string => `${(n / d).toFixed(2)}×`
@@ -241,5 +256,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, generators, proxy, outputs, forms, npmServers, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, generators, proxy, outputs, forms, npmServers, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)
