@@ -15,6 +15,7 @@ import { runSize } from './size.bench'
 import { BEFORE_CUTS, medianRatios, runTokens, TOKEN_PROFILES } from './tokens.bench'
 import type { PeerRow } from './peers.bench'
 import { runPeers } from './peers.bench'
+import { keywordPrecision as measureKeywordPrecision } from '../test/support/keyword-precision'
 import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generators.bench'
 import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
 import { runForms, runOutputs } from './outputs.bench'
@@ -42,6 +43,8 @@ const inverse = await runInverse(log)
 const precision = await runPrecision(log, new URL('..', import.meta.url).pathname)
 const tokens = await runTokens(log, new URL('..', import.meta.url).pathname)
 const peers = await runPeers(new URL('..', import.meta.url).pathname)
+log('precision per keyword on the official JSON-Schema-Test-Suite')
+const keywordPrecision = measureKeywordPrecision(process.env.FLATMCP_SUITES ?? new URL('../../shared/suites', import.meta.url).pathname)
 const generators = await runGenerators(log, new URL('..', import.meta.url).pathname)
 const proxy = await runProxyBench(log)
 const outputs = await runOutputs(log)
@@ -202,6 +205,18 @@ else {
   console.log('skipped: ../shared/suites is not at hand (set FLATMCP_SUITES)')
 }
 
+console.log('\n10c. precision per keyword on the official JSON-Schema-Test-Suite (draft 2020-12): of each keyword file\'s invalid data the original rejects under ajv 2020 + ajv-formats, the share each profile keeps a model from sending (its flat schema rejects the datum as the model writes it, or it has no form); after the slash, only where the profile still says the keyword (not JSON text as a whole), with how many data that is')
+if (keywordPrecision) {
+  const share = (kept: number, of: number): string => of === 0 ? '–' : (kept / of).toFixed(2)
+  const profiles = Object.keys(keywordPrecision[0]!.kept) as (keyof typeof keywordPrecision[0]['kept'])[]
+  table(['keyword', 'invalid data', ...profiles], keywordPrecision.map(row => [row.keyword, row.invalid, ...profiles.map(p => `${share(row.kept[p]!, row.invalid)} / ${share(row.keptCarried[p]!, row.carried[p]!)} of ${row.carried[p]}`)]))
+  const below = keywordPrecision.filter(row => row.carried.portable! > 0 && row.keptCarried.portable! < row.carried.portable! * 0.95)
+  target('portable keeps ≥ 0.95 of the original\'s precision on every keyword it carries (official suite)', below.length === 0, below.length === 0 ? 'every one' : below.map(row => `${row.keyword} ${share(row.keptCarried.portable!, row.carried.portable!)}`).join(', '))
+}
+else {
+  console.log('skipped: ../shared/suites is not at hand (set FLATMCP_SUITES)')
+}
+
 console.log(`\n11. schemas other languages' generators write: tokens advertised ÷ the schema as listed, per profile, core at ${BEFORE_GENERATORS} (a Standard Schema wrapper, JavaScript semantics) → now (JSON Schema front end, preset detected); precision under ajv + ajv-formats (invalid variations rejected, ÷ the original's); compile ms per tool`)
 if (generators) {
   const x = (n: number, d: number): string => `${(n / d).toFixed(2)}×`
@@ -256,5 +271,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, generators, proxy, outputs, forms, npmServers, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

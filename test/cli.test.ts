@@ -637,7 +637,7 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
       const inspected = await flatmcp(['inspect', 'src/draw.tools.ts'], py.root)
       expect(inspected.code).toBe(0)
       expect(inspected.stdout).toContain('original (JSON Schema as given, read for pydantic)')
-      expect(inspected.stdout.replace(/\n {2}/g, ' ')).toContain('cut: 9 titles that restate a key, a model\'s name or the arguments model\'s dropped')
+      expect(inspected.stdout.replace(/\n {2}/g, ' ')).toContain('cut: 9 titles that restate a key, name a type or title the arguments dropped')
       expect(await flatmcp(['probe', 'dist'], py.root)).toMatchObject({ code: 0 })
 
       expect(await flatmcp(['build', 'src/draw.tools.ts', '--out', 'plain', '--preset', 'json-schema', '--profile', 'portable,gemini'], py.root)).toMatchObject({ code: 0 })

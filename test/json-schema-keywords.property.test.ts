@@ -1,7 +1,8 @@
 // The keywords a strict profile cannot say, by property: generated JSON Schemas (the json-schema
 // preset, whose parser is a validator) that use `patternProperties`, open and closed objects,
 // `enum`s and `const`s of arrays and objects, boolean subschemas, `false` properties,
-// `dependentSchemas` and `unevaluatedProperties`; every value the validators accept (sampled from the
+// `dependentSchemas`, `unevaluatedProperties` and `unevaluatedItems`, tuples, untyped bounds (a place of
+// any kind whose numbers are bounded) and titles; every value the validators accept (sampled from the
 // schema and from its flat form) has a form in every profile that passes the flat schema and maps
 // back to itself. A profile may widen or serve portable; it may never leave a valid value no form.
 import fc from 'fast-check'
@@ -16,7 +17,7 @@ const schema = fc.letrec<{ node: unknown }>(tie => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leaf,
-    fc.record({ enum: fc.array(literal, { minLength: 1, maxLength: 3 }) }),
+    fc.record({ enum: fc.uniqueArray(literal, { minLength: 1, maxLength: 3, selector: value => JSON.stringify(value) }) }),
     fc.record({ const: literal }),
     fc.record({
       type: fc.constant('object'),
@@ -28,6 +29,14 @@ const schema = fc.letrec<{ node: unknown }>(tie => ({
       required: fc.subarray(['a', 'b']),
     }, { requiredKeys: ['type'] }),
     fc.record({ type: fc.constant('array'), items: tie('node'), minItems: fc.constantFrom(0, 1) }, { requiredKeys: ['type'] }),
+    fc.record({
+      type: fc.constant('array'),
+      prefixItems: fc.array(tie('node'), { minLength: 1, maxLength: 2 }),
+      items: fc.oneof(fc.constant(false), tie('node')),
+      unevaluatedItems: fc.constant(false),
+    }, { requiredKeys: ['type', 'prefixItems'] }),
+    fc.record({ maximum: fc.constantFrom(3, 0.5), minimum: fc.constantFrom(-2, 1), multipleOf: fc.constant(1), maxLength: fc.constant(2) }, { requiredKeys: ['maximum'] }),
+    fc.record({ title: fc.constantFrom('MySchema', 'Foo Property', 'v'), type: fc.constantFrom('string', 'number'), maximum: fc.constant(3) }, { requiredKeys: ['title', 'type'] }),
     fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
   ),
 })).node

@@ -27,8 +27,27 @@ export function asTool(schema: unknown, draft7: boolean): Record<string, unknown
   return { ...(draft7 ? { $schema: 'http://json-schema.org/draft-07/schema#' } : {}), type: 'object', properties: { v: moved(inner) }, required: ['v'], additionalProperties: false }
 }
 
-/** What is wrong with `datum` in `profile`: its advertised form refused, or mapped back to something else; undefined when nothing is. */
-export function unsoundIn(compiled: CompiledTool, profile: typeof PROFILES[number], datum: unknown): string | undefined {
+/**
+ * How a parser reads a datum, where it is not what a validator keeps: serde's reading of a schemars
+ * schema drops keys and nulls (`serdeReading`). Two data it reads alike are one argument to the tool.
+ */
+export type Reading = (datum: unknown) => unknown
+
+/**
+ * What is wrong with `datum` in `profile`: no form of it (or, under a parser's `reading`, of a datum
+ * it reads alike) passes the advertised schema and maps back to what the parser reads; undefined
+ * when one does.
+ */
+export function unsoundIn(compiled: CompiledTool, profile: typeof PROFILES[number], datum: unknown, reading?: Reading): string | undefined {
+  if (!reading)
+    return formProblem(compiled, profile, datum, isDeepStrictEqual)
+  const read = reading(datum)
+  const alike = (a: unknown, b: unknown): boolean => isDeepStrictEqual(reading((a as { v: unknown }).v), reading((b as { v: unknown }).v))
+  const first = formProblem(compiled, profile, datum, alike)
+  return first === undefined || isDeepStrictEqual(read, datum) || formProblem(compiled, profile, read, alike) === undefined ? undefined : first
+}
+
+function formProblem(compiled: CompiledTool, profile: typeof PROFILES[number], datum: unknown, same: (a: unknown, b: unknown) => boolean): string | undefined {
   const value = { v: datum }
   if (compiled.strict !== true && profile !== 'gemini') {
     const refused = rejectedBy(compiled.inputSchema, value)
@@ -47,18 +66,18 @@ export function unsoundIn(compiled: CompiledTool, profile: typeof PROFILES[numbe
   const inheritedRead = omitsInheritedKey(compiled.inputSchema, written) && refused.every(name => name.startsWith('ajv'))
   if (refused.length > 0 && !inheritedRead)
     return `its form ${JSON.stringify(written)} refused by ${refused.join(', ')}`
-  const back = inverse(compiled, written, candidate => isDeepStrictEqual(candidate, value))
-  return isDeepStrictEqual(back, value) ? undefined : `its form ${JSON.stringify(written)} maps back to ${JSON.stringify(back)}`
+  const back = inverse(compiled, written, candidate => same(candidate, value))
+  return same(back, value) ? undefined : `its form ${JSON.stringify(written)} maps back to ${JSON.stringify(back)}`
 }
 
 /** Every datum's problems in every profile, as lines (`where: datum: problem`). */
-export function unsoundData(cases: { where: string, tool: Record<string, unknown>, preset: PresetName, data: unknown[] }[]): Record<string, string[]> {
+export function unsoundData(cases: { where: string, tool: Record<string, unknown>, preset: PresetName, data: unknown[], reading?: Reading }[]): Record<string, string[]> {
   const found: Record<string, string[]> = Object.fromEntries(PROFILES.map(profile => [profile, []]))
-  for (const { where, tool, preset, data } of cases) {
+  for (const { where, tool, preset, data, reading } of cases) {
     for (const profile of PROFILES) {
       const compiled = compileTool({ name: 't', input: tool }, { profile, preset })
       for (const datum of data) {
-        const problem = unsoundIn(compiled, profile, datum)
+        const problem = unsoundIn(compiled, profile, datum, reading)
         if (problem !== undefined)
           found[profile]!.push(`${where}: ${JSON.stringify(datum)}: ${problem}`)
       }
@@ -88,3 +107,74 @@ export function sampled(tool: Record<string, unknown>, preset: PresetName, seed:
     .map(value => value.v)
 }
 
+
+type Node = Record<string, unknown>
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * serde's reading of a datum under a schemars schema (`schema`: the tool's key `v`, `root`: the
+ * document its `$ref`s point into): keys no matching part of the schema declares are dropped (serde
+ * ignores unknown fields unless the schema closes the object), and so is an optional key's `null`
+ * (an `Option` left out reads as `None`), but not a key that takes null alone, whose presence picks
+ * a unit variant.
+ */
+export function serdeReading(schema: unknown, root: Node): Reading {
+  const resolve = (node: unknown): unknown => isNode(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/')
+    ? resolve({ ...node.$ref.slice(2).split('/').reduce<any>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], root), ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')) })
+    : node
+  // One document per branch, so the validators compile each once.
+  const documents = new WeakMap<Node, Node>()
+  const accepts = (node: unknown, value: unknown): boolean => {
+    const branch = isNode(node) ? node : {}
+    const document = documents.get(branch) ?? { ...branch, $defs: root.$defs, definitions: root.definitions }
+    documents.set(branch, document)
+    try {
+      return rejectedBy(document, value).length === 0
+    }
+    catch {
+      return false
+    }
+  }
+  // The parts of a schema that apply to an object: itself, its allOf, and the first branch of each union that takes the value.
+  const parts = (node: unknown, value: unknown): Node[] => {
+    const at = resolve(node)
+    if (!isNode(at))
+      return []
+    const found = [at, ...(Array.isArray(at.allOf) ? at.allOf.flatMap(member => parts(member, value)) : [])]
+    for (const keyword of ['oneOf', 'anyOf']) {
+      const branch = Array.isArray(at[keyword]) ? (at[keyword] as unknown[]).find(b => accepts(resolve(b), value)) : undefined
+      if (branch !== undefined)
+        found.push(...parts(branch, value))
+    }
+    return found
+  }
+  const onlyNull = (node: unknown): boolean => isNode(node) && (node.type === 'null' || (Array.isArray(node.enum) && node.enum.every(v => v === null)))
+  const read = (node: unknown, value: unknown): unknown => {
+    const at = parts(node, value)
+    if (Array.isArray(value)) {
+      const prefix = at.flatMap(p => Array.isArray(p.prefixItems) ? [p.prefixItems as unknown[]] : [])[0] ?? []
+      const items = at.find(p => isNode(p.items) || p.items === true)?.items
+      return value.map((item, i) => read(i < prefix.length ? prefix[i] : items, item))
+    }
+    if (!isNode(value) || at.length === 0)
+      return value
+    const declared = new Map<string, unknown>()
+    for (const p of at) {
+      for (const [key, child] of Object.entries(isNode(p.properties) ? p.properties : {}))
+        declared.set(key, child)
+    }
+    const required = new Set(at.flatMap(p => Array.isArray(p.required) ? p.required as string[] : []))
+    const keepsOthers = at.some(p => (p.additionalProperties !== undefined && p.additionalProperties !== false) || isNode(p.patternProperties))
+    const out: Node = {}
+    for (const [key, item] of Object.entries(value)) {
+      const child = declared.get(key)
+      if (child === undefined && !keepsOthers)
+        continue
+      if (item === null && child !== undefined && !required.has(key) && !onlyNull(resolve(child)))
+        continue
+      out[key] = read(child ?? at.find(p => isNode(p.additionalProperties))?.additionalProperties, item)
+    }
+    return out
+  }
+  return datum => read(schema, datum)
+}

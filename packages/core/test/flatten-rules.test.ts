@@ -465,7 +465,7 @@ describe('portable profile', () => {
     const text = JSON.stringify(compiled.inputSchema)
     expect(text).not.toContain('$ref')
     expect(compiled.diagnostics.map(d => d.code)).toContain('recursion-truncated')
-    const deepest = (compiled.inputSchema as any).properties.children.items.properties.children.items.properties.children.items
+    const deepest = (compiled.inputSchema as any).properties.children.items.properties.children.items
     expect(deepest).toEqual({ type: 'object' })
     const value = { name: 'a', children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [] }] }] }] }
     expect(Tree.safeParse(value).success).toBe(true)

@@ -1,6 +1,7 @@
 // Schema libraries other than zod, each through its own front end: what its JSON cannot show is
 // read from the library, and what flatmcp cannot use is a clear error that names the fix.
 import { Schema } from 'effect'
+import type { JsonSchemaObject } from '@flatmcp/core'
 import { CompileError, compileTool, flattenSchema, toOriginalSchema } from '@flatmcp/core'
 import { toStandardJsonSchema } from '@valibot/to-json-schema'
 import { type } from 'arktype'
@@ -82,6 +83,42 @@ describe('raw JSON Schema', () => {
     expect(rejectedBy(flat, value)).toEqual([])
     // Told that its parser strips unknown keys (as zod's objects do), the key keeps its type.
     expect(flattenSchema(original, { semantics: { unknownKeys: 'strip' } }).schema).toMatchObject({ properties: { m: { type: 'number' } } })
+  })
+})
+
+describe('raw JSON Schema: sound rewrites and what a title tells', () => {
+  const asJsonSchema = (input: object, profile: 'portable' | 'openai-strict' = 'portable') => compileTool({ name: 't', input }, { profile, preset: 'json-schema' })
+
+  it('unevaluatedProperties: false beside local keywords only is additionalProperties: false, so a strict target stays strict', () => {
+    const input = { type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false }
+    const strict = asJsonSchema(input, 'openai-strict')
+    expect(strict.strict).toBe(true)
+    expect(strict.inputSchema).toMatchObject({ additionalProperties: false, properties: { a: { type: ['string', 'null'] } } })
+    expect(rejectedBy(asJsonSchema(input).inputSchema, { a: 'x', b: 1 })).not.toEqual([])
+    // Beside an applicator, unevaluated keys include the applicator's: no rewrite, and portable only widens.
+    const applied = asJsonSchema({ ...input, allOf: [{ properties: { b: { type: 'integer' } } }] })
+    expect(rejectedBy(applied.inputSchema, { a: 'x', b: 1 })).toEqual([])
+    // Before 2019-09 the keyword does not exist: validators ignore it, and so does the reading.
+    const draft7 = asJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', ...input })
+    expect(rejectedBy(draft7.inputSchema, { a: 'x', b: 1 })).toEqual([])
+  })
+
+  it('unevaluatedItems: false past prefixItems is items: false, and a draft-07 tuple keeps its additionalItems in the one items', () => {
+    const tuple = asJsonSchema({ type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'string' }], unevaluatedItems: false } } }).inputSchema as JsonSchemaObject & { properties: Record<string, JsonSchemaObject> }
+    expect(tuple.properties.t).toMatchObject({ items: { type: 'string' }, maxItems: 1 })
+    const draft7 = asJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'number' } } } }).inputSchema as JsonSchemaObject & { properties: Record<string, JsonSchemaObject> }
+    expect(draft7.properties.t).toEqual({ type: 'array', items: { type: ['string', 'number'] } })
+  })
+
+  it('drops a root title and a type\'s name; a title in words joins the description', () => {
+    const compiled = asJsonSchema({ title: 'Root Schema', type: 'object', properties: { b: { title: 'TitleObject', type: 'object', properties: { c: { title: 'Count of items', type: 'integer' } } } } })
+    expect(JSON.stringify(compiled.inputSchema)).not.toMatch(/Root Schema|TitleObject/)
+    expect(compiled.inputSchema).toMatchObject({ properties: { b: { properties: { c: { description: 'Count of items' } } } } })
+  })
+
+  it('keywords of a kind a node does not take go (a join\'s leftovers)', () => {
+    const compiled = asJsonSchema({ type: 'object', properties: { v: { type: 'string', anyOf: [{ maxLength: 2 }, { minLength: 4, properties: {} }] } } })
+    expect(compiled.inputSchema).toEqual({ type: 'object', properties: { v: { type: 'string' } } })
   })
 })
 

@@ -3,7 +3,7 @@
 // of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
 // `openai-strict` inverse against `@openai/agents`' own null stripping.
 import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
-import { compileTool, PROFILE_NAMES, profileViolations, targetRules } from '@flatmcp/core'
+import { compileTool, modelAnswer, PROFILE_NAMES, profileViolations, targetRules } from '@flatmcp/core'
 import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
@@ -121,6 +121,34 @@ describe('rules', () => {
     const hint = (input: z.ZodType): string => (compileTool({ name: 't', input: z.object({ v: input }) }, { profile: 'gemini' }).inputSchema as Record<string, any>).properties.v.description
     expect(hint(z.union([z.string(), z.number().int()]))).toBe('Send as JSON text (a string or an integer; a string as a quoted JSON string).')
     expect(hint(z.record(z.string(), z.number()))).toBe('Send as JSON text (an object).')
+  })
+
+  it('openai-strict: a place of any kind whose numbers are bounded keeps the bounded number beside the JSON text', () => {
+    const input = { type: 'object', properties: { v: { maximum: 3 } }, required: ['v'], additionalProperties: false }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    const v = (tool.inputSchema.properties as Record<string, JsonSchemaObject>).v!
+    expect(v.anyOf).toEqual([{ type: 'number', maximum: 3 }, { type: 'boolean' }, { type: ['string', 'null'] }])
+    expect(rejectedBy(tool.inputSchema, { v: 4 })).not.toEqual([])
+    // A number is taken as it is, JSON text is parsed back, and a string that is not JSON stays one.
+    for (const [sent, meant] of [[2, 2], ['{"a":1}', { a: 1 }], ['"4"', '4'], [true, true]] as const) {
+      expect(rejectedBy(tool.inputSchema, { v: sent })).toEqual([])
+      expect(inverseArgs({ v: sent }, tool)).toEqual({ v: meant })
+    }
+    // Without a bound there is nothing to keep: the place is JSON text, one string.
+    const loose = compileTool({ name: 't', input: { ...input, properties: { v: {} } } }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect((loose.inputSchema.properties as Record<string, JsonSchemaObject>).v!.anyOf).toBeUndefined()
+  })
+
+  it('openai-strict: a key that takes null alone is a marker, not an optional value: its presence survives the inverse under serde', () => {
+    // serde's unit variants of a flattened externally tagged enum: which key is there says which variant.
+    const unit = (key: string) => ({ type: 'object', properties: { [key]: { type: 'null' } }, required: [key] })
+    const input = { type: 'object', properties: { v: { oneOf: [unit('Unit1'), unit('Unit2')] } }, required: ['v'], additionalProperties: false }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'serde' })
+    expect(tool.strict).toBe(true)
+    const written = modelAnswer(tool.inputSchema, tool.decode, { v: { Unit1: null } }, { nullsForMissing: true })
+    expect(rejectedBy(tool.inputSchema, written)).toEqual([])
+    // Both keys present would match both branches of the oneOf: the left-out one must go.
+    expect(inverseArgs(written, tool)).toEqual({ v: { Unit1: null } })
   })
 
   it('anthropic-strict: a tool over the optional-parameter limit falls back to portable, with the reason', () => {

@@ -59,7 +59,7 @@ export interface FlattenContext {
 }
 
 /** How many times one `$ref` may be inlined inside itself before it becomes a loose typed schema. */
-export const RECURSION_BOUND = 2
+export const RECURSION_BOUND = 1
 /** Nesting beyond this is widened instead of walked. */
 export const MAX_DEPTH = 64
 /** Nodes a single flatten may produce by inlining. */

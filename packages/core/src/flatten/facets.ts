@@ -136,7 +136,7 @@ export function enumsConflict(facets: JsonSchemaObject[]): boolean {
 }
 
 /** How many levels of nested arrays the typed "any" shape spells out before its items go untyped. */
-export const ANY_DEPTH = 2
+export const ANY_DEPTH = 1
 
 /**
  * A typed schema that accepts any value: the portable stand-in for `{}`. Every client wants `items`

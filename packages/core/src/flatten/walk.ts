@@ -312,7 +312,7 @@ function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string
   if (ctx.frames.filter(frame => frame.ref === ref).length >= RECURSION_BOUND || ctx.budget <= 0) {
     report(ctx, ctx.budget <= 0 ? 'size-limit' : 'recursion-truncated', 'info', path, ctx.budget <= 0
       ? `inlining "${ref}" would make the schema too large; kept as its bare kinds`
-      : `recursive "${ref}" is unrolled ${RECURSION_BOUND} levels deep, then kept as its bare kinds`)
+      : `recursive "${ref}" is inlined inside itself ${RECURSION_BOUND === 1 ? 'once' : `${RECURSION_BOUND} times`}, then kept as its bare kinds`)
     resolved = looseKinds(ctx, target, path)
   }
   else {

@@ -64,11 +64,13 @@ interface ReadContext {
   root: JsonSchemaObject
   preset: Preset
   refSiblings: 'and' | 'ignored'
+  /** A 2019-09 or later dialect, where `unevaluated*` exist (validators of older ones ignore them). */
+  unevaluated: boolean
   readings: Reading[]
 }
 
 function readGeneratorOutput(root: JsonSchemaObject, preset: Preset, refSiblings: 'and' | 'ignored'): Reading[] {
-  const ctx: ReadContext = { root, preset, refSiblings, readings: [] }
+  const ctx: ReadContext = { root, preset, refSiblings, unevaluated: refSiblings === 'and', readings: [] }
   let titles = 0
   eachNode(root, (node, { pointer, name }) => {
     readDiscriminator(ctx, node, pointer)
@@ -77,9 +79,10 @@ function readGeneratorOutput(root: JsonSchemaObject, preset: Preset, refSiblings
     if (readTitle(ctx, node, pointer, name, node === root))
       titles++
     readPattern(ctx, node, pointer)
+    readUnevaluated(ctx, node, pointer)
   })
   if (titles > 0)
-    ctx.readings.unshift({ kind: 'cut', path: '', message: `${titles} title${titles === 1 ? '' : 's'} that restate${titles === 1 ? 's' : ''} a key, a model's name or the arguments model's dropped: ${titles === 1 ? 'it tells' : 'they tell'} a model nothing` })
+    ctx.readings.unshift({ kind: 'cut', path: '', message: `${titles} title${titles === 1 ? '' : 's'} that restate${titles === 1 ? 's' : ''} a key, name${titles === 1 ? 's' : ''} a type or title${titles === 1 ? 's' : ''} the arguments dropped: ${titles === 1 ? 'it tells' : 'they tell'} a model nothing` })
   return ctx.readings
 }
 
@@ -138,23 +141,54 @@ function asStrings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
 }
 
+/** A type's name rather than words (`MySchema`, `HasBillingAddress`): capitalised humps, no spaces. */
+const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/
+
 /**
  * A generated `title` that restates its key or definition name (pydantic's "Max Results" on
- * `max_results`, a model's own name, the root's `{func}Arguments`) tells a model nothing and goes
- * (true); one that says more joins the description.
+ * `max_results`), names a type, or titles the root (the arguments' model: the tool's own name and
+ * description say what it is) tells a model nothing and goes (true); one that says more joins the
+ * description.
  */
 function readTitle(ctx: ReadContext, node: JsonSchemaObject, path: JsonPointer, name: string | undefined, isRoot: boolean): boolean {
   if (typeof node.title !== 'string')
     return false
   const title = node.title.trim()
   delete node.title
-  if (title === '' || (name !== undefined && restatesKey(title, name)) || (isRoot && /Arguments$/.test(title)))
+  if (title === '' || isRoot || TYPE_NAME.test(title) || (name !== undefined && restatesKey(title, name)))
     return true
   const description = typeof node.description === 'string' ? node.description : ''
   if (!description.toLowerCase().includes(title.toLowerCase()))
     node.description = description === '' ? title : withSentence(title, description)
   ctx.readings.push({ kind: 'read', path: childPointer(path, 'title'), message: `title ${JSON.stringify(title)} joined the description` })
   return false
+}
+
+/** Keywords that apply subschemas to the node's own value, whose evaluated keys and items `unevaluated*` counts. */
+const IN_PLACE = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', '$ref', '$dynamicRef', '$recursiveRef', 'dependentSchemas']
+
+/**
+ * `unevaluatedProperties: false` beside local keywords only is `additionalProperties: false` (and
+ * `unevaluatedItems: false` past local `prefixItems` is `items: false`): the same values, in the
+ * form every profile carries. Where a local keyword already covers every key or item, it says nothing.
+ */
+function readUnevaluated(ctx: ReadContext, node: JsonSchemaObject, path: JsonPointer): void {
+  if (!ctx.unevaluated || IN_PLACE.some(keyword => keyword in node))
+    return
+  if (node.unevaluatedProperties === false) {
+    delete node.unevaluatedProperties
+    node.additionalProperties ??= false
+    ctx.readings.push({ kind: 'read', path: childPointer(path, 'unevaluatedProperties'), message: 'unevaluatedProperties: false beside local keywords only: read as additionalProperties: false, the same keys' })
+  }
+  if (node.unevaluatedItems === false && !('contains' in node)) {
+    delete node.unevaluatedItems
+    // 2019-09's tuple is an `items` array, whose rest is `additionalItems`.
+    if (Array.isArray(node.items))
+      node.additionalItems ??= false
+    else
+      node.items ??= false
+    ctx.readings.push({ kind: 'read', path: childPointer(path, 'unevaluatedItems'), message: 'unevaluatedItems: false beside local keywords only: read as items: false past prefixItems, the same items' })
+  }
 }
 
 /** A pattern in the parser's regex dialect, spelled for validators, or marked as only approximate. */

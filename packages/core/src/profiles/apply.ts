@@ -9,7 +9,9 @@ import { applyNodeRules, takesNull } from './rules'
 
 /**
  * The optional keys of a portable schema that the parser reads alike whether left out or `null`:
- * any that takes null (`nullable`), or one whose default is null (`default-null`).
+ * any that takes null (`nullable`), or one whose default is null (`default-null`). Not a key that
+ * takes null alone: that is no optional value but a marker whose presence says something (serde's
+ * unit variant `{"Unit1": null}`, which a union of such keys tells apart by which one is there).
  */
 function nullsLikeAbsence(schema: JsonSchema, mode: ParserSemantics['nullAsAbsent'], path: JsonPointer = '', found = new Set<JsonPointer>()): Set<JsonPointer> {
   if (mode === 'never' || !isSchemaObject(schema))
@@ -18,7 +20,7 @@ function nullsLikeAbsence(schema: JsonSchema, mode: ParserSemantics['nullAsAbsen
   if (isSchemaObject(schema.properties)) {
     for (const [key, child] of Object.entries(schema.properties)) {
       const at = childPointer(path, 'properties', key)
-      if (!required.includes(key) && takesNull(child as JsonSchema) && (mode === 'nullable' || (isSchemaObject(child) && child.default === null)))
+      if (!required.includes(key) && takesNull(child as JsonSchema) && !onlyNull(child as JsonSchema) && (mode === 'nullable' || (isSchemaObject(child) && child.default === null)))
         found.add(at)
       nullsLikeAbsence(child as JsonSchema, mode, at, found)
     }
@@ -26,6 +28,10 @@ function nullsLikeAbsence(schema: JsonSchema, mode: ParserSemantics['nullAsAbsen
   for (const keyword of ['items', 'additionalProperties'])
     nullsLikeAbsence(schema[keyword] as JsonSchema, mode, childPointer(path, keyword), found)
   return found
+}
+
+function onlyNull(schema: JsonSchema): boolean {
+  return isSchemaObject(schema) && (schema.type === 'null' || (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(value => value === null)))
 }
 
 /**

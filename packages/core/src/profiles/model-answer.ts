@@ -3,6 +3,7 @@
 // the probe and the project's round-trip property. Pure: no validator, no runtime.
 import type { CoercionPlan } from '../plan/plan-coercion'
 import { hasOwn, isSchemaObject, setOwn } from '../json'
+import { kindOfValue } from '../keywords'
 
 type Json = unknown
 type Node = Record<string, unknown>
@@ -44,8 +45,12 @@ export interface ModelAnswerOptions {
  */
 export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefined, value: Json, options: ModelAnswerOptions): Json {
   const schema = isSchemaObject(advertised) ? advertised : {}
-  if (decode?.parse === 'json')
+  if (decode?.parse === 'json') {
+    // A number or boolean with a branch of its own beside the JSON text is sent as it is.
+    if ((typeof value === 'number' || typeof value === 'boolean') && Array.isArray(schema.anyOf) && schema.anyOf.some(branch => isSchemaObject(branch) && (branch.type === kindOfValue(value) || (branch.type === 'integer' && Number.isInteger(value)))))
+      return value
     return value === null && takesNull(schema) && !decode.nullIsAbsent ? null : JSON.stringify(value)
+  }
   const node = branchFor(schema, value)
   if (Array.isArray(value))
     return isSchemaObject(node.items) ? value.map(item => modelAnswer(node.items, decode?.items, item, options)) : value

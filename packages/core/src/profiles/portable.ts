@@ -8,7 +8,8 @@ import { report } from '../flatten/context'
 import { uncommonRegexConstruct } from '../frontend/regex-dialect'
 import { acceptsAnything, ANY_DEPTH, anyValue, splitByKind } from '../flatten/facets'
 import { joinSchemas } from '../flatten/join'
-import { ALL_KINDS, cutDescription, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, setTypes, sortKinds, typesOf, withSentence } from '../keywords'
+import type { Kind } from '../keywords'
+import { ALL_KINDS, cutDescription, keywordKind, kindOfValue, MAX_DESCRIPTION, PORTABLE_FORMATS, setTypes, sortKinds, typesOf, withSentence } from '../keywords'
 
 /** Identifiers and containers that mean nothing once references are inlined. */
 const DOCUMENT_KEYWORDS = ['$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions', '$comment']
@@ -40,6 +41,8 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   const out: JsonSchemaObject = { ...node }
   for (const keyword of DOCUMENT_KEYWORDS)
     delete out[keyword]
+  // Before `additionalItems` goes: it is what a draft-07 tuple accepts past its positions.
+  tupleToItems(out, path, ctx)
   for (const keyword of UNPORTABLE_KEYWORDS) {
     if (keyword in out) {
       delete out[keyword]
@@ -62,7 +65,6 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'pattern'), `pattern uses ${construct}, which OpenAI's route refuses (failing the whole request); moved into the description (the server still checks it)`)
     delete out.pattern
   }
-  tupleToItems(out, path, ctx)
   // Every key of a JSON object is a string: such a `propertyNames` says nothing, costs tokens, and
   // Gemini's OpenAPI route rejects it.
   if (out.propertyNames === true || (isSchemaObject(out.propertyNames) && isConstantTrueForKeys(out.propertyNames)))
@@ -82,8 +84,10 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
     }
     kinds = [...ALL_KINDS]
   }
-  if (kinds)
+  if (kinds) {
     setTypes(out, kinds)
+    dropOtherKindsKeywords(out, kinds)
+  }
   if (kinds?.includes('array') && out.items === undefined) {
     // Every client wants `items` beside `array`; "any value" nests its own typed shape.
     const isAny = acceptsAnything({ type: out.type })
@@ -99,6 +103,16 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   if (out.properties === undefined && out.patternProperties === undefined && isSchemaObject(out.additionalProperties) && acceptsAnything(out.additionalProperties) && !hasAnnotations(out.additionalProperties))
     delete out.additionalProperties
   return out
+}
+
+/** Keywords of a kind the node does not take constrain nothing (a join's leftovers, `properties` on a string): they go. */
+function dropOtherKindsKeywords(out: JsonSchemaObject, kinds: readonly Kind[]): void {
+  const takes = new Set<Kind>(kinds.map(kind => kind === 'integer' ? 'number' : kind))
+  for (const keyword of Object.keys(out)) {
+    const kind = keywordKind(keyword)
+    if (kind !== undefined && !takes.has(kind))
+      delete out[keyword]
+  }
 }
 
 function hasAnnotations(schema: JsonSchemaObject): boolean {

@@ -168,6 +168,8 @@ function admitsKeys(node: JsonSchemaObject, dropped: readonly string[]): boolean
 /** A summary of what JSON text at a place holds, for the model. */
 function jsonNote(node: JsonSchemaObject): string {
   const kinds = kindsOf(node).filter(kind => kind !== 'null')
+  if (kinds.length === 0 && kindsOf(node).includes('null'))
+    return 'Send null.'
   const what = kinds.length === 0 || kinds.length >= 5 ? 'any JSON value' : kinds.map(kind => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`).join(' or ')
   // How to write a string matters only where a string is one of the values.
   const takesString = kinds.length === 0 || kinds.length >= 5 || kinds.includes('string')
@@ -212,10 +214,27 @@ export const scalarEnums: TargetRule = {
   },
 }
 
-/** Objects with unknown keys become JSON text: a strict target closes every object. */
+/** Kinds whose values are never strings: beside JSON text they can stay as they are. */
+const NOT_STRINGS = new Set<Kind>(['number', 'integer', 'boolean'])
+const KIND_WORDS: Record<string, string> = { number: 'a number', integer: 'an integer', boolean: 'a boolean' }
+
+/**
+ * Objects with unknown keys become JSON text: a strict target closes every object. Where the place
+ * also takes numbers or booleans with bounds of their own (`maximum`, an enum), those stay a branch
+ * as they are, bounds and all, beside the JSON text (which the inverse map parses only from a string).
+ */
 export const encodeOpenObjects: TargetRule = {
   name: 'encode-open-objects',
-  node: (node, path, ctx) => path !== '' && isOpenObject(node, ctx.keepsUnknownKeys) ? encodeAsJson(node, path, ctx, 'type') : node,
+  node(node, path, ctx) {
+    if (path === '' || !isOpenObject(node, ctx.keepsUnknownKeys))
+      return node
+    const facets = [...splitByKind(node).kinds].filter(([kind]) => NOT_STRINGS.has(kind)).map(([, facet]) => facet)
+    if (!facets.some(facet => Object.keys(facet).some(keyword => keyword !== 'type')))
+      return encodeAsJson(node, path, ctx, 'type')
+    const { description: _note, ...text } = encodeAsJson(node, path, ctx, 'type')
+    const kept = facets.map(facet => KIND_WORDS[facet.type as string]).join(' or ')
+    return { description: withSentence(node.description, `Send ${kept} as is; anything else as JSON text (a string as a quoted JSON string).`), anyOf: [...facets, text] }
+  },
 }
 
 /**

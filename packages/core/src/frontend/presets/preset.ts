@@ -72,10 +72,19 @@ export function countNodes(schema: unknown, test: (node: JsonSchemaObject, key: 
   return count
 }
 
-/** A key and a title that say the same word for word (`max_results`, `maxResults` and "Max Results"). */
+/** Words a generated title adds to its key that say nothing more ("Foo Property" on `foo`). */
+const GENERIC_NOUN = /(?:property|field|parameter|param|value|object|schema|model|type)$/
+
+/**
+ * A key and a title that say the same word for word (`max_results`, `maxResults` and "Max
+ * Results"), or with a generic noun after it ("Foo Property", "Limit Value").
+ */
 export function restatesKey(title: unknown, key: string): boolean {
   const squash = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
-  return typeof title === 'string' && squash(title) !== '' && squash(title) === squash(key)
+  if (typeof title !== 'string' || squash(title) === '')
+    return false
+  const said = squash(title)
+  return said === squash(key) || (said.replace(GENERIC_NOUN, '') === squash(key) && squash(key) !== '')
 }
 
 /** `[T, "null"]` or `["null", T]` type arrays, with where the null stands. */
