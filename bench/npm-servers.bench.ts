@@ -11,7 +11,10 @@ import { performance } from 'node:perf_hooks'
 import { compileUpstreamList, readUpstreamList } from '@flatmcp/runtime/proxy'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import { definitionTokens, loadTokenizer } from '../packages/unplugin/src/core/compile/tokens'
+import { definitionTokens, loadTokenizer, tokensOf } from '../packages/unplugin/src/core/compile/tokens'
+import { schemaHash } from '../packages/runtime/src/service/schema-hash'
+import { summary, surfaceTools } from '../packages/runtime/src/service/surface'
+import { toolSearch } from '../packages/runtime/src/service/tool-search'
 import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
 import { median } from './measure'
 
@@ -31,6 +34,11 @@ export interface ServerResult {
   startup: { direct: number, snapshot: number, compile: number }
   /** Median ms to compile the whole list in every profile (in process, on the compiler thread where there is one). */
   compileMs: number
+  /**
+   * o200k_base tokens behind `--surface search`, per profile: the list a session starts with, and
+   * what one tool used adds to it (a search for it, its description, as the surface answers them).
+   */
+  surface: Record<string, { list: number, oneTool: number }>
 }
 
 async function firstList(command: string[], env: Record<string, string>): Promise<{ ms: number, tools: UpstreamTool[] }> {
@@ -81,6 +89,16 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         const ratios = each.map(({ tool, tokens }) => ({ tool, ratio: tokens / (own.get(tool) ?? tokens) }))
         worst[profile] = ratios.reduce((a, b) => b.ratio > a.ratio ? b : a, { tool: '', ratio: 0 })
       }
+      const surface: ServerResult['surface'] = {}
+      for (const profile of SERVER_PROFILES) {
+        const tools = snapshot.tools.map(tool => ({ ...tool, inputSchema: profile === 'portable' ? tool.inputSchema : snapshot.runtime[tool.name]!.profiles?.[profile]?.inputSchema ?? tool.inputSchema }))
+        const list = surfaceTools(profile).reduce((sum, tool) => sum + definitionTokens(tool), 0)
+        // One tool of median size, used: found by its name, then described.
+        const used = [...tools].sort((a, b) => cost(a, a.inputSchema) - cost(b, b.inputSchema))[Math.floor(tools.length / 2)]!
+        const found = toolSearch(tools as never).search(used.name, 8).map(tool => summary(tool)).join('\n')
+        const described = JSON.stringify([{ ...used, schemaHash: await schemaHash(used) }])
+        surface[profile] = { list, oneTool: list + tokensOf(found) + tokensOf(described) }
+      }
       const entries = await readUpstreamList(listed, () => {})
       const compiles: number[] = []
       for (let run = 0; run < RUNS; run++) {
@@ -96,6 +114,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         tokens: { direct: [...own.values()].reduce((a, b) => a + b, 0), profiles, worst },
         startup: { direct: median(times.direct), snapshot: median(times.snapshot), compile: median(times.compile) },
         compileMs,
+        surface,
       })
     }
   }
@@ -124,6 +143,11 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
   const sum = (f: (s: ServerResult) => number): number => results.reduce((n, s) => n + f(s), 0)
   const mid = (values: number[]): number => median(values)
   table(['all servers', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`)], [['', sum(s => s.tools.direct), sum(s => s.tools.proxied), ...SERVER_PROFILES.map(p => r(sum(s => s.tokens.profiles[p]!), sum(s => s.tokens.direct)))]])
+  console.log('\n14b. the same servers behind --surface search: tokens of the list a session starts with ÷ the full list, and with one tool used (found by its name, described) ÷ the full list, per profile')
+  table(['server', 'tools', ...SERVER_PROFILES.flatMap(p => [`${p} start`, 'one tool'])], results.map(s => [s.name, s.tools.direct, ...SERVER_PROFILES.flatMap(p => [r(s.surface[p]!.list, s.tokens.profiles[p]!), r(s.surface[p]!.oneTool, s.tokens.profiles[p]!)])]))
+  const large = results.filter(s => s.tools.direct >= 20)
+  const worstStart = Math.max(...large.flatMap(s => SERVER_PROFILES.map(p => s.surface[p]!.list / s.tokens.profiles[p]!)))
+  target('a session behind --surface search starts with ≤ 0.1× the full list on servers of 20 tools or more (worst over servers and profiles)', worstStart <= 0.1, `${worstStart.toFixed(2)}× (${large.map(s => s.name).join(', ')})`)
   const snapshot = results.map(s => s.startup.snapshot / s.startup.direct)
   const compiling = results.map(s => s.startup.compile / s.startup.direct)
   target('no tool lost through the proxy', results.every(s => s.tools.proxied === s.tools.direct), `${sum(s => s.tools.proxied)} of ${sum(s => s.tools.direct)}`)

@@ -494,6 +494,10 @@ describe('flatmcp probe', () => {
   it('usage errors exit 2', async () => {
     expect((await flatmcp(['probe', '--samples', 'many'], project.root)).code).toBe(2)
     expect((await flatmcp(['frobnicate'], project.root)).stderr).toContain('unknown command "frobnicate"')
+    const surface = await flatmcp(['proxy', '--surface', 'lean', '--', 'node', 'server.js'], project.root)
+    expect([surface.code, surface.stderr]).toEqual([2, expect.stringContaining('--surface must be full or search, not "lean"')])
+    const loaded = await flatmcp(['proxy', '--always-load', 'send', '--', 'node', 'server.js'], project.root)
+    expect([loaded.code, loaded.stderr]).toEqual([2, expect.stringContaining('--always-load names tools listed beside the search surface: give --surface search too')])
   })
 
   it('--json reports for machines, and the same seed gives the same report', async () => {

@@ -47,6 +47,47 @@ async function connect(command: string[], env: Record<string, string>): Promise<
 
 const snapshots: string[] = []
 
+const textOf = (result: unknown): string => (result as CallToolResult).content.map(part => part.type === 'text' ? part.text : '').join('')
+
+/**
+ * The same server behind `--surface search`: three tools listed in every profile; every tool
+ * described exactly as the full list shows it; found first by its own name, and in the first five
+ * by the opening words of its description for nine tools in ten or more.
+ */
+async function searchSurfaceHolds(command: string[], env: Record<string, string>, full: Map<string, Tool[]>): Promise<void> {
+  const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--surface', 'search', '--', ...command], ROOT, env)
+  try {
+    for (const profile of PROFILES) {
+      const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
+      try {
+        expect((await client.listTools()).tools.map(tool => tool.name), profile).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+        const tools = full.get(profile)!
+        for (let i = 0; i < tools.length; i += 20) {
+          const chunk = tools.slice(i, i + 20)
+          const described = JSON.parse(textOf(await client.callTool({ name: 'describe_tools', arguments: { names: chunk.map(tool => tool.name) } }))) as (Tool & { schemaHash: string })[]
+          expect(described.map(({ schemaHash: _hash, ...tool }) => tool), profile).toEqual(JSON.parse(JSON.stringify(chunk)))
+        }
+        if (profile !== 'portable')
+          continue
+        let byWords = 0
+        for (const tool of tools) {
+          const lines = async (query: string): Promise<string[]> => textOf(await client.callTool({ name: 'find_tools', arguments: { query } })).split('\n').map(line => line.split(':')[0]!)
+          expect((await lines(tool.name))[0], tool.name).toBe(tool.name)
+          const opening = String((tool as { description?: string }).description ?? tool.name).split(/\s+/).slice(0, 8).join(' ')
+          byWords += Number((await lines(opening)).slice(0, 5).includes(tool.name))
+        }
+        expect(byWords / tools.length).toBeGreaterThanOrEqual(0.9)
+      }
+      finally {
+        await client.close()
+      }
+    }
+  }
+  finally {
+    await proxy.close()
+  }
+}
+
 describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${server.kind})`, server] as const))('%s', (_name, server) => {
   it('through the proxy every tool is listed, in every profile: portable flat, the strict profiles as the vendors\' code takes them or said non-strict', async () => {
     const { command, env } = setUp(server)
@@ -56,11 +97,13 @@ describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${s
     expect(listed.length).toBeGreaterThan(0)
     // The environment a client's config gives reaches the server through the proxy's own.
     const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...command], ROOT, env)
+    const full = new Map<string, Tool[]>()
     try {
       for (const profile of PROFILES) {
         const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
         const tools = (await client.listTools()).tools as Tool[]
         await client.close()
+        full.set(profile, tools)
         expect(tools.map(tool => tool.name), profile).toEqual(listed.map(tool => tool.name))
         if (profile === 'portable') {
           for (const tool of tools)
@@ -71,6 +114,7 @@ describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${s
     finally {
       await proxy.close()
     }
+    await searchSurfaceHolds(command, env, full)
     const file = join(scratch, `${server.name}.mcp.json`)
     const made = await runCli(['snapshot', '--out', file, '--', ...command], ROOT, 120_000, undefined, env)
     expect(made.code, made.stderr).toBe(0)
@@ -118,7 +162,7 @@ describe('what an operator meets', () => {
     }
   })
 
-  it('real calls, their arguments broken as models break them (objects and arrays as JSON text, numbers and booleans as strings), give the direct call\'s result', async () => {
+  it('real calls, their arguments broken as models break them (objects and arrays as JSON text, numbers and booleans as strings), give the direct call\'s result, called directly and through the search surface', async () => {
     const cases: { server: string, calls: { name: string, sent: Record<string, unknown>, meant: Record<string, unknown> }[] }[] = [
       {
         server: 'filesystem',
@@ -141,18 +185,20 @@ describe('what an operator meets', () => {
     for (const { server: name, calls } of cases) {
       const server = NPM_SERVERS.find(s => s.name === name)!
       // Two folders alike: the direct server's and the proxied one's (a file each server writes).
-      const run = async (through: boolean): Promise<unknown[]> => {
-        const folder = join(scratch, `${name}-${through ? 'proxied' : 'direct'}`)
+      const run = async (through: boolean, surface = false): Promise<unknown[]> => {
+        const folder = join(scratch, `${name}-${surface ? 'surface' : through ? 'proxied' : 'direct'}`)
         mkdirSync(folder, { recursive: true })
         writeFileSync(join(folder, 'notes.txt'), 'one\ntwo\nthree\n')
         writeFileSync(join(folder, 'other.txt'), 'other\n')
         const command = server.command(bin, folder)
-        const client = await connect(through ? [process.execPath, CLI, 'proxy', '--', ...command] : command, server.env(folder))
+        const client = await connect(through ? [process.execPath, CLI, 'proxy', ...(surface ? ['--surface', 'search', '--profile', 'openai-strict'] : []), '--', ...command] : command, server.env(folder))
         try {
           const results: unknown[] = []
           for (const call of calls) {
             const args = through ? call.sent : call.meant
-            const result = await client.callTool({ name: call.name, arguments: name === 'filesystem' ? { ...args, path: join(folder, String(args.path ?? '')), ...(args.paths ? { paths: typeof args.paths === 'string' ? JSON.stringify((JSON.parse(args.paths) as string[]).map(p => join(folder, p))) : (args.paths as string[]).map(p => join(folder, p)) } : {}) } : args }) as CallToolResult
+            const sent = name === 'filesystem' ? { ...args, path: join(folder, String(args.path ?? '')), ...(args.paths ? { paths: typeof args.paths === 'string' ? JSON.stringify((JSON.parse(args.paths) as string[]).map(p => join(folder, p))) : (args.paths as string[]).map(p => join(folder, p)) } : {}) } : args
+            // Through the search surface in a strict profile, the arguments are JSON text, as its call_tool lists them.
+            const result = await client.callTool(surface ? { name: 'call_tool', arguments: { name: call.name, arguments: JSON.stringify(sent) } } : { name: call.name, arguments: sent }) as CallToolResult
             expect(result.isError, `${name} ${call.name}: ${JSON.stringify(result.content)}`).not.toBe(true)
             results.push(JSON.parse(JSON.stringify(result.content).replaceAll(folder, '<folder>')))
           }
@@ -162,7 +208,9 @@ describe('what an operator meets', () => {
           await client.close()
         }
       }
-      expect(await run(true), name).toEqual(await run(false))
+      const direct = await run(false)
+      expect(await run(true), name).toEqual(direct)
+      expect(await run(true, true), `${name} through the search surface`).toEqual(direct)
     }
     // The memory server wrote where its environment said.
     expect(readFileSync(join(scratch, 'memory-proxied', 'memory.jsonl'), 'utf8')).toContain('"flatmcp"')

@@ -38,7 +38,9 @@ const COMMANDS: Record<string, string> = {
       stdio, callers presenting a bearer token (--auth-token-file file, FLATMCP_PROXY_TOKEN,
       --auth-token; needed beyond loopback unless --no-auth), browser origins beyond loopback and
       host names by --allow-origin and --allow-host; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
-      --outputs unlisted lists no output schema (for a server whose results miss its own)`,
+      --outputs unlisted lists no output schema (for a server whose results miss its own);
+      --surface search lists three tools that find, describe and call the others instead of every
+      schema (--always-load name lists a tool beside them)`,
   snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… [--] <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
       compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
@@ -265,12 +267,12 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
-    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true }, 'oauth-client-id': { type: 'string' }, 'oauth-client-secret-file': { type: 'string' }, 'oauth-issuer': { type: 'string' }, 'oauth-scope': { type: 'string' } } as const
+    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'surface': { type: 'string' }, 'always-load': { type: 'string', multiple: true }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true }, 'oauth-client-id': { type: 'string' }, 'oauth-client-secret-file': { type: 'string' }, 'oauth-issuer': { type: 'string' }, 'oauth-scope': { type: 'string' } } as const
     const split = commandStart(rest, options)
     const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options })
     const serving = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host']
-    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen', 'outputs', ...serving] : ['out']
-    const foreign = ['http', 'host', 'artifact', 'frozen', 'outputs', 'out', ...serving].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
+    const own = command === 'proxy' ? ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', ...serving] : ['out']
+    const foreign = ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'out', ...serving].find(flag => !own.includes(flag) && values[flag as keyof typeof values] !== undefined)
     if (foreign !== undefined)
       throw new UsageError(`${command} takes no --${foreign}`)
     const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env, values)
@@ -300,6 +302,12 @@ async function main(argv: string[]): Promise<number> {
     const outputs = values.outputs
     if (outputs !== undefined && outputs !== 'compiled' && outputs !== 'unlisted')
       throw new UsageError(`--outputs must be compiled or unlisted, not "${outputs}"`)
+    const surface = values.surface
+    if (surface !== undefined && surface !== 'full' && surface !== 'search')
+      throw new UsageError(`--surface must be full or search, not "${surface}"`)
+    const alwaysLoad = values['always-load']?.flatMap(value => value.split(',')).filter(name => name !== '')
+    if (alwaysLoad && surface !== 'search')
+      throw new UsageError('--always-load names tools listed beside the search surface: give --surface search too')
     const port = count(values.http, '--http')
     const servingFlag = serving.find(flag => values[flag as keyof typeof values] !== undefined)
     if (servingFlag !== undefined && port === undefined)
@@ -312,6 +320,8 @@ async function main(argv: string[]): Promise<number> {
       ...common,
       ...(started ? { started } : {}),
       ...(outputs ? { outputs: outputs as 'compiled' | 'unlisted' } : {}),
+      ...(surface ? { surface: surface as 'full' | 'search' } : {}),
+      ...(alwaysLoad ? { alwaysLoad } : {}),
       ...(profiles?.[0] ? { profile: profiles[0] } : {}),
       ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
       ...(http ? { http } : {}),

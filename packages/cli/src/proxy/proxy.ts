@@ -30,6 +30,9 @@ export interface ProxyCommandOptions {
   http?: HttpServing
   /** How the upstream's output schemas are listed (`--outputs`). */
   outputs?: 'compiled' | 'unlisted'
+  /** What a session's list holds (`--surface`), and the tools listed beside the search surface (`--always-load`). */
+  surface?: 'full' | 'search'
+  alwaysLoad?: string[]
   /** The upstream command, started already (before the MCP SDK loaded). */
   started?: StartedCommand
   /** Where operator lines go. Default: stderr. */
@@ -106,6 +109,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(offer ? { offer, wait: 'connection' as const } : { asks: false }),
     ...(options.started ? { started: options.started } : {}),
     ...(options.outputs ? { outputs: options.outputs } : {}),
+    ...(options.surface ? { surface: options.surface } : {}),
+    ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     log,
   })
   const stop = (code: number) => (proxy?: Proxy): void => {

@@ -11,6 +11,7 @@ import type { Validator } from './chooser'
 import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './connection'
 import type { ForwardedResult } from './outputs'
 import type { ToolService } from '../service/tool-service'
+import type { Surface } from '../service/surface'
 import type { StartedCommand } from './command'
 import type { ServedTools } from './served-tools'
 import type { Drift } from './snapshot'
@@ -110,6 +111,13 @@ export interface ProxyOptions {
    * output schemas (a mismatch otherwise fails that call in such a client, and withdraws the schema).
    */
   outputs?: 'compiled' | 'unlisted'
+  /**
+   * What a session's list holds: every tool (the default), or three tools that find, describe and
+   * call them (`search`), for clients that send every listed tool to the model on every turn.
+   */
+  surface?: Surface
+  /** With `surface: 'search'`: the tools listed beside the three, as they are. */
+  alwaysLoad?: readonly string[]
   /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
   started?: StartedCommand
 }
@@ -296,6 +304,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
         unknownTool,
         withdrawn,
         ...(options.outputs ? { outputs: options.outputs } : {}),
+        ...(options.surface ? { surface: options.surface } : {}),
+        ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
         onWithdraw: (tool) => {
           log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
           tell({ method: 'notifications/tools/list_changed' })

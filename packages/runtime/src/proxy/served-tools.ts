@@ -5,6 +5,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../artifact/format'
 import type { ProfileChoice } from '../service/profile-choice'
+import type { Surface } from '../service/surface'
 import type { ToolService, UnknownToolCall } from '../service/tool-service'
 import type { ToolDefinition } from '../tool/define-tool'
 import type { Validator } from './chooser'
@@ -30,6 +31,10 @@ export interface ServedToolsOptions {
   outputs?: 'compiled' | 'unlisted'
   /** Told once when a tool's output schema is withdrawn, after the service is rebuilt without it. */
   onWithdraw: (tool: ProxiedTool) => void
+  /** What a session's list holds (see `McpServerOptions.surface`). Default: every tool. */
+  surface?: Surface
+  /** With `surface: 'search'`: the tools listed beside the three. */
+  alwaysLoad?: readonly string[]
 }
 
 export interface ServedTools {
@@ -56,7 +61,7 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
       const run = options.handler(tool.name)
       return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
     })
-    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}) }, options.unknownTool, options.unknown)
+    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}) }, options.unknownTool, options.unknown)
   }
   let service = build()
   const withdraw = (tool: ProxiedTool): void => {

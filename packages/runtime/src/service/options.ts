@@ -2,6 +2,7 @@
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
 import type { ProfileChoice } from './profile-choice'
+import type { Surface } from './surface'
 
 /** What `extend.resolve` learns of the request besides the shared fields. */
 export interface RequestInfo {
@@ -79,6 +80,15 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
    * reach another instance sets its own.
    */
   requestState?: { key?: string | Uint8Array, ttlSeconds?: number }
+  /**
+   * What a session's tools/list holds: every tool (`full`, the default), or three tools that find,
+   * describe and call the others (`search`): a session then starts with a few hundred tokens instead
+   * of every schema, for clients that send every listed tool to the model on every turn. Calls read
+   * their arguments the same either way, and a tool is still called by its own name.
+   */
+  surface?: Surface
+  /** With `surface: 'search'`: tools listed as they are beside the three (the ones nearly every session uses). */
+  alwaysLoad?: readonly string[]
 }
 
 /** Which tool a failure outside its handler happened in, and while doing what. */
@@ -95,4 +105,14 @@ export function cacheHints(options: McpServerOptions): { ttlMs: number, cacheSco
   if (scope !== 'public' && scope !== 'private')
     throw new RangeError(`createMcpServer: cache.scope must be "public" or "private" (got ${String(scope)})`)
   return { ttlMs, cacheScope: scope }
+}
+
+/** The surface a server serves, checked once: a bad one fails at start-up. */
+export function surfaceOf(options: McpServerOptions): Surface {
+  const { surface = 'full', alwaysLoad } = options
+  if (surface !== 'full' && surface !== 'search')
+    throw new RangeError(`createMcpServer: surface must be "full" or "search" (got ${JSON.stringify(surface)})`)
+  if (alwaysLoad !== undefined && (!Array.isArray(alwaysLoad) || alwaysLoad.some(name => typeof name !== 'string')))
+    throw new TypeError('createMcpServer: alwaysLoad must be a list of tool names')
+  return surface
 }

@@ -12,7 +12,8 @@ import { InputRequired } from '../elicit/replay'
 import { logOnce } from '../util/log'
 import { clip, quoteClipped } from '../validate/messages'
 import { readArgs, readUnsure } from './arguments'
-import { cacheHints } from './options'
+import { cacheHints, surfaceOf } from './options'
+import { searchSurface } from './surface'
 import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
 import { checkTools, collectTools, formFor } from './tools'
@@ -49,10 +50,14 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
   const { extend } = options
   checkTools(tools, extend)
   const hints = cacheHints(options)
+  const surface = surfaceOf(options)
+  const missing = (options.alwaysLoad ?? []).filter(name => !tools.some(tool => tool.name === name))
+  if (missing.length > 0 && !unknown)
+    throw new TypeError(`createMcpServer: alwaysLoad names no tool called ${missing.map(name => JSON.stringify(name)).join(', ')}`)
   const ready = collectTools(tools, extend)
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
   const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
-  return {
+  const service: ToolService = {
     async list(profile) {
       const byName = await ready
       let list = lists.get(profile)
@@ -96,6 +101,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }
+  return surface === 'search' ? searchSurface(service, options.alwaysLoad ?? []) : service
 }
 
 /** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */

@@ -1,0 +1,138 @@
+// The lean tool surface (`surface: 'search'`): a session's list holds three tools — find, describe,
+// call — and the tools the operator loads always, so it starts with a few hundred tokens instead of
+// every schema. Every tool of the full list stays reachable: `call_tool` reads its arguments as a
+// direct call does (repair, inverse map, the original's parse), and a direct call still works.
+import type { McpTool } from '../artifact/format'
+import type { ToolService } from './tool-service'
+import { quoteClipped } from '../validate/messages'
+import { preserialize } from './preserialized'
+import { errorResult } from './results'
+import { schemaHash } from './schema-hash'
+import { toolSearch, topKeys } from './tool-search'
+
+/** Which tools a session's list holds: every one (`full`, the default), or the three that find, describe and call them (`search`). */
+export type Surface = 'full' | 'search'
+
+/** The surface's own tools, by what they do. */
+export const SURFACE_TOOLS = { find: 'find_tools', describe: 'describe_tools', call: 'call_tool' } as const
+
+/** How many tools one search answers with, and one describe takes. */
+const FOUND = 8
+const MAX_DESCRIBED = 20
+
+/** Profiles whose clients take an object of unknown keys; the others (strict targets, gemini) get the arguments as JSON text. */
+const OPEN_OBJECT_PROFILES = new Set([undefined, 'portable', 'minimal'])
+
+/** An object of these keys, all required, closed where the profile's form says so (gemini's takes no `additionalProperties`). */
+function closed(properties: Record<string, unknown>, profile: string | undefined): McpTool['inputSchema'] {
+  return { type: 'object', properties, required: Object.keys(properties), ...(profile === 'gemini' ? {} : { additionalProperties: false }) } as McpTool['inputSchema']
+}
+
+/** The surface's three tools as `profile` lists them: every object closed and every key required, so strict targets take them too. */
+export function surfaceTools(profile: string | undefined): McpTool[] {
+  const argumentsSchema = OPEN_OBJECT_PROFILES.has(profile)
+    ? { type: 'object', description: 'The tool\'s arguments, as describe_tools gives its input schema.' }
+    : { type: 'string', description: 'The tool\'s arguments as JSON text of an object, as describe_tools gives its input schema.' }
+  return [
+    {
+      name: SURFACE_TOOLS.find,
+      description: `Finds this server's tools by words: what the tool should do, names, argument keys or values. Answers the best ${FOUND} with one line each; describe_tools then gives their input schemas.`,
+      inputSchema: closed({ query: { type: 'string', description: 'Words for the task, e.g. "create issue" or "list pull requests".' } }, profile),
+    },
+    {
+      name: SURFACE_TOOLS.describe,
+      description: `Gives the named tools' definitions as JSON: description, input schema and schemaHash. Describe a tool before its first call_tool.`,
+      inputSchema: closed({ names: { type: 'array', items: { type: 'string' }, description: `Tool names, as find_tools gave them (at most ${MAX_DESCRIBED}).` } }, profile),
+    },
+    {
+      name: SURFACE_TOOLS.call,
+      description: 'Calls one of this server\'s tools by name with its arguments, and answers as that tool does.',
+      inputSchema: closed({ name: { type: 'string', description: 'The tool\'s name.' }, arguments: argumentsSchema }, profile),
+    },
+  ]
+}
+
+function text(value: string): { content: { type: 'text', text: string }[] } {
+  return { content: [{ type: 'text', text: value }] }
+}
+
+/** A tool's description cut to its first sentence, for one line of a search's answer. */
+export function summary(tool: McpTool): string {
+  const first = (tool.description ?? tool.title ?? '').split(/(?<=[.!?])\s|\n/)[0]!.trim()
+  const keys = topKeys(tool)
+  const said = keys.length === 0 ? 'no arguments' : `arguments: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`
+  const line = first.length > 160 ? `${first.slice(0, 159)}…` : first
+  return `${tool.name}: ${line || '(no description)'} (${said})`
+}
+
+/** `service` behind the search surface; `alwaysLoad`: the tools listed beside the three as they are. */
+export function searchSurface(service: ToolService, alwaysLoad: readonly string[]): ToolService {
+  const loaded = new Set(alwaysLoad)
+  const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
+  const indexes = new Map<string | undefined, ReturnType<typeof toolSearch>>()
+  const full = async (profile: string | undefined): Promise<McpTool[]> => (await service.list(profile)).tools
+  const index = async (profile: string | undefined): Promise<ReturnType<typeof toolSearch>> => {
+    let found = indexes.get(profile)
+    if (!found) {
+      found = toolSearch(await full(profile))
+      indexes.set(profile, found)
+    }
+    return found
+  }
+  const own = new Set<string>(Object.values(SURFACE_TOOLS))
+
+  return {
+    async list(profile) {
+      let list = lists.get(profile)
+      if (!list) {
+        const { tools, ttlMs, cacheScope } = await service.list(profile)
+        list = preserialize({ tools: [...surfaceTools(profile), ...tools.filter(tool => loaded.has(tool.name) && !own.has(tool.name))], ttlMs, cacheScope })
+        lists.set(profile, list)
+      }
+      return list
+    },
+    async call(name, args, request, profile, unsure) {
+      if (!own.has(name))
+        return service.call(name, args, request, profile, unsure)
+      const given = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>
+      if (name === SURFACE_TOOLS.find) {
+        if (typeof given.query !== 'string' || given.query.trim() === '')
+          return errorResult('find_tools needs "query": words for the task, e.g. "create issue".')
+        const found = (await index(profile)).search(given.query, FOUND)
+        if (found.length === 0)
+          return text(`No tool matches ${quoteClipped(given.query)}. Try other words: what it acts on, or what it does.`)
+        return text(`${found.map(summary).join('\n')}\n\nCall describe_tools with the names you need before call_tool.`)
+      }
+      if (name === SURFACE_TOOLS.describe) {
+        const names = Array.isArray(given.names) ? given.names.filter((item): item is string => typeof item === 'string').slice(0, MAX_DESCRIBED) : []
+        if (names.length === 0)
+          return errorResult('describe_tools needs "names": tool names, as find_tools gave them.')
+        const byName = new Map((await full(profile)).map(tool => [tool.name, tool]))
+        const known = names.filter(item => byName.has(item))
+        const unknown = names.filter(item => !byName.has(item))
+        const described = await Promise.all(known.map(async item => ({ ...byName.get(item)!, schemaHash: await schemaHash(byName.get(item)!) })))
+        const missing = unknown.length === 0 ? '' : `\nNo tool is named ${unknown.map(item => quoteClipped(item)).join(', ')}: find_tools finds them by words.`
+        return text(`${JSON.stringify(described)}${missing}`)
+      }
+      if (typeof given.name !== 'string')
+        return errorResult('call_tool needs "name": a tool\'s name, as find_tools gave it.')
+      let input = given.arguments ?? {}
+      if (typeof input === 'string') {
+        try {
+          input = JSON.parse(input)
+        }
+        catch {
+          return errorResult(`call_tool's "arguments" is not JSON text of an object: ${quoteClipped(input)}. Send the arguments as describe_tools gives their schema.`)
+        }
+      }
+      try {
+        return await service.call(given.name, input, request, profile, unsure)
+      }
+      catch (error) {
+        // A direct call's protocol error (an unknown name) is the same message, as the tool's answer.
+        return errorResult(error instanceof Error ? error.message : String(error))
+      }
+    },
+    read: (name, args, profile) => service.read(name, args, profile),
+  }
+}

@@ -1,0 +1,137 @@
+// The lean tool surface (`surface: 'search'`) through the real MCP SDK clients: a list of three
+// tools that find, describe and call the others, each schema in every profile's form, and calls
+// through `call_tool` read as direct calls are.
+import type { ToolDefinition } from '@flatmcp/runtime'
+import { PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import { defineTool } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/sdk'
+import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
+import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server'
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { canonicalJson } from '../src/service/schema-hash'
+import { SURFACE_TOOLS, surfaceTools } from '../src/service/surface'
+import { toolSearch, wordsOf } from '../src/service/tool-search'
+
+type Options = Parameters<typeof createMcpServer>[2]
+
+const calls: unknown[] = []
+const TOOLS: ToolDefinition[] = [
+  defineTool({
+    name: 'send_message',
+    description: 'Sends a message or a group of media to a chat.',
+    input: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('text'), chat: z.string(), text: z.string() }),
+      z.object({ kind: z.literal('album'), chat: z.string(), media: z.array(z.object({ url: z.string() })).min(1) }),
+    ]),
+    handler: (input) => {
+      calls.push(input)
+      return `sent ${input.kind} to ${input.chat}`
+    },
+  }),
+  defineTool({ name: 'list_chats', description: 'Lists the chats the bot is in.', input: z.object({ archived: z.boolean().optional() }), handler: () => 'chats: a, b' }),
+  defineTool({ name: 'delete_chat', description: 'Deletes a chat and its history.', input: z.object({ chat: z.string(), reason: z.enum(['spam', 'request']) }), handler: ({ chat }) => `deleted ${chat}` }),
+]
+
+async function connect(major: '1.x' | '2.x', options?: Options): Promise<Client> {
+  if (major === '2.x') {
+    const server = createMcpServerV2(TOOLS, { name: 'test', version: '1.0.0' }, options)
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    return client as unknown as Client
+  }
+  const server = createMcpServer(TOOLS, { name: 'test', version: '1.0.0' }, options)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'test-client', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+const textOf = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]!.text)
+
+describe.each(['1.x', '2.x'] as const)('the search surface on the MCP SDK %s', (major) => {
+  it('lists the three tools and the ones loaded always, not the others', async () => {
+    const client = await connect(major, { surface: 'search', alwaysLoad: ['list_chats'] })
+    const { tools } = await client.listTools()
+    expect(tools.map(tool => tool.name)).toEqual([SURFACE_TOOLS.find, SURFACE_TOOLS.describe, SURFACE_TOOLS.call, 'list_chats'])
+  })
+
+  it('finds a tool by its words, describes it as the full list does, and calls it with the direct call\'s result', async () => {
+    const client = await connect(major, { surface: 'search' })
+    const found = textOf(await client.callTool({ name: SURFACE_TOOLS.find, arguments: { query: 'send media to a chat' } }))
+    expect(found.split('\n')[0]).toMatch(/^send_message: Sends a message or a group of media to a chat\. \(arguments: kind, chat, text, media\)$/)
+    const full = (await (await connect(major)).listTools()).tools
+    const described = JSON.parse(textOf(await client.callTool({ name: SURFACE_TOOLS.describe, arguments: { names: ['send_message', 'nope'] } })).split('\n')[0]!)
+    const listed = full.find(tool => tool.name === 'send_message')!
+    expect(described).toHaveLength(1)
+    const { schemaHash, ...tool } = described[0]
+    expect(tool).toEqual(JSON.parse(JSON.stringify(listed)))
+    expect(schemaHash).toBe(`sha256:${createHash('sha256').update(canonicalJson(tool)).digest('hex')}`)
+
+    const args = { kind: 'album', chat: 'c1', media: [{ url: 'u' }] }
+    const direct = await client.callTool({ name: 'send_message', arguments: args })
+    const through = await client.callTool({ name: SURFACE_TOOLS.call, arguments: { name: 'send_message', arguments: args } })
+    expect(through).toEqual(direct)
+    // Arguments as JSON text, and a key inside them double-serialized, as models send them: the same repair.
+    const asText = await client.callTool({ name: SURFACE_TOOLS.call, arguments: { name: 'send_message', arguments: JSON.stringify({ ...args, media: JSON.stringify(args.media) }) } })
+    expect(asText).toEqual(direct)
+    expect(calls.slice(-3)).toEqual([args, args, args])
+  })
+
+  it('an unknown name or a bad argument is the direct call\'s message', async () => {
+    const client = await connect(major, { surface: 'search' })
+    const wrong = await client.callTool({ name: SURFACE_TOOLS.call, arguments: { name: 'delete_chat', arguments: { chat: 'c', reason: 'boredom' } } })
+    const direct = await client.callTool({ name: 'delete_chat', arguments: { chat: 'c', reason: 'boredom' } })
+    expect(wrong).toEqual(direct)
+    expect(wrong.isError).toBe(true)
+    const unknown = await client.callTool({ name: SURFACE_TOOLS.call, arguments: { name: 'nope', arguments: {} } })
+    expect(unknown.isError).toBe(true)
+    expect(textOf(unknown)).toMatch(/Unknown tool "nope"\. Available tools: send_message, list_chats, delete_chat\./)
+    expect(textOf(await client.callTool({ name: SURFACE_TOOLS.call, arguments: { name: 'list_chats', arguments: '{not json' } }))).toMatch(/not JSON text of an object/)
+  })
+})
+
+describe('the search surface\'s own tools', () => {
+  it('are in every profile\'s form: closed objects, every key required; arguments JSON text where a profile closes every object', () => {
+    for (const profile of PROFILE_NAMES) {
+      for (const tool of surfaceTools(profile))
+        expect(profileViolations(tool.inputSchema as never, profile), `${tool.name} in ${profile}`).toEqual([])
+    }
+    const call = (profile: string): unknown => (surfaceTools(profile).find(tool => tool.name === SURFACE_TOOLS.call)!.inputSchema as unknown as { properties: { arguments: { type: string } } }).properties.arguments.type
+    expect(call('portable')).toBe('object')
+    expect(call('openai-strict')).toBe('string')
+  })
+
+  it('a server with an unknown surface or an alwaysLoad of no tool fails at start-up', () => {
+    expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'lean' as never })).toThrow(/surface must be "full" or "search"/)
+    expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'search', alwaysLoad: ['nope'] })).toThrow(/alwaysLoad names no tool called "nope"/)
+  })
+})
+
+describe('finding tools by words', () => {
+  it('splits names and stems words: issues, listing and createIssue meet issue, list and create', () => {
+    expect(wordsOf('createIssue list_issues Listing the repositories created')).toEqual(['creat', 'issu', 'list', 'issu', 'list', 'repository', 'creat'])
+  })
+
+  it('ranks a tool\'s name over its description, rarer words over common ones, and is deterministic', () => {
+    const tools = [
+      { name: 'get_issue', description: 'Gets an issue of a project.', inputSchema: { type: 'object', properties: { project: {}, issue: {} } } },
+      { name: 'list_projects', description: 'Lists projects, their issues counted.', inputSchema: { type: 'object', properties: { page: {} } } },
+      { name: 'create_issue', description: 'Opens an issue in a project.', inputSchema: { type: 'object', properties: { project: {}, title: {}, labels: { type: 'array', items: { enum: ['bug', 'feature'] } } } } },
+    ]
+    const search = toolSearch(tools as never)
+    expect(search.search('create issue', 5).map(tool => tool.name)[0]).toBe('create_issue')
+    expect(search.search('projects', 5).map(tool => tool.name)[0]).toBe('list_projects')
+    expect(search.search('bug', 5).map(tool => tool.name)).toEqual(['create_issue'])
+    expect(search.search('get_issue', 1).map(tool => tool.name)).toEqual(['get_issue'])
+    expect(search.search('weather', 5)).toEqual([])
+    expect(search.search('issue', 5)).toEqual(search.search('issue', 5))
+  })
+})
