@@ -96,7 +96,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         // One tool of median size, used: found by its name, then described.
         const used = [...tools].sort((a, b) => cost(a, a.inputSchema) - cost(b, b.inputSchema))[Math.floor(tools.length / 2)]!
         const found = toolSearch(tools as never).search(used.name, 8).map(tool => summary(tool)).join('\n')
-        const described = JSON.stringify([{ ...used, schemaHash: await schemaHash(used) }])
+        const described = JSON.stringify({ tools: [{ ...used, schemaHash: await schemaHash(used) }] })
         surface[profile] = { list, oneTool: list + tokensOf(found) + tokensOf(described) }
       }
       const entries = await readUpstreamList(listed, () => {})

@@ -64,8 +64,8 @@ async function searchSurfaceHolds(command: string[], env: Record<string, string>
         const tools = full.get(profile)!
         for (let i = 0; i < tools.length; i += 20) {
           const chunk = tools.slice(i, i + 20)
-          const described = JSON.parse(textOf(await client.callTool({ name: 'describe_tools', arguments: { names: chunk.map(tool => tool.name) } }))) as (Tool & { schemaHash: string })[]
-          expect(described.map(({ schemaHash: _hash, ...tool }) => tool), profile).toEqual(JSON.parse(JSON.stringify(chunk)))
+          const described = JSON.parse(textOf(await client.callTool({ name: 'describe_tools', arguments: { names: chunk.map(tool => tool.name) } }))) as { tools: (Tool & { schemaHash: string })[] }
+          expect(described.tools.map(({ schemaHash: _hash, ...tool }) => tool), profile).toEqual(JSON.parse(JSON.stringify(chunk)))
         }
         if (profile !== 'portable')
           continue

@@ -18,7 +18,7 @@ export interface Turn {
   home: string
   mockUrl: string
   server: { command: string, args: string[] }
-  /** The MCP tool the turn calls (some clients must be told which tools they may call). */
+  /** The MCP tool the turn calls, or several, comma-separated (some clients must be told which tools they may call). */
   tool: string
   prompt: string
 }
@@ -44,7 +44,7 @@ const claudeCode: RealClient = {
     return {
       command: path.join(turn.dir, 'node_modules/.bin/claude'),
       // Root may not skip permissions: the one tool the turn calls is allowed by name instead.
-      args: ['-p', turn.prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', `mcp__chat__${turn.tool}`],
+      args: ['-p', turn.prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', turn.tool.split(',').map(tool => `mcp__chat__${tool}`).join(',')],
       env: {
         ANTHROPIC_BASE_URL: turn.mockUrl,
         ANTHROPIC_API_KEY: 'sk-ant-mock',

@@ -7,11 +7,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 
-/** The call the "model" makes: the first offered tool whose name ends with `tool`, with `args`, `times` times in a row (default once). */
+/**
+ * The call the "model" makes: the first offered tool whose name ends with `tool`, with `args`, `times`
+ * times in a row (default once); or, with `steps`, one call per turn in their order (a search, a
+ * description, a call), each the next after the client sends the last one's result.
+ */
 export interface Script {
   tool: string
   args: Record<string, unknown>
   times?: number
+  steps?: { tool: string, args: Record<string, unknown> }[]
 }
 
 /** What the mock saw. */
@@ -24,6 +29,8 @@ export interface Recorded {
   calls: number
   /** The tool results the client sent back, as text. */
   results: string[]
+  /** The names of every tool the client offered the model, in its last request that offered any. */
+  offeredNames: string[]
 }
 
 interface Wire {
@@ -147,7 +154,7 @@ async function readBody(req: IncomingMessage): Promise<any> {
 
 /** Starts the mock; `url` is its base (http://127.0.0.1:port). */
 export async function startMockModel(script: Script): Promise<{ url: string, recorded: Recorded, close: () => Promise<void> }> {
-  const recorded: Recorded = { paths: [], offered: undefined, calls: 0, results: [] }
+  const recorded: Recorded = { paths: [], offered: undefined, calls: 0, results: [], offeredNames: [] }
   const server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? '/').split('?')[0]!
@@ -170,12 +177,16 @@ export async function startMockModel(script: Script): Promise<{ url: string, rec
       }
       if (path.includes(':stream'))
         body.stream = true
-      const tool = wire.tools(body).find(t => t.name.endsWith(script.tool))
+      const offered = wire.tools(body)
+      if (offered.length > 0)
+        recorded.offeredNames = offered.map(t => t.name)
       const results = wire.results(body)
-      if (tool && results.length < (script.times ?? 1)) {
-        recorded.offered = { name: tool.name, schema: tool.schema }
+      const step = script.steps ? script.steps[results.length] : results.length < (script.times ?? 1) ? script : undefined
+      const tool = step && offered.find(t => t.name.endsWith(step.tool))
+      if (step && tool) {
+        recorded.offered ??= { name: tool.name, schema: tool.schema }
         recorded.calls++
-        wire.answer(res, body, { call: { id: `mock${results.length + 1}`, name: tool.name, ...(tool.namespace ? { namespace: tool.namespace } : {}), args: script.args } })
+        wire.answer(res, body, { call: { id: `mock${results.length + 1}`, name: tool.name, ...(tool.namespace ? { namespace: tool.namespace } : {}), args: step.args } })
         return
       }
       // Every result of the conversation so far, once each (a call made twice has two).

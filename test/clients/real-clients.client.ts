@@ -32,7 +32,8 @@ async function turn(client: RealClient, script: Script, server = SERVER, prompt 
   const mock = await startMockModel(script)
   const home = mkdtempSync(path.join(tmpdir(), 'flatmcp-client-'))
   try {
-    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server, tool: script.tool, prompt })
+    const tool = script.steps ? script.steps.map(step => step.tool).join(',') : script.tool
+    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server, tool, prompt })
     const child = spawn(command, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -146,3 +147,28 @@ describe.each(OPERATOR_CLIENTS.map(client => [`${client.name} ${client.version}`
   })
 })
 
+
+// The search surface (`flatmcp proxy --surface search`) in front of the example server: the clients
+// that send every listed tool to the model each turn are offered three; the model finds the tool,
+// describes it, and calls it through call_tool, and the call reaches the handler as a direct one does.
+const SURFACE = { command: process.execPath, args: [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'proxy', '--surface', 'search', '--', SERVER.command, ...SERVER.args] }
+const SURFACE_CLIENTS = REAL_CLIENTS.filter(client => ['Claude Code', 'Codex', 'Gemini CLI'].includes(client.name))
+
+describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`, client] as const))('%s through flatmcp proxy --surface search', (_name, client) => {
+  it('is offered the three tools, not the server\'s own; finds, describes and calls, and the call reaches the handler', async () => {
+    const steps = [
+      { tool: 'find_tools', args: { query: 'send an album to a chat' } },
+      { tool: 'describe_tools', args: { names: ['send_message'] } },
+      { tool: 'call_tool', args: { name: 'send_message', arguments: { chatId: 'c1', kind: 'mediaGroup', media: album } } },
+    ]
+    const { recorded, output } = await turn(client, { tool: 'call_tool', args: {}, steps }, SURFACE, 'Send the album to chat c1.')
+    const offered = recorded.offeredNames.filter(name => /find_tools|describe_tools|call_tool|send_message|get_chat/.test(name))
+    expect(offered.map(name => name.replace(/^.*?(find_tools|describe_tools|call_tool|send_message|get_chat)$/, '$1')).sort(), output).toEqual(['call_tool', 'describe_tools', 'find_tools'])
+    expect(recorded.calls, output).toBe(3)
+    const [found, described, called] = recorded.results.map(result => result.replaceAll('\\', ''))
+    expect(found, output).toMatch(/send_message: /)
+    expect(described, output).toMatch(/"name":"send_message"/)
+    expect(described, output).toMatch(/"schemaHash":"sha256:[0-9a-f]{64}"/)
+    expect(called, output).toContain('sent 2 files')
+  })
+})

@@ -68,10 +68,11 @@ describe.each(['1.x', '2.x'] as const)('the search surface on the MCP SDK %s', (
     const found = textOf(await client.callTool({ name: SURFACE_TOOLS.find, arguments: { query: 'send media to a chat' } }))
     expect(found.split('\n')[0]).toMatch(/^send_message: Sends a message or a group of media to a chat\. \(arguments: kind, chat, text, media\)$/)
     const full = (await (await connect(major)).listTools()).tools
-    const described = JSON.parse(textOf(await client.callTool({ name: SURFACE_TOOLS.describe, arguments: { names: ['send_message', 'nope'] } })).split('\n')[0]!)
+    const described = JSON.parse(textOf(await client.callTool({ name: SURFACE_TOOLS.describe, arguments: { names: ['send_message', 'nope'] } })))
     const listed = full.find(tool => tool.name === 'send_message')!
-    expect(described).toHaveLength(1)
-    const { schemaHash, ...tool } = described[0]
+    expect(described.tools).toHaveLength(1)
+    expect(described.notFound).toEqual(['nope'])
+    const { schemaHash, ...tool } = described.tools[0]
     expect(tool).toEqual(JSON.parse(JSON.stringify(listed)))
     expect(schemaHash).toBe(`sha256:${createHash('sha256').update(canonicalJson(tool)).digest('hex')}`)
 

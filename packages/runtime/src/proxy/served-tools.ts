@@ -5,7 +5,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../artifact/format'
 import type { ProfileChoice } from '../service/profile-choice'
-import type { Surface } from '../service/surface'
+import type { Surface } from '../service/options'
 import type { ToolService, UnknownToolCall } from '../service/tool-service'
 import type { ToolDefinition } from '../tool/define-tool'
 import type { Validator } from './chooser'

@@ -2,7 +2,9 @@
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
 import type { ProfileChoice } from './profile-choice'
-import type { Surface } from './surface'
+
+/** Which tools a session's list holds: every one (`full`, the default), or the three that find, describe and call them (`search`, surface.ts). */
+export type Surface = 'full' | 'search'
 
 /** What `extend.resolve` learns of the request besides the shared fields. */
 export interface RequestInfo {

@@ -3,15 +3,12 @@
 // every schema. Every tool of the full list stays reachable: `call_tool` reads its arguments as a
 // direct call does (repair, inverse map, the original's parse), and a direct call still works.
 import type { McpTool } from '../artifact/format'
-import type { ToolService } from './tool-service'
+import type { ToolService } from './service'
 import { quoteClipped } from '../validate/messages'
 import { preserialize } from './preserialized'
 import { errorResult } from './results'
 import { schemaHash } from './schema-hash'
 import { toolSearch, topKeys } from './tool-search'
-
-/** Which tools a session's list holds: every one (`full`, the default), or the three that find, describe and call them (`search`). */
-export type Surface = 'full' | 'search'
 
 /** The surface's own tools, by what they do. */
 export const SURFACE_TOOLS = { find: 'find_tools', describe: 'describe_tools', call: 'call_tool' } as const
@@ -41,7 +38,7 @@ export function surfaceTools(profile: string | undefined): McpTool[] {
     },
     {
       name: SURFACE_TOOLS.describe,
-      description: `Gives the named tools' definitions as JSON: description, input schema and schemaHash. Describe a tool before its first call_tool.`,
+      description: `Gives the named tools' definitions as JSON, as tools/list would ({"tools": [...]}): description, input schema and schemaHash. Describe a tool before its first call_tool.`,
       inputSchema: closed({ names: { type: 'array', items: { type: 'string' }, description: `Tool names, as find_tools gave them (at most ${MAX_DESCRIBED}).` } }, profile),
     },
     {
@@ -111,8 +108,8 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         const known = names.filter(item => byName.has(item))
         const unknown = names.filter(item => !byName.has(item))
         const described = await Promise.all(known.map(async item => ({ ...byName.get(item)!, schemaHash: await schemaHash(byName.get(item)!) })))
-        const missing = unknown.length === 0 ? '' : `\nNo tool is named ${unknown.map(item => quoteClipped(item)).join(', ')}: find_tools finds them by words.`
-        return text(`${JSON.stringify(described)}${missing}`)
+        // An object, as tools/list answers (a client may read JSON text as structured content, which must be an object).
+        return text(JSON.stringify({ tools: described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
       }
       if (typeof given.name !== 'string')
         return errorResult('call_tool needs "name": a tool\'s name, as find_tools gave it.')

@@ -1,11 +1,11 @@
 // What serving tools means, on any MCP SDK major: the tools collected once, the tools/list answer
 // built and serialized once, and one tools/call run as read (repair, inverse map, the original's
 // parse) → resolve the shared fields → call. The hosts (`host/`) only register these with a `Server`.
-import type { McpTool } from '../artifact/format'
 import type { ElicitOptions, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import type { Reading } from './arguments'
 import type { CallPhase, ExtendOptions, McpServerOptions, RequestInfo } from './options'
 import type { CallToolResult } from './results'
+import type { ToolService, UnknownToolCall } from './service'
 import type { ToolEntry } from './tools'
 import { elicitValue } from '../elicit/ask'
 import { InputRequired } from '../elicit/replay'
@@ -18,23 +18,7 @@ import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
 import { checkTools, collectTools, formFor } from './tools'
 
-export interface ToolService {
-  /** The tools/list answer for a profile (undefined: the base one): the same object every time, serialized once. */
-  list: (profile?: string) => Promise<{ tools: McpTool[], ttlMs: number, cacheScope: 'public' | 'private' }>
-  /**
-   * One tools/call, read with `profile`'s inverse (`unsure`: its list is not known, see
-   * `Decision`); a name no tool has throws the SDK's own protocol error (`unknownTool`).
-   */
-  call: (name: string, args: unknown, request: RequestInfo, profile?: string, unsure?: boolean) => Promise<CallToolResult>
-  /**
-   * The input a call's arguments are read as under `profile` (repaired, mapped back, the reading its
-   * schema accepts), without calling the handler; undefined for a name no tool has. A proxy forwards it.
-   */
-  read: (name: string, args: unknown, profile?: string) => Promise<{ ok: true, input: unknown } | { ok: false, message: string } | undefined>
-}
-
-/** What serves a call for a name no tool has, instead of the unknown-tool error (a proxy forwards it). */
-export type UnknownToolCall = (name: string, args: unknown, request: RequestInfo) => Promise<CallToolResult>
+export type { ToolService, UnknownToolCall } from './service'
 
 /** Logs to stderr: stdout may be the stdio transport. */
 function logError(error: unknown, where: CallPhase): void {
