@@ -19,6 +19,7 @@ import { geminiViolations } from '../packages/core/test/target-oracles'
 import { ROOT } from './support/client'
 import { atScale } from './support/full'
 import { installNpmServers, NPM_SERVERS } from './support/npm-servers'
+import { toolSearch } from '../packages/runtime/src/service/tool-search'
 import { CLI, httpClient, runCli, startListening } from './support/proxy'
 
 const PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
@@ -46,6 +47,8 @@ async function connect(command: string[], env: Record<string, string>): Promise<
 }
 
 const snapshots: string[] = []
+/** Each server's own list, as the first test of each lists it. */
+const lists = new Map<string, Tool[]>()
 
 const textOf = (result: unknown): string => (result as CallToolResult).content.map(part => part.type === 'text' ? part.text : '').join('')
 
@@ -95,6 +98,7 @@ describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${s
     const listed = (await direct.listTools()).tools as Tool[]
     await direct.close()
     expect(listed.length).toBeGreaterThan(0)
+    lists.set(server.name, listed)
     // The environment a client's config gives reaches the server through the proxy's own.
     const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...command], ROOT, env)
     const full = new Map<string, Tool[]>()
@@ -144,6 +148,16 @@ describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${s
 })
 
 describe('what an operator meets', () => {
+  it('find_tools names the tool a task needs among its first five, for nine tasks in ten or more (test/data/task-phrasings.json, the held-out ones apart)', () => {
+    const { tasks } = JSON.parse(readFileSync(join(ROOT, 'test/data/task-phrasings.json'), 'utf8')) as { tasks: { server: string, task: string, tool: string, heldOut: boolean }[] }
+    for (const heldOut of [false, true]) {
+      const asked = tasks.filter(task => task.heldOut === heldOut)
+      expect(asked.length).toBeGreaterThan(20)
+      const missed = asked.filter(({ server, task, tool }) => !toolSearch(lists.get(server) as never).search(task, 5).some(found => found.name === tool))
+      expect(missed.length / asked.length, JSON.stringify(missed)).toBeLessThanOrEqual(0.1)
+    }
+  })
+
   it('the probe finds every snapshot current and sound: inputs and outputs under four validators, each target profile round-tripped', async () => {
     expect(snapshots).toHaveLength(NPM_SERVERS.length)
     const probed = await runCli(['probe', ...snapshots, '--samples', String(atScale(4, 100)), '--json'], ROOT, 600_000)

@@ -121,7 +121,7 @@ describe('finding tools by words', () => {
     expect(wordsOf('createIssue list_issues Listing the repositories created')).toEqual(['creat', 'issu', 'list', 'issu', 'list', 'repository', 'creat'])
   })
 
-  it('ranks a tool\'s name over its description, rarer words over common ones, and is deterministic', () => {
+  it('ranks a tool\'s name over its description, rarer words over common ones, a word over its synonym, and is deterministic', () => {
     const tools = [
       { name: 'get_issue', description: 'Gets an issue of a project.', inputSchema: { type: 'object', properties: { project: {}, issue: {} } } },
       { name: 'list_projects', description: 'Lists projects, their issues counted.', inputSchema: { type: 'object', properties: { page: {} } } },
@@ -130,7 +130,9 @@ describe('finding tools by words', () => {
     const search = toolSearch(tools as never)
     expect(search.search('create issue', 5).map(tool => tool.name)[0]).toBe('create_issue')
     expect(search.search('projects', 5).map(tool => tool.name)[0]).toBe('list_projects')
-    expect(search.search('bug', 5).map(tool => tool.name)).toEqual(['create_issue'])
+    // An enum value said word for word counts over a synonym ("bug" for "issue") elsewhere.
+    expect(search.search('bug', 5).map(tool => tool.name)[0]).toBe('create_issue')
+    expect(search.search('open a ticket', 5).map(tool => tool.name)[0]).toBe('create_issue')
     expect(search.search('get_issue', 1).map(tool => tool.name)).toEqual(['get_issue'])
     expect(search.search('weather', 5)).toEqual([])
     expect(search.search('issue', 5)).toEqual(search.search('issue', 5))

@@ -1,6 +1,6 @@
 // Finding a tool by words, deterministically (no model, no network): each tool's name, title, keys,
 // enum values and description split into words, weighted by where they stand, and scored against
-// the words of a query, rarer words counting more.
+// the words of a query (and their common synonyms), rarer words counting more.
 import type { McpTool } from '../artifact/format'
 
 /** How much a word counts by where it stands in a tool. */
@@ -9,8 +9,47 @@ const WEIGHTS = { name: 4, title: 3, key: 2, value: 1, description: 1 } as const
 /** Words that say nothing of which tool is meant. */
 const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'by', 'from', 'at', 'is', 'it', 'as', 'be', 'this', 'that', 'my', 'me', 'i', 'all', 'some', 'using', 'use', 'tool', 'tools'])
 
+/**
+ * Words people use for what tools name otherwise, both ways round where both are common: the verbs
+ * of creating, reading, changing and removing, and a few nouns. A word met through one counts a
+ * third, less than the word itself.
+ */
+const SYNONYM_GROUPS: readonly (readonly string[])[] = [
+  ['create', 'add', 'new', 'make', 'open', 'write', 'post', 'insert', 'remember', 'store', 'save', 'record'],
+  ['delete', 'remove', 'erase', 'forget', 'drop', 'destroy', 'clear'],
+  ['get', 'read', 'show', 'view', 'display', 'fetch', 'retrieve', 'look', 'see', 'what'],
+  ['list', 'show', 'all', 'enumerate', 'which'],
+  ['search', 'find', 'look', 'lookup', 'query', 'seek'],
+  ['update', 'edit', 'change', 'modify', 'patch', 'set', 'replace', 'rename'],
+  ['move', 'rename', 'relocate'],
+  ['navigate', 'open', 'go', 'visit', 'browse', 'load'],
+  ['issue', 'bug', 'ticket', 'report'],
+  ['directory', 'folder', 'dir'],
+  ['relation', 'link', 'connect', 'relate', 'relationship'],
+  ['entity', 'thing', 'fact', 'person', 'node'],
+  ['history', 'said', 'messages', 'conversation', 'past'],
+  ['elevation', 'altitude', 'height'],
+  ['self', 'me', 'myself', 'logged', 'whoami', 'current', 'account'],
+  ['sum', 'add', 'plus', 'total', 'addition'],
+  ['screenshot', 'capture', 'picture', 'image'],
+  ['comment', 'note', 'reply', 'remark'],
+  ['user', 'people', 'member', 'person'],
+  ['log', 'logs', 'output'],
+]
+
 /** The most enum values of one key read: a long enum says no more than its first ones. */
 const MAX_VALUES = 50
+
+/** Each stem's synonyms (stems too), from the groups above. */
+const SYNONYMS = new Map<string, Set<string>>()
+for (const group of SYNONYM_GROUPS) {
+  const stems = group.map(word => stem(word))
+  for (const word of stems) {
+    const known = SYNONYMS.get(word) ?? new Set<string>()
+    stems.filter(other => other !== word).forEach(other => known.add(other))
+    SYNONYMS.set(word, known)
+  }
+}
 
 /** Lowercase words, camelCase and snake_case split, each reduced to a common stem. */
 export function wordsOf(text: string): string[] {
@@ -113,6 +152,16 @@ export function toolSearch(tools: readonly McpTool[]): ToolSearch {
           const weight = words.get(word)
           if (weight !== undefined) {
             score += weight * rarity(word)
+            continue
+          }
+          let alike = 0
+          for (const other of SYNONYMS.get(word) ?? []) {
+            const held = words.get(other)
+            if (held !== undefined)
+              alike = Math.max(alike, held * rarity(other) / 3)
+          }
+          if (alike > 0) {
+            score += alike
             continue
           }
           // A word the query only begins ("conf" for "config") counts half, where it is long enough to mean something.
