@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
 import { freePort, httpClient, listening, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 import { PYTHON_DIR, pythonStack } from './support/python'
+import { serveFetch } from './support/serve-fetch'
 
 type Result = { isError?: boolean, content: { type: string, text?: string }[] }
 interface Listed { name: string, inputSchema: Record<string, unknown> }
@@ -113,6 +114,43 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
         expect((await call(client, name, written)).content, `${profile} ${name} ${JSON.stringify(written)}`).toEqual((await call(direct, name, args)).content)
       }
     }
+  })
+
+  it('serves the search surface: finds and describes from the snapshot, and a call_tool goes upstream as the call it names, read as a direct one, in both eras', async () => {
+    const { createProxyHandler, profileOfPath } = await import('@flatmcp/runtime/proxy/fetch')
+    const { Validator } = await import('@cfworker/json-schema')
+    const handler = createProxyHandler({
+      upstream: upstream.url,
+      snapshot,
+      surface: 'search',
+      profile: ({ url }) => url ? profileOfPath(url.pathname) : undefined,
+      // As the example Worker reads the upstream's schemas, so the reading a call needs is chosen.
+      validator: (schema) => {
+        const validator = new Validator(schema as never, '2020-12', false)
+        return value => validator.validate(value as never).valid
+      },
+    })
+    const port = await freePort()
+    serveFetch('surface handler', port, handler.fetch)
+    await listening(port)
+    const direct = await connect(upstream.url)
+    for (const era of ['legacy', 'modern'] as const) {
+      const client = await connect(`http://127.0.0.1:${port}/mcp`, era)
+      expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      expect((await call(client, 'find_tools', { query: 'send an album' })).content[0]!.text).toMatch(/^send: /)
+      const described = JSON.parse((await call(client, 'describe_tools', { names: ['send'] })).content[0]!.text!) as { tools: Listed[] }
+      expect(described.tools.map(({ name, inputSchema }) => ({ name, inputSchema }))).toEqual(snapshot.tools.filter(tool => tool.name === 'send').map(({ name, inputSchema }) => ({ name, inputSchema })))
+      expect((await call(client, 'call_tool', { name: 'send', arguments: { kind: 'album', urls: '["a","b"]' } })).content).toEqual((await call(direct, 'send', { kind: 'album', urls: ['a', 'b'] })).content)
+      expect((await call(client, 'call_tool', { name: 'page', arguments: '{"query":"q","limit":"9"}' })).content).toEqual((await call(direct, 'page', { query: 'q', limit: 9 })).content)
+      expect((await call(client, 'call_tool', { name: 'page', arguments: '{oops' })).content[0]!.text).toMatch(/not JSON text of an object/)
+    }
+    // A strict profile's call_tool takes its arguments as JSON text, and its inverse reads them.
+    const strict = await connect(`http://127.0.0.1:${port}/mcp/openai-strict`, 'modern')
+    const listed = (await strict.listTools()).tools as unknown as Listed[]
+    expect((listed.find(tool => tool.name === 'call_tool')!.inputSchema.properties as Record<string, { type: string }>).arguments!.type).toBe('string')
+    const form = snapshot.runtime.page!.profiles!['openai-strict']!
+    const written = modelAnswer(form.inputSchema, form.decode as never, { query: 'q' }, { nullsForMissing: form.strict === true })
+    expect((await call(strict, 'call_tool', { name: 'page', arguments: JSON.stringify(written) })).content).toEqual((await call(direct, 'page', { query: 'q' })).content)
   })
 
   it('passes the upstream\'s own answers and everything else through: an invalid call\'s error, resources, prompts', async () => {

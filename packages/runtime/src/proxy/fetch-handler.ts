@@ -5,10 +5,13 @@
 // snapshot and a `tools/call`'s arguments are repaired and mapped back on the way. No MCP SDK and no
 // compiler are loaded.
 import type * as Compiler from '@flatmcp/core'
+import type { Surface } from '../service/options'
 import type { ProfileChoice, RequestFacts } from '../service/profile-choice'
 import type { Validator } from './chooser'
 import type { HttpGuardOptions } from './guard'
 import { instanceProfile } from '../service/profile-choice'
+import { errorResult } from '../service/results'
+import { callTarget, SURFACE_TOOLS } from '../service/surface'
 import { logLine } from '../util/log'
 import { isObject } from '../util/object'
 import { answerShaped } from './answer-shaped'
@@ -43,6 +46,14 @@ export interface ProxyHandlerOptions extends HttpGuardOptions {
   maxRequestBodySize?: number
   /** How the snapshot's output schemas are listed: as compiled (the default), or not at all (`unlisted`, see `createProxy`). */
   outputs?: 'compiled' | 'unlisted'
+  /**
+   * What `tools/list` holds: every tool (the default), or three that find, describe and call them
+   * (`search`, see `createProxy`): finding and describing are answered here, a `call_tool` goes
+   * upstream as a call of the tool it names.
+   */
+  surface?: Surface
+  /** With `surface: 'search'`: the tools listed beside the three, as they are. */
+  alwaysLoad?: readonly string[]
   /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */
   log?: (line: string) => void
 }
@@ -122,6 +133,8 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     unknownTool: message => new Error(message),
     withdrawn: new Set(),
     ...(options.outputs ? { outputs: options.outputs } : {}),
+    ...(options.surface ? { surface: options.surface } : {}),
+    ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
   /** Each tool's `x-mcp-header` declarations, as its upstream schema makes them. */
@@ -195,6 +208,9 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     return read?.ok ? { ...message, params: { ...message.params, arguments: read.input } } : message
   }
 
+  /** A result this handler answers itself: in 2026-07-28, complete and saying which server answered (as the SDKs' servers stamp them). */
+  const answered = (facts: RequestFacts, result: object): object => facts.era === 'modern' ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': snapshot.upstream } } : result
+
   const guard = httpGuard(options)
   const guarded = (options.tokens?.length ?? 0) > 0
   return {
@@ -226,20 +242,36 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       if (!Array.isArray(parsed) && message.method === 'tools/list') {
         if (message.params?.cursor !== undefined)
           return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: 'Invalid cursor: this proxy serves the whole list on one page.' } })
-        const list = await served.service().list(profile)
-        // A 2026-07-28 result says it is complete, and which server answered (as the SDKs' servers stamp them).
-        const result = facts.era === 'modern' ? { ...list, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': snapshot.upstream } } : list
-        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result })
+        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().list(profile)) })
       }
       if (!messages.some(m => m.method === 'tools/call'))
         return forward(request, text)
+      // The search surface: finding and describing are answered here; a call_tool names the call that goes on.
+      if (options.surface === 'search') {
+        const local = (messages as JsonRpcRequest[]).filter(m => m.method === 'tools/call' && (m.params?.name === SURFACE_TOOLS.find || m.params?.name === SURFACE_TOOLS.describe))
+        if (local.length > 0 && Array.isArray(parsed))
+          return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Send ${SURFACE_TOOLS.find} and ${SURFACE_TOOLS.describe} on their own, not in a batch: this proxy answers them itself.` } }, 400)
+        if (local.length > 0)
+          return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
+        for (const [i, m] of (messages as JsonRpcRequest[]).entries()) {
+          if (m.method !== 'tools/call' || m.params?.name !== SURFACE_TOOLS.call)
+            continue
+          const target = callTarget(m.params.arguments)
+          if ('error' in target) {
+            if (!Array.isArray(parsed))
+              return jsonResponse({ jsonrpc: '2.0', id: m.id ?? null, result: answered(facts, errorResult(target.error)) })
+            continue
+          }
+          messages[i] = { ...m, params: { ...m.params, name: target.name, arguments: target.arguments } }
+        }
+      }
       const rewritten = await Promise.all((messages as JsonRpcRequest[]).map(m => m.method === 'tools/call' ? readCall(m, profile) : m))
       // A lone 2026-07-28 call's mirrored headers are made from the arguments sent on.
       const sent = rewritten[0]!.params
       const call = !Array.isArray(parsed) && facts.era === 'modern' && typeof sent?.name === 'string' ? { name: sent.name, arguments: sent.arguments } : undefined
       const answer = await forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]), call)
       // A lone call's result is shaped as its tool's listed output says (wrapped, checked).
-      const name = message.params?.name
+      const name = (messages[0] as JsonRpcRequest).params?.name
       return !Array.isArray(parsed) && typeof name === 'string' && withOutput.has(name) && message.id !== undefined
         ? answerShaped(answer, message.id, result => served.shape(name, result))
         : answer

@@ -62,6 +62,23 @@ export function summary(tool: McpTool): string {
   return `${tool.name}: ${line || '(no description)'} (${said})`
 }
 
+/** The tool a `call_tool` call names and its arguments (JSON text read), or what is wrong with it. */
+export function callTarget(given: unknown): { name: string, arguments: unknown } | { error: string } {
+  const call = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>
+  if (typeof call.name !== 'string')
+    return { error: 'call_tool needs "name": a tool\'s name, as find_tools gave it.' }
+  let input = call.arguments ?? {}
+  if (typeof input === 'string') {
+    try {
+      input = JSON.parse(input)
+    }
+    catch {
+      return { error: `call_tool's "arguments" is not JSON text of an object: ${quoteClipped(input)}. Send the arguments as describe_tools gives their schema.` }
+    }
+  }
+  return { name: call.name, arguments: input }
+}
+
 /** `service` behind the search surface; `alwaysLoad`: the tools listed beside the three as they are. */
 export function searchSurface(service: ToolService, alwaysLoad: readonly string[]): ToolService {
   const loaded = new Set(alwaysLoad)
@@ -111,19 +128,11 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         // An object, as tools/list answers (a client may read JSON text as structured content, which must be an object).
         return text(JSON.stringify({ tools: described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
       }
-      if (typeof given.name !== 'string')
-        return errorResult('call_tool needs "name": a tool\'s name, as find_tools gave it.')
-      let input = given.arguments ?? {}
-      if (typeof input === 'string') {
-        try {
-          input = JSON.parse(input)
-        }
-        catch {
-          return errorResult(`call_tool's "arguments" is not JSON text of an object: ${quoteClipped(input)}. Send the arguments as describe_tools gives their schema.`)
-        }
-      }
+      const target = callTarget(given)
+      if ('error' in target)
+        return errorResult(target.error)
       try {
-        return await service.call(given.name, input, request, profile, unsure)
+        return await service.call(target.name, target.arguments, request, profile, unsure)
       }
       catch (error) {
         // A direct call's protocol error (an unknown name) is the same message, as the tool's answer.
