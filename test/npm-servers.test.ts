@@ -64,6 +64,7 @@ async function searchSurfaceHolds(command: string[], env: Record<string, string>
       const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
       try {
         expect((await client.listTools()).tools.map(tool => tool.name), profile).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+        await expect.poll(() => proxy.stderr()).toMatch(/flatmcp proxy: serving \d+ tools? of .*; listed behind find_tools, describe_tools and call_tool\n/)
         const tools = full.get(profile)!
         for (let i = 0; i < tools.length; i += 20) {
           const chunk = tools.slice(i, i + 20)

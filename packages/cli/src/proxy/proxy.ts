@@ -76,13 +76,15 @@ export function readSnapshotFile(file: string): unknown {
   return parsed
 }
 
-/** What the proxy serves, in one line: how many tools, from where, which came as they were. */
-function summary(proxy: Proxy): string {
+/** What the proxy serves, in one line: how many tools, from where, which came as they were, behind which surface. */
+function summary(proxy: Proxy, options: ProxyCommandOptions): string {
   const tools = [...proxy.tools()]
   const asIs = tools.filter(([, tool]) => tool.served === 'as-is').map(([name]) => name)
   const cached = tools.filter(([, tool]) => tool.fromSnapshot).length
   const from = cached > 0 ? `, ${cached === tools.length ? 'all' : cached} from the snapshot` : ''
-  return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`
+  const loaded = options.alwaysLoad?.length ? `, and ${options.alwaysLoad.join(', ')} listed beside them` : ''
+  const surface = options.surface === 'search' ? `; listed behind find_tools, describe_tools and call_tool${loaded}` : ''
+  return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${surface}`
 }
 
 /**
@@ -126,7 +128,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
       stop(1)(proxy)
       return
     }
-    log(summary(proxy))
+    log(summary(proxy, options))
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd(() => {
     log('flatmcp proxy: the upstream server ended; stopping')
