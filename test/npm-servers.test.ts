@@ -58,13 +58,14 @@ const textOf = (result: unknown): string => (result as CallToolResult).content.m
  * by the opening words of its description for nine tools in ten or more.
  */
 async function searchSurfaceHolds(command: string[], env: Record<string, string>, full: Map<string, Tool[]>): Promise<void> {
-  const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--surface', 'search', '--', ...command], ROOT, env)
+  // An --always-load that names no tool lists nothing more, and is said.
+  const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--surface', 'search', '--always-load', 'no_such_tool', '--', ...command], ROOT, env)
   try {
     for (const profile of PROFILES) {
       const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
       try {
         expect((await client.listTools()).tools.map(tool => tool.name), profile).toEqual(['find_tools', 'describe_tools', 'call_tool'])
-        await expect.poll(() => proxy.stderr()).toMatch(/flatmcp proxy: serving \d+ tools? of .*; listed behind find_tools, describe_tools and call_tool\n/)
+        await expect.poll(() => proxy.stderr()).toMatch(/flatmcp proxy: serving \d+ tools? of .*; listed behind find_tools, describe_tools and call_tool \(--always-load names no tool called no_such_tool\)\n/)
         const tools = full.get(profile)!
         for (let i = 0; i < tools.length; i += 20) {
           const chunk = tools.slice(i, i + 20)

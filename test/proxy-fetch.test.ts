@@ -144,6 +144,9 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
       expect((await call(client, 'call_tool', { name: 'page', arguments: '{"query":"q","limit":"9"}' })).content).toEqual((await call(direct, 'page', { query: 'q', limit: 9 })).content)
       expect((await call(client, 'call_tool', { name: 'page', arguments: '{oops' })).content[0]!.text).toMatch(/not JSON text of an object/)
     }
+    // The surface's tools in a batch are refused whole (MCP has had no batches since 2025-06-18).
+    const batch = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'page', arguments: { query: 'q' } } }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'page', arguments: { query: 'q' } } } }]) })
+    expect([batch.status, (await batch.json() as { error: { message: string } }).error.message]).toEqual([400, 'Send find_tools, describe_tools, call_tool on their own, not in a batch.'])
     // A strict profile's call_tool takes its arguments as JSON text, and its inverse reads them.
     const strict = await connect(`http://127.0.0.1:${port}/mcp/openai-strict`, 'modern')
     const listed = (await strict.listTools()).tools as unknown as Listed[]

@@ -82,7 +82,10 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
   const asIs = tools.filter(([, tool]) => tool.served === 'as-is').map(([name]) => name)
   const cached = tools.filter(([, tool]) => tool.fromSnapshot).length
   const from = cached > 0 ? `, ${cached === tools.length ? 'all' : cached} from the snapshot` : ''
-  const loaded = options.alwaysLoad?.length ? `, and ${options.alwaysLoad.join(', ')} listed beside them` : ''
+  const named = new Set(tools.map(([name]) => name))
+  const listed = options.alwaysLoad?.filter(name => named.has(name)) ?? []
+  const unknown = options.alwaysLoad?.filter(name => !named.has(name)) ?? []
+  const loaded = `${listed.length > 0 ? `, and ${listed.join(', ')} listed beside them` : ''}${unknown.length > 0 ? ` (--always-load names no tool called ${unknown.join(', ')})` : ''}`
   const surface = options.surface === 'search' ? `; listed behind find_tools, describe_tools and call_tool${loaded}` : ''
   return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${surface}`
 }

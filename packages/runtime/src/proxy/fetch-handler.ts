@@ -108,6 +108,9 @@ async function boundedText(request: Request, max: number): Promise<string | unde
   return new TextDecoder().decode(bytes)
 }
 
+/** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
+const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
+
 /**
  * A stateless proxy for an HTTP upstream, from its snapshot: `tools/list` served from the snapshot
  * (no upstream round trip, no compiling), `tools/call` repaired and mapped back with each profile's
@@ -247,23 +250,17 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       if (!messages.some(m => m.method === 'tools/call'))
         return forward(request, text)
       // The search surface: finding and describing are answered here; a call_tool names the call that goes on.
-      if (options.surface === 'search') {
-        const local = (messages as JsonRpcRequest[]).filter(m => m.method === 'tools/call' && (m.params?.name === SURFACE_TOOLS.find || m.params?.name === SURFACE_TOOLS.describe))
-        if (local.length > 0 && Array.isArray(parsed))
-          return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Send ${SURFACE_TOOLS.find} and ${SURFACE_TOOLS.describe} on their own, not in a batch: this proxy answers them itself.` } }, 400)
-        if (local.length > 0)
-          return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
-        for (const [i, m] of (messages as JsonRpcRequest[]).entries()) {
-          if (m.method !== 'tools/call' || m.params?.name !== SURFACE_TOOLS.call)
-            continue
-          const target = callTarget(m.params.arguments)
-          if ('error' in target) {
-            if (!Array.isArray(parsed))
-              return jsonResponse({ jsonrpc: '2.0', id: m.id ?? null, result: answered(facts, errorResult(target.error)) })
-            continue
-          }
-          messages[i] = { ...m, params: { ...m.params, name: target.name, arguments: target.arguments } }
-        }
+      const surfacedIn = (m: JsonRpcRequest): boolean => options.surface === 'search' && m.method === 'tools/call' && SURFACED.has(m.params?.name as string)
+      const surfaced = surfacedIn(message)
+      if (Array.isArray(parsed) && (messages as JsonRpcRequest[]).some(surfacedIn))
+        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Send ${[...SURFACED].join(', ')} on their own, not in a batch.` } }, 400)
+      if (surfaced && message.params!.name !== SURFACE_TOOLS.call)
+        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
+      if (surfaced) {
+        const target = callTarget(message.params!.arguments)
+        if ('error' in target)
+          return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, errorResult(target.error)) })
+        messages[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
       }
       const rewritten = await Promise.all((messages as JsonRpcRequest[]).map(m => m.method === 'tools/call' ? readCall(m, profile) : m))
       // A lone 2026-07-28 call's mirrored headers are made from the arguments sent on.

@@ -82,29 +82,39 @@ export function callTarget(given: unknown): { name: string, arguments: unknown }
 /** `service` behind the search surface; `alwaysLoad`: the tools listed beside the three as they are. */
 export function searchSurface(service: ToolService, alwaysLoad: readonly string[]): ToolService {
   const loaded = new Set(alwaysLoad)
-  const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
-  const indexes = new Map<string | undefined, ReturnType<typeof toolSearch>>()
-  const full = async (profile: string | undefined): Promise<McpTool[]> => (await service.list(profile)).tools
-  const index = async (profile: string | undefined): Promise<ReturnType<typeof toolSearch>> => {
-    let found = indexes.get(profile)
-    if (!found) {
-      found = toolSearch(await full(profile))
-      indexes.set(profile, found)
-    }
-    return found
-  }
   const own = new Set<string>(Object.values(SURFACE_TOOLS))
+  /** What the surface serves for one profile, made once from the full list: its own list, the search, the tools by name. */
+  interface Catalog {
+    list: Awaited<ReturnType<ToolService['list']>>
+    search: ReturnType<typeof toolSearch>
+    byName: Map<string, McpTool>
+  }
+  const catalogs = new Map<string | undefined, Promise<Catalog>>()
+  const catalog = (profile: string | undefined): Promise<Catalog> => {
+    let made = catalogs.get(profile)
+    if (!made) {
+      made = service.list(profile).then(({ tools, ttlMs, cacheScope }) => ({
+        list: preserialize({ tools: [...surfaceTools(profile), ...tools.filter(tool => loaded.has(tool.name) && !own.has(tool.name))], ttlMs, cacheScope }),
+        search: toolSearch(tools),
+        byName: new Map(tools.map(tool => [tool.name, tool])),
+      }))
+      catalogs.set(profile, made)
+    }
+    return made
+  }
+  // A listed tool is the same object every time: its hash is made once.
+  const hashes = new WeakMap<McpTool, Promise<string>>()
+  const hashOf = (tool: McpTool): Promise<string> => {
+    let hash = hashes.get(tool)
+    if (!hash) {
+      hash = schemaHash(tool)
+      hashes.set(tool, hash)
+    }
+    return hash
+  }
 
   return {
-    async list(profile) {
-      let list = lists.get(profile)
-      if (!list) {
-        const { tools, ttlMs, cacheScope } = await service.list(profile)
-        list = preserialize({ tools: [...surfaceTools(profile), ...tools.filter(tool => loaded.has(tool.name) && !own.has(tool.name))], ttlMs, cacheScope })
-        lists.set(profile, list)
-      }
-      return list
-    },
+    list: async profile => (await catalog(profile)).list,
     async call(name, args, request, profile, unsure) {
       if (!own.has(name))
         return service.call(name, args, request, profile, unsure)
@@ -112,7 +122,7 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
       if (name === SURFACE_TOOLS.find) {
         if (typeof given.query !== 'string' || given.query.trim() === '')
           return errorResult('find_tools needs "query": words for the task, e.g. "create issue".')
-        const found = (await index(profile)).search(given.query, FOUND)
+        const found = (await catalog(profile)).search.search(given.query, FOUND)
         if (found.length === 0)
           return text(`No tool matches ${quoteClipped(given.query)}. Try other words: what it acts on, or what it does.`)
         return text(`${found.map(summary).join('\n')}\n\nCall describe_tools with the names you need before call_tool.`)
@@ -121,10 +131,10 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         const names = Array.isArray(given.names) ? given.names.filter((item): item is string => typeof item === 'string').slice(0, MAX_DESCRIBED) : []
         if (names.length === 0)
           return errorResult('describe_tools needs "names": tool names, as find_tools gave them.')
-        const byName = new Map((await full(profile)).map(tool => [tool.name, tool]))
-        const known = names.filter(item => byName.has(item))
+        const { byName } = await catalog(profile)
+        const known = names.filter(item => byName.has(item)).map(item => byName.get(item)!)
         const unknown = names.filter(item => !byName.has(item))
-        const described = await Promise.all(known.map(async item => ({ ...byName.get(item)!, schemaHash: await schemaHash(byName.get(item)!) })))
+        const described = await Promise.all(known.map(async tool => ({ ...tool, schemaHash: await hashOf(tool) })))
         // An object, as tools/list answers (a client may read JSON text as structured content, which must be an object).
         return text(JSON.stringify({ tools: described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
       }
