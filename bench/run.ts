@@ -190,6 +190,10 @@ for (const [label, rows] of [['example tools', tokens.filter(r => r.set === 'exa
   const ratios = medianRatios([...rows])
   console.log(`  median advertised ÷ original, ${label}: ${TOKEN_PROFILES.map(p => `${p} ${ratios[p]!.toFixed(2)}×`).join(', ')}`)
 }
+console.log('\n10a. examples per variant (one small valid example per variant of a root union): o200k_base tokens they add per profile, on the tools that get them')
+const exampled = tokens.filter(r => TOKEN_PROFILES.some(p => r.profiles[p] !== r.withoutExamples[p]))
+table(['set', 'tool', ...TOKEN_PROFILES], exampled.map(r => [r.set, r.tool, ...TOKEN_PROFILES.map(p => `+${r.profiles[p]! - r.withoutExamples[p]!} (${(r.profiles[p]! / r.withoutExamples[p]!).toFixed(2)}×)`)]))
+console.log(`  ${exampled.length} of ${tokens.length} tools get examples; median cost ${TOKEN_PROFILES.map(p => `${p} ${median(exampled.map(r => r.profiles[p]! / r.withoutExamples[p]!)).toFixed(2)}×`).join(', ')}`)
 const portableMedian = medianRatios(tokens).portable!
 target('portable well under 0.8× the original\'s tokens (median, all tools) at the same precision', portableMedian < 0.8 && tokens.every(r => r.rejectedPortable >= r.rejectedOriginal * 0.95), `${portableMedian.toFixed(2)}×; precision ${percent(tokens.reduce((s, r) => s + r.rejectedPortable, 0), tokens.reduce((s, r) => s + r.rejectedOriginal, 0))} of the original's`)
 

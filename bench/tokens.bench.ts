@@ -21,6 +21,8 @@ export interface TokensRow {
   tool: string
   original: number
   profiles: Record<string, number>
+  /** Tokens per profile with `examples: false`: what the examples per variant cost is the difference. */
+  withoutExamples: Record<string, number>
   /** Portable tokens with the compiler before the cuts. */
   portableBefore?: number
   /** Invalid variations, and how many the original's JSON Schema and portable's reject. */
@@ -39,11 +41,12 @@ export async function runTokens(log: (line: string) => void, root: string): Prom
       log(`tokens: ${tool.name}`)
       const compiled: CompiledTool[] = TOKEN_PROFILES.map(profile => compileTool(tool, { profile }))
       const tokens = toolTokens(tool, compiled, 'portable')
+      const withoutExamples = toolTokens(tool, TOKEN_PROFILES.map(profile => compileTool(tool, { profile, examples: false })), 'portable').profiles
       // Precision on the input alone: the samples come from it.
       const inputOnly = { name: tool.name, input: tool.input }
       const { invalid, rejected } = measurePrecision(tool.input, [toOriginalSchema(tool.input).schema, compileTool(inputOnly).inputSchema])
       const portableBefore = before && definitionTokens({ name: tool.name, description: compiled[0]!.description, inputSchema: before(tool as { name: string, input: unknown, params?: unknown }) })
-      rows.push({ set, tool: tool.name, original: tokens.original, profiles: tokens.profiles, ...(portableBefore ? { portableBefore } : {}), invalid, rejectedOriginal: rejected[0]!, rejectedPortable: rejected[1]! })
+      rows.push({ set, tool: tool.name, original: tokens.original, profiles: tokens.profiles, withoutExamples, ...(portableBefore ? { portableBefore } : {}), invalid, rejectedOriginal: rejected[0]!, rejectedPortable: rejected[1]! })
     }
   }
   return rows

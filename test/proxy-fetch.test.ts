@@ -156,6 +156,34 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
     expect((await call(strict, 'call_tool', { name: 'page', arguments: JSON.stringify(written) })).content).toEqual((await call(direct, 'page', { query: 'q' })).content)
   })
 
+  it('offers progressive disclosure: the handshake says so, tools/catalog and tools/describe answer from the snapshot with the hashes it records, in both eras', async () => {
+    const loose = (await import('zod')).z.looseObject({})
+    // The upstream does not offer it; the Worker's answer to initialize does (clients keep only the keys they know: read it raw).
+    const handshake = async (url: string): Promise<Record<string, unknown>> => {
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) })
+      const text = await answer.text()
+      const json = text.trimStart().startsWith('{') ? text : text.split('\n').find(line => line.startsWith('data:'))!.slice(5)
+      return (JSON.parse(json) as { result: { capabilities: { tools: Record<string, unknown> } } }).result.capabilities.tools
+    }
+    expect(await handshake(upstream.url)).not.toHaveProperty('progressiveDisclosure')
+    expect(await handshake(worker.url)).toMatchObject({ progressiveDisclosure: true })
+    const recorded = JSON.parse(readFileSync(join(scratch, 'v2.mcp.json'), 'utf8')) as { runtime: Record<string, { schemaHash: Record<string, string> }> }
+    for (const era of ['legacy', 'modern'] as const) {
+      for (const profile of ['portable', 'openai-strict'] as const) {
+        const client = await connect(profile === 'portable' ? worker.url : `${worker.url}/${profile}`, era)
+        const listed = (await client.listTools()).tools
+        const catalog = await client.request({ method: 'tools/catalog', params: {} } as never, loose) as unknown as { tools: { name: string, summary: string, schemaHash: string }[], nextCursor?: string }
+        expect(catalog.tools.map(entry => entry.name)).toEqual(listed.map(tool => tool.name))
+        expect(catalog.nextCursor).toBeUndefined()
+        for (const entry of catalog.tools)
+          expect(entry.schemaHash, `${era} ${profile} ${entry.name}`).toBe(recorded.runtime[entry.name]!.schemaHash[profile])
+        const described = await client.request({ method: 'tools/describe', params: { names: ['page', 'send'] } } as never, loose) as unknown as { tools: unknown[] }
+        expect(described.tools).toEqual(['page', 'send'].map(name => listed.find(tool => tool.name === name)))
+        await expect(client.request({ method: 'tools/describe', params: { names: ['page', 'nope'] } } as never, loose)).rejects.toMatchObject({ code: -32002, data: { unknownNames: ['nope'] } })
+      }
+    }
+  })
+
   it('passes the upstream\'s own answers and everything else through: an invalid call\'s error, resources, prompts', async () => {
     const [client, direct] = await Promise.all([connect(worker.url), connect(upstream.url)])
     expect(await call(client, 'send', { kind: 'album', urls: ['one'] })).toEqual(await call(direct, 'send', { kind: 'album', urls: ['one'] }))

@@ -40,8 +40,9 @@ const COMMANDS: Record<string, string> = {
       host names by --allow-origin and --allow-host; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
       --outputs unlisted lists no output schema (for a server whose results miss its own);
       --surface search lists three tools that find, describe and call the others instead of every
-      schema (--always-load name lists a tool beside them)`,
-  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--env NAME=value]… [--] <command> [args…]
+      schema (--always-load name lists a tool beside them); --overrides file hides tools or
+      parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint`,
+  snapshot: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--overrides file] [--env NAME=value]… [--] <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
       compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
       flatmcp proxy --artifact and the fetch handler serve without compiling`,
@@ -267,7 +268,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
-    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'surface': { type: 'string' }, 'always-load': { type: 'string', multiple: true }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true }, 'oauth-client-id': { type: 'string' }, 'oauth-client-secret-file': { type: 'string' }, 'oauth-issuer': { type: 'string' }, 'oauth-scope': { type: 'string' } } as const
+    const options = { 'profile': { type: 'string', multiple: true }, 'preset': { type: 'string' }, 'on-invalid': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true }, 'timeout': { type: 'string' }, 'compile-timeout': { type: 'string' }, 'http': { type: 'string' }, 'host': { type: 'string' }, 'artifact': { type: 'string' }, 'frozen': { type: 'boolean' }, 'outputs': { type: 'string' }, 'surface': { type: 'string' }, 'always-load': { type: 'string', multiple: true }, 'out': { type: 'string' }, 'auth-token': { type: 'string', multiple: true }, 'auth-token-file': { type: 'string' }, 'no-auth': { type: 'boolean' }, 'allow-origin': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true }, 'oauth-client-id': { type: 'string' }, 'oauth-client-secret-file': { type: 'string' }, 'oauth-issuer': { type: 'string' }, 'oauth-scope': { type: 'string' }, 'overrides': { type: 'string' } } as const
     const split = commandStart(rest, options)
     const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options })
     const serving = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host']
@@ -286,6 +287,7 @@ async function main(argv: string[]): Promise<number> {
       ...(onInvalid ? { onInvalid: onInvalid as 'serve' | 'drop' } : {}),
       ...(values.timeout === undefined ? {} : { timeoutMs: duration(values.timeout, '--timeout')! }),
       ...(values['compile-timeout'] === undefined ? {} : { compileTimeoutMs: duration(values['compile-timeout'], '--compile-timeout')! }),
+      ...(values.overrides === undefined ? {} : { overrides: (await import('./proxy/proxy')).readOverridesFile(values.overrides) }),
     }
     if (command === 'snapshot') {
       const { runSnapshot } = await import('./proxy/snapshot')

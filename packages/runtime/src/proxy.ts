@@ -10,6 +10,8 @@ export type { CompiledUpstreamList, CompileListOptions } from './proxy/compile-l
 export { connectUpstream } from './proxy/connection'
 export { expandVariables, upstreamEnvironment } from './proxy/environment'
 export type { ConnectOptions, Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamOAuth, UpstreamTarget } from './proxy/connection'
+export { applyOverrides, checkFixed, describeOverrides, OverridesError, readOverrides, rejectedFixed, withFixed } from './proxy/overrides'
+export type { FixedParameter, Overrides, ParameterOverride, ToolOverride } from './proxy/overrides'
 export { createProxy } from './proxy/proxy'
 export type { Proxy, ProxyOptions, ServedTool } from './proxy/proxy'
 export { profileOfPath } from './proxy/routes'

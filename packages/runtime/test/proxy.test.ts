@@ -16,7 +16,7 @@ import { callSlots } from '../src/proxy/slots'
 import { InputRequired } from '../src/elicit/replay'
 import { forwardedParams } from '../src/proxy/forward'
 import { questionBridge } from '../src/proxy/questions'
-import { canonicalJson } from '../src/proxy/upstream-list'
+import { canonicalJson } from '../src/service/schema-hash'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
 const TOOLS: UpstreamTool[] = [
@@ -167,6 +167,21 @@ describe('a proxy over an upstream of data', () => {
     expect(proxy.drift()).toEqual({ changed: ['draw'], added: ['new'], removed: ['page'] })
     expect(proxy.tools().get('draw')).toMatchObject({ fromSnapshot: false, served: 'compiled' })
     expect(lines.filter(line => line.includes('no longer matches'))).toEqual(['flatmcp proxy: the upstream no longer matches the snapshot (changed: "draw"; new: "new"; gone: "page"); what changed or is new is compiled anew'])
+  })
+
+  it('records each tool\'s schemaHash per profile in its snapshot, the hash its tools/catalog gives in that profile', async () => {
+    // A closed root, so the strict form is not the portable one.
+    const closed = { ...TOOLS[0]!, inputSchema: { ...TOOLS[0]!.inputSchema, additionalProperties: false } }
+    const proxy = await createProxy(fakeUpstream([closed, TOOLS[1]!]), { log: () => {}, profiles: ['openai-strict'], profile: 'openai-strict' })
+    const snapshot = proxy.snapshot('flatmcp@test')
+    const client = await clientOf(proxy) as unknown as { request: (message: object, schema: object) => Promise<{ tools: { name: string, schemaHash: string }[] }> }
+    const loose = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } }
+    const catalog = await client.request({ method: 'tools/catalog', params: {} }, loose)
+    expect(catalog.tools.map(entry => entry.name)).toEqual(['draw', 'page'])
+    for (const entry of catalog.tools)
+      expect(snapshot.runtime[entry.name]!.schemaHash).toEqual({ 'portable': expect.stringMatching(/^[0-9a-f]{64}$/), 'openai-strict': entry.schemaHash })
+    // The union's strict form is another schema, so another hash.
+    expect(snapshot.runtime.draw!.schemaHash!.portable).not.toBe(snapshot.runtime.draw!.schemaHash!['openai-strict'])
   })
 
   it('with frozen, serves only what the snapshot holds; refuses a snapshot of another preset or without a profile it is asked for', async () => {

@@ -18,7 +18,7 @@ import { liveList, probeSnapshot } from './snapshot'
 export { ProbeLoadError } from './findings'
 export type { ArtifactReport, Check, Finding, ProbeOptions, ProbeReport } from './findings'
 
-/** The `flatmcp build` command that writes this artifact again, where it is, with the options it records (`extend` and `coercion: false` are the plugin's alone). */
+/** The `flatmcp build` command that writes this artifact again, where it is, with the options it records (`extend`, `coercion: false` and `examples: false` are the plugin's alone). */
 function buildCommand(file: string, root: string, artifact: Artifact): string {
   const where = path.relative(root, file).split(path.sep).join('/')
   const named = defaultArtifactName(artifact.module)
@@ -54,6 +54,7 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
     profile: artifact.options.profile,
     profiles: artifact.options.profiles,
     coercion: artifact.options.coercion,
+    examples: artifact.options.examples !== false,
     preset: artifact.options.preset,
     failOn: 'never',
     extend: extend === null ? undefined : extend.module ? { module: extend.module, export: extend.export } : { schema: jsonStandardSchema(extend.schema) },
@@ -70,7 +71,7 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
       check: 'current',
       severity: 'error',
       message: `the artifact differs from what ${artifact.module} compiles to now`,
-      detail: `${lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`)}\nrefresh it: run your build${artifact.options.extend === null && artifact.options.coercion ? `, or ${buildCommand(file, root, artifact)}` : ''}`,
+      detail: `${lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`)}\nrefresh it: run your build${artifact.options.extend === null && artifact.options.coercion && artifact.options.examples !== false ? `, or ${buildCommand(file, root, artifact)}` : ''}`,
     })
   }
 

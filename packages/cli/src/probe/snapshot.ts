@@ -8,15 +8,16 @@ import type { Source } from './checks'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
-import { compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readSnapshot, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { applyOverrides, compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readOverrides, readSnapshot, rejectedFixed, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { snapshotCommand } from '../proxy/snapshot'
+import { ajvValidator } from '../proxy/validator'
 import { snapshotGenerator } from '../version'
 import { shapeChecks, soundness, startReport } from './checks'
 import { lineDiff } from './diff'
 import { ProbeLoadError } from './findings'
 
 /** The live upstream's tools, by name, with the digest of each definition, and where it is. */
-export interface LiveList { tools: ReadonlyMap<string, string>, target: UpstreamTarget }
+export interface LiveList { tools: ReadonlyMap<string, string>, target: UpstreamTarget, /** The definitions as listed, which a snapshot's overrides are applied to. */ listed: unknown[] }
 
 /**
  * A snapshot, probed as an artifact whose source is the upstream definitions it records: its shape in
@@ -47,13 +48,19 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
   // Compiled again from the definitions it records, with the options it records.
   const text = readFileSync(file, 'utf8')
   const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles })
-  const again = snapshotText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles }))
+  const recorded = snapshot.overrides
+  const again = snapshotText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles, ...(recorded ? { overrides: recorded.file, fixed: new Map(Object.entries(recorded.fixed)) } : {}) }))
   const out = path.relative(process.cwd(), file) || file
   const command = live ? snapshotCommand(live.target, out, snapshot.options) : `${snapshotCommand({ command: [] }, out, snapshot.options)} <the upstream's command>`
   if (again !== text)
     add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now (a flatmcp of another version made it); refresh it`, detail: `${lineDiff(text, again, path.basename(file), 'compiled now')}\nrefresh it: ${command}` })
+  // Each fixed value, against the upstream's schema of its key: one it rejects fails every call.
+  for (const { tool, key, message } of rejectedFixed(Object.entries(recorded?.fixed ?? {}), ajvValidator()))
+    add({ check: 'superset', severity: 'error', tool, message: `the overrides fix ${JSON.stringify(key)}: ${message}, so every call would fail; fix it to a value it takes` })
   if (live) {
-    const drift = driftOf(tools, live.tools)
+    // The live list as the snapshot's overrides change it, so a hidden tool or a fixed parameter is no drift.
+    const liveTools = recorded ? new Map((await readUpstreamList(applyOverrides(live.listed, readOverrides(recorded.file), () => {}).tools, () => {})).map(entry => [entry.tool.name, entry.digest])) : live.tools
+    const drift = driftOf(tools, liveTools)
     const refresh = `refresh it: ${command}`
     for (const name of drift.changed)
       add({ check: 'current', severity: 'error', tool: name, message: `the live upstream lists "${name}" with another definition than the snapshot's; ${refresh}` })
@@ -83,7 +90,7 @@ export async function liveList(target: UpstreamTarget): Promise<LiveList> {
   })
   try {
     const { entries } = await readUpstream(upstream.client)
-    return { tools: new Map(entries.map(entry => [entry.tool.name, entry.digest])), target }
+    return { tools: new Map(entries.map(entry => [entry.tool.name, entry.digest])), target, listed: entries.map(entry => entry.tool) }
   }
   finally {
     await upstream.close().catch(() => {})

@@ -4,12 +4,12 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Downstream, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
-import type { Ajv2020 } from 'ajv/dist/2020.js'
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { TARGET_NAMES } from '@flatmcp/core'
-import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
+import type { Overrides } from '@flatmcp/runtime/proxy'
+import { createProxy, describeDrift, ProxySetupError, readOverrides, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
 import { snapshotCommand } from './snapshot'
+import { ajvValidator } from './validator'
 
 export interface ProxyCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
@@ -33,37 +33,26 @@ export interface ProxyCommandOptions {
   /** What a session's list holds (`--surface`), and the tools listed beside the search surface (`--always-load`). */
   surface?: 'full' | 'search'
   alwaysLoad?: string[]
+  /** The operator's overrides (`--overrides file`, read by `readOverridesFile`). */
+  overrides?: Overrides
   /** The upstream command, started already (before the MCP SDK loaded). */
   started?: StartedCommand
   /** Where operator lines go. Default: stderr. */
   log?: (line: string) => void
 }
 
-/**
- * The proxy's validator, ajv with its formats checked, as the clients that check results do: the
- * upstream's own schema as a chooser of readings (the runtime cuts the costly keywords, formats
- * among them, first), and a listed output schema as the test of a result's structured part.
- */
-export function ajvValidator(): (schema: object) => (value: unknown) => boolean {
-  // Loaded on the first call that needs it, not before the proxy answers its client (about 60 ms).
-  let made: Ajv2020 | undefined
-  const ajvOf = (): Ajv2020 => {
-    if (!made) {
-      const load = createRequire(import.meta.url)
-      made = new (load('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
-      ;(load('ajv-formats') as { default: (ajv: unknown) => void }).default(made)
-    }
-    return made
+
+/** A snapshot file, parsed and checked; anything off is a setup error naming the file. */
+/** An overrides file (`--overrides`), read and checked: anything off is a `ProxySetupError` naming the file and the JSON path. */
+export function readOverridesFile(file: string): Overrides {
+  try {
+    return readOverrides(JSON.parse(readFileSync(file, 'utf8')))
   }
-  return (schema) => {
-    const ajv = ajvOf()
-    const validate = ajv.compile(schema)
-    ajv.removeSchema(schema)
-    return value => validate(value) as boolean
+  catch (error) {
+    throw new ProxySetupError(`${file}: ${(error as Error).message}`)
   }
 }
 
-/** A snapshot file, parsed and checked; anything off is a setup error naming the file. */
 export function readSnapshotFile(file: string): unknown {
   let parsed: unknown
   try {
@@ -116,6 +105,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
+    ...(options.overrides ? { overrides: options.overrides } : {}),
     log,
   })
   const stop = (code: number) => (proxy?: Proxy): void => {

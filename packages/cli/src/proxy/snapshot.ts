@@ -3,11 +3,12 @@
 // statelessly; `flatmcp probe` checks it. The list is compiled by the runtime's `compileUpstreamList`,
 // as the proxy compiles it.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core'
-import { compileUpstreamList, connectUpstream, fallbacksOf, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal'
+import { ajvValidator } from './validator'
 
 export interface SnapshotCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
@@ -22,6 +23,8 @@ export interface SnapshotCommandOptions {
   compileTimeoutMs?: number
   /** What made the snapshot, as its `generator` field says: `flatmcp@1.0.0`. */
   generator: string
+  /** The operator's overrides (`--overrides file`), applied to the list and recorded in the snapshot. */
+  overrides?: Overrides
   log?: (line: string) => void
 }
 
@@ -62,12 +65,15 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
     const list = await (async () => {
-      const { entries } = await readUpstream(upstream.client, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log })
-      return compileUpstreamList(entries, {
+      for (const line of options.overrides ? describeOverrides(options.overrides) : [])
+        log(line.replace('flatmcp proxy:', 'flatmcp snapshot:'))
+      const { entries, fixed } = await readUpstream(upstream.client, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+      checkFixed(fixed, ajvValidator())
+      return Object.assign(await compileUpstreamList(entries, {
         profiles,
         ...(options.preset ? { preset: options.preset } : {}),
         ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
-      })
+      }), { fixed })
     })().catch((error: unknown) => {
       throw listSetupError(error, upstream.where)
     })
@@ -77,7 +83,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
         log(`flatmcp snapshot: tool ${shown(tool.name)} ${fallback}`)
       return !dropped
     })
-    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: list.preset, profiles })
+    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: list.preset, profiles, ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
     writeFileAtomic(file, snapshotText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)

@@ -7,6 +7,7 @@ import type { CoercionPlan } from '../plan/plan-coercion'
 import type { TargetProfile } from '../profiles/apply'
 import type { TargetRule } from '../profiles/rules'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
+import { carryExamples, toolExamples } from './examples'
 import { flattenSchema } from './flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../keywords'
 import { tagOf } from '../flatten/hints'
@@ -59,6 +60,12 @@ export interface CompileOptions {
    * and Claude Code take. Calls with `null` are still read as before. The `gemini` profile always does.
    */
   omitAbsentNulls?: boolean
+  /**
+   * One example per variant of a root union, made from the original schema and kept where the
+   * original parser (its Standard Schema `validate`, run synchronously) accepts it: the root's
+   * `examples` in `portable`, a line of the input's description in the target profiles. Default: true.
+   */
+  examples?: boolean
 }
 
 export interface CompiledTool {
@@ -123,6 +130,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   let discriminator: string | undefined
   let presetName: PresetName | undefined
   let originalSize = 0
+  const partOriginals = new Map<ToolSchemaPart, JsonSchema>()
   const target = resolveTarget(options.profile ?? 'portable')
   const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
     let original
@@ -141,8 +149,10 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     delete original.schema.$schema
     const result = flattenSchema(original.schema, { profile: target.flatten, notes: original.notes, semantics: original.semantics })
     diagnostics.push(...result.diagnostics.map(d => ({ ...d, tool: tool.name, schema: part })))
-    if (part !== 'output')
+    if (part !== 'output') {
       originals.push(original)
+      partOriginals.set(part, structuredClone(original.schema))
+    }
     if (part === 'input')
       discriminator = rootDiscriminator(original)
     if (part === 'input' && 'preset' in original) {
@@ -204,6 +214,12 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
       compiled.outputSchema = { type: 'object', properties: { result }, required: ['result'], ...($defs === undefined ? {} : { $defs }), ...(definitions === undefined ? {} : { definitions }) } as JsonSchemaObject
       compiled.outputWrap = 'result'
     }
+  }
+  if (options.examples !== false) {
+    const sources = parts.map(([part]) => ({ part, schema: partOriginals.get(part), parser: part === 'extend' ? options.extend!.schema : tool[part as 'params' | 'input'] }))
+    const examples = toolExamples(sources)
+    if (examples.length > 0)
+      compiled.inputSchema = carryExamples(compiled.inputSchema, examples, target.profile ? { decode: targeted?.decode, strict: targeted?.strict === true } : undefined)
   }
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations

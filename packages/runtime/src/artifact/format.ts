@@ -47,6 +47,8 @@ export interface ArtifactOptions {
   /** The preset JSON Schema inputs were read with, where not detected (absent: `auto`). */
   preset?: string
   coercion: boolean
+  /** Built without examples per variant (absent: with them). */
+  examples?: false
   /** The shared fields: where they came from, and their JSON Schema. */
   extend: null | { module?: string, export?: string, schema: unknown }
 }
@@ -110,7 +112,10 @@ export interface UpstreamTool extends McpTool {
 }
 
 /** A tool's `runtime` entry in a snapshot: its data, whether it is served as it came, and its upstream definition. */
-export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: string, upstream: UpstreamRecord }
+export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: string, upstream: UpstreamRecord, schemaHash?: SchemaHashes }
+
+/** A tool's `schemaHash` in each profile it is listed in (the base is `portable`): the lowercase hex SHA-256 of its canonical JSON as listed. */
+export type SchemaHashes = Record<string, string>
 
 /** A snapshot as `flatmcp snapshot` writes it: an artifact whose source is a server, not a module. */
 export interface Snapshot {
@@ -122,6 +127,12 @@ export interface Snapshot {
   runtime: Record<string, SnapshotRuntimeEntry>
   /** What the compiler said of each tool (`schema` where it is not the input: `output`), strict fallbacks in every profile among it. */
   diagnostics: { tool: string, schema?: string, code: string, severity: string, path: string, message: string }[]
+  /**
+   * The operator's overrides the tools were read with (`flatmcp snapshot --overrides`): `file` as
+   * given, and each fixed parameter's value with the upstream's schema of its key (the probe checks
+   * one against the other; the fetch handler sets the values on every call).
+   */
+  overrides?: { file: unknown, fixed: Record<string, Record<string, { value: unknown, schema: unknown }>> }
 }
 
 /** One tool of an upstream's list, compiled (or why not): what the proxy serves and a snapshot holds. */
@@ -137,4 +148,6 @@ export interface CompiledUpstream {
 /** One tool of a snapshot, as the proxy serves it. */
 export interface ProxiedTool extends CompiledUpstream {
   upstream: UpstreamRecord
+  /** The tool's `schemaHash` as each profile lists it (tools/catalog gives it; a snapshot records it). */
+  schemaHash?: SchemaHashes
 }

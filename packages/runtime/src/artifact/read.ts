@@ -2,7 +2,7 @@
 // fetch handler (snapshots), the probe and the command: anything off is an `ArtifactError` naming the
 // field, before anything is served from the file. What serving needs is always checked; `provenance`
 // also asks for what says where a module's artifact came from (the probe re-derives it from that).
-import type { ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, UpstreamRecord } from './format'
+import type { ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, SchemaHashes, UpstreamRecord } from './format'
 import type { ToolDiagnostic } from '@flatmcp/core'
 import { hasOwn, isObject } from '../util/object'
 import { malformedSchema, malformedTool } from './tool-shape'
@@ -163,6 +163,7 @@ export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, 
       precomputed: precomputed(tool, entry),
       diagnostics: said.get(tool.name) ?? [],
       upstream: record as unknown as UpstreamRecord,
+      ...(isObject(entry.schemaHash) && Object.values(entry.schemaHash).every(hash => typeof hash === 'string') ? { schemaHash: entry.schemaHash as SchemaHashes } : {}),
     }
   })
   return { kind: 'snapshot', snapshot: s as unknown as Snapshot, tools }

@@ -52,6 +52,9 @@ export interface SnapshotAbout {
   upstream: { name: string, version: string }
   preset: PresetName
   profiles: readonly ProfileName[]
+  /** The operator's overrides the list was read with, and each tool's fixed parameters. */
+  overrides?: unknown
+  fixed?: ReadonlyMap<string, Record<string, { value: unknown, schema: unknown }>>
 }
 
 /** The snapshot of a compiled list: deterministic (the list's order, no timestamps). */
@@ -65,8 +68,10 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
       ...runtimeData(tool.precomputed),
       ...(tool.served === 'as-is' ? { served: 'as-is' as const, reason: tool.reason! } : {}),
       upstream: tool.upstream,
+      ...(tool.schemaHash === undefined ? {} : { schemaHash: tool.schemaHash }),
     }])),
     diagnostics: tools.flatMap(tool => tool.diagnostics.map(({ tool: name, schema, code, severity, path, message }) => ({ tool: name, ...(schema === 'input' ? {} : { schema }), code, severity, path, message }))),
+    ...(about.overrides === undefined ? {} : { overrides: { file: about.overrides, fixed: Object.fromEntries(about.fixed ?? []) } }),
   }
 }
 

@@ -7,6 +7,7 @@ import type { RequestFacts } from '../service/profile-choice'
 import type { StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
@@ -22,7 +23,7 @@ export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): ServerType {
   const service = createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message))
-  const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, instructions: options.instructions })
+  const server = new Server(info, { capabilities: { ...options.capabilities, tools: { ...DISCLOSURE_CAPABILITY } as { listChanged?: boolean } }, instructions: options.instructions })
   // The 1.x SDK speaks the 2025 protocol only: a session's identity is what `initialize` said.
   const profile = instanceProfile(options.profile)
   const factsOf = (extra: { authInfo?: unknown, requestInfo?: { headers: Record<string, string | string[] | undefined>, url?: URL } }): RequestFacts => {
@@ -39,6 +40,16 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     const ask: AskForm | undefined = askable ? params => server.elicitInput(params as never, { relatedRequestId: extra.requestId }) as never : undefined
     return service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}) }, name, unsure)
   })
+  // tools/catalog and tools/describe are no 1.x request schema: they are served where no handler is.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (!isDisclosureMethod(request.method))
+      throw new McpError(ErrorCode.MethodNotFound, 'Method not found')
+    const list = await service.list((await profile(factsOf(extra), 'list')).profile)
+    const answer = await answerDisclosure(request.method, request.params, list)
+    if ('error' in answer)
+      throw new McpError(answer.error.code, answer.error.message, answer.error.data)
+    return answer.result as never
+  }
   repairStringArguments(server)
   return server
 }

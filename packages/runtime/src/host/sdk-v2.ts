@@ -8,6 +8,7 @@ import type { ToolService } from '../service/tool-service'
 import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateCodec, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { replayedAsk } from '../elicit/replay'
+import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
@@ -29,9 +30,14 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
   // A round's state goes out sealed and comes back verified (the spec's integrity MUST): a forged or
   // stale one is refused (-32602) before any handler replays it as the user's answer.
   const codec = stateCodec(options.requestState)
-  const server = new Server(info, { capabilities: { ...options.capabilities, tools: {} }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }), requestState: { verify: codec.verify } })
+  const server = new Server(info, { capabilities: { ...options.capabilities, tools: { ...DISCLOSURE_CAPABILITY } as { listChanged?: boolean } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }), requestState: { verify: codec.verify } })
   serveTools(server, () => service, options, codec)
   return server
+}
+
+/** A Standard Schema that takes any params object as it is: the disclosure answers read their params themselves. */
+const ANY_PARAMS = {
+  '~standard': { version: 1 as const, vendor: 'flatmcp', validate: (value: unknown) => ({ value: (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown> }) },
 }
 
 /** The key a server's round states are sealed with where none is given: one per process. */
@@ -71,6 +77,15 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     }
   }
   server.setRequestHandler('tools/list', async (_request, ctx) => service().list((await profile(factsOf(ctx), 'list')).profile) as never)
+  // Progressive disclosure: views of the same list, for clients that ask for them.
+  for (const method of DISCLOSURE_METHODS) {
+    server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
+      const answer = await answerDisclosure(method, params, await service().list((await profile(factsOf(ctx), 'list')).profile))
+      if ('error' in answer)
+        throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data)
+      return answer.result as never
+    })
+  }
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const authInfo = ctx.http?.authInfo
     const meta = request.params._meta as { progressToken?: string | number } | undefined

@@ -3,8 +3,11 @@
 // thread, within its time bound), each tool compiled in the base and every profile asked for, a tool
 // compiled before (a snapshot's, the last list version's) taken as it was.
 import type * as Compiler from '@flatmcp/core'
-import type { ProxiedTool } from '../artifact/format'
+import type { PrecomputedTool, ProxiedTool, SchemaHashes } from '../artifact/format'
 import type { UpstreamEntry } from './upstream-list'
+import { schemaHash } from '../service/schema-hash'
+import { listedTool } from '../service/tools'
+import { ownValue } from '../util/object'
 import { timerMs } from '../util/wait'
 import { compileList } from './bounded-compile'
 import { compiledKey, servedAsIs } from './compile-upstream'
@@ -56,12 +59,21 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
     known: [...known.keys()],
   }, limits)
   const byEntry = new Map(compiling.map((entry, i) => [entry, compiled.tools[i]]))
+  const profiles = ['portable', ...(options.profiles ?? []).filter(profile => profile !== 'portable')]
   return {
     preset: compiled.preset,
-    tools: entries.map((entry) => {
+    tools: await Promise.all(entries.map(async (entry): Promise<ProxiedTool> => {
       const { tool, digest } = entry
       const made = entry.uncompiled === undefined ? byEntry.get(entry) : servedAsIs(tool, entry.uncompiled)
-      return made === null ? known.get(compiledKey(compiled.preset, tool.name, digest))! : { ...made!, upstream: { digest, tool } }
-    }),
+      if (made === null)
+        return known.get(compiledKey(compiled.preset, tool.name, digest))!
+      return { ...made!, upstream: { digest, tool }, schemaHash: await schemaHashes(made!.precomputed, profiles) }
+    })),
   }
+}
+
+/** A tool's `schemaHash` as each profile lists it. */
+async function schemaHashes(precomputed: PrecomputedTool, profiles: readonly string[]): Promise<SchemaHashes> {
+  const hashes = await Promise.all(profiles.map(profile => schemaHash(listedTool(precomputed, profile === 'portable' ? undefined : ownValue(precomputed.profiles, profile)))))
+  return Object.fromEntries(profiles.map((profile, i) => [profile, hashes[i]!]))
 }

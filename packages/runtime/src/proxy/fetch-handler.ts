@@ -8,13 +8,16 @@ import type * as Compiler from '@flatmcp/core'
 import type { Surface } from '../service/options'
 import type { ProfileChoice, RequestFacts } from '../service/profile-choice'
 import type { Validator } from './chooser'
+import type { ForwardedResult } from './outputs'
 import type { HttpGuardOptions } from './guard'
+import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { errorResult } from '../service/results'
 import { callTarget, SURFACE_TOOLS } from '../service/surface'
 import { logLine } from '../util/log'
 import { isObject } from '../util/object'
 import { answerShaped } from './answer-shaped'
+import { readOverrides, withFixed } from './overrides'
 import { httpGuard } from './guard'
 import { headerDeclarations, mirrorCall } from './param-headers'
 import { servedTools } from './served-tools'
@@ -108,6 +111,17 @@ async function boundedText(request: Request, max: number): Promise<string | unde
   return new TextDecoder().decode(bytes)
 }
 
+/** The requests whose answer says what the server offers: a 2025 session's `initialize`, a 2026-07-28 `server/discover`. */
+const HANDSHAKES = new Set(['initialize', 'server/discover'])
+
+/** A handshake's result with `tools.progressiveDisclosure` among its capabilities (where it offers tools). */
+function offersDisclosure(result: ForwardedResult): ForwardedResult {
+  const capabilities = (result as { capabilities?: unknown }).capabilities
+  if (!isObject(capabilities) || !isObject(capabilities.tools))
+    return result
+  return { ...result, capabilities: { ...capabilities, tools: { ...capabilities.tools, ...DISCLOSURE_CAPABILITY } } } as ForwardedResult
+}
+
 /** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
 const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
 
@@ -140,6 +154,10 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
+  // The operator's overrides the snapshot was made with: a hidden tool is no tool, a fixed parameter is set on every call.
+  const recorded = snapshot.overrides
+  const hidden = new Set(recorded ? Object.entries(readOverrides(recorded.file).tools).filter(([, tool]) => tool.hide).map(([name]) => name) : [])
+  const fixed = new Map(Object.entries(recorded?.fixed ?? {}))
   /** Each tool's `x-mcp-header` declarations, as its upstream schema makes them. */
   const declarations = new Map(tools.map(tool => [tool.name, headerDeclarations(tool.upstream.tool)]))
   /** The tools whose results the handler reads on the way back: those that list an output schema. */
@@ -208,7 +226,8 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
     if (typeof name !== 'string')
       return message
     const read = await served.service().read(name, message.params!.arguments, profile)
-    return read?.ok ? { ...message, params: { ...message.params, arguments: read.input } } : message
+    const input = read?.ok ? read.input : message.params!.arguments
+    return read?.ok || fixed.has(name) ? { ...message, params: { ...message.params, arguments: withFixed(input, fixed.get(name)) } } : message
   }
 
   /** A result this handler answers itself: in 2026-07-28, complete and saying which server answered (as the SDKs' servers stamp them). */
@@ -236,19 +255,32 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       const messages = Array.isArray(parsed) ? parsed : [parsed]
       if (!messages.every(isObject))
         return forward(request, text)
-      if (Array.isArray(parsed) && messages.some(message => message.method === 'tools/list'))
-        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Send tools/list on its own, not in a batch: this proxy answers it from its snapshot.' } }, 400)
+      const listing = (m: { method?: unknown }): boolean => m.method === 'tools/list' || isDisclosureMethod(m.method)
+      if (Array.isArray(parsed) && messages.some(listing))
+        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Send tools/list, tools/catalog and tools/describe on their own, not in a batch: this proxy answers them from its snapshot.' } }, 400)
       const message = messages[0] as JsonRpcRequest
       const facts = factsOf(request, message)
       // Each request is decided alone: a stateless proxy has no session to keep a profile in.
-      const { profile } = await instanceProfile(options.profile)(facts, message.method === 'tools/list' ? 'list' : 'call')
+      const { profile } = await instanceProfile(options.profile)(facts, listing(message) ? 'list' : 'call')
       if (!Array.isArray(parsed) && message.method === 'tools/list') {
         if (message.params?.cursor !== undefined)
           return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: 'Invalid cursor: this proxy serves the whole list on one page.' } })
         return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().list(profile)) })
       }
+      if (!Array.isArray(parsed) && isDisclosureMethod(message.method)) {
+        const answer = await answerDisclosure(message.method, message.params, await served.service().list(profile))
+        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, ...('error' in answer ? answer : { result: answered(facts, answer.result) }) })
+      }
+      // The handshake's answer offers what this handler serves besides the upstream: tools/catalog and tools/describe.
+      if (!Array.isArray(parsed) && HANDSHAKES.has(message.method as string) && message.id !== undefined)
+        return answerShaped(await forward(request, text), message.id, offersDisclosure)
       if (!messages.some(m => m.method === 'tools/call'))
         return forward(request, text)
+      // The tool a call reaches: the one named, or the one a call_tool names.
+      const reached = (m: JsonRpcRequest): unknown => options.surface === 'search' && m.params?.name === SURFACE_TOOLS.call ? (callTarget(m.params.arguments) as { name?: unknown }).name : m.params?.name
+      const hiddenCall = (messages as JsonRpcRequest[]).find(m => m.method === 'tools/call' && hidden.has(reached(m) as string))
+      if (hiddenCall)
+        return jsonResponse({ jsonrpc: '2.0', id: Array.isArray(parsed) ? null : hiddenCall.id ?? null, error: { code: -32602, message: `Unknown tool ${JSON.stringify(reached(hiddenCall))}.` } }, Array.isArray(parsed) ? 400 : 200)
       // The search surface: finding and describing are answered here; a call_tool names the call that goes on.
       const surfacedIn = (m: JsonRpcRequest): boolean => options.surface === 'search' && m.method === 'tools/call' && SURFACED.has(m.params?.name as string)
       const surfaced = surfacedIn(message)

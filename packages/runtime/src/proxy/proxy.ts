@@ -15,9 +15,11 @@ import type { Surface } from '../service/options'
 import type { StartedCommand } from './command'
 import type { ServedTools } from './served-tools'
 import type { Drift } from './snapshot'
+import type { FixedParameter, Overrides } from './overrides'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { Server } from '@modelcontextprotocol/server'
 import { toSnapshot } from '../artifact/write'
+import { DISCLOSURE_CAPABILITY } from '../service/disclosure'
 import { serveTools, unknownTool } from '../host/sdk-v2'
 import { PROTOCOL_ERROR } from '../service/results'
 import { logLine } from '../util/log'
@@ -31,6 +33,7 @@ import { servedTools } from './served-tools'
 import { listSetupError } from './setup-error'
 import { callSlots } from './slots'
 import { describeDrift, driftOf, readSnapshot } from './snapshot'
+import { checkFixed, describeOverrides, withFixed } from './overrides'
 import { readUpstream, shown } from './upstream-list'
 
 export type { Message, UpstreamClient, UpstreamTarget } from './connection'
@@ -118,6 +121,12 @@ export interface ProxyOptions {
   surface?: Surface
   /** With `surface: 'search'`: the tools listed beside the three, as they are. */
   alwaysLoad?: readonly string[]
+  /**
+   * The operator's overrides (`readOverrides` checks a parsed file): tools hidden, parameters hidden
+   * or fixed (set on every call), descriptions replaced, `alwaysLoad` and `searchHint` marked. Said on
+   * `log` at start-up; a snapshot records them.
+   */
+  overrides?: Overrides
   /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
   started?: StartedCommand
 }
@@ -172,6 +181,8 @@ interface ListVersion {
   compiled: ProxiedTool[]
   preset: Compiler.PresetName
   drift: Drift
+  /** Each tool's fixed parameters (overrides), with the upstream's schema of each. */
+  fixed: Map<string, Record<string, FixedParameter>>
 }
 
 /**
@@ -233,6 +244,12 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   /** The tools whose output schema is no longer listed (their upstream broke it), across list versions. */
   const withdrawn = new Set<string>()
 
+  const overrides = options.overrides
+  for (const line of overrides ? describeOverrides(overrides) : [])
+    log(line)
+  const hidden = new Set(Object.entries(overrides?.tools ?? {}).filter(([, tool]) => tool.hide).map(([name]) => name))
+  // The operator's alwaysLoad marks list a tool beside the search surface's three too.
+  const alwaysLoad = [...new Set([...(options.alwaysLoad ?? []), ...Object.entries(overrides?.tools ?? {}).filter(([, tool]) => tool.alwaysLoad).map(([name]) => name)])]
   const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true }
   const questions = questionBridge(timing.timeout)
   const maxInFlight = options.maxInFlight ?? 64
@@ -246,7 +263,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
     // outlives the round that sent it (that round's signal), so only its time limit bounds it.
     const send = (signal?: AbortSignal): Promise<unknown> => upstream.request(
-      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: input as Record<string, unknown> } },
+      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: withFixed(input, current?.fixed.get(name)) as Record<string, unknown> } },
       ANY_RESULT,
       { ...timing, ...(signal ? { signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
     )
@@ -270,7 +287,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   }
 
   async function refresh(): Promise<void> {
-    const { entries, hints } = await readUpstream(upstream, { timeoutMs: timing.timeout, log })
+    const { entries, hints, fixed } = await readUpstream(upstream, { timeoutMs: timing.timeout, log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+    checkFixed(fixed, options.validator)
     const drift = snapshot ? driftOf(snapshotTools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
     // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
@@ -300,12 +318,13 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
         profile: options.profile,
         cache,
         handler: forward,
-        unknown: (name, args, request) => forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never,
+        // A tool the operator hid is no tool: its name is not sent on.
+        unknown: (name, args, request) => hidden.has(name) ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`)) : forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never,
         unknownTool,
         withdrawn,
         ...(options.outputs ? { outputs: options.outputs } : {}),
         ...(options.surface ? { surface: options.surface } : {}),
-        ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
+        ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
         onWithdraw: (tool) => {
           log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
           tell({ method: 'notifications/tools/list_changed' })
@@ -316,6 +335,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
       compiled: list.tools,
       preset: list.preset,
       drift,
+      fixed,
     }
   }
 
@@ -366,7 +386,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   }
   const mirrored = upstream.getServerCapabilities() ?? {}
   // The proxy's list may change where the upstream's does not (an output schema withdrawn): it says so.
-  const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined), listChanged: true } }
+  const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined), listChanged: true, ...DISCLOSURE_CAPABILITY } }
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const instructions = upstream.getInstructions()
   return {
@@ -409,7 +429,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     refresh,
     tools: () => current!.tools,
     drift: () => current!.drift,
-    snapshot: generator => toSnapshot(current!.listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles }),
+    snapshot: generator => toSnapshot(current!.listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles, ...(overrides ? { overrides, fixed: current!.fixed } : {}) }),
     where: connection.where,
     onNotification(listener) {
       listeners.add(listener)

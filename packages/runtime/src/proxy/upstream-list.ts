@@ -3,9 +3,12 @@
 // definition's digest, what a snapshot is matched by.
 import type { UpstreamTool } from '../artifact/format'
 import type { Message, UpstreamClient } from './connection'
+import type { FixedParameter, Overrides } from './overrides'
 import { malformedTool } from '../artifact/tool-shape'
-import { isObject } from '../util/object'
+import { hashedText, sha256Hex } from '../service/schema-hash'
+import { isObject, nestsDeeper } from '../util/object'
 import { ANY_RESULT } from './forward'
+import { applyOverrides } from './overrides'
 
 export type { UpstreamTool } from '../artifact/format'
 export { malformedTool } from '../artifact/tool-shape'
@@ -49,23 +52,12 @@ export function shown(name: unknown): string {
   return text.length > 82 ? `${text.slice(0, 80)}…"` : text
 }
 
-/** JSON text with every object's keys in order: the same definition gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value))
-    return `[${value.map(item => canonicalJson(item ?? null)).join(',')}]`
-  if (isObject(value))
-    return `{${Object.keys(value).sort().filter(key => value[key] !== undefined).map(key => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`
-  return JSON.stringify(value) ?? 'null'
-}
-
 /**
  * `sha256:` and the hex SHA-256 of a definition's canonical JSON: what a snapshot matches a live tool
  * by (one nested past `MAX_NESTING`, of its JSON as listed).
  */
 export async function digestOf(value: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(nestsDeeper(value, MAX_NESTING) ? JSON.stringify(value) : canonicalJson(value))
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
-  return `sha256:${[...hash].map(byte => byte.toString(16).padStart(2, '0')).join('')}`
+  return `sha256:${await sha256Hex(hashedText(value))}`
 }
 
 /**
@@ -91,20 +83,6 @@ export interface UpstreamEntry {
 /** JSON nested deeper than this is not read by the compiler (nor digested key by key): no schema needs it, and a stack would. */
 export const MAX_NESTING = 256
 
-/** Whether a value nests deeper than `limit` objects and arrays, told without recursion. */
-export function nestsDeeper(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (typeof node !== 'object' || node === null)
-      continue
-    if (depth >= limit)
-      return true
-    for (const child of Array.isArray(node) ? node : Object.values(node))
-      stack.push([child, depth + 1])
-  }
-  return false
-}
 
 /**
  * The tools of a listed list a client can take, each with its digest; one that is not (malformed, or
@@ -131,14 +109,17 @@ export async function readUpstreamList(listed: readonly unknown[], log: (line: s
 /** How the list is asked for: the request's time limit (progress restarts it). */
 export interface ReadUpstreamOptions {
   timeoutMs?: number
+  /** The operator's overrides, applied to the list as it is read. */
+  overrides?: Overrides
   /** Where the tools left out are said. Default: nowhere. */
   log?: (line: string) => void
 }
 
 /** Every page of a connected upstream's list, its well-formed tools with their digests, and its cache hints. */
-export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints }> {
+export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints, fixed: Map<string, Record<string, FixedParameter>> }> {
   const log = options.log ?? (() => {})
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
   const { tools, hints } = await listAll(message => client.request(message, ANY_RESULT, timing), log)
-  return { entries: await readUpstreamList(tools, log), hints }
+  const overridden = applyOverrides(tools, options.overrides, log)
+  return { entries: await readUpstreamList(overridden.tools, log), hints, fixed: overridden.fixed }
 }

@@ -1,9 +1,11 @@
-// A tool's `schemaHash`, as the progressive-disclosure proposal names it: SHA-256 over the RFC 8785
-// (JCS) canonical JSON of the tool as listed, so a client can tell a schema it holds is current.
+// Canonical JSON and its SHA-256, one home for both: a tool's `schemaHash` (the progressive-disclosure
+// proposal's: lowercase hex SHA-256 of the RFC 8785 canonical JSON of the tool as listed) and an
+// upstream definition's digest (`digestOf`) are made here.
+import { nestsDeeper } from '../util/object'
 
 /**
  * RFC 8785 canonical JSON: keys sorted by UTF-16 code units, no whitespace, numbers and strings as
- * ECMAScript's `JSON.stringify` writes them (which is what JCS specifies).
+ * ECMAScript's `JSON.stringify` writes them (which is what JCS specifies); undefined keys left out.
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value))
@@ -12,11 +14,32 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`
   }
-  return JSON.stringify(value)
+  return JSON.stringify(value) ?? 'null'
 }
 
-/** `sha256:` and the hex SHA-256 of the tool's canonical JSON. */
-export async function schemaHash(tool: object): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(tool)))
-  return `sha256:${[...new Uint8Array(digest)].map(byte => byte.toString(16).padStart(2, '0')).join('')}`
+/** Past this depth a value is hashed as `JSON.stringify` writes it: canonical JSON recurses, and a hostile definition may nest thousands deep. */
+const CANONICAL_DEPTH = 256
+
+/** What a value's hash is made of: its canonical JSON, or its JSON as given where it nests past `CANONICAL_DEPTH`. */
+export function hashedText(value: unknown): string {
+  return nestsDeeper(value, CANONICAL_DEPTH) ? JSON.stringify(value) : canonicalJson(value)
+}
+
+/** The lowercase hex SHA-256 of a text's UTF-8 bytes (Web Crypto: Node, Deno, Bun and workers alike). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return [...new Uint8Array(digest)].map(byte => byte.toString(16).padStart(2, '0')).join('')
+}
+
+// A listed tool is the same object every time it is served: its hash is made once.
+const hashes = new WeakMap<object, Promise<string>>()
+
+/** A tool's `schemaHash`: the lowercase hex SHA-256 of its canonical JSON (`hashedText`), as tools/list (and tools/describe) give it. */
+export function schemaHash(tool: object): Promise<string> {
+  let hash = hashes.get(tool)
+  if (!hash) {
+    hash = sha256Hex(hashedText(tool))
+    hashes.set(tool, hash)
+  }
+  return hash
 }

@@ -5,6 +5,7 @@
 import type { McpTool } from '../artifact/format'
 import type { ToolService } from './service'
 import { quoteClipped } from '../validate/messages'
+import { firstSentence } from './disclosure'
 import { preserialize } from './preserialized'
 import { errorResult } from './results'
 import { schemaHash } from './schema-hash'
@@ -55,10 +56,9 @@ function text(value: string): { content: { type: 'text', text: string }[] } {
 
 /** A tool's description cut to its first sentence, for one line of a search's answer. */
 export function summary(tool: McpTool): string {
-  const first = (tool.description ?? tool.title ?? '').split(/(?<=[.!?])\s|\n/)[0]!.trim()
   const keys = topKeys(tool)
   const said = keys.length === 0 ? 'no arguments' : `arguments: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`
-  const line = first.length > 160 ? `${first.slice(0, 159)}…` : first
+  const line = firstSentence(tool, 160)
   return `${tool.name}: ${line || '(no description)'} (${said})`
 }
 
@@ -102,16 +102,6 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
     }
     return made
   }
-  // A listed tool is the same object every time: its hash is made once.
-  const hashes = new WeakMap<McpTool, Promise<string>>()
-  const hashOf = (tool: McpTool): Promise<string> => {
-    let hash = hashes.get(tool)
-    if (!hash) {
-      hash = schemaHash(tool)
-      hashes.set(tool, hash)
-    }
-    return hash
-  }
 
   return {
     list: async profile => (await catalog(profile)).list,
@@ -134,7 +124,7 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         const { byName } = await catalog(profile)
         const known = names.filter(item => byName.has(item)).map(item => byName.get(item)!)
         const unknown = names.filter(item => !byName.has(item))
-        const described = await Promise.all(known.map(async tool => ({ ...tool, schemaHash: await hashOf(tool) })))
+        const described = await Promise.all(known.map(async tool => ({ ...tool, schemaHash: await schemaHash(tool) })))
         // An object, as tools/list answers (a client may read JSON text as structured content, which must be an object).
         return text(JSON.stringify({ tools: described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
       }

@@ -81,9 +81,14 @@ export function formFor(entry: ToolEntry, profile: string | undefined, extend: E
   // Once per process: a server made per request would say it on every request, with text a client may have chosen.
   if (!plan && profile !== 'portable')
     logOnce(`profile:${profile}`, `flatmcp: a request asked for profile ${quoteClipped(profile)}, which tool "${entry.definition.name}" (and perhaps others) was not built with; add it to the plugin's \`profiles\` option. Serving the base profile (said once).`)
-  const form = plan ? formOf({ ...entry.compiled.tool, inputSchema: plan.inputSchema }, plan) : entry.forms.get(undefined)!
+  const form = plan ? formOf(listedTool(entry.compiled, plan), plan) : entry.forms.get(undefined)!
   entry.forms.set(profile, form)
   return form
+}
+
+/** A tool as a profile lists it: the base tool with the profile's input schema (the base tool where the profile has none). */
+export function listedTool(compiled: PrecomputedTool, plan: ProfiledTool | undefined): McpTool {
+  return plan ? { ...compiled.tool, inputSchema: plan.inputSchema } : compiled.tool
 }
 
 /** A profile compiled for a tool with no build data; one the compiler does not know is none (the base form is served). */

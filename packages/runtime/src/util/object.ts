@@ -16,3 +16,18 @@ export function ownValue<T>(object: Record<string, T> | undefined, key: string):
 export function defineOwn(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }
+
+/** Whether a value nests deeper than `limit` objects and arrays, told without recursion. */
+export function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (typeof node !== 'object' || node === null)
+      continue
+    if (depth >= limit)
+      return true
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      stack.push([child, depth + 1])
+  }
+  return false
+}

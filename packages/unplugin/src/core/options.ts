@@ -57,6 +57,13 @@ export interface Options {
    */
   coercion?: boolean
   /**
+   * Give each variant of a tool's root union one small example the original parser accepts: the
+   * input's `examples` in `portable`, a line of its description in the target profiles (what
+   * flattening removes: which keys go together).
+   * @default true
+   */
+  examples?: boolean
+  /**
    * Fields every tool shares, as given to the runtime's `createMcpServer`.
    * @default undefined (none)
    */
@@ -183,6 +190,7 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
     failOn,
     quiet: options.quiet === true,
     coercion: options.coercion ?? true,
+    examples: options.examples ?? true,
     extend: options.extend,
     root,
     cacheDir: path.resolve(root, options.cacheDir ?? 'node_modules/.cache/flatmcp'),

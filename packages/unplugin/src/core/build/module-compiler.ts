@@ -118,7 +118,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   const moduleCache = async (): Promise<ModuleCache> => {
     if (!cache) {
       const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.preset, options.profile, options.profiles.map(profileKey), options.coercion, options.failOn, ext?.descriptor ?? null])
+      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.preset, options.profile, options.profiles.map(profileKey), options.coercion, options.examples, options.failOn, ext?.descriptor ?? null])
       cache = new ModuleCache(options.root, options.cacheDir, salt)
     }
     return cache
@@ -154,7 +154,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
         module,
         hash,
         files: dependencies,
-        options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), ...(options.preset === 'auto' ? {} : { preset: options.preset }), coercion: options.coercion, extend: ext?.descriptor ?? null },
+        options: { profile: options.profile, ...(options.profiles.length === 0 ? {} : { profiles: options.profiles.map(profileName) }), ...(options.preset === 'auto' ? {} : { preset: options.preset }), coercion: options.coercion, ...(options.examples ? {} : { examples: false as const }), extend: ext?.descriptor ?? null },
         tools,
         flats,
         forms,

@@ -115,7 +115,7 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     const profile = value.options.profile ?? options.profile
     let compiled: CompiledTool
     try {
-      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile, converters, preset: options.preset })
+      compiled = compileTool({ name, input: value.schema, handler: () => undefined } as ToolDefinition, { profile, converters, preset: options.preset, examples: options.examples })
     }
     catch (error) {
       throw error instanceof CompileError
@@ -213,7 +213,7 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
     const extend = extendSchema === undefined ? undefined : { schema: extendSchema }
     let profiled: [CompiledTool, ...CompiledTool[]]
     try {
-      profiled = compileInProfiles(definition, options.profiles, { profile: options.profile, extend, converters, preset: options.preset })
+      profiled = compileInProfiles(definition, options.profiles, { profile: options.profile, extend, converters, preset: options.preset, examples: options.examples })
     }
     catch (error) {
       if (error instanceof CompileError)

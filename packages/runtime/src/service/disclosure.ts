@@ -1,0 +1,103 @@
+// Progressive tool disclosure, as the MCP proposal has it (`tools.progressiveDisclosure`): `tools/catalog`
+// answers one entry per listed tool — its name, a one-sentence summary, its annotations and its
+// `schemaHash`, no schemas — optionally only those a query finds; `tools/describe` answers the named
+// tools exactly as tools/list gives them. Both are views of the session's own tools/list answer, so a
+// client that never asks for them sees nothing change. The same answers for every host and the fetch handler.
+import type { McpTool } from '../artifact/format'
+import type { ToolSearch } from './tool-search'
+import { quoteClipped } from '../validate/messages'
+import { schemaHash } from './schema-hash'
+import { toolSearch } from './tool-search'
+
+/** The methods, and the capability under `tools` that offers them. */
+export const DISCLOSURE_METHODS = ['tools/catalog', 'tools/describe'] as const
+export type DisclosureMethod = typeof DISCLOSURE_METHODS[number]
+export const DISCLOSURE_CAPABILITY = { progressiveDisclosure: true } as const
+
+/** The proposal's error for names the session cannot describe (not found and not allowed alike). */
+export const RESOURCE_NOT_AVAILABLE = -32002
+const INVALID_PARAMS = -32602
+
+/** Catalog entries on one page, tools one describe takes, and the most a query answers. */
+const PAGE_SIZE = 100
+const MAX_DESCRIBED = 100
+const QUERY_RESULTS = 20
+
+/** One tool in the catalog. */
+export interface CatalogEntry {
+  name: string
+  title?: string
+  summary: string
+  schemaHash: string
+  annotations?: Record<string, unknown>
+}
+
+/** What a disclosure method answers: a result, or the JSON-RPC error the host sends instead. */
+export type DisclosureAnswer = { result: object } | { error: { code: number, message: string, data?: unknown } }
+
+/** A tool's description (or title) cut to its first sentence, at most `max` characters. */
+export function firstSentence(tool: McpTool, max: number): string {
+  const first = (tool.description ?? tool.title ?? '').split(/(?<=[.!?])\s|\n/)[0]!.trim()
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first
+}
+
+/** What one tools/list answer offers for disclosure, made once per answer (an answer is the same object while it holds). */
+interface Disclosed {
+  byName: Map<string, McpTool>
+  search: ToolSearch
+}
+const disclosed = new WeakMap<object, Disclosed>()
+function disclosedOf(list: { tools: readonly McpTool[] }): Disclosed {
+  let made = disclosed.get(list)
+  if (!made) {
+    made = { byName: new Map(list.tools.map(tool => [tool.name, tool])), search: toolSearch(list.tools) }
+    disclosed.set(list, made)
+  }
+  return made
+}
+
+async function entryOf(tool: McpTool): Promise<CatalogEntry> {
+  return {
+    name: tool.name,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    summary: firstSentence(tool, 200) || tool.name,
+    schemaHash: await schemaHash(tool),
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+  }
+}
+
+function invalid(message: string): DisclosureAnswer {
+  return { error: { code: INVALID_PARAMS, message } }
+}
+
+/** `tools/catalog` or `tools/describe` with `params`, answered from the session's tools/list answer. */
+export async function answerDisclosure(method: DisclosureMethod, params: unknown, list: { tools: readonly McpTool[] }): Promise<DisclosureAnswer> {
+  const given = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>
+  const { byName, search } = disclosedOf(list)
+  if (method === 'tools/catalog') {
+    if (given.query !== undefined && typeof given.query !== 'string')
+      return invalid('tools/catalog: "query" must be a string of words')
+    if (typeof given.query === 'string' && given.query.trim() !== '')
+      return { result: { tools: await Promise.all(search.search(given.query, QUERY_RESULTS).map(entryOf)) } }
+    const start = given.cursor === undefined ? 0 : typeof given.cursor === 'string' && /^\d{1,9}$/.test(given.cursor) ? Number(given.cursor) : -1
+    if (start < 0 || start > list.tools.length)
+      return invalid('tools/catalog: invalid cursor (give the nextCursor of the page before, or none)')
+    const page = list.tools.slice(start, start + PAGE_SIZE)
+    const next = start + PAGE_SIZE < list.tools.length ? { nextCursor: String(start + PAGE_SIZE) } : {}
+    return { result: { tools: await Promise.all(page.map(entryOf)), ...next } }
+  }
+  const names = given.names
+  if (!Array.isArray(names) || names.length === 0 || names.some(name => typeof name !== 'string'))
+    return invalid('tools/describe: "names" must be a non-empty list of tool names')
+  if (names.length > MAX_DESCRIBED)
+    return invalid(`tools/describe: at most ${MAX_DESCRIBED} names at once; ask again for the rest`)
+  const unknownNames = [...new Set((names as string[]).filter(name => !byName.has(name)))]
+  if (unknownNames.length > 0)
+    return { error: { code: RESOURCE_NOT_AVAILABLE, message: `tools/describe: no tool named ${unknownNames.slice(0, 5).map(name => quoteClipped(name)).join(', ')}${unknownNames.length > 5 ? ', …' : ''}`, data: { unknownNames } } }
+  return { result: { tools: (names as string[]).map(name => byName.get(name)!) } }
+}
+
+/** Whether a request's method is one of the two. */
+export function isDisclosureMethod(method: unknown): method is DisclosureMethod {
+  return (DISCLOSURE_METHODS as readonly unknown[]).includes(method)
+}

@@ -1,0 +1,113 @@
+// Operator overrides of tools they did not write: a tool hidden (not listed, not callable), a
+// parameter hidden or fixed (out of every profile's schema, set on every call, checked against the
+// upstream's schema), a description replaced, Claude Code's hints marked; said at start-up, recorded
+// in a snapshot, and served the same by the fetch handler.
+import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
+import { createProxy, readOverrides } from '@flatmcp/runtime/proxy'
+import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { describe, expect, it } from 'vitest'
+
+const TOOLS: UpstreamTool[] = [
+  { name: 'search', description: 'Searches code.', inputSchema: { type: 'object', properties: { q: { type: 'string' }, org: { type: 'string', enum: ['acme', 'other'] }, debug: { type: 'boolean' } }, required: ['q', 'org'], additionalProperties: false } },
+  { name: 'delete_repo', description: 'Deletes a repository.', inputSchema: { type: 'object', properties: { repo: { type: 'string' } }, required: ['repo'] } },
+]
+const OVERRIDES = readOverrides({
+  tools: {
+    search: { description: 'Searches Acme\'s code.', alwaysLoad: true, searchHint: 'grep source', params: { org: { fix: 'acme' }, debug: { hide: true } } },
+    delete_repo: { hide: true },
+  },
+})
+
+function fakeUpstream(tools: UpstreamTool[]): UpstreamClient & { calls: unknown[] } {
+  const calls: unknown[] = []
+  return {
+    calls,
+    request: async (message: { method: string, params?: Record<string, unknown> }) => {
+      if (message.method === 'tools/list')
+        return { tools }
+      calls.push(message.params)
+      return { content: [{ type: 'text', text: 'ok' }] }
+    },
+    notification: async () => {},
+    getServerCapabilities: () => ({ tools: {} }),
+    getServerVersion: () => ({ name: 'fake', version: '1' }),
+    getInstructions: () => undefined,
+    setNotificationHandler: () => {},
+  } as never
+}
+
+const ajv = new Ajv2020({ strict: false })
+const validator = (schema: object) => (value: unknown) => ajv.validate(schema, value)
+
+async function clientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await proxy.server().connect(serverSide)
+  const client = new Client({ name: 'test', version: '1' })
+  await client.connect(clientSide)
+  return client
+}
+
+describe('operator overrides', () => {
+  it('hide a tool, hide and fix parameters, replace a description and mark the hints, said on stderr, in every profile', async () => {
+    const lines: string[] = []
+    const upstream = fakeUpstream(TOOLS)
+    const proxy = await createProxy(upstream, { overrides: OVERRIDES, validator, profiles: ['openai-strict'], log: line => lines.push(line) })
+    expect(lines).toEqual([
+      'flatmcp proxy: tool "search": description replaced, "org" fixed to "acme", "debug" hidden, alwaysLoad true, searchHint "grep source" (overrides)',
+      'flatmcp proxy: tool "delete_repo" hidden (overrides)',
+    ])
+    const client = await clientOf(proxy)
+    const { tools } = await client.listTools()
+    expect(tools.map(tool => tool.name)).toEqual(['search'])
+    expect(tools[0]).toMatchObject({ description: 'Searches Acme\'s code.', _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'grep source' } })
+    expect(Object.keys(tools[0]!.inputSchema.properties!)).toEqual(['q'])
+    expect(tools[0]!.inputSchema.required).toEqual(['q'])
+    const strict = (await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, validator, profile: 'openai-strict', log: () => {} }))
+    expect(Object.keys((await (await clientOf(strict)).listTools()).tools[0]!.inputSchema.properties!)).toEqual(['q'])
+
+    // The fixed value goes upstream whatever the client sent; the hidden tool is no tool.
+    expect(await client.callTool({ name: 'search', arguments: { q: 'x', org: 'other' } })).toMatchObject({ content: [{ text: 'ok' }] })
+    expect(upstream.calls).toEqual([{ name: 'search', arguments: { q: 'x', org: 'acme' } }])
+    await expect(client.callTool({ name: 'delete_repo', arguments: { repo: 'r' } })).rejects.toThrow(/Unknown tool "delete_repo"/)
+    expect(upstream.calls).toHaveLength(1)
+
+    // The snapshot records them; the fetch handler serves it the same.
+    const snapshot = proxy.snapshot('flatmcp@test')
+    expect(snapshot.overrides).toEqual({ file: OVERRIDES, fixed: { search: { org: { value: 'acme', schema: { type: 'string', enum: ['acme', 'other'] } } } } })
+    const forwarded: unknown[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      fetch: async (request) => {
+        forwarded.push(await request.json())
+        return new Response('{"jsonrpc":"2.0","id":2,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    const post = async (body: object): Promise<unknown> => (await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).json()
+    expect(((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as { result: { tools: { name: string }[] } }).result.tools.map(tool => tool.name)).toEqual(['search'])
+    await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'y', org: 'other', debug: true } } })
+    expect((forwarded[0] as { params: { arguments: unknown } }).params.arguments).toEqual({ q: 'y', org: 'acme', debug: true })
+    expect(await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete_repo', arguments: { repo: 'r' } } })).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Unknown tool "delete_repo".' } })
+    expect(forwarded).toHaveLength(1)
+  })
+
+  it('refuses what cannot hold, naming the JSON path: a fixed value the upstream\'s schema does not take, a required parameter hidden, a parameter the tool lacks, a file of another shape', async () => {
+    const fixedWrong = readOverrides({ tools: { search: { params: { org: { fix: 'nobody' } } } } })
+    await expect(createProxy(fakeUpstream(TOOLS), { overrides: fixedWrong, validator, log: () => {} })).rejects.toThrow('overrides.tools["search"].params["org"].fix: "nobody" is not a value the upstream\'s schema of "org" takes')
+    await expect(createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { search: { params: { org: { hide: true } } } } }), log: () => {} })).rejects.toThrow('overrides.tools["search"].params["org"]: "org" is required by tool "search": fix its value instead')
+    await expect(createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { search: { params: { nope: { hide: true } } } } }), log: () => {} })).rejects.toThrow('tool "search" has no parameter "nope" at the root of its input (it has "q", "org", "debug")')
+    expect(() => readOverrides({ tool: {} })).toThrow('overrides: needs "tools"')
+    expect(() => readOverrides({ tools: { search: { hidden: true } } })).toThrow('overrides.tools["search"].hidden: is not a tool override')
+    expect(() => readOverrides({ tools: { search: { params: { org: { fix: 1, hide: true } } } } })).toThrow('overrides.tools["search"].params["org"]: must be {"hide": true} or {"fix": value}')
+    const lines: string[] = []
+    await createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { gone: { hide: true } } }), log: line => lines.push(line) })
+    expect(lines).toContain('flatmcp proxy: the overrides name tool "gone", which the upstream does not list; nothing to change there')
+  })
+
+  it('with the search surface, lists a tool marked alwaysLoad beside the three', async () => {
+    const proxy = await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, surface: 'search', log: () => {} })
+    expect((await (await clientOf(proxy)).listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool', 'search'])
+  })
+})
