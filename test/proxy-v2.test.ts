@@ -442,6 +442,45 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     expect(changed.stdout).toContain('page: the live upstream lists "page" with another definition than the snapshot\'s')
     expect(changed.stdout).toContain('nested: the live upstream lists "nested", which the snapshot does not hold')
   })
+
+  it('takes --overrides: the snapshot and the proxy hide, fix and describe alike, said on stderr; the probe finds it current, and a fixed value the upstream does not take', async () => {
+    const overrides = join(scratch, 'overrides.json')
+    writeFileSync(overrides, JSON.stringify({ tools: { send: { hide: true }, page: { description: 'Pages through results.', params: { limit: { fix: 5 } } } } }))
+    const made = join(scratch, 'overridden.mcp.json')
+    const snapshotted = await runCli(['snapshot', '--out', made, '--overrides', overrides, '--', ...UPSTREAM_V2])
+    expect(snapshotted.code, snapshotted.stderr).toBe(0)
+    expect(snapshotted.stderr).toContain('flatmcp snapshot: tool "page": description replaced, "limit" fixed to 5 (overrides)')
+    const snapshot = JSON.parse(readFileSync(made, 'utf8')) as { tools: Listed[], overrides: { fixed: unknown } }
+    expect(snapshot.tools.map(tool => tool.name)).not.toContain('send')
+    expect(snapshot.overrides.fixed).toEqual({ page: { limit: { value: 5, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }) } } })
+    // The snapshot's own overrides hold where none are given.
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', made, '--', ...UPSTREAM_V2])
+    try {
+      const { tools } = await proxied.client.listTools()
+      expect(tools).toEqual(snapshot.tools)
+      expect(tools.find(tool => tool.name === 'page')).toMatchObject({ description: 'Pages through results.', inputSchema: { properties: { query: { type: 'string' } } } })
+      expect(Object.keys(tools.find(tool => tool.name === 'page')!.inputSchema.properties as object)).toEqual(['query'])
+      expect((await call(proxied.client, 'page', { query: 'q', limit: 99 })).content[0]?.text).toBe('{"query":"q","limit":5}')
+      expect(proxied.stderr()).toContain('flatmcp proxy: tool "send" hidden (overrides)')
+      expect(proxied.stderr()).toMatch(/all from the snapshot/)
+    }
+    finally {
+      await proxied.close()
+    }
+    const probed = await runCli(['probe', made, '--samples', '5', '--', ...UPSTREAM_V2])
+    expect(probed.code, probed.stdout).toBe(0)
+    // A fixed value the upstream's schema does not take: the snapshot refuses it, and so does the probe of a snapshot edited to hold it.
+    writeFileSync(overrides, JSON.stringify({ tools: { page: { params: { limit: { fix: 500 } } } } }))
+    const refused = await runCli(['snapshot', '--out', join(scratch, 'refused.mcp.json'), '--overrides', overrides, '--', ...UPSTREAM_V2])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('overrides.tools["page"].params["limit"].fix: 500 is not a value the upstream\'s schema of "limit" takes')
+    const edited = JSON.parse(readFileSync(made, 'utf8')) as { overrides: { fixed: { page: { limit: { value: number } } } } }
+    edited.overrides.fixed.page.limit.value = 500
+    writeFileSync(made, JSON.stringify(edited, null, 2))
+    const wrong = await runCli(['probe', made, '--samples', '5'])
+    expect(wrong.code).toBe(1)
+    expect(wrong.stdout).toContain('the overrides fix "limit": 500 is not a value the upstream\'s schema of "limit" takes')
+  })
 })
 
 describe('flatmcp proxy in front of an upstream protected by OAuth', () => {

@@ -106,8 +106,13 @@ describe('operator overrides', () => {
     expect(lines).toContain('flatmcp proxy: the overrides name tool "gone", which the upstream does not list; nothing to change there')
   })
 
-  it('with the search surface, lists a tool marked alwaysLoad beside the three', async () => {
+  it('with the search surface, lists a tool marked alwaysLoad beside the three, and find_tools reads a searchHint', async () => {
     const proxy = await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, surface: 'search', log: () => {} })
-    expect((await (await clientOf(proxy)).listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool', 'search'])
+    const client = await clientOf(proxy)
+    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool', 'search'])
+    // "grep" is in the hint alone.
+    expect(await client.callTool({ name: 'find_tools', arguments: { query: 'grep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^search: /) }] })
+    const plain = await createProxy(fakeUpstream(TOOLS), { surface: 'search', log: () => {} })
+    expect(await (await clientOf(plain)).callTool({ name: 'find_tools', arguments: { query: 'grep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^No tool matches/) }] })
   })
 })

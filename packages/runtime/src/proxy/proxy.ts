@@ -33,7 +33,7 @@ import { servedTools } from './served-tools'
 import { listSetupError } from './setup-error'
 import { callSlots } from './slots'
 import { describeDrift, driftOf, readSnapshot } from './snapshot'
-import { checkFixed, describeOverrides, withFixed } from './overrides'
+import { checkFixed, describeOverrides, readOverrides, withFixed } from './overrides'
 import { readUpstream, shown } from './upstream-list'
 
 export type { Message, UpstreamClient, UpstreamTarget } from './connection'
@@ -124,7 +124,8 @@ export interface ProxyOptions {
   /**
    * The operator's overrides (`readOverrides` checks a parsed file): tools hidden, parameters hidden
    * or fixed (set on every call), descriptions replaced, `alwaysLoad` and `searchHint` marked. Said on
-   * `log` at start-up; a snapshot records them.
+   * `log` at start-up; a snapshot records them, and a proxy given that snapshot applies them unless
+   * others are given here.
    */
   overrides?: Overrides
   /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
@@ -244,7 +245,9 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   /** The tools whose output schema is no longer listed (their upstream broke it), across list versions. */
   const withdrawn = new Set<string>()
 
-  const overrides = options.overrides
+  // A snapshot made with overrides is served with them, unless others are given.
+  const recorded = snapshot?.snapshot.overrides
+  const overrides = options.overrides ?? (recorded ? readOverrides(recorded.file) : undefined)
   for (const line of overrides ? describeOverrides(overrides) : [])
     log(line)
   const hidden = new Set(Object.entries(overrides?.tools ?? {}).filter(([, tool]) => tool.hide).map(([name]) => name))
@@ -287,7 +290,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   }
 
   async function refresh(): Promise<void> {
-    const { entries, hints, fixed } = await readUpstream(upstream, { timeoutMs: timing.timeout, log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+    const { entries, hints, fixed } = await readUpstream(upstream, { timeoutMs: timing.timeout, log, ...(overrides ? { overrides } : {}) })
     checkFixed(fixed, options.validator)
     const drift = snapshot ? driftOf(snapshotTools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])

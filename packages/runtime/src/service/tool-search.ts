@@ -1,5 +1,5 @@
-// Finding a tool by words, deterministically (no model, no network): each tool's name, title, keys,
-// enum values and description split into words, weighted by where they stand, and scored against
+// Finding a tool by words, deterministically (no model, no network): each tool's name, title, search
+// hint (`_meta["anthropic/searchHint"]`), keys, enum values and description split into words, weighted by where they stand, and scored against
 // the words of a query (and their common synonyms), rarer words counting more.
 import type { McpTool } from '../artifact/format'
 
@@ -131,6 +131,9 @@ export function toolSearch(tools: readonly McpTool[]): ToolSearch {
     add(tool.description ?? '', WEIGHTS.description)
     values.forEach(value => add(value, WEIGHTS.value))
     keys.forEach(key => add(key, WEIGHTS.key))
+    // The words an author or operator gave Claude Code's tool search count as much as a title.
+    const hint = tool._meta?.['anthropic/searchHint']
+    add(typeof hint === 'string' ? hint : '', WEIGHTS.title)
     add(tool.title ?? '', WEIGHTS.title)
     add(tool.name, WEIGHTS.name)
     return { tool, words }
