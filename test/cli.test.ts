@@ -491,8 +491,12 @@ describe('flatmcp probe', () => {
     }
   })
 
-  it('usage errors exit 2', async () => {
-    expect((await flatmcp(['probe', '--samples', 'many'], project.root)).code).toBe(2)
+  it('usage errors exit 2, said in two lines: what is wrong (the option meant, where one is mistyped) and where the usage is', async () => {
+    const samples = await flatmcp(['probe', '--samples', 'many'], project.root)
+    expect([samples.code, samples.stderr.trim().split('\n')]).toEqual([2, [expect.stringMatching(/^flatmcp: --samples /), '(flatmcp probe --help shows the usage)']])
+    const mistyped = await flatmcp(['build', 'src/a.tools.ts', '--outdir', 'dist'], project.root)
+    expect([mistyped.code, mistyped.stderr.trim()]).toEqual([2, 'flatmcp: unknown option --outdir (did you mean --out?)\n(flatmcp build --help shows the usage)'])
+    expect((await flatmcp(['proxy', '--surfaces', 'search', '--', 'node', 'server.js'], project.root)).stderr).toContain('unknown option --surfaces (did you mean --surface?)')
     expect((await flatmcp(['frobnicate'], project.root)).stderr).toContain('unknown command "frobnicate"')
     const surface = await flatmcp(['proxy', '--surface', 'lean', '--', 'node', 'server.js'], project.root)
     expect([surface.code, surface.stderr]).toEqual([2, expect.stringContaining('--surface must be full or search, not "lean"')])
@@ -695,10 +699,9 @@ describe('flatmcp usage', () => {
     expect(await flatmcp(['inspect', 'src/chat.tools.ts', '--profile', 'openai'], project.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "openai"') })
   })
 
-  it('an unknown option prints the usage and exits 2', async () => {
+  it('an unknown option is said with where the usage is, and exits 2', async () => {
     const run = await flatmcp(['probe', '--bogus'], project.root)
     expect(run.code).toBe(2)
-    expect(run.stderr).toContain('Unknown option \'--bogus\'')
-    expect(run.stderr).toContain('usage:')
+    expect(run.stderr.trim()).toBe('flatmcp: unknown option --bogus\n(flatmcp probe --help shows the usage)')
   })
 })

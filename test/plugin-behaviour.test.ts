@@ -10,6 +10,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { build, context } from 'esbuild'
 import { rollup, watch } from 'rollup'
+import flatmcpDefault from 'unplugin-flatmcp'
 import flatmcpEsbuild from 'unplugin-flatmcp/esbuild'
 import flatmcpRollup from 'unplugin-flatmcp/rollup'
 import flatmcpVite from 'unplugin-flatmcp/vite'
@@ -663,6 +664,25 @@ export const vb = defineTool({ name: 'vb', input: v.object({ code: v.pipe(v.stri
     const message = await failing(p)
     const [here, other] = message.startsWith('src/one') ? [['one', 'a'], ['two', 'b']] : [['two', 'b'], ['one', 'a']]
     expect(message).toBe(`src/${here[0]}.tools.ts:3:18: export "${here[1]}", tool "same": tool names must be unique, since the runtime and MCP clients find tools by name; also used by export "${other[1]}" (src/${other[0]}.tools.ts:3:18)`)
+  })
+
+  it('the package\'s own default import, called, says which import was meant; a bad option is one line, without a stack', () => {
+    expect(() => (flatmcpDefault as unknown as () => unknown)()).toThrow('unplugin-flatmcp: import the plugin for your bundler, import flatmcp from \'unplugin-flatmcp/vite\'')
+    expect(typeof flatmcpDefault.vite).toBe('function')
+    let thrown: Error | undefined
+    try {
+      flatmcpEsbuild({ profile: 'openai-strict' as never })
+    }
+    catch (error) {
+      thrown = error as Error
+    }
+    expect(thrown).toBeInstanceOf(TypeError)
+    expect(thrown!.stack).toBe('OptionsError: unplugin-flatmcp: the base profile must be "portable" or "minimal", not "openai-strict"; list target profiles in `profiles`')
+  })
+
+  it('a tool without a handler, which no server could serve', async () => {
+    const p = project('no-handler', tools(`export const send = defineTool({ name: 'send', input: z.object({ to: z.string() }) } as never)\n`))
+    expect(await failing(p)).toBe('src/bad.tools.ts:3:21: export "send", tool "send": has no handler: give defineTool a handler(input, context) that returns the tool\'s result')
   })
 
   it('one module defining one tool name twice names both exports', async () => {

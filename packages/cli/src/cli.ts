@@ -376,9 +376,36 @@ function exitWhenWritten(code: number): void {
   process.stderr.write('', done)
 }
 
+/** Edits (insert, delete, replace) from one word to another. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]!
+}
+
+/**
+ * A usage error in a line or two: what is wrong, the option meant where one was mistyped (Node's
+ * parseArgs says only that it is unknown), and where the usage is. Not the whole help.
+ */
+function usageMessage(error: Error, command: string | undefined): string {
+  const usage = command !== undefined && COMMANDS[command] !== undefined ? `flatmcp ${command} --help` : 'flatmcp --help'
+  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(error.message)?.[1]
+  if (unknown === undefined)
+    return `flatmcp: ${error.message}\n(${usage} shows the usage)`
+  const known = [...new Set((command !== undefined ? COMMANDS[command] ?? '' : '').match(/--[a-z][a-z-]*/g) ?? [])]
+  const [best] = known.map(option => ({ option, far: distance(unknown, option) })).sort((a, b) => a.far - b.far)
+  const meant = best && (best.far <= 3 || unknown.startsWith(best.option) || best.option.startsWith(unknown)) ? ` (did you mean ${best.option}?)` : ''
+  return `flatmcp: unknown option ${unknown}${meant}\n(${usage} shows the usage)`
+}
+
 main(process.argv.slice(2)).then(exitWhenWritten, (error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
-    console.error(`flatmcp: ${error.message}\n\n${HELP}`)
+    console.error(usageMessage(error, process.argv[2]))
   // Each command's own errors, said in one line (the commands load lazily: known by name).
   else if (error instanceof Error && ['ProbeLoadError', 'BuildError', 'ProxySetupError'].includes(error.name))
     console.error(`flatmcp: ${error.message}`)

@@ -319,11 +319,14 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       await client.close()
     })
 
-    it('a profile the build did not include is served as the base profile, and said once on stderr', async () => {
+    it('a profile the build did not include is said once on stderr when the server is made, and served as the base profile', async () => {
       const errors = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+      createMcpServer([builtSend(['openai-strict'])], { name: 'test', version: '1.0.0' }, { profile: 'anthropic-strict' })
+      const said = (): string[] => errors.mock.calls.map(call => String(call[0])).filter(line => line.includes('anthropic-strict'))
+      expect(said()).toEqual(['flatmcp: profile "anthropic-strict" was not built for tool "send"; add it to the plugin\'s `profiles` option. Serving the base profile (said once).\n'])
       const client = await connect([builtSend(['openai-strict'])], { profile: 'anthropic-strict' })
       expect(await schemaOf(client)).toEqual(compileTool(sendTool()).inputSchema)
-      expect(errors.mock.calls.map(call => String(call[0])).join('')).toContain('a request asked for profile "anthropic-strict", which tool "send" (and perhaps others) was not built with')
+      expect(said()).toHaveLength(1)
       await client.close()
     })
   })
@@ -494,5 +497,33 @@ describe('the start-up warning for a tool without precomputed data', () => {
     await second.compileLazily(tool, undefined)
     expect(warn.mock.calls[1]![0]).toContain('its module was not matched by the plugin\'s `include`')
     ;(globalThis as Record<symbol, Map<string, unknown> | undefined>)[Symbol.for('flatmcp.precomputed')]?.clear()
+  })
+})
+
+describe('a server that cannot be made', () => {
+  it('says why on stderr once, though the SDK\'s serving entry answers its factory\'s error as -32603 and says nothing', async () => {
+    const { createMcpHandler } = await import('@modelcontextprotocol/server')
+    forgetSaidOnce()
+    const lines: string[] = []
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk))
+      return true
+    })
+    try {
+      const noHandler = [{ name: 'send', input: z.object({}) }] as unknown as ToolDefinition[]
+      const handler = createMcpHandler(() => createMcpServerV2(noHandler, { name: 't', version: '1' }))
+      const initialize = (): Request => new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) })
+      for (let i = 0; i < 3; i++) {
+        const text = await (await handler.fetch(initialize())).text()
+        expect(text).toContain('-32603')
+      }
+      expect(lines).toEqual(['flatmcp: createMcpServer: every tool needs a name and a handler (use defineTool)\n'])
+      lines.length = 0
+      expect(() => createMcpServer([defineTool({ name: 'a', input: z.object({}), handler: () => 'ok' })], { name: 't', version: '1' }, { cache: { ttlMs: -1 } })).toThrow(RangeError)
+      expect(lines).toEqual(['flatmcp: createMcpServer: cache.ttlMs must be a non-negative integer of milliseconds (got -1)\n'])
+    }
+    finally {
+      write.mockRestore()
+    }
   })
 })

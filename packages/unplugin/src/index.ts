@@ -7,4 +7,9 @@ export type { ArtifactOptions } from './core/emit/artifact'
 export { DEV_ARTIFACTS_PATH } from './core/plugin'
 
 export const flatmcp = createUnplugin(unpluginFactory)
-export default flatmcp
+
+/** The package's default: every bundler's plugin as `flatmcp.vite` etc., and, called itself, an error that says which import was meant. */
+const byBundler = Object.assign((): never => {
+  throw new TypeError('unplugin-flatmcp: import the plugin for your bundler, import flatmcp from \'unplugin-flatmcp/vite\' (or /esbuild, /rollup, /rolldown, /webpack, /rspack), or call flatmcp.vite(…) on this one')
+}, flatmcp)
+export default byBundler

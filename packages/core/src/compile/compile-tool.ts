@@ -329,8 +329,18 @@ function withRules(profile: TargetProfile | undefined, rules: TargetRule[]): Tar
 function objectRoot(tool: string, part: ToolSchemaPart, schema: JsonSchema, diagnostics: ToolDiagnostic[]): JsonSchemaObject {
   if (isSchemaObject(schema) && schema.type === 'object')
     return schema
-  diagnostics.push({ tool, schema: part, code: 'root-not-object', severity: 'error', path: '', message: `MCP needs an object schema at the root of a tool's ${part}; this one is ${JSON.stringify(isSchemaObject(schema) ? schema.type ?? 'untyped' : schema)}` })
+  diagnostics.push({ tool, schema: part, code: 'root-not-object', severity: 'error', path: '', message: `MCP needs an object schema at the root of a tool's ${part}; this one is ${JSON.stringify(isSchemaObject(schema) ? schema.type ?? 'untyped' : schema)}: ${rootFix(schema)}` })
   return isSchemaObject(schema) ? schema : { type: 'object' }
+}
+
+/** What to write instead of a root that is not one object. */
+function rootFix(schema: JsonSchema): string {
+  const types = isSchemaObject(schema) ? [schema.type ?? []].flat() : []
+  if (types.length === 0 || types.length >= 6)
+    return 'it takes any value. Give an object schema, z.object({ text: z.string() }): a plain object of schemas ({ text: z.string() }) is not one, wrap it in z.object'
+  if (types.includes('object'))
+    return `a union with ${types.filter(type => type !== 'object').map(type => JSON.stringify(type)).join(', ')} beside the object. Make every branch an object (z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), … }), …])), or put the value under a key, z.object({ value: … })`
+  return `put it under a key, z.object({ value: … })`
 }
 
 /** Shared fields, `params` and `input` side by side in one object; a key declared twice is an error. */

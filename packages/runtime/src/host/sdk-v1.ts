@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
-import { createToolService } from '../service/tool-service'
+import { createToolService, saidOnce } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
 
 export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
@@ -22,7 +22,7 @@ export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
  * handler. Connect it to any transport (stdio, Streamable HTTP).
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): ServerType {
-  const service = createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message))
+  const service = saidOnce(() => createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message)))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: { ...DISCLOSURE_CAPABILITY } as { listChanged?: boolean } }, instructions: options.instructions })
   // The 1.x SDK speaks the 2025 protocol only: a session's identity is what `initialize` said.
   const profile = instanceProfile(options.profile)

@@ -10,7 +10,7 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateC
 import { replayedAsk } from '../elicit/replay'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
-import { createToolService } from '../service/tool-service'
+import { createToolService, saidOnce } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
 
 export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
@@ -26,7 +26,7 @@ export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
  * tools, info, { request }))` over HTTP, `serveStdio(...)` the same way over stdio.
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): Server {
-  const service = createToolService(tools, options, unknownTool)
+  const service = saidOnce(() => createToolService(tools, options, unknownTool))
   // A round's state goes out sealed and comes back verified (the spec's integrity MUST): a forged or
   // stale one is refused (-32602) before any handler replays it as the user's answer.
   const codec = stateCodec(options.requestState)

@@ -16,7 +16,7 @@ import { cacheHints, surfaceOf } from './options'
 import { searchSurface } from './surface'
 import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
-import { checkTools, collectTools, formFor } from './tools'
+import { checkProfileBuilt, checkTools, collectTools, formFor } from './tools'
 
 export type { ToolService, UnknownToolCall } from './service'
 
@@ -27,12 +27,29 @@ function logError(error: unknown, where: CallPhase): void {
 }
 
 /**
+ * What `make` returns; what it throws also goes to stderr, once per message. A server factory that an
+ * SDK's serving entry calls per session or request (`serveStdio`, `createMcpHandler`) has its error
+ * answered as -32603 and said nowhere: a bad tool or option would fail every request in silence.
+ */
+export function saidOnce<T>(make: () => T): T {
+  try {
+    return make()
+  }
+  catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    logOnce(`setup:${message}`, `flatmcp: ${message}`)
+    throw error
+  }
+}
+
+/**
  * The tools, checked and collected once (compiled lazily where the build did not precompute them).
  * `unknownTool` makes the error an SDK answers a call for a name no tool has.
  */
 export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall): ToolService {
   const { extend } = options
   checkTools(tools, extend)
+  checkProfileBuilt(tools, options.profile)
   const hints = cacheHints(options)
   const surface = surfaceOf(options)
   const missing = (options.alwaysLoad ?? []).filter(name => !tools.some(tool => tool.name === name))

@@ -55,6 +55,22 @@ export function checkTools(tools: readonly ToolDefinition[], extend: ExtendOptio
   }
 }
 
+/**
+ * A profile named for every caller that the build did not make for some tool (a typo, or a profile
+ * left out of the plugin's \`profiles\`): said once at start-up, not at the first request. Tools
+ * compiled at start-up take any profile the compiler knows, so they are not asked.
+ */
+export function checkProfileBuilt(tools: readonly ToolDefinition[], profile: unknown): void {
+  if (typeof profile !== 'string' || profile === 'portable' || profile === 'minimal')
+    return
+  const built = tools.map(tool => precomputedOf(tool))
+  if (built.includes(undefined))
+    return
+  const missing = tools.filter((_, i) => !ownValue(built[i]!.profiles, profile))
+  if (missing.length > 0)
+    logOnce(`profile:${profile}`, `flatmcp: profile ${quoteClipped(profile)} was not built for tool${missing.length === 1 ? '' : 's'} ${missing.slice(0, 5).map(tool => `"${tool.name}"`).join(', ')}${missing.length > 5 ? ', …' : ''}; add it to the plugin's \`profiles\` option. Serving the base profile (said once).`)
+}
+
 /** Collects the tools by name once; each profile's list answer is built once and served as is afterwards. */
 export async function collectTools(tools: readonly ToolDefinition[], extend: ExtendOptions | undefined): Promise<Map<string, ToolEntry>> {
   const byName = new Map<string, ToolEntry>()

@@ -4,6 +4,15 @@ import type { FilterPattern } from 'unplugin'
 import path from 'node:path'
 import { isObject } from './util'
 
+/** A bad option, said in one line: a bundler prints an error's stack, which here says nothing the message does not. */
+export class OptionsError extends TypeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(`unplugin-flatmcp: ${message}`, options)
+    this.name = 'OptionsError'
+    this.stack = `${this.name}: ${this.message}`
+  }
+}
+
 /** Where the shared extend fields come from: a schema, or a module and the name of its export. */
 export type ExtendSource = { schema: unknown } | { module: string, export?: string }
 
@@ -126,17 +135,17 @@ export function profileKey(profile: ProfileName | TargetProfile): string {
 function resolveProfiles(options: Options): { profile: 'portable' | 'minimal', profiles: (ProfileName | TargetProfile)[] } {
   const listed = options.profiles ?? []
   if (!Array.isArray(listed))
-    throw new TypeError('unplugin-flatmcp: profiles must be an array of profile names or profile objects')
+    throw new OptionsError('profiles must be an array of profile names or profile objects')
   const base = options.profile ?? listed.find(p => BASES.includes(p as string)) as 'portable' | 'minimal' | undefined ?? 'portable'
   if (!BASES.includes(base))
-    throw new TypeError(`unplugin-flatmcp: the base profile must be "portable" or "minimal", not "${String(base)}"; list target profiles in \`profiles\``)
+    throw new OptionsError(`the base profile must be "portable" or "minimal", not "${String(base)}"; list target profiles in \`profiles\``)
   const others: (ProfileName | TargetProfile)[] = []
   for (const profile of listed) {
     try {
       resolveTarget(profile)
     }
     catch (error) {
-      throw new TypeError(`unplugin-flatmcp: ${(error as Error).message}`, { cause: error })
+      throw new OptionsError(`${(error as Error).message}`, { cause: error })
     }
     const name = profileName(profile)
     if (name !== base && !others.some(other => profileName(other) === name))
@@ -155,9 +164,10 @@ function resolveLibraryOptions(given: Options['libraryOptions']): ResolvedOption
   if (given === undefined)
     return {}
   if (!isObject(given) || !Object.values(given).every(isObject))
-    throw new TypeError('unplugin-flatmcp: libraryOptions must map a library\'s name to its options, as { valibot: { errorMode: \'ignore\' } }')
+    throw new OptionsError('libraryOptions must map a library\'s name to its options, as { valibot: { errorMode: \'ignore\' } }')
   return given as ResolvedOptions['libraryOptions']
 }
+
 
 /** What the build cache keys library options by: their text, functions' source included. */
 export function libraryOptionsKey(libraryOptions: ResolvedOptions['libraryOptions']): string {
@@ -168,7 +178,7 @@ function resolvePreset(preset: Options['preset']): ResolvedOptions['preset'] {
   if (preset === undefined)
     return 'auto'
   if (preset !== 'auto' && !(PRESET_NAMES as string[]).includes(preset))
-    throw new TypeError(`unplugin-flatmcp: preset must be "auto" or one of ${PRESET_NAMES.map(n => `"${n}"`).join(', ')}, not "${String(preset)}"`)
+    throw new OptionsError(`preset must be "auto" or one of ${PRESET_NAMES.map(n => `"${n}"`).join(', ')}, not "${String(preset)}"`)
   return preset
 }
 
@@ -176,7 +186,7 @@ export function resolveOptions(options: Options = {}, bundlerRoot?: string): Res
   const { profile, profiles } = resolveProfiles(options)
   const failOn = options.failOn ?? 'error'
   if (!['error', 'warning', 'never'].includes(failOn))
-    throw new TypeError(`unplugin-flatmcp: failOn must be "error", "warning" or "never", not "${String(failOn)}"`)
+    throw new OptionsError(`failOn must be "error", "warning" or "never", not "${String(failOn)}"`)
   const root = path.resolve(options.root ?? bundlerRoot ?? process.cwd())
   const artifacts = options.artifacts === false
     ? false
@@ -204,6 +214,6 @@ function resolveModuleTimeout(ms: Options['moduleTimeout']): number {
   if (ms === undefined)
     return 60_000
   if (!Number.isSafeInteger(ms) || ms <= 0)
-    throw new TypeError(`unplugin-flatmcp: moduleTimeout is a whole number of milliseconds above 0, not ${String(ms)}`)
+    throw new OptionsError(`moduleTimeout is a whole number of milliseconds above 0, not ${String(ms)}`)
   return ms
 }

@@ -211,6 +211,9 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
   const tools: ModuleTool[] = []
   for (const { exportName, definition } of exportedTools(exports)) {
     const extend = extendSchema === undefined ? undefined : { schema: extendSchema }
+    // A tool that cannot be served fails here, at its file and line, not at the server's first request.
+    if (typeof (definition as { handler?: unknown }).handler !== 'function')
+      throw new ToolCompileError(exportName, definition.name, undefined, undefined, `has no handler: give defineTool a handler(input, context) that returns the tool's result`)
     let profiled: [CompiledTool, ...CompiledTool[]]
     try {
       profiled = compileInProfiles(definition, options.profiles, { profile: options.profile, extend, converters, preset: options.preset, examples: options.examples })
