@@ -22,8 +22,9 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // A bound on hangs, not on speed (test/support/timeouts.ts): a busy machine must not fail the suite.
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
     // Two files at once, whatever the cores: most of the end-to-end files wait on processes they start
     // (servers, bundlers, installs), so on 2 cores the suite takes about 7 minutes this way against
     // about 13 one file at a time (vitest's default there is cores - 1).

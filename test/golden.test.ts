@@ -8,6 +8,7 @@ import path from 'node:path'
 import { buildArtifacts } from 'flatmcp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
+import { SLOW } from './support/timeouts'
 
 const GOLDEN = path.join(ROOT, 'test/golden')
 const EXPECTED = path.join(GOLDEN, 'expected')
@@ -46,5 +47,5 @@ describe('golden artifacts', () => {
       writeFileSync(expected, text)
     }
     expect(text).toBe(readFileSync(expected, 'utf8'))
-  }, 60_000)
+  }, SLOW)
 })

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdio, ROOT } from './support/client'
 import { atScale, FULL } from './support/full'
 import { quickStartFiles, readmeSnippet } from './support/readme'
+import { SLOW } from './support/timeouts'
 
 const run = promisify(execFile)
 /** The version of a package the workspace itself installs. */
@@ -133,7 +134,7 @@ beforeAll(async () => {
   writeFileSync(path.join(consumer, 'typed/consumer.ts'), TYPED)
   mkdirSync(path.join(consumer, 'misused'))
   writeFileSync(path.join(consumer, 'misused/consumer.ts'), MISUSED)
-}, 300_000)
+}, SLOW)
 
 afterAll(() => {
   if (consumer)
@@ -188,7 +189,7 @@ describe('packed and installed with npm', () => {
     const publint = await sh(process.execPath, [path.join(ROOT, 'node_modules/publint/src/cli.js'), tarball, '--strict'], ROOT)
     expect(publint.code, publint.output).toBe(0)
     expect(publint.output).toContain('All good!')
-  }, 60_000)
+  }, SLOW)
 
   it.each(Object.entries(RESOLUTIONS))('type-checks under moduleResolution %s with strict flags; a misused union fails', async (resolution, module) => {
     const tsc = path.join(consumer, 'node_modules/typescript/bin/tsc')
@@ -207,7 +208,7 @@ describe('packed and installed with npm', () => {
     const misused = await sh(process.execPath, [tsc, '-p', config('misused')], consumer)
     expect(misused.code).not.toBe(0)
     expect(misused.output).toMatch(/misused\/consumer\.ts\(10,\d+\): error TS2339: Property 'text' does not exist/)
-  }, 120_000)
+  }, SLOW)
 
   it('the standalone coercer bundles from the package with nothing else in it', async () => {
     writeFileSync(path.join(consumer, 'coerce-only.mjs'), `import { coerceArgs } from '@flatmcp/runtime/coerce'\nexport default coerceArgs\n`)
@@ -243,7 +244,7 @@ describe('packed and installed with npm', () => {
         await session.close()
       }
     })
-  }, 180_000)
+  }, SLOW)
 
   it.each(['vite.config.ts', 'esbuild.config.mjs'])('builds with the README\'s %s and serves a real SDK client', async (configFile) => {
     writeFileSync(path.join(consumer, configFile), readmeSnippet(configFile))
@@ -268,7 +269,7 @@ describe('packed and installed with npm', () => {
     finally {
       await session?.close()
     }
-  }, 120_000)
+  }, SLOW)
 
   it(`build errors name file, line and column with TypeScript 5.9, with none installed${FULL ? ', and with TypeScript 7 (no JavaScript API)' : ''}`, async () => {
     const bad = `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\n\nexport const schedule = defineTool({\n  name: 'schedule',\n  input: z.object({ at: z.date() }),\n  handler: () => 'ok',\n})\n`
@@ -292,7 +293,7 @@ describe('packed and installed with npm', () => {
       expect(ts7.code, ts7.output).toBe(0)
       expect(await buildIn(dir)).toMatch(expected)
     })
-  }, 300_000)
+  }, SLOW)
 
   it('without @flatmcp/core, an unbuilt schema fails with the package to install, and no file paths (the message can reach a client)', async () => {
     await inThrowawayProject('no-core', { '@flatmcp/runtime': tarball('flatmcp-runtime-'), 'zod': '^4.2.0' }, ['--omit=peer'], async (dir) => {
@@ -307,7 +308,7 @@ catch (error) { console.log(error.message) }
       expect(printed).toMatch(/needs @flatmcp\/core \(in Node 20\.19\+\): Cannot find module '@flatmcp\/core'\. Build with unplugin-flatmcp, or install @flatmcp\/core\./)
       expect(printed).not.toMatch(/Require stack|\/tmp\//)
     })
-  }, 120_000)
+  }, SLOW)
 
   it('the standalone flatmcp tarball installs alone (npm i -g, the other packages inside it) and its proxy serves a server flat', async () => {
     const prefix = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-global-'))
@@ -340,7 +341,7 @@ await server.connect(new StdioServerTransport())
     finally {
       rmSync(prefix, { recursive: true, force: true })
     }
-  }, 180_000)
+  }, SLOW)
 
   it('the root entry and flat() work in Node with no MCP SDK installed', async () => {
     await inThrowawayProject('no-sdk', { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@flatmcp/core': tarball('flatmcp-core-'), 'zod': '^4.2.0' }, [], async (dir) => {
@@ -356,7 +357,7 @@ console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), va
       expect(ran.code, ran.output).toBe(0)
       expect(ran.output).toContain('{"flat":true,"value":{"kind":"a","list":["x"]}}')
     })
-  }, 120_000)
+  }, SLOW)
 
   // An install per package manager: in the full run.
   it.runIf(FULL).each([
@@ -387,5 +388,5 @@ console.log(JSON.stringify({ flat: !JSON.stringify(schema).includes('oneOf'), va
     finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  }, 180_000)
+  }, SLOW)
 })

@@ -12,6 +12,7 @@ import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as chat from '../examples/chat-server/src/chat.tools'
 import { connectStdio, connectStdioV2, ROOT } from './support/client'
+import { SLOW } from './support/timeouts'
 
 const run = promisify(execFile)
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
@@ -27,7 +28,7 @@ beforeAll(async () => {
   await loadTokenizer()
   for (const bundler of BUNDLERS)
     await run('npm', ['run', '-s', `build:${bundler}`], { cwd: EXAMPLE, env: { ...process.env, NODE_OPTIONS: '' } })
-}, 300_000)
+}, SLOW)
 
 describe('artifacts', () => {
   it.each(['chat', 'flat'])('every bundler emits the same bytes for src/%s.tools.ts', (module) => {

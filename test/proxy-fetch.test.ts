@@ -17,6 +17,7 @@ import { ROOT } from './support/client'
 import { freePort, httpClient, listening, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 import { PYTHON_DIR, pythonStack } from './support/python'
 import { serveFetch } from './support/serve-fetch'
+import { SLOW } from './support/timeouts'
 
 type Result = { isError?: boolean, content: { type: string, text?: string }[] }
 interface Listed { name: string, inputSchema: Record<string, unknown> }
@@ -88,7 +89,7 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
     expect(made.code, made.stderr).toBe(0)
     snapshot = JSON.parse(readFileSync(file, 'utf8')) as SnapshotFile
     worker = await startWorker('v2', file, upstream.url)
-  }, 120_000)
+  }, SLOW)
 
   afterAll(async () => {
     await Promise.all(clients.map(client => client.close().catch(() => {})))
@@ -229,7 +230,7 @@ describe.skipIf('skipped' in stack)('the proxy\'s fetch handler under workerd in
     worker = await startWorker('fastmcp', file, url)
     client = await httpClient(worker.url)
     direct = await httpClient(url)
-  }, 120_000)
+  }, SLOW)
 
   afterAll(async () => {
     await Promise.all([client?.close().catch(() => {}), direct?.close().catch(() => {})])

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ROOT, TS_NODE } from './support/client'
 import { CLI, INITIALIZE, runCli, startListening } from './support/proxy'
+import { SLOW } from './support/timeouts'
 
 const UPSTREAM = [...TS_NODE, 'test/support/upstream-outputs.ts']
 const ROOTS = [{ uri: 'file:///work/project', name: 'project' }]
@@ -221,5 +222,5 @@ describe('flatmcp proxy --http under load', () => {
       readers.forEach(reader => reader.destroy())
       await proxy.close()
     }
-  }, 120_000)
+  }, SLOW)
 })

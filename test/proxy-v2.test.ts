@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { startOAuthUpstream } from './support/oauth-upstream'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
+import { SLOW } from './support/timeouts'
 
 type Result = { isError?: boolean, content: { type: string, text?: string }[], structuredContent?: unknown }
 interface Listed { name: string, description?: string, inputSchema: Record<string, unknown> }
@@ -45,7 +46,7 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
     direct = await connectStdioV2(command!, args)
     proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2])
     listed = (await direct.client.listTools()).tools as unknown as Listed[]
-  }, 60_000)
+  }, SLOW)
 
   afterAll(async () => {
     await Promise.all([direct?.close(), proxied?.close()])
@@ -197,7 +198,7 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
   beforeAll(async () => {
     upstream = await startListening(UPSTREAM_V2[0]!, [...UPSTREAM_V2.slice(1), '--http', '0'])
     proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', upstream.url])
-  }, 60_000)
+  }, SLOW)
 
   afterAll(async () => {
     await Promise.all(clients.map(client => client.close().catch(() => {})))
@@ -390,7 +391,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
   beforeAll(async () => {
     const made = await runCli(['snapshot', '--out', file, '--', ...UPSTREAM_V2])
     expect(made.code, made.stderr).toBe(0)
-  }, 60_000)
+  }, SLOW)
 
   it('writes the upstream\'s list compiled in every profile, with each definition it came from, and the proxy serves it without compiling', async () => {
     const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { upstream: unknown, options: { profiles: string[], preset: string }, tools: Listed[], runtime: Record<string, { upstream: { digest: string, tool: Listed } }> }

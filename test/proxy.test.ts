@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2 } from './support/client'
 import { CLI, freePort, listening, progressOrder } from './support/proxy'
 import { PYTHON_DIR, pythonStack } from './support/python'
+import { SLOW } from './support/timeouts'
 
 const stack = pythonStack()
 
@@ -44,7 +45,7 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp p
     listed = (await direct.client.listTools()).tools as unknown as Listed[]
     for (const profile of ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const)
       proxies.set(profile, await connectStdioV2(process.execPath, [CLI, 'proxy', '--profile', profile, '--', ...upstream()], PYTHON_DIR))
-  }, 120_000)
+  }, SLOW)
 
   afterAll(async () => {
     await Promise.all([direct, ...proxies.values()].map(connection => connection?.close()))
@@ -117,7 +118,7 @@ describe.skipIf('skipped' in stack)('flatmcp proxy, what happens while it runs (
 
   beforeAll(async () => {
     proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', (stack as { python: string }).python, join(PYTHON_DIR, 'serve.py'), 'mcp', 'extras'], PYTHON_DIR)
-  }, 60_000)
+  }, SLOW)
 
   afterAll(async () => {
     await proxied?.close()
@@ -158,7 +159,7 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp p
     const url = `http://127.0.0.1:${port}/mcp`
     proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--header', 'Authorization: Bearer s3cret-token', `${url}?key=s3cret-key`], PYTHON_DIR)
     direct = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', command!, join(PYTHON_DIR, 'serve.py'), sdk, ...(sdk === 'fastmcp' ? ['extras'] : [])], PYTHON_DIR)
-  }, 60_000)
+  }, SLOW)
 
   afterAll(async () => {
     await Promise.all([proxied?.close(), direct?.close()])

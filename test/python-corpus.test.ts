@@ -14,6 +14,7 @@ import { connectStdioV2 } from './support/client'
 import { PYTHON_DIR, pythonStack } from './support/python'
 import { inverse } from './support/round-trip'
 import { rejectedBy } from './support/validators'
+import { SLOW } from './support/timeouts'
 
 const stack = pythonStack()
 const VALUES_PER_TOOL = 40
@@ -93,7 +94,7 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('tools ser
       }
       judged.set(tool.name, accepted)
     }
-  }, 120_000)
+  }, SLOW)
 
   afterAll(async () => {
     await server?.close()
@@ -154,5 +155,5 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('tools ser
     expect(checked).toBeGreaterThan(listed.length * VALUES_PER_TOOL / 4)
     // Where pydantic reads null as a left-out key, gemini advertises no null: what is left is rare.
     expect(nullable).toBeLessThan(checked / 20)
-  }, 120_000)
+  }, SLOW)
 })

@@ -11,6 +11,7 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
+import { SLOW } from '../../../test/support/timeouts'
 
 /** Every round a form may ask. */
 function roundsOf(form: ElicitationForm): ElicitationForm['first'][] {
@@ -158,5 +159,5 @@ describe('elicitation forms', () => {
     console.log(`elicitation forms: ${forms} of ${RUNS} schemas made forms, ${rebuilt} values rebuilt`)
     expect(forms).toBeGreaterThan(RUNS / 40)
     expect(rebuilt).toBeGreaterThan(RUNS / 10)
-  }, 300_000)
+  }, SLOW)
 })

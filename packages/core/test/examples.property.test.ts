@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { inverse, omitsInheritedKey } from '../../../test/support/round-trip'
 import { RUNS, SEED, toolSpec, toZod } from '../../../test/support/schema-arbitrary'
 import { rejectedBy } from '../../../test/support/validators'
+import { SLOW } from '../../../test/support/timeouts'
 
 const PROFILES = ['openai-strict', 'anthropic-strict', 'gemini'] as const
 
@@ -59,7 +60,7 @@ describe('examples per variant (property)', () => {
     // Half the generated tools are unions: most of them must get examples, or the property says little.
     expect(withExamples).toBeGreaterThan(RUNS / 16)
     expect(checked).toBeGreaterThan(RUNS / 8)
-  }, 400_000)
+  }, SLOW)
 
   it('one per variant, the simplest value of its required keys, only where the parser takes it, and none for an async parser', () => {
     const input = z.discriminatedUnion('kind', [

@@ -15,6 +15,7 @@ import { z } from 'zod'
 import { fixtureProject } from '../../../test/support/fixture-project'
 import { ROOT } from '../../../test/support/client'
 import { forgetSaidOnce } from '../src/util/log'
+import { SLOW } from '../../../test/support/timeouts'
 
 const send = defineTool({
   name: 'send',
@@ -97,7 +98,7 @@ describe('the content hash', () => {
     finally {
       project.remove()
     }
-  }, 60_000)
+  }, SLOW)
 
   it('reads only regular files of a source\'s size, and outside the project only modules\' files: a FIFO (which would hang), /dev/zero (which never ends), another file elsewhere are not read, said once', () => {
     const project = fixtureProject('artifact-files', { 'src/a.tools.ts': 'export {}\n' })

@@ -17,6 +17,7 @@ import { InputRequired } from '../src/elicit/replay'
 import { forwardedParams } from '../src/proxy/forward'
 import { questionBridge } from '../src/proxy/questions'
 import { canonicalJson } from '../src/service/schema-hash'
+import { SLOW } from '../../../test/support/timeouts'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
 const TOOLS: UpstreamTool[] = [
@@ -593,7 +594,7 @@ describe('the proxy whole in the library', () => {
     finally {
       await proxy.close()
     }
-  }, 60_000)
+  }, SLOW)
 
   it('an upstream that cannot start is a ProxySetupError naming it', async () => {
     const { ProxySetupError } = await import('@flatmcp/runtime/proxy')

@@ -13,6 +13,7 @@ import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
+import { SLOW } from '../../../test/support/timeouts'
 
 const Media = z.object({ id: z.string() })
 const seen: unknown[] = []
@@ -259,7 +260,7 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
         process.off('unhandledRejection', onUnhandled)
         stderr.mockRestore()
       }
-    }, 60_000)
+    }, SLOW)
 
     it('whatever a choice does, sync or async, every request is answered with the profile it names or the base one (property)', async () => {
       const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)

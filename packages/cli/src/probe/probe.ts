@@ -73,6 +73,9 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
       message: `the artifact differs from what ${artifact.module} compiles to now`,
       detail: `${lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`)}\nrefresh it: run your build${artifact.options.extend === null && artifact.options.coercion && artifact.options.examples !== false ? `, or ${buildCommand(file, root, artifact)}` : ''}`,
     })
+    // One finding: sampling a stale artifact against its changed source would say the same again, as unsoundness.
+    report.stale = true
+    return { report, artifact }
   }
 
   // The superset invariant, on the advertised schemas that ship (this file, not the fresh ones).

@@ -25,6 +25,8 @@ function tokensText(tokens: ProbeReport['artifacts'][number]['tokens']): string 
 
 /** Why a check that found nothing did nothing either; undefined when it ran. */
 function skipped(check: Check, artifact: ProbeReport['artifacts'][number], report: ProbeReport): string | undefined {
+  if (artifact.stale && (check === 'superset' || check === 'round-trip'))
+    return 'waits until it is current (it compares what ships with what its source compiles to)'
   if (check === 'round-trip' && artifact.roundTrips.length === 0)
     return 'no target profile built (build with --profile openai-strict, anthropic-strict or gemini to ship one)'
   if (check === 'tokens' && report.budgets.maxTokens === undefined && report.budgets.maxModuleTokens === undefined)
