@@ -548,6 +548,6 @@ describe('flatmcp proxy in front of an upstream protected by OAuth', () => {
     expect(await usage(['--oauth-client-id', 'a', 'http://127.0.0.1:9/mcp'])).toContain('--oauth-client-id is for an OAuth-protected upstream: give --oauth-client-id, --oauth-issuer')
     expect(await usage(['--oauth-client-id', 'a', '--oauth-issuer', 'http://127.0.0.1:9', 'http://127.0.0.1:9/mcp'])).toContain('--oauth-client-id needs its secret: --oauth-client-secret-file file, or FLATMCP_OAUTH_CLIENT_SECRET')
     expect(await usage(['--oauth-client-id', 'a', '--oauth-issuer', 'http://127.0.0.1:9', '--header', 'Authorization: Bearer x', 'http://127.0.0.1:9/mcp'])).toContain('give one')
-    expect(await usage(['--oauth-client-secret', 'x', 'http://127.0.0.1:9/mcp'])).toContain('Unknown option \'--oauth-client-secret\'')
+    expect(await usage(['--oauth-client-secret', 'x', 'http://127.0.0.1:9/mcp'])).toContain('unknown option --oauth-client-secret (did you mean --oauth-client-secret-file?)')
   })
 })
