@@ -151,7 +151,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     diagnostics.push(...result.diagnostics.map(d => ({ ...d, tool: tool.name, schema: part })))
     if (part !== 'output') {
       originals.push(original)
-      partOriginals.set(part, structuredClone(original.schema))
+      // Kept as read (the flattening may rewrite it) only where examples are made from it.
+      if (options.examples !== false)
+        partOriginals.set(part, structuredClone(original.schema))
     }
     if (part === 'input')
       discriminator = rootDiscriminator(original)

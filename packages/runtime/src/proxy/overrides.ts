@@ -47,14 +47,16 @@ const TOOL_KEYS = new Set(['hide', 'description', 'alwaysLoad', 'searchHint', 'p
 export function readOverrides(value: unknown): Overrides {
   if (!isObject(value) || !isObject(value.tools))
     throw new OverridesError('', 'needs "tools": an object of tool names, each with what to change ({"tools": {"create_issue": {"description": "…"}}})')
-  for (const key of Object.keys(value).filter(key => key !== 'tools'))
-    throw new OverridesError(`.${key}`, 'is not an overrides key (only "tools")')
+  const stray = Object.keys(value).find(key => key !== 'tools')
+  if (stray !== undefined)
+    throw new OverridesError(`.${stray}`, 'is not an overrides key (only "tools")')
   for (const [name, tool] of Object.entries(value.tools)) {
     const at = `.tools[${JSON.stringify(name)}]`
     if (!isObject(tool))
       throw new OverridesError(at, 'must be an object: hide, description, alwaysLoad, searchHint, params')
-    for (const key of Object.keys(tool).filter(key => !TOOL_KEYS.has(key)))
-      throw new OverridesError(`${at}.${key}`, 'is not a tool override (hide, description, alwaysLoad, searchHint, params)')
+    const unknown = Object.keys(tool).find(key => !TOOL_KEYS.has(key))
+    if (unknown !== undefined)
+      throw new OverridesError(`${at}.${unknown}`, 'is not a tool override (hide, description, alwaysLoad, searchHint, params)')
     if (tool.hide !== undefined && tool.hide !== true)
       throw new OverridesError(`${at}.hide`, 'must be true (leave it out to keep the tool)')
     if (tool.description !== undefined && typeof tool.description !== 'string')
