@@ -3,7 +3,7 @@
 // tests skip and say so; under CI (FLATMCP_REQUIRE_PYTHON=1) a missing stack is a failure instead.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT } from './client'
 
@@ -37,18 +37,41 @@ export function pythonStack(): PythonStack {
   const system = run('python3', ['--version'])
   if (!system.ok)
     return cached = fail('no python3')
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(dir, { recursive: true })
-  const venv = run('python3', ['-m', 'venv', dir])
-  if (!venv.ok)
-    return cached = fail(`python3 -m venv failed: ${venv.output.trim().slice(-400)}`)
-  // --retries 0: the machine's pip has a local index; the default one may be unreachable.
-  const pip = run(python, ['-m', 'pip', 'install', '--retries', '0', '--disable-pip-version-check', '-q', '-r', requirements])
-  if (!pip.ok)
-    return cached = fail(`pip could not install ${requirements}: ${pip.output.trim().slice(-600)}`)
-  writeFileSync(ready, 'installed\n')
-  return cached = { python }
+  // Test files run two at a time: one makes the venv, the others wait for it (a lock left by a run
+  // that was killed is taken over once it is older than the longest install).
+  const lock = `${dir}.lock`
+  mkdirSync(join(dir, '..'), { recursive: true })
+  if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS)
+    rmSync(lock, { recursive: true, force: true })
+  try {
+    mkdirSync(lock)
+  }
+  catch {
+    const until = Date.now() + LOCK_STALE_MS
+    while (!existsSync(ready) && existsSync(lock) && Date.now() < until)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500)
+    return cached = existsSync(ready) ? { python } : fail('another test worker could not make the venv (see its failure)')
+  }
+  try {
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+    const venv = run('python3', ['-m', 'venv', dir])
+    if (!venv.ok)
+      return cached = fail(`python3 -m venv failed: ${venv.output.trim().slice(-400)}`)
+    // --retries 0: the machine's pip has a local index; the default one may be unreachable.
+    const pip = run(python, ['-m', 'pip', 'install', '--retries', '0', '--disable-pip-version-check', '-q', '-r', requirements])
+    if (!pip.ok)
+      return cached = fail(`pip could not install ${requirements}: ${pip.output.trim().slice(-600)}`)
+    writeFileSync(ready, 'installed\n')
+    return cached = { python }
+  }
+  finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
 }
+
+/** How long one worker may take to make the venv before another takes its lock over. */
+const LOCK_STALE_MS = 900_000
 
 function fail(reason: string): PythonStack {
   if (REQUIRED)
