@@ -95,11 +95,11 @@ describe('flatmcp build', () => {
     }
   })
 
-  it('a bad tool module exits 2 naming file, line, export and tool, and writes nothing', async () => {
+  it('a bad tool exits 1 naming file, line, export and tool, and writes nothing', async () => {
     const bad = fixtureProject('cli-bad', { 'src/x.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', params: z.object({ a: z.string() }), input: z.object({ a: z.string() }), handler: () => 1 })\n` })
     try {
       const run = await flatmcp(['build', 'src/x.tools.ts'], bad.root)
-      expect(run.code).toBe(2)
+      expect(run.code).toBe(1)
       expect(run.stderr).toBe('flatmcp: src/x.tools.ts:3:100: export "t", tool "t", input at /properties/a: key "a" is declared in both params and input; rename one of them\n')
       expect(existsSync(path.join(bad.root, 'dist'))).toBe(false)
     }
@@ -107,6 +107,31 @@ describe('flatmcp build', () => {
       bad.remove()
     }
   })
+  it('every tool that cannot be served exits 1, whether the compiler cannot represent it or a diagnostic refuses it; a module that cannot load exits 2', async () => {
+    const tool = (input: string): string => `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', input: ${input}, handler: () => 1 })\n`
+    const faults = fixtureProject('cli-faults', {
+      'src/date.tools.ts': tool('z.object({ at: z.date() })'),
+      'src/shape.tools.ts': tool('{ text: z.string() }'),
+      'src/scalar-branch.tools.ts': tool('z.union([z.object({ a: z.string() }), z.string()])'),
+      'src/no-handler.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', input: z.object({}) } as never)\n`,
+      'src/twice.tools.ts': `${tool('z.object({})')}export const u = defineTool({ name: 't', input: z.object({}), handler: () => 1 })\n`,
+      'src/syntax.tools.ts': `export const t = defineTool({ name: 't',\n`,
+      'src/throws.tools.ts': `throw new Error('no config')\n`,
+    })
+    try {
+      const codes: Record<string, number> = {}
+      for (const name of ['date', 'shape', 'scalar-branch', 'no-handler', 'twice', 'syntax', 'throws']) {
+        const run = await flatmcp(['build', `src/${name}.tools.ts`], faults.root)
+        expect(run.stderr, name).toMatch(new RegExp(`^flatmcp: src/${name}\\.tools\\.ts:\\d+:\\d+: \\S`))
+        codes[name] = run.code
+      }
+      expect(codes).toEqual({ 'date': 1, 'shape': 1, 'scalar-branch': 1, 'no-handler': 1, 'twice': 1, 'syntax': 2, 'throws': 2 })
+      expect(existsSync(path.join(faults.root, 'dist'))).toBe(false)
+    }
+    finally {
+      faults.remove()
+    }
+  }, SLOW)
 })
 
 describe('flatmcp build, when a module never finishes evaluating', () => {

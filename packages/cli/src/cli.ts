@@ -54,7 +54,7 @@ const COMMANDS: Record<string, string> = {
       (o200k_base, per tool and per module); exit 1 on findings`,
 }
 
-const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a diagnostic at --fail-on), 2 usage or load errors'
+const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that cannot be served, a diagnostic at --fail-on), 2 usage errors or modules that cannot load'
 
 const HELP = `flatmcp — sound flat schemas for MCP tools
 

@@ -4,23 +4,31 @@
 // (a bundler's watch files and emitted assets, the command's globs and atomic writes).
 import type { CachedModule } from '../load/module-cache'
 import type { ResolvedOptions } from '../options'
-import { failsBuild, nothingMatchedWarning, warningsOf } from '../compile/compile-module'
+import { failsBuild, nothingMatchedWarning, ToolCompileError, warningsOf } from '../compile/compile-module'
 import { createModuleCompiler, describeFailure } from './module-compiler'
 import { buildSummary } from './summary'
-import { createToolOwners } from './tool-owners'
+import { createToolOwners, DuplicateToolError } from './tool-owners'
 import { yieldsAnything } from '../load/module-cache'
 import { modulePath } from '../load/module-path'
 
 /** A build that failed: the message names file, line and column, export, tool and JSON path. */
 export class BuildError extends Error {
   /**
-   * @param exitCode 1 when what `failOn` names failed the build (a finding about a schema that
-   * compiled), 2 when a module could not be loaded or compiled.
+   * @param exitCode 1 when a tool's definition is at fault (a schema that cannot be served, a
+   * diagnostic at `failOn`, a name two exports claim), 2 when a module could not be loaded at all.
    */
   constructor(message: string, readonly exitCode: 1 | 2 = 2) {
     super(message)
     this.name = 'BuildError'
   }
+}
+
+/**
+ * True when the module loaded and one of its tools is at fault (a finding, as the probe's: exit 1),
+ * not the module itself (it cannot be read or evaluated: exit 2, as a usage error).
+ */
+function definitionFault(error: unknown): boolean {
+  return error instanceof ToolCompileError || error instanceof DuplicateToolError
 }
 
 /** A module's artifact: its file name (under the artifacts folder) and its text. */
@@ -44,8 +52,9 @@ export interface BuildSession {
   begin: () => void
   /**
    * Compiles one tool module (from the cache unless `fresh`), claims its tool names across the build
-   * and keeps its artifact. Throws a `BuildError`: a module that cannot compile (exit code 2), a tool
-   * name another export has, or a warning where `failOn` is `warning` (exit code 1).
+   * and keeps its artifact. Throws a `BuildError`: a module that cannot load (exit code 2); a tool
+   * that cannot compile, a tool name another export has, or a warning where `failOn` is `warning`
+   * (exit code 1).
    */
   compile: (file: string, options?: { fresh?: boolean }) => Promise<CompiledModule>
   /** The artifact of every module compiled so far, by module path (a module compiled again replaces its own). */
@@ -86,7 +95,7 @@ export function createBuild(options: ResolvedOptions): BuildSession {
         claimToolNames(path, module)
       }
       catch (error) {
-        return fail(new BuildError(await describeFailure(error, file, options.root), (error as { severity?: unknown }).severity === undefined ? 2 : 1))
+        return fail(new BuildError(await describeFailure(error, file, options.root), definitionFault(error) ? 1 : 2))
       }
       const warnings: string[] = []
       for (const warning of warningsOf(module, path)) {
