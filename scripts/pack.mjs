@@ -84,7 +84,7 @@ console.log([
   '',
   'in your project (the Quick start\'s two lines):',
   `  npm i ${runtime.join(' ')} @modelcontextprotocol/server zod`,
-  `  npm i -D ${tools.join(' ')} vite`,
+  `  npm i -D ${tools.join(' ')} vite typescript`,
   '',
   `the flatmcp command alone, for an operator (proxy, snapshot, probe): ${shown(command)}`,
   `  npm i -g ${command}`,

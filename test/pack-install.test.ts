@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdio, ROOT } from './support/client'
 import { atScale, FULL } from './support/full'
-import { quickStartFiles, readmeSnippet } from './support/readme'
+import { quickStartFiles, quickStartInstallLines, readmeSnippet } from './support/readme'
 import { SLOW } from './support/timeouts'
 
 const run = promisify(execFile)
@@ -102,6 +102,8 @@ export const send = defineTool({
 `
 
 let consumer: string
+/** What `npm run pack` printed. */
+let packOutput = ''
 
 beforeAll(async () => {
   consumer = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-consumer-'))
@@ -110,6 +112,7 @@ beforeAll(async () => {
   // What `npm run pack` does once the packages are built.
   const packed = await sh(process.execPath, [path.join(ROOT, 'scripts/pack.mjs'), tarballs], ROOT)
   expect(packed.code, packed.output).toBe(0)
+  packOutput = packed.output
   expect(readdirSync(tarballs).filter(file => file.endsWith('.tgz')).sort()).toEqual(['flatmcp', 'flatmcp-core', 'flatmcp-runtime', 'unplugin-flatmcp'].map(name => `${name}-${VERSION}.tgz`))
   expect(readdirSync(path.join(tarballs, 'standalone'))).toEqual([`flatmcp-${VERSION}.tgz`])
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({
@@ -220,15 +223,31 @@ describe('packed and installed with npm', () => {
     expect(result.outputFiles[0]!.text).toContain('JSON.parse')
   })
 
+  it('npm run pack prints the Quick start\'s install lines, the flatmcp packages\' names replaced by their tarballs', () => {
+    const names: Record<string, string> = { 'flatmcp-runtime': '@flatmcp/runtime', 'flatmcp-core': '@flatmcp/core', 'unplugin-flatmcp': 'unplugin-flatmcp', 'flatmcp': 'flatmcp' }
+    const named = (word: string): string => {
+      const packed = new RegExp(`^(.+)-${VERSION.replace(/\./g, '\\.')}\\.tgz$`).exec(path.basename(word))
+      return packed ? names[packed[1]!] ?? word : word
+    }
+    const words = (line: string): string => line.trim().split(/\s+/).map(named).sort().join(' ')
+    const quickStart = quickStartInstallLines()
+    expect(quickStart).toHaveLength(2)
+    const printed = packOutput.split('\n').filter(line => /^\s+npm i (?!-g)/.test(line))
+    expect(printed.map(words)).toEqual(quickStart.map(words))
+  })
+
   it('the Quick start, followed in a fresh project from the packed tarballs: vite build says what it built, a client lists the flat tool and a call is served', async () => {
     const files = quickStartFiles()
-    expect(Object.keys(files).sort()).toEqual(['src/send.tools.ts', 'src/server.ts', 'vite.config.ts'])
-    const dependencies = { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@modelcontextprotocol/server': '^2.4.0', 'zod': '^4.2.0', '@flatmcp/core': tarball('flatmcp-core-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-'), 'flatmcp': tarball('flatmcp-'), 'vite': devVersion('vite') }
+    expect(Object.keys(files).sort()).toEqual(['src/send.tools.ts', 'src/server.ts', 'tsconfig.json', 'vite.config.ts'])
+    const dependencies = { '@flatmcp/runtime': tarball('flatmcp-runtime-'), '@modelcontextprotocol/server': '^2.4.0', 'zod': '^4.2.0', '@flatmcp/core': tarball('flatmcp-core-'), 'unplugin-flatmcp': tarball('unplugin-flatmcp-'), 'flatmcp': tarball('flatmcp-'), 'vite': devVersion('vite'), 'typescript': devVersion('typescript') }
     await inThrowawayProject('quick-start', dependencies, [], async (dir) => {
       for (const [file, text] of Object.entries(files)) {
         mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
         writeFileSync(path.join(dir, file), text)
       }
+      // `npx tsc` with the Quick start's tsconfig.json: its imports resolve as Vite's do.
+      const typed = await sh(path.join(dir, 'node_modules/.bin/tsc'), [], dir)
+      expect(typed.code, typed.output).toBe(0)
       const built = await sh(path.join(dir, 'node_modules/.bin/vite'), ['build'], dir)
       expect(built.code, built.output).toBe(0)
       expect(built.output).toMatch(/^flatmcp: 1 module, 1 tool, 1 artifact; tokens portable \d+ \(original \d+\); 0 warnings$/m)

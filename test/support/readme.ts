@@ -2,12 +2,87 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './client'
 
-/** The README and the pages under `docs/` it links to, by path from the root. */
+/** The README, the pages under `docs/` and each package's README, by path from the root. */
 export function docPages(): Map<string, string> {
   const pages = new Map([['README.md', readFileSync(path.join(ROOT, 'README.md'), 'utf8')]])
   for (const name of readdirSync(path.join(ROOT, 'docs')).filter(name => name.endsWith('.md')).sort())
     pages.set(`docs/${name}`, readFileSync(path.join(ROOT, 'docs', name), 'utf8'))
+  for (const name of readdirSync(path.join(ROOT, 'packages')).sort())
+    pages.set(`packages/${name}/README.md`, readFileSync(path.join(ROOT, 'packages', name, 'README.md'), 'utf8'))
   return pages
+}
+
+/** A fenced code block of a page: where it is, its language tag and its text, dedented. */
+export interface DocBlock {
+  page: string
+  line: number
+  lang: string
+  text: string
+}
+
+/** Every fenced code block of every page, in page order. */
+export function docBlocks(): DocBlock[] {
+  const blocks: DocBlock[] = []
+  for (const [page, text] of docPages()) {
+    for (const match of text.matchAll(/^( *)```(\S*)\n([\s\S]*?)^\1```$/gm)) {
+      const [, indent, lang, body] = match as unknown as [string, string, string, string]
+      const line = text.slice(0, match.index).split('\n').length
+      blocks.push({ page, line, lang, text: body.split('\n').map(l => l.slice(indent.length)).join('\n') })
+    }
+  }
+  return blocks
+}
+
+/**
+ * A shell command line as words: quotes and backslashes read, `$NAME` from `env`, a trailing
+ * `# comment` dropped. Enough for the command lines the docs show, not a shell.
+ */
+export function shellWords(line: string, env: Record<string, string> = {}): string[] {
+  const words: string[] = []
+  let word: string | undefined
+  let quote: '"' | '\'' | undefined
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (quote === '\'') {
+      if (c === quote)
+        quote = undefined
+      else
+        word += c
+    }
+    else if (c === '"' || c === '\'') {
+      if (quote === c)
+        quote = undefined
+      else if (quote === undefined)
+        quote = c
+      else
+        word = `${word ?? ''}${c}`
+      word ??= ''
+    }
+    else if (c === '$' && /[A-Z_]/.test(line[i + 1] ?? '')) {
+      const name = /^[A-Z_]\w*/.exec(line.slice(i + 1))![0]
+      word = `${word ?? ''}${env[name] ?? ''}`
+      i += name.length
+    }
+    else if (quote === undefined && /\s/.test(c)) {
+      if (word !== undefined)
+        words.push(word)
+      word = undefined
+    }
+    else if (quote === undefined && c === '#' && word === undefined) {
+      break
+    }
+    else {
+      word = `${word ?? ''}${c === '\\' && quote === undefined ? line[++i] ?? '' : c}`
+    }
+  }
+  if (word !== undefined)
+    words.push(word)
+  return words
+}
+
+/** A sh block's command lines: continuation lines joined, comments and blank lines gone. */
+export function shellLines(text: string): string[] {
+  return text.replace(/\\\n\s*/g, ' ').split('\n').filter(line => line.trim() !== '' && !line.trim().startsWith('#'))
 }
 
 /** The pages' fenced code blocks, each with the file it names on its first line (`// vite.config.ts: …`). */
@@ -36,15 +111,25 @@ export function headingAnchor(heading: string): string {
   return heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')
 }
 
+/** The README's Quick start section. */
+function quickStart(): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  return readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+}
+
+/** The `npm i` lines of the README's Quick start. */
+export function quickStartInstallLines(): string[] {
+  return [...quickStart().matchAll(/^npm i .*$/gm)].map(m => m[0])
+}
+
 /**
  * The files the README's Quick start has the reader write, by path: its indented code blocks whose
  * first line is `// <path>` and nothing more, dedented.
  */
 export function quickStartFiles(): Record<string, string> {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+  const section = quickStart()
   const files: Record<string, string> = {}
-  for (const [, indent, body] of section.matchAll(/^( *)```ts\n([\s\S]*?)^\1```$/gm)) {
+  for (const [, indent, body] of section.matchAll(/^( *)```(?:ts|jsonc)\n([\s\S]*?)^\1```$/gm)) {
     const text = body!.split('\n').map(line => line.slice(indent!.length)).join('\n')
     const named = /^\/\/ ([\w./-]+)\n/.exec(text)
     if (named)

@@ -66,6 +66,12 @@ ${EXIT_CODES}`
 
 class UsageError extends Error {}
 
+/**
+ * With FLATMCP_PARSE_ONLY=1 a command stops once its command line is read and checked, before it
+ * loads, starts or writes anything: how the suite runs the command lines the docs show.
+ */
+const parseOnly = process.env.FLATMCP_PARSE_ONLY === '1'
+
 function profileOf(value: string): ProfileName {
   if (!(PROFILE_NAMES as string[]).includes(value))
     throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}, not "${value}"`)
@@ -243,6 +249,8 @@ async function main(argv: string[]): Promise<number> {
     const failOn = values['fail-on']
     if (failOn !== undefined && !['error', 'warning', 'never'].includes(failOn))
       throw new UsageError(`--fail-on must be error, warning or never, not "${failOn}"`)
+    if (parseOnly)
+      return 0
     const said = values.quiet ? undefined : (line: string): void => console.error(line)
     const { buildArtifacts } = await import('./build')
     const written = await buildArtifacts({
@@ -263,8 +271,12 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { ...common, tool: { type: 'string' }, profile: { type: 'string' }, preset: { type: 'string' }, run: { type: 'boolean' } } })
     if (positionals.length !== 1)
       throw new UsageError('inspect takes one tool module')
+    const profile = values.profile === undefined ? undefined : profileOf(values.profile)
+    const preset = presetOf(values.preset)
+    if (parseOnly)
+      return 0
     const { inspectModule } = await import('./inspect')
-    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile: values.profile === undefined ? undefined : profileOf(values.profile), preset: presetOf(values.preset), root: values.root, run: values.run, stream: process.stdout }))
+    console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile, preset, root: values.root, run: values.run, stream: process.stdout }))
     return 0
   }
   if (command === 'proxy' || command === 'snapshot') {
@@ -290,6 +302,8 @@ async function main(argv: string[]): Promise<number> {
       ...(values.overrides === undefined ? {} : { overrides: (await import('./proxy/proxy')).readOverridesFile(values.overrides) }),
     }
     if (command === 'snapshot') {
+      if (parseOnly)
+        return 0
       const { runSnapshot } = await import('./proxy/snapshot')
       const file = await runSnapshot({ ...common, ...(values.out ? { out: values.out } : {}), ...(profiles ? { profiles } : {}), generator: snapshotGenerator() })
       console.log(path.relative(process.cwd(), file))
@@ -315,6 +329,8 @@ async function main(argv: string[]): Promise<number> {
     if (servingFlag !== undefined && port === undefined)
       throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
     const http = port === undefined ? undefined : httpServing(values.host ?? '127.0.0.1', port, values)
+    if (parseOnly)
+      return 0
     // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
     const { runProxy } = await import('./proxy/proxy')
@@ -339,6 +355,9 @@ async function main(argv: string[]): Promise<number> {
     })
     const live = split < 0 && values.upstream === undefined && values.header === undefined && values.env === undefined ? undefined : upstreamOf('probe', split < 0 ? undefined : rest.slice(split + 1), values.upstream === undefined ? [] : [values.upstream], values.header, values.env)
     const root = path.resolve(values.root ?? process.cwd())
+    const counts = { samples: count(values.samples, '--samples'), seed: count(values.seed, '--seed'), maxTokens: count(values['max-tokens'], '--max-tokens'), maxModuleTokens: count(values['max-module-tokens'], '--max-module-tokens') }
+    if (parseOnly)
+      return 0
     const progress = process.stderr.isTTY && !values.json
     const { probe } = await import('./probe/probe')
     const { renderReport } = await import('./probe/report')
@@ -346,10 +365,7 @@ async function main(argv: string[]): Promise<number> {
       paths: positionals,
       root,
       sources: values.source,
-      samples: count(values.samples, '--samples'),
-      seed: count(values.seed, '--seed'),
-      maxTokens: count(values['max-tokens'], '--max-tokens'),
-      maxModuleTokens: count(values['max-module-tokens'], '--max-module-tokens'),
+      ...counts,
       ...(live ? { upstream: live } : {}),
       onProgress: progress ? (done, total, file) => process.stderr.write(`\rprobing ${done + 1}/${total} ${path.relative(root, file)}\x1B[K`) : undefined,
     })

@@ -27,8 +27,10 @@ export interface UpstreamClient {
   getServerVersion: () => { name: string, version: string } | undefined
   getInstructions: () => string | undefined
   setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void) => void
-  fallbackNotificationHandler?: (notification: Message) => Promise<void>
-  fallbackRequestHandler?: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<never>
+  // Methods, not function-typed properties: the SDK's own handlers take its narrower message types,
+  // which a property type would refuse (a connected Client must be assignable as it is).
+  fallbackNotificationHandler?(notification: Message): Promise<void>
+  fallbackRequestHandler?(request: Message, ctx: { mcpReq: { signal: AbortSignal } }): Promise<unknown>
 }
 
 /** Where the upstream server is: its command and arguments (run as a child process, over stdio), or its Streamable HTTP URL. */

@@ -1,0 +1,372 @@
+// Every code block of the README, docs/*.md and each package's README is checked by what it is: a
+// configuration or serving snippet is an example's file, whole (the examples are built and run by
+// the other tests); the Quick start's files are followed in a fresh project (pack-install); other
+// TypeScript is type-checked, and run where it runs offline; a schema shown as compiled is compiled
+// and compared; a command line is read by the real command (FLATMCP_PARSE_ONLY), a client config's
+// and an overrides file's too; a call's message is the server's answer. A block no check covers
+// fails the first test, so a new one cannot slip by.
+import type { DocBlock } from './support/readme'
+import { spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { compileTool, toOriginalSchema } from '@flatmcp/core'
+import { createMcpServer } from '@flatmcp/runtime/server'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectStdio, ROOT, TS_NODE } from './support/client'
+import { docBlocks, docPages, headingAnchor, quickStartFiles, readmeSnippet, readmeSnippets, shellLines, shellWords } from './support/readme'
+import { SLOW } from './support/timeouts'
+
+/** Each snippet the pages show, by the name on its first line, and the example it comes from. */
+const EXAMPLE_FILES: Record<string, string> = {
+  ...Object.fromEntries(['vite.config.ts', 'rollup.config.mjs', 'rolldown.config.mjs', 'esbuild.config.mjs', 'webpack.config.mjs', 'rspack.config.mjs', 'src/tools.ts', 'src/stdio.ts', 'src/stdio-v2.ts', 'src/flat.tools.ts', 'src/flat-server.ts', 'src/flat-v2.ts', 'src/flat-tmcp.ts', 'src/flat-fastmcp.ts', 'src/flat-mcp-handler.ts'].map(file => [file, 'examples/chat-server'])),
+  'src/worker.ts': 'examples/proxy-worker',
+}
+
+/**
+ * Output shown as it was printed, which the suite does not stage again: a benchmark's tables, a
+ * probe report, stderr lines. Listed by page and first line, so a new one is a choice.
+ */
+const TRANSCRIPTS = [
+  ['README.md', 'dist/src/chat.tools.mcp.json  from src/chat.tools.ts'],
+  ['docs/development.md', 'flatmcp benchmarks'],
+  ['docs/development.md', '8. target profiles'],
+  ['docs/development.md', 'profile                                   arguments'],
+  ['docs/development.md', 'set      tool'],
+  ['docs/development.md', 'set             tool'],
+  ['docs/development.md', 'transport     request'],
+  ['docs/flattening.md', 'src/tools.ts:13:55: export "code"'],
+  ['docs/proxy.md', 'flatmcp proxy: tool "firecrawl_search"'],
+]
+
+/** The calls whose answers the README shows as a failed validation's text. */
+const CALLS: [string, Record<string, unknown>][] = [
+  ['send_message', { kind: 'mediaGroup', text: 'hello' }],
+  ['update_chat', { chatId: 'c1', action: 'archive' }],
+]
+
+const SNIPPETS = path.join(ROOT, 'test/.tmp/snippets')
+const blocks = docBlocks()
+const where = (block: DocBlock): string => `${block.page}:${block.line}`
+const firstLine = (block: DocBlock): string => block.text.split('\n')[0]!
+const quickStart = new Set(Object.values(quickStartFiles()))
+const exampleNamed = (block: DocBlock): string | undefined => {
+  const named = /^\/\/ ([\w./-]+):/.exec(block.text)?.[1]
+  return named !== undefined && named in EXAMPLE_FILES ? named : undefined
+}
+const parsedJson = (block: DocBlock): unknown => JSON.parse(block.text.trimStart().startsWith('"') ? `{${block.text}}` : block.text)
+
+/** How a block is checked; undefined where nothing checks it. */
+function kindOf(block: DocBlock): string | undefined {
+  if (block.lang === 'mermaid')
+    return 'diagram'
+  if (block.lang === '') {
+    if (block.page === 'docs/development.md' && block.text.startsWith('packages/\n'))
+      return 'layout'
+    if (block.text.startsWith('Invalid arguments for tool'))
+      return 'call result'
+    return TRANSCRIPTS.some(([page, start]) => block.page === page && block.text.startsWith(start!)) ? 'transcript' : undefined
+  }
+  if (['ts', 'js', 'jsonc'].includes(block.lang)) {
+    if (exampleNamed(block) !== undefined)
+      return 'example file'
+    if (block.page === 'README.md' && quickStart.has(block.text))
+      return 'quick start'
+    return block.lang === 'jsonc' ? undefined : 'typescript'
+  }
+  if (block.lang === 'sh')
+    return 'commands'
+  if (block.lang === 'toml')
+    return 'client config'
+  if (block.lang === 'json') {
+    const value = parsedJson(block) as Record<string, unknown>
+    if ('mcpServers' in value || 'servers' in value)
+      return 'client config'
+    if ('tools' in value)
+      return 'overrides'
+    return compiledChecks.has(block) ? 'compiled' : undefined
+  }
+  return undefined
+}
+
+/** Imports a snippet as written to the snippets folder (it must have been written). */
+const importSnippet = async (file: string): Promise<Record<string, unknown>> => import(pathToFileURL(path.join(SNIPPETS, file)).href) as Promise<Record<string, unknown>>
+
+/** The Quick start's send tool, as the reader writes it. */
+const quickStartSend = async (): Promise<Parameters<typeof compileTool>[0] & { input: unknown }> =>
+  (await importSnippet('quick-start/src/send.tools.ts')).send as never
+
+/** Each block shown as compiler output, and what the compiler gives for it now. */
+const compiledChecks = new Map<DocBlock, () => Promise<unknown>>()
+{
+  const firstScreen = blocks.filter(block => block.page === 'README.md' && block.lang === 'json').slice(0, 2)
+  compiledChecks.set(firstScreen[0]!, async () => {
+    const { $schema: _, ...schema } = toOriginalSchema((await quickStartSend()).input).schema as Record<string, unknown>
+    return schema
+  })
+  compiledChecks.set(firstScreen[1]!, async () => compileTool(await quickStartSend()).inputSchema)
+  for (const [i, block] of blocks.entries()) {
+    const next = blocks[i + 1]
+    if (block.lang === 'ts' && block.text.includes('const { inputSchema') && next?.page === block.page && next.lang === 'json') {
+      compiledChecks.set(next, async () => {
+        const file = [...typescript].find(([, b]) => b === block)![0]
+        return (await importSnippet(file)).inputSchema
+      })
+    }
+  }
+  for (const block of blocks.filter(b => b.page === 'docs/flattening.md' && b.lang === 'json' && b.text.startsWith('"examples"')))
+    compiledChecks.set(block, async () => ({ examples: (compileTool(await quickStartSend()).inputSchema as { examples: unknown }).examples }))
+}
+
+/** The TypeScript blocks that are not examples' or Quick start files, by the file each is written to. */
+const typescript = new Map(blocks.filter(block => kindOf(block) === 'typescript').map(block => [`${block.page.replace(/\W+/g, '-')}-${block.line}.ts`, block]))
+
+/** Runs the built command with FLATMCP_PARSE_ONLY: it reads and checks the line, and stops. */
+function parseOnly(args: string[], env: Record<string, string> = {}): { code: number | null, output: string } {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'packages/cli/dist/cli.mjs'), ...args], { cwd: SNIPPETS, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', FLATMCP_PARSE_ONLY: '1', ...env } })
+  return { code: run.status, output: `${run.stdout}${run.stderr}` }
+}
+
+beforeAll(() => {
+  rmSync(SNIPPETS, { recursive: true, force: true })
+  mkdirSync(path.join(SNIPPETS, 'dist/src'), { recursive: true })
+  for (const [file, block] of typescript) {
+    // A snippet that names what it computes is imported for it.
+    const exported = /^const \{ inputSchema[^}]*\}/m.test(block.text) ? '\nexport { inputSchema }\n' : ''
+    writeFileSync(path.join(SNIPPETS, file), `${block.text}${exported}`)
+  }
+  for (const [file, text] of Object.entries(quickStartFiles())) {
+    mkdirSync(path.dirname(path.join(SNIPPETS, 'quick-start', file)), { recursive: true })
+    writeFileSync(path.join(SNIPPETS, 'quick-start', file), text)
+  }
+  // What the snippets take from around them: the example's tools, an artifact flatmcp build wrote.
+  writeFileSync(path.join(SNIPPETS, 'tools.ts'), `export { tools } from '../../../examples/chat-server/src/tools'\n`)
+  cpSync(path.join(ROOT, 'test/golden/expected/src/send.tools.mcp.json'), path.join(SNIPPETS, 'dist/src/send.tools.mcp.json'))
+  writeFileSync(path.join(SNIPPETS, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.base.json', include: ['**/*.ts'] }))
+})
+afterAll(() => rmSync(SNIPPETS, { recursive: true, force: true }))
+
+describe('every code block of the README, docs/ and the packages\' READMEs', () => {
+  it('finds the blocks of every page, and each is checked by one of the checks below', () => {
+    expect(new Set(blocks.map(block => block.page))).toEqual(new Set([...docPages().keys()].filter(page => docPages().get(page)!.includes('```'))))
+    expect(blocks.length).toBeGreaterThan(60)
+    expect(blocks.filter(block => kindOf(block) === undefined).map(block => `${where(block)} ${block.lang || '(no language)'}: ${firstLine(block)}`)).toEqual([])
+  })
+
+  it.each(Object.entries(EXAMPLE_FILES))('%s is shown as %s has it', (file, example) => {
+    expect(readmeSnippet(file)).toBe(readFileSync(path.join(ROOT, example, file), 'utf8'))
+  })
+
+  it('names no file the examples do not have', () => {
+    expect([...readmeSnippets().keys()].filter(file => !(file in EXAMPLE_FILES))).toEqual([])
+  })
+
+  it('every other TypeScript block, and the Quick start\'s files, type-check as written (strict)', () => {
+    expect(typescript.size).toBeGreaterThan(8)
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', SNIPPETS], { cwd: ROOT, encoding: 'utf8' })
+    const errors = tsc.stdout.split('\n').filter(line => line.includes('error TS')).map((line) => {
+      const file = /^(?:test\/\.tmp\/snippets\/)?([^(]+)\(/.exec(line)?.[1]
+      const block = file === undefined ? undefined : typescript.get(file)
+      return block ? `${where(block)} (${file}): ${line}` : line
+    })
+    expect(errors).toEqual([])
+    expect(tsc.status).toBe(0)
+  }, SLOW)
+
+  it('a block shown as compiler output is what the compiler gives now', async () => {
+    expect(compiledChecks.size).toBe(4)
+    for (const [block, compiled] of compiledChecks)
+      expect(await compiled(), where(block)).toEqual(parsedJson(block))
+  })
+
+  it('the TypeScript blocks that run offline run: the compiler\'s diagnostics are empty; an artifact registers', async () => {
+    const runs = [...typescript].filter(([, block]) => /compileTool\(|registerArtifact\(/.test(block.text))
+    expect(runs.length).toBe(3)
+    for (const [file, block] of runs) {
+      const module = await importSnippet(file)
+      if ('inputSchema' in module)
+        expect(module.inputSchema, where(block)).toMatchObject({ type: 'object' })
+    }
+  })
+
+  it('the plugin\'s README config builds the example\'s tools, and the runtime README\'s server serves a real client', async () => {
+    const [config] = blocks.filter(block => block.page === 'packages/unplugin/README.md' && kindOf(block) === 'typescript')
+    const project = path.join(SNIPPETS, 'plugin-readme')
+    cpSync(path.join(ROOT, 'examples/chat-server/src'), path.join(project, 'src'), { recursive: true })
+    writeFileSync(path.join(project, 'vite.config.ts'), config!.text)
+    const { build } = await import('vite')
+    await build({ root: project, configFile: path.join(project, 'vite.config.ts'), logLevel: 'silent' })
+    const [server] = [...typescript].find(([, block]) => block.page === 'packages/runtime/README.md')!
+    for (const [command, args, cwd, tool] of [[process.execPath, ['dist/server.mjs'], project, 'send_message'], [TS_NODE[0], [...TS_NODE.slice(1), server], SNIPPETS, 'send']] as const) {
+      const session = await connectStdio(command, [...args], cwd)
+      try {
+        const { tools } = await session.client.listTools()
+        const listed = tools.find(t => t.name === tool)
+        expect(listed, `${args.at(-1)} lists ${tool}`).toBeDefined()
+        expect(JSON.stringify(listed)).not.toMatch(/"(oneOf|anyOf)"/)
+      }
+      finally {
+        await session.close()
+      }
+    }
+  }, SLOW)
+
+  it('every command line is one the command takes, an npm script the workspace has, or a package it names', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>, devDependencies: Record<string, string> }
+    const version = (JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')) as { version: string }).version
+    const ours = ['@flatmcp/runtime', '@flatmcp/core', 'unplugin-flatmcp', 'flatmcp']
+    const known = new Set([...ours, ...Object.keys(pkg.devDependencies), '@modelcontextprotocol/server', '@modelcontextprotocol/sdk'])
+    const refused: string[] = []
+    let flatmcpLines = 0
+    for (const block of blocks.filter(b => b.lang === 'sh')) {
+      const env: Record<string, string> = { TOKEN: 'token' }
+      for (const line of shellLines(block.text)) {
+        const words = shellWords(line, env)
+        const commands: string[][] = [[]]
+        for (const word of words) {
+          if (word === '&&')
+            commands.push([])
+          else
+            commands.at(-1)!.push(word)
+        }
+        for (let command of commands) {
+          const scoped = { ...env }
+          while (/^[A-Z_]+=/.test(command[0] ?? '')) {
+            const [name, ...value] = command[0]!.split('=')
+            scoped[name!] = value.join('=')
+            command = command.slice(1)
+          }
+          const say = (why: string): void => {
+            refused.push(`${where(block)}: ${line.trim()}: ${why}`)
+          }
+          const [head, ...args] = command
+          if (head === 'export') {
+            for (const assignment of args) {
+              const [name, ...value] = assignment.split('=')
+              env[name!] = value.join('=')
+            }
+          }
+          else if (head === 'flatmcp' || (head === 'npx' && args[0] === 'flatmcp')) {
+            const run = parseOnly(head === 'npx' ? args.slice(1) : args, scoped)
+            flatmcpLines++
+            if (run.code !== 0)
+              say(run.output.trim())
+          }
+          else if (head === 'npm' && (args[0] === 'test' || args[0] === 'run')) {
+            const script = args[0] === 'test' ? 'test' : args[1]!
+            if (pkg.scripts[script] === undefined)
+              say(`no npm script "${script}"`)
+          }
+          else if (head === 'npm' && (args[0] === 'i' || args[0] === 'install')) {
+            for (const name of args.slice(1).filter(arg => !arg.startsWith('-'))) {
+              if (name.endsWith('.tgz') ? path.basename(name) !== `flatmcp-${version}.tgz` : !known.has(name))
+                say(`installs ${name}, which the workspace does not name`)
+            }
+          }
+          else if (head === 'npm' && (args[0] === 'init' || args[0] === 'pkg')) {
+            // npm's own.
+          }
+          else if (head === 'npx' && args[0] === 'vitest') {
+            for (const file of args.slice(2).filter(arg => !arg.startsWith('-')))
+              if (!existsSync(path.join(ROOT, file)))
+                say(`no test file ${file}`)
+          }
+          else {
+            say('a command no check reads')
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([])
+    expect(flatmcpLines).toBeGreaterThan(15)
+  }, SLOW)
+
+  it('a client config starts the command with arguments it takes', () => {
+    const configs = blocks.filter(block => kindOf(block) === 'client config')
+    expect(configs.length).toBe(5)
+    for (const block of configs) {
+      const servers = block.lang === 'toml'
+        ? [{ command: JSON.parse(/^command = (.+)$/m.exec(block.text)![1]!) as string, args: JSON.parse(/^args = (.+)$/m.exec(block.text)![1]!) as string[] }]
+        : Object.values((parsedJson(block) as { mcpServers?: object, servers?: object }).mcpServers ?? (parsedJson(block) as { servers: object }).servers) as { command: string, args: string[] }[]
+      for (const server of servers) {
+        expect([server.command, server.args[0]], where(block)).toEqual(['npx', 'flatmcp'])
+        expect(parseOnly(server.args.slice(1)), where(block)).toEqual({ code: 0, output: '' })
+      }
+    }
+  })
+
+  it('an overrides file is one the proxy reads', () => {
+    const files = blocks.filter(block => kindOf(block) === 'overrides')
+    expect(files.length).toBe(1)
+    for (const [i, block] of files.entries()) {
+      writeFileSync(path.join(SNIPPETS, `overrides-${i}.json`), block.text)
+      expect(parseOnly(['proxy', '--overrides', `overrides-${i}.json`, '--', 'node', 'server.js']), where(block)).toEqual({ code: 0, output: '' })
+    }
+    // The check reads the file: a stray key is refused.
+    writeFileSync(path.join(SNIPPETS, 'overrides-bad.json'), JSON.stringify({ tools: { x: { hidden: true } } }))
+    expect(parseOnly(['proxy', '--overrides', 'overrides-bad.json', '--', 'node', 'server.js']).code).toBe(2)
+  })
+
+  it('a failed validation\'s text is what the example server answers', async () => {
+    const { tools } = await import('../examples/chat-server/src/tools')
+    const server = createMcpServer(tools, { name: 'docs', version: '0.0.0' })
+    const client = new Client({ name: 'docs', version: '0.0.0' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)])
+    try {
+      const answers: string[] = []
+      for (const [name, args] of CALLS)
+        answers.push(((await client.callTool({ name, arguments: args })).content as { text: string }[])[0]!.text)
+      const shown = blocks.filter(block => kindOf(block) === 'call result')
+      expect(shown.length).toBe(CALLS.length)
+      for (const block of shown)
+        expect(answers, where(block)).toContain(block.text.trimEnd())
+    }
+    finally {
+      await client.close()
+    }
+  })
+
+  it('the layout drawn in docs/development.md names folders and files the workspace has', () => {
+    const [tree] = blocks.filter(block => kindOf(block) === 'layout')
+    const parents: string[] = []
+    const missing: string[] = []
+    let named = 0
+    for (const line of tree!.text.split('\n')) {
+      const match = /^( *)(\S+(?: \S+)*)/.exec(line)
+      if (!match || match[1]!.length >= 20)
+        continue
+      const depth = match[1]!.length / 2
+      const words = match[2]!.split(' ')
+      for (const word of words) {
+        const file = path.join(ROOT, ...parents.slice(0, depth), word)
+        named++
+        if (word.includes('*') ? !existsSync(path.join(ROOT, word.replace('*', 'core'))) : !existsSync(file))
+          missing.push(path.relative(ROOT, file))
+      }
+      parents[depth] = words.length === 1 && words[0]!.endsWith('/') ? words[0]! : ''
+    }
+    expect(named).toBeGreaterThan(40)
+    expect(missing).toEqual([])
+  })
+})
+
+describe('README and docs links', () => {
+  const pages = docPages()
+  const anchors = new Map([...pages].map(([page, text]) => [page, new Set([...text.replace(/^```[\s\S]*?^```$/gm, '').matchAll(/^#+ (.+)$/gm)].map(m => headingAnchor(m[1]!)))]))
+  const links = [...pages].flatMap(([page, text]) => [...text.matchAll(/\]\((?!https?:)([^)\s]*)\)/g)].map(m => ({ page, link: m[1]! })))
+
+  it('finds the links it checks', () => {
+    expect(links.filter(l => l.link.startsWith('docs/')).length).toBeGreaterThan(2)
+  })
+
+  it.each(links.map(l => [l.page, l.link] as const))('%s: %s leads to a page and a heading it has', (page, link) => {
+    const [file, anchor] = link.split('#') as [string, string | undefined]
+    const target = file === '' ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), file))
+    expect(existsSync(path.join(ROOT, target)), `${target} exists`).toBe(true)
+    if (anchor !== undefined)
+      expect([...(anchors.get(target) ?? [])], `${target} has a heading for #${anchor}`).toContain(anchor)
+  })
+})
