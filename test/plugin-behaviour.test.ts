@@ -7,7 +7,7 @@ import { targetRules } from '@flatmcp/core'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { promisify } from 'node:util'
+import { inspect, promisify } from 'node:util'
 import { build, context } from 'esbuild'
 import { rollup, watch } from 'rollup'
 import flatmcpDefault from 'unplugin-flatmcp'
@@ -678,6 +678,15 @@ export const vb = defineTool({ name: 'vb', input: v.object({ code: v.pipe(v.stri
     }
     expect(thrown).toBeInstanceOf(TypeError)
     expect(thrown!.stack).toBe('OptionsError: unplugin-flatmcp: the base profile must be "portable" or "minimal", not "openai-strict"; list target profiles in `profiles`')
+    // A misspelled target profile, as Vite prints a config's error (util.inspect): one line, no stack of a cause.
+    let misspelled: unknown
+    try {
+      flatmcpEsbuild({ profiles: ['portable', 'openai-strct' as never] })
+    }
+    catch (error) {
+      misspelled = error
+    }
+    expect(inspect(misspelled)).toBe('[OptionsError: unplugin-flatmcp: unknown flatmcp profile "openai-strct"; expected one of "portable", "minimal", "openai-strict", "anthropic-strict", "gemini", or a profile object]')
   })
 
   it('a tool without a handler, which no server could serve', async () => {

@@ -6,8 +6,8 @@ import { isObject } from './util'
 
 /** A bad option, said in one line: a bundler prints an error's stack, which here says nothing the message does not. */
 export class OptionsError extends TypeError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(`unplugin-flatmcp: ${message}`, options)
+  constructor(message: string) {
+    super(`unplugin-flatmcp: ${message}`)
     this.name = 'OptionsError'
     this.stack = `${this.name}: ${this.message}`
   }
@@ -145,7 +145,8 @@ function resolveProfiles(options: Options): { profile: 'portable' | 'minimal', p
       resolveTarget(profile)
     }
     catch (error) {
-      throw new OptionsError(`${(error as Error).message}`, { cause: error })
+      // Its message alone: a `cause` would bring its stack back where a bundler prints the error.
+      throw new OptionsError((error as Error).message)
     }
     const name = profileName(profile)
     if (name !== base && !others.some(other => profileName(other) === name))
