@@ -37,7 +37,7 @@ export function docBlocks(): DocBlock[] {
  * A shell command line as words: quotes and backslashes read, `$NAME` from `env`, a trailing
  * `# comment` dropped. Enough for the command lines the docs show, not a shell.
  */
-export function shellWords(line: string, env: Record<string, string> = {}): string[] {
+function shellWords(line: string, env: Record<string, string> = {}): string[] {
   const words: string[] = []
   let word: string | undefined
   let quote: '"' | '\'' | undefined
@@ -80,20 +80,50 @@ export function shellWords(line: string, env: Record<string, string> = {}): stri
   return words
 }
 
-/** A sh block's command lines: continuation lines joined, comments and blank lines gone. */
-export function shellLines(text: string): string[] {
-  return text.replace(/\\\n\s*/g, ' ').split('\n').filter(line => line.trim() !== '' && !line.trim().startsWith('#'))
+/** A command of a sh block: the line it is on, its words, and the variables it runs with. */
+export interface ShellCommand {
+  line: string
+  words: string[]
+  env: Record<string, string>
+}
+
+/**
+ * A sh block's commands, as a shell would run them: continuation lines joined, comments gone, `&&`
+ * splitting a line, `NAME=value` before a command set for it alone, `export NAME=value` for the
+ * commands after it (and not itself a command).
+ */
+export function shellCommands(text: string, env: Record<string, string> = {}): ShellCommand[] {
+  const exported = { ...env }
+  const commands: ShellCommand[] = []
+  const assign = (into: Record<string, string>, assignment: string): void => {
+    const [name, ...value] = assignment.split('=')
+    into[name!] = value.join('=')
+  }
+  for (const line of text.replace(/\\\n\s*/g, ' ').split('\n').filter(l => l.trim() !== '' && !l.trim().startsWith('#'))) {
+    const words = shellWords(line, exported)
+    for (let start = 0; start < words.length;) {
+      const end = words.indexOf('&&', start) < 0 ? words.length : words.indexOf('&&', start)
+      let command = words.slice(start, end)
+      start = end + 1
+      const scoped = { ...exported }
+      for (; /^[A-Z_]\w*=/.test(command[0] ?? ''); command = command.slice(1))
+        assign(scoped, command[0]!)
+      if (command[0] === 'export')
+        command.slice(1).forEach(assignment => assign(exported, assignment))
+      else
+        commands.push({ line: line.trim(), words: command, env: scoped })
+    }
+  }
+  return commands
 }
 
 /** The pages' fenced code blocks, each with the file it names on its first line (`// vite.config.ts: …`). */
 export function readmeSnippets(): Map<string, string> {
   const snippets = new Map<string, string>()
-  for (const text of docPages().values()) {
-    for (const [, body] of text.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)) {
-      const named = /^\/\/ ([\w./-]+):/.exec(body!)
-      if (named)
-        snippets.set(named[1]!, body!)
-    }
+  for (const { text } of docBlocks()) {
+    const named = /^\/\/ ([\w./-]+):/.exec(text)
+    if (named)
+      snippets.set(named[1]!, text)
   }
   return snippets
 }
@@ -111,26 +141,27 @@ export function headingAnchor(heading: string): string {
   return heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')
 }
 
-/** The README's Quick start section. */
-function quickStart(): string {
+/** The README's Quick start section: its text, and its code blocks. */
+function quickStart(): { text: string, blocks: DocBlock[] } {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-  return readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+  const lines = readme.split('\n')
+  const first = lines.indexOf('## Quick start (in your own project)')
+  const last = lines.findIndex((line, i) => i > first && line.startsWith('## '))
+  return {
+    text: lines.slice(first, last).join('\n'),
+    blocks: docBlocks().filter(block => block.page === 'README.md' && block.line > first && block.line <= last),
+  }
 }
 
 /** The `npm i` lines of the README's Quick start. */
 export function quickStartInstallLines(): string[] {
-  return [...quickStart().matchAll(/^npm i .*$/gm)].map(m => m[0])
+  return [...quickStart().text.matchAll(/^npm i .*$/gm)].map(m => m[0])
 }
 
-/**
- * The files the README's Quick start has the reader write, by path: its indented code blocks whose
- * first line is `// <path>` and nothing more, dedented.
- */
+/** The files the README's Quick start has the reader write, by path: its blocks whose first line is `// <path>` and nothing more. */
 export function quickStartFiles(): Record<string, string> {
-  const section = quickStart()
   const files: Record<string, string> = {}
-  for (const [, indent, body] of section.matchAll(/^( *)```(?:ts|jsonc)\n([\s\S]*?)^\1```$/gm)) {
-    const text = body!.split('\n').map(line => line.slice(indent!.length)).join('\n')
+  for (const { text } of quickStart().blocks) {
     const named = /^\/\/ ([\w./-]+)\n/.exec(text)
     if (named)
       files[named[1]!] = text

@@ -30,8 +30,6 @@ export class ToolCompileError extends Error {
     readonly part: ToolSchemaPart | undefined,
     readonly path: JsonPointer | undefined,
     reason: string,
-    /** Set when a diagnostic at the severity `failOn` names failed the build (the schema itself compiled). */
-    readonly severity?: Diagnostic['severity'],
   ) {
     super(reason)
     this.name = 'ToolCompileError'
@@ -124,7 +122,7 @@ export function compileModuleFlats(exports: Record<string, unknown>, options: Re
     }
     const failing = compiled.diagnostics.find(d => failsBuild(d, options.failOn))
     if (failing)
-      throw new ToolCompileError(exportName, undefined, 'input', failing.path, `${failing.severity} ${failing.code}: ${failing.message}`, failing.severity)
+      throw new ToolCompileError(exportName, undefined, 'input', failing.path, `${failing.severity} ${failing.code}: ${failing.message}`)
     const data: FlatData = { inputSchema: compiled.inputSchema, coercion: options.coercion || compiled.profile ? compiled.coercion : {} }
     if (compiled.decode !== undefined)
       data.decode = compiled.decode
@@ -226,7 +224,7 @@ export function compileModuleTools(exports: Record<string, unknown>, options: Re
     for (const result of profiled) {
       const failing = result.diagnostics.find(d => failsBuild(d, options.failOn))
       if (failing)
-        throw new ToolCompileError(exportName, result.name, failing.schema, failing.path, `${failing.severity} ${failing.code}${result.profile ? ` (${result.profile})` : ''}: ${failing.message}`, failing.severity)
+        throw new ToolCompileError(exportName, result.name, failing.schema, failing.path, `${failing.severity} ${failing.code}${result.profile ? ` (${result.profile})` : ''}: ${failing.message}`)
     }
     const [compiled, ...others] = profiled
     const twin = tools.find(t => t.compiled.name === compiled.name)
