@@ -27,7 +27,13 @@ const STAGES: Record<string, string[][]> = {
     ['elicit/'],
     ['flat/', 'service/'],
     ['host/'],
-    ['proxy/'],
+    // The proxy by stage, as a proxied request travels: the upstream reached, its list compiled, the
+    // tools served, the HTTP face; createProxy and serveProxy put the stages together.
+    ['proxy/upstream/'],
+    ['proxy/compile/'],
+    ['proxy/serve/'],
+    ['proxy/http/'],
+    ['proxy/create-proxy.ts', 'proxy/serve-proxy.ts'],
     ['index.ts', 'coerce.ts', 'artifact.ts', 'sdk.ts', 'server.ts', 'proxy.ts', 'proxy-spawn.ts', 'proxy-fetch.ts'],
   ],
   unplugin: [

@@ -1,8 +1,8 @@
 // The proxy as a stateless fetch handler for an HTTP upstream, from its snapshot (Cloudflare Workers
 // and other serverless platforms): no MCP SDK, no compiler, no Node built-in is loaded.
-export type { Validator } from './proxy/chooser'
-export { createProxyHandler } from './proxy/fetch-handler'
-export type { ProxyHandler, ProxyHandlerOptions } from './proxy/fetch-handler'
-export { profileOfPath } from './proxy/routes'
-export { readSnapshot } from './proxy/snapshot'
+export type { Validator } from './proxy/compile/chooser'
+export { createProxyHandler } from './proxy/http/fetch-handler'
+export type { ProxyHandler, ProxyHandlerOptions } from './proxy/http/fetch-handler'
+export { profileOfPath } from './proxy/http/routes'
+export { readSnapshot } from './proxy/compile/snapshot-drift'
 export type { Snapshot } from './artifact/format'

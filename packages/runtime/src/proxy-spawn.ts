@@ -1,4 +1,4 @@
 // An upstream command started before the MCP SDK is loaded (which takes a few hundred milliseconds):
 // `createProxy(target, { started: startCommand(target) })` connects over it.
-export { startCommand } from './proxy/command'
-export type { StartedCommand } from './proxy/command'
+export { startCommand } from './proxy/upstream/stdio'
+export type { StartedCommand } from './proxy/upstream/stdio'

@@ -3,7 +3,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isLinear, validationWork } from '../src/proxy/chooser-work'
+import { isLinear, validationWork } from '../src/proxy/compile/chooser-work'
 
 /** A recursive union: each level tries two branches that both step into `arg`, then fails on `op`. */
 const RECURSIVE = {

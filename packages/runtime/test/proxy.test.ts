@@ -2,7 +2,8 @@
 // how a call's reading is chosen, and how a snapshot is matched, refused and drifted from. The real
 // upstreams, clients and transports are in test/proxy*.test.ts.
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
-import { createProxy, digestOf, isSnapshot, malformedTool, readSnapshot } from '@flatmcp/runtime/proxy'
+import { isSnapshot, malformedTool, toSnapshot } from '@flatmcp/runtime/artifact'
+import { createProxy, digestOf, readSnapshot } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
@@ -11,11 +12,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ROOT, TS_NODE } from '../../../test/support/client'
-import { chooserSchema } from '../src/proxy/chooser'
-import { callSlots } from '../src/proxy/slots'
+import { chooserSchema } from '../src/proxy/compile/chooser'
+import { callSlots } from '../src/proxy/serve/slots'
 import { InputRequired } from '../src/elicit/replay'
-import { forwardedParams } from '../src/proxy/forward'
-import { questionBridge } from '../src/proxy/questions'
+import { forwardedParams } from '../src/proxy/upstream/forward'
+import { questionBridge } from '../src/proxy/serve/questions'
 import { canonicalJson } from '../src/service/schema-hash'
 import { SLOW } from '../../../test/support/timeouts'
 
@@ -604,7 +605,7 @@ describe('the proxy whole in the library', () => {
   })
 
   it('compileUpstreamList is what the proxy serves and its snapshot holds, and takes a tool compiled before as it is', async () => {
-    const { compileUpstreamList, readUpstreamList, toSnapshot } = await import('@flatmcp/runtime/proxy')
+    const { compileUpstreamList, readUpstreamList } = await import('@flatmcp/runtime/proxy')
     const lines: string[] = []
     const entries = await readUpstreamList([...TOOLS, { name: 'broken', inputSchema: { type: 'array' } }], line => lines.push(line))
     expect(lines).toEqual(['flatmcp proxy: tool "broken" left out: its inputSchema is not an object schema ({ "type": "object", … })'])

@@ -8,7 +8,8 @@ import type { Source } from './checks'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
-import { applyOverrides, compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readOverrides, readSnapshot, rejectedFixed, readUpstream, readUpstreamList, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { applyOverrides, compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readOverrides, readSnapshot, rejectedFixed, readUpstream, readUpstreamList } from '@flatmcp/runtime/proxy'
+import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { snapshotCommand } from '../proxy/snapshot'
 import { ajvValidator } from '../proxy/validator'
 import { snapshotGenerator } from '../version'
@@ -49,7 +50,7 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
   const text = readFileSync(file, 'utf8')
   const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles })
   const recorded = snapshot.overrides
-  const again = snapshotText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles, ...(recorded ? { overrides: recorded.file, fixed: new Map(Object.entries(recorded.fixed)) } : {}) }))
+  const again = artifactText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, preset: list.preset, profiles: snapshot.options.profiles, ...(recorded ? { overrides: recorded.file, fixed: new Map(Object.entries(recorded.fixed)) } : {}) }))
   const out = path.relative(process.cwd(), file) || file
   const command = live ? snapshotCommand(live.target, out, snapshot.options) : `${snapshotCommand({ command: [] }, out, snapshot.options)} <the upstream's command>`
   if (again !== text)

@@ -6,7 +6,8 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core'
-import { checkFixed, compileUpstreamList, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown, snapshotText, toSnapshot } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
+import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal'
 import { ajvValidator } from './validator'
 
@@ -85,7 +86,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
     })
     const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: list.preset, profiles, ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
-    writeFileAtomic(file, snapshotText(snapshot))
+    writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)
     log(`flatmcp snapshot: ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}, read as ${snapshot.options.preset}, in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`)
     return file

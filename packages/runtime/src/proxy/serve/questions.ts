@@ -3,9 +3,9 @@
 // `input_required`, and answered when the client calls again with it. A question asked during a call
 // ends that call's round (the upstream's call goes on, waiting for the answer); one asked between calls
 // (the roots a server asks for once initialized) waits for the next call, which asks it first.
-import type { InputRequest } from '../elicit/replay'
-import type { InputRounds } from '../service/options'
-import { InputRequired } from '../elicit/replay'
+import type { InputRequest } from '../../elicit/replay'
+import type { InputRounds } from '../../service/options'
+import { InputRequired } from '../../elicit/replay'
 
 /** A question the upstream asked, and how its answer goes back. */
 interface Question {

@@ -1,17 +1,16 @@
 // What the proxy reads of an upstream's tool list, read as untrusted input: every page (bounded), each
 // tool's shape checked before a client sees it (one that is off is said and left out), and each
 // definition's digest, what a snapshot is matched by.
-import type { UpstreamTool } from '../artifact/format'
-import type { Message, UpstreamClient } from './connection'
+import type { UpstreamTool } from '../../artifact/format'
+import type { Message, UpstreamClient } from '../upstream/connect'
 import type { FixedParameter, Overrides } from './overrides'
-import { malformedTool } from '../artifact/tool-shape'
-import { hashedText, sha256Hex } from '../service/schema-hash'
-import { isObject, nestsDeeper } from '../util/object'
-import { ANY_RESULT } from './forward'
+import { malformedTool } from '../../artifact/tool-shape'
+import { hashedText, sha256Hex } from '../../service/schema-hash'
+import { isObject, nestsDeeper } from '../../util/object'
+import { ANY_RESULT } from '../upstream/forward'
 import { applyOverrides } from './overrides'
 
-export type { UpstreamTool } from '../artifact/format'
-export { malformedTool } from '../artifact/tool-shape'
+export type { UpstreamTool } from '../../artifact/format'
 
 /** What a list page says besides its tools: the cache hints a 2026-07-28 server gives. */
 export interface ListHints { ttlMs?: number, cacheScope?: 'public' | 'private' }

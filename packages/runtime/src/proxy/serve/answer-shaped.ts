@@ -2,7 +2,7 @@
 // a JSON body read whole, an event stream rewritten event by event as it flows (progress and other
 // messages pass untouched, in order). Anything else, or a body that is not what it says, goes as it came.
 import type { ForwardedResult } from './outputs'
-import { isObject } from '../util/object'
+import { isObject } from '../../util/object'
 
 type Shape = (result: ForwardedResult) => ForwardedResult
 

@@ -3,15 +3,15 @@
 // shaped as its listed output says; a tool whose upstream breaks its own output schema listed without
 // it from then on.
 import type * as Compiler from '@flatmcp/core'
-import type { ProxiedTool } from '../artifact/format'
-import type { ProfileChoice } from '../service/profile-choice'
-import type { Surface } from '../service/options'
-import type { ToolService, UnknownToolCall } from '../service/tool-service'
-import type { ToolDefinition } from '../tool/define-tool'
-import type { Validator } from './chooser'
+import type { ProxiedTool } from '../../artifact/format'
+import type { ProfileChoice } from '../../service/profile-choice'
+import type { Surface } from '../../service/options'
+import type { ToolService, UnknownToolCall } from '../../service/tool-service'
+import type { ToolDefinition } from '../../tool/define-tool'
+import type { Validator } from '../compile/chooser'
 import type { ForwardedResult } from './outputs'
-import { createToolService } from '../service/tool-service'
-import { proxiedDefinition } from './chooser'
+import { createToolService } from '../../service/tool-service'
+import { proxiedDefinition } from '../compile/chooser'
 import { outputShaper, withoutOutput } from './outputs'
 
 export interface ServedToolsOptions {

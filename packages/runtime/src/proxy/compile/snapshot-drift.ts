@@ -3,12 +3,9 @@
 // `runtime` holds each tool's plans and, under `upstream`, the digest and input schema of the
 // definition it was compiled from: a live tool with the same digest is served from the snapshot
 // without compiling, and the probe re-derives the snapshot from those schemas.
-import type { ProxiedTool, Snapshot } from '../artifact/format'
-import { ArtifactError, isSnapshot, readSnapshotArtifact } from '../artifact/read'
-import { shown } from './upstream-list'
-
-export { isSnapshot } from '../artifact/read'
-export { artifactText as snapshotText, toSnapshot } from '../artifact/write'
+import type { ProxiedTool, Snapshot } from '../../artifact/format'
+import { ArtifactError, isSnapshot, readSnapshotArtifact } from '../../artifact/read'
+import { shown } from './read-list'
 
 /**
  * A parsed snapshot, checked: anything off is a TypeError naming the field (a file of another shape,

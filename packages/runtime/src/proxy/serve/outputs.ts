@@ -4,11 +4,11 @@
 // whose structured part misses the listed schema, and one with none at all: a server that breaks its
 // own output schema works for such a client only where no output schema is listed, so the proxy stops
 // listing it at the first miss.
-import type { ProxiedTool } from '../artifact/format'
-import type { Validator } from './chooser'
-import { isObject } from '../util/object'
-import { safely } from './chooser'
-import { boundedTest } from './chooser-work'
+import type { ProxiedTool } from '../../artifact/format'
+import type { Validator } from '../compile/chooser'
+import { isObject } from '../../util/object'
+import { safely } from '../compile/chooser'
+import { boundedTest } from '../compile/chooser-work'
 
 /** A tool result as the proxy sees one on its way back. */
 export interface ForwardedResult { structuredContent?: unknown, isError?: unknown, [key: string]: unknown }

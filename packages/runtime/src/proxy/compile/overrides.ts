@@ -3,10 +3,10 @@
 // replace a description, and mark the hints Claude Code reads (`anthropic/alwaysLoad`,
 // `anthropic/searchHint`). Applied to the upstream's list as it is read, before anything is compiled,
 // so every profile, the search surface and a snapshot see the same tools; each said once on stderr.
-import type { UpstreamTool } from '../artifact/format'
+import type { UpstreamTool } from '../../artifact/format'
 import type { Validator } from './chooser'
-import { isObject } from '../util/object'
-import { quoteClipped as shown } from '../validate/messages'
+import { isObject } from '../../util/object'
+import { quoteClipped as shown } from '../../validate/messages'
 
 /** What an operator changes of one parameter (a key of the tool's input object). */
 export type ParameterOverride = { hide: true } | { fix: unknown }

@@ -2,7 +2,7 @@
 // and a branch that recurses tries them all again, so a recursive union costs it 2^depth on a value a
 // few hundred bytes long (20 levels: 4.5 s of ajv, every other call held). Counted here, memoized by
 // schema and value, in time linear in what is reached, so the chooser can decline before it starts.
-import { isObject } from '../util/object'
+import { isObject } from '../../util/object'
 
 type Schema = Record<string, unknown>
 

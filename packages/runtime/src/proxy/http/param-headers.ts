@@ -3,9 +3,9 @@
 // rewrote carries other arguments than the client's, so they are made again from the body sent on,
 // by the upstream's own declarations; the client's are never copied (the upstream refuses a header
 // that disagrees with the body).
-import type { UpstreamTool } from '../artifact/format'
+import type { UpstreamTool } from '../../artifact/format'
 import { declaredHeaders } from '@flatmcp/core'
-import { isObject } from '../util/object'
+import { isObject } from '../../util/object'
 
 const PARAM_PREFIX = 'mcp-param-'
 const BASE64_OPEN = '=?base64?'

@@ -3,12 +3,12 @@
 // thread, within its time bound), each tool compiled in the base and every profile asked for, a tool
 // compiled before (a snapshot's, the last list version's) taken as it was.
 import type * as Compiler from '@flatmcp/core'
-import type { PrecomputedTool, ProxiedTool, SchemaHashes } from '../artifact/format'
-import type { UpstreamEntry } from './upstream-list'
-import { schemaHash } from '../service/schema-hash'
-import { listedTool } from '../service/tools'
-import { ownValue } from '../util/object'
-import { timerMs } from '../util/wait'
+import type { PrecomputedTool, ProxiedTool, SchemaHashes } from '../../artifact/format'
+import type { UpstreamEntry } from './read-list'
+import { schemaHash } from '../../service/schema-hash'
+import { listedTool } from '../../service/tools'
+import { ownValue } from '../../util/object'
+import { timerMs } from '../../util/wait'
 import { compileList } from './bounded-compile'
 import { compiledKey, servedAsIs } from './compile-upstream'
 

@@ -4,11 +4,11 @@
 // that lost the session (it restarted) is connected to anew and the request sent once more; progress
 // that arrives just ahead of its answer is handed on first; the handlers the proxy sets hold for every
 // connection to it.
-import type { StartedCommand } from './command'
+import type { StartedCommand } from './stdio'
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { CommandTransport, startCommand } from './command'
+import { CommandTransport, startCommand } from './stdio'
 import { expandVariables } from './environment'
-import { opening, within } from '../util/wait'
+import { opening, within } from '../../util/wait'
 import { ProxySetupError } from './setup-error'
 
 /** A request or notification, as the proxy sends and hears them. */

@@ -3,12 +3,12 @@
 // without the keywords a validator may spend more than linear time on, so a hostile pattern cannot
 // meet a client's long string, and declines a value a recursive union would spend too long on.
 import type * as Compiler from '@flatmcp/core'
-import type { ProxiedTool } from '../artifact/format'
-import type { ChooserSchema } from '../tool/standard-schema'
-import type { ToolDefinition } from '../tool/define-tool'
-import { attachCompiled } from '../precomputed/registry'
+import type { ProxiedTool } from '../../artifact/format'
+import type { ChooserSchema } from '../../tool/standard-schema'
+import type { ToolDefinition } from '../../tool/define-tool'
+import { attachCompiled } from '../../precomputed/registry'
 import { boundedTest } from './chooser-work'
-import { defineOwn, isObject } from '../util/object'
+import { defineOwn, isObject } from '../../util/object'
 
 /** Builds a test of a value from a JSON Schema (ajv, `@cfworker/json-schema`…). */
 export type Validator = (schema: object) => (value: unknown) => boolean

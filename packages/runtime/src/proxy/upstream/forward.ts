@@ -1,7 +1,7 @@
 // What the proxy sends upstream and hands back: requests' params less the downstream hop's envelope,
 // answers taken as they come, and the upstream's progress passed on before the answer it precedes.
-import type { ProgressUpdate } from '../tool/define-tool'
-import { isObject } from '../util/object'
+import type { ProgressUpdate } from '../../tool/define-tool'
+import { isObject } from '../../util/object'
 
 /** A result schema that takes whatever the other side answers: the proxy passes answers on unchanged. */
 export const ANY_RESULT = { '~standard': { version: 1, vendor: 'flatmcp', validate: (value: unknown) => ({ value }) } }

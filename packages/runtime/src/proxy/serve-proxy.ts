@@ -2,19 +2,19 @@
 // over stateless HTTP in both protocol eras at `/mcp`, with `/mcp/<profile>` (and `/<profile>/mcp`)
 // for each compiled profile beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
-import type { OfferedCapabilities } from './connection'
-import type { HttpGuardOptions } from './guard'
-import type { Proxy } from './proxy'
+import type { OfferedCapabilities } from './upstream/connect'
+import type { HttpGuardOptions } from './http/guard'
+import type { Proxy } from './create-proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { StdioTransport } from '../host/stdio-transport'
 import { logLine } from '../util/log'
-import { profileOfPath } from './routes'
+import { profileOfPath } from './http/routes'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
-import { corsHeaders, httpGuard } from './guard'
-import { serveHttp } from './serve-http'
-import { ProxySetupError } from './setup-error'
+import { corsHeaders, httpGuard } from './http/guard'
+import { serveHttp } from './http/serve-http'
+import { ProxySetupError } from './upstream/setup-error'
 
 /** Where and to whom a proxy is served over HTTP. */
 export interface HttpServing extends HttpGuardOptions {

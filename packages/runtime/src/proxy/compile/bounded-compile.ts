@@ -7,7 +7,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { CompiledUpstream, CompileRequest } from './compile-upstream'
 import type { WorkerMessage } from './compile-worker'
-import { loadCompiler } from '../precomputed/compiler'
+import { loadCompiler } from '../../precomputed/compiler'
 import { compileRequested, listPreset, servedAsIs } from './compile-upstream'
 
 export interface CompileLimits {

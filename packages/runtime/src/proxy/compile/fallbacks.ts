@@ -1,7 +1,7 @@
 // Where an upstream tool is served otherwise than compiled in every profile, in words: served as it
 // came, served portable in a strict profile, its output schema left out. The proxy and `flatmcp
 // snapshot` say each on stderr, a snapshot records them, and inspect and the probe show them.
-import type { CompiledUpstream } from '../artifact/format'
+import type { CompiledUpstream } from '../../artifact/format'
 
 /** Whether a tool the compiler cannot improve is served as it came or left out (`onInvalid`). */
 export type OnInvalid = 'serve' | 'drop'

@@ -4,7 +4,7 @@
 import type { PresetName } from '@flatmcp/core'
 import type { CompiledUpstream, CompileRequest } from './compile-upstream'
 import { parentPort, workerData } from 'node:worker_threads'
-import { loadCompiler } from '../precomputed/compiler'
+import { loadCompiler } from '../../precomputed/compiler'
 import { compileRequested, listPreset } from './compile-upstream'
 
 /** What the main thread hears: the preset told, a tool begun, a tool done (`null`: compiled before). */

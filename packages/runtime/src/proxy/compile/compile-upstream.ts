@@ -2,11 +2,11 @@
 // preset its fingerprints name (over the whole list), every profile asked for. Pure data in and out,
 // so it runs in a worker as well as in place; a tool it cannot improve is served as it came.
 import type * as Compiler from '@flatmcp/core'
-import type { CompiledUpstream, UpstreamTool } from '../artifact/format'
-import { toPrecomputed } from '../artifact/precomputed'
-import { malformedSchema } from '../artifact/tool-shape'
+import type { CompiledUpstream, UpstreamTool } from '../../artifact/format'
+import { toPrecomputed } from '../../artifact/precomputed'
+import { malformedSchema } from '../../artifact/tool-shape'
 
-export type { CompiledUpstream } from '../artifact/format'
+export type { CompiledUpstream } from '../../artifact/format'
 
 /** What one compile of an upstream list is asked for: plain data, for it may go to a thread. */
 export interface CompileRequest {
