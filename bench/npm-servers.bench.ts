@@ -41,7 +41,8 @@ export interface ServerResult {
   surface: Record<string, { list: number, oneTool: number }>
 }
 
-async function firstList(command: string[], env: Record<string, string>): Promise<{ ms: number, tools: UpstreamTool[] }> {
+/** Spawns a command as a client would and times it to its first tools/list answer. */
+export async function firstList(command: string[], env: Record<string, string>): Promise<{ ms: number, tools: UpstreamTool[] }> {
   const started = performance.now()
   const client = new Client({ name: 'bench', version: '1' })
   await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stderr: 'ignore' }))

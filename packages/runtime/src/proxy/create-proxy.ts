@@ -2,42 +2,38 @@
 // (JSON Schema front end, the preset its fingerprints name), each tool a tool whose handler
 // forwards, served by the runtime's own serving (profiles, repair, inverse maps). Everything else
 // passes through both ways unchanged. The upstream is a connected client, or a command or URL the
-// proxy connects to itself (with what makes a real upstream behave: `connection.ts`).
+// proxy connects to itself (with what makes a real upstream behave: `upstream/`). The stages meet here:
+// upstream/ connects, compile/ reads and compiles the list, serve/ serves it and forwards calls.
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool, Snapshot } from '../artifact/format'
-import type { McpServerOptions, ServedRequest } from '../service/options'
-import type { ToolDefinition } from '../tool/define-tool'
-import type { Validator } from './compile/chooser'
-import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/connect'
-import type { ForwardedResult } from './serve/outputs'
+import type { McpServerOptions, ServedRequest, Surface } from '../service/options'
 import type { ToolService } from '../service/tool-service'
-import type { Surface } from '../service/options'
-import type { StartedCommand } from './upstream/stdio'
-import type { ServedTools } from './serve/served-tools'
+import type { Validator } from './compile/chooser'
+import type { Overrides } from './compile/overrides'
 import type { Drift } from './compile/snapshot-drift'
-import type { FixedParameter, Overrides } from './compile/overrides'
+import type { ListVersion, ServedTool } from './serve/list-versions'
+import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/connect'
+import type { StartedCommand } from './upstream/stdio'
+import type { Server } from '@modelcontextprotocol/server'
 import { TARGET_NAMES } from '@flatmcp/core'
-import { Server } from '@modelcontextprotocol/server'
 import { toSnapshot } from '../artifact/write'
-import { DISCLOSURE_CAPABILITY } from '../service/disclosure'
-import { serveTools, unknownTool } from '../host/sdk-v2'
-import { PROTOCOL_ERROR } from '../service/results'
 import { logLine } from '../util/log'
-import { opening, timerMs, within } from '../util/wait'
-import { compileUpstreamList } from './compile/compile-list'
-import { connectUpstream, isUpstreamTarget } from './upstream/connect'
-import { ANY_RESULT, forwardedParams, relay } from './upstream/forward'
-import { fallbacksOf } from './compile/fallbacks'
+import { definedOf } from '../util/object'
+import { timerMs } from '../util/wait'
+import { describeOverrides } from './compile/overrides'
+import { readSnapshot } from './compile/snapshot-drift'
+import { downstreams, serverFactory } from './serve/downstream'
+import { forwarder } from './serve/forward-call'
+import { listVersions } from './serve/list-versions'
 import { questionBridge } from './serve/questions'
-import { servedTools } from './serve/served-tools'
+import { servedOverrides } from './serve/served-overrides'
+import { listenToUpstream } from './serve/upstream-events'
+import { connectUpstream, isUpstreamTarget } from './upstream/connect'
 import { listSetupError } from './upstream/setup-error'
-import { callSlots } from './serve/slots'
-import { describeDrift, driftOf, readSnapshot } from './compile/snapshot-drift'
-import { checkFixed, describeOverrides, readOverrides, withFixed } from './compile/overrides'
-import { readUpstream, shown } from './compile/read-list'
 
 export type { Message, UpstreamClient, UpstreamTarget } from './upstream/connect'
-export type { UpstreamTool } from './compile/read-list'
+export type { UpstreamTool } from '../artifact/format'
+export type { ServedTool } from './serve/list-versions'
 
 export interface ProxyOptions {
   /** The profile served, as `createMcpServer`'s `profile` (a name, or a choice per request). Default: `portable`. */
@@ -132,16 +128,6 @@ export interface ProxyOptions {
   started?: StartedCommand
 }
 
-/** What the proxy says of one tool it serves. */
-export interface ServedTool {
-  served: 'compiled' | 'as-is'
-  /** Why it is served as it came. */
-  reason?: string
-  /** Served from the snapshot, without compiling. */
-  fromSnapshot: boolean
-  diagnostics: readonly Compiler.ToolDiagnostic[]
-}
-
 export interface Proxy {
   /** An SDK 2.x `Server` for one downstream connection (or one stateless request), as a serving entry's factory makes it. */
   server: (request?: ServedRequest) => Server
@@ -172,20 +158,6 @@ export interface Proxy {
   close: () => Promise<void>
 }
 
-/** A tool of the list as served, and whether it came from the snapshot. */
-interface ListVersion {
-  served: ServedTools
-  tools: Map<string, ServedTool>
-  /** What is served, in the list's order. */
-  listed: ProxiedTool[]
-  /** Every tool compiled for this list version (those left out by `onInvalid: 'drop'` too): what the next one reuses. */
-  compiled: ProxiedTool[]
-  preset: Compiler.PresetName
-  drift: Drift
-  /** Each tool's fixed parameters (overrides), with the upstream's schema of each. */
-  fixed: Map<string, Record<string, FixedParameter>>
-}
-
 /**
  * A proxy in front of an upstream: a connected client, or a command (`{ command: ['node',
  * 'server.js'] }`) or URL (`'https://…/mcp'`, `{ url, headers }`) it connects to itself. Its tools
@@ -213,231 +185,83 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
   return proxyOver({ client: upstream, where: upstream.getServerVersion()?.name ?? 'the upstream', onEnd: () => {}, close: async () => {} }, options, log)
 }
 
+/** The profiles compiled besides portable: those asked for, else the one served, else every one for a choice function. */
+function profilesOf(options: ProxyOptions): Compiler.ProfileName[] {
+  if (options.profiles)
+    return options.profiles
+  if (typeof options.profile === 'function')
+    return [...TARGET_NAMES]
+  return typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : []
+}
+
+/** The snapshot given, checked against what the proxy is asked to serve: its preset, and every profile. */
+function checkedSnapshot(options: ProxyOptions, profiles: readonly Compiler.ProfileName[]): { snapshot: Snapshot, tools: ProxiedTool[] } | undefined {
+  if (options.snapshot === undefined)
+    return undefined
+  const read = readSnapshot(options.snapshot)
+  const made = read.snapshot.options
+  const given = options.preset === 'auto' ? undefined : options.preset
+  if (given !== undefined && given !== made.preset)
+    throw new TypeError(`the snapshot was compiled with preset ${made.preset}, not ${given}: snapshot the upstream again with that preset, or leave the preset out`)
+  const missing = profiles.filter(profile => profile !== 'portable' && !made.profiles.includes(profile))
+  if (missing.length > 0)
+    throw new TypeError(`the snapshot holds no ${missing.join(', ')} profile (it has ${['portable', ...made.profiles].join(', ')}): snapshot the upstream again with --profile ${missing[0]}`)
+  return read
+}
+
 async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
   const upstream = connection.client
-  const profiles = options.profiles ?? (typeof options.profile === 'function' ? [...TARGET_NAMES] : typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : [])
-  const given = options.preset === 'auto' ? undefined : options.preset
-  const snapshot = options.snapshot === undefined ? undefined : readSnapshot(options.snapshot)
-  if (snapshot) {
-    const made = snapshot.snapshot.options
-    if (given !== undefined && given !== made.preset)
-      throw new TypeError(`the snapshot was compiled with preset ${made.preset}, not ${given}: snapshot the upstream again with that preset, or leave the preset out`)
-    const missing = profiles.filter(profile => profile !== 'portable' && !made.profiles.includes(profile))
-    if (missing.length > 0)
-      throw new TypeError(`the snapshot holds no ${missing.join(', ')} profile (it has ${['portable', ...made.profiles].join(', ')}): snapshot the upstream again with --profile ${missing[0]}`)
-  }
-  const preset = given ?? snapshot?.snapshot.options.preset
-  const snapshotTools = snapshot?.tools ?? []
-  const fromSnapshot = new Set(snapshotTools)
-  let current: ListVersion | undefined
-  let latest: Server | undefined
-  /** The client that can be asked the upstream's questions: a 2025 session, or a 2026-07-28 client in the rounds of its calls. */
-  const session = opening<Server | 'rounds'>()
-  const listeners = new Set<(notification: Message) => void>()
-  if (options.notify)
-    listeners.add(options.notify)
-
-  const tell = (notification: Message): void => {
-    void latest?.notification(notification as never).catch(() => {})
-    for (const listener of listeners)
-      listener(notification)
-  }
-  /** The tools whose output schema is no longer listed (their upstream broke it), across list versions. */
-  const withdrawn = new Set<string>()
-
+  const profiles = profilesOf(options)
+  const snapshot = checkedSnapshot(options, profiles)
   // A snapshot made with overrides is served with them, unless others are given.
-  const recorded = snapshot?.snapshot.overrides
-  const overrides = options.overrides ?? (recorded ? readOverrides(recorded.file) : undefined)
-  for (const line of overrides ? describeOverrides(overrides) : [])
+  const served = servedOverrides(options.overrides, snapshot?.snapshot.overrides, options.alwaysLoad)
+  for (const line of served.overrides ? describeOverrides(served.overrides) : [])
     log(line)
-  const hidden = new Set(Object.entries(overrides?.tools ?? {}).filter(([, tool]) => tool.hide).map(([name]) => name))
-  // The operator's alwaysLoad marks list a tool beside the search surface's three too.
-  const alwaysLoad = [...new Set([...(options.alwaysLoad ?? []), ...Object.entries(overrides?.tools ?? {}).filter(([, tool]) => tool.alwaysLoad).map(([name]) => name)])]
-  const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true }
+  const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true as const }
   const questions = questionBridge(timing.timeout)
-  const maxInFlight = options.maxInFlight ?? 64
-  const slots = callSlots(maxInFlight, maxInFlight * 4)
-  const busy = (): string => `The server behind this proxy has ${slots.running} requests in flight and ${slots.waiting} waiting, its limit; try again shortly.`
-  const forward = (name: string): ToolDefinition['handler'] => async (input, context) => {
-    const release = await slots.take(context.signal)
-    if (release === undefined)
-      return { isError: true, content: [{ type: 'text', text: busy() }] } as never
-    const relayed = relay(context.progress)
-    // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
-    // outlives the round that sent it (that round's signal), so only its time limit bounds it.
-    const send = (signal?: AbortSignal): Promise<unknown> => upstream.request(
-      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: withFixed(input, current?.fixed.get(name)) as Record<string, unknown> } },
-      ANY_RESULT,
-      { ...timing, ...(signal ? { signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
-    )
-    try {
-      const result = (context.rounds ? await questions.call(context.rounds, () => send()) : await send(context.signal)) as ForwardedResult | null
-      await relayed?.sent()
-      // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
-      if (typeof result !== 'object' || result === null || (!Array.isArray(result.content) && result.resultType === undefined))
-        return { isError: true, content: [{ type: 'text', text: `The server behind this proxy answered the call to "${name}" with something that is not a tool result.` }] } as never
-      return result as never
-    }
-    catch (error) {
-      // The upstream's JSON-RPC error goes downstream as it came, not as a tool error.
-      if (Number.isSafeInteger((error as { code?: unknown } | null)?.code))
-        Object.defineProperty(error, PROTOCOL_ERROR, { value: true })
-      throw error
-    }
-    finally {
-      release()
-    }
-  }
-
-  async function refresh(): Promise<void> {
-    const { entries, hints, fixed } = await readUpstream(upstream, { timeoutMs: timing.timeout, log, ...(overrides ? { overrides } : {}) })
-    checkFixed(fixed, options.validator)
-    const drift = snapshot ? driftOf(snapshotTools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
-    const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
-    // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
-    const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshotTools }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled }] : [])]
-    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: preset ?? 'auto', profiles, ...(options.compile ? { compile: options.compile } : {}), known })
-    // Each fallback is said once per list version it first appears in: a snapshot's at start-up, a
-    // tool compiled anew when it is.
-    const before = new Set(current?.compiled)
-    const served = list.tools.filter((tool) => {
-      const dropped = tool.served === 'as-is' && options.onInvalid === 'drop'
-      if (!before.has(tool)) {
-        for (const fallback of fallbacksOf(tool, options.onInvalid))
-          log(`flatmcp proxy: tool ${shown(tool.name)} ${fallback}`)
-      }
-      return !dropped
-    })
-    if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
-      log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
-    const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: fromSnapshot.has(tool), diagnostics: tool.diagnostics }]))
-    // The upstream's cache hints hold for the flat list too, for it changes when the upstream's does;
-    // an upstream that gives none said its list may change at any time (ttlMs 0).
-    const cache = { ttlMs: hints.ttlMs ?? 0, ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
-    current = {
-      served: servedTools(served, {
-        preset: list.preset,
-        ...(options.validator ? { validator: options.validator } : {}),
-        profile: options.profile,
-        cache,
-        handler: forward,
-        // A tool the operator hid is no tool: its name is not sent on.
-        unknown: (name, args, request) => hidden.has(name) ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`)) : forward(name)(args as never, { params: undefined, context: undefined, ...request }) as never,
-        unknownTool,
-        withdrawn,
-        ...(options.outputs ? { outputs: options.outputs } : {}),
-        ...(options.surface ? { surface: options.surface } : {}),
-        ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
-        onWithdraw: (tool) => {
-          log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
-          tell({ method: 'notifications/tools/list_changed' })
-        },
-      }),
-      tools,
-      listed: served,
-      compiled: list.tools,
-      preset: list.preset,
-      drift,
-      fixed,
-    }
-  }
-
+  const downstream = downstreams(options.notify)
+  const forward = forwarder(upstream, { timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name) })
+  const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
+  const versions = listVersions(upstream, {
+    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface']),
+    ...(snapshot ? { snapshot } : {}),
+    ...(preset ? { preset } : {}),
+    profiles,
+    profile: options.profile,
+    served,
+    timeoutMs: timing.timeout,
+    handler: forward.tool,
+    withdrawn: new Set(),
+    listChanged: () => downstream.tell({ method: 'notifications/tools/list_changed' }),
+    log,
+  })
   // The upstream's handlers hold from the start: it may ask (roots) as soon as it is initialized.
-  // Changes are coalesced: one read of the list in flight, and at most one more after it (a storm of
-  // notifications is two reads), so the list read last, the newest, is the one served.
-  let reading: Promise<void> | undefined
-  let again = false
-  const changed = (): void => {
-    if (reading) {
-      again = true
-      return
-    }
-    reading = ready.catch(() => {}).then(refresh).then(() => tell({ method: 'notifications/tools/list_changed' }), error => log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`)).finally(() => {
-      reading = undefined
-      if (again) {
-        again = false
-        changed()
-      }
-    })
-  }
-  upstream.setNotificationHandler('notifications/tools/list_changed', changed)
-  // What the upstream sends on its own (logging, resource updates) goes downstream.
-  upstream.fallbackNotificationHandler = async notification => tell(notification)
-  // Sampling, elicitation and roots: the upstream asks the client behind the proxy, where one keeps a
-  // session. A question asked before that client's session is open (roots at start-up) waits for it.
-  upstream.fallbackRequestHandler = async (request, ctx) => {
-    const asked = options.asks === false ? undefined : await within(session.opened, timing.timeout, ctx.mcpReq.signal)
-    if (asked === 'rounds')
-      return questions.ask({ method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx.mcpReq.signal) as Promise<never>
-    if (!asked)
-      throw Object.assign(new Error(`no client behind this proxy keeps a session that can be asked for ${request.method}`), { code: -32601 })
-    return asked.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>
-  }
-
-  const ready = refresh().catch((error: unknown) => {
+  let listed = Promise.resolve()
+  listenToUpstream(upstream, { ready: () => listed, refresh: versions.refresh, downstreams: downstream, questions, asks: options.asks !== false, timeoutMs: timing.timeout, log })
+  listed = versions.refresh().catch((error: unknown) => {
     throw listSetupError(error, connection.where)
   })
   if (options.wait === 'connection')
-    ready.catch(() => {}) // the caller hears of it through `ready`
+    listed.catch(() => {}) // the caller hears of it through `ready`
   else
-    await ready
+    await listed
   // Before the first list is compiled, a request waits for it.
   const whenListed: ToolService = {
-    list: async profile => (await ready, current!.served.service().list(profile)),
-    call: async (...args) => (await ready, current!.served.service().call(...args)),
-    read: async (...args) => (await ready, current!.served.service().read(...args)),
+    list: async profile => (await listed, versions.current()!.served.service().list(profile)),
+    call: async (...args) => (await listed, versions.current()!.served.service().call(...args)),
+    read: async (...args) => (await listed, versions.current()!.served.service().read(...args)),
   }
-  const mirrored = upstream.getServerCapabilities() ?? {}
-  // The proxy's list may change where the upstream's does not (an output schema withdrawn): it says so.
-  const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined), listChanged: true, ...DISCLOSURE_CAPABILITY } }
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
-  const instructions = upstream.getInstructions()
+  const current = (): ListVersion => versions.current()!
   return {
-    server(request) {
-      const server = new Server(info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
-      serveTools(server, () => current?.served.service() ?? whenListed, { profile: options.profile, ...(request ? { request } : {}) })
-      // Every other request (a resource read, a prompt) takes a slot as a call does: none is unbounded.
-      server.fallbackRequestHandler = (async (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => {
-        const release = await slots.take(ctx.mcpReq.signal)
-        if (release === undefined)
-          throw Object.assign(new Error(busy()), { code: -32000 })
-        try {
-          const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
-          const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))
-          const params = forwardedParams(message.params)
-          const result = await upstream.request({ method: message.method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(relayed ? { onprogress: relayed.onprogress } : {}) })
-          await relayed?.sent()
-          return result
-        }
-        finally {
-          release()
-        }
-      }) as never
-      server.fallbackNotificationHandler = async (notification) => {
-        const params = forwardedParams((notification as Message).params)
-        await upstream.notification({ method: (notification as Message).method, ...(params === undefined ? {} : { params }) })
-      }
-      // A stdio connection (or a 2025 session) keeps a session the upstream's own messages can reach; one stateless HTTP request does not.
-      if (!request?.requestInfo) {
-        latest = server
-        // A 2025 session is asked questions once it is initialized; a 2026-07-28 client, in the rounds of its calls.
-        if (request?.era === 'modern')
-          session.open('rounds')
-        else
-          server.oninitialized = () => session.open(server)
-      }
-      return server
-    },
-    ready,
-    refresh,
-    tools: () => current!.tools,
-    drift: () => current!.drift,
-    snapshot: generator => toSnapshot(current!.listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current!.preset, profiles, ...(overrides ? { overrides, fixed: current!.fixed } : {}) }),
+    server: serverFactory(upstream, { info, profile: options.profile, service: () => versions.current()?.served.service() ?? whenListed, forward, downstreams: downstream }),
+    ready: listed,
+    refresh: versions.refresh,
+    tools: () => current().tools,
+    drift: () => current().drift,
+    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current().preset, profiles, ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
     where: connection.where,
-    onNotification(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    onNotification: downstream.listen,
     onUpstreamEnd: handler => connection.onEnd(handler),
     close: () => connection.close(),
   }

@@ -31,3 +31,13 @@ export function nestsDeeper(value: unknown, limit: number): boolean {
   }
   return false
 }
+
+/** The keys of `object` that are set (not undefined), as a new object: optional options passed on as given. */
+export function definedOf<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {}
+  for (const key of keys) {
+    if (object[key] !== undefined)
+      picked[key] = object[key]
+  }
+  return picked
+}

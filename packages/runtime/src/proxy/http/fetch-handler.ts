@@ -8,21 +8,29 @@ import type * as Compiler from '@flatmcp/core'
 import type { Surface } from '../../service/options'
 import type { ProfileChoice, RequestFacts } from '../../service/profile-choice'
 import type { Validator } from '../compile/chooser'
+import type { FixedParameter } from '../compile/overrides'
 import type { ForwardedResult } from '../serve/outputs'
+import type { ServedOverrides } from '../serve/served-overrides'
+import type { ServedTools } from '../serve/served-tools'
 import type { HttpGuardOptions } from './guard'
+import type { JsonRpcRequest } from './json-rpc'
+import type { UpstreamFetch } from './upstream-fetch'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../../service/disclosure'
 import { instanceProfile } from '../../service/profile-choice'
 import { errorResult } from '../../service/results'
 import { callTarget, SURFACE_TOOLS } from '../../service/surface'
 import { logLine } from '../../util/log'
 import { isObject } from '../../util/object'
-import { answerShaped } from '../serve/answer-shaped'
-import { readOverrides, withFixed } from '../compile/overrides'
-import { httpGuard } from './guard'
-import { headerDeclarations, mirrorCall } from './param-headers'
-import { servedTools } from '../serve/served-tools'
-import { readSnapshot } from '../compile/snapshot-drift'
+import { withFixed } from '../compile/overrides'
 import { shown } from '../compile/read-list'
+import { readSnapshot } from '../compile/snapshot-drift'
+import { servedOverrides } from '../serve/served-overrides'
+import { servedTools } from '../serve/served-tools'
+import { answerShaped } from './answer-shaped'
+import { httpGuard } from './guard'
+import { boundedText, jsonResponse, rpcError } from './json-rpc'
+import { headerDeclarations } from './param-headers'
+import { upstreamFetch } from './upstream-fetch'
 
 export interface ProxyHandlerOptions extends HttpGuardOptions {
   /** The upstream's Streamable HTTP endpoint. */
@@ -66,53 +74,31 @@ export interface ProxyHandler {
   fetch: (request: Request) => Promise<Response>
 }
 
-/** The redirects that keep their method and body: the only ones a JSON-RPC request is sent on after. */
-const REDIRECTS = new Set([307, 308])
-
-/** Headers that belong to one hop of HTTP, not to the request: never forwarded. */
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'proxy-authorization', 'proxy-connection', 'te', 'trailer'])
-
-interface JsonRpcRequest { jsonrpc?: unknown, id?: unknown, method?: unknown, params?: Record<string, unknown> }
-
-/** A `tools/call` as it goes upstream: its headers mirror these. */
-interface SentCall { name: string, arguments: unknown }
-
-function jsonResponse(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-}
-
-/** A request body as text, or undefined when it is longer than `max` bytes (read no further). */
-async function boundedText(request: Request, max: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > max)
-    return undefined
-  if (!request.body)
-    return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done)
-      break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel().catch(() => {})
-      return undefined
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
+export interface ProxyHandler {
+  /** Serves one HTTP request (the web-standard face: `export default { fetch: handler.fetch }`). */
+  fetch: (request: Request) => Promise<Response>
 }
 
 /** The requests whose answer says what the server offers: a 2025 session's `initialize`, a 2026-07-28 `server/discover`. */
 const HANDSHAKES = new Set(['initialize', 'server/discover'])
+
+/** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
+const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
+
+/** What one handler holds for every request: the snapshot's tools served, what the overrides mean, the way upstream. */
+interface Handler {
+  options: ProxyHandlerOptions
+  upstream: { name: string, version: string }
+  served: ServedTools
+  overrides: ServedOverrides
+  fixed: ReadonlyMap<string, Record<string, FixedParameter>>
+  /** The tools whose results the handler reads on the way back: those that list an output schema. */
+  withOutput: ReadonlySet<string>
+  forward: UpstreamFetch
+}
+
+/** One POST's messages as parsed: a lone message, or a batch. */
+interface Posted { text: string, batch: boolean, messages: JsonRpcRequest[], facts: RequestFacts, profile: string | undefined }
 
 /** A handshake's result with `tools.progressiveDisclosure` among its capabilities (where it offers tools). */
 function offersDisclosure(result: ForwardedResult): ForwardedResult {
@@ -122,8 +108,55 @@ function offersDisclosure(result: ForwardedResult): ForwardedResult {
   return { ...result, capabilities: { ...capabilities, tools: { ...capabilities.tools, ...DISCLOSURE_CAPABILITY } } } as ForwardedResult
 }
 
-/** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
-const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
+function factsOf(request: Request, message: JsonRpcRequest): RequestFacts {
+  const meta = isObject(message.params?._meta) ? message.params._meta : {}
+  return {
+    era: 'io.modelcontextprotocol/protocolVersion' in meta ? 'modern' : 'legacy',
+    url: new URL(request.url),
+    headers: request.headers,
+    clientInfo: () => meta['io.modelcontextprotocol/clientInfo'] as never,
+  }
+}
+
+/** Whether a message lists tools (tools/list, tools/catalog, tools/describe): answered from the snapshot. */
+const listing = (message: JsonRpcRequest): boolean => message.method === 'tools/list' || isDisclosureMethod(message.method)
+
+/** A result this handler answers itself: in 2026-07-28, complete and saying which server answered (as the SDKs' servers stamp them). */
+function answered(handler: Handler, posted: Posted, result: object): object {
+  return posted.facts.era === 'modern' ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': handler.upstream } } : result
+}
+
+/** The snapshot served, the overrides it was made with, and the way upstream: made once per handler. */
+function handlerOf(options: ProxyHandlerOptions): Handler {
+  const { snapshot, tools } = readSnapshot(options.snapshot)
+  const log = options.log ?? logLine
+  const overrides = servedOverrides(undefined, snapshot.overrides, options.alwaysLoad)
+  const refused = (): never => {
+    throw new Error('the proxy handler forwards calls; it does not run them')
+  }
+  const served = servedTools(tools, {
+    preset: snapshot.options.preset as Compiler.PresetName,
+    ...(options.validator ? { validator: options.validator } : {}),
+    profile: options.profile,
+    handler: () => refused,
+    unknownTool: message => new Error(message),
+    withdrawn: new Set(),
+    ...(options.outputs ? { outputs: options.outputs } : {}),
+    ...(options.surface ? { surface: options.surface } : {}),
+    ...(overrides.alwaysLoad.length > 0 ? { alwaysLoad: overrides.alwaysLoad } : {}),
+    onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
+  })
+  const forward = upstreamFetch({
+    upstream: new URL(options.upstream),
+    ...(options.headers ? { headers: options.headers } : {}),
+    fetch: options.fetch ?? ((request: Request) => fetch(request)),
+    guarded: (options.tokens?.length ?? 0) > 0,
+    declarations: new Map(tools.map(tool => [tool.name, headerDeclarations(tool.upstream.tool)])),
+    log,
+  })
+  const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
+  return { options, upstream: snapshot.upstream, served, overrides, fixed: new Map(Object.entries(snapshot.overrides?.fixed ?? {})), withOutput, forward }
+}
 
 /**
  * A stateless proxy for an HTTP upstream, from its snapshot: `tools/list` served from the snapshot
@@ -133,177 +166,127 @@ const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
  * and every answer returned as the upstream gave it.
  */
 export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
-  const { snapshot, tools } = readSnapshot(options.snapshot)
-  const preset = snapshot.options.preset as Compiler.PresetName
-  const upstreamUrl = new URL(options.upstream)
-  const send = options.fetch ?? ((request: Request) => fetch(request))
+  const handler = handlerOf(options)
   const max = options.maxRequestBodySize ?? 4 * 1024 * 1024
-  const log = options.log ?? logLine
-  const refused = (): never => {
-    throw new Error('the proxy handler forwards calls; it does not run them')
-  }
-  const served = servedTools(tools, {
-    preset,
-    ...(options.validator ? { validator: options.validator } : {}),
-    profile: options.profile,
-    handler: () => refused,
-    unknownTool: message => new Error(message),
-    withdrawn: new Set(),
-    ...(options.outputs ? { outputs: options.outputs } : {}),
-    ...(options.surface ? { surface: options.surface } : {}),
-    ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
-    onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
-  })
-  // The operator's overrides the snapshot was made with: a hidden tool is no tool, a fixed parameter is set on every call.
-  const recorded = snapshot.overrides
-  const hidden = new Set(recorded ? Object.entries(readOverrides(recorded.file).tools).filter(([, tool]) => tool.hide).map(([name]) => name) : [])
-  const fixed = new Map(Object.entries(recorded?.fixed ?? {}))
-  /** Each tool's `x-mcp-header` declarations, as its upstream schema makes them. */
-  const declarations = new Map(tools.map(tool => [tool.name, headerDeclarations(tool.upstream.tool)]))
-  /** The tools whose results the handler reads on the way back: those that list an output schema. */
-  const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
-
-  /** The request as it goes upstream: the client's headers, less one hop's, with the operator's over them. */
-  const upstreamRequest = (request: Request, body: string | undefined, call?: SentCall): Request => {
-    const headers = new Headers()
-    request.headers.forEach((value, name) => {
-      // The caller's credential is for the proxy, never the upstream's to see.
-      if (!HOP_BY_HOP.has(name.toLowerCase()) && !(guarded && name.toLowerCase() === 'authorization'))
-        headers.append(name, value)
-    })
-    if (call)
-      mirrorCall(headers, call.name, call.arguments, declarations.get(call.name) ?? [])
-    for (const [name, value] of Object.entries(options.headers ?? {}))
-      headers.set(name, value)
-    return new Request(upstreamUrl, { method: request.method, headers, ...(body === undefined ? {} : { body }), signal: request.signal, redirect: 'manual' })
-  }
-
-  /** The upstream's answer, as it came: its body streamed through, less the headers of its own hop. */
-  const passBack = async (response: Response): Promise<Response> => {
-    const headers = new Headers(response.headers)
-    // The body is decoded by the fetch that read it: its encoding and length no longer hold.
-    for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection'])
-      headers.delete(name)
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
-  }
-
-  const forward = async (request: Request, body?: string, call?: SentCall): Promise<Response> => {
-    try {
-      let sent = upstreamRequest(request, body, call)
-      let answer = await send(sent)
-      // A redirect is followed only within the upstream's origin (a few hops): elsewhere the
-      // operator's headers would go with it.
-      for (let hops = 0; REDIRECTS.has(answer.status) && answer.headers.has('location'); hops++) {
-        const next = new URL(answer.headers.get('location')!, sent.url)
-        if (next.origin !== upstreamUrl.origin || hops >= 3) {
-          log(`flatmcp proxy: the upstream redirected to ${next.origin === upstreamUrl.origin ? 'itself more than 3 times' : 'another origin'}; not followed`)
-          return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The server behind this proxy redirected elsewhere; the proxy does not follow it.' } }, 502)
-        }
-        sent = new Request(next, { method: sent.method, headers: sent.headers, ...(body === undefined ? {} : { body }), signal: request.signal, redirect: 'manual' })
-        answer = await send(sent)
-      }
-      return await passBack(answer)
-    }
-    catch (error) {
-      log(`flatmcp proxy: the upstream could not be reached: ${(error as Error).message}`)
-      return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The server behind this proxy could not be reached.' } }, 502)
-    }
-  }
-
-  const factsOf = (request: Request, message: JsonRpcRequest): RequestFacts => {
-    const meta = isObject(message.params?._meta) ? message.params._meta : {}
-    return {
-      era: 'io.modelcontextprotocol/protocolVersion' in meta ? 'modern' : 'legacy',
-      url: new URL(request.url),
-      headers: request.headers,
-      clientInfo: () => meta['io.modelcontextprotocol/clientInfo'] as never,
-    }
-  }
-
-  /** A `tools/call` with its arguments as the upstream's parser should read them; the message as it was when there is nothing to do. */
-  const readCall = async (message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest> => {
-    const name = message.params?.name
-    if (typeof name !== 'string')
-      return message
-    const read = await served.service().read(name, message.params!.arguments, profile)
-    const input = read?.ok ? read.input : message.params!.arguments
-    return read?.ok || fixed.has(name) ? { ...message, params: { ...message.params, arguments: withFixed(input, fixed.get(name)) } } : message
-  }
-
-  /** A result this handler answers itself: in 2026-07-28, complete and saying which server answered (as the SDKs' servers stamp them). */
-  const answered = (facts: RequestFacts, result: object): object => facts.era === 'modern' ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': snapshot.upstream } } : result
-
   const guard = httpGuard(options)
-  const guarded = (options.tokens?.length ?? 0) > 0
   return {
     fetch: async (request) => {
       const refused = await guard(request)
       if (refused)
         return refused
       if (request.method !== 'POST')
-        return forward(request)
+        return handler.forward(request)
       const text = await boundedText(request, max)
       if (text === undefined)
-        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `The request body is over ${max} bytes.` } }, 413)
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(text)
-      }
-      catch {
-        return forward(request, text)
-      }
-      const messages = Array.isArray(parsed) ? parsed : [parsed]
-      if (!messages.every(isObject))
-        return forward(request, text)
-      const listing = (m: { method?: unknown }): boolean => m.method === 'tools/list' || isDisclosureMethod(m.method)
-      if (Array.isArray(parsed) && messages.some(listing))
-        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Send tools/list, tools/catalog and tools/describe on their own, not in a batch: this proxy answers them from its snapshot.' } }, 400)
-      const message = messages[0] as JsonRpcRequest
-      const facts = factsOf(request, message)
-      // Each request is decided alone: a stateless proxy has no session to keep a profile in.
-      const { profile } = await instanceProfile(options.profile)(facts, listing(message) ? 'list' : 'call')
-      if (!Array.isArray(parsed) && message.method === 'tools/list') {
-        if (message.params?.cursor !== undefined)
-          return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32602, message: 'Invalid cursor: this proxy serves the whole list on one page.' } })
-        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().list(profile)) })
-      }
-      if (!Array.isArray(parsed) && isDisclosureMethod(message.method)) {
-        const answer = await answerDisclosure(message.method, message.params, await served.service().list(profile))
-        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, ...('error' in answer ? answer : { result: answered(facts, answer.result) }) })
-      }
-      // The handshake's answer offers what this handler serves besides the upstream: tools/catalog and tools/describe.
-      if (!Array.isArray(parsed) && HANDSHAKES.has(message.method as string) && message.id !== undefined)
-        return answerShaped(await forward(request, text), message.id, offersDisclosure)
-      if (!messages.some(m => m.method === 'tools/call'))
-        return forward(request, text)
-      // The tool a call reaches: the one named, or the one a call_tool names.
-      const reached = (m: JsonRpcRequest): unknown => options.surface === 'search' && m.params?.name === SURFACE_TOOLS.call ? (callTarget(m.params.arguments) as { name?: unknown }).name : m.params?.name
-      const hiddenCall = (messages as JsonRpcRequest[]).find(m => m.method === 'tools/call' && hidden.has(reached(m) as string))
-      if (hiddenCall)
-        return jsonResponse({ jsonrpc: '2.0', id: Array.isArray(parsed) ? null : hiddenCall.id ?? null, error: { code: -32602, message: `Unknown tool ${JSON.stringify(reached(hiddenCall))}.` } }, Array.isArray(parsed) ? 400 : 200)
-      // The search surface: finding and describing are answered here; a call_tool names the call that goes on.
-      const surfacedIn = (m: JsonRpcRequest): boolean => options.surface === 'search' && m.method === 'tools/call' && SURFACED.has(m.params?.name as string)
-      const surfaced = surfacedIn(message)
-      if (Array.isArray(parsed) && (messages as JsonRpcRequest[]).some(surfacedIn))
-        return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Send ${[...SURFACED].join(', ')} on their own, not in a batch.` } }, 400)
-      if (surfaced && message.params!.name !== SURFACE_TOOLS.call)
-        return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, await served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
-      if (surfaced) {
-        const target = callTarget(message.params!.arguments)
-        if ('error' in target)
-          return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(facts, errorResult(target.error)) })
-        messages[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
-      }
-      const rewritten = await Promise.all((messages as JsonRpcRequest[]).map(m => m.method === 'tools/call' ? readCall(m, profile) : m))
-      // A lone 2026-07-28 call's mirrored headers are made from the arguments sent on.
-      const sent = rewritten[0]!.params
-      const call = !Array.isArray(parsed) && facts.era === 'modern' && typeof sent?.name === 'string' ? { name: sent.name, arguments: sent.arguments } : undefined
-      const answer = await forward(request, JSON.stringify(Array.isArray(parsed) ? rewritten : rewritten[0]), call)
-      // A lone call's result is shaped as its tool's listed output says (wrapped, checked).
-      const name = (messages[0] as JsonRpcRequest).params?.name
-      return !Array.isArray(parsed) && typeof name === 'string' && withOutput.has(name) && message.id !== undefined
-        ? answerShaped(answer, message.id, result => served.shape(name, result))
-        : answer
+        return rpcError(null, -32600, `The request body is over ${max} bytes.`, 413)
+      const posted = postedOf(request, text)
+      return posted ? answerPost(handler, request, posted) : handler.forward(request, text)
     },
   }
+}
+
+/** A POST's messages, read: none where the body is not JSON-RPC this handler reads (it goes on as it came). */
+function postedOf(request: Request, text: string): Omit<Posted, 'profile'> | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  }
+  catch {
+    return undefined
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed]
+  if (!messages.every(isObject))
+    return undefined
+  return { text, batch: Array.isArray(parsed), messages: messages as JsonRpcRequest[], facts: factsOf(request, messages[0] as JsonRpcRequest) }
+}
+
+/** A POST answered: a listing from the snapshot, a handshake with what this handler offers besides, a call read and sent on, anything else as it came. */
+async function answerPost(handler: Handler, request: Request, read: Omit<Posted, 'profile'>): Promise<Response> {
+  const { batch, messages } = read
+  const message = messages[0]!
+  if (batch && messages.some(listing))
+    return rpcError(null, -32600, 'Send tools/list, tools/catalog and tools/describe on their own, not in a batch: this proxy answers them from its snapshot.', 400)
+  // Each request is decided alone: a stateless proxy has no session to keep a profile in.
+  const { profile } = await instanceProfile(handler.options.profile)(read.facts, listing(message) ? 'list' : 'call')
+  const posted: Posted = { ...read, profile }
+  if (!batch && message.method === 'tools/list') {
+    if (message.params?.cursor !== undefined)
+      return rpcError(message.id, -32602, 'Invalid cursor: this proxy serves the whole list on one page.')
+    return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, await handler.served.service().list(profile)) })
+  }
+  if (!batch && isDisclosureMethod(message.method)) {
+    const answer = await answerDisclosure(message.method, message.params, await handler.served.service().list(profile))
+    return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, ...('error' in answer ? answer : { result: answered(handler, posted, answer.result) }) })
+  }
+  // The handshake's answer offers what this handler serves besides the upstream: tools/catalog and tools/describe.
+  if (!batch && HANDSHAKES.has(message.method as string) && message.id !== undefined)
+    return answerShaped(await handler.forward(request, posted.text), message.id, { result: offersDisclosure })
+  if (!messages.some(m => m.method === 'tools/call'))
+    return handler.forward(request, posted.text)
+  return answerCalls(handler, request, posted)
+}
+
+/** The tool a call reaches: the one named, or the one a call_tool names. */
+function reached(handler: Handler, message: JsonRpcRequest): unknown {
+  return handler.options.surface === 'search' && message.params?.name === SURFACE_TOOLS.call ? (callTarget(message.params.arguments) as { name?: unknown }).name : message.params?.name
+}
+
+/** Whether a message calls one of the search surface's own tools. */
+function surfacedIn(handler: Handler, message: JsonRpcRequest): boolean {
+  return handler.options.surface === 'search' && message.method === 'tools/call' && SURFACED.has(message.params?.name as string)
+}
+
+/**
+ * Calls: a hidden tool's refused; the search surface's finding and describing answered here, its
+ * call_tool sent on as the call it names; each call's arguments read by the upstream's schema, the
+ * fixed parameters set; a lone call's result shaped as its tool's listed output says.
+ */
+async function answerCalls(handler: Handler, request: Request, posted: Posted): Promise<Response> {
+  const { batch, messages, profile } = posted
+  const message = messages[0]!
+  const hiddenCall = messages.find(m => m.method === 'tools/call' && handler.overrides.hidden.has(reached(handler, m) as string))
+  // A hidden tool is no tool: called by name, a protocol error; through call_tool, the tool error call_tool gives for a name no tool has.
+  if (hiddenCall && !batch && hiddenCall.params?.name === SURFACE_TOOLS.call && surfacedIn(handler, hiddenCall))
+    return jsonResponse({ jsonrpc: '2.0', id: hiddenCall.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(reached(handler, hiddenCall))}.`)) })
+  if (hiddenCall)
+    return rpcError(batch ? null : hiddenCall.id, -32602, `Unknown tool ${JSON.stringify(reached(handler, hiddenCall))}.`, batch ? 400 : 200)
+  if (batch && messages.some(m => surfacedIn(handler, m)))
+    return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
+  const sent = [...messages]
+  if (surfacedIn(handler, message)) {
+    if (message.params!.name !== SURFACE_TOOLS.call)
+      return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, await handler.served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
+    const target = callTarget(message.params!.arguments)
+    if ('error' in target)
+      return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(target.error)) })
+    sent[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
+  }
+  const rewritten = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile) : m))
+  // A lone 2026-07-28 call's mirrored headers are made from the arguments sent on.
+  const params = rewritten[0]!.params
+  const call = !batch && posted.facts.era === 'modern' && typeof params?.name === 'string' ? { name: params.name, arguments: params.arguments } : undefined
+  const answer = await handler.forward(request, JSON.stringify(batch ? rewritten : rewritten[0]), call)
+  if (batch || message.id === undefined)
+    return answer
+  // A lone call's result is shaped as its tool's listed output says; through call_tool, the upstream's
+  // protocol error is call_tool's tool error (as a direct call's is, where the proxy serves the surface).
+  const name = sent[0]!.params?.name as string
+  const shaped = handler.withOutput.has(name)
+  const viaCallTool = sent[0] !== message
+  if (!shaped && !viaCallTool)
+    return answer
+  return answerShaped(answer, message.id, {
+    result: shaped ? result => handler.served.shape(name, result) : result => result,
+    ...(viaCallTool ? { error: error => errorResult(String(error.message)) as ForwardedResult } : {}),
+  })
+}
+
+/** A `tools/call` with its arguments as the upstream's parser should read them; the message as it was when there is nothing to do. */
+async function readCall(handler: Handler, message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest> {
+  const name = message.params?.name
+  if (typeof name !== 'string')
+    return message
+  const read = await handler.served.service().read(name, message.params!.arguments, profile)
+  const input = read?.ok ? read.input : message.params!.arguments
+  return read?.ok || handler.fixed.has(name) ? { ...message, params: { ...message.params, arguments: withFixed(input, handler.fixed.get(name)) } } : message
 }

@@ -1,18 +1,29 @@
 // An upstream's HTTP answer to one request, with that request's result rewritten on the way back:
 // a JSON body read whole, an event stream rewritten event by event as it flows (progress and other
 // messages pass untouched, in order). Anything else, or a body that is not what it says, goes as it came.
-import type { ForwardedResult } from './outputs'
+import type { ForwardedResult } from '../serve/outputs'
 import { isObject } from '../../util/object'
 
 type Shape = (result: ForwardedResult) => ForwardedResult
 
-/** A JSON-RPC message with `id`'s result shaped; anything else as it came. */
-function shapedMessage(message: unknown, id: unknown, shape: Shape): unknown {
-  return isObject(message) && message.id === id && isObject(message.result) ? { ...message, result: shape(message.result) } : message
+/** What becomes of the answer to one request: its result shaped, and (where given) its JSON-RPC error made a result. */
+interface Shaping { result: Shape, error?: (error: { message?: unknown }) => ForwardedResult }
+
+/** A JSON-RPC message with `id`'s result shaped (or its error made a result); anything else as it came. */
+function shapedMessage(message: unknown, id: unknown, shape: Shaping): unknown {
+  if (!isObject(message) || message.id !== id)
+    return message
+  if (isObject(message.result))
+    return { ...message, result: shape.result(message.result) }
+  if (isObject(message.error) && shape.error) {
+    const { error, ...rest } = message
+    return { ...rest, result: shape.error(error) }
+  }
+  return message
 }
 
 /** One server-sent event's text, its `data` rewritten where it is a message with the result. */
-function shapedEvent(event: string, id: unknown, shape: Shape): string {
+function shapedEvent(event: string, id: unknown, shape: Shaping): string {
   const lines = event.split(/\r?\n/)
   const data = lines.filter(line => line.startsWith('data:')).map(line => line.slice(line.startsWith('data: ') ? 6 : 5))
   if (data.length === 0)
@@ -30,8 +41,8 @@ function shapedEvent(event: string, id: unknown, shape: Shape): string {
   return [...lines.filter(line => !line.startsWith('data:')), `data: ${JSON.stringify(shaped)}`].join('\n')
 }
 
-/** The answer, with the result of request `id` shaped. */
-export async function answerShaped(answer: Response, id: unknown, shape: Shape): Promise<Response> {
+/** The answer, with the result of request `id` shaped (and its error made a result, where `shape.error` is given). */
+export async function answerShaped(answer: Response, id: unknown, shape: Shaping): Promise<Response> {
   const type = answer.headers.get('content-type') ?? ''
   if (!answer.body)
     return answer

@@ -1,0 +1,81 @@
+// The proxy's downstream side: the SDK 2.x `Server` made for each connection (or each stateless
+// request), serving the list version of the moment and passing every other request and notification
+// upstream; the client that can be asked the upstream's questions; and where the upstream's own
+// notifications go (the connected session, and the listeners of a stateless serving entry).
+import type { McpServerOptions, ServedRequest } from '../../service/options'
+import type { ToolService } from '../../service/tool-service'
+import type { Message, UpstreamClient } from '../upstream/connect'
+import type { Forwarder } from './forward-call'
+import { Server } from '@modelcontextprotocol/server'
+import { serveTools } from '../../host/sdk-v2'
+import { DISCLOSURE_CAPABILITY } from '../../service/disclosure'
+import { opening } from '../../util/wait'
+import { forwardedParams } from '../upstream/forward'
+
+/** Who hears the upstream's own notifications, and which client may be asked its questions. */
+export interface Downstreams {
+  /** Sends a notification to the session connected last and to every listener. */
+  tell: (notification: Message) => void
+  /** Adds a listener; returns what removes it. */
+  listen: (listener: (notification: Message) => void) => () => void
+  /** The client that can be asked: a 2025 session once initialized, or `rounds` (a 2026-07-28 client, in the rounds of its calls). */
+  asked: Promise<Server | 'rounds'>
+  /** A server that keeps a session (stdio, or a 2025 session) became the one the upstream's messages reach. */
+  connected: (server: Server, request?: ServedRequest) => void
+}
+
+export function downstreams(notify?: (notification: Message) => void): Downstreams {
+  const listeners = new Set<(notification: Message) => void>(notify ? [notify] : [])
+  const session = opening<Server | 'rounds'>()
+  let latest: Server | undefined
+  return {
+    tell(notification) {
+      void latest?.notification(notification as never).catch(() => {})
+      for (const listener of listeners)
+        listener(notification)
+    },
+    listen(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    asked: session.opened,
+    connected(server, request) {
+      latest = server
+      // A 2025 session is asked questions once it is initialized; a 2026-07-28 client, in the rounds of its calls.
+      if (request?.era === 'modern')
+        session.open('rounds')
+      else
+        server.oninitialized = () => session.open(server)
+    },
+  }
+}
+
+export interface ServerFactoryOptions {
+  info: { name: string, version: string }
+  profile: McpServerOptions['profile']
+  /** The tool service of the list version served now. */
+  service: () => ToolService
+  forward: Forwarder
+  downstreams: Downstreams
+}
+
+/** Makes the `Server` of one downstream connection: the upstream's capabilities mirrored, its instructions given. */
+export function serverFactory(upstream: UpstreamClient, options: ServerFactoryOptions): (request?: ServedRequest) => Server {
+  const mirrored = upstream.getServerCapabilities() ?? {}
+  // The proxy's list may change where the upstream's does not (an output schema withdrawn): it says so.
+  const capabilities = { ...mirrored, tools: { ...(mirrored.tools as object | undefined), listChanged: true, ...DISCLOSURE_CAPABILITY } }
+  const instructions = upstream.getInstructions()
+  return (request) => {
+    const server = new Server(options.info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
+    serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}) })
+    server.fallbackRequestHandler = options.forward.request as never
+    server.fallbackNotificationHandler = async (notification) => {
+      const params = forwardedParams((notification as Message).params)
+      await upstream.notification({ method: (notification as Message).method, ...(params === undefined ? {} : { params }) })
+    }
+    // A stdio connection (or a 2025 session) keeps a session the upstream's own messages can reach; one stateless HTTP request does not.
+    if (!request?.requestInfo)
+      options.downstreams.connected(server, request)
+    return server
+  }
+}

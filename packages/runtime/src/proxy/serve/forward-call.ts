@@ -1,0 +1,91 @@
+// What the proxy sends on to its upstream for a client: a tool call (its arguments read, the fixed
+// parameters set), and every other request (a resource read, a prompt), each taking one of the
+// upstream's slots, so none is unbounded. The upstream's progress goes downstream ahead of its answer;
+// its JSON-RPC errors go as they came.
+import type { ToolDefinition } from '../../tool/define-tool'
+import type { FixedParameter } from '../compile/overrides'
+import type { Message, UpstreamClient } from '../upstream/connect'
+import type { ForwardedResult } from './outputs'
+import type { QuestionBridge } from './questions'
+import { PROTOCOL_ERROR } from '../../service/results'
+import { withFixed } from '../compile/overrides'
+import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
+import { callSlots } from './slots'
+
+/** How long one upstream request may wait (progress restarts it). */
+export interface Timing { timeout: number, resetTimeoutOnProgress: true }
+
+export interface Forwarder {
+  /** The handler of the tool named: its call sent upstream. */
+  tool: (name: string) => ToolDefinition['handler']
+  /** Any other request of a downstream client, sent upstream as it came. */
+  request: (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => Promise<unknown>
+}
+
+export interface ForwarderOptions {
+  timing: Timing
+  /** Requests in flight at once; four times as many more wait their turn. */
+  maxInFlight: number
+  questions: QuestionBridge
+  /** The fixed parameters of a tool, as the list served now has them. */
+  fixed: (name: string) => Record<string, FixedParameter> | undefined
+}
+
+/** A tool result a client can read: an object with content, or a 2026-07-28 result of another type. */
+function isToolResult(result: unknown): result is ForwardedResult {
+  return typeof result === 'object' && result !== null && (Array.isArray((result as ForwardedResult).content) || (result as ForwardedResult).resultType !== undefined)
+}
+
+/** Sends calls and requests upstream within the slots. */
+export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): Forwarder {
+  const { timing, questions } = options
+  const slots = callSlots(options.maxInFlight, options.maxInFlight * 4)
+  const busy = (): string => `The server behind this proxy has ${slots.running} requests in flight and ${slots.waiting} waiting, its limit; try again shortly.`
+  const tool = (name: string): ToolDefinition['handler'] => async (input, context) => {
+    const release = await slots.take(context.signal)
+    if (release === undefined)
+      return { isError: true, content: [{ type: 'text', text: busy() }] } as never
+    const relayed = relay(context.progress)
+    // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
+    // outlives the round that sent it (that round's signal), so only its time limit bounds it.
+    const send = (signal?: AbortSignal): Promise<unknown> => upstream.request(
+      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: withFixed(input, options.fixed(name)) as Record<string, unknown> } },
+      ANY_RESULT,
+      { ...timing, ...(signal ? { signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
+    )
+    try {
+      const result = context.rounds ? await questions.call(context.rounds, () => send()) : await send(context.signal)
+      await relayed?.sent()
+      // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
+      if (!isToolResult(result))
+        return { isError: true, content: [{ type: 'text', text: `The server behind this proxy answered the call to "${name}" with something that is not a tool result.` }] } as never
+      return result as never
+    }
+    catch (error) {
+      // The upstream's JSON-RPC error goes downstream as it came, not as a tool error.
+      if (Number.isSafeInteger((error as { code?: unknown } | null)?.code))
+        Object.defineProperty(error, PROTOCOL_ERROR, { value: true })
+      throw error
+    }
+    finally {
+      release()
+    }
+  }
+  const request: Forwarder['request'] = async (message, ctx) => {
+    const release = await slots.take(ctx.mcpReq.signal)
+    if (release === undefined)
+      throw Object.assign(new Error(busy()), { code: -32000 })
+    try {
+      const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
+      const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))
+      const params = forwardedParams(message.params)
+      const result = await upstream.request({ method: message.method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, { ...timing, signal: ctx.mcpReq.signal, ...(relayed ? { onprogress: relayed.onprogress } : {}) })
+      await relayed?.sent()
+      return result
+    }
+    finally {
+      release()
+    }
+  }
+  return { tool, request }
+}

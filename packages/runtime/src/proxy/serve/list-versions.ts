@@ -1,0 +1,142 @@
+// The upstream's list as the proxy serves it, one version per list the upstream gave: read (with the
+// operator's overrides), matched against the snapshot, only what is new compiled, each fallback said
+// once, and served as a tool service whose calls go upstream. A version is made whole before it
+// replaces the one served.
+import type * as Compiler from '@flatmcp/core'
+import type { ProxiedTool, Snapshot } from '../../artifact/format'
+import type { McpServerOptions } from '../../service/options'
+import type { UnknownToolCall } from '../../service/tool-service'
+import type { ToolDefinition } from '../../tool/define-tool'
+import type { Validator } from '../compile/chooser'
+import type { CompileListOptions } from '../compile/compile-list'
+import type { FixedParameter } from '../compile/overrides'
+import type { Drift } from '../compile/snapshot-drift'
+import type { UpstreamClient } from '../upstream/connect'
+import type { ServedOverrides } from './served-overrides'
+import type { ServedTools } from './served-tools'
+import type { Surface } from '../../service/options'
+import { unknownTool } from '../../host/sdk-v2'
+import { compileUpstreamList } from '../compile/compile-list'
+import { fallbacksOf } from '../compile/fallbacks'
+import { checkFixed } from '../compile/overrides'
+import { readUpstream, shown } from '../compile/read-list'
+import { describeDrift, driftOf } from '../compile/snapshot-drift'
+import { servedTools } from './served-tools'
+
+/** What the proxy says of one tool it serves. */
+export interface ServedTool {
+  served: 'compiled' | 'as-is'
+  /** Why it is served as it came. */
+  reason?: string
+  /** Served from the snapshot, without compiling. */
+  fromSnapshot: boolean
+  diagnostics: readonly Compiler.ToolDiagnostic[]
+}
+
+/** One version of the list, as served. */
+export interface ListVersion {
+  served: ServedTools
+  tools: Map<string, ServedTool>
+  /** What is served, in the list's order. */
+  listed: ProxiedTool[]
+  /** Every tool compiled for this list version (those left out by `onInvalid: 'drop'` too): what the next one reuses. */
+  compiled: ProxiedTool[]
+  preset: Compiler.PresetName
+  drift: Drift
+  /** Each tool's fixed parameters (overrides), with the upstream's schema of each. */
+  fixed: Map<string, Record<string, FixedParameter>>
+}
+
+export interface ListVersionsOptions {
+  snapshot?: { snapshot: Snapshot, tools: ProxiedTool[] }
+  preset?: Compiler.PresetName
+  profiles: Compiler.ProfileName[]
+  served: ServedOverrides
+  timeoutMs: number
+  validator?: Validator
+  onInvalid?: 'serve' | 'drop'
+  frozen?: boolean
+  compile?: CompileListOptions['compile']
+  profile: McpServerOptions['profile']
+  outputs?: 'compiled' | 'unlisted'
+  surface?: Surface
+  /** The handler of each tool: its call forwarded. */
+  handler: (name: string) => ToolDefinition['handler']
+  /** The tools whose output schema is no longer listed, across list versions. */
+  withdrawn: Set<string>
+  /** Told when a tool's output schema is withdrawn (the list changed). */
+  listChanged: () => void
+  log: (line: string) => void
+}
+
+export interface ListVersions {
+  /** The version served now: none before the first list is compiled. */
+  current: () => ListVersion | undefined
+  /** Reads and compiles the upstream's list anew, and serves it. */
+  refresh: () => Promise<void>
+}
+
+/** The list versions of one upstream. */
+export function listVersions(upstream: UpstreamClient, options: ListVersionsOptions): ListVersions {
+  let current: ListVersion | undefined
+  const { snapshot, log } = options
+  const fromSnapshot = new Set(snapshot?.tools ?? [])
+  async function refresh(): Promise<void> {
+    const { entries, hints, fixed } = await readUpstream(upstream, { timeoutMs: options.timeoutMs, log, ...(options.served.overrides ? { overrides: options.served.overrides } : {}) })
+    checkFixed(fixed, options.validator)
+    const drift = snapshot ? driftOf(snapshot.tools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
+    const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
+    // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
+    const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshot.tools }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled }] : [])]
+    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: options.preset ?? 'auto', profiles: options.profiles, ...(options.compile ? { compile: options.compile } : {}), known })
+    const served = keptAndSaid(list.tools, new Set(current?.compiled), options)
+    if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
+      log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
+    const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: fromSnapshot.has(tool), diagnostics: tool.diagnostics }]))
+    // The upstream's cache hints hold for the flat list too, for it changes when the upstream's does;
+    // an upstream that gives none said its list may change at any time (ttlMs 0).
+    const cache = { ttlMs: hints.ttlMs ?? 0, ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
+    current = { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed }
+  }
+  return { current: () => current, refresh }
+}
+
+/**
+ * The tools served (less those `onInvalid: 'drop'` leaves out); each fallback said once per list
+ * version it first appears in: a snapshot's at start-up, a tool compiled anew when it is.
+ */
+function keptAndSaid(tools: readonly ProxiedTool[], before: ReadonlySet<ProxiedTool>, options: ListVersionsOptions): ProxiedTool[] {
+  return tools.filter((tool) => {
+    if (!before.has(tool)) {
+      for (const fallback of fallbacksOf(tool, options.onInvalid))
+        options.log(`flatmcp proxy: tool ${shown(tool.name)} ${fallback}`)
+    }
+    return !(tool.served === 'as-is' && options.onInvalid === 'drop')
+  })
+}
+
+/** One list version's tools as a tool service: a name the list does not hold goes upstream as it came, unless the operator hid it. */
+function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, options: ListVersionsOptions): ServedTools {
+  const { hidden, alwaysLoad } = options.served
+  // A tool the operator hid is no tool: its name is not sent on.
+  const unknown: UnknownToolCall = (name, args, request) => hidden.has(name)
+    ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`))
+    : options.handler(name)(args as never, { params: undefined, context: undefined, ...request }) as never
+  return servedTools(tools, {
+    preset,
+    ...(options.validator ? { validator: options.validator } : {}),
+    profile: options.profile,
+    cache,
+    handler: options.handler,
+    unknown,
+    unknownTool,
+    withdrawn: options.withdrawn,
+    ...(options.outputs ? { outputs: options.outputs } : {}),
+    ...(options.surface ? { surface: options.surface } : {}),
+    ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
+    onWithdraw: (tool) => {
+      options.log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
+      options.listChanged()
+    },
+  })
+}
