@@ -1,6 +1,10 @@
 import { defineConfig } from 'tsdown'
+import { packageEntries } from './scripts/entries'
 
-const bundlers = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack']
+/** A package's entries as its package.json exports them, and the files besides them it loads by path. */
+function entry(folder: string, besides: Record<string, string> = {}): Record<string, string> {
+  return { ...Object.fromEntries(packageEntries(folder).map(({ name, source }) => [name, source])), ...besides }
+}
 
 /**
  * Each package builds its own dist; its dependencies stay imports (tsdown reads its package.json).
@@ -8,12 +12,13 @@ const bundlers = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack']
  * name from its built declarations.
  */
 export default defineConfig([
-  { cwd: 'packages/core', entry: { index: 'src/index.ts' } },
+  { cwd: 'packages/core', entry: entry('core') },
   // The compiler is an optional peer of the runtime: its declarations carry the compiler types they
   // name (its code only imports the compiler lazily, by a variable specifier).
-  { cwd: 'packages/runtime', entry: { index: 'src/index.ts', coerce: 'src/coerce.ts', artifact: 'src/artifact.ts', sdk: 'src/sdk.ts', server: 'src/server.ts', proxy: 'src/proxy.ts', 'proxy-spawn': 'src/proxy-spawn.ts', 'proxy-fetch': 'src/proxy-fetch.ts', 'proxy-compile-worker': 'src/proxy/compile/compile-worker.ts' }, deps: { neverBundle: [/^(?!@flatmcp\/core)[^./]/], alwaysBundle: ['@flatmcp/core'] }, dts: { eager: true } },
-  { cwd: 'packages/unplugin', entry: Object.fromEntries([['index', 'src/index.ts'], ...bundlers.map(b => [b, `src/${b}.ts`]), ['internal', 'src/internal.ts']]) },
-  { cwd: 'packages/cli', entry: { index: 'src/index.ts', cli: 'src/cli.ts' } },
+  { cwd: 'packages/runtime', entry: entry('runtime', { 'proxy-compile-worker': 'src/proxy/compile/compile-worker.ts' }), deps: { neverBundle: [/^(?!@flatmcp\/core)[^./]/], alwaysBundle: ['@flatmcp/core'] }, dts: { eager: true } },
+  { cwd: 'packages/unplugin', entry: entry('unplugin') },
+  // The command's bin (bin/flatmcp.mjs) loads dist/cli.mjs.
+  { cwd: 'packages/cli', entry: entry('cli', { cli: 'src/cli.ts' }) },
 ].map(config => ({
   format: 'esm' as const,
   platform: 'node' as const,

@@ -1,23 +1,18 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { packageEntries, PACKAGES } from './scripts/entries'
 
 const source = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
-const bundlers = ['vite', 'rollup', 'rolldown', 'esbuild', 'webpack', 'rspack']
 
 export default defineConfig({
-  // Tests run the workspace packages from their sources. Aliases (not export conditions) do it, so
-  // code the plugin evaluates natively at build time still gets the packages' built dist.
+  // Tests run the workspace packages from their sources, each entry its package.json exports. Aliases
+  // (not export conditions) do it, so code the plugin evaluates natively at build time still gets the
+  // packages' built dist.
   resolve: {
-    alias: [
-      { find: /^@flatmcp\/core$/, replacement: source('packages/core/src/index.ts') },
-      { find: /^@flatmcp\/runtime$/, replacement: source('packages/runtime/src/index.ts') },
-      { find: /^@flatmcp\/runtime\/(sdk|server|coerce|artifact|proxy)$/, replacement: source('packages/runtime/src/$1.ts') },
-      { find: /^@flatmcp\/runtime\/proxy\/fetch$/, replacement: source('packages/runtime/src/proxy-fetch.ts') },
-      { find: /^@flatmcp\/runtime\/proxy\/spawn$/, replacement: source('packages/runtime/src/proxy-spawn.ts') },
-      { find: /^unplugin-flatmcp$/, replacement: source('packages/unplugin/src/index.ts') },
-      { find: /^flatmcp$/, replacement: source('packages/cli/src/index.ts') },
-      ...bundlers.map(b => ({ find: new RegExp(`^unplugin-flatmcp/${b}$`), replacement: source(`packages/unplugin/src/${b}.ts`) })),
-    ],
+    alias: PACKAGES.flatMap(folder => packageEntries(folder).map(({ specifier, source: file }) => ({
+      find: new RegExp(`^${specifier.replaceAll('/', '\\/')}$`),
+      replacement: source(`packages/${folder}/${file}`),
+    }))),
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],

@@ -15,6 +15,7 @@ import { definitionTokens, loadTokenizer, tokensOf } from '../packages/unplugin/
 import { schemaHash } from '../packages/runtime/src/service/schema-hash'
 import { summary, surfaceTools } from '../packages/runtime/src/service/surface'
 import { toolSearch } from '../packages/runtime/src/service/tool-search'
+import type { NpmServer } from '../test/support/npm-servers'
 import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
 import { median } from './measure'
 
@@ -52,6 +53,17 @@ export async function firstList(command: string[], env: Record<string, string>):
   return { ms, tools: tools as UpstreamTool[] }
 }
 
+/** A server's command and environment in a scratch folder of its own, and its snapshot made there by the built command. */
+export function snapshotted(server: NpmServer, bin: string, scratch: string): { command: string[], env: Record<string, string>, file: string } {
+  const folder = path.join(scratch, server.name)
+  mkdirSync(folder, { recursive: true })
+  const command = server.command(bin, folder)
+  const env = server.env(folder)
+  const file = path.join(scratch, `${server.name}.mcp.json`)
+  execFileSync(process.execPath, [CLI, 'snapshot', '--out', file, '--', ...command], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' })
+  return { command, env, file }
+}
+
 export async function runNpmServers(log: (line: string) => void): Promise<ServerResult[]> {
   log('npm servers: installing the pinned servers (once)')
   const bin = installNpmServers()
@@ -61,12 +73,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
   try {
     for (const server of NPM_SERVERS) {
       log(`npm servers: ${server.name}`)
-      const folder = path.join(scratch, server.name)
-      mkdirSync(folder, { recursive: true })
-      const command = server.command(bin, folder)
-      const env = server.env(folder)
-      const file = path.join(scratch, `${server.name}.mcp.json`)
-      execFileSync(process.execPath, [CLI, 'snapshot', '--out', file, '--', ...command], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' })
+      const { command, env, file } = snapshotted(server, bin, scratch)
       const times = { direct: [] as number[], snapshot: [] as number[], compile: [] as number[] }
       let listed: UpstreamTool[] = []
       let proxiedCount = 0

@@ -2,16 +2,14 @@
 // behind `flatmcp proxy --artifact` (its snapshot), timed in turns in one run; the median ratio is
 // what the proxy costs a client that starts it. The whole of `npm run bench` has it too (section 14),
 // beside the rest; this runs only it, for a change to the proxy's start-up.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
-import { firstList } from './npm-servers.bench'
+import { firstList, snapshotted } from './npm-servers.bench'
 import { median, table } from './measure'
 
-const ROOT = new URL('..', import.meta.url).pathname
-const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
+const CLI = new URL('../packages/cli/dist/cli.mjs', import.meta.url).pathname
 const RUNS = Number(process.env.FLATMCP_BENCH_RUNS ?? 5)
 
 const bin = installNpmServers()
@@ -20,12 +18,7 @@ const rows: { name: string, direct: number, proxied: number }[] = []
 try {
   for (const server of NPM_SERVERS) {
     process.stderr.write(`· ${server.name}\n`)
-    const folder = path.join(scratch, server.name)
-    mkdirSync(folder, { recursive: true })
-    const command = server.command(bin, folder)
-    const env = server.env(folder)
-    const file = path.join(scratch, `${server.name}.mcp.json`)
-    execFileSync(process.execPath, [CLI, 'snapshot', '--out', file, '--', ...command], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' })
+    const { command, env, file } = snapshotted(server, bin, scratch)
     const direct: number[] = []
     const proxied: number[] = []
     for (let run = 0; run < RUNS; run++) {

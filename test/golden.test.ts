@@ -1,13 +1,15 @@
 // Golden fixtures: tool modules whose `*.mcp.json` text is checked in (test/golden/expected), built as
-// `flatmcp build` and the plugin build them in every profile. A change of the format, of a flattening
-// or of a plan shows as a diff of these files in review. `FLATMCP_UPDATE_GOLDEN=1 npx vitest run
-// test/golden.test.ts` writes them anew.
+// `flatmcp build` and the plugin build them in every profile, and a proxied list (test/golden/proxied:
+// a fixed upstream's tools, snapshotted by `flatmcp snapshot` with operator overrides). A change of the
+// format, of a flattening or of a plan shows as a diff of these files in review.
+// `FLATMCP_UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts` writes them anew.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { buildArtifacts } from 'flatmcp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
+import { runCli } from './support/proxy'
 import { SLOW } from './support/timeouts'
 
 const GOLDEN = path.join(ROOT, 'test/golden')
@@ -32,6 +34,16 @@ function checkedIn(text: string): string {
 
 const modules = readdirSync(path.join(GOLDEN, 'src')).filter(file => file.endsWith('.tools.ts')).sort()
 
+/** Compares `text` with the checked-in file (writes it with FLATMCP_UPDATE_GOLDEN=1). */
+function expectGolden(text: string, expected: string): void {
+  if (UPDATE || !existsSync(expected)) {
+    expect(UPDATE, `${path.relative(ROOT, expected)} is missing: write it with FLATMCP_UPDATE_GOLDEN=1`).toBe(true)
+    mkdirSync(path.dirname(expected), { recursive: true })
+    writeFileSync(expected, text)
+  }
+  expect(text).toBe(readFileSync(expected, 'utf8'))
+}
+
 describe('golden artifacts', () => {
   it('has fixtures', () => {
     expect(modules).toEqual(['records.tools.ts', 'schemas.tools.ts', 'send.tools.ts'])
@@ -40,12 +52,16 @@ describe('golden artifacts', () => {
   it.each(modules)('%s builds to the checked-in artifact, byte for byte', async (module) => {
     const [file] = await buildArtifacts({ patterns: [`src/${module}`], root: GOLDEN, out, profiles: ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] })
     const text = checkedIn(readFileSync(file!, 'utf8'))
-    const expected = path.join(EXPECTED, path.relative(out, file!))
-    if (UPDATE || !existsSync(expected)) {
-      expect(UPDATE, `${path.relative(ROOT, expected)} is missing: write it with FLATMCP_UPDATE_GOLDEN=1`).toBe(true)
-      mkdirSync(path.dirname(expected), { recursive: true })
-      writeFileSync(expected, text)
-    }
-    expect(text).toBe(readFileSync(expected, 'utf8'))
+    expectGolden(text, path.join(EXPECTED, path.relative(out, file!)))
+  }, SLOW)
+
+  it('a proxied list snapshots to the checked-in artifact, byte for byte, in every profile and with the overrides', async () => {
+    const proxied = path.join(GOLDEN, 'proxied')
+    const file = path.join(out, 'upstream.mcp.json')
+    const made = await runCli(['snapshot', '--out', file, '--overrides', path.join(proxied, 'overrides.json'), '--', process.execPath, path.join(proxied, 'upstream.mjs')])
+    expect(made.code, made.stderr).toBe(0)
+    // What made it is the command's version: the checked-in file names none.
+    const text = readFileSync(file, 'utf8').replace(/"generator": "flatmcp@[^"]+"/, '"generator": "flatmcp"')
+    expectGolden(text, path.join(proxied, 'expected', 'upstream.mcp.json'))
   }, SLOW)
 })

@@ -5,7 +5,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { packageEntries, PACKAGES } from '../scripts/entries'
 import { ROOT } from './support/client'
+
+/** A package's entries (its package.json exports), as paths under `src/`: its top stage. */
+const entries = (folder: string): string[] => packageEntries(folder).map(entry => entry.source.replace(/^src\//, ''))
 
 /** Each package's stages, lowest first: path prefixes under `src/` (a file matches its longest prefix). */
 const STAGES: Record<string, string[][]> = {
@@ -17,7 +21,7 @@ const STAGES: Record<string, string[][]> = {
     ['profiles/'],
     ['compile/'],
     ['elicit/'],
-    ['index.ts'],
+    entries('core'),
   ],
   runtime: [
     ['util/', 'coerce/'],
@@ -34,7 +38,7 @@ const STAGES: Record<string, string[][]> = {
     ['proxy/serve/'],
     ['proxy/http/'],
     ['proxy/create-proxy.ts', 'proxy/serve-proxy.ts'],
-    ['index.ts', 'coerce.ts', 'artifact.ts', 'sdk.ts', 'server.ts', 'proxy.ts', 'proxy-spawn.ts', 'proxy-fetch.ts'],
+    entries('runtime'),
   ],
   unplugin: [
     ['core/util.ts', 'core/write-atomic.ts', 'core/options.ts'],
@@ -43,12 +47,14 @@ const STAGES: Record<string, string[][]> = {
     ['core/check/', 'core/emit/'],
     ['core/build/'],
     ['core/plugin.ts'],
-    ['index.ts', 'internal.ts', 'vite.ts', 'rollup.ts', 'rolldown.ts', 'esbuild.ts', 'webpack.ts', 'rspack.ts'],
+    entries('unplugin'),
   ],
   cli: [
     ['util.ts', 'style.ts', 'version.ts'],
-    ['build.ts', 'inspect.ts', 'probe/', 'proxy/'],
-    ['index.ts', 'cli.ts'],
+    // What each command runs, then the commands' table (usage, options, run), then the dispatcher.
+    ['build/', 'inspect/', 'probe/', 'proxy/'],
+    ['commands/'],
+    [...entries('cli'), 'cli.ts'],
   ],
 }
 
@@ -137,5 +143,18 @@ describe.each(Object.keys(STAGES))('packages/%s/src', (pkg) => {
     expect(files.filter(file => stageOf(file) < 0).map(relative)).toEqual([])
     const upward = [...graph].flatMap(([from, targets]) => targets.filter(to => stageOf(to) > stageOf(from)).map(to => `${relative(from)} → ${relative(to)}`))
     expect(upward).toEqual([])
+  })
+})
+
+describe.each(PACKAGES)('packages/%s/package.json', (folder) => {
+  it('publishes the entries it exports: publishConfig.exports is exports less the source condition', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'packages', folder, 'package.json'), 'utf8')) as { exports: Record<string, unknown>, publishConfig?: { exports?: unknown } }
+    const published = Object.fromEntries(Object.entries(manifest.exports).map(([subpath, target]) => {
+      if (typeof target !== 'object' || target === null)
+        return [subpath, target]
+      const { 'flatmcp-source': _source, ...rest } = target as Record<string, unknown>
+      return [subpath, rest]
+    }))
+    expect(manifest.publishConfig?.exports ?? manifest.exports).toEqual(published)
   })
 })

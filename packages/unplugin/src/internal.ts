@@ -6,7 +6,6 @@ export { createModuleCompiler, describeFailure } from './core/build/module-compi
 export type { FreshModule, ModuleCompiler } from './core/build/module-compiler'
 export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'
-export { writeFileAtomic } from './core/write-atomic'
 export { modulePath } from './core/load/module-path'
 export { defaultArtifactName, resolveOptions } from './core/options'
 export { checkRoundTrip } from './core/check/round-trip'

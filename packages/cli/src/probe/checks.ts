@@ -4,22 +4,18 @@
 // per request.
 import type { JsonSchema, ProfileName } from '@flatmcp/core'
 import type { FreshModule, ProfiledForm } from 'unplugin-flatmcp/internal'
-import type { Artifact, ListedTool } from './artifact'
+import type { Artifact, ListedTool } from './artifact-files'
 import type { ArtifactReport, Budget, Finding, Sampling } from './findings'
 import { profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
-import { Ajv } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020.js'
 import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, toolParts } from 'unplugin-flatmcp/internal'
+import { ajvCompile } from 'unplugin-flatmcp/internal/shared'
 import { isObject } from '../util'
-
-const ajv7 = new Ajv({ strict: false, allowUnionTypes: true, validateFormats: false })
-const ajv2020 = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false })
 
 export function compileErrors(schema: JsonSchema): string[] {
   const errors: string[] = []
-  for (const [draft, ajv] of [['draft-07', ajv7], ['2020-12', ajv2020]] as const) {
+  for (const [draft, setup] of [['draft-07', 'ajv draft-07'], ['2020-12', 'ajv 2020']] as const) {
     try {
-      ajv.compile(schema as object)
+      ajvCompile(setup, schema as object)
     }
     catch (error) {
       errors.push(`${draft}: ${(error as Error).message}`)
@@ -40,7 +36,7 @@ export async function supersetOf(tool: ListedTool, schemas: ToolSchemas, fresh: 
   const parts = toolParts(schemas, fresh.extendSchema)
   const { checked, unmet, counterexample } = await checkSuperset(tool.inputSchema, parts, { ...sampling, converters: fresh.converters, preset: fresh.preset })
   if (counterexample) {
-    const validate = ajv2020.compile(tool.inputSchema as object)
+    const validate = ajvCompile('ajv 2020', tool.inputSchema as object)
     const reasons = validate(counterexample.value) ? `rejected by ${counterexample.rejectedBy.join(', ')}` : (validate.errors ?? []).map(e => `${e.instancePath || '/'} ${e.message}`).join('; ')
     return {
       checked,

@@ -1,19 +1,19 @@
 // The ship-time probe: every artifact under the paths given checked as what ships (its shape in every
 // profile, current with its source, sound on generated values, within its budgets), and the report.
 import type { FreshModule } from 'unplugin-flatmcp/internal'
-import type { Artifact, ListedTool } from './artifact'
+import type { Artifact, ListedTool } from './artifact-files'
 import type { ArtifactReport, Budget, ProbeOptions, ProbeReport, Sampling } from './findings'
 import type { ToolSchemas } from './checks'
-import type { LiveList } from './snapshot'
+import type { LiveList } from './probe-snapshot'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { isSnapshot } from '@flatmcp/runtime/artifact'
 import { createModuleCompiler, defaultArtifactName, describeFailure, loadTokenizer, modulePath, resolveOptions } from 'unplugin-flatmcp/internal'
-import { findArtifacts, readModuleArtifact, safeParse } from './artifact'
+import { findArtifacts, readModuleArtifact, safeParse } from './artifact-files'
 import { jsonStandardSchema, requestBudgets, shapeChecks, soundness, startReport, supersetOf } from './checks'
 import { lineDiff } from './diff'
 import { ProbeLoadError } from './findings'
-import { liveList, probeSnapshot } from './snapshot'
+import { liveList, probeSnapshot } from './probe-snapshot'
 
 export { ProbeLoadError } from './findings'
 export type { ArtifactReport, Check, Finding, ProbeOptions, ProbeReport } from './findings'

@@ -13,6 +13,7 @@ import { profileOfPath } from './http/routes'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
+import { hostsServed, needsCallerCredential } from './http/loopback'
 import { serveHttp } from './http/serve-http'
 import { ProxySetupError } from './upstream/setup-error'
 
@@ -47,26 +48,9 @@ export interface ServedProxy {
   proxy: Promise<Proxy>
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
-const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]'])
-
-/**
- * The Host names a serving answers to: on loopback, the loopback names; on one address, that
- * address; on every address, those the operator allows (none given: any, for the machine's names are
- * not known here). Each with what the operator allows besides.
- */
-function hostsFor(http: HttpServing): string[] | undefined {
-  const allowed = [...(http.hosts ?? [])]
-  if (LOOPBACK.has(http.host))
-    return ['localhost', '127.0.0.1', '[::1]', ...allowed]
-  if (ANY_ADDRESS.has(http.host))
-    return allowed.length > 0 ? allowed : undefined
-  return [http.host.includes(':') && !http.host.startsWith('[') ? `[${http.host}]` : http.host, ...allowed]
-}
-
 /** Beyond loopback a caller credential is needed, unless the operator opened the proxy by name (said once). */
 function checkServing(http: HttpServing, log: (line: string) => void): void {
-  if (LOOPBACK.has(http.host) || (http.tokens?.length ?? 0) > 0)
+  if (!needsCallerCredential(http.host, http.tokens))
     return
   if (!http.open)
     throw new ProxySetupError(`serving on ${http.host}, beyond loopback, needs a caller credential (a bearer token: --auth-token-file, FLATMCP_PROXY_TOKEN or --auth-token), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
@@ -152,7 +136,7 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
       host: bound,
       port: wanted,
       route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
-      guard: httpGuard({ ...options.http, hosts: hostsFor(options.http) }),
+      guard: httpGuard({ ...options.http, hosts: hostsServed(options.http.host, options.http.hosts) }),
       cors: request => corsHeaders(request, options.http!),
       log,
     })

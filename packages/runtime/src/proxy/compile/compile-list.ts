@@ -48,12 +48,15 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
     for (const tool of tools)
       known.set(compiledKey(preset, tool.name, tool.upstream.digest), tool)
   }
-  // A tool too deep to read is served as it came, and not handed to the compiler at all.
-  const compiling = entries.filter(entry => entry.uncompiled === undefined)
-  const compiled = await compileList({
+  // A tool too deep to read is served as it came, and not handed to the compiler at all; under a
+  // preset given, one compiled before is taken as it is without waking the compiler (a snapshot's
+  // tools: no compiler thread at start-up). Under `auto` the whole list tells the preset first.
+  const preset = options.preset ?? 'auto'
+  const compiling = entries.filter(entry => entry.uncompiled === undefined && (preset === 'auto' || !known.has(compiledKey(preset, entry.tool.name, entry.digest))))
+  const compiled = compiling.length === 0 && preset !== 'auto' ? { preset, tools: [] } : await compileList({
     tools: compiling.map(entry => entry.tool),
     digests: compiling.map(entry => entry.digest),
-    preset: options.preset ?? 'auto',
+    preset,
     profiles: [...(options.profiles ?? [])],
     maxSchemaBytes: limits.maxSchemaBytes,
     known: [...known.keys()],
@@ -64,7 +67,7 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
     preset: compiled.preset,
     tools: await Promise.all(entries.map(async (entry): Promise<ProxiedTool> => {
       const { tool, digest } = entry
-      const made = entry.uncompiled === undefined ? byEntry.get(entry) : servedAsIs(tool, entry.uncompiled)
+      const made = entry.uncompiled === undefined ? byEntry.get(entry) ?? null : servedAsIs(tool, entry.uncompiled)
       if (made === null)
         return known.get(compiledKey(compiled.preset, tool.name, digest))!
       return { ...made!, upstream: { digest, tool }, schemaHash: await schemaHashes(made!.precomputed, profiles) }

@@ -4,6 +4,7 @@
 // those the operator allows: a page elsewhere cannot drive it), and the Host it was asked by (a name
 // that resolves to the proxy only by DNS rebinding is refused). The HTTP server and the fetch handler
 // share it; it needs nothing but Web Crypto.
+import { isLoopback } from './loopback'
 
 export interface HttpGuardOptions {
   /** Bearer tokens a caller must present (any one of them); none: no credential asked. */
@@ -20,7 +21,6 @@ export interface HttpGuardOptions {
 /** Checks one request: undefined where it may go on, else the answer that refuses it. */
 export type HttpGuard = (request: Request) => Promise<Response | undefined>
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
 /** A host header or URL host without its port, lowercase (`[::1]:8080` → `[::1]`). */
 function hostName(host: string): string {
@@ -50,7 +50,7 @@ function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
     return true
   try {
     const url = new URL(origin)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname.toLowerCase())
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname)
   }
   catch {
     return false

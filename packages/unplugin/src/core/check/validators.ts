@@ -1,7 +1,5 @@
 import { Validator } from '@cfworker/json-schema'
-import { Ajv } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
+import { ajvCompile } from './ajv'
 
 /**
  * A JSON Schema validator a client runs on a model's arguments before the server sees them: the
@@ -13,28 +11,18 @@ export interface ClientValidator {
   compile: (schema: object) => (value: unknown) => boolean
 }
 
-type AjvLike = { compile: (schema: object) => (value: unknown) => unknown, removeSchema: (schema: object) => unknown }
-
-function ajvCompile(ajv: AjvLike): (schema: object) => (value: unknown) => boolean {
-  return (schema) => {
-    const validate = ajv.compile(schema)
-    // The caller keeps the compiled function; ajv need not keep every schema it ever saw.
-    ajv.removeSchema(schema)
-    return value => validate(value) as boolean
-  }
+/** A set-up's test of a value, from the schema compiled once. */
+const ajvTest = (setup: Parameters<typeof ajvCompile>[0]) => (schema: object): ((value: unknown) => boolean) => {
+  const validate = ajvCompile(setup, schema)
+  return value => validate(value) as boolean
 }
 
-const plain = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false, logger: false })
-// Gemini CLI's set-up: ajv-formats asserting, unknown keywords and formats let through.
-const withFormats = new Ajv2020({ strictSchema: false, allowUnionTypes: true, logger: false })
-;(addFormats as unknown as (ajv: unknown) => void)(withFormats)
-// VS Code checks tool schemas and arguments with ajv's draft-07 build.
-const draft7 = new Ajv({ strict: false, allowUnionTypes: true, validateFormats: false, logger: false })
-
 export const CLIENT_VALIDATORS: readonly ClientValidator[] = [
-  { name: 'ajv 2020', compile: ajvCompile(plain) },
-  { name: 'ajv 2020 + ajv-formats', compile: ajvCompile(withFormats) },
-  { name: 'ajv draft-07', compile: ajvCompile(draft7) },
+  { name: 'ajv 2020', compile: ajvTest('ajv 2020') },
+  // Gemini CLI's set-up.
+  { name: 'ajv 2020 + ajv-formats', compile: ajvTest('ajv 2020 + ajv-formats') },
+  // VS Code checks tool schemas and arguments with ajv's draft-07 build.
+  { name: 'ajv draft-07', compile: ajvTest('ajv draft-07') },
   // LangChain's MCP adapters validate with @cfworker/json-schema, formats asserted.
   { name: '@cfworker/json-schema', compile: (schema) => {
     const validator = new Validator(schema, '2020-12', true)
@@ -62,7 +50,6 @@ export function clientCheck(schema: object): (value: unknown) => string[] {
 
 /** Where in a value ajv (with formats, the strictest of the matrix) finds fault, as argument paths. */
 export function rejectionPaths(schema: object, value: unknown): string[] {
-  const validate = withFormats.compile(schema)
-  withFormats.removeSchema(schema)
+  const validate = ajvCompile('ajv 2020 + ajv-formats', schema)
   return validate(value) ? [] : (validate.errors ?? []).map(error => error.instancePath)
 }

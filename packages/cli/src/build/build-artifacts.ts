@@ -4,7 +4,8 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import path from 'node:path'
 import { glob } from 'tinyglobby'
-import { BuildError, createBuild, resolveOptions, writeFileAtomic } from 'unplugin-flatmcp/internal'
+import { BuildError, createBuild, resolveOptions } from 'unplugin-flatmcp/internal'
+import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 
 export { BuildError } from 'unplugin-flatmcp/internal'
 

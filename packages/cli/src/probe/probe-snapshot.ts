@@ -2,7 +2,7 @@
 // it records (by the runtime's list compiler, as flatmcp snapshot compiles it), and, given the live
 // upstream, held to what it lists now.
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
-import type { Artifact } from './artifact'
+import type { Artifact } from './artifact-files'
 import type { ArtifactReport, Budget, Sampling } from './findings'
 import type { Source } from './checks'
 import { readFileSync } from 'node:fs'
@@ -10,7 +10,7 @@ import path from 'node:path'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
 import { applyOverrides, compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readOverrides, readSnapshot, rejectedFixed, readUpstream, readUpstreamList } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
-import { snapshotCommand } from '../proxy/snapshot'
+import { snapshotCommand } from '../proxy/run-snapshot'
 import { ajvValidator } from '../proxy/validator'
 import { snapshotGenerator } from '../version'
 import { shapeChecks, soundness, startReport } from './checks'

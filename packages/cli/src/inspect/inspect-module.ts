@@ -5,8 +5,8 @@ import path from 'node:path'
 import { isJsonSchemaDocument, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import { fallbacksOf, readSnapshot } from '@flatmcp/runtime/proxy'
 import { createModuleCompiler, describeFailure, loadTokenizer, resolveOptions, tokensOf } from 'unplugin-flatmcp/internal'
-import { createStyle } from './style'
-import { BuildError } from './build'
+import { createStyle } from '../style'
+import { BuildError } from '../build/build-artifacts'
 
 export interface InspectOptions {
   file: string

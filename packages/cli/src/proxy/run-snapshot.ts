@@ -8,7 +8,7 @@ import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { checkFixed, compileUpstreamList, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
-import { writeFileAtomic } from 'unplugin-flatmcp/internal'
+import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { ajvValidator } from './validator'
 
 export interface SnapshotCommandOptions {

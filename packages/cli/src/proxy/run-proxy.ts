@@ -4,11 +4,11 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Downstream, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
-import { readFileSync } from 'node:fs'
 import { TARGET_NAMES } from '@flatmcp/core'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createProxy, describeDrift, ProxySetupError, readOverrides, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
-import { snapshotCommand } from './snapshot'
+import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
+import { readSnapshotFile } from './files'
+import { snapshotCommand } from './run-snapshot'
 import { ajvValidator } from './validator'
 
 export interface ProxyCommandOptions {
@@ -41,29 +41,6 @@ export interface ProxyCommandOptions {
   log?: (line: string) => void
 }
 
-
-/** A snapshot file, parsed and checked; anything off is a setup error naming the file. */
-/** An overrides file (`--overrides`), read and checked: anything off is a `ProxySetupError` naming the file and the JSON path. */
-export function readOverridesFile(file: string): Overrides {
-  try {
-    return readOverrides(JSON.parse(readFileSync(file, 'utf8')))
-  }
-  catch (error) {
-    throw new ProxySetupError(`${file}: ${(error as Error).message}`)
-  }
-}
-
-export function readSnapshotFile(file: string): unknown {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'))
-    readSnapshot(parsed)
-  }
-  catch (error) {
-    throw new ProxySetupError(`${file}: ${(error as Error).message}`)
-  }
-  return parsed
-}
 
 /** What the proxy serves, in one line: how many tools, from where, which came as they were, behind which surface. */
 function summary(proxy: Proxy, options: ProxyCommandOptions): string {
@@ -132,11 +109,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const proxy = await start()
     watch(proxy)
     await listed(proxy)
-    const routes = profiles ?? []
-    const served = await serveProxy(proxy, { http: options.http, routes, log })
-    log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`)
-    process.once('SIGINT', () => stop(0)(proxy))
-    process.once('SIGTERM', () => stop(0)(proxy))
+    await listenHttp(proxy, options.http, profiles ?? [], log, stop)
     return
   }
   const served = await serveProxy(downstream => start(downstream.offer), { log })
@@ -153,4 +126,12 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const proxy = await Promise.race([served.proxy.catch(() => undefined), new Promise<undefined>(resolve => setTimeout(resolve, 1000, undefined))])
     stop(0)(proxy)
   })
+}
+
+/** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal stops it. */
+async function listenHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: (line: string) => void, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
+  const served = await serveProxy(proxy, { http, routes, log })
+  log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`)
+  process.once('SIGINT', () => stop(0)(proxy))
+  process.once('SIGTERM', () => stop(0)(proxy))
 }

@@ -1,0 +1,12 @@
+// The commands of `flatmcp`, in the order its help lists them.
+import type { Command } from './command'
+import { build } from './build'
+import { inspect } from './inspect'
+import { probe } from './probe'
+import { proxy } from './proxy'
+import { snapshot } from './snapshot'
+
+export type { Command } from './command'
+export { UsageError } from './command'
+
+export const COMMANDS: Readonly<Record<string, Command>> = { build, inspect, proxy, snapshot, probe }

@@ -1,0 +1,52 @@
+// The command table: each command's line read and checked as it would run (FLATMCP_PARSE_ONLY=1 stops
+// it before it starts anything), the usage errors it gives, and the loopback rule the proxy shares
+// with the runtime's HTTP serving: `[::1]` is loopback wherever it is written.
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../../../test/support/proxy'
+
+const parse = (args: string[]): ReturnType<typeof runCli> => runCli(args, undefined, 60_000, undefined, { FLATMCP_PARSE_ONLY: '1', FLATMCP_PROXY_TOKEN: '' })
+
+describe('flatmcp proxy --http: who may use it', () => {
+  it('serves loopback without a credential, however the address is written', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]', 'LOCALHOST']) {
+      const run = await parse(['proxy', '--http', '8080', '--host', host, '--', 'node', 'server.js'])
+      expect(run.code, `${host}: ${run.stderr}`).toBe(0)
+    }
+  })
+
+  it('needs a credential or --no-auth beyond loopback', async () => {
+    for (const host of ['0.0.0.0', '::', '192.0.2.1', 'proxy.example.com']) {
+      const run = await parse(['proxy', '--http', '8080', '--host', host, '--', 'node', 'server.js'])
+      expect(run.code, host).toBe(2)
+      expect(run.stderr).toContain(`--host ${host} serves beyond loopback: give a caller credential`)
+      expect((await parse(['proxy', '--http', '8080', '--host', host, '--no-auth', '--', 'node', 'server.js'])).code).toBe(0)
+      expect((await parse(['proxy', '--http', '8080', '--host', host, '--auth-token', 't', '--', 'node', 'server.js'])).code).toBe(0)
+    }
+  })
+})
+
+describe('the command table', () => {
+  it('reads each command\'s own options, and refuses another\'s', async () => {
+    expect((await parse(['snapshot', '--out', 'x.mcp.json', '--profile', 'gemini', '--', 'node', 'server.js'])).code).toBe(0)
+    expect((await parse(['build', 'src/*.tools.ts', '--fail-on', 'warning'])).code).toBe(0)
+    expect((await parse(['inspect', 'src/a.tools.ts', '--profile', 'gemini'])).code).toBe(0)
+    expect((await parse(['probe', 'dist', '--samples', '10'])).code).toBe(0)
+    const foreign = await parse(['snapshot', '--http', '8080', '--', 'node', 'server.js'])
+    expect([foreign.code, foreign.stderr]).toEqual([2, 'flatmcp: snapshot takes no --http\n(flatmcp snapshot --help shows the usage)\n'])
+    const word = await parse(['proxy', '--surface', 'lean', '--', 'node', 'server.js'])
+    expect(word.stderr).toContain('--surface must be full or search, not "lean"')
+    const profile = await parse(['build', 'a.tools.ts', '--profile', 'gemni'])
+    expect([profile.code, profile.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: --profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "gemni"'])
+  })
+
+  it('prints each command\'s usage with --help, and the list of them without a command', async () => {
+    const all = await runCli(['--help'])
+    for (const command of ['build', 'inspect', 'proxy', 'snapshot', 'probe'])
+      expect(all.stdout).toContain(`  flatmcp ${command} `)
+    const proxy = await runCli(['proxy', '--help'])
+    expect(proxy.stdout.startsWith('usage:\n  flatmcp proxy [options]')).toBe(true)
+    expect(proxy.stdout).not.toContain('flatmcp build')
+    const unknown = await runCli(['serve'])
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'flatmcp: unknown command "serve"\n(flatmcp --help shows the usage)\n'])
+  })
+})

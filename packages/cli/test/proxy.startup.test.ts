@@ -1,0 +1,89 @@
+// The command as it ships, at its package boundary: `flatmcp proxy` from the built package, serving a
+// snapshot, loads none of the build pipeline (esbuild, @babel/parser, fast-check, the plugin's
+// internal entry) and no compiler thread, and ajv only once a call needs it. What a process loads is
+// recorded by Node's own module hooks (ESM resolutions and CommonJS loads), in the proxy alone.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CLI, runCli, UPSTREAM_V2 } from '../../../test/support/proxy'
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-startup-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** A preload that appends each module the process resolves or requires to `FLATMCP_LOADED_FILE`. */
+function recorder(): string {
+  writeFileSync(path.join(scratch, 'hooks.mjs'), `import { appendFileSync } from 'node:fs'
+let file
+export function initialize(data) { file = data.file }
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context)
+  appendFileSync(file, resolved.url + '\\n')
+  return resolved
+}
+`)
+  writeFileSync(path.join(scratch, 'record.mjs'), `import { createRequire, register } from 'node:module'
+import { appendFileSync } from 'node:fs'
+const file = process.env.FLATMCP_LOADED_FILE
+register('./hooks.mjs', import.meta.url, { data: { file } })
+const Module = createRequire(import.meta.url)('node:module')
+const load = Module._load
+Module._load = function (request, parent, isMain) {
+  try { appendFileSync(file, Module._resolveFilename(request, parent, isMain) + '\\n') } catch {}
+  return load.apply(this, arguments)
+}
+`)
+  return path.join(scratch, 'record.mjs')
+}
+
+/** The packages (or the plugin's entries) among the modules loaded so far. */
+function loaded(file: string): Set<string> {
+  const lines = readFileSync(file, 'utf8').split('\n')
+  const found = new Set<string>()
+  for (const line of lines) {
+    // The package a file is of: the name after its last node_modules/ (pnpm's store nests them).
+    const name = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)?.[1]
+    if (name)
+      found.add(name)
+    const plugin = /packages\/unplugin\/dist\/(internal(?:-shared)?)\.mjs/.exec(line)?.[1]
+    if (plugin)
+      found.add(`unplugin-flatmcp/${plugin}`)
+    if (line.includes('proxy-compile-worker'))
+      found.add('the compiler thread')
+  }
+  return found
+}
+
+describe('flatmcp proxy from a snapshot, as built', () => {
+  it('starts without the build pipeline or a compiler thread, and loads ajv only when a call needs it', async () => {
+    const snapshot = path.join(scratch, 'upstream.mcp.json')
+    const made = await runCli(['snapshot', '--out', snapshot, '--', ...UPSTREAM_V2])
+    expect(made.code, made.stderr).toBe(0)
+    const record = path.join(scratch, 'loaded.txt')
+    writeFileSync(record, '')
+    const client = new Client({ name: 'startup', version: '1' })
+    await client.connect(new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', recorder(), CLI, 'proxy', '--artifact', snapshot, '--', ...UPSTREAM_V2],
+      env: { ...process.env, FLATMCP_LOADED_FILE: record } as Record<string, string>,
+      stderr: 'ignore',
+    }))
+    try {
+      expect((await client.listTools()).tools.map(tool => tool.name)).toContain('send')
+      const atStart = loaded(record)
+      // What it did load, so the record is known to work: the SDK it serves with.
+      expect(atStart).toContain('@modelcontextprotocol/server')
+      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler thread'])
+        expect(atStart, name).not.toContain(name)
+      // A call whose reading is chosen by the upstream's schema builds the validator.
+      const result = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 'hi' } }) as { isError?: boolean }
+      expect(result.isError).not.toBe(true)
+      expect(loaded(record)).toContain('ajv')
+    }
+    finally {
+      await client.close()
+    }
+  })
+})
