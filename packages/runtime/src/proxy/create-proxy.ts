@@ -12,7 +12,7 @@ import type { Validator } from './compile/chooser'
 import type { Overrides } from './compile/overrides'
 import type { Drift } from './compile/snapshot-drift'
 import type { ListVersion, ServedTool } from './serve/list-versions'
-import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/connect'
+import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/upstream'
 import type { StartedCommand } from './upstream/stdio'
 import type { Server } from '@modelcontextprotocol/server'
 import { TARGET_NAMES } from '@flatmcp/core'
@@ -28,10 +28,11 @@ import { listVersions } from './serve/list-versions'
 import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
 import { listenToUpstream } from './serve/upstream-events'
-import { connectUpstream, isUpstreamTarget } from './upstream/connect'
+import { clientUpstream } from './upstream/client'
+import { connectUpstream } from './upstream/connect'
+import { isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
-export type { Message, UpstreamClient, UpstreamTarget } from './upstream/connect'
 export type { UpstreamTool } from '../artifact/format'
 export type { ServedTool } from './serve/list-versions'
 
@@ -182,7 +183,7 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
       throw listSetupError(error, connection.where)
     }
   }
-  return proxyOver({ client: upstream, where: upstream.getServerVersion()?.name ?? 'the upstream', onEnd: () => {}, close: async () => {} }, options, log)
+  return proxyOver(clientUpstream(upstream), options, log)
 }
 
 /** The profiles compiled besides portable: those asked for, else the one served, else every one for a choice function. */

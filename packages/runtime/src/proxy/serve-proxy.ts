@@ -2,7 +2,7 @@
 // over stateless HTTP in both protocol eras at `/mcp`, with `/mcp/<profile>` (and `/<profile>/mcp`)
 // for each compiled profile beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
-import type { OfferedCapabilities } from './upstream/connect'
+import type { OfferedCapabilities } from './upstream/upstream'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'

@@ -2,7 +2,7 @@
 // tool's shape checked before a client sees it (one that is off is said and left out), and each
 // definition's digest, what a snapshot is matched by.
 import type { UpstreamTool } from '../../artifact/format'
-import type { Message, UpstreamClient } from '../upstream/connect'
+import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { FixedParameter, Overrides } from './overrides'
 import { malformedTool } from '../../artifact/tool-shape'
 import { hashedText, sha256Hex } from '../../service/schema-hash'

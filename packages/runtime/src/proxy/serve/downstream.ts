@@ -4,7 +4,7 @@
 // notifications go (the connected session, and the listeners of a stateless serving entry).
 import type { McpServerOptions, ServedRequest } from '../../service/options'
 import type { ToolService } from '../../service/tool-service'
-import type { Message, UpstreamClient } from '../upstream/connect'
+import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { Forwarder } from './forward-call'
 import { Server } from '@modelcontextprotocol/server'
 import { serveTools } from '../../host/sdk-v2'

@@ -4,7 +4,7 @@
 // its JSON-RPC errors go as they came.
 import type { ToolDefinition } from '../../tool/define-tool'
 import type { FixedParameter } from '../compile/overrides'
-import type { Message, UpstreamClient } from '../upstream/connect'
+import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { ForwardedResult } from './outputs'
 import type { QuestionBridge } from './questions'
 import { PROTOCOL_ERROR } from '../../service/results'

@@ -2,7 +2,7 @@
 // it is initialized): a changed tool list, compiled anew and told downstream; its other notifications
 // (logging, resource updates), passed downstream; its questions (sampling, elicitation, roots), asked
 // of the client behind the proxy where one keeps a session.
-import type { Message, UpstreamClient } from '../upstream/connect'
+import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { Downstreams } from './downstream'
 import type { QuestionBridge } from './questions'
 import { within } from '../../util/wait'

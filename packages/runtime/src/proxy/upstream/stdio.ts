@@ -3,6 +3,7 @@
 // start in that time instead of after it (`@flatmcp/runtime/proxy/spawn`). The command runs with the
 // proxy's whole environment, the operator's additions over it.
 import type { ChildProcess } from 'node:child_process'
+import type { UpstreamTransport } from './upstream'
 import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
@@ -148,5 +149,31 @@ export class CommandTransport {
       this.onmessage?.(message as Message)
     else
       this.onerror?.(new Error(`the upstream ${this.started.where} wrote JSON that is not a JSON-RPC message`))
+  }
+}
+
+/**
+ * The transport of an upstream command: started at once (unless it was started already), its
+ * handshake waiting for what the client offers; a command that ends first fails it.
+ */
+export function stdioTransport(target: { command: string[], env?: Record<string, string> }, given?: StartedCommand): UpstreamTransport {
+  let started = given ?? startCommand(target)
+  return {
+    where: started.where,
+    ready: async (offer) => {
+      await started.spawned
+      return Promise.race([offer, started.exited.then((how) => {
+        throw new ProxySetupError(`it ended (${how}) before its handshake`)
+      })])
+    },
+    open: () => new CommandTransport(started),
+    restart: async () => {
+      started.child.kill()
+      started = startCommand(target)
+      await started.spawned
+    },
+    endsOnClose: true,
+    lostSession: () => false,
+    explain: () => '',
   }
 }

@@ -1,0 +1,50 @@
+// An upstream reached over Streamable HTTP: the operator's headers sent with every request (never
+// logged, `${NAME}` read from the environment), or the proxy's OAuth client credentials (one provider
+// for every connection, so its token outlives a session connected anew). A request the upstream
+// answers 404 was not run: the session is gone (it restarted), and it is sent once more on a new one.
+import type { OfferedCapabilities, UpstreamOAuth, UpstreamTransport } from './upstream'
+import { ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { expandVariables } from './environment'
+
+/** A URL as a log line may show it: no user, password, query or fragment. */
+export function redacted(url: string): string {
+  const parsed = new URL(url)
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`
+}
+
+/** Whether a connection failed for want of authorization (401, or the SDK's OAuth errors). */
+function unauthorized(error: unknown): boolean {
+  const { code, status, message, name } = (error ?? {}) as { code?: unknown, status?: unknown, message?: unknown, name?: unknown }
+  return code === 401 || status === 401 || name === 'UnauthorizedError' || (typeof message === 'string' && /\b401\b|unauthori[sz]ed|invalid_(?:client|token)|issuer/i.test(message))
+}
+
+/** Whether an error says the HTTP upstream no longer knows the session (it restarted, or dropped it). */
+function lostSession(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown, message?: unknown }
+  return code === 404 || (typeof message === 'string' && /\b404\b|session not found/i.test(message))
+}
+
+/** The transport of an upstream at `url`. */
+export function httpTransport(target: { url: string, headers?: Record<string, string>, oauth?: UpstreamOAuth }): UpstreamTransport {
+  const headers = Object.fromEntries(Object.entries(target.headers ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's header ${JSON.stringify(name)}`)]))
+  const { oauth } = target
+  const authProvider = oauth && new ClientCredentialsProvider({
+    clientId: oauth.clientId,
+    clientSecret: expandVariables(oauth.clientSecret, 'the upstream\'s OAuth client secret'),
+    expectedIssuer: oauth.issuer,
+    ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
+  })
+  return {
+    where: redacted(target.url),
+    ready: async (offer: OfferedCapabilities | Promise<OfferedCapabilities>) => offer,
+    open: () => new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) }),
+    restart: async () => {},
+    endsOnClose: false,
+    lostSession,
+    explain: error => !unauthorized(error)
+      ? ''
+      : oauth
+        ? ' (the OAuth client credentials were refused, or the upstream\'s authorization server is not the issuer given)'
+        : '. It asks for OAuth: give the proxy client credentials (--oauth-client-id, --oauth-client-secret-file, --oauth-issuer), or a token (--header \'Authorization: Bearer …\')',
+  }
+}
