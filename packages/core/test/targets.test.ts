@@ -3,7 +3,7 @@
 // of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
 // `openai-strict` inverse against `@openai/agents`' own null stripping.
 import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
-import { compileTool, modelAnswer, PROFILE_NAMES, profileViolations, targetRules } from '@flatmcp/core'
+import { compileTool, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, targetRules } from '@flatmcp/core'
 import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
@@ -83,6 +83,22 @@ const media = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), media: z.object({ id: z.string() }), note: z.string().optional() }),
   z.object({ kind: z.literal('mediaGroup'), media: z.array(z.object({ id: z.string() })), count: z.number().default(1) }),
 ])
+
+describe('what a profile says of objects (PROFILE_OBJECTS, which the runtime reads without the compiler)', () => {
+  it('is what its rules make: an object of unknown keys kept or sent as JSON text, additionalProperties kept or dropped', () => {
+    for (const profile of PROFILE_NAMES) {
+      const facts = PROFILE_OBJECTS[profile]
+      const tool = compileTool({ name: 't', input: z.object({ meta: z.record(z.string(), z.string()), inner: z.object({ a: z.string() }) }) }, { profile })
+      const meta = (tool.inputSchema.properties as Record<string, JsonSchemaObject>).meta!
+      expect(meta.type === 'object', `${profile} keeps an open object`).toBe(facts.openObjects)
+      expect(JSON.stringify(tool.inputSchema).includes('"additionalProperties"'), `${profile} writes additionalProperties`).toBe(facts.additionalProperties)
+      // A target profile carries its own, as it carries the probe's facts.
+      const target = resolveTarget(profile).profile
+      if (target)
+        expect(target.objects).toEqual(facts)
+    }
+  })
+})
 
 describe('rules', () => {
   it('openai-strict: closed, fully required, optional keys nullable, a collided key as a nested anyOf', () => {

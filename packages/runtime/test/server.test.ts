@@ -2,7 +2,7 @@ import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileTool } from '@flatmcp/core'
 import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
 import type { ProfileRequest } from '@flatmcp/runtime/sdk'
-import { createMcpServer, defaultProfileFor, framePreserialized } from '@flatmcp/runtime/sdk'
+import { createMcpServer, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
 import { forgetSaidOnce } from '../src/util/log'
 import { createToolService } from '../src/service/tool-service'
@@ -199,7 +199,6 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       }
       expect(new Set(lists).size).toBe(1)
       expect(JSON.parse(lists[0]!)[0].inputSchema.properties.media.type).toEqual(['object', 'array'])
-      expect(defaultProfileFor({ name: 'gemini-cli-mcp-client', version: '0.61.0' })).toBeUndefined()
     })
 
     it('a choice that names an inherited key, a profile the build lacks, or throws is served the base profile, the reason on stderr only', async () => {

@@ -4,6 +4,7 @@ import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { childPointer, isSchemaObject } from '../json'
 import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, splitKinds, visitNodes } from './rules'
+import { PROFILE_OBJECTS } from './names'
 
 /** Anthropic's limits on the strict tools of one request. */
 export const ANTHROPIC_LIMITS = { tools: 20, optional: 24, unions: 16 }
@@ -60,6 +61,7 @@ export const anthropicStrict: TargetProfile = {
   strict: true,
   rules: [keepAnthropicKeywords, scalarEnums, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
   vendor: 'Anthropic',
+  objects: PROFILE_OBJECTS['anthropic-strict'],
   requestBudget: {
     limits: ANTHROPIC_LIMITS,
     cost: schema => ({ tools: 1, ...anthropicCost(schema) }),

@@ -1,5 +1,6 @@
 // Applying a target profile: its rules over the finished `portable` schema, and the inverse map
 // (a decode plan) that undoes what they changed.
+import type { ObjectFacts } from './names'
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, ParserSemantics } from '../types'
 import type { TargetContext, TargetRule } from './rules'
@@ -54,6 +55,8 @@ export interface TargetProfile {
   requestBudget?: RequestBudget
   /** The target reads a `null` only as OpenAPI's `nullable: true`, which JSON Schema validators read as nothing (the probe warns). */
   nullable?: 'openapi'
+  /** What its client takes of an object (see `PROFILE_OBJECTS`). Default: objects of any keys, and `additionalProperties`. */
+  objects?: ObjectFacts
 }
 
 /** A vendor's budget per request, summed over the strict tools sent: each of `limits` by what `cost` counts. */

@@ -5,6 +5,7 @@ import type { TargetRule } from './rules'
 import { withSentence } from '../keywords'
 import { childPointer, isSchemaObject } from '../json'
 import { encodeAsJson, isOpenObject, keepKeywords, kindsOf, omitAbsentNulls, visitNodes } from './rules'
+import { PROFILE_OBJECTS } from './names'
 
 /** Keywords of the OpenAPI `Schema` Gemini's `parameters` field reads. */
 const GEMINI_KEYWORDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'properties', 'required', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'minProperties', 'maxProperties'])
@@ -74,5 +75,6 @@ export const gemini: TargetProfile = {
   // null as a left-out key, the key is advertised without it.
   rules: [omitAbsentNulls, geminiTypes, keepGeminiKeywords, geminiNames],
   vendor: 'Gemini',
+  objects: PROFILE_OBJECTS['gemini'],
   nullable: 'openapi',
 }

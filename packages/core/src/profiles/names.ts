@@ -15,3 +15,19 @@ export type FlattenProfileName = typeof FLATTEN_PROFILE_NAMES[number]
 export type TargetName = typeof TARGET_NAMES[number]
 /** `portable` and `minimal` shape the flattening; the others are target profiles over `portable`. */
 export type ProfileName = FlattenProfileName | TargetName
+
+/**
+ * What a client of a profile takes of an object: keys its schema does not name (`openObjects`: else
+ * such an object is sent as JSON text), and the `additionalProperties` keyword (Gemini's API takes
+ * none). Each built-in profile's, once: the target profiles carry theirs as `objects`, and the runtime
+ * reads the table where it writes schemas of its own (the search surface's tools) without the compiler.
+ */
+export interface ObjectFacts { openObjects: boolean, additionalProperties: boolean }
+
+export const PROFILE_OBJECTS: Readonly<Record<ProfileName, ObjectFacts>> = {
+  'portable': { openObjects: true, additionalProperties: true },
+  'minimal': { openObjects: true, additionalProperties: true },
+  'openai-strict': { openObjects: false, additionalProperties: true },
+  'anthropic-strict': { openObjects: false, additionalProperties: true },
+  'gemini': { openObjects: false, additionalProperties: false },
+}

@@ -3,6 +3,7 @@ import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { isSchemaObject } from '../json'
 import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, requireEveryKey, splitKinds, visitNodes } from './rules'
+import { PROFILE_OBJECTS } from './names'
 
 /** Keywords OpenAI's strict mode takes (the rest it rejects, or ignores at best). */
 const OPENAI_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'title', 'description', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'minLength', 'maxLength'])
@@ -51,5 +52,6 @@ export const openaiStrict: TargetProfile = {
   strict: true,
   rules: [keepOpenAIKeywords, scalarEnums, encodeOpenObjects, closeObjects, requireEveryKey, splitKinds(), openaiLimits],
   vendor: 'OpenAI',
+  objects: PROFILE_OBJECTS['openai-strict'],
   nullsForMissing: true,
 }

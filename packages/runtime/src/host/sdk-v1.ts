@@ -14,7 +14,6 @@ import { repairStringArguments } from './string-arguments'
 
 export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
 export type { ClientInfo, ProfileChoice, ProfileRequest } from '../service/profile-choice'
-export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
 
 /**
  * An MCP SDK 1.x `Server` that serves `tools`: `tools/list` from the precomputed schemas, `tools/call`

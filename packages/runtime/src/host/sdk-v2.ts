@@ -15,7 +15,6 @@ import { repairStringArguments } from './string-arguments'
 
 export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
 export type { ClientInfo, ProfileChoice, ProfileRequest } from '../service/profile-choice'
-export { CLIENT_PROFILES, defaultProfileFor } from '../service/profile-choice'
 
 /**
  * An MCP SDK 2.x `Server` (`@modelcontextprotocol/server`) that serves `tools`, with the same

@@ -41,21 +41,6 @@ export type ProfileChoice = string | ((request: ProfileRequest) => string | unde
 /** How long a choice may take before the request is served the base profile. */
 const CHOICE_TIMEOUT_MS = 2000
 
-/**
- * A table of client names and profiles for a choice by `clientInfo`: empty. Every caller gets the
- * same list, the build's base profile, as MCP 2026-07-28 asks (a list must not vary per connection,
- * and a client's self-description is not to change behaviour). Gemini CLI, which the table once sent
- * `gemini`, validates the model's arguments against the advertised schema itself, so JSON-text
- * nodes made it refuse real JSON answers; `portable` passes it.
- */
-export const CLIENT_PROFILES: readonly { client: RegExp, profile: string }[] = []
-
-/** The first row of `CLIENT_PROFILES` whose pattern matches the client's name (none: the base profile). */
-export function defaultProfileFor(client: ClientInfo | undefined): string | undefined {
-  const name = typeof client?.name === 'string' ? client.name : ''
-  return CLIENT_PROFILES.find(row => row.client.test(name))?.profile
-}
-
 /** A request's facts as a transport adapter gathers them; `clientInfo` is read only if the choice asks. */
 export interface RequestFacts {
   era: 'legacy' | 'modern'

@@ -2,8 +2,11 @@
 // call — and the tools the operator loads always, so it starts with a few hundred tokens instead of
 // every schema. Every tool of the full list stays reachable: `call_tool` reads its arguments as a
 // direct call does (repair, inverse map, the original's parse), and a direct call still works.
+import type { ObjectFacts } from '@flatmcp/core'
 import type { McpTool } from '../artifact/format'
 import type { ToolService } from './service'
+import { PROFILE_OBJECTS } from '@flatmcp/core'
+import { ownValue } from '../util/object'
 import { quoteClipped } from '../validate/messages'
 import { firstSentence } from './disclosure'
 import { preserialize } from './preserialized'
@@ -18,17 +21,23 @@ export const SURFACE_TOOLS = { find: 'find_tools', describe: 'describe_tools', c
 const FOUND = 8
 const MAX_DESCRIBED = 20
 
-/** Profiles whose clients take an object of unknown keys; the others (strict targets, gemini) get the arguments as JSON text. */
-const OPEN_OBJECT_PROFILES = new Set([undefined, 'portable', 'minimal'])
+/**
+ * What a client of the profile takes of an object, as the profile says (`PROFILE_OBJECTS`): the base
+ * profile's where none is named; a user's own profile is taken as strict (an object of unknown keys
+ * as JSON text, closed by `additionalProperties`).
+ */
+function objectsOf(profile: string | undefined): ObjectFacts {
+  return profile === undefined ? PROFILE_OBJECTS.portable : ownValue(PROFILE_OBJECTS as Record<string, ObjectFacts>, profile) ?? { openObjects: false, additionalProperties: true }
+}
 
-/** An object of these keys, all required, closed where the profile's form says so (gemini's takes no `additionalProperties`). */
+/** An object of these keys, all required, closed where the profile's client takes `additionalProperties`. */
 function closed(properties: Record<string, unknown>, profile: string | undefined): McpTool['inputSchema'] {
-  return { type: 'object', properties, required: Object.keys(properties), ...(profile === 'gemini' ? {} : { additionalProperties: false }) } as McpTool['inputSchema']
+  return { type: 'object', properties, required: Object.keys(properties), ...(objectsOf(profile).additionalProperties ? { additionalProperties: false } : {}) } as McpTool['inputSchema']
 }
 
 /** The surface's three tools as `profile` lists them: every object closed and every key required, so strict targets take them too. */
 export function surfaceTools(profile: string | undefined): McpTool[] {
-  const argumentsSchema = OPEN_OBJECT_PROFILES.has(profile)
+  const argumentsSchema = objectsOf(profile).openObjects
     ? { type: 'object', description: 'The tool\'s arguments, as describe_tools gives its input schema.' }
     : { type: 'string', description: 'The tool\'s arguments as JSON text of an object, as describe_tools gives its input schema.' }
   return [
