@@ -3,7 +3,7 @@
 // upstream's schema), a description replaced, Claude Code's hints marked; said at start-up, recorded
 // in a snapshot, and served the same by the fetch handler.
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
-import { createProxy, readOverrides } from '@flatmcp/runtime/proxy'
+import { applyOverrides, createProxy, readOverrides } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
 import { Ajv2020 } from 'ajv/dist/2020.js'
@@ -114,5 +114,24 @@ describe('operator overrides', () => {
     expect(await client.callTool({ name: 'find_tools', arguments: { query: 'grep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^search: /) }] })
     const plain = await createProxy(fakeUpstream(TOOLS), { surface: 'search', log: () => {} })
     expect(await (await clientOf(plain)).callTool({ name: 'find_tools', arguments: { query: 'grep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^No tool matches/) }] })
+  })
+
+  it('applyOverrides alone: the list less the hidden tool, the parameters out of properties and required, the fixed ones with the upstream\'s schema, the hints in _meta', () => {
+    const lines: string[] = []
+    const { tools, fixed } = applyOverrides([...TOOLS, { name: 'other', inputSchema: { type: 'object' } }], OVERRIDES, line => lines.push(line))
+    expect(tools).toEqual([
+      {
+        name: 'search',
+        description: 'Searches Acme\'s code.',
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false },
+        _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'grep source' },
+      },
+      { name: 'other', inputSchema: { type: 'object' } },
+    ])
+    expect([...fixed]).toEqual([['search', { org: { value: 'acme', schema: { type: 'string', enum: ['acme', 'other'] } } }]])
+    expect(lines).toEqual([])
+    // The list it was given is left as it was.
+    expect(Object.keys(TOOLS[0]!.inputSchema.properties as object)).toEqual(['q', 'org', 'debug'])
+    expect(applyOverrides(TOOLS, undefined, () => {})).toEqual({ tools: TOOLS, fixed: new Map() })
   })
 })
