@@ -48,6 +48,18 @@ export interface QuestionBridge {
   call: (rounds: InputRounds, send: () => Promise<unknown>) => Promise<unknown>
 }
 
+/** A call whose client came back: each question its last round asked answered with the client's response, or refused. */
+function answerRound(call: Call, responses: Record<string, unknown> | undefined): void {
+  clearTimeout(call.timer)
+  for (const [key, question] of call.asked) {
+    const response = responses?.[key]
+    if (response === undefined)
+      question.refuse(unanswered(question.request.method))
+    else
+      question.answer(response)
+  }
+}
+
 /** A bridge whose calls wait at most `timeoutMs` for their client to come back with answers. */
 export function questionBridge(timeoutMs: number): QuestionBridge {
   const calls = new Map<string, Call>()
@@ -93,14 +105,7 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
       let call: Call
       if (known) {
         calls.delete(rounds.state as string)
-        clearTimeout(known.timer)
-        for (const [key, question] of known.asked) {
-          const response = rounds.responses?.[key]
-          if (response === undefined)
-            question.refuse(unanswered(question.request.method))
-          else
-            question.answer(response)
-        }
+        answerRound(known, rounds.responses)
         call = known
       }
       else {
