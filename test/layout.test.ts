@@ -45,7 +45,7 @@ const STAGES: Record<string, string[][]> = {
     ['core/load/'],
     ['core/compile/'],
     ['core/check/', 'core/emit/'],
-    ['core/build/'],
+    ['core/pipeline/'],
     ['core/plugin.ts'],
     entries('unplugin'),
   ],

@@ -1,9 +1,9 @@
 // The build pipeline the `flatmcp` command shares with the plugin. Not a public API: it follows the
 // plugin's version, without its own compatibility promise.
-export { BuildError, createBuild } from './core/build/session'
-export type { BuildSession, CompiledModule, ModuleArtifactFile } from './core/build/session'
-export { createModuleCompiler, describeFailure } from './core/build/module-compiler'
-export type { FreshModule, ModuleCompiler } from './core/build/module-compiler'
+export { BuildError, createBuild } from './core/pipeline/session'
+export type { BuildSession, CompiledModule, ModuleArtifactFile } from './core/pipeline/session'
+export { createModuleCompiler, describeFailure } from './core/pipeline/module-compiler'
+export type { FreshModule, ModuleCompiler } from './core/pipeline/module-compiler'
 export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'
 export { modulePath } from './core/load/module-path'

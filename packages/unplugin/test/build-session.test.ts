@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fixtureProject } from '../../../test/support/fixture-project'
-import { BuildError, createBuild } from '../src/core/build/session'
+import { BuildError, createBuild } from '../src/core/pipeline/session'
 import { resolveOptions } from '../src/core/options'
 
 const tool = (name: string, input: string): string => `import { defineTool } from '@flatmcp/runtime'

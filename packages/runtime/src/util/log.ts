@@ -10,6 +10,12 @@ export function logLine(text: string): void {
     console.error(text)
 }
 
+/** A name from elsewhere (an upstream's tool, a key) as a log line may show it: quoted, escaped, at most 80 characters. */
+export function shown(name: unknown): string {
+  const text = JSON.stringify(typeof name === 'string' ? name : String(name))
+  return text.length > 82 ? `${text.slice(0, 80)}…"` : text
+}
+
 /** Lines said once per process: at most this many different ones in all, and this many of one family. */
 const ONCE_LIMIT = 1000
 const FAMILY_LIMIT = 10

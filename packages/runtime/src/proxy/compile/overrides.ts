@@ -6,7 +6,7 @@
 import type { UpstreamTool } from '../../artifact/format'
 import type { Validator } from './chooser'
 import { isObject } from '../../util/object'
-import { quoteClipped as shown } from '../../validate/messages'
+import { shown } from '../../util/log'
 
 /** What an operator changes of one parameter (a key of the tool's input object). */
 export type ParameterOverride = { hide: true } | { fix: unknown }

@@ -6,6 +6,7 @@ import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { FixedParameter, Overrides } from './overrides'
 import { malformedTool } from '../../artifact/tool-shape'
 import { hashedText, sha256Hex } from '../../service/schema-hash'
+import { shown } from '../../util/log'
 import { isObject, nestsDeeper } from '../../util/object'
 import { ANY_RESULT } from '../upstream/forward'
 import { applyOverrides } from './overrides'
@@ -43,12 +44,6 @@ function listHints(result: { ttlMs?: unknown, cacheScope?: unknown }): ListHints
     ...(Number.isSafeInteger(result.ttlMs) && (result.ttlMs as number) >= 0 ? { ttlMs: result.ttlMs as number } : {}),
     ...(result.cacheScope === 'public' || result.cacheScope === 'private' ? { cacheScope: result.cacheScope } : {}),
   }
-}
-
-/** A name from the upstream as a log line may show it: quoted, escaped, at most 80 characters. */
-export function shown(name: unknown): string {
-  const text = JSON.stringify(typeof name === 'string' ? name : String(name))
-  return text.length > 82 ? `${text.slice(0, 80)}…"` : text
 }
 
 /**

@@ -5,7 +5,7 @@
 // without compiling, and the probe re-derives the snapshot from those schemas.
 import type { ProxiedTool, Snapshot } from '../../artifact/format'
 import { ArtifactError, isSnapshot, readSnapshotArtifact } from '../../artifact/read'
-import { shown } from './read-list'
+import { shown } from '../../util/log'
 
 /**
  * A parsed snapshot, checked: anything off is a TypeError naming the field (a file of another shape,
