@@ -3,7 +3,7 @@
 // run). Exit codes: 0 clean, 1 findings (the probe's; a build's diagnostic at --fail-on), 2 usage or
 // load errors. Each command loads what it needs when it runs: the proxy starts without the build
 // pipeline.
-import { COMMANDS, UsageError } from './commands/index'
+import { COMMANDS, UsageError } from './commands'
 import { cliVersion } from './version'
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that cannot be served, a diagnostic at --fail-on), 2 usage errors or modules that cannot load'

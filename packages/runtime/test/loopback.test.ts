@@ -1,8 +1,9 @@
 // The loopback rule, one function for the command, the HTTP serving and the guard: which hosts need no
 // caller credential, and which Host names a serving answers to.
-import { httpGuard, isLoopback, needsCallerCredential } from '@flatmcp/runtime/proxy'
+import type { UpstreamClient } from '@flatmcp/runtime/proxy'
+import { createProxy, httpGuard, isLoopback, needsCallerCredential, serveProxy } from '@flatmcp/runtime/proxy'
 import { describe, expect, it } from 'vitest'
-import { hostsServed } from '../src/proxy/http/loopback'
+import { hostsServed, listenAddress, urlHost } from '../src/proxy/http/loopback'
 
 describe('loopback', () => {
   it('is localhost, 127.0.0.1 and ::1, bracketed or not, in any case', () => {
@@ -26,6 +27,30 @@ describe('loopback', () => {
     expect(hostsServed('2001:db8::1')).toEqual(['[2001:db8::1]'])
     expect(hostsServed('0.0.0.0')).toBeUndefined()
     expect(hostsServed('::', ['mcp.example.com'])).toEqual(['mcp.example.com'])
+    expect([listenAddress('[::1]'), listenAddress('::1'), listenAddress('127.0.0.1')]).toEqual(['::1', '::1', '127.0.0.1'])
+    expect([urlHost('[::1]'), urlHost('::1'), urlHost('localhost')]).toEqual(['[::1]', '[::1]', 'localhost'])
+  })
+
+  it('serves on [::1] written either way, with no credential, and answers a client there', async () => {
+    const upstream = {
+      request: async (message: { method: string }) => message.method === 'tools/list' ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } : {},
+      notification: async () => {},
+      getServerCapabilities: () => ({ tools: {} }),
+      getServerVersion: () => ({ name: 'fake', version: '1' }),
+      getInstructions: () => undefined,
+      setNotificationHandler: () => {},
+    } as unknown as UpstreamClient
+    for (const host of ['[::1]', '::1']) {
+      const served = await serveProxy(await createProxy(upstream, { log: () => {} }), { http: { host, port: 0 }, log: () => {} })
+      try {
+        expect(served.url).toMatch(/^http:\/\/\[::1\]:\d+\/mcp$/)
+        const answer = await fetch(served.url!, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+        expect(await answer.text()).toContain('"echo"')
+      }
+      finally {
+        await served.close()
+      }
+    }
   })
 
   it('lets a page from a loopback origin through the guard, [::1] included, and refuses another', async () => {

@@ -3,12 +3,12 @@
 // a schema a generator wrote for another language, that language's parser, as its preset says.
 import type { JsonPointer, JsonSchemaObject, PresetName, SchemaNote } from '../types'
 import type { OriginalSchema } from './interface'
-import type { PresetChoice } from './presets/index'
+import type { PresetChoice } from './presets'
 import type { Preset } from './presets/preset'
 import { childPointer, isSchemaObject, resolveRef } from '../json'
 import { withSentence } from '../keywords'
 import { mark, noteOf, takeMarks } from './marks'
-import { choosePreset } from './presets/index'
+import { choosePreset } from './presets'
 import { eachNode, restatesKey } from './presets/preset'
 import { ecmascriptPattern } from './regex-dialect'
 

@@ -13,7 +13,7 @@ import { profileOfPath } from './http/routes'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
-import { hostsServed, needsCallerCredential } from './http/loopback'
+import { hostsServed, listenAddress, needsCallerCredential, urlHost } from './http/loopback'
 import { serveHttp } from './http/serve-http'
 import { ProxySetupError } from './upstream/setup-error'
 
@@ -95,67 +95,70 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
   const log = options.log ?? logLine
   if (typeof given === 'function' && options.http) {
     const proxy = await given({ offer: Promise.resolve({}) })
-    return { ...await serveProxy(proxy, options), proxy: Promise.resolve(proxy) }
+    return { ...await serveOverHttp(proxy, options.http, options.routes ?? [], log), proxy: Promise.resolve(proxy) }
   }
-  if (typeof given === 'function') {
-    const first = opening<unknown>()
-    const started = given({ offer: first.opened.then(offerOf) })
-    started.catch(() => {}) // the caller hears of it through `proxy`
-    const stdin = process.stdin
-    const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
-    const transport = new StdioTransport()
-    const session = serveStdio(async request => (await started).server(request), { transport })
-    // The client's first message says what it can do; then every message goes as it came.
-    const handle = transport.onmessage!
-    transport.onmessage = (message) => {
-      first.open(message)
-      transport.onmessage = handle
-      handle(message)
-    }
-    return { closed, close: () => session.close(), proxy: started }
-  }
-  const proxy = given
-  if (options.http) {
-    checkServing(options.http, log)
-    const routed = new Set(options.routes ?? [])
-    const handler = createMcpHandler(request => proxy.server(request))
-    // Stateless HTTP clients hear of changes on their subscriptions/listen streams.
-    const stop = proxy.onNotification((notification) => {
-      const uri = (notification.params as { uri?: unknown } | undefined)?.uri
-      if (notification.method === 'notifications/tools/list_changed')
-        handler.notify.toolsChanged()
-      else if (notification.method === 'notifications/prompts/list_changed')
-        handler.notify.promptsChanged()
-      else if (notification.method === 'notifications/resources/list_changed')
-        handler.notify.resourcesChanged()
-      else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
-        handler.notify.resourceUpdated(uri)
-    })
-    const { host: bound, port: wanted } = options.http
-    const server = await serveHttp(request => handler.fetch(request), {
-      host: bound,
-      port: wanted,
-      route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
-      guard: httpGuard({ ...options.http, hosts: hostsServed(options.http.host, options.http.hosts) }),
-      cors: request => corsHeaders(request, options.http!),
-      log,
-    })
-    const address = server.address()
-    const port = typeof address === 'object' && address ? address.port : options.http.port
-    const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host
-    const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
-    return {
-      proxy: Promise.resolve(proxy),
-      url: `http://${host}:${port}/mcp`,
-      closed,
-      close: async () => {
-        stop()
-        await new Promise<void>(resolve => server.close(() => resolve()))
-      },
-    }
-  }
+  if (typeof given === 'function')
+    return serveStarterOverStdio(given)
+  if (options.http)
+    return serveOverHttp(given, options.http, options.routes ?? [], log)
   const stdin = process.stdin
   const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
-  const session = serveStdio(request => proxy.server(request), { transport: new StdioTransport() })
-  return { closed, close: () => session.close(), proxy: Promise.resolve(proxy) }
+  const session = serveStdio(request => given.server(request), { transport: new StdioTransport() })
+  return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
+}
+
+/** Over stdio, a proxy started once the client's first message says what it can do; then every message goes as it came. */
+function serveStarterOverStdio(start: ProxyStarter): ServedProxy {
+  const first = opening<unknown>()
+  const started = start({ offer: first.opened.then(offerOf) })
+  started.catch(() => {}) // the caller hears of it through `proxy`
+  const stdin = process.stdin
+  const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
+  const transport = new StdioTransport()
+  const session = serveStdio(async request => (await started).server(request), { transport })
+  const handle = transport.onmessage!
+  transport.onmessage = (message) => {
+    first.open(message)
+    transport.onmessage = handle
+    handle(message)
+  }
+  return { closed, close: () => session.close(), proxy: started }
+}
+
+/** Stateless HTTP at /mcp and each profile's routes, guarded; its clients hear of changes on their subscriptions and listen streams. */
+async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: (line: string) => void): Promise<ServedProxy> {
+  checkServing(http, log)
+  const routed = new Set(routes)
+  const handler = createMcpHandler(request => proxy.server(request))
+  const stop = proxy.onNotification((notification) => {
+    const uri = (notification.params as { uri?: unknown } | undefined)?.uri
+    if (notification.method === 'notifications/tools/list_changed')
+      handler.notify.toolsChanged()
+    else if (notification.method === 'notifications/prompts/list_changed')
+      handler.notify.promptsChanged()
+    else if (notification.method === 'notifications/resources/list_changed')
+      handler.notify.resourcesChanged()
+    else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
+      handler.notify.resourceUpdated(uri)
+  })
+  const server = await serveHttp(request => handler.fetch(request), {
+    host: listenAddress(http.host),
+    port: http.port,
+    route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
+    guard: httpGuard({ ...http, hosts: hostsServed(http.host, http.hosts) }),
+    cors: request => corsHeaders(request, http),
+    log,
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : http.port
+  const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
+  return {
+    proxy: Promise.resolve(proxy),
+    url: `http://${urlHost(http.host)}:${port}/mcp`,
+    closed,
+    close: async () => {
+      stop()
+      await new Promise<void>(resolve => server.close(() => resolve()))
+    },
+  }
 }

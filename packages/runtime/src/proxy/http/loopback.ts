@@ -14,6 +14,17 @@ function bracketed(host: string): string {
   return lower.includes(':') && !lower.startsWith('[') ? `[${lower}]` : lower
 }
 
+/** A host as a socket listens on it: an IPv6 address without the brackets a URL writes it in. */
+export function listenAddress(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+}
+
+/** A host as a URL writes it: an IPv6 address in brackets. */
+export function urlHost(host: string): string {
+  const address = listenAddress(host)
+  return address.includes(':') ? `[${address}]` : address
+}
+
 /** Whether a host (a name or an address, an IPv6 one with or without brackets) is loopback. */
 export function isLoopback(host: string): boolean {
   return LOOPBACK_NAMES.includes(bracketed(host))
@@ -34,5 +45,5 @@ export function hostsServed(host: string, allowed: readonly string[] = []): stri
     return [...LOOPBACK_NAMES, ...allowed]
   if (ANY_ADDRESS.has(host))
     return allowed.length > 0 ? [...allowed] : undefined
-  return [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host, ...allowed]
+  return [urlHost(host), ...allowed]
 }
