@@ -1,6 +1,6 @@
 // The command as it ships, at its package boundary: `flatmcp proxy` from the built package, serving a
 // snapshot, loads none of the build pipeline (esbuild, @babel/parser, fast-check, the plugin's
-// internal entry) and no compiler thread, and ajv only once a call needs it. What a process loads is
+// internal entry), neither the compiler nor its thread, and ajv only once a call needs it. What a process loads is
 // recorded by Node's own module hooks (ESM resolutions and CommonJS loads), in the proxy alone.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -52,6 +52,8 @@ function loaded(file: string): Set<string> {
       found.add(`unplugin-flatmcp/${plugin}`)
     if (line.includes('proxy-compile-worker'))
       found.add('the compiler thread')
+    if (/packages\/core\/(?:dist\/index\.mjs|src\/index\.ts)/.test(line))
+      found.add('the compiler')
   }
   return found
 }
@@ -75,7 +77,7 @@ describe('flatmcp proxy from a snapshot, as built', () => {
       const atStart = loaded(record)
       // What it did load, so the record is known to work: the SDK it serves with.
       expect(atStart).toContain('@modelcontextprotocol/server')
-      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler thread'])
+      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread'])
         expect(atStart, name).not.toContain(name)
       // A call whose reading is chosen by the upstream's schema builds the validator.
       const result = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 'hi' } }) as { isError?: boolean }

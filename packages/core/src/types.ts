@@ -119,7 +119,7 @@ export type SchemaNotes = Record<JsonPointer, SchemaNote>
 export type { FlattenProfileName, ProfileName, TargetName } from './profiles/names'
 
 /** The parsers a generated JSON Schema may have been written for (see `presets/`). */
-export type PresetName = 'json-schema' | 'pydantic' | 'go' | 'serde' | 'dotnet'
+export type { PresetName } from './profiles/names'
 
 export interface FlattenOptions {
   profile?: FlattenProfileName

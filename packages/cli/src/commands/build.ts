@@ -2,7 +2,7 @@
 import type { Command } from './command'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
+import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
 import { duration, oneOf, parseOnly, presetOf, profilesOf, UsageError } from './command'
 
 export const build: Command = {

@@ -2,7 +2,7 @@
 // their arguments. A command loads what it needs when it runs, so each starts without the others'
 // modules (the proxy without the build pipeline).
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
+import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
 
 export interface Command {
   /** As `flatmcp <command> --help` prints it. */

@@ -3,7 +3,7 @@ import type { HttpServing } from '@flatmcp/runtime/proxy'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
-import { PRESET_NAMES } from '@flatmcp/core'
+import { PRESET_NAMES } from '@flatmcp/core/names'
 import { count, oneOf, parseOnly, profilesOf, UsageError } from './command'
 import { readUpstreamCommand, SERVING_FLAGS } from './upstream-args'
 

@@ -4,7 +4,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Downstream, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
-import { TARGET_NAMES } from '@flatmcp/core'
+import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
 import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'

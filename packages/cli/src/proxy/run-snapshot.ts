@@ -5,7 +5,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
-import { TARGET_NAMES } from '@flatmcp/core'
+import { TARGET_NAMES } from '@flatmcp/core/names'
 import { checkFixed, compileUpstreamList, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'

@@ -1,6 +1,7 @@
-// Every built-in profile's name, once: the two that shape the flattening and the three target
-// profiles over `portable`. A leaf with no imports, so a runtime that needs only the names (a proxy
-// compiling every target) bundles nothing of the compiler with them.
+// Every built-in profile's and preset's name, once: the two profiles that shape the flattening, the
+// three target profiles over `portable`, and the parsers a generated schema may be written for. A leaf
+// with no imports (`@flatmcp/core/names`), so what needs only the names (the command reading its
+// flags, a proxy compiling every target) loads nothing of the compiler with them.
 
 /** The profiles that shape the flattening: how far it flattens. */
 export const FLATTEN_PROFILE_NAMES = ['portable', 'minimal'] as const
@@ -31,3 +32,11 @@ export const PROFILE_OBJECTS: Readonly<Record<ProfileName, ObjectFacts>> = {
   'anthropic-strict': { openObjects: false, additionalProperties: true },
   'gemini': { openObjects: false, additionalProperties: false },
 }
+
+const PRESETS_NAMED = ['json-schema', 'pydantic', 'go', 'serde', 'dotnet'] as const
+
+/** A parser a generated JSON Schema may be written for (each a preset of `frontend/presets/`). */
+export type PresetName = typeof PRESETS_NAMED[number]
+
+/** Every preset, `json-schema` (no generator's parser) first. */
+export const PRESET_NAMES: PresetName[] = [...PRESETS_NAMED]

@@ -2,6 +2,7 @@
 import type { JsonSchemaObject, PresetName } from '../../types'
 import type { Preset } from './preset'
 import { ownValue } from '../../json'
+import { PRESET_NAMES } from '../../profiles/names'
 import { dotnetPreset } from './dotnet'
 import { goPreset } from './go'
 import { jsonSchemaPreset } from './json-schema'
@@ -18,7 +19,7 @@ export const PRESETS: Record<PresetName, Preset> = {
   'dotnet': dotnetPreset,
 }
 
-export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[]
+export { PRESET_NAMES } from '../../profiles/names'
 
 /** A preset and why it was chosen. */
 export interface PresetChoice {
