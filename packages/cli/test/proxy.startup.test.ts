@@ -59,7 +59,7 @@ function loaded(file: string): Set<string> {
 }
 
 describe('flatmcp proxy from a snapshot, as built', () => {
-  it('starts without the build pipeline or a compiler thread, and loads ajv only when a call needs it', async () => {
+  it('starts without the build pipeline, the compiler or its thread, and loads ajv only when a call needs it', async () => {
     const snapshot = path.join(scratch, 'upstream.mcp.json')
     const made = await runCli(['snapshot', '--out', snapshot, '--', ...UPSTREAM_V2])
     expect(made.code, made.stderr).toBe(0)
