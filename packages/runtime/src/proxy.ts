@@ -2,7 +2,7 @@
 // from the upstream's list or served from a snapshot; the upstream connected to as a command, a URL
 // or a client; served over stdio or stateless HTTP. The stateless fetch handler for an HTTP
 // upstream is at `@flatmcp/runtime/proxy/fetch`.
-export type { ProxiedTool, Snapshot, UpstreamRecord } from './artifact/format'
+export type { ProxiedTool, Snapshot, UpstreamRecord, UpstreamTool } from './artifact/format'
 export type { Validator } from './proxy/compile/chooser'
 export { compileUpstreamList } from './proxy/compile/compile-list'
 export { fallbacksOf } from './proxy/compile/fallbacks'
@@ -14,7 +14,8 @@ export type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamOA
 export { applyOverrides, checkFixed, describeOverrides, OverridesError, readOverrides, rejectedFixed, withFixed } from './proxy/compile/overrides'
 export type { FixedParameter, Overrides, ParameterOverride, ToolOverride } from './proxy/compile/overrides'
 export { createProxy } from './proxy/create-proxy'
-export type { Proxy, ProxyOptions, ServedTool } from './proxy/create-proxy'
+export type { Proxy, ProxyOptions } from './proxy/create-proxy'
+export type { ServedTool } from './proxy/serve/list-versions'
 export { profileOfPath } from './proxy/http/routes'
 export { routedProfile, serveProxy } from './proxy/serve-proxy'
 export type { Downstream, HttpServing, ProxyStarter, ServedProxy, ServeProxyOptions } from './proxy/serve-proxy'
@@ -26,4 +27,4 @@ export type { Drift } from './proxy/compile/snapshot-drift'
 export { listSetupError, ProxySetupError } from './proxy/upstream/setup-error'
 export { digestOf, listAll, readUpstream, readUpstreamList } from './proxy/compile/read-list'
 export { shown } from './util/log'
-export type { ReadUpstreamOptions, UpstreamEntry, UpstreamTool } from './proxy/compile/read-list'
+export type { ReadUpstreamOptions, UpstreamEntry } from './proxy/compile/read-list'

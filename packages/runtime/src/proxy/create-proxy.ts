@@ -33,9 +33,6 @@ import { connectUpstream } from './upstream/connect'
 import { isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
-export type { UpstreamTool } from '../artifact/format'
-export type { ServedTool } from './serve/list-versions'
-
 export interface ProxyOptions {
   /** The profile served, as `createMcpServer`'s `profile` (a name, or a choice per request). Default: `portable`. */
   profile?: McpServerOptions['profile']

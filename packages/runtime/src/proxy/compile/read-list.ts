@@ -11,8 +11,6 @@ import { isObject, nestsDeeper } from '../../util/object'
 import { ANY_RESULT } from '../upstream/forward'
 import { applyOverrides } from './overrides'
 
-export type { UpstreamTool } from '../../artifact/format'
-
 /** What a list page says besides its tools: the cache hints a 2026-07-28 server gives. */
 export interface ListHints { ttlMs?: number, cacheScope?: 'public' | 'private' }
 
