@@ -244,10 +244,8 @@ async function answerCalls(handler: Handler, request: Request, posted: Posted): 
   const { batch, messages, profile } = posted
   const message = messages[0]!
   const hiddenCall = messages.find(m => m.method === 'tools/call' && handler.overrides.hidden.has(reached(handler, m) as string))
-  // A hidden tool is no tool: called by name, a protocol error; through call_tool, the tool error call_tool gives for a name no tool has.
-  if (hiddenCall && !batch && hiddenCall.params?.name === SURFACE_TOOLS.call && surfacedIn(handler, hiddenCall))
-    return jsonResponse({ jsonrpc: '2.0', id: hiddenCall.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(reached(handler, hiddenCall))}.`)) })
-  if (hiddenCall)
+  // A hidden tool is no tool: called by name (or in a batch), a protocol error; a lone call_tool answers below.
+  if (hiddenCall && (batch || !surfacedIn(handler, hiddenCall)))
     return rpcError(batch ? null : hiddenCall.id, -32602, `Unknown tool ${JSON.stringify(reached(handler, hiddenCall))}.`, batch ? 400 : 200)
   if (batch && messages.some(m => surfacedIn(handler, m)))
     return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
@@ -258,6 +256,9 @@ async function answerCalls(handler: Handler, request: Request, posted: Posted): 
     const target = callTarget(message.params!.arguments)
     if ('error' in target)
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(target.error)) })
+    // call_tool answers for a hidden tool as for a name no tool has: its tool error.
+    if (handler.overrides.hidden.has(target.name))
+      return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(target.name)}.`)) })
     sent[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
   }
   const rewritten = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile) : m))
