@@ -446,7 +446,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
 
   it('takes --overrides: the snapshot and the proxy hide, fix and describe alike, said on stderr; the probe finds it current, and a fixed value the upstream does not take', async () => {
     const overrides = join(scratch, 'overrides.json')
-    writeFileSync(overrides, JSON.stringify({ tools: { send: { hide: true }, page: { description: 'Pages through results.', params: { limit: { fix: 5 } } } } }))
+    writeFileSync(overrides, JSON.stringify({ tools: { send: { hide: true }, page: { description: 'Pages through results.', params: { limit: { fix: 5 } } }, filter: { params: { debug: { hide: true } } } } }))
     const made = join(scratch, 'overridden.mcp.json')
     const snapshotted = await runCli(['snapshot', '--out', made, '--overrides', overrides, '--', ...UPSTREAM_V2])
     expect(snapshotted.code, snapshotted.stderr).toBe(0)
@@ -462,6 +462,8 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
       expect(tools.find(tool => tool.name === 'page')).toMatchObject({ description: 'Pages through results.', inputSchema: { properties: { query: { type: 'string' } } } })
       expect(Object.keys(tools.find(tool => tool.name === 'page')!.inputSchema.properties as object)).toEqual(['query'])
       expect((await call(proxied.client, 'page', { query: 'q', limit: 99 })).content[0]?.text).toBe('{"query":"q","limit":5}')
+      // A hidden parameter sent anyway does not reach an upstream that would take it.
+      expect((await call(proxied.client, 'filter', { query: 'q', debug: true })).content[0]?.text).toBe('{"query":"q"}')
       expect(proxied.stderr()).toContain('flatmcp proxy: tool "send" hidden (overrides)')
       expect(proxied.stderr()).toMatch(/all from the snapshot/)
     }

@@ -42,6 +42,7 @@ function makeServer(): McpServer {
     ]),
   }, input => text(input))
   server.registerTool('page', { description: revised ? 'A page of results, newest first.' : 'A page of results.', inputSchema: z.object({ query: z.string(), limit: z.number().int().min(1).max(100).optional() }) }, input => text(input))
+  server.registerTool('filter', { description: 'Filters results, and says every key it was sent.', inputSchema: z.looseObject({ query: z.string(), debug: z.boolean().optional() }) }, input => text(input))
   server.registerTool('count', { description: 'Counts to n, reporting progress.', inputSchema: z.object({ n: z.number().int().max(50) }) }, async ({ n }, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken
     for (let i = 1; i <= n; i++) {

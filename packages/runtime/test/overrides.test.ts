@@ -68,7 +68,8 @@ describe('operator overrides', () => {
     expect(Object.keys((await (await clientOf(strict)).listTools()).tools[0]!.inputSchema.properties!)).toEqual(['q'])
 
     // The fixed value goes upstream whatever the client sent; the hidden tool is no tool.
-    expect(await client.callTool({ name: 'search', arguments: { q: 'x', org: 'other' } })).toMatchObject({ content: [{ text: 'ok' }] })
+    // A hidden parameter a client sends anyway does not get through.
+    expect(await client.callTool({ name: 'search', arguments: { q: 'x', org: 'other', debug: true } })).toMatchObject({ content: [{ text: 'ok' }] })
     expect(upstream.calls).toEqual([{ name: 'search', arguments: { q: 'x', org: 'acme' } }])
     await expect(client.callTool({ name: 'delete_repo', arguments: { repo: 'r' } })).rejects.toThrow(/Unknown tool "delete_repo"/)
     expect(upstream.calls).toHaveLength(1)
@@ -88,7 +89,7 @@ describe('operator overrides', () => {
     const post = async (body: object): Promise<unknown> => (await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).json()
     expect(((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as { result: { tools: { name: string }[] } }).result.tools.map(tool => tool.name)).toEqual(['search'])
     await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'y', org: 'other', debug: true } } })
-    expect((forwarded[0] as { params: { arguments: unknown } }).params.arguments).toEqual({ q: 'y', org: 'acme', debug: true })
+    expect((forwarded[0] as { params: { arguments: unknown } }).params.arguments).toEqual({ q: 'y', org: 'acme' })
     expect(await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete_repo', arguments: { repo: 'r' } } })).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Unknown tool "delete_repo".' } })
     expect(forwarded).toHaveLength(1)
   })
@@ -104,6 +105,18 @@ describe('operator overrides', () => {
     const lines: string[] = []
     await createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { gone: { hide: true } } }), log: line => lines.push(line) })
     expect(lines).toContain('flatmcp proxy: the overrides name tool "gone", which the upstream does not list; nothing to change there')
+  })
+
+  it('a parameter named __proto__ is fixed as any other: set as a key of the call, not as its prototype', async () => {
+    const tools = JSON.parse('[{"name":"odd","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"__proto__":{"type":"string"}}}}]') as UpstreamTool[]
+    const upstream = fakeUpstream(tools)
+    const proxy = await createProxy(upstream, { overrides: readOverrides(JSON.parse('{"tools":{"odd":{"params":{"__proto__":{"fix":"fixed"}}}}}')), validator, log: () => {} })
+    expect(Object.keys((await (await clientOf(proxy)).listTools()).tools[0]!.inputSchema.properties!)).toEqual(['q'])
+    await (await clientOf(proxy)).callTool({ name: 'odd', arguments: { q: 'x' } })
+    const sent = (upstream.calls[0] as { arguments: object }).arguments
+    expect(Object.getOwnPropertyDescriptor(sent, '__proto__')?.value).toBe('fixed')
+    expect(Object.getPrototypeOf(sent)).toBe(Object.prototype)
+    expect(proxy.snapshot('flatmcp@test').overrides?.fixed).toEqual(JSON.parse('{"odd":{"__proto__":{"value":"fixed","schema":{"type":"string"}}}}'))
   })
 
   it('with the search surface, lists a tool marked alwaysLoad beside the three, and find_tools reads a searchHint', async () => {

@@ -218,7 +218,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true as const }
   const questions = questionBridge(timing.timeout)
   const downstream = downstreams(options.notify)
-  const forward = forwarder(upstream, { timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name) })
+  const forward = forwarder(upstream, { timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   const versions = listVersions(upstream, {
     ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface']),

@@ -5,7 +5,7 @@
 // so every profile, the search surface and a snapshot see the same tools; each said once on stderr.
 import type { UpstreamTool } from '../../artifact/format'
 import type { Validator } from './chooser'
-import { isObject } from '../../util/object'
+import { defineOwn, isObject } from '../../util/object'
 import { shown } from '../../util/log'
 
 /** What an operator changes of one parameter (a key of the tool's input object). */
@@ -126,7 +126,7 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
       if (!Object.hasOwn(properties, key))
         throw new OverridesError(`${at}.params[${JSON.stringify(key)}]`, `tool ${shown(name)} has no parameter ${shown(key)} at the root of its input (it has ${Object.keys(properties).map(shown).join(', ') || 'none'})`)
       if ('fix' in param)
-        fixedHere[key] = { value: param.fix, schema: properties[key] }
+        defineOwn(fixedHere, key, { value: param.fix, schema: properties[key] })
       else if (required.includes(key))
         throw new OverridesError(`${at}.params[${JSON.stringify(key)}]`, `${shown(key)} is required by tool ${shown(name)}: fix its value instead ({"fix": value}) of hiding it`)
       delete properties[key]
@@ -151,14 +151,31 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
   return { tools, fixed }
 }
 
-/** A call's arguments with the tool's fixed parameters set (over whatever the client sent for them). */
-export function withFixed(args: unknown, fixed: Record<string, FixedParameter> | undefined): unknown {
-  if (!fixed)
+/**
+ * A call's arguments as the overrides send them upstream: the tool's hidden parameters left out
+ * (a client that sends one anyway does not get it through) and its fixed ones set, over whatever the
+ * client sent for them.
+ */
+export function overriddenArguments(args: unknown, fixed: Record<string, FixedParameter> | undefined, hidden: readonly string[] = []): unknown {
+  if (!fixed && hidden.length === 0)
     return args
-  const base = isObject(args) ? { ...args } : {}
-  for (const [key, { value }] of Object.entries(fixed))
-    Object.defineProperty(base, key, { value: structuredClone(value), enumerable: true, writable: true, configurable: true })
+  const base: Record<string, unknown> = isObject(args) ? { ...args } : {}
+  for (const key of hidden)
+    delete base[key]
+  for (const [key, { value }] of Object.entries(fixed ?? {}))
+    defineOwn(base, key, structuredClone(value))
   return base
+}
+
+/** Each tool's hidden parameters, as the overrides name them. */
+export function hiddenParameters(overrides: Overrides | undefined): Map<string, string[]> {
+  const hidden = new Map<string, string[]>()
+  for (const [name, tool] of Object.entries(overrides?.tools ?? {})) {
+    const keys = Object.entries(tool.params ?? {}).filter(([, param]) => 'hide' in param).map(([key]) => key)
+    if (keys.length > 0)
+      hidden.set(name, keys)
+  }
+  return hidden
 }
 
 /** The fixed values the upstream's schema of their key does not take (by `validator`): each a call would fail with. */

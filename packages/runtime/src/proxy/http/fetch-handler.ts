@@ -21,7 +21,7 @@ import { errorResult } from '../../service/results'
 import { callTarget, SURFACE_TOOLS } from '../../service/surface'
 import { logLine, shown } from '../../util/log'
 import { isObject } from '../../util/object'
-import { withFixed } from '../compile/overrides'
+import { overriddenArguments } from '../compile/overrides'
 import { readSnapshot } from '../compile/snapshot-drift'
 import { servedOverrides } from '../serve/served-overrides'
 import { servedTools } from '../serve/served-tools'
@@ -66,11 +66,6 @@ export interface ProxyHandlerOptions extends HttpGuardOptions {
   alwaysLoad?: readonly string[]
   /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */
   log?: (line: string) => void
-}
-
-export interface ProxyHandler {
-  /** Serves one HTTP request (the web-standard face: `export default { fetch: handler.fetch }`). */
-  fetch: (request: Request) => Promise<Response>
 }
 
 export interface ProxyHandler {
@@ -288,5 +283,6 @@ async function readCall(handler: Handler, message: JsonRpcRequest, profile: stri
     return message
   const read = await handler.served.service().read(name, message.params!.arguments, profile)
   const input = read?.ok ? read.input : message.params!.arguments
-  return read?.ok || handler.fixed.has(name) ? { ...message, params: { ...message.params, arguments: withFixed(input, handler.fixed.get(name)) } } : message
+  const overridden = handler.fixed.has(name) || handler.overrides.hiddenParameters.has(name)
+  return read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message
 }

@@ -1,5 +1,5 @@
-// What the proxy sends on to its upstream for a client: a tool call (its arguments read, the fixed
-// parameters set), and every other request (a resource read, a prompt), each taking one of the
+// What the proxy sends on to its upstream for a client: a tool call (its arguments read, the hidden
+// parameters left out and the fixed ones set), and every other request (a resource read, a prompt), each taking one of the
 // upstream's slots, so none is unbounded. The upstream's progress goes downstream ahead of its answer;
 // its JSON-RPC errors go as they came.
 import type { ToolDefinition } from '../../tool/define-tool'
@@ -8,7 +8,7 @@ import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { ForwardedResult } from './outputs'
 import type { QuestionBridge } from './questions'
 import { PROTOCOL_ERROR } from '../../service/results'
-import { withFixed } from '../compile/overrides'
+import { overriddenArguments } from '../compile/overrides'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
 import { callSlots } from './slots'
 
@@ -29,6 +29,8 @@ export interface ForwarderOptions {
   questions: QuestionBridge
   /** The fixed parameters of a tool, as the list served now has them. */
   fixed: (name: string) => Record<string, FixedParameter> | undefined
+  /** The hidden parameters of a tool: left out of its calls. */
+  hidden: (name: string) => readonly string[] | undefined
 }
 
 /** A tool result a client can read: an object with content, or a 2026-07-28 result of another type. */
@@ -49,7 +51,7 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
     // outlives the round that sent it (that round's signal), so only its time limit bounds it.
     const send = (signal?: AbortSignal): Promise<unknown> => upstream.request(
-      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: withFixed(input, options.fixed(name)) as Record<string, unknown> } },
+      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: overriddenArguments(input, options.fixed(name), options.hidden(name)) as Record<string, unknown> } },
       ANY_RESULT,
       { ...timing, ...(signal ? { signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
     )
