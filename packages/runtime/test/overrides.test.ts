@@ -107,6 +107,47 @@ describe('operator overrides', () => {
     expect(lines).toContain('flatmcp proxy: the overrides name tool "gone", which the upstream does not list; nothing to change there')
   })
 
+  it('the fetch handler refuses a body it cannot read, or one that spells a key otherwise, and forwards only what it read: no hidden tool runs, no fixed value is replaced', async () => {
+    const snapshot = (await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, validator, log: () => {} })).snapshot('flatmcp@test')
+    const forwarded: string[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      fetch: async (request) => {
+        forwarded.push(await request.text())
+        return new Response('{"jsonrpc":"2.0","id":1,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    const post = async (body: string): Promise<{ status: number, body: { error?: { code: number, message: string } } }> => {
+      const response = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+      return { status: response.status, body: await response.json() as never }
+    }
+    const refused = [
+      // Python's json.loads takes NaN; JSON.parse does not.
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":NaN}}}', -32700, 'Parse error: the body is not JSON.'],
+      ['[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_repo","arguments":{"repo":"r"}}},1]', -32600, 'Invalid Request: member 1 of the batch is not a JSON-RPC message (an object).'],
+      // Go's decoder matches keys without case.
+      ['{"jsonrpc":"2.0","id":1,"Method":"tools/call","Params":{"Name":"delete_repo","Arguments":{"repo":"r"}}}', -32600, 'Invalid Request: "Method" is not a key MCP reads (it spells it "method").'],
+      ['{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a:b"},"METHOD":"tools/call"}', -32600, 'Invalid Request: "METHOD" is not a key MCP reads (it spells it "method").'],
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"},"Arguments":{"q":"x","org":"other"}}}', -32600, 'Invalid Request: "Arguments" is not a key MCP reads (it spells it "arguments").'],
+      ['{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"delete_repo"}}', -32600, 'Invalid Request: "jsonrpc" must be "2.0".'],
+      ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["delete_repo"]}', -32600, 'Invalid Request: "params" must be an object.'],
+      ['[]', -32600, 'Invalid Request: an empty batch.'],
+    ] as const
+    for (const [body, code, message] of refused)
+      expect(await post(body), body).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code, message } } })
+    expect(forwarded).toEqual([])
+
+    // What goes upstream is what was read, written anew: one "arguments" (the last, as JSON.parse reads it), no key JSON-RPC lacks.
+    await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"a","org":"other"},"arguments":{"q":"b","org":"other"}}}')
+    await post('{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a:b"},"extra":{"method":"tools/call"}}')
+    expect(forwarded.map(text => JSON.parse(text))).toEqual([
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'b', org: 'acme' } } },
+      { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'a:b' } },
+    ])
+    expect(forwarded[1]).toBe('{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a:b"}}')
+  })
+
   it('a parameter named __proto__ is fixed as any other: set as a key of the call, not as its prototype', async () => {
     const tools = JSON.parse('[{"name":"odd","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"__proto__":{"type":"string"}}}}]') as UpstreamTool[]
     const upstream = fakeUpstream(tools)

@@ -1,7 +1,8 @@
 // A proxy as a fetch handler, for where servers scale out (Cloudflare Workers, any serverless
 // platform): stateless, from a snapshot, in front of a Streamable HTTP upstream. It holds no
 // connection and no session of its own: every request goes to the upstream as the client sent it
-// (its session header, its streams, its protocol era), except that `tools/list` is answered from the
+// (its session header, its streams, its protocol era; a body as it was read, written anew, and one
+// it cannot read refused), except that `tools/list` is answered from the
 // snapshot and a `tools/call`'s arguments are repaired and mapped back on the way. No MCP SDK and no
 // compiler are loaded.
 import type * as Compiler from '@flatmcp/core'
@@ -27,7 +28,7 @@ import { servedOverrides } from '../serve/served-overrides'
 import { servedTools } from '../serve/served-tools'
 import { answerShaped } from './answer-shaped'
 import { httpGuard } from './guard'
-import { boundedText, jsonResponse, rpcError } from './json-rpc'
+import { boundedText, jsonResponse, readMessages, rpcError } from './json-rpc'
 import { headerDeclarations } from './param-headers'
 import { upstreamFetch } from './upstream-fetch'
 
@@ -173,25 +174,18 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       const text = await boundedText(request, max)
       if (text === undefined)
         return rpcError(null, -32600, `The request body is over ${max} bytes.`, 413)
-      const posted = postedOf(request, text)
-      return posted ? answerPost(handler, request, posted) : handler.forward(request, text)
+      const read = readMessages(text)
+      if ('error' in read)
+        return rpcError(null, read.error.code, read.error.message, 400)
+      return answerPost(handler, request, postedOf(request, read))
     },
   }
 }
 
-/** A POST's messages, read: none where the body is not JSON-RPC this handler reads (it goes on as it came). */
-function postedOf(request: Request, text: string): Omit<Posted, 'profile'> | undefined {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  }
-  catch {
-    return undefined
-  }
-  const messages = Array.isArray(parsed) ? parsed : [parsed]
-  if (!messages.every(isObject))
-    return undefined
-  return { text, batch: Array.isArray(parsed), messages: messages as JsonRpcRequest[], facts: factsOf(request, messages[0] as JsonRpcRequest) }
+/** A POST's messages as read, and the body that goes upstream where nothing in it changes: the messages written anew, never the text as it came. */
+function postedOf(request: Request, read: { batch: boolean, messages: JsonRpcRequest[] }): Omit<Posted, 'profile'> {
+  const { batch, messages } = read
+  return { text: JSON.stringify(batch ? messages : messages[0]), batch, messages, facts: factsOf(request, messages[0]!) }
 }
 
 /** A POST answered: a listing from the snapshot, a handshake with what this handler offers besides, a call read and sent on, anything else as it came. */
