@@ -138,3 +138,43 @@ describe('finding tools by words', () => {
     expect(search.search('issue', 5)).toEqual(search.search('issue', 5))
   })
 })
+
+describe('a query is bounded', () => {
+  // 300 tools of distinct words, as a gateway fronting several servers lists them.
+  const many: ToolDefinition[] = [...TOOLS, ...Array.from({ length: 300 }, (_, i) => defineTool({
+    name: `tool_${i}`,
+    description: `Reads record ${i} of the ${['widget', 'gadget', 'sprocket', 'gizmo'][i % 4]} store, with ${i % 7} filters applied, sorted by column ${i % 11}.`,
+    input: z.object({ [`field${i}`]: z.string().optional(), page: z.number().optional() }),
+    handler: () => `record ${i}`,
+  }))]
+
+  it('a 1 MB find_tools query and a tools/catalog query answer from their first words (64 at most), and a call sent beside them is answered', async () => {
+    const server = createMcpServerV2(many, { name: 'many', version: '1.0.0' }, { surface: 'search' })
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    // Words no tool holds, each distinct: before the bound, each was compared with every word of every tool.
+    const junk = Array.from({ length: 140_000 }, (_, i) => `zq${i.toString(36)}x`).join(' ')
+    const query = `delete chat ${junk}`
+    expect(query.length).toBeGreaterThan(1_000_000)
+    const [found, listed] = await Promise.all([
+      client.callTool({ name: 'find_tools', arguments: { query } }),
+      client.callTool({ name: 'call_tool', arguments: { name: 'list_chats', arguments: {} } }),
+    ])
+    expect(textOf(found)).toMatch(/^delete_chat: /)
+    expect(textOf(listed)).toBe('chats: a, b')
+    // Only the first 64 distinct words are read, whatever follows: a query costs no more past them.
+    const past = `${Array.from({ length: 64 }, (_, i) => `zq${i}x`).join(' ')} delete chat`
+    expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: past } }))).toMatch(/^No tool matches/)
+    expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: past.replace('zq0x ', '') } }))).toMatch(/^delete_chat: /)
+    // The full list, asked for by words.
+    const full = createMcpServerV2(many, { name: 'many', version: '1.0.0' })
+    const [catalogSide, fullSide] = InMemoryTransportV2.createLinkedPair()
+    await full.connect(fullSide)
+    const cataloguing = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await cataloguing.connect(catalogSide)
+    const catalog = await cataloguing.request({ method: 'tools/catalog', params: { query } } as never, z.object({ tools: z.array(z.object({ name: z.string() })) }) as never) as { tools: { name: string }[] }
+    expect(catalog.tools[0]!.name).toBe('delete_chat')
+  })
+})

@@ -106,84 +106,124 @@ export function topKeys(tool: McpTool): string[] {
   return [...keys.filter(key => required.has(key)), ...keys.filter(key => !required.has(key))]
 }
 
-interface Indexed {
-  tool: McpTool
-  /** Each word's weight: the most it counts where it stands. */
-  words: Map<string, number>
-}
+/** How much of a query is read: its first characters, and the first distinct words of those. */
+export const QUERY_BOUNDS = { chars: 4096, words: 64 } as const
+
+/** The most words of the list one word of a query may begin: past them, a prefix says nothing anyway. */
+const MAX_PREFIXED = 256
+
+/** Where each word of the list stands: the tools that hold it, and how much it counts in each. */
+type Postings = Map<string, { tool: number, weight: number }[]>
 
 export interface ToolSearch {
   /** The tools that match `query` best, at most `limit`, best first (ties in list order). */
   search: (query: string, limit: number) => McpTool[]
 }
 
-/** An index of a list's tools, built once. */
-export function toolSearch(tools: readonly McpTool[]): ToolSearch {
-  const indexed: Indexed[] = tools.map((tool) => {
-    const words = new Map<string, number>()
-    const add = (text: string, weight: number): void => {
-      for (const word of wordsOf(text))
-        words.set(word, Math.max(words.get(word) ?? 0, weight))
-    }
-    const keys: string[] = []
-    const values: string[] = []
-    keysAndValues(tool.inputSchema, keys, values)
-    add(tool.description ?? '', WEIGHTS.description)
-    values.forEach(value => add(value, WEIGHTS.value))
-    keys.forEach(key => add(key, WEIGHTS.key))
-    // The words an author or operator gave Claude Code's tool search count as much as a title.
-    const hint = tool._meta?.['anthropic/searchHint']
-    add(typeof hint === 'string' ? hint : '', WEIGHTS.title)
-    add(tool.title ?? '', WEIGHTS.title)
-    add(tool.name, WEIGHTS.name)
-    return { tool, words }
-  })
-  // How many tools hold each word: a word every tool holds tells them apart least.
-  const holders = new Map<string, number>()
-  for (const { words } of indexed) {
-    for (const word of words.keys())
-      holders.set(word, (holders.get(word) ?? 0) + 1)
+/** Each word of one tool, with the most it counts where it stands. */
+function wordsOfTool(tool: McpTool): Map<string, number> {
+  const words = new Map<string, number>()
+  const add = (text: string, weight: number): void => {
+    for (const word of wordsOf(text))
+      words.set(word, Math.max(words.get(word) ?? 0, weight))
   }
-  const rarity = (word: string): number => Math.log(1 + indexed.length / (holders.get(word) ?? indexed.length))
+  const keys: string[] = []
+  const values: string[] = []
+  keysAndValues(tool.inputSchema, keys, values)
+  add(tool.description ?? '', WEIGHTS.description)
+  values.forEach(value => add(value, WEIGHTS.value))
+  keys.forEach(key => add(key, WEIGHTS.key))
+  // The words an author or operator gave Claude Code's tool search count as much as a title.
+  const hint = tool._meta?.['anthropic/searchHint']
+  add(typeof hint === 'string' ? hint : '', WEIGHTS.title)
+  add(tool.title ?? '', WEIGHTS.title)
+  add(tool.name, WEIGHTS.name)
+  return words
+}
+
+/** The words of a query, read within its bounds: a query's cost does not grow past them. */
+function askedWords(query: string): string[] {
+  return [...new Set(wordsOf(query.slice(0, QUERY_BOUNDS.chars)))].slice(0, QUERY_BOUNDS.words)
+}
+
+/** The words of the list that begin with `prefix` (the sorted `vocabulary`'s run of them), at most `MAX_PREFIXED`. */
+function prefixed(vocabulary: readonly string[], prefix: string): string[] {
+  let low = 0
+  let high = vocabulary.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (vocabulary[middle]! < prefix)
+      low = middle + 1
+    else
+      high = middle
+  }
+  const found: string[] = []
+  for (let at = low; at < vocabulary.length && found.length < MAX_PREFIXED && vocabulary[at]!.startsWith(prefix); at++)
+    found.push(vocabulary[at]!)
+  return found
+}
+
+/**
+ * An index of a list's tools, built once: each word's postings, so a query costs the postings of its
+ * (bounded) words, never a scan of every word of every tool.
+ */
+export function toolSearch(tools: readonly McpTool[]): ToolSearch {
+  const postings: Postings = new Map()
+  tools.forEach((tool, index) => {
+    for (const [word, weight] of wordsOfTool(tool)) {
+      const held = postings.get(word) ?? []
+      held.push({ tool: index, weight })
+      postings.set(word, held)
+    }
+  })
+  const vocabulary = [...postings.keys()].sort()
+  // A word every tool holds tells them apart least.
+  const rarity = (word: string): number => Math.log(1 + tools.length / (postings.get(word)?.length ?? tools.length))
   return {
     search(query, limit) {
-      const asked = [...new Set(wordsOf(query))]
-      const exact = query.trim().toLowerCase()
-      const scored = indexed.map(({ tool, words }, order) => {
-        let score = tool.name.toLowerCase() === exact ? 100 : 0
-        for (const word of asked) {
-          const weight = words.get(word)
-          if (weight !== undefined) {
-            score += weight * rarity(word)
-            continue
-          }
-          let alike = 0
-          for (const other of SYNONYMS.get(word) ?? []) {
-            const held = words.get(other)
-            if (held !== undefined)
-              alike = Math.max(alike, held * rarity(other) / 3)
-          }
-          if (alike > 0) {
-            score += alike
-            continue
-          }
-          // A word the query only begins ("conf" for "config") counts half, where it is long enough to mean something.
-          if (word.length >= 4) {
-            let best = 0
-            for (const [held, heldWeight] of words) {
-              if (held.startsWith(word))
-                best = Math.max(best, heldWeight * rarity(held) / 2)
-            }
-            score += best
-          }
-        }
-        return { tool, score, order }
+      const scores = new Float64Array(tools.length)
+      const exact = query.length <= QUERY_BOUNDS.chars ? query.trim().toLowerCase() : undefined
+      tools.forEach((tool, index) => {
+        if (tool.name.toLowerCase() === exact)
+          scores[index] = 100
       })
-      return scored
-        .filter(entry => entry.score > 0)
-        .sort((a, b) => b.score - a.score || a.order - b.order)
+      for (const word of askedWords(query))
+        scoreWord(word, { postings, vocabulary, rarity, scores })
+      return [...scores.keys()]
+        .filter(index => scores[index]! > 0)
+        .sort((a, b) => scores[b]! - scores[a]! || a - b)
         .slice(0, limit)
-        .map(entry => entry.tool)
+        .map(index => tools[index]!)
     },
   }
+}
+
+/**
+ * One word of a query, scored into each tool: the word itself where the tool holds it, else its best
+ * synonym (a third), else the best word of the tool it begins (half, where it is four letters or more).
+ */
+function scoreWord(word: string, index: { postings: Postings, vocabulary: readonly string[], rarity: (word: string) => number, scores: Float64Array }): void {
+  const { postings, rarity, scores } = index
+  const settled = new Set<number>()
+  for (const { tool, weight } of postings.get(word) ?? []) {
+    scores[tool]! += weight * rarity(word)
+    settled.add(tool)
+  }
+  const best = (others: Iterable<string>, share: number): void => {
+    const found = new Map<number, number>()
+    for (const other of others) {
+      for (const { tool, weight } of postings.get(other) ?? []) {
+        if (!settled.has(tool))
+          found.set(tool, Math.max(found.get(tool) ?? 0, weight * rarity(other) / share))
+      }
+    }
+    for (const [tool, score] of found) {
+      scores[tool]! += score
+      settled.add(tool)
+    }
+  }
+  best(SYNONYMS.get(word) ?? [], 3)
+  // A word the query only begins ("conf" for "config") counts half, where it is long enough to mean something.
+  if (word.length >= 4)
+    best(prefixed(index.vocabulary, word), 2)
 }
