@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import type { Socket } from 'node:net'
 import { createConnection } from 'node:net'
@@ -85,6 +85,36 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     finally {
       child.kill()
     }
+  })
+
+  it('the proxy\'s own credentials never reach the upstream: its variables and any that holds a caller token are left out, and an --env that names or holds one stops it', async () => {
+    const { client } = await open(proxied(), {}, { FLATMCP_PROXY_TOKEN: 'caller-token-0123456789', FLATMCP_OAUTH_CLIENT_SECRET: 'oauth-secret-0123456789', KEPT: 'kept' })
+    const env = async (name: string): Promise<string> => textOf(await client.callTool({ name: 'env', arguments: { name } }))
+    expect(await env('FLATMCP_PROXY_TOKEN')).toBe('(unset)')
+    expect(await env('FLATMCP_OAUTH_CLIENT_SECRET')).toBe('(unset)')
+    expect(await env('KEPT')).toBe('kept')
+    // Over HTTP the callers' tokens are the proxy's: a variable that holds one is left out too.
+    const tokens = join(mkdtempSync(join(tmpdir(), 'flatmcp-tokens-')), 'tokens.txt')
+    writeFileSync(tokens, 'file-token-0123456789\n')
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token-file', tokens, '--', ...UPSTREAM], ROOT, { SHARED_TOKEN: 'file-token-0123456789', KEPT: 'kept' })
+    try {
+      const call = async (name: string): Promise<string> => {
+        const response = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'authorization': 'Bearer file-token-0123456789' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'env', arguments: { name } } }) })
+        return /"text":"([^"]*)"/.exec(await response.text())![1]!
+      }
+      expect(await call('SHARED_TOKEN')).toBe('(unset)')
+      expect(await call('KEPT')).toBe('kept')
+    }
+    finally {
+      await served.close()
+    }
+    const named = await runCli(['proxy', '--env', 'LEAK=${FLATMCP_PROXY_TOKEN}', '--', ...UPSTREAM], ROOT, 60_000, INITIALIZE, { FLATMCP_PROXY_TOKEN: 'caller-token-0123456789' })
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('the upstream\'s variable "LEAK" names ${FLATMCP_PROXY_TOKEN}, the proxy\'s own credential, which never goes upstream')
+    expect(named.stderr).not.toContain('caller-token-0123456789')
+    const held = await runCli(['proxy', '--http', '0', '--auth-token-file', tokens, '--env', 'LEAK=Bearer file-token-0123456789', '--', ...UPSTREAM], ROOT, 60_000)
+    expect(held.code).toBe(2)
+    expect(held.stderr).toContain('the upstream\'s variable "LEAK" holds a credential of the proxy\'s own (a caller\'s token, or its OAuth client secret), which never goes upstream')
   })
 
   it('a variable that is not set is said in a line, before anything runs (exit 2)', async () => {

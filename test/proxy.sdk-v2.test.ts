@@ -541,6 +541,24 @@ describe('flatmcp proxy in front of an upstream protected by OAuth', () => {
     }
   })
 
+  it('takes a secret as given: one that holds ${NAME} is that text, from a file or from FLATMCP_OAUTH_CLIENT_SECRET', async () => {
+    const upstream = await startOAuthUpstream({ secret: 'pa${HOME}ss' })
+    const secret = join(scratch, 'dollar-secret')
+    writeFileSync(secret, 'pa${HOME}ss\n')
+    try {
+      const flags = ['--oauth-client-id', upstream.client.id, '--oauth-issuer', upstream.issuer]
+      const fromFile = await runCli(['snapshot', '--out', join(scratch, 'dollar.mcp.json'), ...flags, '--oauth-client-secret-file', secret, upstream.url])
+      expect(fromFile.code, fromFile.stderr).toBe(0)
+      const fromVariable = await runCli(['snapshot', '--out', join(scratch, 'dollar.mcp.json'), ...flags, upstream.url], ROOT, 60_000, undefined, { FLATMCP_OAUTH_CLIENT_SECRET: 'pa${HOME}ss' })
+      expect(fromVariable.code, fromVariable.stderr).toBe(0)
+      expect(upstream.tokenRequests).toHaveLength(2)
+      expect(`${fromFile.stderr}${fromVariable.stderr}`).not.toContain('pa$')
+    }
+    finally {
+      await upstream.close()
+    }
+  })
+
   it('takes all of its credentials or none, and never a secret on the command line', async () => {
     const usage = async (args: string[]): Promise<string> => {
       const run = await runCli(['proxy', ...args])

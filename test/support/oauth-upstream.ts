@@ -37,9 +37,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
   return text
 }
 
-/** Starts both; `issuerOverride` makes the authorization server name another issuer in its metadata (a mix-up). */
-export async function startOAuthUpstream(options: { issuerOverride?: string } = {}): Promise<OAuthUpstream> {
-  const client = { id: 'flatmcp-proxy', secret: 's3cret-client' }
+/** Starts both; `issuerOverride` makes the authorization server name another issuer in its metadata (a mix-up); `secret` is the client's. */
+export async function startOAuthUpstream(options: { issuerOverride?: string, secret?: string } = {}): Promise<OAuthUpstream> {
+  const client = { id: 'flatmcp-proxy', secret: options.secret ?? 's3cret-client' }
   const valid = new Set<string>()
   const tokenRequests: OAuthUpstream['tokenRequests'] = []
   const seen: OAuthUpstream['seen'] = []

@@ -28,15 +28,17 @@ export const proxy: Command = {
       schema (--always-load name lists a tool beside them); --overrides file hides tools or
       parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint`,
   async run(args) {
-    const { values, upstream, common: { overridesFile, ...common } } = readUpstreamCommand('proxy', args)
+    const { values, common: { overridesFile, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
     const served = await servingOf(values)
+    // The callers' tokens are the proxy's own: no variable or header of the upstream's carries them.
+    const upstream = served.http && served.http.tokens.length > 0 ? { ...common.upstream, withheld: served.http.tokens } : common.upstream
     if (parseOnly())
       return 0
     // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
     const { runProxy } = await import('../proxy/run-proxy')
-    await runProxy({ ...common, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
+    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },
 }

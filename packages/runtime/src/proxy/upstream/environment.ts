@@ -1,10 +1,14 @@
 // What a stdio upstream starts with: the proxy's whole environment, as a client that starts the
 // server itself gives it (a client's config hands its `env` to the proxy, which is the process it
-// starts), plus what the operator adds. `${NAME}` in a header or an added value is read from the
+// starts), plus what the operator adds, less the proxy's own credentials (its callers' tokens, its
+// OAuth secret), which never go upstream. `${NAME}` in a header or an added value is read from the
 // environment, so a token need not sit in argv, where any local user reads it from the process list.
 import { ProxySetupError } from './setup-error'
 
 const VARIABLE = /\$\{([A-Za-z_]\w*)\}/g
+
+/** The proxy's own variables, kept for itself: its callers' credential and its OAuth client secret. No upstream gets them. */
+export const PROXY_VARIABLES: readonly string[] = ['FLATMCP_PROXY_TOKEN', 'FLATMCP_OAUTH_CLIENT_SECRET']
 
 type Environment = Readonly<Record<string, string | undefined>>
 
@@ -20,6 +24,8 @@ export function processEnvironment(): Environment {
  */
 export function expandVariables(value: string, what: string, env: Environment = processEnvironment()): string {
   return value.replace(VARIABLE, (_, name: string) => {
+    if (PROXY_VARIABLES.includes(name))
+      throw new ProxySetupError(`${what} names \${${name}}, the proxy's own credential, which never goes upstream`)
     const found = env[name]
     if (found === undefined)
       throw new ProxySetupError(`${what} names \${${name}}, which is not set in the environment`)
@@ -27,11 +33,26 @@ export function expandVariables(value: string, what: string, env: Environment = 
   })
 }
 
-/** The environment a stdio upstream runs with: the proxy's own, every variable, with `added` over it. */
-export function upstreamEnvironment(added: Readonly<Record<string, string>> = {}, env: Environment = processEnvironment()): Record<string, string> {
+/**
+ * `values` (an added variable's, a header's) checked against the credentials the proxy holds
+ * (`withheld`): one that carries a credential is a `ProxySetupError` naming `what` holds it.
+ */
+export function refuseWithheld(values: Readonly<Record<string, string>>, withheld: readonly string[], what: (name: string) => string): void {
+  const name = Object.keys(values).find(name => withheld.some(secret => secret !== '' && values[name]!.includes(secret)))
+  if (name !== undefined)
+    throw new ProxySetupError(`${what(name)} holds a credential of the proxy's own (a caller's token, or its OAuth client secret), which never goes upstream`)
+}
+
+/**
+ * The environment a stdio upstream runs with: the proxy's own, every variable but those it keeps
+ * for itself (`PROXY_VARIABLES`, and any that holds a value of `withheld`, the credentials it was
+ * given), with `added` over it (one that holds a withheld value is refused).
+ */
+export function upstreamEnvironment(added: Readonly<Record<string, string>> = {}, env: Environment = processEnvironment(), withheld: readonly string[] = []): Record<string, string> {
+  refuseWithheld(added, withheld, name => `the upstream's variable ${JSON.stringify(name)}`)
   const whole: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined)
+    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !withheld.includes(value))
       whole[name] = value
   }
   return { ...whole, ...added }

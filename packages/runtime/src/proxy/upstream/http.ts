@@ -1,10 +1,10 @@
 // An upstream reached over Streamable HTTP: the operator's headers sent with every request (never
-// logged, `${NAME}` read from the environment), or the proxy's OAuth client credentials (one provider
+// logged, `${NAME}` read from the environment, none holding a credential of the proxy's own), or the proxy's OAuth client credentials (one provider
 // for every connection, so its token outlives a session connected anew). A request the upstream
 // answers 404 was not run: the session is gone (it restarted), and it is sent once more on a new one.
 import type { OfferedCapabilities, UpstreamOAuth, UpstreamTransport } from './upstream'
 import { ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { expandVariables } from './environment'
+import { expandVariables, refuseWithheld } from './environment'
 
 /** A URL as a log line may show it: no user, password, query or fragment. */
 export function redacted(url: string): string {
@@ -25,12 +25,14 @@ function lostSession(error: unknown): boolean {
 }
 
 /** The transport of an upstream at `url`. */
-export function httpTransport(target: { url: string, headers?: Record<string, string>, oauth?: UpstreamOAuth }): UpstreamTransport {
+export function httpTransport(target: { url: string, headers?: Record<string, string>, oauth?: UpstreamOAuth, withheld?: readonly string[] }): UpstreamTransport {
   const headers = Object.fromEntries(Object.entries(target.headers ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's header ${JSON.stringify(name)}`)]))
   const { oauth } = target
+  refuseWithheld(headers, [...(target.withheld ?? []), ...(oauth ? [oauth.clientSecret] : [])], name => `the upstream's header ${JSON.stringify(name)}`)
+  // The secret is taken as given: a file or a variable that holds "${…}" holds that text.
   const authProvider = oauth && new ClientCredentialsProvider({
     clientId: oauth.clientId,
-    clientSecret: expandVariables(oauth.clientSecret, 'the upstream\'s OAuth client secret'),
+    clientSecret: oauth.clientSecret,
     expectedIssuer: oauth.issuer,
     ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
   })

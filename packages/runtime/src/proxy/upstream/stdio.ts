@@ -1,7 +1,7 @@
 // An upstream command as a child process and the stdio transport over it (newline-delimited JSON-RPC),
 // with nothing of the MCP SDK: loading the SDK takes a few hundred milliseconds, and the command can
 // start in that time instead of after it (`@flatmcp/runtime/proxy/spawn`). The command runs with the
-// proxy's whole environment, the operator's additions over it.
+// proxy's whole environment less its own credentials, the operator's additions over it.
 import type { ChildProcess } from 'node:child_process'
 import type { UpstreamTransport } from './upstream'
 import { spawn } from 'node:child_process'
@@ -28,16 +28,17 @@ export interface StartedCommand {
 
 /**
  * Starts an upstream command now: its first word run with the rest as arguments, with the proxy's
- * whole environment and `env` over it (`${NAME}` in a value read from the environment; one not set
- * is a `ProxySetupError`), its stderr on the proxy's.
+ * whole environment less its own credentials (`withheld`, and `PROXY_VARIABLES`) and `env` over it
+ * (`${NAME}` in a value read from the environment; one not set is a `ProxySetupError`), its stderr
+ * on the proxy's.
  */
-export function startCommand(target: { command: string[], env?: Record<string, string> }): StartedCommand {
+export function startCommand(target: { command: string[], env?: Record<string, string>, withheld?: readonly string[] }): StartedCommand {
   const [command, ...args] = target.command
   if (command === undefined)
     throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
   const added = Object.fromEntries(Object.entries(target.env ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's variable ${JSON.stringify(name)}`)]))
   // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does.
-  const child = spawn(command, args, { env: upstreamEnvironment(added), stdio: ['pipe', 'pipe', 'inherit'], shell: process.platform === 'win32', windowsHide: true })
+  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'inherit'], shell: process.platform === 'win32', windowsHide: true })
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', error => reject(new ProxySetupError(error.message, { cause: error })))

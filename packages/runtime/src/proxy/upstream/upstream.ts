@@ -35,6 +35,11 @@ export type UpstreamTarget =
      * read from the proxy's environment.
      */
     env?: Record<string, string>
+    /**
+     * The credentials the proxy holds for itself (its callers' tokens): a variable of its
+     * environment that holds one is not passed on, and an added one that does is refused.
+     */
+    withheld?: readonly string[]
   }
   | {
     url: string
@@ -45,14 +50,16 @@ export type UpstreamTarget =
     headers?: Record<string, string>
     /** An upstream protected by OAuth: the proxy is its client by the client-credentials grant. */
     oauth?: UpstreamOAuth
+    /** The credentials the proxy holds for itself (its callers' tokens, besides the OAuth secret): a header that holds one is refused. */
+    withheld?: readonly string[]
   }
 
 /**
  * The proxy's own credentials with the authorization server of an OAuth-protected upstream (the
  * client-credentials grant, `client_secret_basic`): discovery, the token request and a new token
  * when one is refused are the MCP SDK's own (`ClientCredentialsProvider`). The secret goes only to
- * `issuer`: an upstream that names another authorization server is refused. `${NAME}` in the
- * secret is read from the proxy's environment.
+ * `issuer`: an upstream that names another authorization server is refused. The secret is taken
+ * as given (no `${NAME}` is read in it), and no header sent upstream may hold it.
  */
 export interface UpstreamOAuth {
   clientId: string
