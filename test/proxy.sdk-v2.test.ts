@@ -431,6 +431,23 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     expect(frozen.stderr).toContain(`Refresh the snapshot: flatmcp snapshot --out ${file} --profile openai-strict --profile anthropic-strict --profile gemini -- ${UPSTREAM_V2.join(' ')} revised`)
   })
 
+  it('with --frozen, a tool the upstream adds later is neither listed nor called: its name is an unknown tool\'s, not sent on', async () => {
+    const frozen = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--frozen', '--', ...UPSTREAM_V2])
+    try {
+      const told = new Promise<void>((resolve) => {
+        (frozen.client as unknown as { setNotificationHandler: (method: string, handler: () => void) => void }).setNotificationHandler('notifications/tools/list_changed', () => resolve())
+      })
+      await call(frozen.client, 'grow', {})
+      await told
+      expect((await frozen.client.listTools()).tools.map(tool => tool.name)).not.toContain('echo')
+      await expect(frozen.client.callTool({ name: 'echo', arguments: { word: 'ab' } })).rejects.toThrow(/Unknown tool "echo"/)
+      expect((await call(frozen.client, 'page', { query: 'q' })).content[0]?.text).toBe('{"query":"q"}')
+    }
+    finally {
+      await frozen.close()
+    }
+  })
+
   it('the probe finds a snapshot current and sound, alone and against its live upstream, and names each tool a changed upstream no longer matches', async () => {
     const alone = await runCli(['probe', file, '--samples', '20'])
     expect(alone.code, alone.stdout).toBe(0)

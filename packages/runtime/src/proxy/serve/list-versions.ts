@@ -116,11 +116,14 @@ function keptAndSaid(tools: readonly ProxiedTool[], before: ReadonlySet<ProxiedT
   })
 }
 
-/** One list version's tools as a tool service: a name the list does not hold goes upstream as it came, unless the operator hid it. */
+/**
+ * One list version's tools as a tool service: a name the list does not hold goes upstream as it
+ * came, unless the operator hid it or serves a frozen snapshot (then only what it holds is called).
+ */
 function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, options: ListVersionsOptions): ServedTools {
   const { hidden, alwaysLoad } = options.served
-  // A tool the operator hid is no tool: its name is not sent on.
-  const unknown: UnknownToolCall = (name, args, request) => hidden.has(name)
+  // A tool the operator hid is no tool: its name is not sent on; nor, frozen, is any name the list does not hold.
+  const unknown: UnknownToolCall = (name, args, request) => hidden.has(name) || options.frozen
     ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`))
     : options.handler(name)(args as never, { params: undefined, context: undefined, ...request }) as never
   return servedTools(tools, {
