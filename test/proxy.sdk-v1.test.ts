@@ -213,6 +213,79 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
   })
 })
 
+describe('how the proxy ends, in front of a server that does not exit when its input ends', () => {
+  const LINGERING = [process.execPath, 'test/support/lingering-upstream.mjs']
+  /** Whether a process runs (a zombie waiting for its parent does not). */
+  const alive = (pid: number): boolean => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+    }
+    catch {
+      return false
+    }
+  }
+  const pidsOf = (text: string): { server: number, helper: number } => JSON.parse(JSON.parse(text).result.content[0].text)
+  /** The proxy started by hand: its answers by id, and what ends it. */
+  function started(flags: string[] = []): { child: ReturnType<typeof spawn>, answers: Map<number, string>, send: (message: object) => void } {
+    const child = spawn(process.execPath, [CLI, 'proxy', ...flags, '--', ...LINGERING], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] })
+    const answers = new Map<number, string>()
+    let buffer = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString()
+      for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, end)
+        buffer = buffer.slice(end + 1)
+        const id = (JSON.parse(line) as { id?: unknown }).id
+        if (typeof id === 'number')
+          answers.set(id, line)
+      }
+    })
+    return { child, answers, send: message => child.stdin!.write(`${JSON.stringify(message)}\n`) }
+  }
+  const hello = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+  const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' }
+
+  it('a client that closes it (its input, then SIGTERM 2 s later): the server and what it started end with the proxy', async () => {
+    const client = new Client({ name: 'flatmcp-test', version: '1' })
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--', ...LINGERING], cwd: ROOT, stderr: 'ignore' }))
+    const { server, helper } = JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { server: number, helper: number }
+    expect([alive(server), alive(helper)]).toEqual([true, true])
+    await client.close()
+    await expect.poll(() => [alive(server), alive(helper)], { timeout: 15_000 }).toEqual([false, false])
+  })
+
+  it('Ctrl-C (SIGINT) or SIGTERM ends the server and what it started at once', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const proxy = started()
+      proxy.send(hello)
+      await expect.poll(() => proxy.answers.has(1), { timeout: 30_000 }).toBe(true)
+      proxy.send(initialized)
+      proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pids', arguments: {} } })
+      await expect.poll(() => proxy.answers.has(2), { timeout: 30_000 }).toBe(true)
+      const { server, helper } = pidsOf(proxy.answers.get(2)!)
+      const exited = new Promise(resolve => proxy.child.once('exit', resolve))
+      proxy.child.kill(signal)
+      await exited
+      await expect.poll(() => [alive(server), alive(helper)], { timeout: 5_000 }).toEqual([false, false])
+    }
+  })
+
+  it('requests written before the end of input are answered before the proxy ends, and the server ends with it', async () => {
+    const proxy = started()
+    proxy.send(hello)
+    proxy.send(initialized)
+    proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+    proxy.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'pids', arguments: {} } })
+    proxy.child.stdin!.end()
+    const code = await new Promise(resolve => proxy.child.once('exit', resolve))
+    expect(code).toBe(0)
+    expect([...proxy.answers.keys()].sort()).toEqual([1, 2, 3])
+    expect(JSON.parse(proxy.answers.get(2)!).result.tools.map((tool: { name: string }) => tool.name)).toEqual(['pids'])
+    const { server, helper } = pidsOf(proxy.answers.get(3)!)
+    await expect.poll(() => [alive(server), alive(helper)], { timeout: 5_000 }).toEqual([false, false])
+  })
+})
+
 describe('flatmcp proxy --http under load', () => {
   it('40 clients that never read a 9 MB answer and 500 calls at once: every call answered (or refused at once as busy), the readers dropped and counted, memory bounded', async () => {
     const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...UPSTREAM])

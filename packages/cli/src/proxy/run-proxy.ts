@@ -4,6 +4,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { Downstream, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
+import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
 import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
@@ -120,12 +121,28 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     log(`flatmcp: ${error instanceof ProxySetupError ? error.message : (error as Error).stack ?? String(error)}`)
     process.exit(2)
   })
-  // The client closed its end: so does the proxy, and the upstream with it (one that never said a
-  // word started nothing to wait for).
+  // The client closed its end and has every answer it asked for: so does the proxy end, and the
+  // upstream with it (one that never said a word started nothing to wait for).
   void served.closed.then(async () => {
     const proxy = await Promise.race([served.proxy.catch(() => undefined), new Promise<undefined>(resolve => setTimeout(resolve, 1000, undefined))])
     stop(0)(proxy)
   })
+  endOnSignals(options.started, served.proxy, stop)
+}
+
+/**
+ * A signal (a client's SIGTERM 2 s after it closed the proxy's input, a Ctrl-C) ends the upstream
+ * command and what it started at once, and the proxy within 1.5 s; past that its exit ends them.
+ */
+function endOnSignals(started: StartedCommand | undefined, proxy: Promise<Proxy>, stop: (code: number) => (proxy?: Proxy) => void): void {
+  const end = (): void => {
+    if (started)
+      signalCommand(started.child, 'SIGTERM')
+    setTimeout(() => process.exit(0), 1500).unref()
+    void proxy.then(stop(0), () => stop(0)())
+  }
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, end)
 }
 
 /** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal stops it. */

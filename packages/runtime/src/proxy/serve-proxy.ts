@@ -40,7 +40,7 @@ export interface ServeProxyOptions {
 export interface ServedProxy {
   /** Where HTTP clients reach it (`http://127.0.0.1:8080/mcp`); none over stdio. */
   url?: string
-  /** Settles when the downstream side ends: the client closed stdin. Over HTTP, only `close` ends it. */
+  /** Settles when the downstream side ends: the client closed stdin, and every request it sent before is answered. Over HTTP, only `close` ends it. */
   closed: Promise<void>
   /** Stops serving (the upstream stays: `proxy.close()` closes it). */
   close: () => Promise<void>
@@ -101,10 +101,46 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
     return serveStarterOverStdio(given)
   if (options.http)
     return serveOverHttp(given, options.http, options.routes ?? [], log)
-  const stdin = process.stdin
-  const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
-  const session = serveStdio(request => given.server(request), { transport: new StdioTransport() })
-  return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
+  const transport = new StdioTransport()
+  const session = serveStdio(request => given.server(request), { transport })
+  return { closed: endOfInput(transport), close: () => session.close(), proxy: Promise.resolve(given) }
+}
+
+/** A JSON-RPC message's id where it is a request (an answer is owed), or undefined. */
+const requestId = (message: unknown): unknown => isObject(message) && typeof message.method === 'string' ? message.id : undefined
+
+/**
+ * Settles once the client's input has ended and every request it sent before then is answered (each
+ * within the proxy's own time limits): a client that writes its requests and closes its input gets
+ * every answer.
+ */
+function endOfInput(transport: StdioTransport): Promise<void> {
+  const owed = new Set<unknown>()
+  const ended = opening<void>()
+  let inputEnded = false
+  const settle = (): void => {
+    if (inputEnded && owed.size === 0)
+      ended.open()
+  }
+  const receive = transport.onmessage!
+  transport.onmessage = (message) => {
+    const id = requestId(message)
+    if (id !== undefined)
+      owed.add(id)
+    receive(message)
+  }
+  const send = transport.send.bind(transport)
+  transport.send = async (message) => {
+    await send(message)
+    const { id, method } = message as { id?: unknown, method?: unknown }
+    if (method === undefined && owed.delete(id))
+      settle()
+  }
+  process.stdin.once('end', () => {
+    inputEnded = true
+    settle()
+  })
+  return ended.opened
 }
 
 /** Over stdio, a proxy started once the client's first message says what it can do; then every message goes as it came. */
@@ -112,10 +148,9 @@ function serveStarterOverStdio(start: ProxyStarter): ServedProxy {
   const first = opening<unknown>()
   const started = start({ offer: first.opened.then(offerOf) })
   started.catch(() => {}) // the caller hears of it through `proxy`
-  const stdin = process.stdin
-  const closed = new Promise<void>(resolve => stdin.once('end', () => resolve()))
   const transport = new StdioTransport()
   const session = serveStdio(async request => (await started).server(request), { transport })
+  const closed = endOfInput(transport)
   const handle = transport.onmessage!
   transport.onmessage = (message) => {
     first.open(message)

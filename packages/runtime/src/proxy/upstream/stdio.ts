@@ -37,8 +37,11 @@ export function startCommand(target: { command: string[], env?: Record<string, s
   if (command === undefined)
     throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
   const added = Object.fromEntries(Object.entries(target.env ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's variable ${JSON.stringify(name)}`)]))
-  // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does.
-  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'inherit'], shell: process.platform === 'win32', windowsHide: true })
+  // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does. Elsewhere
+  // the command leads a process group of its own, so what it starts (npx's server) ends with it.
+  const windows = process.platform === 'win32'
+  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'inherit'], shell: windows, windowsHide: true, detached: !windows })
+  endsWithProcess(child)
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', error => reject(new ProxySetupError(error.message, { cause: error })))
@@ -46,6 +49,47 @@ export function startCommand(target: { command: string[], env?: Record<string, s
   spawned.catch(() => {}) // the connection hears of it
   const exited = new Promise<string>(resolve => child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)))
   return { child, where: command, spawned, exited }
+}
+
+/** Whether the command (its process) is still running. */
+const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null
+
+/** A signal to the command and everything it started (its process group, where it leads one, even once the command itself has exited). */
+export function signalCommand(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined)
+    return
+  if (process.platform !== 'win32') {
+    try {
+      process.kill(-child.pid, signal)
+      return
+    }
+    catch {
+      // No group left: the command alone, if it runs.
+    }
+  }
+  if (running(child))
+    child.kill(signal)
+}
+
+/** The commands not yet closed: however the proxy ends (a fatal error, an exit), none outlives it. */
+const commands = new Set<ChildProcess>()
+let watching = false
+
+function endsWithProcess(child: ChildProcess): void {
+  if (!watching) {
+    process.once('exit', () => commands.forEach(command => signalCommand(command, 'SIGKILL')))
+    // A command in a group of its own no longer hears the terminal's Ctrl-C: it is passed on, and
+    // where nothing else listens for the signal, the process then ends by it as it would have.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        commands.forEach(command => signalCommand(command, signal))
+        if (process.listenerCount(signal) === 0)
+          process.kill(process.pid, signal)
+      })
+    }
+  }
+  watching = true
+  commands.add(child)
 }
 
 /** The MCP SDK's transport shape, over a started command's stdin and stdout. */
@@ -83,21 +127,27 @@ export class CommandTransport {
     })
   }
 
-  /** Ends the command: its input closed, then SIGTERM after 2 s, then SIGKILL after 2 s more. */
+  /**
+   * Ends the command and what it started: its input closed, then SIGTERM to its process group after
+   * 1 s, then SIGKILL after 1 s more (within the 2 s a client gives the proxy before its own SIGTERM).
+   */
   async close(): Promise<void> {
     const { child } = this.started
-    if (child.exitCode === null && child.signalCode === null) {
+    if (running(child)) {
       const exited = new Promise<void>(resolve => child.once('exit', () => resolve()))
       const within = (ms: number): Promise<unknown> => Promise.race([exited, new Promise(resolve => setTimeout(resolve, ms).unref())])
       child.stdin?.end()
-      await within(2000)
+      await within(1000)
       for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill(signal)
-          await within(2000)
+        if (running(child)) {
+          signalCommand(child, signal)
+          await within(1000)
         }
       }
     }
+    // A server that left children behind in its group when it exited: they end with it.
+    signalCommand(child, 'SIGKILL')
+    commands.delete(child)
     this.ended()
   }
 
@@ -169,7 +219,7 @@ export function stdioTransport(target: { command: string[], env?: Record<string,
     },
     open: () => new CommandTransport(started),
     restart: async () => {
-      started.child.kill()
+      signalCommand(started.child, 'SIGTERM')
       started = startCommand(target)
       await started.spawned
     },
