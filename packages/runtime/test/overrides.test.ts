@@ -148,6 +148,17 @@ describe('operator overrides', () => {
     expect(forwarded[1]).toBe('{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a:b"}}')
   })
 
+  it('a parameter whose schema refers into the root\'s $defs (a pydantic enum) is fixed and checked with them', async () => {
+    const tools: UpstreamTool[] = [{ name: 'run', inputSchema: { type: 'object', $defs: { Mode: { type: 'string', enum: ['fast', 'safe'] } }, properties: { q: { type: 'string' }, mode: { $ref: '#/$defs/Mode' } }, required: ['q', 'mode'] } }]
+    const upstream = fakeUpstream(tools)
+    const proxy = await createProxy(upstream, { overrides: readOverrides({ tools: { run: { params: { mode: { fix: 'safe' } } } } }), validator, log: () => {} })
+    await (await clientOf(proxy)).callTool({ name: 'run', arguments: { q: 'x' } })
+    expect(upstream.calls).toEqual([{ name: 'run', arguments: { q: 'x', mode: 'safe' } }])
+    await expect(createProxy(fakeUpstream(tools), { overrides: readOverrides({ tools: { run: { params: { mode: { fix: 'reckless' } } } } }), validator, log: () => {} }))
+      .rejects
+      .toThrow('overrides.tools["run"].params["mode"].fix: "reckless" is not a value the upstream\'s schema of "mode" takes')
+  })
+
   it('a parameter named __proto__ is fixed as any other: set as a key of the call, not as its prototype', async () => {
     const tools = JSON.parse('[{"name":"odd","inputSchema":{"type":"object","properties":{"q":{"type":"string"},"__proto__":{"type":"string"}}}}]') as UpstreamTool[]
     const upstream = fakeUpstream(tools)

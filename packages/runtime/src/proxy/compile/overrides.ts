@@ -5,7 +5,7 @@
 // so every profile, the search surface and a snapshot see the same tools; each said once on stderr.
 import type { UpstreamTool } from '../../artifact/format'
 import type { Validator } from './chooser'
-import { defineOwn, isObject } from '../../util/object'
+import { definedOf, defineOwn, isObject } from '../../util/object'
 import { shown } from '../../util/log'
 
 /** What an operator changes of one parameter (a key of the tool's input object). */
@@ -126,7 +126,7 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
       if (!Object.hasOwn(properties, key))
         throw new OverridesError(`${at}.params[${JSON.stringify(key)}]`, `tool ${shown(name)} has no parameter ${shown(key)} at the root of its input (it has ${Object.keys(properties).map(shown).join(', ') || 'none'})`)
       if ('fix' in param)
-        defineOwn(fixedHere, key, { value: param.fix, schema: properties[key] })
+        defineOwn(fixedHere, key, { value: param.fix, schema: withRootDefinitions(properties[key], input) })
       else if (required.includes(key))
         throw new OverridesError(`${at}.params[${JSON.stringify(key)}]`, `${shown(key)} is required by tool ${shown(name)}: fix its value instead ({"fix": value}) of hiding it`)
       delete properties[key]
@@ -149,6 +149,18 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
     })
   }
   return { tools, fixed }
+}
+
+/**
+ * A key's schema that can be checked alone: one that refers into the root's `$defs` (or
+ * `definitions`, as pydantic writes an enum) carries them, its own schema under `allOf`, so a `$ref`
+ * resolves in every draft.
+ */
+function withRootDefinitions(schema: unknown, root: Record<string, unknown>): unknown {
+  const definitions = definedOf(root, ['$defs', 'definitions'])
+  if (Object.keys(definitions).length === 0 || !JSON.stringify(schema ?? null).includes('"$ref"'))
+    return schema
+  return { ...definitions, allOf: [schema] }
 }
 
 /**
