@@ -241,8 +241,10 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
       }).on('error', reject).end('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
     })
     expect(status).toBe(403)
+    // A Host that makes no URL is refused by the guard before any URL is made of it.
+    expect(await rawPost(proxy.url, 'client sent text')).toBe(403)
     // A client's Host reached the operator's log through the SDK's own check; the guard says nothing of a request.
-    expect(proxy.stderr()).not.toMatch(/attacker|evil\.example/)
+    expect(proxy.stderr()).not.toMatch(/attacker|evil\.example|client sent/)
   })
 
   it('a body over 4 MiB is refused with 413, 200 concurrent calls are each answered right, and the proxy serves on', async () => {
@@ -254,6 +256,21 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     expect(proxy.child.exitCode).toBe(null)
   })
 })
+
+/** A request written by hand, with a Host no fetch would send: the status line's code. */
+async function rawPost(url: string, host: string, headers: Record<string, string> = {}): Promise<number> {
+  const { createConnection } = await import('node:net')
+  const { port } = new URL(url)
+  const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+  const lines = [`POST /mcp HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), `Content-Length: ${body.length}`, 'Connection: close']
+  return new Promise((resolve, reject) => {
+    let answer = ''
+    const socket = createConnection(Number(port), '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`))
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString()
+    }).on('end', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1]))).on('error', reject)
+  })
+}
 
 describe('flatmcp proxy --http beyond loopback: nobody gets in without a credential', () => {
   const post = (url: string, headers: Record<string, string> = {}): Promise<Response> => fetch(url, {
@@ -285,6 +302,11 @@ describe('flatmcp proxy --http beyond loopback: nobody gets in without a credent
       expect(anonymous.status).toBe(401)
       expect(anonymous.headers.get('www-authenticate')).toContain('Bearer')
       expect((await post(proxy.url, { authorization: 'Bearer wrong-token' })).status).toBe(401)
+      // A caller without the token learns nothing, and writes nothing to the log, with a Host that makes no URL.
+      expect(await rawPost(proxy.url, 'client sent text', { authorization: 'Bearer wrong-token' })).toBe(401)
+      // With the token, such a Host is a bad request, said to the caller alone.
+      expect(await rawPost(proxy.url, 'client sent text', { authorization: 'Bearer second-token' })).toBe(400)
+      expect(proxy.stderr()).not.toContain('client sent')
       for (const origin of ['https://evil.example', 'null'])
         expect((await post(proxy.url, { authorization: 'Bearer second-token', origin })).status, origin).toBe(403)
       expect((await post(proxy.url, { authorization: 'Bearer second-token', origin: 'http://localhost:5173' })).status).toBe(200)

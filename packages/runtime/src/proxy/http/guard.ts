@@ -18,8 +18,11 @@ export interface HttpGuardOptions {
   hosts?: readonly string[]
 }
 
+/** What the guard reads of a request: its headers alone, so it runs before a URL is made of what a client sent. */
+export interface GuardedRequest { headers: Headers }
+
 /** Checks one request: undefined where it may go on, else the answer that refuses it. */
-export type HttpGuard = (request: Request) => Promise<Response | undefined>
+export type HttpGuard = (request: GuardedRequest) => Promise<Response | undefined>
 
 
 /** A host header or URL host without its port, lowercase (`[::1]:8080` → `[::1]`). */
@@ -83,7 +86,7 @@ export function httpGuard(options: HttpGuardOptions): HttpGuard {
 }
 
 /** The Access-Control headers for a request from an origin the operator allowed (none for a loopback or absent one). */
-export function corsHeaders(request: Request, options: HttpGuardOptions): Record<string, string> {
+export function corsHeaders(request: GuardedRequest, options: HttpGuardOptions): Record<string, string> {
   const origin = request.headers.get('origin')
   const allowed = new Set((options.origins ?? []).map(o => o.toLowerCase().replace(/\/$/, '')))
   if (origin === null || !allowed.has(origin.toLowerCase().replace(/\/$/, '')))

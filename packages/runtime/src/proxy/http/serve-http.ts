@@ -4,7 +4,7 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
-import type { HttpGuard } from './guard'
+import type { GuardedRequest, HttpGuard } from './guard'
 
 /** How long an answer may wait for its client to read on before the connection is dropped. */
 const SEND_TIMEOUT_MS = 30_000
@@ -67,14 +67,26 @@ function stalledAnswers(log: (line: string) => void): { send: (res: ServerRespon
   }
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
       headers.append(name, item)
   }
+  return headers
+}
+
+/** The request as the handler takes it; none where its Host and path make no URL (said to the client, not logged). */
+function toRequest(req: IncomingMessage, headers: Headers, signal: AbortSignal): Request | undefined {
+  let url: URL
+  try {
+    url = new URL(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`)
+  }
+  catch {
+    return undefined
+  }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+  return new Request(url, {
     method: req.method,
     headers,
     signal,
@@ -82,12 +94,18 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   } as RequestInit)
 }
 
+/** A failure as the log may say it: where in the code, never its message (which may hold what a client sent). */
+function failure(error: unknown): string {
+  const frame = error instanceof Error ? error.stack?.split('\n').find(line => line.trimStart().startsWith('at ')) : undefined
+  return `${error instanceof Error ? error.name : typeof error}${frame ? ` ${frame.trim()}` : ''}`
+}
+
 /**
  * Serves `handle` on `host:port` for the paths `route` accepts (else 404), each request checked by
  * `guard` first (its refusal answered, nothing else done); resolves with the server once it listens
  * (port 0 picks one: read it from `address()`).
  */
-export async function serveHttp(handle: (request: Request) => Promise<Response>, options: { host: string, port: number, route: (path: string) => boolean, guard: HttpGuard, cors: (request: Request) => Record<string, string>, log: (line: string) => void }): Promise<HttpServer> {
+export async function serveHttp(handle: (request: Request) => Promise<Response>, options: { host: string, port: number, route: (path: string) => boolean, guard: HttpGuard, cors: (request: GuardedRequest) => Record<string, string>, log: (line: string) => void }): Promise<HttpServer> {
   const stalled = stalledAnswers(options.log)
   const server = createServer((req, res) => {
     const aborted = new AbortController()
@@ -98,14 +116,17 @@ export async function serveHttp(handle: (request: Request) => Promise<Response>,
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: this proxy serves MCP at /mcp\n')
         return
       }
-      const request = toRequest(req, aborted.signal)
-      const cors = options.cors(request)
+      // The guard reads headers alone, before anything is made of the Host and path a client sent.
+      const headers: GuardedRequest = { headers: headersOf(req) }
+      const cors = options.cors(headers)
       // A browser's preflight from an origin the operator allowed carries no credential: answered here.
       if (req.method === 'OPTIONS' && Object.keys(cors).length > 0) {
         res.writeHead(204, cors).end()
         return
       }
-      const response = await options.guard(request) ?? await handle(request)
+      const refused = await options.guard(headers)
+      const request = refused ? undefined : toRequest(req, headers.headers, aborted.signal)
+      const response = refused ?? (request ? await handle(request) : new Response('Bad request: its Host and path make no URL\n', { status: 400, headers: { 'content-type': 'text/plain' } }))
       res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors })
       if (response.body) {
         // Written as the client reads: a chunk waits for the last one to drain (leaving the loop cancels the body).
@@ -116,7 +137,7 @@ export async function serveHttp(handle: (request: Request) => Promise<Response>,
       }
       res.end()
     })().catch((error: unknown) => {
-      options.log(`flatmcp proxy: an HTTP request failed: ${error instanceof Error ? error.message : String(error)}`)
+      options.log(`flatmcp proxy: an HTTP request failed (${failure(error)}); what the client sent is not logged`)
       if (!res.headersSent)
         res.writeHead(500).end()
       else
