@@ -286,6 +286,16 @@ describe('how the proxy ends, in front of a server that does not exit when its i
   })
 })
 
+describe('what the proxy says it serves', () => {
+  it('--always-load of a tool named as one of the search surface\'s own says the surface\'s is listed, and the upstream\'s is reached through call_tool', async () => {
+    const { client, stderr } = await open([process.execPath, CLI, 'proxy', '--surface', 'search', '--always-load', 'call_tool', '--', process.execPath, 'test/support/lingering-upstream.mjs', 'call_tool'])
+    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+    await expect.poll(stderr, { timeout: 30_000 }).toContain('flatmcp proxy: serving 1 tool of')
+    expect(stderr()).toContain('(--always-load call_tool: the search surface\'s own tool of that name is listed; the upstream\'s is reached through call_tool)')
+    expect(stderr()).not.toContain('and call_tool listed beside them')
+  })
+})
+
 describe('flatmcp proxy --http under load', () => {
   it('40 clients that never read a 9 MB answer and 500 calls at once: every call answered (or refused at once as busy), the readers dropped and counted, memory bounded', async () => {
     const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...UPSTREAM])

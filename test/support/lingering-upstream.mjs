@@ -1,5 +1,6 @@
 // An MCP server as some are written: it does not exit when its input ends, and it started a process
-// of its own (as npx starts the server it runs). The proxy in front of it must end both.
+// of its own (as npx starts the server it runs). The proxy in front of it must end both. Its one
+// tool is called by the first argument, or `pids`.
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 
@@ -8,7 +9,7 @@ setInterval(() => {}, 1000)
 const write = message => process.stdout.write(`${JSON.stringify(message)}\n`)
 const answers = {
   'initialize': params => ({ protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'lingering', version: '1.0.0' } }),
-  'tools/list': () => ({ tools: [{ name: 'pids', description: 'Says its process id and its helper\'s.', inputSchema: { type: 'object', properties: {} } }] }),
+  'tools/list': () => ({ tools: [{ name: process.argv[2] ?? 'pids', description: 'Says its process id and its helper\'s.', inputSchema: { type: 'object', properties: {} } }] }),
   'tools/call': () => ({ content: [{ type: 'text', text: JSON.stringify({ server: process.pid, helper: helper.pid }) }] }),
 }
 createInterface({ input: process.stdin }).on('line', (line) => {

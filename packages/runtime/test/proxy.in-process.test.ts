@@ -325,6 +325,35 @@ describe('a proxied tool\'s outputs', () => {
   })
 })
 
+describe('the proxy\'s own list changes', () => {
+  const ajv = new Ajv2020({ strict: false })
+  const validator = (schema: object) => ajv.compile(schema) as (value: unknown) => boolean
+
+  it('300 tools whose results miss their output schemas at once: each said once, the clients told once or twice, not 300 times', async () => {
+    const tools: UpstreamTool[] = Array.from({ length: 300 }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }))
+    const upstream = fakeUpstream(tools)
+    upstream.request = async (message: { method: string }) => message.method === 'tools/list' ? { tools } : { content: [{ type: 'text', text: 'x' }], structuredContent: { n: 'not a number' } }
+    upstream.getServerCapabilities = () => ({ tools: { listChanged: true } })
+    const lines: string[] = []
+    const proxy = await createProxy(upstream, { validator, log: line => lines.push(line) })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await proxy.server().connect(serverSide)
+    const client = new Client({ name: 'test', version: '1' })
+    let told = 0
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      told++
+    })
+    await client.connect(clientSide)
+    await client.listTools()
+    await Promise.allSettled(tools.map(tool => client.callTool({ name: tool.name, arguments: {} })))
+    await expect.poll(() => told, { timeout: 5_000 }).toBeGreaterThan(0)
+    await new Promise(resolve => setTimeout(resolve, 600))
+    expect(lines.filter(line => line.includes('is no longer listed'))).toHaveLength(300)
+    expect(told).toBeLessThanOrEqual(2)
+    expect((await client.listTools()).tools.every(tool => tool.outputSchema === undefined)).toBe(true)
+  })
+})
+
 describe('the fetch handler over an upstream of data', () => {
   it('answers tools/list from the snapshot, forwards a call as the upstream\'s schema reads it, and refuses a body over the bound with 413 before reading it', async () => {
     const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')

@@ -7,7 +7,7 @@ import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy } from '@flatmcp/runtime/proxy'
+import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { snapshotCommand } from './run-snapshot'
 import { ajvValidator } from './validator'
@@ -43,6 +43,9 @@ export interface ProxyCommandOptions {
 }
 
 
+/** The search surface's own tools, whose names it takes. */
+const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
+
 /** What the proxy serves, in one line: how many tools, from where, which came as they were, behind which surface. */
 function summary(proxy: Proxy, options: ProxyCommandOptions): string {
   const tools = [...proxy.tools()]
@@ -50,9 +53,15 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
   const cached = tools.filter(([, tool]) => tool.fromSnapshot).length
   const from = cached > 0 ? `, ${cached === tools.length ? 'all' : cached} from the snapshot` : ''
   const named = new Set(tools.map(([name]) => name))
-  const listed = options.alwaysLoad?.filter(name => named.has(name)) ?? []
+  // The surface's own tools take their names: an upstream tool of the same name is reached through call_tool, not listed.
+  const shadowed = options.alwaysLoad?.filter(name => named.has(name) && SURFACED.has(name)) ?? []
+  const listed = options.alwaysLoad?.filter(name => named.has(name) && !SURFACED.has(name)) ?? []
   const unknown = options.alwaysLoad?.filter(name => !named.has(name)) ?? []
-  const loaded = `${listed.length > 0 ? `, and ${listed.join(', ')} listed beside them` : ''}${unknown.length > 0 ? ` (--always-load names no tool called ${unknown.join(', ')})` : ''}`
+  const loaded = [
+    listed.length > 0 ? `, and ${listed.join(', ')} listed beside them` : '',
+    unknown.length > 0 ? ` (--always-load names no tool called ${unknown.join(', ')})` : '',
+    shadowed.length > 0 ? ` (--always-load ${shadowed.join(', ')}: the search surface's own tool of that name is listed; the upstream's is reached through call_tool)` : '',
+  ].join('')
   const surface = options.surface === 'search' ? `; listed behind find_tools, describe_tools and call_tool${loaded}` : ''
   return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${surface}`
 }

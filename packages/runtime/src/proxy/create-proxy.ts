@@ -19,7 +19,7 @@ import { TARGET_NAMES } from '@flatmcp/core'
 import { toSnapshot } from '../artifact/write'
 import { logLine } from '../util/log'
 import { definedOf } from '../util/object'
-import { timerMs } from '../util/wait'
+import { throttled, timerMs } from '../util/wait'
 import { describeOverrides } from './compile/overrides'
 import { readSnapshot } from './compile/snapshot-drift'
 import { downstreams, serverFactory } from './serve/downstream'
@@ -230,7 +230,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     timeoutMs: timing.timeout,
     handler: forward.tool,
     withdrawn: new Set(),
-    listChanged: () => downstream.tell({ method: 'notifications/tools/list_changed' }),
+    // The proxy's own changes (output schemas withdrawn) told once per quarter second at most.
+    listChanged: throttled(() => downstream.tell({ method: 'notifications/tools/list_changed' }), 250),
     log,
   })
   // The upstream's handlers hold from the start: it may ask (roots) as soon as it is initialized.

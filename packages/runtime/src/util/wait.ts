@@ -33,3 +33,32 @@ export function timerMs(value: number, what: string): number {
     throw new RangeError(`${what} must be a number of milliseconds, 0 or more (got ${String(value)})`)
   return Math.min(value, LONGEST_MS)
 }
+
+/**
+ * `action` at once, then at most once per `ms`: calls in between are one call at the end of the
+ * window (a burst of changes is told once or twice, not once per change).
+ */
+export function throttled(action: () => void, ms: number): () => void {
+  let waiting: 'no' | 'quiet' | 'again' = 'no'
+  const window = (): void => {
+    setTimeout(() => {
+      if (waiting === 'again') {
+        waiting = 'quiet'
+        action()
+        window()
+      }
+      else {
+        waiting = 'no'
+      }
+    }, ms).unref?.()
+  }
+  return () => {
+    if (waiting !== 'no') {
+      waiting = 'again'
+      return
+    }
+    waiting = 'quiet'
+    action()
+    window()
+  }
+}

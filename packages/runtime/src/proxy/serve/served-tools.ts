@@ -29,7 +29,7 @@ export interface ServedToolsOptions {
   withdrawn: Set<string>
   /** `unlisted`: no output schema is listed at all (a structured part goes as it comes, where it is an object). Default: `compiled`. */
   outputs?: 'compiled' | 'unlisted'
-  /** Told once when a tool's output schema is withdrawn, after the service is rebuilt without it. */
+  /** Told once when a tool's output schema is withdrawn (the service is rebuilt without it when next asked for). */
   onWithdraw: (tool: ProxiedTool) => void
   /** What a session's list holds (see `McpServerOptions.surface`). Default: every tool. */
   surface?: Surface
@@ -64,15 +64,23 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
     return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}) }, options.unknownTool, options.unknown)
   }
   let service = build()
+  // Rebuilt once when next asked for, however many schemas a burst of results withdrew.
+  let stale = false
   const withdraw = (tool: ProxiedTool): void => {
     if (options.withdrawn.has(outputKey(tool)))
       return
     options.withdrawn.add(outputKey(tool))
-    service = build()
+    stale = true
     options.onWithdraw(tool)
   }
   return {
-    service: () => service,
+    service: () => {
+      if (stale) {
+        stale = false
+        service = build()
+      }
+      return service
+    },
     shape: (name, result) => shapers.get(name)?.(result) ?? result,
   }
 }
