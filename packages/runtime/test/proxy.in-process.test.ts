@@ -54,6 +54,20 @@ async function clientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Promise
   return client as never
 }
 
+/** A client of the proxy that counts the list changes it is told of, its list read once. */
+async function toldClientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Promise<{ client: Client, told: () => number }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await proxy.server().connect(serverSide)
+  const client = new Client({ name: 'test', version: '1' })
+  let told = 0
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    told++
+  })
+  await client.connect(clientSide)
+  await client.listTools()
+  return { client, told: () => told }
+}
+
 describe('what the proxy reads of an upstream', () => {
   it('a definition\'s digest does not depend on key order, and changes with anything in it', async () => {
     const a = await digestOf({ name: 't', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } })
@@ -303,19 +317,11 @@ describe('a proxied tool\'s outputs', () => {
   it('a result that misses its own output schema goes on as it came, once, and the schema is no longer listed: clients are told, and later calls pass their check', async () => {
     const lines: string[] = []
     const proxy = await createProxy(outputsUpstream(), { validator, log: line => lines.push(line) })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await proxy.server().connect(serverSide)
-    const client = new Client({ name: 'test', version: '1' })
-    let told = 0
-    client.setNotificationHandler('notifications/tools/list_changed', () => {
-      told++
-    })
-    await client.connect(clientSide)
-    await client.listTools()
+    const { client, told } = await toldClientOf(proxy)
     await expect(client.callTool({ name: 'echo', arguments: {} })).rejects.toThrow(/does not match the tool's output schema/)
     expect(lines).toEqual([expect.stringMatching(/^flatmcp proxy: tool "echo" answered with structuredContent its output schema does not take; its output schema is no longer listed/)])
     await new Promise(resolve => setTimeout(resolve, 50))
-    expect(told).toBe(1)
+    expect(told()).toBe(1)
     const relisted = (await client.listTools()).tools
     expect(relisted.find(tool => tool.name === 'echo')!.outputSchema).toBeUndefined()
     expect(relisted.find(tool => tool.name === 'forecast')!.outputSchema).toBeDefined()
@@ -336,20 +342,12 @@ describe('the proxy\'s own list changes', () => {
     upstream.getServerCapabilities = () => ({ tools: { listChanged: true } })
     const lines: string[] = []
     const proxy = await createProxy(upstream, { validator, log: line => lines.push(line) })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await proxy.server().connect(serverSide)
-    const client = new Client({ name: 'test', version: '1' })
-    let told = 0
-    client.setNotificationHandler('notifications/tools/list_changed', () => {
-      told++
-    })
-    await client.connect(clientSide)
-    await client.listTools()
+    const { client, told } = await toldClientOf(proxy)
     await Promise.allSettled(tools.map(tool => client.callTool({ name: tool.name, arguments: {} })))
-    await expect.poll(() => told, { timeout: 5_000 }).toBeGreaterThan(0)
+    await expect.poll(told, { timeout: 5_000 }).toBeGreaterThan(0)
     await new Promise(resolve => setTimeout(resolve, 600))
     expect(lines.filter(line => line.includes('is no longer listed'))).toHaveLength(300)
-    expect(told).toBeLessThanOrEqual(2)
+    expect(told()).toBeLessThanOrEqual(2)
     expect((await client.listTools()).tools.every(tool => tool.outputSchema === undefined)).toBe(true)
   })
 })
