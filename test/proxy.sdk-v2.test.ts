@@ -314,6 +314,11 @@ describe('flatmcp proxy --http beyond loopback: nobody gets in without a credent
       await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url), { requestInit: { headers: { authorization: 'Bearer first-token' } } }))
       expect((await call(client, 'page', { query: 'q', limit: '3' })).content[0]?.text).toBe('{"query":"q","limit":3}')
       await client.close()
+      // Callers with credentials: no shared cache may keep one's list for another (MCP-2026-008).
+      const modern = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+      await modern.connect(new StreamableHTTPClientTransport(new URL(proxy.url), { requestInit: { headers: { authorization: 'Bearer first-token' } } }))
+      expect((await modern.listTools()).cacheScope).toBe('private')
+      await modern.close()
     }
     finally {
       await proxy.close()

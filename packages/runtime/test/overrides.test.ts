@@ -87,7 +87,12 @@ describe('operator overrides', () => {
       },
     })
     const post = async (body: object): Promise<unknown> => (await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).json()
-    expect(((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as { result: { tools: { name: string }[] } }).result.tools.map(tool => tool.name)).toEqual(['search'])
+    const listed = (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as { result: { tools: { name: string }[], cacheScope: string } }
+    expect(listed.result.tools.map(tool => tool.name)).toEqual(['search'])
+    expect(listed.result.cacheScope).toBe('public')
+    // A caller with a credential of its own: no shared cache may answer another with its list.
+    const credentialed = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'authorization': 'Bearer mine' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }))
+    expect(((await credentialed.json()) as { result: { cacheScope: string } }).result.cacheScope).toBe('private')
     await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'y', org: 'other', debug: true } } })
     expect((forwarded[0] as { params: { arguments: unknown } }).params.arguments).toEqual({ q: 'y', org: 'acme' })
     expect(await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete_repo', arguments: { repo: 'r' } } })).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Unknown tool "delete_repo".' } })

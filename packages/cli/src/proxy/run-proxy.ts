@@ -93,6 +93,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.surface ? { surface: options.surface } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
+    // Callers with tokens of their own: no shared cache may answer one with another's list.
+    ...(options.http?.tokens?.length ? { cacheScope: 'private' as const } : {}),
     log,
   })
   const stop = (code: number) => (proxy?: Proxy): void => {

@@ -122,6 +122,13 @@ export interface ProxyOptions {
    * others are given here.
    */
   overrides?: Overrides
+  /**
+   * The `cacheScope` of the list served, over the upstream's: `private` wherever callers present a
+   * credential or see lists of their own (MCP-2026-008: a shared cache must not answer one caller
+   * with another's list). Default: the upstream's, else `public` (`private` where the profile is
+   * chosen per request).
+   */
+  cacheScope?: 'public' | 'private'
   /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
   started?: StartedCommand
 }
@@ -221,7 +228,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const forward = forwarder(upstream, { timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   const versions = listVersions(upstream, {
-    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface']),
+    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'cacheScope']),
     ...(snapshot ? { snapshot } : {}),
     ...(preset ? { preset } : {}),
     profiles,

@@ -121,6 +121,15 @@ function answered(handler: Handler, posted: Posted, result: object): object {
   return posted.facts.era === 'modern' ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': handler.upstream } } : result
 }
 
+/**
+ * A list answer as a shared cache may keep it: `private` where the caller presents a credential (the
+ * handler's `tokens`, or one of its own it sends on), so no cache answers one caller with another's.
+ */
+function scoped(handler: Handler, request: Request, list: { cacheScope: 'public' | 'private' }): object {
+  const credentialed = (handler.options.tokens?.length ?? 0) > 0 || request.headers.has('authorization') || request.headers.has('cookie')
+  return credentialed ? { ...list, cacheScope: 'private' } : list
+}
+
 /** The snapshot served, the overrides it was made with, and the way upstream: made once per handler. */
 function handlerOf(options: ProxyHandlerOptions): Handler {
   const { snapshot, tools } = readSnapshot(options.snapshot)
@@ -200,7 +209,7 @@ async function answerPost(handler: Handler, request: Request, read: Omit<Posted,
   if (!batch && message.method === 'tools/list') {
     if (message.params?.cursor !== undefined)
       return rpcError(message.id, -32602, 'Invalid cursor: this proxy serves the whole list on one page.')
-    return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, await handler.served.service().list(profile)) })
+    return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, scoped(handler, request, await handler.served.service().list(profile))) })
   }
   if (!batch && isDisclosureMethod(message.method)) {
     const answer = await answerDisclosure(message.method, message.params, await handler.served.service().list(profile))

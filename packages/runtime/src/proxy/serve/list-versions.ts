@@ -53,6 +53,8 @@ export interface ListVersionsOptions {
   preset?: Compiler.PresetName
   profiles: Compiler.ProfileName[]
   served: ServedOverrides
+  /** The list's cache scope over the upstream's (`private` where callers present credentials). */
+  cacheScope?: 'public' | 'private'
   timeoutMs: number
   validator?: Validator
   onInvalid?: 'serve' | 'drop'
@@ -96,7 +98,9 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     const tools = new Map(served.map(tool => [tool.name, { served: tool.served, ...(tool.reason === undefined ? {} : { reason: tool.reason }), fromSnapshot: fromSnapshot.has(tool), diagnostics: tool.diagnostics }]))
     // The upstream's cache hints hold for the flat list too, for it changes when the upstream's does;
     // an upstream that gives none said its list may change at any time (ttlMs 0).
-    const cache = { ttlMs: hints.ttlMs ?? 0, ...(hints.cacheScope === undefined ? {} : { scope: hints.cacheScope }) }
+    // Where callers present credentials, a shared cache must not answer one with another's list.
+    const scope = options.cacheScope ?? hints.cacheScope
+    const cache = { ttlMs: hints.ttlMs ?? 0, ...(scope === undefined ? {} : { scope }) }
     current = { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed }
   }
   return { current: () => current, refresh }
