@@ -46,6 +46,7 @@ export type DiagnosticCode =
   | 'generator-noise'
   | 'larger-than-original'
   | 'output-left-out'
+  | 'example-too-large'
 
 /**
  * What a JSON Schema cannot show about a node, gathered from the schema library at compile time:

@@ -138,3 +138,29 @@ describe('malformed keywords', () => {
     }), { numRuns: 600 })
   })
 })
+
+describe('examples are bounded', () => {
+  it('a small schema whose simplest values are huge (large minItems and minLength, nested) gets no example for those variants, said once, and the others theirs', () => {
+    const huge = { type: 'array', minItems: 100_000, items: { type: 'array', minItems: 100_000, items: { type: 'string', minLength: 100_000 } } }
+    const input = {
+      oneOf: [
+        { type: 'object', properties: { kind: { const: 'huge' }, rows: huge }, required: ['kind', 'rows'] },
+        { type: 'object', properties: { kind: { const: 'long' }, text: { type: 'string', minLength: 10_000_000 } }, required: ['kind', 'text'] },
+        { type: 'object', properties: { kind: { const: 'plain' }, n: { type: 'integer' } }, required: ['kind', 'n'] },
+      ],
+    }
+    expect(size(input)).toBeLessThan(600)
+    const compiled = compileTool({ name: 'bomb', input: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }), jsonSchema: { input: () => input, output: () => input } } } as never })
+    expect(compiled.inputSchema.examples).toEqual([{ kind: 'plain', n: 0 }])
+    expect(compiled.diagnostics.filter(d => d.code === 'example-too-large').map(d => d.message)).toEqual(['2 variants of the input got no example: the simplest value each takes is over 4096 bytes (or 2000 schemas to visit)'])
+  })
+
+  it('a union of 5,000 variants tries its first 64, and no parser runs past them', () => {
+    let parsed = 0
+    const input = { anyOf: Array.from({ length: 5000 }, (_, i) => ({ type: 'object', properties: { [`k${i}`]: { type: 'string', pattern: '^x' } }, required: [`k${i}`] })) }
+    const withText = { anyOf: input.anyOf.map((variant, i) => i % 2 === 0 ? variant : { ...variant, properties: { [`k${i}`]: { type: 'boolean' } } }) }
+    compileTool({ name: 'wide', input: { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => (parsed++, { value }), jsonSchema: { input: () => withText, output: () => withText } } } as never })
+    expect(parsed).toBeGreaterThan(0)
+    expect(parsed).toBeLessThanOrEqual(64)
+  })
+})

@@ -1,4 +1,5 @@
-import { flat, isFlatSchema } from '@flatmcp/runtime'
+import { defineTool, flat, isFlatSchema } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
 import { describe, expect, it, vi } from 'vitest'
@@ -54,6 +55,43 @@ describe('flat()', () => {
     const result = slow['~standard'].validate({ a: 'ok' })
     expect(result).toBeInstanceOf(Promise)
     expect(await result).toEqual({ value: { a: 'ok' } })
+  })
+})
+
+describe('flat() compiled in the serving process', () => {
+  it('runs the author\'s transforms and refines on real values only: its examples come from the JSON Schema alone', () => {
+    const seen: unknown[] = []
+    const Counted = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), n: z.number().transform((n) => { seen.push(n); return n * 2 }) }),
+      z.object({ kind: z.literal('b'), s: z.string().refine((s) => { seen.push(s); return s.length < 100 }) }),
+    ])
+    const counted = flat(Counted, { name: 'counted' })
+    const schema = counted['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as { examples?: unknown[] }
+    expect(schema.examples).toEqual([{ kind: 'a', n: 0 }, { kind: 'b', s: 'a' }])
+    expect(seen).toEqual([])
+    expect(counted['~standard'].validate({ kind: 'a', n: 4 })).toEqual({ value: { kind: 'a', n: 8 } })
+    expect(seen).toEqual([4])
+  })
+
+  it('so does a server whose tools were not built with the plugin: listing them runs none of the author\'s code', async () => {
+    const seen: unknown[] = []
+    const tool = defineTool({
+      name: 'counted',
+      input: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('a'), n: z.number().transform((n) => { seen.push(n); return n }) }),
+        z.object({ kind: z.literal('b'), s: z.string() }),
+      ]),
+      handler: input => JSON.stringify(input),
+    })
+    const server = createMcpServer([tool], { name: 't', version: '1' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'c', version: '1' })
+    await client.connect(clientSide)
+    expect((await client.listTools()).tools[0]!.inputSchema.examples).toEqual([{ kind: 'a', n: 0 }, { kind: 'b', s: 'a' }])
+    expect(seen).toEqual([])
+    await client.callTool({ name: 'counted', arguments: { kind: 'a', n: 3 } })
+    expect(seen).toEqual([3])
   })
 })
 

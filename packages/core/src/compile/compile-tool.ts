@@ -7,7 +7,7 @@ import type { CoercionPlan } from '../plan/plan-coercion'
 import type { TargetProfile } from '../profiles/apply'
 import type { TargetRule } from '../profiles/rules'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
-import { carryExamples, toolExamples } from './examples'
+import { carryExamples, EXAMPLE_BOUNDS, toolExamples } from './examples'
 import { flattenSchema } from './flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../keywords'
 import { tagOf } from '../flatten/hints'
@@ -63,9 +63,11 @@ export interface CompileOptions {
   /**
    * One example per variant of a root union, made from the original schema and kept where the
    * original parser (its Standard Schema `validate`, run synchronously) accepts it: the root's
-   * `examples` in `portable`, a line of the input's description in the target profiles. Default: true.
+   * `examples` in `portable`, a line of the input's description in the target profiles; `schema`:
+   * made from the JSON Schema alone, no parser run (where the author's transforms and refines must
+   * not run on made-up values: a server compiling at start-up). Default: true.
    */
-  examples?: boolean
+  examples?: boolean | 'schema'
 }
 
 export interface CompiledTool {
@@ -219,9 +221,11 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   }
   if (options.examples !== false) {
     const sources = parts.map(([part]) => ({ part, schema: partOriginals.get(part), parser: part === 'extend' ? options.extend!.schema : tool[part as 'params' | 'input'] }))
-    const examples = toolExamples(sources)
+    const { examples, overBudget } = toolExamples(sources, options.examples === 'schema' ? 'schema' : 'parser')
     if (examples.length > 0)
       compiled.inputSchema = carryExamples(compiled.inputSchema, examples, target.profile ? { decode: targeted?.decode, strict: targeted?.strict === true } : undefined)
+    if (overBudget > 0)
+      diagnostics.push({ tool: tool.name, schema: 'input', code: 'example-too-large', severity: 'warning', path: '', message: `${overBudget} variant${overBudget === 1 ? '' : 's'} of the input got no example: the simplest value each takes is over ${EXAMPLE_BOUNDS.bytes} bytes (or ${EXAMPLE_BOUNDS.visits} schemas to visit)` })
   }
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations

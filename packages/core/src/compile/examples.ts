@@ -2,6 +2,8 @@
 // together, so each variant of a root union gets one small value the original accepts (its required
 // keys only, each the simplest value its schema takes), made from the original JSON Schema and kept
 // only where the original parser accepts it. Deterministic: the same schema gives the same examples.
+// Bounded: a value is built within a budget of visits and bytes (a schema of large `minItems` and
+// `minLength`, nested, gets no example instead of gigabytes), and only the first variants are tried.
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { JsonSchema, JsonSchemaObject } from '../types'
 import { isSchemaObject, resolvePointer } from '../json'
@@ -9,6 +11,23 @@ import { modelAnswer } from '../profiles/model-answer'
 
 /** How deep a value is built, and how many `$ref`s are followed in one: a recursive schema's example stops short. */
 const MAX_DEPTH = 8
+
+/** What one example may cost: schemas visited, and bytes of value (past either, the variant gets none). */
+export const EXAMPLE_BOUNDS = { visits: 2000, bytes: 4096, variants: 64 } as const
+
+/** What is left of one example's budget as it is built. */
+interface Budget { visits: number, bytes: number, over: boolean }
+
+const budget = (): Budget => ({ visits: EXAMPLE_BOUNDS.visits, bytes: EXAMPLE_BOUNDS.bytes, over: false })
+
+/** Spends `bytes` (and one visit) of the budget; false once it is spent, said on it. */
+function spend(left: Budget, bytes: number): boolean {
+  left.visits--
+  left.bytes -= bytes
+  if (left.visits < 0 || left.bytes < 0)
+    left.over = true
+  return !left.over
+}
 
 /** Values for string formats a parser checks (zod's, ajv-formats'): each the plainest one. */
 const FORMAT_VALUES: Record<string, string> = {
@@ -32,15 +51,17 @@ const FORMAT_VALUES: Record<string, string> = {
 const NONE = Symbol('none')
 type Made = unknown | typeof NONE
 
-/** The simplest value a schema takes, or NONE. */
-function simplest(schema: JsonSchema, root: unknown, depth: number): Made {
+/** The simplest value a schema takes, or NONE (also where it would cost more than what is `left`). */
+function simplest(schema: JsonSchema, root: unknown, depth: number, left: Budget): Made {
+  if (!spend(left, 1))
+    return NONE
   if (schema === true)
     return null
   if (!isSchemaObject(schema) || depth > MAX_DEPTH)
     return NONE
   if (typeof schema.$ref === 'string') {
     const target = schema.$ref.startsWith('#') ? resolvePointer(root, decodeURIComponent(schema.$ref.slice(1))) : undefined
-    return target === undefined ? NONE : simplest(target as JsonSchema, root, depth + 1)
+    return target === undefined ? NONE : simplest(target as JsonSchema, root, depth + 1, left)
   }
   if ('const' in schema)
     return schema.const
@@ -54,7 +75,7 @@ function simplest(schema: JsonSchema, root: unknown, depth: number): Made {
     const branches = schema[keyword]
     if (Array.isArray(branches)) {
       for (const branch of branches) {
-        const made = simplest({ ...withoutKeyword(schema, keyword), ...(branch as object) } as JsonSchema, root, depth + 1)
+        const made = simplest({ ...withoutKeyword(schema, keyword), ...(branch as object) } as JsonSchema, root, depth + 1, left)
         if (made !== NONE)
           return made
       }
@@ -63,27 +84,20 @@ function simplest(schema: JsonSchema, root: unknown, depth: number): Made {
   }
   if (Array.isArray(schema.allOf)) {
     const merged = schema.allOf.reduce<Record<string, unknown>>((all, part) => isSchemaObject(part) ? mergeShapes(all, part) : all, withoutKeyword(schema, 'allOf'))
-    return simplest(merged as JsonSchema, root, depth + 1)
+    return simplest(merged as JsonSchema, root, depth + 1, left)
   }
   if ('not' in schema || 'if' in schema || typeof schema.pattern === 'string')
     return NONE
   const types = [schema.type ?? kindFromKeywords(schema)].flat().filter(type => type !== undefined && type !== 'null') as string[]
   const type = types[0] ?? ([schema.type].flat().includes('null') ? 'null' : undefined)
   switch (type) {
-    case 'object': return simplestObject(schema, root, depth)
-    case 'array': {
-      const min = typeof schema.minItems === 'number' ? schema.minItems : 0
-      if (min === 0)
-        return []
-      const items = Array.isArray(schema.prefixItems) ? schema.prefixItems : []
-      const made = Array.from({ length: min }, (_, i) => simplest((items[i] ?? schema.items ?? true) as JsonSchema, root, depth + 1))
-      return made.includes(NONE) ? NONE : made
-    }
+    case 'object': return simplestObject(schema, root, depth, left)
+    case 'array': return simplestArray(schema, root, depth, left)
     case 'string': {
       if (typeof schema.format === 'string')
         return FORMAT_VALUES[schema.format] ?? NONE
-      const min = typeof schema.minLength === 'number' ? schema.minLength : 0
-      return 'a'.repeat(Math.max(min, 1))
+      const length = Math.max(typeof schema.minLength === 'number' ? schema.minLength : 0, 1)
+      return spend(left, length) ? 'a'.repeat(length) : NONE
     }
     case 'integer':
     case 'number': return simplestNumber(schema, type === 'integer')
@@ -116,12 +130,30 @@ function kindFromKeywords(schema: Record<string, unknown>): string | undefined {
   return undefined
 }
 
-function simplestObject(schema: Record<string, unknown>, root: unknown, depth: number): Made {
+/** The shortest array a schema takes: its `minItems`, each item the simplest (none past the budget, before any is made). */
+function simplestArray(schema: Record<string, unknown>, root: unknown, depth: number, left: Budget): Made {
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0
+  if (min === 0)
+    return []
+  if (!spend(left, min))
+    return NONE
+  const items = Array.isArray(schema.prefixItems) ? schema.prefixItems : []
+  const made: unknown[] = []
+  for (let i = 0; i < min; i++) {
+    const item = simplest((items[i] ?? schema.items ?? true) as JsonSchema, root, depth + 1, left)
+    if (item === NONE)
+      return NONE
+    made.push(item)
+  }
+  return made
+}
+
+function simplestObject(schema: Record<string, unknown>, root: unknown, depth: number, left: Budget): Made {
   const properties = (isSchemaObject(schema.properties) ? schema.properties : {}) as Record<string, JsonSchema>
   const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === 'string') : []
   const out: Record<string, unknown> = {}
   for (const key of required) {
-    const made = simplest(properties[key] ?? (isSchemaObject(schema.additionalProperties) ? schema.additionalProperties : true), root, depth + 1)
+    const made = simplest(properties[key] ?? (isSchemaObject(schema.additionalProperties) ? schema.additionalProperties : true), root, depth + 1, left)
     if (made === NONE)
       return NONE
     Object.defineProperty(out, key, { value: made, enumerable: true, writable: true, configurable: true })
@@ -154,16 +186,24 @@ function rootVariants(schema: JsonSchema): JsonSchema[] {
   return (schema[keyword] as JsonSchema[]).map(branch => isSchemaObject(branch) ? mergeShapes(rest, branch) as JsonSchema : branch)
 }
 
+/** A tool's examples, and how many variants got none because their simplest value is over the budget. */
+export interface Examples { examples: Record<string, unknown>[], overBudget: number }
+
 /**
  * One example per variant of a root union of objects (none for a schema that is no such union), each
- * the simplest value of that variant: only variants a value could be made for, and that `accepts`
- * (the original parser) takes. Two variants with the same example give one.
+ * the simplest value of that variant: only variants a value could be made for within the budget, and
+ * that `accepts` (the original parser) takes; the first `EXAMPLE_BOUNDS.variants` variants, and no
+ * more once the examples fill what a tool lists. Two variants with the same example give one.
  */
-export function variantExamples(schema: JsonSchema, accepts: (value: unknown) => boolean): Record<string, unknown>[] {
+export function variantExamples(schema: JsonSchema, accepts: (value: unknown) => boolean): Examples {
   const examples: Record<string, unknown>[] = []
   const seen = new Set<string>()
-  for (const variant of rootVariants(schema)) {
-    const made = simplest(variant, schema, 0)
+  let overBudget = 0
+  let size = 0
+  for (const variant of rootVariants(schema).slice(0, EXAMPLE_BOUNDS.variants)) {
+    const left = budget()
+    const made = simplest(variant, schema, 0, left)
+    overBudget += left.over ? 1 : 0
     if (made === NONE || typeof made !== 'object' || made === null || Array.isArray(made))
       continue
     const text = JSON.stringify(made)
@@ -171,8 +211,11 @@ export function variantExamples(schema: JsonSchema, accepts: (value: unknown) =>
       continue
     seen.add(text)
     examples.push(made as Record<string, unknown>)
+    size += text.length
+    if (size > EXAMPLES_BUDGET)
+      break
   }
-  return examples
+  return { examples, overBudget }
 }
 
 /** The JSON text the examples of one tool may take together: a union of many variants shows its first ones. */
@@ -203,23 +246,26 @@ export interface ExampleSource {
 
 /**
  * A tool's examples: one per variant of its input's root union, with the simplest value of each other
- * part (`params`, shared fields) beside it; every part's own parser accepts its share, or there are none.
+ * part (`params`, shared fields) beside it; every part's own parser accepts its share, or there are
+ * none. `check: 'schema'` never runs a parser (the author's transforms and refines): the values are
+ * made from the JSON Schema alone, and taken as it makes them.
  */
-export function toolExamples(sources: readonly ExampleSource[]): Record<string, unknown>[] {
+export function toolExamples(sources: readonly ExampleSource[], check: 'parser' | 'schema' = 'parser'): Examples {
   const input = sources.find(source => source.part === 'input')
   if (!input?.schema)
-    return []
-  const examples = variantExamples(input.schema, parserAccepts(input.parser))
-  if (examples.length === 0)
-    return []
+    return { examples: [], overBudget: 0 }
+  const accepts = (parser: unknown): ((value: unknown) => boolean) => check === 'schema' ? () => true : parserAccepts(parser)
+  const made = variantExamples(input.schema, accepts(input.parser))
+  if (made.examples.length === 0)
+    return made
   let shared: Record<string, unknown> = {}
   for (const source of sources.filter(source => source.part !== 'input')) {
-    const made = source.schema === undefined ? NONE : simplest(source.schema, source.schema, 0)
-    if (made === NONE || typeof made !== 'object' || made === null || !parserAccepts(source.parser)(made))
-      return []
-    shared = { ...shared, ...made }
+    const part = source.schema === undefined ? NONE : simplest(source.schema, source.schema, 0, budget())
+    if (part === NONE || typeof part !== 'object' || part === null || !accepts(source.parser)(part))
+      return { examples: [], overBudget: made.overBudget }
+    shared = { ...shared, ...part }
   }
-  return examples.map(example => ({ ...shared, ...example }))
+  return { examples: made.examples.map(example => ({ ...shared, ...example })), overBudget: made.overBudget }
 }
 
 /**

@@ -91,7 +91,8 @@ function compileNow(schema: StandardSchemaV1, options: FlatOptions): FlatData {
     warned = true
     console.warn(`flatmcp: flat() schema "${name}" has no precomputed data; compiling it now. Export it from a tool module built with unplugin-flatmcp to skip this.`)
   }
-  const compiled = loadCompiler(`flat() schema "${name}"`).compileTool({ name, input: schema, handler: () => undefined } as Compiler.ToolDefinition, options.profile === undefined ? {} : { profile: options.profile })
+  // In the serving process: no transform or refine of the author's runs on a made-up example.
+  const compiled = loadCompiler(`flat() schema "${name}"`).compileTool({ name, input: schema, handler: () => undefined } as Compiler.ToolDefinition, { examples: 'schema', ...(options.profile === undefined ? {} : { profile: options.profile }) })
   return { inputSchema: compiled.inputSchema, coercion: compiled.coercion, ...(compiled.decode === undefined ? {} : { decode: compiled.decode }), ...(compiled.discriminator === undefined ? {} : { discriminator: compiled.discriminator }) }
 }
 

@@ -45,8 +45,9 @@ export async function compileLazily(tool: ToolDefinition, extendSchema: unknown)
   return toPrecomputed(compileNow(tool, extendSchema))
 }
 
+/** Compiled in the serving process: its examples made from the JSON Schema alone, so no transform or refine of the author's runs on a made-up value. */
 function compileNow(tool: ToolDefinition, extendSchema: unknown, profile?: string): CompiledTool {
-  return loadCompiler(`tool "${tool.name}"`).compileTool(tool, { ...(extendSchema === undefined ? {} : { extend: { schema: extendSchema } }), ...(profile === undefined ? {} : { profile: profile as Compiler.ProfileName }) })
+  return loadCompiler(`tool "${tool.name}"`).compileTool(tool, { examples: 'schema', ...(extendSchema === undefined ? {} : { extend: { schema: extendSchema } }), ...(profile === undefined ? {} : { profile: profile as Compiler.ProfileName }) })
 }
 
 /** A tool compiled at start-up, compiled for one more profile when a session first asks for it. */
