@@ -160,6 +160,33 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
     }
   })
 
+  it('concurrent calls whose upstream asks questions: each answer goes to the call that asked it, in either era', async () => {
+    for (const era of ['legacy', 'modern'] as const) {
+      const answering = await connectWithCapabilities(era)
+      try {
+        const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
+        // Each question answered after a wait of its own, so answers come back out of order.
+        const late = (text: string): Promise<void> => new Promise(resolve => setTimeout(resolve, (text.length * 37) % 60))
+        c.setRequestHandler('sampling/createMessage', async (request) => {
+          const text = ((request.params.messages as { content: { text: string } }[])[0]!.content.text)
+          await late(text)
+          return { role: 'assistant', content: { type: 'text', text: `sampled ${text}` }, model: 'mock' }
+        })
+        c.setRequestHandler('elicitation/create', async (request) => {
+          await late(String(request.params.message))
+          return { action: 'accept', content: { name: `form ${String(request.params.message)}` } }
+        })
+        const questions = Array.from({ length: 12 }, (_, i) => `question ${i}${'?'.repeat(i)}`)
+        const results = await Promise.all(questions.map(question => call(answering.client, 'ask', { question })))
+        for (const [i, result] of results.entries())
+          expect(JSON.parse(result.content[0]!.text!), `${era} ${questions[i]}`).toEqual({ sampled: { type: 'text', text: `sampled ${questions[i]}` }, form: { action: 'accept', content: { name: `form ${questions[i]}` } } })
+      }
+      finally {
+        await answering.close()
+      }
+    }
+  })
+
   it('a list that grows upstream is compiled anew, and the client is told', async () => {
     const told = new Promise<void>((resolve) => {
       (proxied.client as unknown as { setNotificationHandler: (method: string, handler: () => void) => void }).setNotificationHandler('notifications/tools/list_changed', () => resolve())

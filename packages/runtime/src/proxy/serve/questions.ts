@@ -1,8 +1,10 @@
 // An upstream's questions (roots, sampling, elicitation) carried to a 2026-07-28 client, which keeps no
 // session a server could ask on: each is asked by ending one of the client's calls with
 // `input_required`, and answered when the client calls again with it. A question asked during a call
-// ends that call's round (the upstream's call goes on, waiting for the answer); one asked between calls
-// (the roots a server asks for once initialized) waits for the next call, which asks it first.
+// ends a waiting call's round (the upstream's call goes on, waiting for the answer): a 2025 upstream's
+// question does not say which call it belongs to, so it goes to the newest call still listening, and
+// its answer goes back to the upstream's request that asked it. One asked while no call listens (the
+// roots a server asks for once initialized) waits for the next call that comes or comes back.
 import type { InputRequest } from '../../elicit/replay'
 import type { InputRounds } from '../../service/options'
 import { InputRequired } from '../../elicit/replay'
@@ -65,7 +67,7 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
   const calls = new Map<string, Call>()
   /** Questions asked while no call waits: the next call asks them first. */
   const queued: Question[] = []
-  /** The calls waiting on their upstream call, newest last: a question goes to the newest. */
+  /** The calls waiting on their upstream call, newest last: a question goes to the newest still listening. */
   const waiting: Call[] = []
   let next = 0
 
@@ -78,11 +80,17 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
     const refuse = settle(reject)
     const question: Question = { request, answer: settle(resolve), refuse }
     signal?.addEventListener('abort', () => refuse(unanswered(request.method)), { once: true })
-    const call = waiting.at(-1)
-    if (call?.hear)
-      call.hear(question)
-    else
+    // The newest call still listening takes it (each hears one question a round, so none is lost);
+    // with none listening, the next call that comes (or comes back) asks it first.
+    const call = [...waiting].reverse().find(waiter => waiter.hear !== undefined)
+    const hear = call?.hear
+    if (call && hear) {
+      call.hear = undefined
+      hear(question)
+    }
+    else {
       queued.push(question)
+    }
   })
 
   /** Ends the round asking `questions`; the call is kept for its client's return. */
@@ -107,6 +115,9 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
         calls.delete(rounds.state as string)
         answerRound(known, rounds.responses)
         call = known
+        // Questions asked while no call listened: this call, come back, asks them before it waits again.
+        if (queued.length > 0)
+          askRound(call, queued.splice(0))
       }
       else {
         call = { asked: new Map() }
