@@ -5,6 +5,9 @@
 import type { CompiledTool, ProfileName } from '@flatmcp/core'
 import { compileTool } from '@flatmcp/core'
 import { defineTool } from '@flatmcp/runtime'
+import { createMcpServer } from '@flatmcp/runtime/server'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { inverseArgs, triesOf } from '@flatmcp/runtime/coerce'
 import { readArguments, readingPlan } from '../packages/runtime/src/read/readings'
 import { toolAt } from './catalog'
@@ -23,6 +26,19 @@ export interface InverseRow {
   inverse?: number
   /** The transport's JSON.parse of a hostile body: what every request of that size costs anyway, ms. */
   transport?: number
+  /** The whole call through `createMcpServer` (an in-memory SDK 2.x client), ms. */
+  served?: number
+}
+
+/** A tools/call of `tool` through `createMcpServer` serving `profile`, over an in-memory SDK 2.x client: what one costs, answered. */
+async function servedCall(tool: ReturnType<typeof defineTool>, profile: ProfileName): Promise<(args: Record<string, unknown>) => Promise<unknown>> {
+  const server = createMcpServer([tool], { name: 'bench', version: '1' }, { profile })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'bench', version: '1' })
+  await client.connect(clientSide)
+  await client.listTools()
+  return args => client.callTool({ name: tool.name, arguments: args })
 }
 
 /** Whether the original accepts a reading, as the server reads arguments (its own loop: deduplicated, bounded). */
@@ -100,6 +116,7 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       zod: await measure(() => TAG.input.safeParse(notJsonArrived), notJsonTiming),
       read: await measure(() => serverRead(TAG.input, tagCompiled, { ...notJsonArrived }), notJsonTiming),
       transport: await measure(() => JSON.parse(notJsonBody), notJsonTiming),
+      served: await measure(await servedCall(TAG, profile).then(call => () => call(notJsonArrived)), notJsonTiming),
     })
     // A body each of whose million elements zod reports (about 2 s to reject): once, not once per reading.
     const update = toolAt(1)

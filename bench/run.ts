@@ -168,6 +168,9 @@ target('a body zod takes seconds to reject costs the reading path about one pars
 const notJsonRead = (profile: string): number => inverse.find(r => r.profile === profile && r.case.startsWith(NOT_JSON))!.read
 const strictNotJson = notJsonRead('openai-strict') / notJsonRead('portable')
 target('openai-strict\'s reading path on JSON text that does not parse within 3× portable\'s (a text fails to parse once, not once per reading)', strictNotJson <= 3, `${strictNotJson.toFixed(2)}×`)
+const notJsonServed = (profile: string): number => inverse.find(r => r.profile === profile && r.case.startsWith(NOT_JSON))!.served!
+const strictNotJsonServed = notJsonServed('openai-strict') / notJsonServed('portable')
+target('the same body through createMcpServer: openai-strict\'s whole call within 3× portable\'s', strictNotJsonServed <= 3, `${strictNotJsonServed.toFixed(2)}× (${fmt(notJsonServed('openai-strict'))} vs ${fmt(notJsonServed('portable'))})`)
 const readsFully = hostile.filter(r => r.zod > 1 && r.inverse !== undefined)
 const worstVsZod = readsFully.reduce((a, b) => b.inverse! / b.zod > a.inverse! / a.zod ? b : a)
 target('where zod reads the whole hostile body to reject it, the inverse map costs no more than zod', worstVsZod.inverse! / worstVsZod.zod <= 1, `${ratio(worstVsZod.inverse!, worstVsZod.zod)} at most (${worstVsZod.profile}, ${worstVsZod.case})`)
