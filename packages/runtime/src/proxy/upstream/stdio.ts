@@ -32,7 +32,7 @@ export interface StartedCommand {
  * (`${NAME}` in a value read from the environment; one not set is a `ProxySetupError`), its stderr
  * on the proxy's.
  */
-export function startCommand(target: { command: string[], env?: Record<string, string>, withheld?: readonly string[] }): StartedCommand {
+export function startCommand(target: { command: string[], env?: Record<string, string>, cwd?: string, withheld?: readonly string[] }): StartedCommand {
   const [command, ...args] = target.command
   if (command === undefined)
     throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
@@ -40,7 +40,7 @@ export function startCommand(target: { command: string[], env?: Record<string, s
   // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does. Elsewhere
   // the command leads a process group of its own, so what it starts (npx's server) ends with it.
   const windows = process.platform === 'win32'
-  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'inherit'], shell: windows, windowsHide: true, detached: !windows })
+  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'inherit'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
   endsWithProcess(child)
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
@@ -207,7 +207,7 @@ export class CommandTransport {
  * The transport of an upstream command: started at once (unless it was started already), its
  * handshake waiting for what the client offers; a command that ends first fails it.
  */
-export function stdioTransport(target: { command: string[], env?: Record<string, string> }, given?: StartedCommand): UpstreamTransport {
+export function stdioTransport(target: { command: string[], env?: Record<string, string>, cwd?: string, withheld?: readonly string[] }, given?: StartedCommand): UpstreamTransport {
   let started = given ?? startCommand(target)
   return {
     where: started.where,

@@ -35,6 +35,8 @@ export type UpstreamTarget =
      * read from the proxy's environment.
      */
     env?: Record<string, string>
+    /** The folder the command runs in. Default: the proxy's. */
+    cwd?: string
     /**
      * The credentials the proxy holds for itself (its callers' tokens): a variable of its
      * environment that holds one is not passed on, and an added one that does is refused.

@@ -1,0 +1,206 @@
+// A client's MCP server config, read as flatmcp serves it: Claude Desktop's, Claude Code's, Cursor's and
+// Gemini CLI's `{"mcpServers": {…}}`, VS Code's `{"servers": {…}}` (JSON with comments), and Codex's
+// TOML `[mcp_servers.NAME]`. Each entry becomes an upstream target; one flatmcp cannot serve is an
+// error naming the entry and the key, one the client's own format switches off is skipped and said.
+// Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
+// `${NAME:-default}` (Claude Code); in `env` and `headers` they are left for the proxy to read when it
+// connects (so a secret's value is never read twice).
+import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
+
+/** One server of the config, as flatmcp will reach it. */
+export interface ServerEntry {
+  name: string
+  target: UpstreamTarget
+  /** The tools the client's config keeps (Gemini's `includeTools`, Codex's `enabled_tools`), or leaves out. */
+  tools?: { only?: string[], except?: string[] }
+}
+
+export interface ServersConfig {
+  /** Which client's shape the file has. */
+  shape: 'mcpServers' | 'servers' | 'mcp_servers'
+  entries: ServerEntry[]
+  /** Entries the client's own format switches off: not served, and said. */
+  skipped: { name: string, why: string }[]
+}
+
+/** A config flatmcp cannot serve: the file, the entry and the key it stops at. */
+export class ServersConfigError extends Error {
+  constructor(file: string, where: string, message: string) {
+    super(`${file}${where}: ${message}`)
+    this.name = 'ServersConfigError'
+  }
+}
+
+type Environment = Readonly<Record<string, string | undefined>>
+type Entry = Record<string, unknown>
+
+/** Keys a client's entry may carry that say nothing of how to reach the server (timeouts, approvals, labels). */
+const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'env_vars', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
+const COMMAND_KEYS = new Set(['command', 'args', 'env', 'cwd'])
+const URL_KEYS = new Set(['url', 'httpUrl', 'serverUrl', 'headers', 'http_headers', 'env_http_headers', 'bearer_token_env_var'])
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The servers table of a parsed file, and which shape it is. */
+function serversOf(parsed: unknown, file: string): { shape: ServersConfig['shape'], servers: Record<string, unknown> } {
+  if (isObject(parsed)) {
+    for (const shape of ['mcpServers', 'servers', 'mcp_servers'] as const) {
+      if (shape in parsed) {
+        if (!isObject(parsed[shape]))
+          throw new ServersConfigError(file, `.${shape}`, 'must be an object of server names, each how to reach that server')
+        return { shape, servers: parsed[shape] }
+      }
+    }
+  }
+  throw new ServersConfigError(file, '', 'holds no servers: give a client\'s config ({"mcpServers": {…}}, VS Code\'s {"servers": {…}}, or Codex\'s [mcp_servers.NAME])')
+}
+
+/** Why the client's own format switches an entry off; undefined where it is on. */
+function switchedOff(entry: Entry): string | undefined {
+  if (entry.disabled === true)
+    return '"disabled": true'
+  if (entry.enabled === false)
+    return '"enabled": false'
+  return undefined
+}
+
+/**
+ * `${NAME}`, `${env:NAME}` and `${NAME:-default}` read now (`read: 'now'`, a command, its arguments,
+ * its folder, a URL), or written as `${NAME}` for the proxy to read when it connects (`read: 'later'`,
+ * an environment's or a header's value). A variable of another kind (`${input:…}`,
+ * `${workspaceFolder}`) is an error: no one is there to answer it.
+ */
+function variables(value: string, read: 'now' | 'later', env: Environment, fail: (message: string) => never): string {
+  return value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
+    const match = /^(?:env:)?([A-Za-z_]\w*)(?::-(.*))?$/s.exec(inner)
+    if (!match)
+      fail(`${whole} is a variable flatmcp cannot read (it reads \${NAME}, \${env:NAME} and \${NAME:-default} from the environment)`)
+    const [, name, fallback] = match
+    const found = env[name!]
+    if (found === undefined && fallback !== undefined)
+      return fallback
+    if (read === 'later')
+      return `\${${name}}`
+    if (found === undefined)
+      fail(`names \${${name}}, which is not set in the environment`)
+    return found
+  })
+}
+
+/** A string-valued object (`env`, `headers`), each value's variables as `read` says. */
+function strings(value: unknown, read: 'now' | 'later', env: Environment, fail: (key: string, message: string) => never, key: string): Record<string, string> {
+  if (!isObject(value))
+    fail(key, 'must be an object of strings')
+  const out: Record<string, string> = {}
+  for (const [name, item] of Object.entries(value)) {
+    if (typeof item !== 'string')
+      fail(`${key}.${name}`, 'must be a string')
+    out[name] = variables(item, read, env, message => fail(`${key}.${name}`, message))
+  }
+  return out
+}
+
+/** An entry that starts a command: its words, environment and folder. */
+function commandTarget(entry: Entry, env: Environment, fail: (key: string, message: string) => never): UpstreamTarget {
+  if (typeof entry.command !== 'string' || entry.command.trim() === '')
+    fail('command', 'must be the command that starts the server')
+  if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some(arg => typeof arg !== 'string')))
+    fail('args', 'must be a list of strings')
+  const words = [entry.command, ...((entry.args as string[] | undefined) ?? [])].map((word, i) => variables(word, 'now', env, message => fail(i === 0 ? 'command' : `args[${i - 1}]`, message)))
+  if (entry.cwd !== undefined && typeof entry.cwd !== 'string')
+    fail('cwd', 'must be a folder')
+  return {
+    command: words,
+    ...(entry.env === undefined ? {} : { env: strings(entry.env, 'later', env, fail, 'env') }),
+    ...(entry.cwd === undefined ? {} : { cwd: variables(entry.cwd as string, 'now', env, message => fail('cwd', message)) }),
+  }
+}
+
+/** An entry reached at a URL (Streamable HTTP): its headers, Codex's bearer token variable among them. */
+function urlTarget(entry: Entry, env: Environment, fail: (key: string, message: string) => never): UpstreamTarget {
+  const key = (['httpUrl', 'url', 'serverUrl'] as const).find(name => entry[name] !== undefined)!
+  const url = entry[key]
+  if (typeof url !== 'string')
+    fail(key, 'must be the server\'s URL')
+  const expanded = variables(url, 'now', env, message => fail(key, message))
+  if (!/^https?:\/\//.test(expanded))
+    fail(key, `must start with http:// or https:// (it is ${JSON.stringify(expanded.slice(0, 80))})`)
+  const headers: Record<string, string> = {
+    ...(entry.headers === undefined ? {} : strings(entry.headers, 'later', env, fail, 'headers')),
+    ...(entry.http_headers === undefined ? {} : strings(entry.http_headers, 'later', env, fail, 'http_headers')),
+  }
+  if (entry.env_http_headers !== undefined) {
+    for (const [name, variable] of Object.entries(strings(entry.env_http_headers, 'later', env, fail, 'env_http_headers')))
+      headers[name] = `\${${variable}}`
+  }
+  if (entry.bearer_token_env_var !== undefined) {
+    if (typeof entry.bearer_token_env_var !== 'string' || !/^[A-Za-z_]\w*$/.test(entry.bearer_token_env_var))
+      fail('bearer_token_env_var', 'must be the name of a variable')
+    headers.Authorization = `Bearer \${${entry.bearer_token_env_var}}`
+  }
+  return { url: expanded, ...(Object.keys(headers).length > 0 ? { headers } : {}) }
+}
+
+/** The tools an entry's client keeps or leaves out, where its format says. */
+function toolFilter(entry: Entry, fail: (key: string, message: string) => never): ServerEntry['tools'] {
+  const list = (key: string): string[] | undefined => {
+    const value = entry[key]
+    if (value === undefined)
+      return undefined
+    if (!Array.isArray(value) || value.some(item => typeof item !== 'string'))
+      fail(key, 'must be a list of tool names')
+    return value as string[]
+  }
+  const only = list('includeTools') ?? list('enabled_tools')
+  const except = list('excludeTools') ?? list('disabled_tools')
+  return only === undefined && except === undefined ? undefined : { ...(only ? { only } : {}), ...(except ? { except } : {}) }
+}
+
+/** One entry, read: how flatmcp reaches it, or an error naming its key. */
+function readEntry(name: string, entry: Entry, at: string, env: Environment, file: string): ServerEntry {
+  const fail = (key: string, message: string): never => {
+    throw new ServersConfigError(file, `${at}.${key}`, message)
+  }
+  const type = entry.type ?? entry.transport
+  if (type === 'sse')
+    fail('type', '"sse" is the 2024 SSE transport, which flatmcp does not reach: give the server\'s Streamable HTTP URL')
+  if (type !== undefined && !['stdio', 'http', 'streamable-http', 'streamableHttp', 'local', 'remote'].includes(type as string))
+    fail('type', `${JSON.stringify(type)} is not a transport flatmcp reaches (stdio, or http for Streamable HTTP)`)
+  const unknown = Object.keys(entry).find(key => !IGNORED.has(key) && !COMMAND_KEYS.has(key) && !URL_KEYS.has(key))
+  if (unknown !== undefined)
+    fail(unknown, `is not a key flatmcp reads (${[...COMMAND_KEYS].join(', ')} for a command; url and headers for a URL)`)
+  const command = entry.command !== undefined
+  const url = ['url', 'httpUrl', 'serverUrl'].some(key => entry[key] !== undefined)
+  if (command === url)
+    fail(command ? 'url' : 'command', command ? 'an entry is a command or a URL, not both' : 'is missing: give the command that starts the server, or its url')
+  const stray = Object.keys(entry).find(key => (command ? URL_KEYS : COMMAND_KEYS).has(key))
+  if (stray !== undefined)
+    fail(stray, `is for ${command ? 'a server reached at a URL' : 'a command'}, and this entry is ${command ? 'a command' : 'a URL'}`)
+  const tools = toolFilter(entry, fail)
+  return { name, target: command ? commandTarget(entry, env, fail) : urlTarget(entry, env, fail), ...(tools ? { tools } : {}) }
+}
+
+/**
+ * A client's config, parsed (JSON, with comments where VS Code allows them, or TOML), read entry by
+ * entry; `file` names it in errors. Entries switched off are skipped and listed; any entry flatmcp
+ * cannot serve is a `ServersConfigError` naming the file, the entry and the key.
+ */
+export function readServersConfig(parsed: unknown, file: string, env: Environment = process.env): ServersConfig {
+  const { shape, servers } = serversOf(parsed, file)
+  const entries: ServerEntry[] = []
+  const skipped: ServersConfig['skipped'] = []
+  for (const [name, entry] of Object.entries(servers)) {
+    const at = `.${shape}[${JSON.stringify(name)}]`
+    if (!isObject(entry))
+      throw new ServersConfigError(file, at, 'must be an object: a command (command, args, env, cwd) or a URL (url, headers)')
+    const off = switchedOff(entry)
+    if (off !== undefined) {
+      skipped.push({ name, why: `switched off in the config (${off})` })
+      continue
+    }
+    entries.push(readEntry(name, entry, at, env, file))
+  }
+  if (entries.length === 0)
+    throw new ServersConfigError(file, `.${shape}`, skipped.length > 0 ? `every server is switched off (${skipped.map(entry => entry.name).join(', ')})` : 'lists no server')
+  return { shape, entries, skipped }
+}

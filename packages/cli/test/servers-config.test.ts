@@ -1,0 +1,122 @@
+// A client's own MCP server config, read as `flatmcp proxy --config` serves it: each client's shape as
+// its docs write it, variables as that client reads them, entries switched off skipped, and anything
+// flatmcp cannot serve one error naming the file, the entry and the key.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { readServersConfigFile } from '../src/proxy/config-file'
+
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-servers-config-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const ENV = { HOME: '/home/ada', GH_TOKEN: 'gh-secret', DOCS_TOKEN: 'docs-secret' }
+
+function read(name: string, text: string, env: Record<string, string> = ENV): ReturnType<typeof readServersConfigFile> {
+  const file = join(scratch, name)
+  writeFileSync(file, text)
+  return readServersConfigFile(file, env)
+}
+
+const refused = (name: string, text: string): string => {
+  try {
+    read(name, text)
+  }
+  catch (error) {
+    return (error as Error).message.replace(scratch, '<dir>')
+  }
+  throw new Error('read')
+}
+
+describe('a client\'s server config', () => {
+  it('Claude Desktop\'s mcpServers: commands with their arguments and environment, a variable in env left for the proxy to read', () => {
+    const config = read('claude_desktop_config.json', JSON.stringify({
+      mcpServers: {
+        filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${HOME}/Desktop'] },
+        github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GH_TOKEN}' } },
+      },
+    }))
+    expect(config).toEqual({
+      shape: 'mcpServers',
+      skipped: [],
+      entries: [
+        { name: 'filesystem', target: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/ada/Desktop'] } },
+        { name: 'github', target: { command: ['npx', '-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GH_TOKEN}' } } },
+      ],
+    })
+  })
+
+  it('Claude Code\'s .mcp.json: a server over HTTP with headers, ${NAME:-default} read as Claude Code reads it, and disabled entries skipped', () => {
+    const config = read('.mcp.json', JSON.stringify({
+      mcpServers: {
+        docs: { type: 'http', url: 'https://docs.example.com/${REGION:-eu}/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}', 'X-Team': '${TEAM:-core}' } },
+        old: { command: 'old-server', disabled: true },
+      },
+    }))
+    expect(config.entries).toEqual([{ name: 'docs', target: { url: 'https://docs.example.com/eu/mcp', headers: { 'Authorization': 'Bearer ${DOCS_TOKEN}', 'X-Team': 'core' } } }])
+    expect(config.skipped).toEqual([{ name: 'old', why: 'switched off in the config ("disabled": true)' }])
+  })
+
+  it('VS Code\'s mcp.json: servers with type, comments and trailing commas, ${env:NAME}, and a folder to run in', () => {
+    const config = read('mcp.json', `{
+      // The workspace's servers
+      "servers": {
+        "memory": { "type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory",], "cwd": "\${env:HOME}/work", "env": { "TOKEN": "\${env:GH_TOKEN}" } },
+      },
+    }`)
+    expect(config).toEqual({ shape: 'servers', skipped: [], entries: [{ name: 'memory', target: { command: ['npx', '-y', '@modelcontextprotocol/server-memory'], cwd: '/home/ada/work', env: { TOKEN: '${GH_TOKEN}' } } }] })
+  })
+
+  it('Codex\'s config.toml: [mcp_servers.NAME] commands and URLs, its bearer token variable, tools it keeps, and enabled = false skipped', () => {
+    const config = read('config.toml', `
+model = "gpt-5"
+
+[mcp_servers.fs]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "/srv"]
+enabled_tools = ["read_text_file", "list_directory"]
+
+[mcp_servers.fs.env]
+DEBUG = "mcp:*"
+
+[mcp_servers.docs]
+url = "https://docs.example.com/mcp"
+bearer_token_env_var = "DOCS_TOKEN"
+startup_timeout_sec = 20
+
+[mcp_servers.off]
+command = "unused"
+enabled = false
+`)
+    expect(config).toEqual({
+      shape: 'mcp_servers',
+      entries: [
+        { name: 'fs', target: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv'], env: { DEBUG: 'mcp:*' } }, tools: { only: ['read_text_file', 'list_directory'] } },
+        { name: 'docs', target: { url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } } },
+      ],
+      skipped: [{ name: 'off', why: 'switched off in the config ("enabled": false)' }],
+    })
+  })
+
+  it('Gemini CLI\'s settings: httpUrl for Streamable HTTP, excludeTools kept with the entry', () => {
+    const config = read('settings.json', JSON.stringify({ theme: 'dark', mcpServers: { remote: { httpUrl: 'https://mcp.example.com/mcp', timeout: 30000, trust: false, excludeTools: ['delete_everything'] } } }))
+    expect(config.entries).toEqual([{ name: 'remote', target: { url: 'https://mcp.example.com/mcp' }, tools: { except: ['delete_everything'] } }])
+  })
+
+  it('refuses what it cannot serve in one line naming the file, the entry and the key', () => {
+    expect(refused('a.json', '{"mcpServers": {"legacy": {"type": "sse", "url": "https://x.example/sse"}}}')).toBe('<dir>/a.json.mcpServers["legacy"].type: "sse" is the 2024 SSE transport, which flatmcp does not reach: give the server\'s Streamable HTTP URL')
+    expect(refused('b.json', '{"servers": {"x": {"command": "y", "envFile": ".env"}}}')).toBe('<dir>/b.json.servers["x"].envFile: is not a key flatmcp reads (command, args, env, cwd for a command; url and headers for a URL)')
+    expect(refused('c.json', '{"servers": {"x": {"command": "y", "args": ["${input:token}"]}}}')).toBe('<dir>/c.json.servers["x"].args[0]: ${input:token} is a variable flatmcp cannot read (it reads ${NAME}, ${env:NAME} and ${NAME:-default} from the environment)')
+    expect(refused('d.json', '{"mcpServers": {"x": {"command": "y", "args": ["${NOT_SET_HERE}"]}}}')).toBe('<dir>/d.json.mcpServers["x"].args[0]: names ${NOT_SET_HERE}, which is not set in the environment')
+    expect(refused('e.json', '{"mcpServers": {"x": {"command": "y", "url": "https://x.example/mcp"}}}')).toBe('<dir>/e.json.mcpServers["x"].url: an entry is a command or a URL, not both')
+    expect(refused('f.json', '{"mcpServers": {"x": {"args": ["a"]}}}')).toBe('<dir>/f.json.mcpServers["x"].command: is missing: give the command that starts the server, or its url')
+    expect(refused('g.json', '{"mcpServers": {"x": {"url": "https://x.example/mcp", "env": {"A": "b"}}}}')).toBe('<dir>/g.json.mcpServers["x"].env: is for a command, and this entry is a URL')
+    expect(refused('h.json', '{"editor": {}}')).toBe('<dir>/h.json: holds no servers: give a client\'s config ({"mcpServers": {…}}, VS Code\'s {"servers": {…}}, or Codex\'s [mcp_servers.NAME])')
+    expect(refused('i.json', '{"mcpServers": {"x": {"command": "y", "disabled": true}}}')).toBe('<dir>/i.json.mcpServers: every server is switched off (x)')
+    expect(refused('j.json', '{"mcpServers": {"x": {"url": "ftp://x.example"}}}')).toBe('<dir>/j.json.mcpServers["x"].url: must start with http:// or https:// (it is "ftp://x.example")')
+    expect(refused('k.json', '{"mcpServers": {')).toMatch(/^<dir>\/k\.json: not JSON \(/)
+    expect(refused('l.toml', '[mcp_servers.x\ncommand =')).toMatch(/^<dir>\/l\.toml: not TOML \(/)
+    expect(refused('empty.json', '')).toBe('<dir>/empty.json: not JSON (Unexpected end of JSON input)')
+    expect(() => readServersConfigFile(join(scratch, 'nowhere.json'))).toThrow(/^--config: ENOENT/)
+  })
+})
