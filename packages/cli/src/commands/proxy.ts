@@ -1,5 +1,5 @@
 // `flatmcp proxy`: an MCP server's tools served flat, over stdio or stateless HTTP.
-import type { HttpServing } from '@flatmcp/runtime/proxy'
+import type { GatewayEntry, HttpServing, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
@@ -10,6 +10,10 @@ import { readUpstreamCommand, SERVING_FLAGS } from './upstream-args'
 export const proxy: Command = {
   usage: `  flatmcp proxy [options] [--env NAME=value]… [--] <command> [args…]
   flatmcp proxy [options] [--header 'Name: value']… [--oauth-client-id id --oauth-issuer url [--oauth-scope s]] <url>
+  flatmcp proxy [options] --config FILE
+      (--config: every server a client's config lists, as one: Claude Desktop's, Claude Code's,
+      Cursor's and Gemini CLI's mcpServers, VS Code's servers, Codex's config.toml; each tool
+      served as NAME__tool)
       serve an MCP server's tools flat: the upstream runs as a child process with the proxy's whole
       environment and --env added (or is reached over Streamable HTTP, the headers sent with every
       request and never logged; \${NAME} in a value is read from the environment; an upstream
@@ -28,19 +32,34 @@ export const proxy: Command = {
       schema (--always-load name lists a tool beside them); --overrides file hides tools or
       parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint`,
   async run(args) {
-    const { values, common: { overridesFile, ...common } } = readUpstreamCommand('proxy', args)
+    const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
     const served = await servingOf(values)
-    // The callers' tokens are the proxy's own: no variable or header of the upstream's carries them.
-    const upstream = served.http && served.http.tokens.length > 0 ? { ...common.upstream, withheld: served.http.tokens } : common.upstream
+    // The callers' tokens are the proxy's own: no variable or header of any upstream's carries them.
+    const withheld = served.http && served.http.tokens.length > 0 ? { withheld: served.http.tokens } : {}
     if (parseOnly())
       return 0
+    const gateway = 'config' in named ? await gatewayOf(named.config, withheld) : undefined
+    const { runProxy } = await import('../proxy/run-proxy')
+    if (gateway) {
+      await runProxy({ ...common, gateway, ...served, ...(overrides ? { overrides } : {}) })
+      return new Promise<number>(() => {})
+    }
+    const upstream = { ...named as UpstreamTarget, ...withheld }
     // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
-    const { runProxy } = await import('../proxy/run-proxy')
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },
+}
+
+/** The servers a client's config lists (`--config`), each with the proxy's own credentials withheld; those switched off said. */
+async function gatewayOf(file: string, withheld: { withheld?: string[] }): Promise<GatewayEntry[]> {
+  const { readServersConfigFile } = await import('../proxy/config-file')
+  const config = readServersConfigFile(file)
+  for (const { name, why } of config.skipped)
+    process.stderr.write(`flatmcp proxy: server "${name}" is ${why}; not served\n`)
+  return config.entries.map(entry => ({ ...entry, target: { ...entry.target, ...withheld } }))
 }
 
 /** What the proxy serves and how: one profile, the snapshot, the outputs, the surface, and HTTP's callers. */

@@ -2,7 +2,7 @@
 import type { Command } from './command'
 import path from 'node:path'
 import { snapshotGenerator } from '../version'
-import { parseOnly, profilesOf } from './command'
+import { parseOnly, profilesOf, UsageError } from './command'
 import { readUpstreamCommand } from './upstream-args'
 
 export const snapshot: Command = {
@@ -11,13 +11,16 @@ export const snapshot: Command = {
       compile an upstream's tools into an *.mcp.json snapshot (every profile unless --profile) that
       flatmcp proxy --artifact and the fetch handler serve without compiling`,
   async run(args) {
-    const { values, common: { overridesFile, ...common } } = readUpstreamCommand('snapshot', args)
+    const { values, common: { overridesFile, upstream, ...common } } = readUpstreamCommand('snapshot', args)
+    // snapshot takes no --config (one server's snapshot): its upstream is a command or a URL.
+    if ('config' in upstream)
+      throw new UsageError('snapshot takes no --config')
     const profiles = profilesOf(values.profile)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
     if (parseOnly())
       return 0
     const { runSnapshot } = await import('../proxy/run-snapshot')
-    const file = await runSnapshot({ ...common, ...(overrides ? { overrides } : {}), ...(values.out ? { out: values.out } : {}), ...(profiles ? { profiles } : {}), generator: snapshotGenerator() })
+    const file = await runSnapshot({ ...common, upstream, ...(overrides ? { overrides } : {}), ...(values.out ? { out: values.out } : {}), ...(profiles ? { profiles } : {}), generator: snapshotGenerator() })
     console.log(path.relative(process.cwd(), file))
     return 0
   },

@@ -120,21 +120,35 @@ export const UPSTREAM_OPTIONS = {
   'oauth-issuer': { type: 'string' },
   'oauth-scope': { type: 'string' },
   'overrides': { type: 'string' },
+  'config': { type: 'string' },
 } as const
 
 /** The options that say who may use the proxy over HTTP. */
 export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] as const
 
 /** The options only one of proxy and snapshot takes. */
-const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', ...SERVING_FLAGS], snapshot: ['out'] } as const
+const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'config', ...SERVING_FLAGS], snapshot: ['out'] } as const
 
 type UpstreamValues = ReturnType<typeof parseArgs<{ args: string[], allowPositionals: true, options: typeof UPSTREAM_OPTIONS }>>['values']
+
+/** The upstream a command line names: one server (a command or a URL), or a client's config of many (`--config`). */
+export type CommandUpstream = UpstreamTarget | { config: string }
+
+/** `--config FILE`: the servers its file lists, and nothing else that names an upstream. */
+function configOf(values: UpstreamValues, named: boolean): { config: string } {
+  if (named)
+    throw new UsageError('--config lists the servers to serve: give no command or URL beside it')
+  const flag = (['header', 'env', 'oauth-client-id', 'oauth-client-secret-file', 'oauth-issuer', 'oauth-scope', 'artifact'] as const).find(name => values[name] !== undefined)
+  if (flag !== undefined)
+    throw new UsageError(`--${flag} is for one server; with --config, each server's entry says how to reach it`)
+  return { config: values.config! }
+}
 
 /** What proxy and snapshot both take: the upstream, and how its list is read and compiled. */
 export interface UpstreamCommandLine {
   values: UpstreamValues
-  upstream: UpstreamTarget
-  common: { upstream: UpstreamTarget, preset?: ReturnType<typeof presetOf> & string, onInvalid?: 'serve' | 'drop', timeoutMs?: number, compileTimeoutMs?: number, overridesFile?: string }
+  upstream: CommandUpstream
+  common: { upstream: CommandUpstream, preset?: ReturnType<typeof presetOf> & string, onInvalid?: 'serve' | 'drop', timeoutMs?: number, compileTimeoutMs?: number, overridesFile?: string }
 }
 
 /** Reads the command line of proxy or snapshot: a flag the other command owns is refused. */
@@ -145,7 +159,9 @@ export function readUpstreamCommand(command: 'proxy' | 'snapshot', rest: string[
   const foreign = [...OWN_FLAGS.proxy, ...OWN_FLAGS.snapshot].find(flag => !own.includes(flag) && values[flag] !== undefined)
   if (foreign !== undefined)
     throw new UsageError(`${command} takes no --${foreign}`)
-  const upstream = upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env, values)
+  const upstream = values.config === undefined
+    ? upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env, values)
+    : configOf(values, split >= 0 || positionals.length > 0)
   const onInvalid = oneOf(values['on-invalid'], '--on-invalid', ['serve', 'drop'] as const)
   const common = {
     upstream,

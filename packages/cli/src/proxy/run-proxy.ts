@@ -2,19 +2,21 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Downstream, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Downstream, GatewayEntry, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { snapshotCommand } from './run-snapshot'
 import { ajvValidator } from './validator'
 
 export interface ProxyCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
-  upstream: UpstreamTarget
+  upstream?: UpstreamTarget
+  /** Or many servers served as one (`--config`): each entry's name, where it is, and the tools its config keeps. */
+  gateway?: GatewayEntry[]
   /** How long one request may wait for the upstream, in milliseconds. */
   timeoutMs?: number
   /** How long compiling one upstream tool may take, in milliseconds (past it, the tool is served as it came). */
@@ -78,7 +80,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
-  const start = (offer?: Downstream['offer']): Promise<Proxy> => createProxy(options.upstream, {
+  const start = (offer?: Downstream['offer']): Promise<Proxy> => (options.gateway ? (proxyOptions: Parameters<typeof createProxy>[1]) => createGateway(options.gateway!, proxyOptions) : (proxyOptions: Parameters<typeof createProxy>[1]) => createProxy(options.upstream!, proxyOptions))({
     profile: options.http ? routedProfile(base) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
     ...(options.preset ? { preset: options.preset } : {}),
@@ -106,7 +108,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
       const made = readSnapshot(snapshot).snapshot.options
-      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.upstream, options.artifact!, made)}`)
+      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.upstream!, options.artifact!, made)}`)
       stop(1)(proxy)
       return
     }

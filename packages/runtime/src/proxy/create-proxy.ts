@@ -29,7 +29,10 @@ import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
 import { listenToUpstream } from './serve/upstream-events'
 import { clientUpstream } from './upstream/client'
+import type { GatewayEntry } from './upstream/many/connect-many'
+import type { NamingOptions } from './upstream/many/served-names'
 import { connectUpstream } from './upstream/connect'
+import { connectMany } from './upstream/many/connect-many'
 import { isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
@@ -176,18 +179,48 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
   const log = options.log ?? logLine
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
-    const connection = await connectUpstream(target, { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), ...(options.started ? { started: options.started } : {}), log })
-    try {
-      const proxy = await proxyOver(connection, options, log)
-      proxy.ready.catch(() => connection.close().catch(() => {}))
-      return proxy
-    }
-    catch (error) {
-      await connection.close().catch(() => {})
-      throw listSetupError(error, connection.where)
-    }
+    const connection = await connectUpstream(target, { ...offerOf(options), ...(options.started ? { started: options.started } : {}), log })
+    return servedOver(connection, options, log)
   }
   return proxyOver(clientUpstream(upstream), options, log)
+}
+
+/** What the client behind the proxy offers its upstreams: its capabilities (or their promise), else by `asks`. */
+function offerOf(options: ProxyOptions): { offer: NonNullable<ProxyOptions['offer']> } | { asks: boolean | undefined } {
+  return options.offer === undefined ? { asks: options.asks } : { offer: options.offer }
+}
+
+/** A connection the proxy made itself, served: closed when the proxy cannot start, or its list cannot be read. */
+async function servedOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
+  try {
+    const proxy = await proxyOver(connection, options, log)
+    proxy.ready.catch(() => connection.close().catch(() => {}))
+    return proxy
+  }
+  catch (error) {
+    await connection.close().catch(() => {})
+    throw listSetupError(error, connection.where)
+  }
+}
+
+/** A gateway's options: the proxy's, and how its servers' tools are named and waited for. */
+export interface GatewayOptions extends ProxyOptions {
+  /** The separator between a server's prefix and its tools' names, and each server's prefix. */
+  naming?: NamingOptions
+  /** How long the first list waits for servers still starting, and any list for one server. Default: 10,000 ms. */
+  listMs?: number
+}
+
+/**
+ * Many servers behind one proxy: each entry connected on its own (its process or connection, its
+ * environment, retried with backoff when it fails or ends), their tools served as one list by
+ * `NAME__tool`, their prompts so too, their resources by URI; everything else as `createProxy` serves
+ * one upstream. A server that is down has its tools left out, said, until it is back.
+ */
+export async function createGateway(entries: readonly GatewayEntry[], options: GatewayOptions = {}): Promise<Proxy> {
+  const log = options.log ?? logLine
+  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs']), log })
+  return servedOver(connection, options, log)
 }
 
 /** The profiles compiled besides portable: those asked for, else the one served, else every one for a choice function. */

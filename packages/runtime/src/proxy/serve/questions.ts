@@ -62,6 +62,20 @@ function answerRound(call: Call, responses: Record<string, unknown> | undefined)
   }
 }
 
+/**
+ * The newest waiting call still listening hears `question` (each hears one a round, so none is lost);
+ * false where none listens: the next call that comes, or comes back, asks it first.
+ */
+function heardBy(waiting: readonly Call[], question: Question): boolean {
+  const call = [...waiting].reverse().find(waiter => waiter.hear !== undefined)
+  const hear = call?.hear
+  if (!call || !hear)
+    return false
+  call.hear = undefined
+  hear(question)
+  return true
+}
+
 /** A bridge whose calls wait at most `timeoutMs` for their client to come back with answers. */
 export function questionBridge(timeoutMs: number): QuestionBridge {
   const calls = new Map<string, Call>()
@@ -80,17 +94,8 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
     const refuse = settle(reject)
     const question: Question = { request, answer: settle(resolve), refuse }
     signal?.addEventListener('abort', () => refuse(unanswered(request.method)), { once: true })
-    // The newest call still listening takes it (each hears one question a round, so none is lost);
-    // with none listening, the next call that comes (or comes back) asks it first.
-    const call = [...waiting].reverse().find(waiter => waiter.hear !== undefined)
-    const hear = call?.hear
-    if (call && hear) {
-      call.hear = undefined
-      hear(question)
-    }
-    else {
+    if (!heardBy(waiting, question))
       queued.push(question)
-    }
   })
 
   /** Ends the round asking `questions`; the call is kept for its client's return. */

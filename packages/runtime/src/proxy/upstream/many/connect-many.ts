@@ -1,0 +1,98 @@
+// Many servers connected as one upstream, each isolated: its own process or connection, its own
+// environment (its entry's over the proxy's, less the proxy's own credentials), its own bounds. One
+// that fails to start or ends is said, its tools leave the list (the proxy is told the list changed),
+// and it is started again after 1 s, 2 s, 4 s… (at most a minute); the others serve on meanwhile.
+import type { Upstream, UpstreamTarget } from '../upstream'
+import type { ConnectOptions } from '../connect'
+import type { Member, MergedClient } from './merged-client'
+import type { NamingOptions } from './served-names'
+import { connectUpstream } from '../connect'
+import { mergedClient } from './merged-client'
+
+/** One server of many: its name (its tools' prefix), where it is, and what its config keeps of its tools. */
+export interface GatewayEntry {
+  name: string
+  target: UpstreamTarget
+  tools?: { only?: readonly string[], except?: readonly string[] }
+}
+
+export interface ConnectManyOptions extends Pick<ConnectOptions, 'offer' | 'asks'> {
+  naming?: NamingOptions
+  /** The name and version the proxy gives downstream. Default: `flatmcp`. */
+  info?: { name: string, version: string }
+  /** How long the first list waits for servers still starting, and any list for one server. Default: 10,000 ms. */
+  listMs?: number
+  /** The longest wait before a server that ended or failed is started again. Default: 60,000 ms. */
+  maxBackoffMs?: number
+  log: (line: string) => void
+}
+
+/** What keeps one member going: its connection of the moment, and when it is tried again. */
+interface Life { connection?: Upstream, attempts: number, timer?: ReturnType<typeof setTimeout>, closing: boolean }
+
+/** Starts one member, and again whenever it ends or fails, with backoff, until the gateway closes. */
+function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life: Life, options: ConnectManyOptions): Promise<void> {
+  const again = (why: string): void => {
+    member.client = undefined
+    member.down = why
+    if (life.closing)
+      return
+    const wait = Math.min(1000 * 2 ** life.attempts++, options.maxBackoffMs ?? 60_000)
+    options.log(`flatmcp proxy: server "${entry.name}" ${why}; its tools are left out, and it is started again in ${wait / 1000} s`)
+    merged.changed()
+    life.timer = setTimeout(() => void start(), wait)
+    life.timer.unref?.()
+  }
+  const start = async (): Promise<void> => {
+    try {
+      const connection = await connectUpstream(entry.target, { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), log: options.log })
+      if (life.closing) {
+        await connection.close()
+        return
+      }
+      life.connection = connection
+      life.attempts = 0
+      const { client } = connection
+      client.setNotificationHandler('notifications/tools/list_changed', merged.changed)
+      client.fallbackNotificationHandler = merged.handlers.notification
+      client.fallbackRequestHandler = merged.handlers.request
+      member.client = client
+      member.down = undefined
+      connection.onEnd(() => again('ended'))
+      merged.changed()
+    }
+    catch (error) {
+      again(`could not start (${(error as Error).message})`)
+    }
+  }
+  return start()
+}
+
+/**
+ * Connects every entry at once and serves them as one upstream (`mergedClient`): its close ends them
+ * all; none ending ends it.
+ */
+export function connectMany(entries: readonly GatewayEntry[], options: ConnectManyOptions): Upstream {
+  const members: Member[] = []
+  const lives: Life[] = []
+  const merged = mergedClient(members, { naming: options.naming ?? {}, info: options.info ?? { name: 'flatmcp', version: '1' }, listMs: options.listMs ?? 10_000, log: options.log })
+  for (const entry of entries) {
+    const life: Life = { attempts: 0, closing: false }
+    const member: Member = { name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}), down: 'it is starting', started: Promise.resolve() }
+    member.started = keepUp(entry, member, merged, life, options)
+    members.push(member)
+    lives.push(life)
+  }
+  return {
+    client: merged,
+    where: `${entries.length} servers (${entries.map(entry => entry.name).join(', ')})`,
+    onEnd: () => {},
+    close: async () => {
+      for (const life of lives) {
+        life.closing = true
+        clearTimeout(life.timer)
+      }
+      await Promise.allSettled(lives.map(life => life.connection?.close()))
+    },
+  }
+}

@@ -1,0 +1,235 @@
+// Many upstreams as one: an `UpstreamClient` whose tools are every member's, each served by
+// `NAME__tool`, and whose requests go to the member that holds what they name (a tool, a prompt, a
+// resource's URI). A member that is down has no tools listed; a call to one it had is a tool error
+// naming it. The proxy compiles and serves this one client as it serves any upstream.
+import type { Message, RequestOptions, UpstreamClient } from '../upstream'
+import type { NameOrigin, NamingOptions } from './served-names'
+import { opening } from '../../../util/wait'
+import { listAll } from '../list-pages'
+import { ANY_RESULT } from '../forward'
+import { servedNames } from './served-names'
+
+/** One server behind the gateway: its name, what its config keeps of its tools, and its client while it is up. */
+export interface Member {
+  name: string
+  tools?: { only?: readonly string[], except?: readonly string[] }
+  /** Connected: its client. Down: undefined, and `down` says why. */
+  client?: UpstreamClient
+  down?: string
+  /** Settles once its first connection has succeeded or failed. */
+  started: Promise<void>
+}
+
+export interface MergedOptions {
+  naming: NamingOptions
+  info: { name: string, version: string }
+  /** How long the first list waits for servers still starting, and any list for one server's answer. */
+  listMs: number
+  log: (line: string) => void
+}
+
+/** A merged client, and what its members' lifecycle tells it. */
+export interface MergedClient extends UpstreamClient {
+  /** A member came up, went down or changed its list: the proxy reads the list anew. */
+  changed: () => void
+  /** The handlers the proxy set, for a member connected later. */
+  handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown> }
+}
+
+type Route = NameOrigin & { member: Member }
+
+const rpcError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
+
+/** Whether a member's config keeps a tool. */
+function kept(member: Member, name: string): boolean {
+  return (member.tools?.only?.includes(name) ?? true) && !(member.tools?.except?.includes(name) ?? false)
+}
+
+/** Waits at most `ms`. */
+const within = (promise: Promise<unknown>, ms: number): Promise<unknown> => Promise.race([promise, new Promise(resolve => setTimeout(resolve, ms).unref?.())])
+
+/** Each listed item of every member, renamed; a member that does not answer in time is left out, and said. */
+async function gathered(members: readonly Member[], method: 'tools/list' | 'prompts/list', options: MergedOptions): Promise<{ member: Member, items: Record<string, unknown>[] }[]> {
+  const lists = await Promise.all(members.map(async (member) => {
+    const client = member.client
+    const capability = method === 'tools/list' ? 'tools' : 'prompts'
+    if (!client || (method === 'prompts/list' && client.getServerCapabilities()?.[capability] === undefined))
+      return undefined
+    try {
+      const request = (message: Message): Promise<unknown> => client.request({ ...message, method }, ANY_RESULT, { timeout: options.listMs })
+      const { tools } = method === 'tools/list' ? await listAll(request, options.log) : { tools: ((await request({ method }) as { prompts?: unknown[] }).prompts ?? []) }
+      return { member, items: tools.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string') }
+    }
+    catch (error) {
+      options.log(`flatmcp proxy: server "${member.name}" did not list its ${capability} (${(error as Error).message}); serving the others`)
+      return undefined
+    }
+  }))
+  return lists.filter(list => list !== undefined)
+}
+
+/** The members' lists as one, each item renamed; the routes from served name back to the member. */
+function merge(lists: { member: Member, items: Record<string, unknown>[] }[], options: MergedOptions, what: string): { items: Record<string, unknown>[], routes: Map<string, Route> } {
+  const kept_ = lists.map(({ member, items }) => ({ member, items: what === 'tool' ? items.filter(item => kept(member, item.name as string)) : items }))
+  const names = servedNames(kept_.flatMap(({ member, items }) => items.map(item => ({ server: member.name, name: item.name as string }))), options.naming, what)
+  const byOrigin = new Map([...names].map(([served, origin]) => [`${origin.server}\u0000${origin.name}`, served]))
+  const routes = new Map<string, Route>()
+  const items = kept_.flatMap(({ member, items: own }) => own.map((item) => {
+    const served = byOrigin.get(`${member.name}\u0000${item.name as string}`)!
+    routes.set(served, { server: member.name, name: item.name as string, member })
+    return { ...item, name: served }
+  }))
+  return { items, routes }
+}
+
+/** What the merged client knows between requests: where each served name, prompt and resource goes. */
+interface Routes {
+  tools: Map<string, Route>
+  prompts: Map<string, Route>
+  resources: Map<string, Member>
+  /** Whether the first tools/list (which waits for servers still starting) is still to come. */
+  first: boolean
+}
+
+const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
+
+/** A request for what a route names, sent to its member with the member's own name; a member that is down answers with an error naming it. */
+async function routed(route: Route | undefined, message: Message, schema: unknown, requestOptions: RequestOptions | undefined): Promise<unknown> {
+  if (!route)
+    throw rpcError(-32602, `Unknown ${message.method === 'tools/call' ? 'tool' : 'prompt'} ${JSON.stringify(message.params?.name)}.`)
+  if (!route.member.client) {
+    const text = `The server "${route.server}" behind this proxy is not running (${route.member.down ?? 'it is starting'}); its tools come back when it does.`
+    if (message.method === 'tools/call')
+      return { isError: true, content: [{ type: 'text', text }] }
+    throw rpcError(-32603, text)
+  }
+  return route.member.client.request({ ...message, params: { ...message.params, name: route.name } }, schema, requestOptions)
+}
+
+/** Every member's resources (or templates) as one list; a URI two members list is read from the first, said. */
+async function listResources(members: readonly Member[], routes: Routes, method: string, key: 'resources' | 'resourceTemplates', options: MergedOptions): Promise<unknown> {
+  const all: unknown[] = []
+  for (const member of liveOf(members).filter(m => m.client!.getServerCapabilities()?.resources !== undefined)) {
+    const result = await member.client!.request({ method }, ANY_RESULT, { timeout: options.listMs }).catch(() => undefined) as Record<string, unknown[]> | undefined
+    for (const item of result?.[key] ?? []) {
+      const uri = (item as { uri?: unknown }).uri
+      const holder = typeof uri === 'string' ? routes.resources.get(uri) : undefined
+      if (key === 'resources' && typeof uri === 'string' && holder && holder !== member)
+        options.log(`flatmcp proxy: servers "${holder.name}" and "${member.name}" both list resource ${JSON.stringify(uri.slice(0, 200))}; it is read from "${holder.name}"`)
+      else if (key === 'resources' && typeof uri === 'string')
+        routes.resources.set(uri, member)
+      all.push(item)
+    }
+  }
+  return { [key]: all }
+}
+
+/** The member a resource's URI goes to: the one that listed it, else the only one that serves resources. */
+function byUri(members: readonly Member[], routes: Routes, uri: unknown): Member | undefined {
+  const known = typeof uri === 'string' ? routes.resources.get(uri) : undefined
+  if (known)
+    return known
+  const serving = liveOf(members).filter(member => member.client!.getServerCapabilities()?.resources !== undefined)
+  return serving.length === 1 ? serving[0] : undefined
+}
+
+type Handle = (message: Message, schema: unknown, requestOptions?: RequestOptions) => Promise<unknown>
+
+/** What the merged client does with each method it sends on: lists merged, names routed, the rest refused. */
+function requestTable(members: readonly Member[], routes: Routes, options: MergedOptions): Record<string, Handle> {
+  const live = (): Member[] => liveOf(members)
+  const table: Record<string, Handle> = {
+    'tools/list': async () => {
+      if (routes.first) {
+        routes.first = false
+        await within(Promise.allSettled(members.map(member => member.started)), options.listMs)
+      }
+      const merged = merge(await gathered(live(), 'tools/list', options), options, 'tool')
+      routes.tools = merged.routes
+      return { tools: merged.items }
+    },
+    'tools/call': (message, schema, requestOptions) => routed(routes.tools.get(message.params?.name as string), message, schema, requestOptions),
+    'prompts/list': async () => {
+      const merged = merge(await gathered(live(), 'prompts/list', options), options, 'prompt')
+      routes.prompts = merged.routes
+      return { prompts: merged.items }
+    },
+    'prompts/get': (message, schema, requestOptions) => routed(routes.prompts.get(message.params?.name as string), message, schema, requestOptions),
+    'resources/list': () => listResources(members, routes, 'resources/list', 'resources', options),
+    'resources/templates/list': () => listResources(members, routes, 'resources/templates/list', 'resourceTemplates', options),
+    'ping': async () => ({}),
+    'logging/setLevel': async (message) => {
+      await Promise.allSettled(live().filter(m => m.client!.getServerCapabilities()?.logging !== undefined).map(m => m.client!.request(message, ANY_RESULT)))
+      return {}
+    },
+  }
+  for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
+    table[method] = async (message, schema, requestOptions) => {
+      const member = byUri(members, routes, message.params?.uri)
+      if (!member?.client)
+        throw rpcError(-32002, `Resource not found: no server behind this proxy lists ${JSON.stringify(String(message.params?.uri).slice(0, 200))}.`)
+      return member.client.request(message, schema, requestOptions)
+    }
+  }
+  return table
+}
+
+/** What the members can do, as one server: tools always (their list changes as members come and go), the rest where any member has it. */
+function capabilitiesOf(members: readonly Member[]): Record<string, unknown> {
+  const each = liveOf(members).map(member => member.client!.getServerCapabilities() ?? {})
+  const any = (key: string): boolean => each.some(capabilities => capabilities[key] !== undefined)
+  const subscribe = each.some(capabilities => (capabilities.resources as { subscribe?: boolean } | undefined)?.subscribe)
+  return {
+    tools: { listChanged: true },
+    ...(any('prompts') ? { prompts: { listChanged: true } } : {}),
+    ...(any('resources') ? { resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) } } : {}),
+    ...(any('logging') ? { logging: {} } : {}),
+  }
+}
+
+/** The client of `members`, served as one upstream. */
+export function mergedClient(members: readonly Member[], options: MergedOptions): MergedClient {
+  const routes: Routes = { tools: new Map(), prompts: new Map(), resources: new Map(), first: true }
+  const requests = requestTable(members, routes, options)
+  let listChanged: (() => void) | undefined
+  const requestHandler = opening<NonNullable<UpstreamClient['fallbackRequestHandler']>>()
+  let notificationHandler: UpstreamClient['fallbackNotificationHandler']
+  return {
+    request: async (message, schema, requestOptions) => {
+      const handle = Object.hasOwn(requests, message.method) ? requests[message.method]! : undefined
+      if (!handle)
+        throw rpcError(-32601, `${message.method} is not something this proxy sends to one of the servers behind it`)
+      return handle(message, schema, requestOptions)
+    },
+    notification: async (notification) => {
+      await Promise.allSettled(liveOf(members).map(member => member.client!.notification(notification)))
+    },
+    getServerCapabilities: () => capabilitiesOf(members),
+    getServerVersion: () => options.info,
+    getInstructions: () => {
+      const said = members.map(member => [member.name, member.client?.getInstructions()] as const).filter(([, text]) => typeof text === 'string' && text !== '')
+      return said.length === 0 ? undefined : said.map(([name, text]) => `${name}: ${text}`).join('\n\n')
+    },
+    setNotificationHandler: (_method, handler) => {
+      listChanged = handler
+    },
+    get fallbackNotificationHandler() {
+      return notificationHandler
+    },
+    set fallbackNotificationHandler(handler) {
+      notificationHandler = handler
+    },
+    get fallbackRequestHandler() {
+      return undefined
+    },
+    set fallbackRequestHandler(handler) {
+      if (handler)
+        requestHandler.open(handler)
+    },
+    changed: () => listChanged?.(),
+    handlers: {
+      notification: async notification => notificationHandler?.(notification),
+      request: async (request, ctx) => (await requestHandler.opened)(request, ctx),
+    },
+  }
+}

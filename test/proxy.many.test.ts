@@ -1,0 +1,90 @@
+// Many servers behind one `flatmcp proxy --config`, from a client's own config: every server's tools
+// listed by `NAME__tool`, each call reaching its own server with the direct result, each server with
+// its own environment, one that cannot start left out and said while the others serve, and two
+// servers whose names would serve the same tool name refused at start.
+import type { Connected } from './support/client'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { connectStdioV2, ROOT, TS_NODE } from './support/client'
+import { CLI, INITIALIZE, runCli, UPSTREAM_V2 } from './support/proxy'
+
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-many-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const OUTPUTS = [...TS_NODE, join(ROOT, 'test/support/upstream-outputs.ts')]
+const commandEntry = (command: readonly string[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ command: command[0], args: command.slice(1), ...extra })
+
+function configFile(name: string, servers: Record<string, unknown>): string {
+  const file = join(scratch, name)
+  writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2))
+  return file
+}
+
+const names = async (connected: Connected): Promise<string[]> => (await connected.client.listTools()).tools.map(tool => tool.name).sort()
+const textOf = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text
+
+describe('flatmcp proxy --config: many servers, one endpoint', () => {
+  it('lists every server\'s tools by NAME__tool (as many as their own lists), each call reaching its own server with the direct result and its own environment', async () => {
+    const file = configFile('claude_desktop_config.json', {
+      chat: commandEntry(UPSTREAM_V2),
+      weather: commandEntry(OUTPUTS, { env: { REGION: 'eu-west' } }),
+      retired: commandEntry(['node', 'nowhere.js'], { disabled: true }),
+    })
+    const [gateway, chat, weather] = await Promise.all([
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...OUTPUTS]),
+    ])
+    try {
+      const own = [...(await names(chat)).map(name => `chat__${name}`), ...(await names(weather)).map(name => `weather__${name}`)].sort()
+      expect(await names(gateway)).toEqual(own)
+      // The same schemas as each server's own proxy lists, under the served name.
+      const listed = (await gateway.client.listTools()).tools
+      const page = (await chat.client.listTools()).tools.find(tool => tool.name === 'page')!
+      expect(listed.find(tool => tool.name === 'chat__page')!.inputSchema).toEqual(page.inputSchema)
+      const call = async (connected: Connected, name: string, args: Record<string, unknown>): Promise<string> => textOf(await connected.client.callTool({ name, arguments: args }))
+      expect(await call(gateway, 'chat__page', { query: 'q', limit: '3' })).toBe(await call(chat, 'page', { query: 'q', limit: '3' }))
+      expect(await call(gateway, 'chat__send', { kind: 'message', text: 'hi' })).toBe(await call(chat, 'send', { kind: 'message', text: 'hi' }))
+      expect(await call(gateway, 'weather__env', { name: 'REGION' })).toBe('eu-west')
+      expect(await call(chat, 'page', { query: 'q' })).toBe('{"query":"q"}')
+      await expect(gateway.client.callTool({ name: 'page', arguments: { query: 'q' } })).rejects.toThrow(/Unknown tool "page"/)
+      expect(gateway.stderr()).toContain('flatmcp proxy: server "retired" is switched off in the config ("disabled": true); not served')
+      expect(gateway.stderr()).toMatch(/flatmcp proxy: serving \d+ tools of 2 servers \(chat, weather\)/)
+    }
+    finally {
+      await Promise.all([gateway.close(), chat.close(), weather.close()])
+    }
+  })
+
+  it('a server that cannot start is said and left out, retried, and the others serve meanwhile', async () => {
+    const file = configFile('broken.json', {
+      chat: commandEntry(UPSTREAM_V2),
+      broken: commandEntry([process.execPath, '-e', 'process.exit(3)']),
+    })
+    const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file])
+    try {
+      const listed = await names(gateway)
+      expect(listed.length).toBeGreaterThan(0)
+      expect(listed.every(name => name.startsWith('chat__'))).toBe(true)
+      expect(textOf(await gateway.client.callTool({ name: 'chat__page', arguments: { query: 'q' } }))).toBe('{"query":"q"}')
+      await expect.poll(gateway.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: server "broken" could not start \(.*\); its tools are left out, and it is started again in 1 s/)
+    }
+    finally {
+      await gateway.close()
+    }
+  })
+
+  it('two servers whose names would serve a tool by the same name are refused at start, both named; a config it cannot serve is one line (exit 2)', async () => {
+    const clash = configFile('clash.json', { 'chat.v2': commandEntry(UPSTREAM_V2), 'chat_v2': commandEntry(UPSTREAM_V2) })
+    const refused = await runCli(['proxy', '--config', clash], ROOT, 120_000, INITIALIZE)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/tool "[a-z]+" of server "chat\.v2" and tool "[a-z]+" of server "chat_v2" would both be served as "chat_v2__[a-z]+": give one of the servers another prefix/)
+    const sse = configFile('sse.json', { legacy: { type: 'sse', url: 'https://x.example/sse' } })
+    const unservable = await runCli(['proxy', '--config', sse], ROOT, 60_000, INITIALIZE)
+    expect([unservable.code, unservable.stderr.trim()]).toEqual([2, `flatmcp: ${sse}.mcpServers["legacy"].type: "sse" is the 2024 SSE transport, which flatmcp does not reach: give the server's Streamable HTTP URL`])
+    const both = await runCli(['proxy', '--config', sse, '--', 'node', 'server.js'])
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: --config lists the servers to serve: give no command or URL beside it'])
+  })
+})
