@@ -3,7 +3,7 @@
 // its own environment, one that cannot start left out and said while the others serve, and two
 // servers whose names would serve the same tool name refused at start.
 import type { Connected } from './support/client'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -56,6 +56,28 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     finally {
       await Promise.all([gateway.close(), chat.close(), weather.close()])
     }
+  })
+
+  it('snapshot --config writes the whole set\'s snapshot, proxy --config --artifact serves it without compiling, and the probe finds it current and sound', async () => {
+    const file = configFile('.mcp.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const out = join(scratch, 'many.mcp.json')
+    const made = await runCli(['snapshot', '--config', file, '--out', out])
+    expect(made.code, made.stderr).toBe(0)
+    expect(made.stderr).toMatch(/flatmcp snapshot: \d+ tools of 2 servers \(chat, weather\)/)
+    const snapshot = JSON.parse(readFileSync(out, 'utf8')) as { tools: { name: string }[] }
+    expect(snapshot.tools.map(tool => tool.name)).toContain('chat__page')
+    expect(snapshot.tools.map(tool => tool.name)).toContain('weather__forecast')
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--artifact', out])
+    try {
+      expect((await served.client.listTools()).tools).toEqual(snapshot.tools)
+      await expect.poll(served.stderr, { timeout: 30_000 }).toMatch(/serving \d+ tools of 2 servers \(chat, weather\), all from the snapshot/)
+      expect(textOf(await served.client.callTool({ name: 'chat__page', arguments: { query: 'q', limit: '2' } }))).toBe('{"query":"q","limit":2}')
+    }
+    finally {
+      await served.close()
+    }
+    const probed = await runCli(['probe', out, '--samples', '5'])
+    expect(probed.code, probed.stdout).toBe(0)
   })
 
   it('a server that cannot start is said and left out, retried, and the others serve meanwhile', async () => {

@@ -1,10 +1,11 @@
 // `flatmcp proxy`: an MCP server's tools served flat, over stdio or stateless HTTP.
-import type { GatewayEntry, HttpServing, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { HttpServing, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
 import { PRESET_NAMES } from '@flatmcp/core/names'
 import { count, oneOf, parseOnly, profilesOf, UsageError } from './command'
+import { gatewayEntries } from './gateway-entries'
 import { readUpstreamCommand, SERVING_FLAGS } from './upstream-args'
 
 export const proxy: Command = {
@@ -39,27 +40,18 @@ export const proxy: Command = {
     const withheld = served.http && served.http.tokens.length > 0 ? { withheld: served.http.tokens } : {}
     if (parseOnly())
       return 0
-    const gateway = 'config' in named ? await gatewayOf(named.config, withheld) : undefined
     const { runProxy } = await import('../proxy/run-proxy')
-    if (gateway) {
-      await runProxy({ ...common, gateway, ...served, ...(overrides ? { overrides } : {}) })
+    if ('config' in named) {
+      const gateway = await gatewayEntries(named.config, withheld, 'proxy')
+      await runProxy({ ...common, gateway, config: named.config, ...served, ...(overrides ? { overrides } : {}) })
       return new Promise<number>(() => {})
     }
-    const upstream = { ...named as UpstreamTarget, ...withheld }
+    const upstream: UpstreamTarget = { ...named, ...withheld }
     // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },
-}
-
-/** The servers a client's config lists (`--config`), each with the proxy's own credentials withheld; those switched off said. */
-async function gatewayOf(file: string, withheld: { withheld?: string[] }): Promise<GatewayEntry[]> {
-  const { readServersConfigFile } = await import('../proxy/config-file')
-  const config = readServersConfigFile(file)
-  for (const { name, why } of config.skipped)
-    process.stderr.write(`flatmcp proxy: server "${name}" is ${why}; not served\n`)
-  return config.entries.map(entry => ({ ...entry, target: { ...entry.target, ...withheld } }))
 }
 
 /** What the proxy serves and how: one profile, the snapshot, the outputs, the surface, and HTTP's callers. */

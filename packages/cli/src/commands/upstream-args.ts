@@ -127,7 +127,7 @@ export const UPSTREAM_OPTIONS = {
 export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] as const
 
 /** The options only one of proxy and snapshot takes. */
-const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'config', ...SERVING_FLAGS], snapshot: ['out'] } as const
+const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', ...SERVING_FLAGS], snapshot: ['out'] } as const
 
 type UpstreamValues = ReturnType<typeof parseArgs<{ args: string[], allowPositionals: true, options: typeof UPSTREAM_OPTIONS }>>['values']
 
@@ -138,7 +138,7 @@ export type CommandUpstream = UpstreamTarget | { config: string }
 function configOf(values: UpstreamValues, named: boolean): { config: string } {
   if (named)
     throw new UsageError('--config lists the servers to serve: give no command or URL beside it')
-  const flag = (['header', 'env', 'oauth-client-id', 'oauth-client-secret-file', 'oauth-issuer', 'oauth-scope', 'artifact'] as const).find(name => values[name] !== undefined)
+  const flag = (['header', 'env', 'oauth-client-id', 'oauth-client-secret-file', 'oauth-issuer', 'oauth-scope'] as const).find(name => values[name] !== undefined)
   if (flag !== undefined)
     throw new UsageError(`--${flag} is for one server; with --config, each server's entry says how to reach it`)
   return { config: values.config! }

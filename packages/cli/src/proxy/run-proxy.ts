@@ -17,6 +17,8 @@ export interface ProxyCommandOptions {
   upstream?: UpstreamTarget
   /** Or many servers served as one (`--config`): each entry's name, where it is, and the tools its config keeps. */
   gateway?: GatewayEntry[]
+  /** The config file the gateway's entries come from (said in the command that refreshes its snapshot). */
+  config?: string
   /** How long one request may wait for the upstream, in milliseconds. */
   timeoutMs?: number
   /** How long compiling one upstream tool may take, in milliseconds (past it, the tool is served as it came). */
@@ -108,7 +110,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
       const made = readSnapshot(snapshot).snapshot.options
-      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.upstream!, options.artifact!, made)}`)
+      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.config === undefined ? options.upstream! : { config: options.config }, options.artifact!, made)}`)
       stop(1)(proxy)
       return
     }

@@ -3,17 +3,19 @@
 // statelessly; `flatmcp probe` checks it. The list is compiled by the runtime's `compileUpstreamList`,
 // as the proxy compiles it.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { GatewayEntry, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectMany, connectUpstream, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { ajvValidator } from './validator'
 
 export interface SnapshotCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
-  upstream: UpstreamTarget
+  upstream?: UpstreamTarget
+  /** Or many servers as one (`--config`): the file, and its entries. */
+  gateway?: { config: string, entries: GatewayEntry[] }
   /** The file written. Default: the upstream's name, `.mcp.json`, in the working folder. */
   out?: string
   /** The target profiles compiled besides `portable`. Default: every one. */
@@ -38,12 +40,14 @@ function shellWord(word: string): string {
  * The whole command that snapshots an upstream again into `file`, with the profiles and preset it
  * had: a header's or an added variable's value is left for the operator to give (never shown).
  */
-export function snapshotCommand(target: UpstreamTarget, file: string, made: { profiles?: readonly string[], preset?: string } = {}): string {
+export function snapshotCommand(target: UpstreamTarget | { config: string }, file: string, made: { profiles?: readonly string[], preset?: string } = {}): string {
   const flags = [
     ...(made.profiles ?? []).flatMap(profile => ['--profile', profile]),
     ...(made.preset === undefined || made.preset === 'json-schema' ? [] : ['--preset', made.preset]),
   ]
-  const upstream = 'url' in target
+  const upstream = 'config' in target
+    ? ['--config', target.config]
+    : 'url' in target
     ? [
         ...Object.keys(target.headers ?? {}).flatMap(name => ['--header', `${name}: …`]),
         // The secret is the operator's to give again (a file, or FLATMCP_OAUTH_CLIENT_SECRET).
@@ -62,7 +66,7 @@ function fileNameOf(name: string): string {
 /** Connects to the upstream, compiles its list and writes the snapshot; resolves with the file written. */
 export async function runSnapshot(options: SnapshotCommandOptions): Promise<string> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const upstream = await connectUpstream(options.upstream, { asks: false, log })
+  const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
     const list = await (async () => {
