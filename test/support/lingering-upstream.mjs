@@ -2,7 +2,9 @@
 // of its own (as npx starts the server it runs). The proxy in front of it must end both. Its one
 // tool is called by the first argument, or `pids`.
 import { spawn } from 'node:child_process'
+import process from 'node:process'
 import { createInterface } from 'node:readline'
+import { setInterval } from 'node:timers'
 
 const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
 setInterval(() => {}, 1000)
