@@ -80,6 +80,30 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     expect(probed.code, probed.stdout).toBe(0)
   })
 
+  it('names as the overrides say (a server without prefix, another separator), overrides keyed by the served name, and one search surface across every server', async () => {
+    const file = configFile('named.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const overrides = join(scratch, 'overrides.json')
+    writeFileSync(overrides, JSON.stringify({ servers: { chat: { prefix: '' } }, separator: '-', tools: { 'weather-forecast': { hide: true }, 'page': { description: 'Pages through the chat.' } } }))
+    const [full, lean] = await Promise.all([
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides, '--surface', 'search']),
+    ])
+    try {
+      const listed = (await full.client.listTools()).tools
+      expect(listed.map(tool => tool.name)).toContain('page')
+      expect(listed.map(tool => tool.name)).toContain('weather-env')
+      expect(listed.map(tool => tool.name)).not.toContain('weather-forecast')
+      expect(listed.find(tool => tool.name === 'page')!.description).toBe('Pages through the chat.')
+      expect((await lean.client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      const found = textOf(await lean.client.callTool({ name: 'find_tools', arguments: { query: 'environment variable' } }))
+      expect(found).toMatch(/^weather-env: /)
+      expect(textOf(await lean.client.callTool({ name: 'call_tool', arguments: { name: 'page', arguments: { query: 'q' } } }))).toBe('{"query":"q"}')
+    }
+    finally {
+      await Promise.all([full.close(), lean.close()])
+    }
+  })
+
   it('a server that cannot start is said and left out, retried, and the others serve meanwhile', async () => {
     const file = configFile('broken.json', {
       chat: commandEntry(UPSTREAM_V2),

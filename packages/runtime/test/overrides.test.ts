@@ -105,6 +105,12 @@ describe('operator overrides', () => {
     await expect(createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { search: { params: { org: { hide: true } } } } }), log: () => {} })).rejects.toThrow('overrides.tools["search"].params["org"]: "org" is required by tool "search": fix its value instead')
     await expect(createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { search: { params: { nope: { hide: true } } } } }), log: () => {} })).rejects.toThrow('tool "search" has no parameter "nope" at the root of its input (it has "q", "org", "debug")')
     expect(() => readOverrides({ tool: {} })).toThrow('overrides: needs "tools"')
+    // With many servers: each server's prefix and the separator, checked.
+    expect(readOverrides({ servers: { github: { prefix: 'gh' } }, separator: '-' })).toEqual({ servers: { github: { prefix: 'gh' } }, separator: '-', tools: {} })
+    expect(() => readOverrides({ servers: { github: { prefix: 'g.h' } } })).toThrow('overrides.servers["github"].prefix: must be letters, digits, _ or -')
+    expect(() => readOverrides({ servers: { github: { name: 'x' } } })).toThrow('overrides.servers["github"]: must be {"prefix": "…"}')
+    expect(() => readOverrides({ separator: '::' })).toThrow('overrides.separator: must be letters, digits, _ or -')
+    expect(() => readOverrides({ tools: {}, extra: 1 })).toThrow('overrides.extra: is not an overrides key ("tools"; with --config, "servers" and "separator")')
     expect(() => readOverrides({ tools: { search: { hidden: true } } })).toThrow('overrides.tools["search"].hidden: is not a tool override')
     expect(() => readOverrides({ tools: { search: { params: { org: { fix: 1, hide: true } } } } })).toThrow('overrides.tools["search"].params["org"]: must be {"hide": true} or {"fix": value}')
     const lines: string[] = []

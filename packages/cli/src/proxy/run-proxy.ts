@@ -2,12 +2,12 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Downstream, GatewayEntry, HttpServing, Proxy, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Downstream, GatewayEntry, HttpServing, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, namingOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { snapshotCommand } from './run-snapshot'
 import { ajvValidator } from './validator'
@@ -82,7 +82,10 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
-  const start = (offer?: Downstream['offer']): Promise<Proxy> => (options.gateway ? (proxyOptions: Parameters<typeof createProxy>[1]) => createGateway(options.gateway!, proxyOptions) : (proxyOptions: Parameters<typeof createProxy>[1]) => createProxy(options.upstream!, proxyOptions))({
+  // Many servers' tools named as the overrides say (those given, else those the snapshot recorded).
+  const naming = namingOf(options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined))
+  const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming }) : createProxy(options.upstream!, proxyOptions)
+  const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
     ...(options.preset ? { preset: options.preset } : {}),

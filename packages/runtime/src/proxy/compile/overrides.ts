@@ -25,9 +25,13 @@ export interface ToolOverride {
   params?: Record<string, ParameterOverride>
 }
 
-/** The overrides file: `{ "tools": { "<name>": ToolOverride } }`. */
+/** The overrides file: `{ "tools": { "<name>": ToolOverride } }`, and with many servers how their tools are named. */
 export interface Overrides {
   tools: Record<string, ToolOverride>
+  /** With many servers (`--config`): a server's prefix, by its entry name (`""`: its tools served by their own names). */
+  servers?: Record<string, { prefix?: string }>
+  /** With many servers: what stands between a server's prefix and its tool's name. Default: `__`. */
+  separator?: string
 }
 
 /** A fixed parameter as a snapshot records it: its value and the upstream's schema of the key, which the probe checks it against. */
@@ -45,12 +49,13 @@ const TOOL_KEYS = new Set(['hide', 'description', 'alwaysLoad', 'searchHint', 'p
 
 /** A parsed overrides file, checked: anything off is an `OverridesError` naming its JSON path. */
 export function readOverrides(value: unknown): Overrides {
-  if (!isObject(value) || !isObject(value.tools))
+  if (!isObject(value) || !(isObject(value.tools) || (value.tools === undefined && (value.servers !== undefined || value.separator !== undefined))))
     throw new OverridesError('', 'needs "tools": an object of tool names, each with what to change ({"tools": {"create_issue": {"description": "…"}}})')
-  const stray = Object.keys(value).find(key => key !== 'tools')
+  const stray = Object.keys(value).find(key => key !== 'tools' && key !== 'servers' && key !== 'separator')
   if (stray !== undefined)
-    throw new OverridesError(`.${stray}`, 'is not an overrides key (only "tools")')
-  for (const [name, tool] of Object.entries(value.tools)) {
+    throw new OverridesError(`.${stray}`, 'is not an overrides key ("tools"; with --config, "servers" and "separator")')
+  checkNaming(value)
+  for (const [name, tool] of Object.entries(value.tools ?? {})) {
     const at = `.tools[${JSON.stringify(name)}]`
     if (!isObject(tool))
       throw new OverridesError(at, 'must be an object: hide, description, alwaysLoad, searchHint, params')
@@ -74,7 +79,33 @@ export function readOverrides(value: unknown): Overrides {
         throw new OverridesError(where, 'must be {"hide": true} or {"fix": value}')
     }
   }
-  return value as unknown as Overrides
+  return { ...value, tools: value.tools ?? {} } as unknown as Overrides
+}
+
+/** A name part that fits a tool name: letters, digits, `_` and `-`. */
+const NAME_PART = /^[\w-]*$/
+
+/** The naming of many servers' tools (`servers`, `separator`), checked. */
+function checkNaming(value: Record<string, unknown>): void {
+  if (value.separator !== undefined && (typeof value.separator !== 'string' || value.separator === '' || !NAME_PART.test(value.separator)))
+    throw new OverridesError('.separator', 'must be letters, digits, _ or - (a tool name keeps no other character): "__", "_", "-"')
+  if (value.servers === undefined)
+    return
+  if (!isObject(value.servers))
+    throw new OverridesError('.servers', 'must be an object of server names (as the config names them), each {"prefix": "…"}')
+  for (const [name, server] of Object.entries(value.servers)) {
+    const at = `.servers[${JSON.stringify(name)}]`
+    if (!isObject(server) || Object.keys(server).some(key => key !== 'prefix'))
+      throw new OverridesError(at, 'must be {"prefix": "…"} (the prefix its tools are served by; "" for none)')
+    if (server.prefix !== undefined && (typeof server.prefix !== 'string' || !NAME_PART.test(server.prefix)))
+      throw new OverridesError(`${at}.prefix`, 'must be letters, digits, _ or - ("" serves the tools by their own names)')
+  }
+}
+
+/** How many servers' tools are named, as the overrides say: the separator, and each server's prefix given. */
+export function namingOf(overrides: Overrides | undefined): { separator?: string, prefixes?: Record<string, string> } {
+  const prefixes = Object.fromEntries(Object.entries(overrides?.servers ?? {}).filter(([, server]) => server.prefix !== undefined).map(([name, server]) => [name, server.prefix!]))
+  return { ...(overrides?.separator === undefined ? {} : { separator: overrides.separator }), ...(Object.keys(prefixes).length > 0 ? { prefixes } : {}) }
 }
 
 /** One line per override, for stderr at start-up. */
