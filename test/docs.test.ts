@@ -82,9 +82,11 @@ function kindOf(block: DocBlock): string | undefined {
     return 'client config'
   if (block.lang === 'json') {
     const value = parsedJson(block) as Record<string, unknown>
-    if ('mcpServers' in value || 'servers' in value)
+    // VS Code's "servers" holds servers; an overrides file's names their prefixes and replicas.
+    const overridesServers = Object.values((value.servers ?? {}) as Record<string, object>).every(server => 'prefix' in server || 'replicas' in server)
+    if ('mcpServers' in value || ('servers' in value && !overridesServers))
       return 'client config'
-    if ('tools' in value)
+    if ('tools' in value || 'servers' in value || 'separator' in value)
       return 'overrides'
     return compiledChecks.has(block) ? 'compiled' : undefined
   }
@@ -265,7 +267,7 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
 
   it('an overrides file is one the proxy reads', () => {
     const files = blocks.filter(block => kindOf(block) === 'overrides')
-    expect(files.length).toBe(1)
+    expect(files.length).toBe(2)
     for (const [i, block] of files.entries()) {
       writeFileSync(path.join(SNIPPETS, `overrides-${i}.json`), block.text)
       expect(parseOnly(['proxy', '--overrides', `overrides-${i}.json`, '--', 'node', 'server.js']), where(block)).toEqual({ code: 0, output: '' })

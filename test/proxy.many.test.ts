@@ -104,6 +104,38 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
+  it('replicas of one server (the same tools on other targets) are served as one set, each tool taking a target that names the entry; replicas that differ are refused, the difference named', async () => {
+    const file = configFile('replicas.json', {
+      'weather-eu': commandEntry(OUTPUTS, { env: { REGION: 'eu-west' } }),
+      'weather-us': commandEntry(OUTPUTS, { env: { REGION: 'us-east' } }),
+      'chat': commandEntry(UPSTREAM_V2),
+    })
+    const overrides = join(scratch, 'replicas.overrides.json')
+    writeFileSync(overrides, JSON.stringify({ servers: { weather: { replicas: ['weather-eu', 'weather-us'] } } }))
+    const [gateway, alone] = await Promise.all([
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...OUTPUTS]),
+    ])
+    try {
+      const listed = (await gateway.client.listTools()).tools
+      const weather = listed.filter(tool => tool.name.startsWith('weather'))
+      // One set: as many tools as one replica lists, none of the entries' own names.
+      expect(weather.map(tool => tool.name).sort()).toEqual((await names(alone)).map(name => `weather__${name}`))
+      expect(listed.some(tool => tool.name.startsWith('weather-eu') || tool.name.startsWith('weather-us'))).toBe(false)
+      expect(weather.find(tool => tool.name === 'weather__env')!.inputSchema.properties!.target).toMatchObject({ enum: ['weather-eu', 'weather-us'] })
+      expect(textOf(await gateway.client.callTool({ name: 'weather__env', arguments: { name: 'REGION', target: 'weather-us' } }))).toBe('us-east')
+      expect(textOf(await gateway.client.callTool({ name: 'weather__env', arguments: { name: 'REGION', target: 'weather-eu' } }))).toBe('eu-west')
+      expect(textOf(await gateway.client.callTool({ name: 'chat__page', arguments: { query: 'q' } }))).toBe('{"query":"q"}')
+    }
+    finally {
+      await Promise.all([gateway.close(), alone.close()])
+    }
+    writeFileSync(overrides, JSON.stringify({ servers: { mixed: { replicas: ['weather-eu', 'chat'] } } }))
+    const refused = await runCli(['proxy', '--config', file, '--overrides', overrides], ROOT, 120_000, INITIALIZE)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/the replicas of "mixed" differ, so they are not folded: "weather-eu" lists tool "[a-z_]+", which "chat" does not/)
+  })
+
   it('a server that cannot start is said and left out, retried, and the others serve meanwhile', async () => {
     const file = configFile('broken.json', {
       chat: commandEntry(UPSTREAM_V2),

@@ -7,7 +7,7 @@ import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, namingOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { snapshotCommand } from './run-snapshot'
 import { ajvValidator } from './validator'
@@ -83,8 +83,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
   // Many servers' tools named as the overrides say (those given, else those the snapshot recorded).
-  const naming = namingOf(options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined))
-  const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming }) : createProxy(options.upstream!, proxyOptions)
+  const named = options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined)
+  const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),

@@ -6,7 +6,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { GatewayEntry, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { ajvValidator } from './validator'
@@ -66,7 +66,7 @@ function fileNameOf(name: string): string {
 /** Connects to the upstream, compiles its list and writes the snapshot; resolves with the file written. */
 export async function runSnapshot(options: SnapshotCommandOptions): Promise<string> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
+  const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
     const list = await (async () => {

@@ -209,6 +209,8 @@ export interface GatewayOptions extends ProxyOptions {
   naming?: NamingOptions
   /** How long the first list waits for servers still starting, and any list for one server. Default: 10,000 ms. */
   listMs?: number
+  /** Entries served as one server, each tool taking a `target` that names the entry: by that server's name. */
+  replicas?: Readonly<Record<string, readonly string[]>>
 }
 
 /**
@@ -219,7 +221,7 @@ export interface GatewayOptions extends ProxyOptions {
  */
 export async function createGateway(entries: readonly GatewayEntry[], options: GatewayOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
-  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs']), log })
+  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs', 'replicas']), log })
   return servedOver(connection, options, log)
 }
 

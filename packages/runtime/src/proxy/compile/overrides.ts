@@ -28,8 +28,12 @@ export interface ToolOverride {
 /** The overrides file: `{ "tools": { "<name>": ToolOverride } }`, and with many servers how their tools are named. */
 export interface Overrides {
   tools: Record<string, ToolOverride>
-  /** With many servers (`--config`): a server's prefix, by its entry name (`""`: its tools served by their own names). */
-  servers?: Record<string, { prefix?: string }>
+  /**
+   * With many servers (`--config`): a server's prefix, by its entry name (`""`: its tools served by
+   * their own names); or, by a name of its own, the entries served as one server (`replicas`), each
+   * tool taking a `target` that names the entry.
+   */
+  servers?: Record<string, { prefix?: string, replicas?: string[] }>
   /** With many servers: what stands between a server's prefix and its tool's name. Default: `__`. */
   separator?: string
 }
@@ -95,11 +99,19 @@ function checkNaming(value: Record<string, unknown>): void {
     throw new OverridesError('.servers', 'must be an object of server names (as the config names them), each {"prefix": "…"}')
   for (const [name, server] of Object.entries(value.servers)) {
     const at = `.servers[${JSON.stringify(name)}]`
-    if (!isObject(server) || Object.keys(server).some(key => key !== 'prefix'))
-      throw new OverridesError(at, 'must be {"prefix": "…"} (the prefix its tools are served by; "" for none)')
+    if (!isObject(server) || Object.keys(server).some(key => key !== 'prefix' && key !== 'replicas'))
+      throw new OverridesError(at, 'must be {"prefix": "…"} (the prefix its tools are served by; "" for none) or {"replicas": ["entry", …]}')
     if (server.prefix !== undefined && (typeof server.prefix !== 'string' || !NAME_PART.test(server.prefix)))
       throw new OverridesError(`${at}.prefix`, 'must be letters, digits, _ or - ("" serves the tools by their own names)')
+    const replicas = server.replicas
+    if (replicas !== undefined && (!Array.isArray(replicas) || replicas.length < 2 || replicas.some(entry => typeof entry !== 'string') || new Set(replicas).size !== replicas.length))
+      throw new OverridesError(`${at}.replicas`, 'must name two or more entries of the config, each once')
   }
+}
+
+/** The entries served as one server with a `target` parameter, by that server's name. */
+export function replicasOf(overrides: Overrides | undefined): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(overrides?.servers ?? {}).filter(([, server]) => server.replicas !== undefined).map(([name, server]) => [name, server.replicas!]))
 }
 
 /** How many servers' tools are named, as the overrides say: the separator, and each server's prefix given. */

@@ -7,6 +7,7 @@ import type { ConnectOptions } from '../connect'
 import type { Member, MergedClient } from './merged-client'
 import type { NamingOptions } from './served-names'
 import { connectUpstream } from '../connect'
+import { ProxySetupError } from '../setup-error'
 import { mergedClient } from './merged-client'
 
 /** One server of many: its name (its tools' prefix), where it is, and what its config keeps of its tools. */
@@ -18,6 +19,8 @@ export interface GatewayEntry {
 
 export interface ConnectManyOptions extends Pick<ConnectOptions, 'offer' | 'asks'> {
   naming?: NamingOptions
+  /** Entries served as one server, each tool taking a `target` that names the entry: by that server's name. */
+  replicas?: Readonly<Record<string, readonly string[]>>
   /** The name and version the proxy gives downstream. Default: `flatmcp`. */
   info?: { name: string, version: string }
   /** How long the first list waits for servers still starting, and any list for one server. Default: 10,000 ms. */
@@ -68,14 +71,32 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
   return start()
 }
 
+/** Groups of replicas that name entries the config has, each entry in one group at most, none named as an entry. */
+function checkReplicas(entries: readonly GatewayEntry[], replicas: Readonly<Record<string, readonly string[]>>): void {
+  const names = new Set(entries.map(entry => entry.name))
+  const grouped = new Map<string, string>()
+  for (const [group, members] of Object.entries(replicas)) {
+    if (names.has(group))
+      throw new ProxySetupError(`the replicas "${group}" take the name of an entry of the config: name the group otherwise`)
+    for (const member of members) {
+      if (!names.has(member))
+        throw new ProxySetupError(`the replicas "${group}" name "${member}", which the config does not list (it lists ${[...names].map(name => JSON.stringify(name)).join(', ')})`)
+      if (grouped.has(member))
+        throw new ProxySetupError(`"${member}" is a replica of both "${grouped.get(member)}" and "${group}"`)
+      grouped.set(member, group)
+    }
+  }
+}
+
 /**
  * Connects every entry at once and serves them as one upstream (`mergedClient`): its close ends them
  * all; none ending ends it.
  */
 export function connectMany(entries: readonly GatewayEntry[], options: ConnectManyOptions): Upstream {
+  checkReplicas(entries, options.replicas ?? {})
   const members: Member[] = []
   const lives: Life[] = []
-  const merged = mergedClient(members, { naming: options.naming ?? {}, info: options.info ?? { name: 'flatmcp', version: '1' }, listMs: options.listMs ?? 10_000, log: options.log })
+  const merged = mergedClient(members, { naming: options.naming ?? {}, ...(options.replicas ? { replicas: options.replicas } : {}), info: options.info ?? { name: 'flatmcp', version: '1' }, listMs: options.listMs ?? 10_000, log: options.log })
   for (const entry of entries) {
     const life: Life = { attempts: 0, closing: false }
     const member: Member = { name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}), down: 'it is starting', started: Promise.resolve() }

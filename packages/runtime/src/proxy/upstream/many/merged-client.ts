@@ -7,6 +7,7 @@ import type { NameOrigin, NamingOptions } from './served-names'
 import { opening } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
+import { chosenReplica, foldedList } from './replicas'
 import { servedNames } from './served-names'
 
 /** One server behind the gateway: its name, what its config keeps of its tools, and its client while it is up. */
@@ -22,6 +23,8 @@ export interface Member {
 
 export interface MergedOptions {
   naming: NamingOptions
+  /** Entries served as one server with a `target` parameter: its name, and theirs. */
+  replicas?: Readonly<Record<string, readonly string[]>>
   info: { name: string, version: string }
   /** How long the first list waits for servers still starting, and any list for one server's answer. */
   listMs: number
@@ -36,7 +39,11 @@ export interface MergedClient extends UpstreamClient {
   handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown> }
 }
 
-type Route = NameOrigin & { member: Member }
+/** Where a served name goes: its member (for folded replicas, the group, and each replica by name). */
+type Route = NameOrigin & { member: Member, replicas?: readonly Member[] }
+
+/** One member's listed items, or a group of replicas' folded into one. */
+type Gathered = { member: Member, items: Record<string, unknown>[], replicas?: readonly Member[] }
 
 const rpcError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
 
@@ -69,17 +76,33 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
 }
 
 /** The members' lists as one, each item renamed; the routes from served name back to the member. */
-function merge(lists: { member: Member, items: Record<string, unknown>[] }[], options: MergedOptions, what: string): { items: Record<string, unknown>[], routes: Map<string, Route> } {
-  const kept_ = lists.map(({ member, items }) => ({ member, items: what === 'tool' ? items.filter(item => kept(member, item.name as string)) : items }))
+function merge(lists: Gathered[], options: MergedOptions, what: string): { items: Record<string, unknown>[], routes: Map<string, Route> } {
+  const kept_ = lists.map(({ member, items, replicas }) => ({ member, replicas, items: what === 'tool' && !replicas ? items.filter(item => kept(member, item.name as string)) : items }))
   const names = servedNames(kept_.flatMap(({ member, items }) => items.map(item => ({ server: member.name, name: item.name as string }))), options.naming, what)
   const byOrigin = new Map([...names].map(([served, origin]) => [`${origin.server}\u0000${origin.name}`, served]))
   const routes = new Map<string, Route>()
-  const items = kept_.flatMap(({ member, items: own }) => own.map((item) => {
+  const items = kept_.flatMap(({ member, items: own, replicas }) => own.map((item) => {
     const served = byOrigin.get(`${member.name}\u0000${item.name as string}`)!
-    routes.set(served, { server: member.name, name: item.name as string, member })
+    routes.set(served, { server: member.name, name: item.name as string, member, ...(replicas ? { replicas } : {}) })
     return { ...item, name: served }
   }))
   return { items, routes }
+}
+
+/**
+ * The gathered lists with each group of replicas folded into one (its tools taking `target`); the
+ * replicas' own lists leave it. A group none of whose replicas answered lists nothing.
+ */
+function foldReplicas(lists: Gathered[], members: readonly Member[], options: MergedOptions): Gathered[] {
+  const groups = Object.entries(options.replicas ?? {})
+  const inGroup = new Set(groups.flatMap(([, names]) => names))
+  const folded = groups.flatMap(([group, names]): Gathered[] => {
+    const answered = lists.filter(list => names.includes(list.member.name))
+    const items = foldedList(group, names, answered.map(list => ({ server: list.member.name, items: list.items.filter(item => kept(list.member, item.name as string)) })))
+    const replicas = members.filter(member => names.includes(member.name))
+    return answered.length === 0 ? [] : [{ member: { name: group, started: Promise.resolve() }, items, replicas }]
+  })
+  return [...lists.filter(list => !inGroup.has(list.member.name)), ...folded]
 }
 
 /** What the merged client knows between requests: where each served name, prompt and resource goes. */
@@ -97,13 +120,25 @@ const liveOf = (members: readonly Member[]): Member[] => members.filter(member =
 async function routed(route: Route | undefined, message: Message, schema: unknown, requestOptions: RequestOptions | undefined): Promise<unknown> {
   if (!route)
     throw rpcError(-32602, `Unknown ${message.method === 'tools/call' ? 'tool' : 'prompt'} ${JSON.stringify(message.params?.name)}.`)
-  if (!route.member.client) {
-    const text = `The server "${route.server}" behind this proxy is not running (${route.member.down ?? 'it is starting'}); its tools come back when it does.`
+  const chosen = route.replicas ? replicaOf(route.replicas, message) : { member: route.member, params: message.params }
+  if ('error' in chosen)
+    return { isError: true, content: [{ type: 'text', text: chosen.error }] }
+  const { member, params } = chosen
+  if (!member.client) {
+    const text = `The server "${member.name}" behind this proxy is not running (${member.down ?? 'it is starting'}); its tools come back when it does.`
     if (message.method === 'tools/call')
       return { isError: true, content: [{ type: 'text', text }] }
     throw rpcError(-32603, text)
   }
-  return route.member.client.request({ ...message, params: { ...message.params, name: route.name } }, schema, requestOptions)
+  return member.client.request({ ...message, params: { ...params, name: route.name } }, schema, requestOptions)
+}
+
+/** The replica a folded call's `target` names, and its params without it; the error's text where it names none. */
+function replicaOf(replicas: readonly Member[], message: Message): { member: Member, params: Record<string, unknown> } | { error: string } {
+  const chosen = chosenReplica(message.params?.arguments, replicas.map(replica => replica.name))
+  if ('error' in chosen)
+    return chosen
+  return { member: replicas.find(replica => replica.name === chosen.replica)!, params: { ...message.params, arguments: chosen.arguments } }
 }
 
 /** Every member's resources (or templates) as one list; a URI two members list is read from the first, said. */
@@ -144,7 +179,7 @@ function requestTable(members: readonly Member[], routes: Routes, options: Merge
         routes.first = false
         await within(Promise.allSettled(members.map(member => member.started)), options.listMs)
       }
-      const merged = merge(await gathered(live(), 'tools/list', options), options, 'tool')
+      const merged = merge(foldReplicas(await gathered(live(), 'tools/list', options), members, options), options, 'tool')
       routes.tools = merged.routes
       return { tools: merged.items }
     },
