@@ -168,6 +168,29 @@ describe('what an operator meets', () => {
     expect(probed.code).toBe(0)
   }, 600_000)
 
+  it('behind one --config of all of them (a client\'s mcpServers, each with its env): every tool of every server listed by NAME__tool, and calls reach their own server with the direct result', async () => {
+    const entries = Object.fromEntries(NPM_SERVERS.map((server) => {
+      const { command, env } = setUp(server)
+      return [server.name, { command: command[0], args: command.slice(1), env }]
+    }))
+    const file = join(scratch, 'claude_desktop_config.json')
+    writeFileSync(file, JSON.stringify({ mcpServers: entries }, null, 2))
+    const client = await connect([process.execPath, CLI, 'proxy', '--config', file], {})
+    try {
+      const listed = (await client.listTools()).tools.map(tool => tool.name).sort()
+      const own = NPM_SERVERS.flatMap(server => (lists.get(server.name) ?? []).map(tool => `${server.name}__${tool.name}`.replace(/[^\w-]/g, '_'))).sort()
+      expect(own.length).toBeGreaterThan(250)
+      expect(listed).toEqual(own)
+      const sum = await client.callTool({ name: 'everything__get-sum', arguments: { a: '2', b: '3.5' } })
+      expect(textOf(sum)).toMatch(/5\.5/)
+      const thought = await client.callTool({ name: 'sequential-thinking__sequentialthinking', arguments: { thought: 'first', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false } })
+      expect(textOf(thought)).toMatch(/thoughtNumber/)
+    }
+    finally {
+      await client.close()
+    }
+  })
+
   it('a server that needs its environment to start starts through the proxy given it, and not without', async () => {
     for (const server of NPM_SERVERS.filter(s => s.needsEnv)) {
       const { command, env } = setUp(server)
