@@ -4,7 +4,7 @@
 // naming it. The proxy compiles and serves this one client as it serves any upstream.
 import type { Message, RequestOptions, UpstreamClient } from '../upstream'
 import type { NameOrigin, NamingOptions } from './served-names'
-import { opening } from '../../../util/wait'
+import { opening, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
 import { chosenReplica, foldedList } from './replicas'
@@ -52,20 +52,21 @@ function kept(member: Member, name: string): boolean {
   return (member.tools?.only?.includes(name) ?? true) && !(member.tools?.except?.includes(name) ?? false)
 }
 
-/** Waits at most `ms`. */
-const within = (promise: Promise<unknown>, ms: number): Promise<unknown> => Promise.race([promise, new Promise(resolve => setTimeout(resolve, ms).unref?.())])
-
-/** Each listed item of every member, renamed; a member that does not answer in time is left out, and said. */
-async function gathered(members: readonly Member[], method: 'tools/list' | 'prompts/list', options: MergedOptions): Promise<{ member: Member, items: Record<string, unknown>[] }[]> {
+/**
+ * Each listed item of every member (tools its config keeps); a member that does not answer in time
+ * is left out, and said.
+ */
+async function gathered(members: readonly Member[], method: 'tools/list' | 'prompts/list', options: MergedOptions): Promise<Gathered[]> {
+  const capability = method === 'tools/list' ? 'tools' : 'prompts'
   const lists = await Promise.all(members.map(async (member) => {
     const client = member.client
-    const capability = method === 'tools/list' ? 'tools' : 'prompts'
     if (!client || (method === 'prompts/list' && client.getServerCapabilities()?.[capability] === undefined))
       return undefined
     try {
       const request = (message: Message): Promise<unknown> => client.request({ ...message, method }, ANY_RESULT, { timeout: options.listMs })
-      const { tools } = method === 'tools/list' ? await listAll(request, options.log) : { tools: ((await request({ method }) as { prompts?: unknown[] }).prompts ?? []) }
-      return { member, items: tools.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string') }
+      const listed = method === 'tools/list' ? (await listAll(request, options.log)).tools : ((await request({ method }) as { prompts?: unknown[] }).prompts ?? [])
+      const items = listed.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string')
+      return { member, items: method === 'tools/list' ? items.filter(item => kept(member, item.name as string)) : items }
     }
     catch (error) {
       options.log(`flatmcp proxy: server "${member.name}" did not list its ${capability} (${(error as Error).message}); serving the others`)
@@ -77,15 +78,14 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
 
 /** The members' lists as one, each item renamed; the routes from served name back to the member. */
 function merge(lists: Gathered[], options: MergedOptions, what: string): { items: Record<string, unknown>[], routes: Map<string, Route> } {
-  const kept_ = lists.map(({ member, items, replicas }) => ({ member, replicas, items: what === 'tool' && !replicas ? items.filter(item => kept(member, item.name as string)) : items }))
-  const names = servedNames(kept_.flatMap(({ member, items }) => items.map(item => ({ server: member.name, name: item.name as string }))), options.naming, what)
-  const byOrigin = new Map([...names].map(([served, origin]) => [`${origin.server}\u0000${origin.name}`, served]))
+  const listed = lists.flatMap(({ member, items, replicas }) => items.map(item => ({ member, item, replicas })))
+  // In the order of their origins (a collision throws): the i-th served name is the i-th item's.
+  const served = [...servedNames(listed.map(({ member, item }) => ({ server: member.name, name: item.name as string })), options.naming, what).keys()]
   const routes = new Map<string, Route>()
-  const items = kept_.flatMap(({ member, items: own, replicas }) => own.map((item) => {
-    const served = byOrigin.get(`${member.name}\u0000${item.name as string}`)!
-    routes.set(served, { server: member.name, name: item.name as string, member, ...(replicas ? { replicas } : {}) })
-    return { ...item, name: served }
-  }))
+  const items = listed.map(({ member, item, replicas }, i) => {
+    routes.set(served[i]!, { server: member.name, name: item.name as string, member, ...(replicas ? { replicas } : {}) })
+    return { ...item, name: served[i] }
+  })
   return { items, routes }
 }
 
@@ -98,7 +98,7 @@ function foldReplicas(lists: Gathered[], members: readonly Member[], options: Me
   const inGroup = new Set(groups.flatMap(([, names]) => names))
   const folded = groups.flatMap(([group, names]): Gathered[] => {
     const answered = lists.filter(list => names.includes(list.member.name))
-    const items = foldedList(group, names, answered.map(list => ({ server: list.member.name, items: list.items.filter(item => kept(list.member, item.name as string)) })))
+    const items = foldedList(group, names, answered.map(list => ({ server: list.member.name, items: list.items })))
     const replicas = members.filter(member => names.includes(member.name))
     return answered.length === 0 ? [] : [{ member: { name: group, started: Promise.resolve() }, items, replicas }]
   })
@@ -144,6 +144,9 @@ function replicaOf(replicas: readonly Member[], message: Message): { member: Mem
 /** Every member's resources (or templates) as one list; a URI two members list is read from the first, said. */
 async function listResources(members: readonly Member[], routes: Routes, method: string, key: 'resources' | 'resourceTemplates', options: MergedOptions): Promise<unknown> {
   const all: unknown[] = []
+  // Each listing says anew which member holds a URI.
+  if (key === 'resources')
+    routes.resources.clear()
   for (const member of liveOf(members).filter(m => m.client!.getServerCapabilities()?.resources !== undefined)) {
     const result = await member.client!.request({ method }, ANY_RESULT, { timeout: options.listMs }).catch(() => undefined) as Record<string, unknown[]> | undefined
     for (const item of result?.[key] ?? []) {
