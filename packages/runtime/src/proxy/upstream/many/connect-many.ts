@@ -41,8 +41,11 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
     if (life.closing)
       return
     const wait = Math.min(1000 * 2 ** life.attempts++, options.maxBackoffMs ?? 60_000)
-    options.log(`flatmcp proxy: server "${entry.name}" ${why}; its tools are left out, and it is started again in ${wait / 1000} s`)
-    merged.changed()
+    // Said once per outage, not at every try: the next line about it says it is back.
+    if (life.attempts === 1) {
+      options.log(`flatmcp proxy: server "${entry.name}" ${why}; its tools are left out, and it is started again in ${wait / 1000} s, then less and less often (a minute at most)`)
+      merged.changed()
+    }
     life.timer = setTimeout(() => void start(), wait)
     life.timer.unref?.()
   }
@@ -54,6 +57,8 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
         return
       }
       life.connection = connection
+      if (life.attempts > 0)
+        options.log(`flatmcp proxy: server "${entry.name}" is back; its tools are listed again`)
       life.attempts = 0
       const { client } = connection
       client.setNotificationHandler('notifications/tools/list_changed', merged.changed)
