@@ -7,12 +7,13 @@
 import type { ProfileName } from '@flatmcp/core'
 import type { Connected } from './support/client'
 import type { Listening } from './support/proxy'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compileTool, modelAnswer } from '@flatmcp/core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { startOAuthUpstream } from './support/oauth-upstream'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
@@ -467,9 +468,72 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     }
   })
 
+  it('answers initialize and the first tools/list from the snapshot while the upstream is still starting; a call waits for it, and a list the upstream changed is told', async () => {
+    const gate = join(scratch, 'gate')
+    const early = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--', ...UPSTREAM_V2, '--gate', gate])
+    try {
+      const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: Listed[], handshake: { capabilities: Record<string, unknown> } }
+      expect(snapshot.handshake.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {} })
+      // The upstream is not serving (its gate is shut): the handshake and the list are the snapshot's.
+      expect(early.client.getServerVersion()).toMatchObject({ name: 'upstream-v2', version: '1.0.0' })
+      expect(early.client.getServerCapabilities()).toMatchObject({ prompts: {}, resources: {} })
+      expect((await early.client.listTools()).tools).toEqual(snapshot.tools)
+      const answered = call(early.client, 'page', { query: 'q', limit: '3' })
+      const settled = await Promise.race([answered.then(() => 'answered'), new Promise(resolve => setTimeout(resolve, 300, 'waiting'))])
+      expect(settled).toBe('waiting')
+      writeFileSync(gate, '')
+      expect((await answered).content[0]?.text).toBe('{"query":"q","limit":3}')
+      await vi.waitFor(() => expect(early.stderr()).toContain('all from the snapshot'), { timeout: 60_000, interval: 50 })
+      expect(early.stderr()).not.toContain('no longer matches')
+    }
+    finally {
+      await early.close()
+      rmSync(gate, { force: true })
+    }
+    // An upstream that changed: its own list replaces the snapshot's, and the client is told.
+    const changed = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--', ...UPSTREAM_V2, 'revised', '--gate', gate])
+    try {
+      const told = new Promise<void>((resolve) => {
+        (changed.client as unknown as { setNotificationHandler: (method: string, handler: () => void) => void }).setNotificationHandler('notifications/tools/list_changed', () => resolve())
+      })
+      expect((await changed.client.listTools()).tools.find(tool => tool.name === 'page')?.description).not.toBe('A page of results, newest first.')
+      writeFileSync(gate, '')
+      await told
+      expect((await changed.client.listTools()).tools.find(tool => tool.name === 'page')?.description).toBe('A page of results, newest first.')
+    }
+    finally {
+      await changed.close()
+      rmSync(gate, { force: true })
+    }
+  })
+
+  it('an upstream that ends before it is connected ends the proxy (exit 2), though the snapshot answered the client', async () => {
+    const gate = join(scratch, 'gate-ends')
+    // It ends, without a handshake, once the client has had its answers.
+    const ends = `const { existsSync } = require('node:fs'); setInterval(() => existsSync(${JSON.stringify(gate)}) && process.exit(3), 20)`
+    const child = spawn(process.execPath, [CLI, 'proxy', '--artifact', file, '--', process.execPath, '-e', ends], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+    child.stdin.write(`${INITIALIZE}${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`)
+    await vi.waitFor(() => expect(stdout).toContain('"name":"page"'), { timeout: 60_000, interval: 50 })
+    expect(stdout).toContain('"serverInfo":{"name":"upstream-v2"')
+    writeFileSync(gate, '')
+    expect(await exited).toBe(2)
+    expect(stderr).toMatch(/flatmcp: could not connect to the upstream \S*node: /)
+  })
+
   it('when the upstream no longer matches, says what changed and compiles it anew; with --frozen it refuses to start', async () => {
     const drifted = await connectStdioV2(process.execPath, [CLI, 'proxy', '--artifact', file, '--compile-timeout', '1000', '--', ...UPSTREAM_V2, 'revised', 'hostile'])
     try {
+      // The snapshot's list is served until the upstream gives its own: what it says of the drift comes first.
+      await vi.waitFor(() => expect(drifted.stderr()).toContain('no longer matches'), { timeout: 60_000, interval: 50 })
       const page = (await drifted.client.listTools()).tools.find(tool => tool.name === 'page')
       expect(page?.description).toBe('A page of results, newest first.')
       expect(drifted.stderr()).toContain('flatmcp proxy: the upstream no longer matches the snapshot (changed: "page"; new: "nested", "redos", "huge", "plain"); what changed or is new is compiled anew')

@@ -5,6 +5,8 @@
 // a prompt. With `hostile`, tools whose schemas would hold a compiler for minutes, beside a plain one.
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio'
+import { existsSync } from 'node:fs'
+import { setTimeout } from 'node:timers'
 import { z } from 'zod'
 import { serveFetch } from './serve-fetch'
 
@@ -99,6 +101,11 @@ function makeServer(): McpServer {
 }
 
 let grown = false
+
+// `--gate file`: a server slow to start, serving once the file exists.
+const gateAt = process.argv.indexOf('--gate')
+while (gateAt >= 0 && !existsSync(process.argv[gateAt + 1]!))
+  await new Promise(resolve => setTimeout(resolve, 20))
 
 if (httpAt < 0 && process.argv.includes('modern-only')) {
   serveStdio(() => makeServer(), { legacy: 'reject' })

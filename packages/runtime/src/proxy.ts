@@ -2,12 +2,13 @@
 // from the upstream's list or served from a snapshot; the upstream connected to as a command, a URL
 // or a client; served over stdio or stateless HTTP. The stateless fetch handler for an HTTP
 // upstream is at `@flatmcp/runtime/proxy/fetch`.
-export type { ProxiedTool, Snapshot, UpstreamRecord, UpstreamTool } from './artifact/format'
+export type { ProxiedTool, Snapshot, UpstreamHandshake, UpstreamRecord, UpstreamTool } from './artifact/format'
 export type { Validator } from './proxy/compile/chooser'
 export { compileUpstreamList } from './proxy/compile/compile-list'
 export { fallbacksOf } from './proxy/compile/fallbacks'
 export type { CompiledUpstreamList, CompileListOptions } from './proxy/compile/compile-list'
 export { connectUpstream } from './proxy/upstream/connect'
+export { handshakeOf } from './proxy/upstream/upstream'
 export { expandVariables, PROXY_VARIABLES, upstreamEnvironment } from './proxy/upstream/environment'
 export type { ConnectOptions } from './proxy/upstream/connect'
 export type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamOAuth, UpstreamTarget } from './proxy/upstream/upstream'

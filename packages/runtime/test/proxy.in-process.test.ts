@@ -639,7 +639,7 @@ describe('the proxy whole in the library', () => {
     const list = await compileUpstreamList(entries, { profiles: ['openai-strict'] })
     expect(list.preset).toBe('json-schema')
     const proxy = await createProxy(fakeUpstream(TOOLS), { profiles: ['openai-strict'], log: () => {} })
-    expect(toSnapshot(list.tools, { generator: 'flatmcp@test', upstream: { name: 'fake', version: '1' }, preset: list.preset, profiles: ['openai-strict'] })).toEqual(proxy.snapshot('flatmcp@test'))
+    expect(toSnapshot(list.tools, { generator: 'flatmcp@test', upstream: { name: 'fake', version: '1' }, handshake: { capabilities: { tools: {} } }, preset: list.preset, profiles: ['openai-strict'] })).toEqual(proxy.snapshot('flatmcp@test'))
     const again = await compileUpstreamList(entries, { profiles: ['openai-strict'], known: [{ preset: list.preset, tools: list.tools }] })
     expect(again.tools[0]).toBe(list.tools[0])
     // A preset told over the list, not asked for: pydantic's fingerprints are read as pydantic.

@@ -40,15 +40,17 @@ export const proxy: Command = {
     const withheld = served.http && served.http.tokens.length > 0 ? { withheld: served.http.tokens } : {}
     if (parseOnly())
       return 0
-    const { runProxy } = await import('../proxy/run-proxy')
     if ('config' in named) {
       const gateway = await gatewayEntries(named.config, withheld, 'proxy')
+      const { runProxy } = await import('../proxy/run-proxy')
       await runProxy({ ...common, gateway, config: named.config, ...served, ...(overrides ? { overrides } : {}) })
       return new Promise<number>(() => {})
     }
     const upstream: UpstreamTarget = { ...named, ...withheld }
-    // The upstream command starts now, while the proxy's own modules load (a few hundred milliseconds).
+    // The upstream command starts first, and boots while the proxy's own modules load (a few hundred
+    // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
+    const { runProxy } = await import('../proxy/run-proxy')
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },

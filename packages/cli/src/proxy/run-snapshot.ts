@@ -6,7 +6,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { GatewayEntry, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { ajvValidator } from './validator'
@@ -88,7 +88,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
         log(`flatmcp snapshot: tool ${shown(tool.name)} ${fallback}`)
       return !dropped
     })
-    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: list.preset, profiles, ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
+    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
     writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)

@@ -117,11 +117,22 @@ export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: st
 /** A tool's `schemaHash` in each profile it is listed in (the base is `portable`): the lowercase hex SHA-256 of its canonical JSON as listed. */
 export type SchemaHashes = Record<string, string>
 
+/** What an upstream says of itself in its handshake, besides its name and version. */
+export interface UpstreamHandshake {
+  capabilities: Record<string, unknown>
+  instructions?: string
+}
+
 /** A snapshot as `flatmcp snapshot` writes it: an artifact whose source is a server, not a module. */
 export interface Snapshot {
   generator: string
   /** The upstream server, as it named itself. */
   upstream: { name: string, version: string }
+  /**
+   * What the upstream said in its handshake besides its name: a proxy given the snapshot answers a
+   * client's `initialize` and first `tools/list` from it while the upstream is still starting.
+   */
+  handshake?: UpstreamHandshake
   options: { profile: 'portable', profiles: ProfileName[], preset: PresetName, coercion: true, extend: null }
   tools: McpTool[]
   runtime: Record<string, SnapshotRuntimeEntry>

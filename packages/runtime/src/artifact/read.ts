@@ -145,6 +145,7 @@ export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, 
     [typeof upstream.name === 'string' && typeof upstream.version === 'string', '"upstream" needs the server\'s name and version'],
     [typeof o?.preset === 'string' && isStringList(o.profiles), '"options" needs a preset and a list of profiles'],
     [Array.isArray(s.tools) && isObject(s.runtime), 'it needs "tools", a list, and "runtime", an object'],
+    [s.handshake === undefined || (isObject(s.handshake) && isObject(s.handshake.capabilities) && (s.handshake.instructions === undefined || typeof s.handshake.instructions === 'string')), '"handshake" needs the upstream\'s capabilities, an object, and its instructions, if any, a string'],
   ])
   // What the compiler said, by tool: what a proxy serving the snapshot says of its fallbacks, and writes again.
   const said = new Map<string, ToolDiagnostic[]>()

@@ -1,7 +1,7 @@
 // The one writer of `*.mcp.json` files, module artifacts and snapshots alike: keys in a fixed order,
 // no timestamps, two-space JSON and a final newline, so the same input gives the same bytes in every
 // bundler and on every machine.
-import type { ArtifactDiagnostic, ArtifactOptions, FlatEntry, FormEntry, ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot } from './format'
+import type { ArtifactDiagnostic, ArtifactOptions, FlatEntry, FormEntry, ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, UpstreamHandshake } from './format'
 import type { PresetName, ProfileName } from '@flatmcp/core'
 
 /** A tool's `runtime` data, in the order artifacts write it. */
@@ -50,6 +50,8 @@ export function moduleArtifact(input: ModuleArtifactInput): ModuleArtifact {
 export interface SnapshotAbout {
   generator: string
   upstream: { name: string, version: string }
+  /** What the upstream said in its handshake: recorded, so a proxy can answer before the upstream is up. */
+  handshake?: UpstreamHandshake
   preset: PresetName
   profiles: readonly ProfileName[]
   /** The operator's overrides the list was read with, and each tool's fixed parameters. */
@@ -62,6 +64,7 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
   return {
     generator: about.generator,
     upstream: { name: about.upstream.name, version: about.upstream.version },
+    ...(about.handshake === undefined ? {} : { handshake: recordedHandshake(about.handshake) }),
     options: { profile: 'portable', profiles: about.profiles.filter(profile => profile !== 'portable'), preset: about.preset, coercion: true, extend: null },
     tools: tools.map(tool => tool.precomputed.tool),
     runtime: Object.fromEntries(tools.map(tool => [tool.name, {
@@ -73,6 +76,11 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
     diagnostics: tools.flatMap(tool => tool.diagnostics.map(({ tool: name, schema, code, severity, path, message }) => ({ tool: name, ...(schema === 'input' ? {} : { schema }), code, severity, path, message }))),
     ...(about.overrides === undefined ? {} : { overrides: { file: about.overrides, fixed: Object.fromEntries(about.fixed ?? []) } }),
   }
+}
+
+/** A handshake as a snapshot records it: the capabilities, and the instructions where there are some. */
+function recordedHandshake(handshake: UpstreamHandshake): UpstreamHandshake {
+  return { capabilities: handshake.capabilities, ...(typeof handshake.instructions === 'string' && handshake.instructions !== '' ? { instructions: handshake.instructions } : {}) }
 }
 
 /** An artifact's text, a module's or a snapshot: two-space JSON and a final newline. */

@@ -18,7 +18,7 @@ import type { Server } from '@modelcontextprotocol/server'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { toSnapshot } from '../artifact/write'
 import { logLine } from '../util/log'
-import { definedOf } from '../util/object'
+import { definedOf, isObject } from '../util/object'
 import { throttled, timerMs } from '../util/wait'
 import { describeOverrides } from './compile/overrides'
 import { readSnapshot } from './compile/snapshot-drift'
@@ -31,9 +31,10 @@ import { listenToUpstream } from './serve/upstream-events'
 import { clientUpstream } from './upstream/client'
 import type { GatewayEntry } from './upstream/many/connect-many'
 import type { NamingOptions } from './upstream/many/served-names'
-import { connectUpstream } from './upstream/connect'
+import type { Recorded } from './upstream/ahead'
+import { connectAhead, connectUpstream } from './upstream/connect'
 import { connectMany } from './upstream/many/connect-many'
-import { isUpstreamTarget } from './upstream/upstream'
+import { handshakeOf, isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
 export interface ProxyOptions {
@@ -103,6 +104,10 @@ export interface ProxyOptions {
    * What `createProxy` waits for: the upstream's list compiled (`list`, the default), or only the
    * connection (`connection`: a client's first `tools/list` waits for the list instead, and `ready`
    * says when it is compiled), so a client's `initialize` is answered as soon as the upstream's is.
+   * With `connection`, a snapshot that records the upstream's handshake and an upstream the proxy
+   * connects to itself (and no `overrides` but the snapshot's), it waits for nothing: `initialize`
+   * and `tools/list` are answered from the snapshot until the upstream lists its own tools (a list
+   * that differs is then told with `list_changed`), and calls wait for the upstream.
    */
   wait?: 'list' | 'connection'
   /**
@@ -179,10 +184,27 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
   const log = options.log ?? logLine
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
-    const connection = await connectUpstream(target, { ...offerOf(options), ...(options.started ? { started: options.started } : {}), log })
+    const connecting = { ...offerOf(options), ...(options.started ? { started: options.started } : {}), log }
+    const recorded = recordedOf(options)
+    const connection = recorded ? connectAhead(target, recorded, connecting) : await connectUpstream(target, connecting)
     return servedOver(connection, options, log)
   }
   return proxyOver(clientUpstream(upstream), options, log)
+}
+
+/**
+ * The upstream's handshake as the snapshot recorded it, where the proxy answers from it while the
+ * upstream starts: it waits only for the connection, and serves the snapshot as made (no other overrides).
+ */
+function recordedOf(options: ProxyOptions): Recorded | undefined {
+  const { snapshot } = options
+  if (options.wait !== 'connection' || options.overrides !== undefined || !isObject(snapshot) || !isObject(snapshot.handshake) || !isObject(snapshot.upstream))
+    return undefined
+  const { name, version } = snapshot.upstream
+  const { capabilities, instructions } = snapshot.handshake
+  if (typeof name !== 'string' || typeof version !== 'string' || !isObject(capabilities))
+    return undefined
+  return { info: { name, version }, capabilities, ...(typeof instructions === 'string' ? { instructions } : {}) }
 }
 
 /** What the client behind the proxy offers its upstreams: its capabilities (or their promise), else by `asks`. */
@@ -276,34 +298,51 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     listChanged: throttled(() => downstream.tell({ method: 'notifications/tools/list_changed' }), 250),
     log,
   })
+  // Served before the upstream is connected: the snapshot's list, as it recorded the upstream's.
+  if (connection.connected && snapshot)
+    await versions.ahead()
+  const listedAhead = versions.current()?.listed
   // The upstream's handlers hold from the start: it may ask (roots) as soon as it is initialized.
   let listed = Promise.resolve()
   listenToUpstream(upstream, { ready: () => listed, refresh: versions.refresh, downstreams: downstream, questions, asks: options.asks !== false, timeoutMs: timing.timeout, log })
-  listed = versions.refresh().catch((error: unknown) => {
+  listed = versions.refresh().then(() => {
+    // The list served ahead was not the upstream's own: clients listed it anew.
+    if (listedAhead && !sameList(listedAhead, versions.current()!.listed))
+      downstream.tell({ method: 'notifications/tools/list_changed' })
+  }, (error: unknown) => {
     throw listSetupError(error, connection.where)
   })
   if (options.wait === 'connection')
     listed.catch(() => {}) // the caller hears of it through `ready`
   else
     await listed
-  // Before the first list is compiled, a request waits for it.
+  let live = false
+  void listed.then(() => {
+    live = true
+  }, () => {})
+  // Before the first list is compiled, a request waits for it; a list served ahead is listed, and calls wait.
   const whenListed: ToolService = {
-    list: async profile => (await listed, versions.current()!.served.service().list(profile)),
+    list: async profile => (versions.current() ?? await listed, versions.current()!.served.service().list(profile)),
     call: async (...args) => (await listed, versions.current()!.served.service().call(...args)),
     read: async (...args) => (await listed, versions.current()!.served.service().read(...args)),
   }
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const current = (): ListVersion => versions.current()!
   return {
-    server: serverFactory(upstream, { info, profile: options.profile, service: () => versions.current()?.served.service() ?? whenListed, forward, downstreams: downstream }),
+    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? versions.current()!.served.service() : whenListed, forward, downstreams: downstream }),
     ready: listed,
     refresh: versions.refresh,
     tools: () => current().tools,
     drift: () => current().drift,
-    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, preset: current().preset, profiles, ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
+    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
     where: connection.where,
     onNotification: downstream.listen,
     onUpstreamEnd: handler => connection.onEnd(handler),
     close: () => connection.close(),
   }
+}
+
+/** Whether two list versions serve the same tools: the same names, definitions and ways, in the same order. */
+function sameList(a: readonly ProxiedTool[], b: readonly ProxiedTool[]): boolean {
+  return a.length === b.length && a.every((tool, i) => tool.name === b[i]!.name && tool.upstream.digest === b[i]!.upstream.digest && tool.served === b[i]!.served)
 }

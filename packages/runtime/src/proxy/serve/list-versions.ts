@@ -20,7 +20,7 @@ import { compileUpstreamList } from '../compile/compile-list'
 import { fallbacksOf } from '../compile/fallbacks'
 import { checkFixed } from '../compile/overrides'
 import { shown } from '../../util/log'
-import { readUpstream } from '../compile/read-list'
+import { readUpstream, readUpstreamList } from '../compile/read-list'
 import { describeDrift, driftOf } from '../compile/snapshot-drift'
 import { servedTools } from './served-tools'
 
@@ -77,7 +77,12 @@ export interface ListVersions {
   current: () => ListVersion | undefined
   /** Reads and compiles the upstream's list anew, and serves it. */
   refresh: () => Promise<void>
+  /** Serves the snapshot's tools as the upstream listed them when it was made, until the upstream lists its own. */
+  ahead: () => Promise<void>
 }
+
+/** An upstream's list as read: its tools with their digests, its cache hints, and each tool's fixed parameters. */
+type ReadList = Awaited<ReturnType<typeof readUpstream>>
 
 /** The list versions of one upstream. */
 export function listVersions(upstream: UpstreamClient, options: ListVersionsOptions): ListVersions {
@@ -85,7 +90,14 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
   const { snapshot, log } = options
   const fromSnapshot = new Set(snapshot?.tools ?? [])
   async function refresh(): Promise<void> {
-    const { entries, hints, fixed } = await readUpstream(upstream, { timeoutMs: options.timeoutMs, log, ...(options.served.overrides ? { overrides: options.served.overrides } : {}) })
+    current = await versionOf(await readUpstream(upstream, { timeoutMs: options.timeoutMs, log, ...(options.served.overrides ? { overrides: options.served.overrides } : {}) }))
+  }
+  async function ahead(): Promise<void> {
+    // The definitions it records were read with its overrides already: read again as they are.
+    const recorded = snapshot?.tools.map(tool => tool.upstream.tool) ?? []
+    current = await versionOf({ entries: await readUpstreamList(recorded, () => {}), hints: {}, fixed: new Map(Object.entries(snapshot?.snapshot.overrides?.fixed ?? {})) })
+  }
+  async function versionOf({ entries, hints, fixed }: ReadList): Promise<ListVersion> {
     checkFixed(fixed, options.validator)
     const drift = snapshot ? driftOf(snapshot.tools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
@@ -101,9 +113,9 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     // Where callers present credentials, a shared cache must not answer one with another's list.
     const scope = options.cacheScope ?? hints.cacheScope
     const cache = { ttlMs: hints.ttlMs ?? 0, ...(scope === undefined ? {} : { scope }) }
-    current = { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed }
+    return { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed }
   }
-  return { current: () => current, refresh }
+  return { current: () => current, refresh, ahead }
 }
 
 /**

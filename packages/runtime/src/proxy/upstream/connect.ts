@@ -8,6 +8,8 @@ import type { StartedCommand } from './stdio'
 import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget, UpstreamTransport } from './upstream'
 import { Client } from '@modelcontextprotocol/client'
 import { opening, within } from '../../util/wait'
+import type { Recorded } from './ahead'
+import { ahead } from './ahead'
 import { httpTransport } from './http'
 import { ProxySetupError } from './setup-error'
 import { stdioTransport } from './stdio'
@@ -71,7 +73,19 @@ function transportOf(target: UpstreamTarget, options: ConnectOptions): UpstreamT
 
 /** Connects to the upstream; a set-up that fails is a `ProxySetupError` naming where. */
 export async function connectUpstream(target: UpstreamTarget, options: ConnectOptions = {}): Promise<Upstream> {
+  return connectOver(transportOf(target, options), options)
+}
+
+/**
+ * The upstream at once, answering for itself from what it said in a handshake before (a snapshot's
+ * record) while it connects: its requests wait for the connection, whose failure rejects them.
+ */
+export function connectAhead(target: UpstreamTarget, recorded: Recorded, options: ConnectOptions = {}): Upstream {
   const transport = transportOf(target, options)
+  return ahead(connectOver(transport, options), transport.where, recorded)
+}
+
+async function connectOver(transport: UpstreamTransport, options: ConnectOptions): Promise<Upstream> {
   const { where } = transport
   const log = options.log ?? (() => {})
   const handlers: Handlers = {}

@@ -86,6 +86,8 @@ export interface Upstream {
   /** Called when the upstream ends on its own (a child process that exits). */
   onEnd: (handler: () => void) => void
   close: () => Promise<void>
+  /** Where it is served before it is connected (`connectAhead`): settles once it is, rejects where it cannot be. */
+  connected?: Promise<void>
 }
 
 /** Whether a value says where an upstream is (rather than being a connected client). */
@@ -111,4 +113,10 @@ export interface UpstreamTransport {
   lostSession: (error: unknown) => boolean
   /** What a failed connection's message adds: the fix for a refused credential. */
   explain: (error: unknown) => string
+}
+
+/** What a connected upstream said in its handshake besides its name: what a snapshot records of it. */
+export function handshakeOf(client: Pick<UpstreamClient, 'getServerCapabilities' | 'getInstructions'>): { capabilities: Record<string, unknown>, instructions?: string } {
+  const instructions = client.getInstructions()
+  return { capabilities: client.getServerCapabilities() ?? {}, ...(instructions ? { instructions } : {}) }
 }
