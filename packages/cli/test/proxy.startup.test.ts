@@ -1,6 +1,7 @@
 // The command as it ships, at its package boundary: `flatmcp proxy` from the built package, serving a
 // snapshot, loads none of the build pipeline (esbuild, @babel/parser, fast-check, the plugin's
-// internal entry), neither the compiler nor its thread, and ajv only once a call needs it. What a process loads is
+// internal entry), neither the compiler nor its thread, and ajv only once a call needs it; it starts the upstream
+// before it loads the MCP SDK. What a process loads is
 // recorded by Node's own module hooks (ESM resolutions and CommonJS loads), in the proxy alone.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,7 +29,16 @@ export async function resolve(specifier, context, next) {
 import { appendFileSync } from 'node:fs'
 const file = process.env.FLATMCP_LOADED_FILE
 register('./hooks.mjs', import.meta.url, { data: { file } })
-const Module = createRequire(import.meta.url)('node:module')
+const require = createRequire(import.meta.url)
+const Module = require('node:module')
+// Where the upstream command starts among the loads: a line of its own.
+const childProcess = require('node:child_process')
+const spawn = childProcess.spawn
+childProcess.spawn = function () {
+  appendFileSync(file, 'spawned the upstream\\n')
+  return spawn.apply(this, arguments)
+}
+Module.syncBuiltinESMExports()
 const load = Module._load
 Module._load = function (request, parent, isMain) {
   try { appendFileSync(file, Module._resolveFilename(request, parent, isMain) + '\\n') } catch {}
@@ -77,6 +87,11 @@ describe('flatmcp proxy from a snapshot, as built', () => {
       const atStart = loaded(record)
       // What it did load, so the record is known to work: the SDK it serves with.
       expect(atStart).toContain('@modelcontextprotocol/server')
+      // The upstream starts first, and boots while the proxy loads the SDK.
+      const lines = readFileSync(record, 'utf8').split('\n')
+      const spawned = lines.indexOf('spawned the upstream')
+      expect(spawned).toBeGreaterThan(-1)
+      expect(lines.slice(0, spawned).filter(line => line.includes('@modelcontextprotocol/'))).toEqual([])
       for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread'])
         expect(atStart, name).not.toContain(name)
       // A call whose reading is chosen by the upstream's schema builds the validator.
