@@ -52,7 +52,7 @@ const STAGES: Record<string, string[][]> = {
   cli: [
     ['util.ts', 'style.ts', 'version.ts'],
     // What each command runs, then the commands' table (usage, options, run), then the dispatcher.
-    ['build/', 'inspect/', 'probe/', 'proxy/'],
+    ['build/', 'inspect/', 'probe/', 'proxy/', 'install/'],
     ['commands/'],
     [...entries('cli'), 'cli.ts'],
   ],

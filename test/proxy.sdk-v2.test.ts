@@ -475,8 +475,8 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
       const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: Listed[], handshake: { capabilities: Record<string, unknown> } }
       expect(snapshot.handshake.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {} })
       // The upstream is not serving (its gate is shut): the handshake and the list are the snapshot's.
-      expect(early.client.getServerVersion()).toMatchObject({ name: 'upstream-v2', version: '1.0.0' })
-      expect(early.client.getServerCapabilities()).toMatchObject({ prompts: {}, resources: {} })
+      expect((early.client as unknown as Client).getServerVersion()).toMatchObject({ name: 'upstream-v2', version: '1.0.0' })
+      expect((early.client as unknown as Client).getServerCapabilities()).toMatchObject({ prompts: {}, resources: {} })
       expect((await early.client.listTools()).tools).toEqual(snapshot.tools)
       const answered = call(early.client, 'page', { query: 'q', limit: '3' })
       const settled = await Promise.race([answered.then(() => 'answered'), new Promise(resolve => setTimeout(resolve, 300, 'waiting'))])

@@ -87,7 +87,7 @@ main(process.argv.slice(2)).then(exitWhenWritten, (error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
     console.error(usageMessage(error, process.argv[2]))
   // Each command's own errors, said in one line (the commands load lazily: known by name).
-  else if (error instanceof Error && ['ProbeLoadError', 'BuildError', 'ProxySetupError'].includes(error.name))
+  else if (error instanceof Error && ['ProbeLoadError', 'BuildError', 'ProxySetupError', 'InstallError'].includes(error.name))
     console.error(`flatmcp: ${error.message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)

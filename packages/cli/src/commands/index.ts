@@ -2,6 +2,7 @@
 import type { Command } from './command'
 import { build } from './build'
 import { inspect } from './inspect'
+import { install } from './install'
 import { probe } from './probe'
 import { proxy } from './proxy'
 import { snapshot } from './snapshot'
@@ -9,4 +10,4 @@ import { snapshot } from './snapshot'
 export type { Command } from './command'
 export { UsageError } from './command'
 
-export const COMMANDS: Readonly<Record<string, Command>> = { build, inspect, proxy, snapshot, probe }
+export const COMMANDS: Readonly<Record<string, Command>> = { build, inspect, proxy, snapshot, probe, install }

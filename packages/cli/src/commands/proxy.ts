@@ -57,7 +57,7 @@ export const proxy: Command = {
 }
 
 /** What the proxy serves and how: one profile, the snapshot, the outputs, the surface, and HTTP's callers. */
-async function servingOf(values: UpstreamCommandLine['values']) {
+export async function servingOf(values: UpstreamCommandLine['values']) {
   const profiles = profilesOf(values.profile)
   if ((profiles?.length ?? 0) > 1)
     throw new UsageError('proxy serves one --profile (with --http, every compiled profile has its own /mcp/<profile> route too)')

@@ -181,6 +181,18 @@ function readEntry(name: string, entry: Entry, at: string, env: Environment, fil
 }
 
 /**
+ * One entry of a client's config under `shape`, read: how flatmcp reaches it, or why the client's own
+ * format switches it off; an entry flatmcp cannot serve is a `ServersConfigError` naming the key.
+ */
+export function readServerEntry(name: string, entry: unknown, shape: ServersConfig['shape'], file: string, env: Environment = process.env): ServerEntry | { off: string } {
+  const at = `.${shape}[${JSON.stringify(name)}]`
+  if (!isObject(entry))
+    throw new ServersConfigError(file, at, 'must be an object: a command (command, args, env, cwd) or a URL (url, headers)')
+  const off = switchedOff(entry)
+  return off === undefined ? readEntry(name, entry, at, env, file) : { off: `switched off in the config (${off})` }
+}
+
+/**
  * A client's config, parsed (JSON, with comments where VS Code allows them, or TOML), read entry by
  * entry; `file` names it in errors. Entries switched off are skipped and listed; any entry flatmcp
  * cannot serve is a `ServersConfigError` naming the file, the entry and the key.
@@ -190,15 +202,11 @@ export function readServersConfig(parsed: unknown, file: string, env: Environmen
   const entries: ServerEntry[] = []
   const skipped: ServersConfig['skipped'] = []
   for (const [name, entry] of Object.entries(servers)) {
-    const at = `.${shape}[${JSON.stringify(name)}]`
-    if (!isObject(entry))
-      throw new ServersConfigError(file, at, 'must be an object: a command (command, args, env, cwd) or a URL (url, headers)')
-    const off = switchedOff(entry)
-    if (off !== undefined) {
-      skipped.push({ name, why: `switched off in the config (${off})` })
-      continue
-    }
-    entries.push(readEntry(name, entry, at, env, file))
+    const read = readServerEntry(name, entry, shape, file, env)
+    if ('off' in read)
+      skipped.push({ name, why: read.off })
+    else
+      entries.push(read)
   }
   if (entries.length === 0)
     throw new ServersConfigError(file, `.${shape}`, skipped.length > 0 ? `every server is switched off (${skipped.map(entry => entry.name).join(', ')})` : 'lists no server')

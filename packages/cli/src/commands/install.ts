@@ -1,0 +1,83 @@
+// `flatmcp install CLIENT`: a client's MCP servers put behind one `flatmcp proxy --config`, in that
+// client's own config file; `--undo` restores it, `--dry-run` shows the change.
+import type { Command } from './command'
+import { realpathSync } from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { configFileOf, here, INSTALL_CLIENTS } from '../install/clients'
+import { cliVersion } from '../version'
+import { oneOf, parseOnly, UsageError } from './command'
+import { servingOf } from './proxy'
+import { readUpstreamCommand } from './upstream-args'
+
+const OPTIONS = {
+  'scope': { type: 'string' },
+  'file': { type: 'string' },
+  'command': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'undo': { type: 'boolean' },
+  'force': { type: 'boolean' },
+} as const
+
+export const install: Command = {
+  usage: `  flatmcp install <client> [--scope user|project] [--file config] [--dry-run] [--undo [--force]] [--command 'words'] [-- proxy flags…]
+      put a client's MCP servers behind one flatmcp proxy --config: ${INSTALL_CLIENTS.map(client => client.name).join(', ')}.
+      Each server flatmcp can serve moves, as the client had it (env and all), into .flatmcp/<client>.servers.json
+      beside the client's config, and one "flatmcp" entry runs them all (its tools as NAME__tool); the
+      original is kept, --undo restores it byte for byte, --dry-run prints the change and writes nothing.
+      The project's config where there is one here, else the user's (--scope, --file choose). Flags after
+      -- go to the proxy (--surface search, --profile name); --command the words that run flatmcp
+      (default: this flatmcp, as it ran)`,
+  async run(args) {
+    const split = args.indexOf('--')
+    const proxyArgs = split < 0 ? [] : args.slice(split + 1)
+    const { values, positionals } = parseArgs({ args: split < 0 ? args : args.slice(0, split), allowPositionals: true, options: OPTIONS })
+    const client = clientOf(positionals)
+    await checkProxyFlags(proxyArgs)
+    if (values.force && !values.undo)
+      throw new UsageError('--force is for --undo (it restores a config changed since the install)')
+    const scope = oneOf(values.scope, '--scope', ['user', 'project'] as const)
+    const place = values.file === undefined ? configFileOf(client, here(), scope) : { file: path.resolve(values.file) }
+    if ('missing' in place)
+      throw new UsageError(`${client.title} has no ${place.missing} config flatmcp knows of; give --file`)
+    const flatmcp = values.command === undefined ? runningFlatmcp() : values.command.split(/\s+/).filter(Boolean)
+    if (flatmcp.length === 0)
+      throw new UsageError('--command needs the words that run flatmcp')
+    if (parseOnly())
+      return 0
+    const { install: put, undo } = await import('../install/install')
+    const log = (line: string): void => void process.stderr.write(`${line}\n`)
+    const run = { client, file: place.file, flatmcp, proxyArgs, dryRun: values['dry-run'] === true, force: values.force === true, log, out: (text: string) => void process.stdout.write(`${text}\n`) }
+    return values.undo ? undo(run) : put(run)
+  },
+}
+
+function clientOf(positionals: string[]) {
+  const names = INSTALL_CLIENTS.map(client => client.name)
+  if (positionals.length !== 1)
+    throw new UsageError(`install takes one client: ${names.join(', ')}`)
+  const client = INSTALL_CLIENTS.find(known => known.name === positionals[0])
+  if (!client)
+    throw new UsageError(`install knows no client "${positionals[0]}": ${names.join(', ')}`)
+  return client
+}
+
+/** The flags given for the proxy, read as the proxy reads them: one it would refuse is refused now. */
+async function checkProxyFlags(flags: readonly string[]): Promise<void> {
+  if (flags.includes('--config'))
+    throw new UsageError('after --, --config is the install\'s own: give the proxy\'s other flags there')
+  try {
+    await servingOf(readUpstreamCommand('proxy', [...flags, '--config', 'servers.json']).values)
+  }
+  catch (error) {
+    throw new UsageError(`after --: ${(error as Error).message}`)
+  }
+}
+
+/** The words that run this flatmcp again: npx's, where npx ran it from its cache, else Node and this script. */
+function runningFlatmcp(): string[] {
+  const script = realpathSync(process.argv[1]!)
+  if (script.split(path.sep).includes('_npx'))
+    return ['npx', '-y', `flatmcp@${cliVersion()}`]
+  return [process.execPath, script]
+}

@@ -1,0 +1,108 @@
+// The clients `flatmcp install` knows: where each keeps its MCP servers (by scope and platform), in
+// which format and under which key, and how an entry that runs flatmcp is written in it.
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import path from 'node:path'
+
+export type ConfigFormat = 'json' | 'toml'
+export type Scope = 'user' | 'project'
+
+export interface InstallClient {
+  /** As `flatmcp install <name>` takes it. */
+  name: string
+  /** As the client calls itself. */
+  title: string
+  format: ConfigFormat
+  /** The key its servers are under: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`. */
+  key: 'mcpServers' | 'servers' | 'mcp_servers'
+  /** Its config file in each scope it has, from the home folder, the folder it runs in and the environment. */
+  files: Partial<Record<Scope, (where: Where) => string>>
+  /** What its entry for a stdio server holds besides the command and arguments. */
+  stdio?: Record<string, unknown>
+  /** It reads a bare `$NAME` in an entry's `env` as a variable too (Gemini CLI): moved as `${NAME}`, which flatmcp reads. */
+  bareVariables?: boolean
+}
+
+/** What a config's place depends on. */
+export interface Where {
+  home: string
+  cwd: string
+  platform: NodeJS.Platform
+  env: Readonly<Record<string, string | undefined>>
+}
+
+/** The folder an application keeps its settings in on this platform (Claude Desktop's, VS Code's). */
+function appData(where: Where, app: string): string {
+  if (where.platform === 'darwin')
+    return path.join(where.home, 'Library', 'Application Support', app)
+  if (where.platform === 'win32')
+    return path.join(where.env.APPDATA ?? path.join(where.home, 'AppData', 'Roaming'), app)
+  return path.join(where.env.XDG_CONFIG_HOME ?? path.join(where.home, '.config'), app)
+}
+
+export const INSTALL_CLIENTS: readonly InstallClient[] = [
+  {
+    name: 'claude-code',
+    title: 'Claude Code',
+    format: 'json',
+    key: 'mcpServers',
+    files: { project: w => path.join(w.cwd, '.mcp.json'), user: w => path.join(w.home, '.claude.json') },
+  },
+  {
+    name: 'claude-desktop',
+    title: 'Claude Desktop',
+    format: 'json',
+    key: 'mcpServers',
+    files: { user: w => path.join(appData(w, 'Claude'), 'claude_desktop_config.json') },
+  },
+  {
+    name: 'cursor',
+    title: 'Cursor',
+    format: 'json',
+    key: 'mcpServers',
+    files: { project: w => path.join(w.cwd, '.cursor', 'mcp.json'), user: w => path.join(w.home, '.cursor', 'mcp.json') },
+  },
+  {
+    name: 'vscode',
+    title: 'VS Code',
+    format: 'json',
+    key: 'servers',
+    files: { project: w => path.join(w.cwd, '.vscode', 'mcp.json'), user: w => path.join(appData(w, 'Code'), 'User', 'mcp.json') },
+    stdio: { type: 'stdio' },
+  },
+  {
+    name: 'gemini',
+    title: 'Gemini CLI',
+    format: 'json',
+    key: 'mcpServers',
+    files: { project: w => path.join(w.cwd, '.gemini', 'settings.json'), user: w => path.join(w.home, '.gemini', 'settings.json') },
+    bareVariables: true,
+  },
+  {
+    name: 'codex',
+    title: 'Codex',
+    format: 'toml',
+    key: 'mcp_servers',
+    files: { user: w => path.join(w.env.CODEX_HOME || path.join(w.home, '.codex'), 'config.toml') },
+  },
+]
+
+/** This machine's places: the home folder, the folder the command runs in, the platform and environment. */
+export function here(): Where {
+  return { home: homedir(), cwd: process.cwd(), platform: process.platform, env: process.env }
+}
+
+/**
+ * The config file a client is installed into: the one named, else the scope's, else its project
+ * file where one exists here, else its user file.
+ */
+export function configFileOf(client: InstallClient, where: Where, scope?: Scope): { file: string, scope: Scope } | { missing: Scope } {
+  if (scope !== undefined) {
+    const place = client.files[scope]
+    return place ? { file: place(where), scope } : { missing: scope }
+  }
+  const project = client.files.project?.(where)
+  if (project !== undefined && existsSync(project))
+    return { file: project, scope: 'project' }
+  return { file: client.files.user!(where), scope: 'user' }
+}
