@@ -18,6 +18,8 @@ export interface Turn {
   home: string
   mockUrl: string
   server: { command: string, args: string[] }
+  /** Servers listed beside it, by name (the clients whose config takes several). */
+  more?: Record<string, { command: string, args: string[] }>
   /** The MCP tool the turn calls, or several, comma-separated (some clients must be told which tools they may call). */
   tool: string
   prompt: string
@@ -40,11 +42,12 @@ const claudeCode: RealClient = {
   validates: false,
   prepare(turn) {
     const config = path.join(turn.home, 'mcp.json')
-    writeFileSync(config, JSON.stringify({ mcpServers: { chat: turn.server } }))
+    writeFileSync(config, JSON.stringify({ mcpServers: { chat: turn.server, ...turn.more } }))
     return {
       command: path.join(turn.dir, 'node_modules/.bin/claude'),
       // Root may not skip permissions: the one tool the turn calls is allowed by name instead.
-      args: ['-p', turn.prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', turn.tool.split(',').map(tool => `mcp__chat__${tool}`).join(',')],
+      // (Under the chat server, or under flatmcp's where flatmcp install put the servers behind it.)
+      args: ['-p', turn.prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', turn.tool.split(',').flatMap(tool => [`mcp__chat__${tool}`, `mcp__flatmcp__${tool}`]).join(',')],
       env: {
         ANTHROPIC_BASE_URL: turn.mockUrl,
         ANTHROPIC_API_KEY: 'sk-ant-mock',
@@ -65,7 +68,7 @@ const geminiCli: RealClient = {
   prepare(turn) {
     mkdirSync(path.join(turn.home, '.gemini'), { recursive: true })
     writeFileSync(path.join(turn.home, '.gemini/settings.json'), JSON.stringify({
-      mcpServers: { chat: { ...turn.server, trust: true } },
+      mcpServers: Object.fromEntries(Object.entries({ chat: turn.server, ...turn.more }).map(([name, server]) => [name, { ...server, trust: true }])),
       security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
       telemetry: { enabled: false },
       privacy: { usageStatisticsEnabled: false },
@@ -93,12 +96,14 @@ const codex: RealClient = {
       `base_url = ${toml(`${turn.mockUrl}/v1`)}`,
       'wire_api = "responses"',
       'env_key = "MOCK_API_KEY"',
-      '[mcp_servers.chat]',
-      `command = ${toml(turn.server.command)}`,
-      `args = [${turn.server.args.map(toml).join(', ')}]`,
-      // The turn waits for the server: otherwise one slower to start than Codex's first request
+      // The turn waits for each server: otherwise one slower to start than Codex's first request
       // (a Python server, a proxy in front of one) has its tools left out of that turn.
-      'required = true',
+      ...Object.entries({ chat: turn.server, ...turn.more }).flatMap(([name, server]) => [
+        `[mcp_servers.${name}]`,
+        `command = ${toml(server.command)}`,
+        `args = [${server.args.map(toml).join(', ')}]`,
+        'required = true',
+      ]),
       '',
     ].join('\n'))
     return {

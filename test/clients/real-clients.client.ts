@@ -5,7 +5,7 @@
 import type { RealClient } from './clients'
 import type { Script } from './mock-model'
 import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -27,13 +27,20 @@ beforeAll(async () => {
   await Promise.all(REAL_CLIENTS.map(async client => dirs.set(client, await install(client))))
 })
 
+/** What a turn adds to the client's config: servers beside the example one, and a step once the config is written. */
+interface Setup {
+  more?: Record<string, { command: string, args: string[] }>
+  before?: (home: string) => Promise<void>
+}
+
 /** One turn of a client against the mock: what the mock recorded, and the client's output for failure messages. */
-async function turn(client: RealClient, script: Script, server = SERVER, prompt = 'Send the album to chat c1.'): Promise<{ recorded: Awaited<ReturnType<typeof startMockModel>>['recorded'], output: string }> {
+async function turn(client: RealClient, script: Script, server = SERVER, prompt = 'Send the album to chat c1.', setup: Setup = {}): Promise<{ recorded: Awaited<ReturnType<typeof startMockModel>>['recorded'], output: string }> {
   const mock = await startMockModel(script)
   const home = mkdtempSync(path.join(tmpdir(), 'flatmcp-client-'))
   try {
     const tool = script.steps ? script.steps.map(step => step.tool).join(',') : script.tool
-    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server, tool, prompt })
+    const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server, tool, prompt, ...(setup.more ? { more: setup.more } : {}) })
+    await setup.before?.(home)
     const child = spawn(command, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -170,5 +177,34 @@ describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`,
     expect(described, output).toMatch(/"name":"send_message"/)
     expect(described, output).toMatch(/"schemaHash":"[0-9a-f]{64}"/)
     expect(called, output).toContain('sent 2 files')
+  })
+})
+
+// `flatmcp install` on the client's own config, the example server and a calendar server in it: the
+// client then runs one flatmcp entry, is offered both servers' tools by NAME__tool, and a call
+// reaches the example server's handler through the proxy.
+const CALENDAR = { command: process.execPath, args: [path.join(ROOT, 'test/golden/proxied/upstream.mjs')] }
+const CALENDAR_TOOLS = (JSON.parse(readFileSync(path.join(ROOT, 'test/golden/proxied/tools.json'), 'utf8')) as { name: string }[]).map(tool => tool.name)
+const INSTALLED: Record<string, { client: string, file: (home: string) => string }> = {
+  'Claude Code': { client: 'claude-code', file: home => path.join(home, 'mcp.json') },
+  'Gemini CLI': { client: 'gemini', file: home => path.join(home, '.gemini/settings.json') },
+  'Codex': { client: 'codex', file: home => path.join(home, 'config.toml') },
+}
+
+describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`, client] as const))('%s after flatmcp install', (_name, client) => {
+  it('runs one flatmcp entry for both servers: offered every tool of each by NAME__tool, and a call reaches its own server', async () => {
+    const { client: name, file } = INSTALLED[client.name]!
+    let config = ''
+    const before = async (home: string): Promise<void> => {
+      const { stderr } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'install', name, '--file', file(home)], { cwd: home })
+      expect(stderr).toContain('chat, calendar now run behind flatmcp')
+      config = readFileSync(file(home), 'utf8')
+    }
+    const { recorded, output } = await turn(client, { tool: 'chat__send_message', args: { chatId: 'c1', kind: 'mediaGroup', media: album } }, SERVER, 'Send the album to chat c1.', { more: { calendar: CALENDAR }, before })
+    expect(config).not.toContain('"calendar"')
+    const served = recorded.offeredNames.map(offered => /(chat|calendar)__\w+$/.exec(offered)?.[0]).filter(Boolean)
+    expect(served, output).toEqual(expect.arrayContaining([...CALENDAR_TOOLS.map(tool => `calendar__${tool}`), 'chat__send_message']))
+    expect(recorded.calls, output).toBe(1)
+    expect(recorded.results[0], output).toContain('sent 2 files')
   })
 })

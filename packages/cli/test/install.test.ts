@@ -130,6 +130,12 @@ describe('flatmcp install', () => {
     expect(serversFile).toBe(path.join(path.dirname(file), '.flatmcp', `${c.client}.servers.json`))
     if (c.client === 'vscode')
       expect(entry.type).toBe('stdio')
+    // How the client starts and trusts a server, carried onto the entry: the largest time it gave any, and trust only where it trusted all.
+    if (c.client === 'gemini')
+      expect(entry).toMatchObject({ timeout: 30000 })
+    if (c.client === 'codex')
+      expect(entry).toMatchObject({ startup_timeout_sec: 20 })
+    expect(entry).not.toHaveProperty('trust')
     // Moved as the client had them: env, variables, its own keys and all.
     const before = parsed(c.client, c.text)[serversKey(c.client)] as Record<string, unknown>
     // (Gemini CLI reads a bare $NAME in env as a variable: moved as ${NAME}, which flatmcp reads.)

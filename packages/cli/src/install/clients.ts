@@ -21,6 +21,11 @@ export interface InstallClient {
   stdio?: Record<string, unknown>
   /** It reads a bare `$NAME` in an entry's `env` as a variable too (Gemini CLI): moved as `${NAME}`, which flatmcp reads. */
   bareVariables?: boolean
+  /**
+   * Its keys of how it starts and trusts a server, carried from the entries moved onto flatmcp's
+   * own: set where `any` moved entry sets it, where `all` do, or the largest (`max`).
+   */
+  carried?: Readonly<Record<string, 'any' | 'all' | 'max'>>
 }
 
 /** What a config's place depends on. */
@@ -77,6 +82,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
     key: 'mcpServers',
     files: { project: w => path.join(w.cwd, '.gemini', 'settings.json'), user: w => path.join(w.home, '.gemini', 'settings.json') },
     bareVariables: true,
+    carried: { trust: 'all', timeout: 'max' },
   },
   {
     name: 'codex',
@@ -84,6 +90,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
     format: 'toml',
     key: 'mcp_servers',
     files: { user: w => path.join(w.env.CODEX_HOME || path.join(w.home, '.codex'), 'config.toml') },
+    carried: { required: 'any', startup_timeout_sec: 'max', startup_timeout_ms: 'max', tool_timeout_sec: 'max' },
   },
 ]
 
@@ -105,4 +112,20 @@ export function configFileOf(client: InstallClient, where: Where, scope?: Scope)
   if (project !== undefined && existsSync(project))
     return { file: project, scope: 'project' }
   return { file: client.files.user!(where), scope: 'user' }
+}
+
+/** The client's start-up and trust keys of the entries moved, as flatmcp's entry carries them. */
+export function carriedKeys(client: InstallClient, moved: readonly unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, how] of Object.entries(client.carried ?? {})) {
+    const values = moved.map(entry => (entry as Record<string, unknown>)[key])
+    if (how === 'any' && values.includes(true))
+      out[key] = true
+    if (how === 'all' && values.every(value => value === true))
+      out[key] = true
+    const numbers = values.filter((value): value is number => typeof value === 'number')
+    if (how === 'max' && numbers.length > 0)
+      out[key] = Math.max(...numbers)
+  }
+  return out
 }

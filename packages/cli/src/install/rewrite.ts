@@ -5,6 +5,7 @@
 // table). The result is read back
 // before anything is written, and must hold exactly what it should.
 import type { ConfigFormat, InstallClient } from './clients'
+import { carriedKeys } from './clients'
 import { isDeepStrictEqual } from 'node:util'
 import { parseTOML } from 'confbox'
 import type { Node, ParseError } from 'jsonc-parser'
@@ -104,7 +105,7 @@ export function rewriteConfig(text: string, client: InstallClient, file: string,
   const { moved, kept } = sortServers(table, client, file)
   if (Object.keys(moved).length === 0)
     throw new InstallError(`${file}: no server flatmcp can serve (${kept.map(entry => `${entry.name}: ${entry.why}`).join('; ')})`)
-  const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args }
+  const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
   const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), entry) : rewriteJson(text, client.key, Object.keys(moved), entry)
   checkRewritten(written, client, file, kept, entry)
   return { text: written, moved, kept }
@@ -205,6 +206,7 @@ function rewriteToml(text: string, moved: readonly string[], entry: Record<strin
   }
   while (out.length > 0 && out.at(-1)!.trim() === '')
     out.pop()
-  const table = [`[mcp_servers.${ENTRY_NAME}]`, `command = ${tomlString(entry.command as string)}`, `args = [${(entry.args as string[]).map(tomlString).join(', ')}]`]
+  const { command, args, ...carried } = entry as { command: string, args: string[] }
+  const table = [`[mcp_servers.${ENTRY_NAME}]`, `command = ${tomlString(command)}`, `args = [${args.map(tomlString).join(', ')}]`, ...Object.entries(carried).map(([key, value]) => `${key} = ${JSON.stringify(value)}`)]
   return `${[...out, ...(out.length > 0 ? [''] : []), ...table].join(eol)}${eol}`
 }

@@ -35,7 +35,7 @@ type Environment = Readonly<Record<string, string | undefined>>
 type Entry = Record<string, unknown>
 
 /** Keys a client's entry may carry that say nothing of how to reach the server (timeouts, approvals, labels). */
-const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'env_vars', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
+const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'required', 'env_vars', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
 const COMMAND_KEYS = new Set(['command', 'args', 'env', 'cwd'])
 const URL_KEYS = new Set(['url', 'httpUrl', 'serverUrl', 'headers', 'http_headers', 'env_http_headers', 'bearer_token_env_var'])
 
