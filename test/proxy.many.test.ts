@@ -6,6 +6,7 @@ import type { Connected } from './support/client'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { CLI, INITIALIZE, runCli, UPSTREAM_V2 } from './support/proxy'
@@ -154,6 +155,31 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
     finally {
       await gateway.close()
+    }
+  })
+
+  it('a server that comes up after the client connected brings its prompts and resources: advertised from the start, and told when it is up', async () => {
+    const gate = join(scratch, 'gate-late')
+    const file = configFile('late.json', {
+      calendar: commandEntry([process.execPath, join(ROOT, 'test/golden/proxied/upstream.mjs')]),
+      chat: commandEntry([...UPSTREAM_V2, '--gate', gate]),
+    })
+    const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file])
+    try {
+      const client = gateway.client as unknown as Client
+      expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, resources: { listChanged: true } })
+      expect((await client.listPrompts()).prompts).toEqual([])
+      const told = { prompts: false, resources: false }
+      client.setNotificationHandler('notifications/prompts/list_changed', () => void (told.prompts = true))
+      client.setNotificationHandler('notifications/resources/list_changed', () => void (told.resources = true))
+      writeFileSync(gate, '')
+      await expect.poll(() => told, { timeout: 30_000 }).toEqual({ prompts: true, resources: true })
+      expect((await client.listPrompts()).prompts.map(prompt => prompt.name)).toEqual(['chat__review'])
+      expect((await client.listResources()).resources.map(resource => resource.uri)).toEqual(['upstream://readme'])
+    }
+    finally {
+      await gateway.close()
+      rmSync(gate, { force: true })
     }
   })
 

@@ -44,7 +44,7 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
     // Said once per outage, not at every try: the next line about it says it is back.
     if (life.attempts === 1) {
       options.log(`flatmcp proxy: server "${entry.name}" ${why}; its tools are left out, and it is started again in ${wait / 1000} s, then less and less often (a minute at most)`)
-      merged.changed()
+      merged.membersChanged()
     }
     life.timer = setTimeout(() => void start(), wait)
     life.timer.unref?.()
@@ -67,7 +67,7 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
       member.client = client
       member.down = undefined
       connection.onEnd(() => again('ended'))
-      merged.changed()
+      merged.membersChanged()
     }
     catch (error) {
       again(`could not start (${(error as Error).message})`)

@@ -4,7 +4,7 @@
 // naming it. The proxy compiles and serves this one client as it serves any upstream.
 import type { Message, RequestOptions, UpstreamClient } from '../upstream'
 import type { NameOrigin, NamingOptions } from './served-names'
-import { opening, within } from '../../../util/wait'
+import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
 import { chosenReplica, foldedList } from './replicas'
@@ -33,8 +33,10 @@ export interface MergedOptions {
 
 /** A merged client, and what its members' lifecycle tells it. */
 export interface MergedClient extends UpstreamClient {
-  /** A member came up, went down or changed its list: the proxy reads the list anew. */
+  /** A member changed its list: the proxy reads the list anew. */
   changed: () => void
+  /** A member came up or went down: the tools read anew, and clients told the prompts and resources changed. */
+  membersChanged: () => void
   /** The handlers the proxy set, for a member connected later. */
   handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown> }
 }
@@ -212,16 +214,19 @@ function requestTable(members: readonly Member[], routes: Routes, options: Merge
   return table
 }
 
-/** What the members can do, as one server: tools always (their list changes as members come and go), the rest where any member has it. */
+/**
+ * What the members can do, as one server: tools, prompts, resources and logging always, for a member
+ * that comes up after the client connected brings its own (their lists change as members come and
+ * go, and are empty where none has them); subscriptions where a member up now takes them.
+ */
 function capabilitiesOf(members: readonly Member[]): Record<string, unknown> {
   const each = liveOf(members).map(member => member.client!.getServerCapabilities() ?? {})
-  const any = (key: string): boolean => each.some(capabilities => capabilities[key] !== undefined)
   const subscribe = each.some(capabilities => (capabilities.resources as { subscribe?: boolean } | undefined)?.subscribe)
   return {
     tools: { listChanged: true },
-    ...(any('prompts') ? { prompts: { listChanged: true } } : {}),
-    ...(any('resources') ? { resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) } } : {}),
-    ...(any('logging') ? { logging: {} } : {}),
+    prompts: { listChanged: true },
+    resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) },
+    logging: {},
   }
 }
 
@@ -232,6 +237,11 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
   let listChanged: (() => void) | undefined
   const requestHandler = opening<NonNullable<UpstreamClient['fallbackRequestHandler']>>()
   let notificationHandler: UpstreamClient['fallbackNotificationHandler']
+  // Members come up in a burst at start: clients hear of it once or twice, not per member.
+  const othersChanged = throttled(() => {
+    for (const method of ['notifications/prompts/list_changed', 'notifications/resources/list_changed'])
+      void notificationHandler?.({ method })?.catch(() => {})
+  }, 250)
   return {
     request: async (message, schema, requestOptions) => {
       const handle = Object.hasOwn(requests, message.method) ? requests[message.method]! : undefined
@@ -265,6 +275,10 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
         requestHandler.open(handler)
     },
     changed: () => listChanged?.(),
+    membersChanged: () => {
+      listChanged?.()
+      othersChanged()
+    },
     handlers: {
       notification: async notification => notificationHandler?.(notification),
       request: async (request, ctx) => (await requestHandler.opened)(request, ctx),
