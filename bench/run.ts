@@ -20,6 +20,7 @@ import { BEFORE_GENERATORS, GENERATOR_PROFILES, runGenerators } from './generato
 import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
 import { runForms, runOutputs } from './outputs.bench'
 import { printNpmServers, runNpmServers } from './npm-servers.bench'
+import { printGateway, runGateway } from './gateway.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -50,6 +51,7 @@ const proxy = await runProxyBench(log)
 const outputs = await runOutputs(log)
 const forms = await runForms(log)
 const npmServers = await runNpmServers(log)
+const gateway = await runGateway(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -271,6 +273,7 @@ console.log('\n13b. elicitation forms (compileForm): rounds a user answers (a un
 table(['schema', 'rounds', 'fields asked (at most)', 'tokens of the forms'], forms.map(row => [row.schema, String(row.rounds), String(row.fields), String(row.tokens)]))
 
 printNpmServers(npmServers, table, target)
+printGateway(gateway, table, target)
 
 console.log('\ntargets')
 for (const line of targets)
@@ -278,5 +281,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, gateway, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

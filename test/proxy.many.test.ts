@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/client'
+import { createGateway } from '@flatmcp/runtime/proxy'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { CLI, INITIALIZE, runCli, UPSTREAM_V2 } from './support/proxy'
@@ -15,6 +16,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-many-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const OUTPUTS = [...TS_NODE, join(ROOT, 'test/support/upstream-outputs.ts')]
+const MISBEHAVING = join(ROOT, 'test/support/misbehaving-upstream.mjs')
 const commandEntry = (command: readonly string[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ command: command[0], args: command.slice(1), ...extra })
 
 function configFile(name: string, servers: Record<string, unknown>): string {
@@ -168,18 +170,56 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     try {
       const client = gateway.client as unknown as Client
       expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, resources: { listChanged: true } })
+      // The calendar is up (its tools listed) and what its coming up told is past: what is told now is the chat's.
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
       expect((await client.listPrompts()).prompts).toEqual([])
+      await new Promise(resolve => setTimeout(resolve, 600))
       const told = { prompts: false, resources: false }
       client.setNotificationHandler('notifications/prompts/list_changed', () => void (told.prompts = true))
       client.setNotificationHandler('notifications/resources/list_changed', () => void (told.resources = true))
       writeFileSync(gate, '')
+      await expect.poll(async () => (await client.listPrompts()).prompts.map(prompt => prompt.name), { timeout: 30_000 }).toEqual(['chat__review'])
       await expect.poll(() => told, { timeout: 30_000 }).toEqual({ prompts: true, resources: true })
-      expect((await client.listPrompts()).prompts.map(prompt => prompt.name)).toEqual(['chat__review'])
       expect((await client.listResources()).resources.map(resource => resource.uri)).toEqual(['upstream://readme'])
     }
     finally {
       await gateway.close()
       rmSync(gate, { force: true })
+    }
+  })
+
+  it('a server that hangs on its list, or floods its output, is ended and started again, said once, and the others serve meanwhile', async () => {
+    const starts = join(scratch, 'hang-starts')
+    const floods = join(scratch, 'flood-starts')
+    writeFileSync(starts, '')
+    writeFileSync(floods, '')
+    const lines: string[] = []
+    const gateway = await createGateway([
+      { name: 'well', target: { command: [process.execPath, MISBEHAVING, 'well'] } },
+      { name: 'stuck', target: { command: [process.execPath, MISBEHAVING, 'hang', '--starts', starts] } },
+      { name: 'noisy', target: { command: [process.execPath, MISBEHAVING, 'flood', '--starts', floods] } },
+    ], { listMs: 300, log: line => lines.push(line) })
+    try {
+      await gateway.ready
+      expect([...gateway.tools().keys()].filter(name => !name.startsWith('noisy__'))).toEqual(['well__echo'])
+      await expect.poll(() => readFileSync(floods, 'utf8').trim().split('\n').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+      expect(lines.filter(line => line.includes('"noisy"'))[0]).toBe('flatmcp proxy: server "noisy" flooded its output (over 1 MiB a second of lines that are no message); its tools are left out, and it is started again in 1 s, then less and less often (a minute at most)')
+      // Started again after 1 s, then 2 s: said once, for it connects each time but never lists.
+      await expect.poll(() => readFileSync(starts, 'utf8').trim().split('\n').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
+      expect(lines.filter(line => line.includes('"stuck"'))).toEqual(['flatmcp proxy: server "stuck" did not list its tools within 0.3 s; its tools are left out, and it is started again in 1 s, then less and less often (a minute at most)'])
+    }
+    finally {
+      await gateway.close()
+    }
+  })
+
+  it('one server that floods its output is ended, and the proxy in front of it alone says so and stops', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', process.execPath, MISBEHAVING, 'flood'])
+    try {
+      await expect.poll(proxied.stderr, { timeout: 30_000 }).toContain('flatmcp proxy: the upstream server flooded its output (over 1 MiB a second of lines that are no message), and was ended; stopping')
+    }
+    finally {
+      await proxied.close().catch(() => {})
     }
   })
 

@@ -119,8 +119,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     }
     log(summary(proxy, options))
   }
-  const watch = (proxy: Proxy): void => proxy.onUpstreamEnd(() => {
-    log('flatmcp proxy: the upstream server ended; stopping')
+  const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
+    log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`)
     process.exit(1)
   })
 

@@ -165,8 +165,8 @@ export interface Proxy {
    * `notify` does: a serving entry passes them to its listeners. Returns what stops it.
    */
   onNotification: (listener: (notification: Message) => void) => () => void
-  /** Called when an upstream the proxy started ends on its own (its process exited). */
-  onUpstreamEnd: (handler: () => void) => void
+  /** Called when an upstream the proxy started ends on its own (its process exited), or was ended for what it did (`why`). */
+  onUpstreamEnd: (handler: (why?: string) => void) => void
   /** Closes the upstream connection the proxy made (a client it was given is the caller's to close). */
   close: () => Promise<void>
 }

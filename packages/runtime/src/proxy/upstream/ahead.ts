@@ -15,7 +15,7 @@ export interface Recorded {
 /** How long closing waits for a connection still being made before it leaves it (the process ends it). */
 const CLOSE_WAIT_MS = 5_000
 
-type Handlers = Pick<UpstreamClient, 'fallbackNotificationHandler' | 'fallbackRequestHandler'> & { listChanged?: () => void, ended?: () => void }
+type Handlers = Pick<UpstreamClient, 'fallbackNotificationHandler' | 'fallbackRequestHandler'> & { listChanged?: () => void, ended?: (why?: string) => void }
 
 /** `connecting`, served at once: answering for itself from `recorded` until it is connected. */
 export function ahead(connecting: Promise<Upstream>, where: string, recorded: Recorded): Upstream {

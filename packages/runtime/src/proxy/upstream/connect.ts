@@ -133,7 +133,7 @@ async function connectOver(transport: UpstreamTransport, options: ConnectOptions
 /** Whether the proxy is closing the upstream, and who hears that it ended on its own. */
 interface Life {
   closing: boolean
-  ended?: () => void
+  ended?: (why?: string) => void
   /** The client of the connection made last. */
   current?: Client
   /** The era a server that refused the 2025 handshake was connected in: every connection after takes it. */
@@ -150,7 +150,7 @@ async function handshake(transport: UpstreamTransport, capabilities: OfferedCapa
     const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: era } })
     client.onclose = () => {
       if (!life.closing && transport.endsOnClose && client === life.current)
-        life.ended?.()
+        life.ended?.((carried as { why?: string }).why)
     }
     life.current = client
     await client.connect(carried as never)

@@ -14,6 +14,12 @@ type Message = Record<string, unknown>
 /** The longest line read from the command (a result that size is read whole, not cut). */
 const MAX_LINE_BYTES = 256 * 1024 * 1024
 const NEWLINE = 0x0A
+/**
+ * What is not JSON-RPC a command may write on stdout in a second (its own log lines, said and
+ * skipped): past it, the command floods its output, and is ended (reading it would take the
+ * proxy's whole time from everything else it serves).
+ */
+const NOISE_BYTES_PER_SECOND = 1024 * 1024
 
 /** A command started, and what a log line may say of it. */
 export interface StartedCommand {
@@ -98,9 +104,13 @@ export class CommandTransport {
   onerror?: (error: Error) => void
   onmessage?: (message: Message) => void
 
+  /** Why the command was ended by the proxy, where it was (it flooded its output). */
+  why?: string
+
   private chunks: Buffer[] = []
   private length = 0
   private closed = false
+  private noise = { since: 0, bytes: 0 }
 
   constructor(private readonly started: StartedCommand) {}
 
@@ -172,8 +182,10 @@ export class CommandTransport {
       start = end + 1
       if (line === undefined)
         this.onerror?.(new Error(`the upstream ${this.started.where} wrote a line over ${MAX_LINE_BYTES} bytes; it was skipped`))
-      else if (line.trim() !== '')
-        this.hand(line)
+      else if (line.trim() !== '' && !this.hand(line))
+        this.noisy(line.length)
+      if (this.why !== undefined)
+        return
     }
     // The rest waits for its line's end; past the bound only its length is kept.
     if (start < chunk.length) {
@@ -185,7 +197,8 @@ export class CommandTransport {
     }
   }
 
-  private hand(line: string): void {
+  /** A line handed on as a message; false where it is none (said, and skipped). */
+  private hand(line: string): boolean {
     let message: unknown
     try {
       message = JSON.parse(line)
@@ -193,13 +206,27 @@ export class CommandTransport {
     catch {
       // A server's own log line on stdout is not a message: said, and the session goes on.
       this.onerror?.(new Error(`the upstream ${this.started.where} wrote a line that is not JSON on stdout`))
-      return
+      return false
     }
     const shaped = typeof message === 'object' && message !== null && !Array.isArray(message) && (message as Message).jsonrpc === '2.0'
     if (shaped)
       this.onmessage?.(message as Message)
     else
       this.onerror?.(new Error(`the upstream ${this.started.where} wrote JSON that is not a JSON-RPC message`))
+    return shaped
+  }
+
+  /** Lines that were no message, counted per second: past the bound, the command is ended as one that floods. */
+  private noisy(bytes: number): void {
+    const now = Date.now()
+    if (now - this.noise.since >= 1000)
+      this.noise = { since: now, bytes: 0 }
+    this.noise.bytes += bytes
+    if (this.noise.bytes <= NOISE_BYTES_PER_SECOND || this.why !== undefined)
+      return
+    this.why = `flooded its output (over ${NOISE_BYTES_PER_SECOND / 1024 / 1024} MiB a second of lines that are no message)`
+    this.started.child.stdout!.destroy()
+    signalCommand(this.started.child, 'SIGKILL')
   }
 }
 

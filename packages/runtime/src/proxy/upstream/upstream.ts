@@ -83,8 +83,8 @@ export interface Upstream {
   client: UpstreamClient
   /** What a log line may say of the upstream: its command, or its URL without credentials or query. */
   where: string
-  /** Called when the upstream ends on its own (a child process that exits). */
-  onEnd: (handler: () => void) => void
+  /** Called when the upstream ends on its own (a child process that exits), or was ended for what it did (`why`: it flooded its output). */
+  onEnd: (handler: (why?: string) => void) => void
   close: () => Promise<void>
   /** Where it is served before it is connected (`connectAhead`): settles once it is, rejects where it cannot be. */
   connected?: Promise<void>

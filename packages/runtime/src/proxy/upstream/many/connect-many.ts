@@ -31,7 +31,14 @@ export interface ConnectManyOptions extends Pick<ConnectOptions, 'offer' | 'asks
 }
 
 /** What keeps one member going: its connection of the moment, and when it is tried again. */
-interface Life { connection?: Upstream, attempts: number, timer?: ReturnType<typeof setTimeout>, closing: boolean }
+interface Life {
+  connection?: Upstream
+  attempts: number
+  timer?: ReturnType<typeof setTimeout>
+  closing: boolean
+  /** It connects but hangs on its list: back only once it lists again. */
+  hung?: boolean
+}
 
 /** Starts one member, and again whenever it ends or fails, with backoff, until the gateway closes. */
 function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life: Life, options: ConnectManyOptions): Promise<void> {
@@ -57,16 +64,30 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
         return
       }
       life.connection = connection
-      if (life.attempts > 0)
-        options.log(`flatmcp proxy: server "${entry.name}" is back; its tools are listed again`)
-      life.attempts = 0
+      const back = (): void => {
+        if (life.attempts > 0)
+          options.log(`flatmcp proxy: server "${entry.name}" is back; its tools are listed again`)
+        life.attempts = 0
+        life.hung = false
+      }
+      if (!life.hung)
+        back()
+      member.listed = () => void (life.hung && back())
       const { client } = connection
       client.setNotificationHandler('notifications/tools/list_changed', merged.changed)
       client.fallbackNotificationHandler = merged.handlers.notification
       client.fallbackRequestHandler = merged.handlers.request
       member.client = client
       member.down = undefined
-      connection.onEnd(() => again('ended'))
+      member.restart = (why) => {
+        if (life.connection !== connection)
+          return
+        life.connection = undefined
+        life.hung = true
+        void connection.close().catch(() => {})
+        again(why)
+      }
+      connection.onEnd(why => again(why ?? 'ended'))
       merged.membersChanged()
     }
     catch (error) {

@@ -19,6 +19,10 @@ export interface Member {
   down?: string
   /** Settles once its first connection has succeeded or failed. */
   started: Promise<void>
+  /** Ends its connection and starts it again (with backoff), said with why: one that hangs is not left hanging. */
+  restart?: (why: string) => void
+  /** Told when it has listed its tools: one that hung is back. */
+  listed?: () => void
 }
 
 export interface MergedOptions {
@@ -49,6 +53,9 @@ type Gathered = { member: Member, items: Record<string, unknown>[], replicas?: r
 
 const rpcError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
 
+/** Whether a request failed for want of an answer in time (the MCP SDK's RequestTimeout: 2.x's code, or 1.x's -32001). */
+const timedOut = (error: unknown): boolean => ['REQUEST_TIMEOUT', -32001].includes((error as { code?: unknown } | null)?.code as never)
+
 /** Whether a member's config keeps a tool. */
 function kept(member: Member, name: string): boolean {
   return (member.tools?.only?.includes(name) ?? true) && !(member.tools?.except?.includes(name) ?? false)
@@ -68,10 +75,16 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
       const request = (message: Message): Promise<unknown> => client.request({ ...message, method }, ANY_RESULT, { timeout: options.listMs })
       const listed = method === 'tools/list' ? (await listAll(request, options.log)).tools : ((await request({ method }) as { prompts?: unknown[] }).prompts ?? [])
       const items = listed.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string')
+      if (method === 'tools/list')
+        member.listed?.()
       return { member, items: method === 'tools/list' ? items.filter(item => kept(member, item.name as string)) : items }
     }
     catch (error) {
-      options.log(`flatmcp proxy: server "${member.name}" did not list its ${capability} (${(error as Error).message}); serving the others`)
+      // One that does not answer in time is hung: started again, as one that ended is.
+      if (timedOut(error) && member.restart)
+        member.restart(`did not list its ${capability} within ${options.listMs / 1000} s`)
+      else
+        options.log(`flatmcp proxy: server "${member.name}" did not list its ${capability} (${(error as Error).message}); serving the others`)
       return undefined
     }
   }))
