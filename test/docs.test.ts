@@ -253,7 +253,7 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
 
   it('a client config starts the command with arguments it takes', () => {
     const configs = blocks.filter(block => kindOf(block) === 'client config')
-    expect(configs.length).toBe(6)
+    expect(configs.length).toBe(8)
     for (const block of configs) {
       const servers = block.lang === 'toml'
         ? [{ command: JSON.parse(/^command = (.+)$/m.exec(block.text)![1]!) as string, args: JSON.parse(/^args = (.+)$/m.exec(block.text)![1]!) as string[] }]

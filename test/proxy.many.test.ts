@@ -6,11 +6,12 @@ import type { Connected } from './support/client'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Client } from '@modelcontextprotocol/client'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { createGateway } from '@flatmcp/runtime/proxy'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
-import { CLI, INITIALIZE, runCli, UPSTREAM_V2 } from './support/proxy'
+import { CLI, httpClient, INITIALIZE, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-many-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -162,16 +163,18 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
 
   it('a server that comes up after the client connected brings its prompts and resources: advertised from the start, and told when it is up', async () => {
     const gate = join(scratch, 'gate-late')
-    const file = configFile('late.json', {
-      calendar: commandEntry([process.execPath, join(ROOT, 'test/golden/proxied/upstream.mjs')]),
-      chat: commandEntry([...UPSTREAM_V2, '--gate', gate]),
-    })
-    const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file])
+    const gateway = await createGateway([
+      { name: 'calendar', target: { command: [process.execPath, join(ROOT, 'test/golden/proxied/upstream.mjs')] } },
+      { name: 'chat', target: { command: [...UPSTREAM_V2, '--gate', gate] } },
+    ], { listMs: 300, log: () => {} })
+    const client = new Client({ name: 'late', version: '1' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await gateway.server().connect(serverSide)
+    await client.connect(clientSide)
     try {
-      const client = gateway.client as unknown as Client
       expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, resources: { listChanged: true } })
       // The calendar is up (its tools listed) and what its coming up told is past: what is told now is the chat's.
-      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      await gateway.ready
       expect((await client.listPrompts()).prompts).toEqual([])
       await new Promise(resolve => setTimeout(resolve, 600))
       const told = { prompts: false, resources: false }
@@ -183,6 +186,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect((await client.listResources()).resources.map(resource => resource.uri)).toEqual(['upstream://readme'])
     }
     finally {
+      await client.close()
       await gateway.close()
       rmSync(gate, { force: true })
     }
@@ -210,6 +214,33 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
     finally {
       await gateway.close()
+    }
+  })
+
+  it('serves the whole set over HTTP too, in both protocol eras, each profile at its route', async () => {
+    const file = configFile('http.json', {
+      well: commandEntry([process.execPath, MISBEHAVING, 'well']),
+      calendar: commandEntry([process.execPath, join(ROOT, 'test/golden/proxied/upstream.mjs')]),
+    })
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--http', '0'])
+    try {
+      for (const era of ['legacy', 'modern'] as const) {
+        const client = await httpClient(served.url, era)
+        const listed = (await client.listTools()).tools.map(tool => tool.name)
+        expect(listed, era).toContain('well__echo')
+        expect(listed.filter(name => name.startsWith('calendar__')).length, era).toBeGreaterThan(0)
+        expect(textOf(await client.callTool({ name: 'well__echo', arguments: { text: era } }))).toBe(JSON.stringify({ text: era }))
+        await client.close()
+      }
+      const strict = await httpClient(served.url.replace(/\/mcp$/, '/mcp/openai-strict'))
+      // The profile's own schema at its route, as a snapshot of the calendar alone holds it.
+      const golden = JSON.parse(readFileSync(join(ROOT, 'test/golden/proxied/expected/upstream.mcp.json'), 'utf8')) as { runtime: Record<string, { profiles: Record<string, { inputSchema: unknown }> }> }
+      const event = (await strict.listTools()).tools.find(tool => tool.name === 'calendar__create_event')!
+      expect(event.inputSchema).toEqual(golden.runtime.create_event!.profiles['openai-strict']!.inputSchema)
+      await strict.close()
+    }
+    finally {
+      served.child.kill()
     }
   })
 
