@@ -122,6 +122,8 @@ describe('flatmcp install', () => {
     const after = readFileSync(file, 'utf8')
     for (const text of c.untouched)
       expect(after).toContain(text)
+    // No line left blank where an entry was.
+    expect(after.split('\n').filter(line => line !== '' && line.trim() === '')).toEqual([])
     const servers = parsed(c.client, after)[serversKey(c.client)] as Record<string, { command: string, args: string[], type?: string }>
     expect(Object.keys(servers).sort()).toEqual([...c.kept, 'flatmcp'].sort())
     const entry = servers.flatmcp!

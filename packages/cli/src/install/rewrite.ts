@@ -153,7 +153,8 @@ function withoutProperty(text: string, key: string, name: string): string {
     start = properties[index - 1]!.offset + properties[index - 1]!.length
   const line = lineOf(text, start)
   const rest = /^[ \t]*(?:\/\/[^\n]*)?\r?\n/.exec(text.slice(end))
-  if (comma && text.slice(line.start, start).trim() === '' && rest) {
+  // Its own lines go where it stands alone on them (with the comma after it, or as the only one).
+  if ((comma || index === 0) && text.slice(line.start, start).trim() === '' && rest) {
     start = line.start
     end += rest[0].length
     // The comment lines just above it are its own.
@@ -172,7 +173,9 @@ function withFirstProperty(text: string, key: string, name: string, value: unkno
   const indent = first ? lineOf(text, first.offset).indent : `${outer}${unit}`
   const body = JSON.stringify(value, null, unit).split('\n').join(`${eol}${indent}`)
   const open = object.offset + 1
-  return `${text.slice(0, open)}${eol}${indent}${JSON.stringify(name)}: ${body}${first ? ',' : `${eol}${outer}`}${text.slice(open)}`
+  // An empty object on its own lines keeps its closing line; `{}` gets one.
+  const closed = first ? ',' : /^[ \t]*\r?\n/.test(text.slice(open)) ? '' : `${eol}${outer}`
+  return `${text.slice(0, open)}${eol}${indent}${JSON.stringify(name)}: ${body}${closed}${text.slice(open)}`
 }
 
 function rewriteJson(text: string, key: string, moved: readonly string[], entry: Record<string, unknown>): string {
