@@ -157,7 +157,7 @@ describe('flatmcp install', () => {
     expect(existsSync(path.join(path.dirname(file), '.flatmcp'))).toBe(false)
   })
 
-  it('--dry-run prints the change and writes nothing; a second install, or an undo of a file changed since, is refused with what to do', async () => {
+  it('--dry-run prints the change and writes nothing; a second install is refused; a config the client changed since is undone by meaning, its changes kept (--force: the original bytes)', async () => {
     const { home, project, run } = place()
     const file = path.join(home, '.claude.json')
     const text = `{\n  "numStartups": 3,\n  "mcpServers": {\n    "calendar": { ${stdio()} }\n  }\n}\n`
@@ -173,13 +173,33 @@ describe('flatmcp install', () => {
     const again = await run(['install', 'claude-code'])
     expect(again.code).toBe(2)
     expect(again.stderr).toContain('installed already')
-    writeFileSync(file, readFileSync(file, 'utf8').replace('"numStartups": 3', '"numStartups": 4'))
-    const changed = await run(['install', 'claude-code', '--undo'])
-    expect(changed.code).toBe(2)
-    expect(changed.stderr).toContain('changed since flatmcp was installed; `--undo --force` restores it')
+    // Claude Code keeps its state in ~/.claude.json and writes it anew as it runs.
+    const changedBy = (before: string): string => JSON.stringify({ ...JSON.parse(before), numStartups: 4, userID: 'u1' })
+    writeFileSync(file, changedBy(readFileSync(file, 'utf8')))
+    const undone = await run(['install', 'claude-code', '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(undone.stderr).toContain('changed since the install, so flatmcp\'s entry was taken out and its servers put back')
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ...JSON.parse(text), numStartups: 4, userID: 'u1' })
+    expect(existsSync(path.join(home, '.flatmcp'))).toBe(false)
+    // --force: the bytes it had before the install, whatever changed since.
+    const before = readFileSync(file, 'utf8')
+    expect((await run(['install', 'claude-code'])).code).toBe(0)
+    writeFileSync(file, changedBy(readFileSync(file, 'utf8')))
     expect((await run(['install', 'claude-code', '--undo', '--force'])).code).toBe(0)
-    expect(readFileSync(file, 'utf8')).toBe(text)
+    expect(readFileSync(file, 'utf8')).toBe(before)
     expect(project).not.toBe(home)
+  })
+
+  it('a Codex config changed since the install is undone by meaning: its tables back as they were, the change kept', async () => {
+    const c = CASES.find(known => known.client === 'codex')!
+    const { home, project, run } = place()
+    const file = c.file(home, project)
+    write(file, c.text)
+    expect((await run(['install', 'codex'])).code).toBe(0)
+    writeFileSync(file, readFileSync(file, 'utf8').replace('model = "gpt-5-codex"', 'model = "gpt-5.1-codex"'))
+    const undone = await run(['install', 'codex', '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(`model = "gpt-5.1-codex"\n\n[profiles.fast]\nmodel = "o4-mini"\n\n[mcp_servers.calendar]\ncommand = "node"\nargs = [${JSON.stringify(UPSTREAM)}]\n\n[mcp_servers.notes]\ncommand = "node"\nargs = [${JSON.stringify(UPSTREAM)}]\nstartup_timeout_sec = 20\n\n[mcp_servers.notes.env]\nNOTES_DIR = "/tmp/notes"\n`)
   })
 
   it('keeps a config of secrets its owner\'s alone, and refuses what it cannot do with the file named', async () => {

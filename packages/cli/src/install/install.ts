@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync,
 import path from 'node:path'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { lineDiff } from '../probe/diff'
-import { InstallError, rewriteConfig } from './rewrite'
+import { InstallError, restoreConfig, rewriteConfig } from './rewrite'
 
 export interface InstallRun {
   client: InstallClient
@@ -112,15 +112,29 @@ export function undo(run: InstallRun): number {
   const record = JSON.parse(readFileSync(places.record, 'utf8')) as Record
   const original = Buffer.from(record.original, 'base64')
   const now = existsSync(run.file) ? readFileSync(run.file) : Buffer.alloc(0)
-  if (sha256(now) !== record.written && !run.force && !run.dryRun)
-    throw new InstallError(`${run.file}: changed since flatmcp was installed; \`--undo --force\` restores it as it was before the install, and those changes are lost (\`--undo --dry-run\` shows them)`)
+  // Unchanged since the install (or --force): the original, byte for byte. Changed (a client keeps
+  // its own state in it, as Claude Code does in ~/.claude.json): undone by meaning, its changes kept.
+  const exact = sha256(now) === record.written || run.force === true
+  const restored = exact ? original : Buffer.from(restoreConfig(now.toString('utf8'), original.toString('utf8'), readServers(places.servers), run.client, run.file))
   if (run.dryRun) {
-    run.out(lineDiff(now.toString('utf8'), original.toString('utf8'), `${run.file} (now)`, `${run.file} (restored)`))
+    run.out(lineDiff(now.toString('utf8'), restored.toString('utf8'), `${run.file} (now)`, `${run.file} (restored)`))
     run.log('flatmcp install: --undo --dry-run: nothing written')
     return 0
   }
-  writeKeepingMode(run.file, original)
+  writeKeepingMode(run.file, restored)
   removeMade(places)
-  run.log(`flatmcp install: ${run.file} restored as it was before the install; restart ${run.client.title}`)
+  run.log(exact
+    ? `flatmcp install: ${run.file} restored as it was before the install; restart ${run.client.title}`
+    : `flatmcp install: ${run.file} changed since the install, so flatmcp's entry was taken out and its servers put back, the rest kept as it is now (\`--undo --force\` would have written the file as it was before the install); restart ${run.client.title}`)
   return 0
+}
+
+/** The servers flatmcp's config holds now (the operator may have changed them since the install). */
+function readServers(file: string): { [name: string]: unknown } {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: { [name: string]: unknown } }).mcpServers
+  }
+  catch (error) {
+    throw new InstallError(`${file}: ${(error as Error).message}; \`--undo --force\` writes the client's config as it was before the install`)
+  }
 }

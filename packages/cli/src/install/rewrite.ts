@@ -195,21 +195,66 @@ function tableKey(line: string): string[] | undefined {
 /** A TOML string, as TOML writes one (its JSON form is one). */
 const tomlString = (value: string): string => JSON.stringify(value)
 
+/** The text's lines without the tables of the servers named (each `[mcp_servers.NAME]` and its sub-tables), and those tables' lines by server. */
+function tomlSplit(text: string, names: readonly string[]): { kept: string[], tables: Map<string, string[]> } {
+  const kept: string[] = []
+  const tables = new Map<string, string[]>()
+  let table: string[] | undefined
+  for (const line of text.split(/\r?\n/)) {
+    const key = tableKey(line)
+    if (key !== undefined) {
+      const name = key[0] === 'mcp_servers' && names.includes(key[1]!) ? key[1]! : undefined
+      table = name === undefined ? undefined : tables.get(name) ?? tables.set(name, []).get(name)
+    }
+    ;(table ?? kept).push(line)
+  }
+  while (kept.length > 0 && kept.at(-1)!.trim() === '')
+    kept.pop()
+  return { kept, tables }
+}
+
+/** A TOML value as TOML writes it: JSON's strings, numbers, booleans and arrays; an object as an inline table. */
+function tomlValue(value: unknown): string {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return `{ ${Object.entries(value).map(([key, item]) => `${tomlString(key)} = ${tomlValue(item)}`).join(', ')} }`
+  return Array.isArray(value) ? `[${value.map(tomlValue).join(', ')}]` : JSON.stringify(value)
+}
+
+/** One server's table. */
+function tomlTable(name: string, entry: Record<string, unknown>): string[] {
+  const key = /^[\w-]+$/.test(name) ? name : tomlString(name)
+  return [`[mcp_servers.${key}]`, ...Object.entries(entry).map(([field, value]) => `${field} = ${tomlValue(value)}`)]
+}
+
+/** The lines kept, then each table, a blank line between. */
+function tomlJoin(kept: readonly string[], tables: readonly string[][], eol: string): string {
+  const blocks = tables.map(lines => lines.join(eol).replace(/\s+$/, ''))
+  return `${[kept.join(eol), ...blocks].filter(block => block !== '').join(`${eol}${eol}`)}${eol}`
+}
+
 function rewriteToml(text: string, moved: readonly string[], entry: Record<string, unknown>): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
-  const lines = text.split(/\r?\n/)
-  const out: string[] = []
-  let dropping = false
-  for (const line of lines) {
-    const key = tableKey(line)
-    if (key !== undefined)
-      dropping = key[0] === 'mcp_servers' && moved.includes(key[1]!)
-    if (!dropping)
-      out.push(line)
+  return tomlJoin(tomlSplit(text, moved).kept, [tomlTable(ENTRY_NAME, entry)], eol)
+}
+
+/**
+ * A config the client changed since the install, undone by meaning: flatmcp's entry taken out, each
+ * server of flatmcp's config put back (as the original had it, where it is unchanged), and the rest
+ * of the file as it is now.
+ */
+export function restoreConfig(now: string, original: string, servers: Record<string, unknown>, client: InstallClient, file: string): string {
+  const table = parseConfig(now, client.format, file)[client.key] as Record<string, unknown> | undefined
+  if (!table || !runsFlatmcp(table[ENTRY_NAME]))
+    throw new InstallError(`${file}: flatmcp's entry is no longer in it, so there is nothing to take out; \`--undo --force\` writes the file as it was before the install`)
+  const names = Object.keys(servers)
+  const eol = now.includes('\r\n') ? '\r\n' : '\n'
+  if (client.format === 'json') {
+    const without = withoutProperty(now, client.key, ENTRY_NAME)
+    return [...names].reverse().reduce((out, name) => withFirstProperty(out, client.key, name, servers[name], eol), without)
   }
-  while (out.length > 0 && out.at(-1)!.trim() === '')
-    out.pop()
-  const { command, args, ...carried } = entry as { command: string, args: string[] }
-  const table = [`[mcp_servers.${ENTRY_NAME}]`, `command = ${tomlString(command)}`, `args = [${args.map(tomlString).join(', ')}]`, ...Object.entries(carried).map(([key, value]) => `${key} = ${JSON.stringify(value)}`)]
-  return `${[...out, ...(out.length > 0 ? [''] : []), ...table].join(eol)}${eol}`
+  const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
+  const originalTables = tomlSplit(original, names).tables
+  const same = (name: string): boolean => isDeepStrictEqual(JSON.parse(JSON.stringify(before[name] ?? null)), servers[name])
+  const tables = names.map(name => same(name) && originalTables.has(name) ? originalTables.get(name)! : tomlTable(name, servers[name] as Record<string, unknown>))
+  return tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol)
 }
