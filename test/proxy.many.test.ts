@@ -205,7 +205,8 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     ], { listMs: 300, log: line => lines.push(line) })
     try {
       await gateway.ready
-      expect([...gateway.tools().keys()].filter(name => !name.startsWith('noisy__'))).toEqual(['well__echo'])
+      // (The well server is listed once it is up, whatever the machine's load.)
+      await expect.poll(() => [...gateway.tools().keys()].filter(name => !name.startsWith('noisy__')), { timeout: 30_000 }).toEqual(['well__echo'])
       await expect.poll(() => readFileSync(floods, 'utf8').trim().split('\n').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
       expect(lines.filter(line => line.includes('"noisy"'))[0]).toBe('flatmcp proxy: server "noisy" flooded its output (over 1 MiB a second of lines that are no message); its tools are left out, and it is started again in 1 s, then less and less often (a minute at most)')
       // Started again after 1 s, then 2 s: said once, for it connects each time but never lists.

@@ -5,7 +5,7 @@
 // proxy connects to itself (with what makes a real upstream behave: `upstream/`). The stages meet here:
 // upstream/ connects, compile/ reads and compiles the list, serve/ serves it and forwards calls.
 import type * as Compiler from '@flatmcp/core'
-import type { ProxiedTool, Snapshot } from '../artifact/format'
+import type { Snapshot } from '../artifact/format'
 import type { McpServerOptions, ServedRequest, Surface } from '../service/options'
 import type { ToolService } from '../service/tool-service'
 import type { Validator } from './compile/chooser'
@@ -18,10 +18,10 @@ import type { Server } from '@modelcontextprotocol/server'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { toSnapshot } from '../artifact/write'
 import { logLine } from '../util/log'
-import { definedOf, isObject } from '../util/object'
+import { definedOf } from '../util/object'
 import { throttled, timerMs } from '../util/wait'
 import { describeOverrides } from './compile/overrides'
-import { readSnapshot } from './compile/snapshot-drift'
+import { recordedHandshake, sameList, snapshotFor } from './compile/snapshot-drift'
 import { downstreams, serverFactory } from './serve/downstream'
 import { forwarder } from './serve/forward-call'
 import { listVersions } from './serve/list-versions'
@@ -29,11 +29,7 @@ import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
 import { listenToUpstream } from './serve/upstream-events'
 import { clientUpstream } from './upstream/client'
-import type { GatewayEntry } from './upstream/many/connect-many'
-import type { NamingOptions } from './upstream/many/served-names'
-import type { Recorded } from './upstream/ahead'
 import { connectAhead, connectUpstream } from './upstream/connect'
-import { connectMany } from './upstream/many/connect-many'
 import { handshakeOf, isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
@@ -185,35 +181,21 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
     const connecting = { ...offerOf(options), ...(options.started ? { started: options.started } : {}), log }
-    const recorded = recordedOf(options)
+    // Answered from the snapshot's record while the upstream starts: where the proxy waits only for the connection, and serves the snapshot as made.
+    const recorded = options.wait === 'connection' && options.overrides === undefined ? recordedHandshake(options.snapshot) : undefined
     const connection = recorded ? connectAhead(target, recorded, connecting) : await connectUpstream(target, connecting)
     return servedOver(connection, options, log)
   }
   return proxyOver(clientUpstream(upstream), options, log)
 }
 
-/**
- * The upstream's handshake as the snapshot recorded it, where the proxy answers from it while the
- * upstream starts: it waits only for the connection, and serves the snapshot as made (no other overrides).
- */
-function recordedOf(options: ProxyOptions): Recorded | undefined {
-  const { snapshot } = options
-  if (options.wait !== 'connection' || options.overrides !== undefined || !isObject(snapshot) || !isObject(snapshot.handshake) || !isObject(snapshot.upstream))
-    return undefined
-  const { name, version } = snapshot.upstream
-  const { capabilities, instructions } = snapshot.handshake
-  if (typeof name !== 'string' || typeof version !== 'string' || !isObject(capabilities))
-    return undefined
-  return { info: { name, version }, capabilities, ...(typeof instructions === 'string' ? { instructions } : {}) }
-}
-
 /** What the client behind the proxy offers its upstreams: its capabilities (or their promise), else by `asks`. */
-function offerOf(options: ProxyOptions): { offer: NonNullable<ProxyOptions['offer']> } | { asks: boolean | undefined } {
+export function offerOf(options: ProxyOptions): { offer: NonNullable<ProxyOptions['offer']> } | { asks: boolean | undefined } {
   return options.offer === undefined ? { asks: options.asks } : { offer: options.offer }
 }
 
 /** A connection the proxy made itself, served: closed when the proxy cannot start, or its list cannot be read. */
-async function servedOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
+export async function servedOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
   try {
     const proxy = await proxyOver(connection, options, log)
     proxy.ready.catch(() => connection.close().catch(() => {}))
@@ -225,28 +207,6 @@ async function servedOver(connection: Upstream, options: ProxyOptions, log: (lin
   }
 }
 
-/** A gateway's options: the proxy's, and how its servers' tools are named and waited for. */
-export interface GatewayOptions extends ProxyOptions {
-  /** The separator between a server's prefix and its tools' names, and each server's prefix. */
-  naming?: NamingOptions
-  /** How long the first list waits for servers still starting, and any list for one server. Default: 10,000 ms. */
-  listMs?: number
-  /** Entries served as one server, each tool taking a `target` that names the entry: by that server's name. */
-  replicas?: Readonly<Record<string, readonly string[]>>
-}
-
-/**
- * Many servers behind one proxy: each entry connected on its own (its process or connection, its
- * environment, retried with backoff when it fails or ends), their tools served as one list by
- * `NAME__tool`, their prompts so too, their resources by URI; everything else as `createProxy` serves
- * one upstream. A server that is down has its tools left out, said, until it is back.
- */
-export async function createGateway(entries: readonly GatewayEntry[], options: GatewayOptions = {}): Promise<Proxy> {
-  const log = options.log ?? logLine
-  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs', 'replicas']), log })
-  return servedOver(connection, options, log)
-}
-
 /** The profiles compiled besides portable: those asked for, else the one served, else every one for a choice function. */
 function profilesOf(options: ProxyOptions): Compiler.ProfileName[] {
   if (options.profiles)
@@ -256,25 +216,10 @@ function profilesOf(options: ProxyOptions): Compiler.ProfileName[] {
   return typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : []
 }
 
-/** The snapshot given, checked against what the proxy is asked to serve: its preset, and every profile. */
-function checkedSnapshot(options: ProxyOptions, profiles: readonly Compiler.ProfileName[]): { snapshot: Snapshot, tools: ProxiedTool[] } | undefined {
-  if (options.snapshot === undefined)
-    return undefined
-  const read = readSnapshot(options.snapshot)
-  const made = read.snapshot.options
-  const given = options.preset === 'auto' ? undefined : options.preset
-  if (given !== undefined && given !== made.preset)
-    throw new TypeError(`the snapshot was compiled with preset ${made.preset}, not ${given}: snapshot the upstream again with that preset, or leave the preset out`)
-  const missing = profiles.filter(profile => profile !== 'portable' && !made.profiles.includes(profile))
-  if (missing.length > 0)
-    throw new TypeError(`the snapshot holds no ${missing.join(', ')} profile (it has ${['portable', ...made.profiles].join(', ')}): snapshot the upstream again with --profile ${missing[0]}`)
-  return read
-}
-
 async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
   const upstream = connection.client
   const profiles = profilesOf(options)
-  const snapshot = checkedSnapshot(options, profiles)
+  const snapshot = options.snapshot === undefined ? undefined : snapshotFor(options.snapshot, options.preset === 'auto' ? undefined : options.preset, profiles)
   // A snapshot made with overrides is served with them, unless others are given.
   const served = servedOverrides(options.overrides, snapshot?.snapshot.overrides, options.alwaysLoad)
   for (const line of served.overrides ? describeOverrides(served.overrides) : [])
@@ -340,9 +285,4 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     onUpstreamEnd: handler => connection.onEnd(handler),
     close: () => connection.close(),
   }
-}
-
-/** Whether two list versions serve the same tools: the same names, definitions and ways, in the same order. */
-function sameList(a: readonly ProxiedTool[], b: readonly ProxiedTool[]): boolean {
-  return a.length === b.length && a.every((tool, i) => tool.name === b[i]!.name && tool.upstream.digest === b[i]!.upstream.digest && tool.served === b[i]!.served)
 }

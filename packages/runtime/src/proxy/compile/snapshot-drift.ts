@@ -3,9 +3,12 @@
 // `runtime` holds each tool's plans and, under `upstream`, the digest and input schema of the
 // definition it was compiled from: a live tool with the same digest is served from the snapshot
 // without compiling, and the probe re-derives the snapshot from those schemas.
+import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool, Snapshot } from '../../artifact/format'
+import type { Recorded } from '../upstream/ahead'
 import { ArtifactError, isSnapshot, readSnapshotArtifact } from '../../artifact/read'
 import { shown } from '../../util/log'
+import { isObject } from '../../util/object'
 
 /**
  * A parsed snapshot, checked: anything off is a TypeError naming the field (a file of another shape,
@@ -46,4 +49,32 @@ export function describeDrift(drift: Drift): string {
     drift.removed.length > 0 ? `gone: ${drift.removed.map(shown).join(', ')}` : '',
   ].filter(Boolean)
   return parts.join('; ')
+}
+
+/** A snapshot, checked against what a proxy is asked to serve from it: the preset given, and every profile. */
+export function snapshotFor(value: unknown, preset: Compiler.PresetName | undefined, profiles: readonly Compiler.ProfileName[]): { snapshot: Snapshot, tools: ProxiedTool[] } {
+  const read = readSnapshot(value)
+  const made = read.snapshot.options
+  if (preset !== undefined && preset !== made.preset)
+    throw new TypeError(`the snapshot was compiled with preset ${made.preset}, not ${preset}: snapshot the upstream again with that preset, or leave the preset out`)
+  const missing = profiles.filter(profile => profile !== 'portable' && !made.profiles.includes(profile))
+  if (missing.length > 0)
+    throw new TypeError(`the snapshot holds no ${missing.join(', ')} profile (it has ${['portable', ...made.profiles].join(', ')}): snapshot the upstream again with --profile ${missing[0]}`)
+  return read
+}
+
+/** The upstream's handshake as a snapshot recorded it (its name, capabilities and instructions); none where it recorded none. */
+export function recordedHandshake(snapshot: unknown): Recorded | undefined {
+  if (!isObject(snapshot) || !isObject(snapshot.handshake) || !isObject(snapshot.upstream))
+    return undefined
+  const { name, version } = snapshot.upstream
+  const { capabilities, instructions } = snapshot.handshake
+  if (typeof name !== 'string' || typeof version !== 'string' || !isObject(capabilities))
+    return undefined
+  return { info: { name, version }, capabilities, ...(typeof instructions === 'string' ? { instructions } : {}) }
+}
+
+/** Whether two lists serve the same tools: the same names, definitions and ways, in the same order. */
+export function sameList(a: readonly ProxiedTool[], b: readonly ProxiedTool[]): boolean {
+  return a.length === b.length && a.every((tool, i) => tool.name === b[i]!.name && tool.upstream.digest === b[i]!.upstream.digest && tool.served === b[i]!.served)
 }
