@@ -1,16 +1,17 @@
 // A client's config rewritten so its servers run behind one `flatmcp proxy --config`: each entry
 // flatmcp can serve moved out (as the client had it, env and all), one entry that runs flatmcp in
-// their place, everything else in the file as it was (its comments, order and indentation: the
-// edits are made in the text, JSON property by property where jsonc-parser finds them, TOML table by
-// table). The result is read back
-// before anything is written, and must hold exactly what it should.
+// their place, everything else in the file as it was (the edits are made in the text: json-text.ts,
+// toml-text.ts). The result is read back before anything is written, and must hold exactly what it
+// should; an undo puts back what the install took out.
 import type { ConfigFormat, InstallClient } from './clients'
 import { carriedKeys } from './clients'
 import { isDeepStrictEqual } from 'node:util'
 import { parseTOML } from 'confbox'
-import type { Node, ParseError } from 'jsonc-parser'
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser'
+import type { ParseError } from 'jsonc-parser'
+import { parse, printParseErrorCode } from 'jsonc-parser'
 import { readServerEntry } from '../proxy/servers-config'
+import { rewriteJson, withFirstProperty, withoutProperty } from './json-text'
+import { rewriteToml, tomlJoin, tomlSplit, tomlTable } from './toml-text'
 
 /** The name of the entry that runs flatmcp in the client's config. */
 export const ENTRY_NAME = 'flatmcp'
@@ -106,7 +107,7 @@ export function rewriteConfig(text: string, client: InstallClient, file: string,
   if (Object.keys(moved).length === 0)
     throw new InstallError(`${file}: no server flatmcp can serve (${kept.map(entry => `${entry.name}: ${entry.why}`).join('; ')})`)
   const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
-  const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), entry) : rewriteJson(text, client.key, Object.keys(moved), entry)
+  const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), ENTRY_NAME, entry) : rewriteJson(text, client.key, Object.keys(moved), ENTRY_NAME, entry)
   checkRewritten(written, client, file, kept, entry)
   return { text: written, moved, kept }
 }
@@ -118,123 +119,6 @@ function checkRewritten(text: string, client: InstallClient, file: string, kept:
   const expected = [...kept.map(k => k.name), ENTRY_NAME].sort()
   if (!isDeepStrictEqual(names, expected) || !isDeepStrictEqual(JSON.parse(JSON.stringify(servers?.[ENTRY_NAME] ?? null)), entry))
     throw new InstallError(`${file}: could not be rewritten in place (it would list ${names.join(', ')}); move its servers into a flatmcp config by hand (docs/proxy.md, "Many servers behind one endpoint")`)
-}
-
-/** The indentation one level of a JSON text takes (its first indented line's). */
-function indentUnit(text: string): string {
-  return /^([ \t]+)\S/m.exec(text)?.[1] ?? '  '
-}
-
-/** Where a line starts, and the whitespace it starts with. */
-function lineOf(text: string, offset: number): { start: number, indent: string } {
-  const start = text.lastIndexOf('\n', offset - 1) + 1
-  return { start, indent: /^[ \t]*/.exec(text.slice(start))![0] }
-}
-
-/** The servers object of a JSON text, as jsonc-parser reads its tree. */
-function serversNode(text: string, key: string): Node {
-  return findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, [key])!
-}
-
-/**
- * The text without one property of the servers object: its own lines (and the comment lines just
- * above it) where it has them, else its text alone; with the comma that joined it to the others.
- */
-function withoutProperty(text: string, key: string, name: string): string {
-  const properties = serversNode(text, key).children ?? []
-  const index = properties.findIndex(property => property.children?.[0]?.value === name)
-  const property = properties[index]!
-  let start = property.offset
-  let end = property.offset + property.length
-  const comma = /^\s*,/.exec(text.slice(end))
-  if (comma)
-    end += comma[0].length
-  else if (index > 0)
-    start = properties[index - 1]!.offset + properties[index - 1]!.length
-  const line = lineOf(text, start)
-  const rest = /^[ \t]*(?:\/\/[^\n]*)?\r?\n/.exec(text.slice(end))
-  // Its own lines go where it stands alone on them (with the comma after it, or as the only one).
-  if ((comma || index === 0) && text.slice(line.start, start).trim() === '' && rest) {
-    start = line.start
-    end += rest[0].length
-    // The comment lines just above it are its own.
-    while (/(^|\n)[ \t]*\/\/[^\n]*\r?\n$/.test(text.slice(0, start)))
-      start = text.lastIndexOf('\n', start - 2) + 1
-  }
-  return text.slice(0, start) + text.slice(end)
-}
-
-/** The text with one property first in the servers object, indented as the properties there are. */
-function withFirstProperty(text: string, key: string, name: string, value: unknown, eol: string): string {
-  const object = serversNode(text, key)
-  const first = object.children?.[0]
-  const unit = indentUnit(text)
-  const outer = lineOf(text, object.offset).indent
-  const indent = first ? lineOf(text, first.offset).indent : `${outer}${unit}`
-  const body = JSON.stringify(value, null, unit).split('\n').join(`${eol}${indent}`)
-  const open = object.offset + 1
-  // An empty object on its own lines keeps its closing line; `{}` gets one.
-  const closed = first ? ',' : /^[ \t]*\r?\n/.test(text.slice(open)) ? '' : `${eol}${outer}`
-  return `${text.slice(0, open)}${eol}${indent}${JSON.stringify(name)}: ${body}${closed}${text.slice(open)}`
-}
-
-function rewriteJson(text: string, key: string, moved: readonly string[], entry: Record<string, unknown>): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n'
-  const without = moved.reduce((out, name) => withoutProperty(out, key, name), text)
-  return withFirstProperty(without, key, ENTRY_NAME, entry, eol)
-}
-
-/** A TOML table header's key path (`[mcp_servers."my server".env]`), or undefined for a line that is none. */
-function tableKey(line: string): string[] | undefined {
-  const header = /^\s*\[(?!\[)(.*)\]\s*(?:#.*)?$/.exec(line)?.[1]
-  if (header === undefined)
-    return undefined
-  return [...header.matchAll(/\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([\w-]+))\s*(?:\.|$)/g)].map(m => m[1] ?? m[2] ?? m[3]!)
-}
-
-/** A TOML string, as TOML writes one (its JSON form is one). */
-const tomlString = (value: string): string => JSON.stringify(value)
-
-/** The text's lines without the tables of the servers named (each `[mcp_servers.NAME]` and its sub-tables), and those tables' lines by server. */
-function tomlSplit(text: string, names: readonly string[]): { kept: string[], tables: Map<string, string[]> } {
-  const kept: string[] = []
-  const tables = new Map<string, string[]>()
-  let table: string[] | undefined
-  for (const line of text.split(/\r?\n/)) {
-    const key = tableKey(line)
-    if (key !== undefined) {
-      const name = key[0] === 'mcp_servers' && names.includes(key[1]!) ? key[1]! : undefined
-      table = name === undefined ? undefined : tables.get(name) ?? tables.set(name, []).get(name)
-    }
-    ;(table ?? kept).push(line)
-  }
-  while (kept.length > 0 && kept.at(-1)!.trim() === '')
-    kept.pop()
-  return { kept, tables }
-}
-
-/** A TOML value as TOML writes it: JSON's strings, numbers, booleans and arrays; an object as an inline table. */
-function tomlValue(value: unknown): string {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value))
-    return `{ ${Object.entries(value).map(([key, item]) => `${tomlString(key)} = ${tomlValue(item)}`).join(', ')} }`
-  return Array.isArray(value) ? `[${value.map(tomlValue).join(', ')}]` : JSON.stringify(value)
-}
-
-/** One server's table. */
-function tomlTable(name: string, entry: Record<string, unknown>): string[] {
-  const key = /^[\w-]+$/.test(name) ? name : tomlString(name)
-  return [`[mcp_servers.${key}]`, ...Object.entries(entry).map(([field, value]) => `${field} = ${tomlValue(value)}`)]
-}
-
-/** The lines kept, then each table, a blank line between. */
-function tomlJoin(kept: readonly string[], tables: readonly string[][], eol: string): string {
-  const blocks = tables.map(lines => lines.join(eol).replace(/\s+$/, ''))
-  return `${[kept.join(eol), ...blocks].filter(block => block !== '').join(`${eol}${eol}`)}${eol}`
-}
-
-function rewriteToml(text: string, moved: readonly string[], entry: Record<string, unknown>): string {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n'
-  return tomlJoin(tomlSplit(text, moved).kept, [tomlTable(ENTRY_NAME, entry)], eol)
 }
 
 /**
