@@ -28,7 +28,7 @@ export interface InstallRun {
 }
 
 /** What an install records, to be undone. */
-interface Record {
+interface InstallRecord {
   client: string
   file: string
   /** The client's config before the install, base64 (byte for byte). */
@@ -74,7 +74,7 @@ export function install(run: InstallRun): number {
     return 0
   }
   mkdirSync(places.folder, { recursive: true })
-  const record: Record = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text) }
+  const record: InstallRecord = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text) }
   writeFileAtomic(places.record, `${JSON.stringify(record, null, 2)}\n`)
   writeFileAtomic(places.servers, servers)
   try {
@@ -109,7 +109,7 @@ export function undo(run: InstallRun): number {
   const places = placesOf(run)
   if (!existsSync(places.record))
     throw new InstallError(`${run.file}: flatmcp is not installed there (no ${places.record})`)
-  const record = JSON.parse(readFileSync(places.record, 'utf8')) as Record
+  const record = JSON.parse(readFileSync(places.record, 'utf8')) as InstallRecord
   const original = Buffer.from(record.original, 'base64')
   const now = existsSync(run.file) ? readFileSync(run.file) : Buffer.alloc(0)
   // Unchanged since the install (or --force): the original, byte for byte. Changed (a client keeps
@@ -130,9 +130,9 @@ export function undo(run: InstallRun): number {
 }
 
 /** The servers flatmcp's config holds now (the operator may have changed them since the install). */
-function readServers(file: string): { [name: string]: unknown } {
+function readServers(file: string): Record<string, unknown> {
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: { [name: string]: unknown } }).mcpServers
+    return (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
   }
   catch (error) {
     throw new InstallError(`${file}: ${(error as Error).message}; \`--undo --force\` writes the client's config as it was before the install`)

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { parseTOML } from 'confbox'
 import type { ParseError } from 'jsonc-parser'
 import { parse, printParseErrorCode } from 'jsonc-parser'
-import { readServerEntry } from '../proxy/servers-config'
+import { readServerEntry, ServersConfigError } from '../proxy/servers-config'
 import { rewriteJson, withFirstProperty, withoutProperty } from './json-text'
 import { rewriteToml, tomlJoin, tomlSplit, tomlTable } from './toml-text'
 
@@ -86,7 +86,9 @@ function sortServers(servers: Record<string, unknown>, client: InstallClient, fi
         moved[name] = client.bareVariables ? bracedVariables(entry as Record<string, unknown>) : entry
     }
     catch (error) {
-      kept.push({ name, why: (error as Error).message.slice(file.length).replace(/^\.\S+ /, '') })
+      if (!(error instanceof ServersConfigError))
+        throw error
+      kept.push({ name, why: error.reason })
     }
   }
   return { moved, kept }

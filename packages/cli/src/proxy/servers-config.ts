@@ -25,8 +25,8 @@ export interface ServersConfig {
 
 /** A config flatmcp cannot serve: the file, the entry and the key it stops at. */
 export class ServersConfigError extends Error {
-  constructor(file: string, where: string, message: string) {
-    super(`${file}${where}: ${message}`)
+  constructor(file: string, where: string, readonly reason: string) {
+    super(`${file}${where}: ${reason}`)
     this.name = 'ServersConfigError'
   }
 }
