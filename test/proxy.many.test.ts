@@ -151,6 +151,11 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(listed.length).toBeGreaterThan(0)
       expect(listed.every(name => name.startsWith('chat__'))).toBe(true)
       expect(textOf(await gateway.client.callTool({ name: 'chat__page', arguments: { query: 'q' } }))).toBe('{"query":"q"}')
+      // A tool of the server that never came up: the call is told which server is not running, not that the tool is unknown.
+      const down = await gateway.client.callTool({ name: 'broken__anything', arguments: {} }) as { isError?: boolean, content: { text: string }[] }
+      expect(down.isError).toBe(true)
+      expect(down.content[0]!.text).toMatch(/^The server "broken" behind this proxy is not running \(/)
+      await expect(gateway.client.callTool({ name: 'nobody__anything', arguments: {} })).rejects.toThrow(/Unknown tool "nobody__anything"/)
       await expect.poll(gateway.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: server "broken" could not start \(.*\); its tools are left out, and it is started again in 1 s, then less and less often/)
       // Said once for the outage, not at every try (1 s, 2 s… later).
       await new Promise(resolve => setTimeout(resolve, 3500))

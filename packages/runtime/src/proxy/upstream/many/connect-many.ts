@@ -4,7 +4,8 @@
 // and it is started again after 1 s, 2 s, 4 s… (at most a minute); the others serve on meanwhile.
 import type { Upstream, UpstreamTarget } from '../upstream'
 import type { ConnectOptions } from '../connect'
-import type { Member, MergedClient } from './merged-client'
+import type { Member } from './member'
+import type { MergedClient } from './merged-client'
 import type { NamingOptions } from './served-names'
 import { connectUpstream } from '../connect'
 import { ProxySetupError } from '../setup-error'

@@ -3,27 +3,14 @@
 // resource's URI). A member that is down has no tools listed; a call to one it had is a tool error
 // naming it. The proxy compiles and serves this one client as it serves any upstream.
 import type { Message, RequestOptions, UpstreamClient } from '../upstream'
-import type { NameOrigin, NamingOptions } from './served-names'
+import type { Member, Route } from './member'
+import type { NamingOptions } from './served-names'
 import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
-import { chosenReplica, foldedList } from './replicas'
+import { foldedList } from './replicas'
+import { downRoute, routed, rpcError } from './route-call'
 import { servedNames } from './served-names'
-
-/** One server behind the gateway: its name, what its config keeps of its tools, and its client while it is up. */
-export interface Member {
-  name: string
-  tools?: { only?: readonly string[], except?: readonly string[] }
-  /** Connected: its client. Down: undefined, and `down` says why. */
-  client?: UpstreamClient
-  down?: string
-  /** Settles once its first connection has succeeded or failed. */
-  started: Promise<void>
-  /** Ends its connection and starts it again (with backoff), said with why: one that hangs is not left hanging. */
-  restart?: (why: string) => void
-  /** Told when it has listed its tools: one that hung is back. */
-  listed?: () => void
-}
 
 export interface MergedOptions {
   naming: NamingOptions
@@ -45,13 +32,9 @@ export interface MergedClient extends UpstreamClient {
   handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown> }
 }
 
-/** Where a served name goes: its member (for folded replicas, the group, and each replica by name). */
-type Route = NameOrigin & { member: Member, replicas?: readonly Member[] }
 
 /** One member's listed items, or a group of replicas' folded into one. */
 type Gathered = { member: Member, items: Record<string, unknown>[], replicas?: readonly Member[] }
-
-const rpcError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
 
 /** Whether a request failed for want of an answer in time (the MCP SDK's RequestTimeout: 2.x's code, or 1.x's -32001). */
 const timedOut = (error: unknown): boolean => ['REQUEST_TIMEOUT', -32001].includes((error as { code?: unknown } | null)?.code as never)
@@ -131,30 +114,6 @@ interface Routes {
 
 const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
 
-/** A request for what a route names, sent to its member with the member's own name; a member that is down answers with an error naming it. */
-async function routed(route: Route | undefined, message: Message, schema: unknown, requestOptions: RequestOptions | undefined): Promise<unknown> {
-  if (!route)
-    throw rpcError(-32602, `Unknown ${message.method === 'tools/call' ? 'tool' : 'prompt'} ${JSON.stringify(message.params?.name)}.`)
-  const chosen = route.replicas ? replicaOf(route.replicas, message) : { member: route.member, params: message.params }
-  if ('error' in chosen)
-    return { isError: true, content: [{ type: 'text', text: chosen.error }] }
-  const { member, params } = chosen
-  if (!member.client) {
-    const text = `The server "${member.name}" behind this proxy is not running (${member.down ?? 'it is starting'}); its tools come back when it does.`
-    if (message.method === 'tools/call')
-      return { isError: true, content: [{ type: 'text', text }] }
-    throw rpcError(-32603, text)
-  }
-  return member.client.request({ ...message, params: { ...params, name: route.name } }, schema, requestOptions)
-}
-
-/** The replica a folded call's `target` names, and its params without it; the error's text where it names none. */
-function replicaOf(replicas: readonly Member[], message: Message): { member: Member, params: Record<string, unknown> } | { error: string } {
-  const chosen = chosenReplica(message.params?.arguments, replicas.map(replica => replica.name))
-  if ('error' in chosen)
-    return chosen
-  return { member: replicas.find(replica => replica.name === chosen.replica)!, params: { ...message.params, arguments: chosen.arguments } }
-}
 
 /** Every member's resources (or templates) as one list; a URI two members list is read from the first, said. */
 async function listResources(members: readonly Member[], routes: Routes, method: string, key: 'resources' | 'resourceTemplates', options: MergedOptions): Promise<unknown> {
@@ -201,7 +160,7 @@ function requestTable(members: readonly Member[], routes: Routes, options: Merge
       routes.tools = merged.routes
       return { tools: merged.items }
     },
-    'tools/call': (message, schema, requestOptions) => routed(routes.tools.get(message.params?.name as string), message, schema, requestOptions),
+    'tools/call': (message, schema, requestOptions) => routed(routes.tools.get(message.params?.name as string) ?? downRoute(members, message.params?.name, options.naming), message, schema, requestOptions),
     'prompts/list': async () => {
       const merged = merge(await gathered(live(), 'prompts/list', options), options, 'prompt')
       routes.prompts = merged.routes
