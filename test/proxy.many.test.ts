@@ -68,8 +68,10 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     const made = await runCli(['snapshot', '--config', file, '--out', out])
     expect(made.code, made.stderr).toBe(0)
     expect(made.stderr).toMatch(/flatmcp snapshot: \d+ tools of 2 servers \(chat, weather\)/)
-    const snapshot = JSON.parse(readFileSync(out, 'utf8')) as { tools: { name: string }[] }
+    const snapshot = JSON.parse(readFileSync(out, 'utf8')) as { tools: { name: string }[], runtime: Record<string, { origin?: unknown }> }
     expect(snapshot.tools.map(tool => tool.name)).toContain('chat__page')
+    // Where each tool comes from, for the fetch handler in front of the set.
+    expect(snapshot.runtime.chat__page!.origin).toEqual({ server: 'chat', name: 'page' })
     expect(snapshot.tools.map(tool => tool.name)).toContain('weather__forecast')
     const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--artifact', out])
     try {

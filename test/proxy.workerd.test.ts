@@ -28,7 +28,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-workerd-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 /** The handler bundled as a Worker module, with the snapshot in it; served by workerd on a free port. */
-async function startWorker(name: string, snapshotFile: string, upstreamUrl: string): Promise<{ url: string, close: () => void, stderr: () => string }> {
+async function startWorker(name: string, snapshotFile: string, upstreamUrl: string | Record<string, string>): Promise<{ url: string, close: () => void, stderr: () => string }> {
   const dir = join(scratch, name)
   // The example's entry, bundled as its build script bundles it, with this snapshot in it.
   await build({
@@ -55,7 +55,7 @@ const config :Workerd.Config = (
 const worker :Workerd.Worker = (
   modules = [ (name = "worker.mjs", esModule = embed "worker.mjs") ],
   compatibilityDate = "2026-11-01",
-  bindings = [ (name = "UPSTREAM", text = ${JSON.stringify(upstreamUrl)}) ],
+  bindings = [ (name = "${typeof upstreamUrl === 'string' ? 'UPSTREAM' : 'UPSTREAMS'}", text = ${JSON.stringify(typeof upstreamUrl === 'string' ? upstreamUrl : JSON.stringify(upstreamUrl))}) ],
   globalOutbound = "internet",
 );
 `)
@@ -245,5 +245,48 @@ describe.skipIf('skipped' in stack)('the proxy\'s fetch handler under workerd in
     expect((await call(direct, 'draw', sent)).isError).toBe(true)
     expect((await call(client, 'draw', sent)).content).toEqual((await call(direct, 'draw', { shape: { kind: 'rect', w: 1, h: 2 }, tags: ['a'] })).content)
     expect(await call(client, 'draw', { shape: { kind: 'rect', w: 1 } })).toEqual(await call(direct, 'draw', { shape: { kind: 'rect', w: 1 } }))
+  })
+})
+
+describe.skipIf('skipped' in stack)('the fetch handler under workerd in front of many servers: FastMCP (sessions) and the SDK 2.x server, from a snapshot of the set', () => {
+  let upstreams: { close: () => void }[] = []
+  let worker: Awaited<ReturnType<typeof startWorker>>
+  let direct: Record<string, Client>
+  const clients: Client[] = []
+
+  beforeAll(async () => {
+    const port = await freePort()
+    const child = spawn((stack as { python: string }).python, [join(PYTHON_DIR, 'serve.py'), 'fastmcp', '--http', String(port)], { cwd: PYTHON_DIR, stdio: 'ignore' })
+    const chat = await startListening(UPSTREAM_V2[0]!, [...UPSTREAM_V2.slice(1), '--http', '0'])
+    upstreams = [{ close: () => child.kill() }, { close: () => void chat.close() }]
+    await listening(port)
+    const urls = { py: `http://127.0.0.1:${port}/mcp`, chat: chat.url }
+    const config = join(scratch, 'many.json')
+    writeFileSync(config, JSON.stringify({ mcpServers: { py: { url: urls.py }, chat: { url: urls.chat } } }))
+    const file = join(scratch, 'many.mcp.json')
+    const made = await runCli(['snapshot', '--config', config, '--out', file])
+    expect(made.code, made.stderr).toBe(0)
+    worker = await startWorker('many', file, urls)
+    direct = { py: await httpClient(urls.py), chat: await httpClient(urls.chat) }
+  }, SLOW)
+
+  afterAll(async () => {
+    await Promise.all([...clients, ...Object.values(direct ?? {})].map(client => client.close().catch(() => {})))
+    worker?.close()
+    for (const upstream of upstreams)
+      upstream.close()
+  })
+
+  it('lists every server\'s tools flat by NAME__tool, and each call reaches its own server in its session (2025) or as sent (2026-07-28), repaired', async () => {
+    for (const era of ['legacy', 'modern'] as const) {
+      const client = await httpClient(worker.url, era)
+      clients.push(client)
+      const names = (await client.listTools()).tools.map(tool => tool.name)
+      expect(names).toContain('py__draw')
+      expect(names).toContain('chat__page')
+      expect((await call(client, 'chat__page', { query: 'q', limit: '9' })).content).toEqual((await call(direct.chat!, 'page', { query: 'q', limit: 9 })).content)
+      if (era === 'legacy')
+        expect((await call(client, 'py__draw', { shape: '{"kind":"rect","w":1,"h":2}', tags: '["a"]' })).content).toEqual((await call(direct.py!, 'draw', { shape: { kind: 'rect', w: 1, h: 2 }, tags: ['a'] })).content)
+    }
   })
 })

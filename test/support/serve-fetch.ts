@@ -1,9 +1,10 @@
 // A fetch-shaped MCP handler (the SDK 2.x `createMcpHandler`) on node:http at 127.0.0.1:`port` (0
 // picks one), for the test and benchmark upstreams; says `<name> listening on <url>` on stderr.
+import type { Server } from 'node:http'
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
 
-export function serveFetch(name: string, port: number, fetch: (request: Request) => Promise<Response>): void {
+export function serveFetch(name: string, port: number, fetch: (request: Request) => Promise<Response>): Server {
   const http = createServer((req, res) => {
     const headers = new Headers()
     for (const [key, value] of Object.entries(req.headers)) {
@@ -24,4 +25,5 @@ export function serveFetch(name: string, port: number, fetch: (request: Request)
     const address = http.address()
     process.stderr.write(`${name} listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp\n`)
   })
+  return http
 }

@@ -1,7 +1,7 @@
 // The `*.mcp.json` format, for your own tests and tools: `readArtifact` checks a module's artifact or a
 // snapshot as the runtime, the proxy and the probe read it; `contentHash` takes an artifact's hash
 // again (pass it file access and a SHA-256). No MCP SDK, no compiler, no Node built-in is loaded.
-export type { ArtifactDiagnostic, ArtifactOptions, CompiledUpstream, FlatEntry, FormEntry, McpTool, ModuleArtifact, ModuleRuntimeEntry, PrecomputedTool, ProfiledTool, ProxiedTool, RuntimeData, Snapshot, SnapshotRuntimeEntry, UpstreamHandshake, UpstreamRecord, UpstreamTool } from './artifact/format'
+export type { ArtifactDiagnostic, ArtifactOptions, CompiledUpstream, FlatEntry, FormEntry, McpTool, ModuleArtifact, ModuleRuntimeEntry, PrecomputedTool, ProfiledTool, ProxiedTool, RuntimeData, Snapshot, SnapshotRuntimeEntry, ToolOrigin, UpstreamHandshake, UpstreamRecord, UpstreamTool } from './artifact/format'
 export { contentHash } from './artifact/hash'
 export type { HashAccess } from './artifact/hash'
 export { toPrecomputed } from './artifact/precomputed'

@@ -2,7 +2,7 @@
 // from the upstream's list or served from a snapshot; the upstream connected to as a command, a URL
 // or a client; served over stdio or stateless HTTP. The stateless fetch handler for an HTTP
 // upstream is at `@flatmcp/runtime/proxy/fetch`.
-export type { ProxiedTool, Snapshot, UpstreamHandshake, UpstreamRecord, UpstreamTool } from './artifact/format'
+export type { ProxiedTool, Snapshot, ToolOrigin, UpstreamHandshake, UpstreamRecord, UpstreamTool } from './artifact/format'
 export type { Validator } from './proxy/compile/chooser'
 export { compileUpstreamList } from './proxy/compile/compile-list'
 export { fallbacksOf } from './proxy/compile/fallbacks'

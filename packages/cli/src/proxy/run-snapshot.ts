@@ -88,7 +88,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
         log(`flatmcp snapshot: tool ${shown(tool.name)} ${fallback}`)
       return !dropped
     })
-    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
+    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(upstream.client.origins ? { origins: upstream.client.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
     writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)

@@ -111,8 +111,19 @@ export interface UpstreamTool extends McpTool {
   [field: string]: unknown
 }
 
-/** A tool's `runtime` entry in a snapshot: its data, whether it is served as it came, and its upstream definition. */
-export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: string, upstream: UpstreamRecord, schemaHash?: SchemaHashes }
+/** A tool's `runtime` entry in a snapshot: its data, whether it is served as it came, its upstream definition, and (many servers as one) which server it is. */
+export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: string, upstream: UpstreamRecord, origin?: ToolOrigin, schemaHash?: SchemaHashes }
+
+/**
+ * Where a tool of many servers served as one (`--config`) comes from: its server's entry name and the
+ * tool's own name there; for replicas folded into one, the group's name and each replica's entry,
+ * the one `target` names taking the call.
+ */
+export interface ToolOrigin {
+  server: string
+  name: string
+  replicas?: string[]
+}
 
 /** A tool's `schemaHash` in each profile it is listed in (the base is `portable`): the lowercase hex SHA-256 of its canonical JSON as listed. */
 export type SchemaHashes = Record<string, string>
@@ -161,4 +172,6 @@ export interface ProxiedTool extends CompiledUpstream {
   upstream: UpstreamRecord
   /** The tool's `schemaHash` as each profile lists it (tools/catalog gives it; a snapshot records it). */
   schemaHash?: SchemaHashes
+  /** Where it comes from, where many servers are served as one. */
+  origin?: ToolOrigin
 }

@@ -2,7 +2,7 @@
 // fetch handler (snapshots), the probe and the command: anything off is an `ArtifactError` naming the
 // field, before anything is served from the file. What serving needs is always checked; `provenance`
 // also asks for what says where a module's artifact came from (the probe re-derives it from that).
-import type { ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, SchemaHashes, UpstreamRecord } from './format'
+import type { ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, SchemaHashes, ToolOrigin, UpstreamRecord } from './format'
 import type { ToolDiagnostic } from '@flatmcp/core'
 import { hasOwn, isObject } from '../util/object'
 import { malformedSchema, malformedTool } from './tool-shape'
@@ -135,6 +135,13 @@ export function readModuleArtifact(value: unknown): Extract<ArtifactContents, { 
   return { kind: 'module', artifact: value as unknown as ModuleArtifact, tools }
 }
 
+/** A tool's recorded origin, checked: a server's name, the tool's own, and replicas' names where it has them. */
+function originOf(name: string, origin: unknown): ToolOrigin {
+  if (!isObject(origin) || typeof origin.server !== 'string' || typeof origin.name !== 'string' || (origin.replicas !== undefined && !isStringList(origin.replicas)))
+    throw new ArtifactError(`runtime[${JSON.stringify(name)}].origin needs the server's name and the tool's own name (and, for folded replicas, their names)`)
+  return origin as unknown as ToolOrigin
+}
+
 /** A snapshot (parsed), checked as a proxy serves it: its tools, plans, profiles and the upstream definitions they came from. */
 export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, { kind: 'snapshot' }> {
   const s = isObject(value) ? value : {}
@@ -165,6 +172,7 @@ export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, 
       diagnostics: said.get(tool.name) ?? [],
       upstream: record as unknown as UpstreamRecord,
       ...(isObject(entry.schemaHash) && Object.values(entry.schemaHash).every(hash => typeof hash === 'string') ? { schemaHash: entry.schemaHash as SchemaHashes } : {}),
+      ...(entry.origin === undefined ? {} : { origin: originOf(tool.name, entry.origin) }),
     }
   })
   return { kind: 'snapshot', snapshot: s as unknown as Snapshot, tools }

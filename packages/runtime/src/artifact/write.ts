@@ -1,7 +1,7 @@
 // The one writer of `*.mcp.json` files, module artifacts and snapshots alike: keys in a fixed order,
 // no timestamps, two-space JSON and a final newline, so the same input gives the same bytes in every
 // bundler and on every machine.
-import type { ArtifactDiagnostic, ArtifactOptions, FlatEntry, FormEntry, ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, UpstreamHandshake } from './format'
+import type { ArtifactDiagnostic, ArtifactOptions, FlatEntry, FormEntry, ModuleArtifact, PrecomputedTool, ProxiedTool, RuntimeData, Snapshot, ToolOrigin, UpstreamHandshake } from './format'
 import type { PresetName, ProfileName } from '@flatmcp/core'
 
 /** A tool's `runtime` data, in the order artifacts write it. */
@@ -57,6 +57,8 @@ export interface SnapshotAbout {
   /** The operator's overrides the list was read with, and each tool's fixed parameters. */
   overrides?: unknown
   fixed?: ReadonlyMap<string, Record<string, { value: unknown, schema: unknown }>>
+  /** Many servers as one: where each served tool comes from (what a fetch handler in front of them routes by). */
+  origins?: ReadonlyMap<string, ToolOrigin>
 }
 
 /** The snapshot of a compiled list: deterministic (the list's order, no timestamps). */
@@ -71,6 +73,7 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
       ...runtimeData(tool.precomputed),
       ...(tool.served === 'as-is' ? { served: 'as-is' as const, reason: tool.reason! } : {}),
       upstream: tool.upstream,
+      ...(about.origins?.has(tool.name) ? { origin: about.origins.get(tool.name)! } : {}),
       ...(tool.schemaHash === undefined ? {} : { schemaHash: tool.schemaHash }),
     }])),
     diagnostics: tools.flatMap(tool => tool.diagnostics.map(({ tool: name, schema, code, severity, path, message }) => ({ tool: name, ...(schema === 'input' ? {} : { schema }), code, severity, path, message }))),

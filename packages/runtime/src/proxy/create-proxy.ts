@@ -279,7 +279,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     refresh: versions.refresh,
     tools: () => current().tools,
     drift: () => current().drift,
-    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
+    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(upstream.origins ? { origins: upstream.origins() } : {}), ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
     where: connection.where,
     onNotification: downstream.listen,
     onUpstreamEnd: handler => connection.onEnd(handler),

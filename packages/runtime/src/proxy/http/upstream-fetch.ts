@@ -25,6 +25,8 @@ export interface UpstreamFetchOptions {
   /** Each tool's `x-mcp-header` declarations. */
   declarations: ReadonlyMap<string, HeaderDeclarations>
   log: (line: string) => void
+  /** The server's entry name, where the handler is in front of many: its messages name it. */
+  name?: string
 }
 
 export type UpstreamFetch = (request: Request, body?: string, call?: SentCall) => Promise<Response>
@@ -32,6 +34,8 @@ export type UpstreamFetch = (request: Request, body?: string, call?: SentCall) =
 /** Sends requests on to the upstream, answering 502 where it cannot be reached or redirects elsewhere. */
 export function upstreamFetch(options: UpstreamFetchOptions): UpstreamFetch {
   const { upstream, log } = options
+  const server = options.name === undefined ? 'The server behind this proxy' : `The server "${options.name}" behind this proxy`
+  const said = options.name === undefined ? 'the upstream' : `server "${options.name}"`
   const outgoing = (request: Request, body: string | undefined, call?: SentCall): Request => {
     const headers = new Headers()
     request.headers.forEach((value, name) => {
@@ -53,8 +57,8 @@ export function upstreamFetch(options: UpstreamFetchOptions): UpstreamFetch {
       for (let hops = 0; REDIRECTS.has(answer.status) && answer.headers.has('location'); hops++) {
         const next = new URL(answer.headers.get('location')!, sent.url)
         if (next.origin !== upstream.origin || hops >= 3) {
-          log(`flatmcp proxy: the upstream redirected to ${next.origin === upstream.origin ? 'itself more than 3 times' : 'another origin'}; not followed`)
-          return rpcError(null, -32603, 'The server behind this proxy redirected elsewhere; the proxy does not follow it.', 502)
+          log(`flatmcp proxy: ${said} redirected to ${next.origin === upstream.origin ? 'itself more than 3 times' : 'another origin'}; not followed`)
+          return rpcError(null, -32603, `${server} redirected elsewhere; the proxy does not follow it.`, 502)
         }
         sent = new Request(next, { method: sent.method, headers: sent.headers, ...(body === undefined ? {} : { body }), signal: request.signal, redirect: 'manual' })
         answer = await options.fetch(sent)
@@ -62,8 +66,8 @@ export function upstreamFetch(options: UpstreamFetchOptions): UpstreamFetch {
       return passBack(answer)
     }
     catch (error) {
-      log(`flatmcp proxy: the upstream could not be reached: ${(error as Error).message}`)
-      return rpcError(null, -32603, 'The server behind this proxy could not be reached.', 502)
+      log(`flatmcp proxy: ${said} could not be reached: ${(error as Error).message}`)
+      return rpcError(null, -32603, `${server} could not be reached.`, 502)
     }
   }
 }

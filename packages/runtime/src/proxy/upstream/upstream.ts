@@ -2,6 +2,7 @@
 // proxy serves over (a connected MCP SDK 2.x client has all of it), where the upstream is (a command,
 // a URL), what the client behind the proxy offers it, and one upstream connected. One file per
 // transport beside this one (stdio.ts, http.ts, client.ts); connect.ts puts a transport to work.
+import type { ToolOrigin } from '../../artifact/format'
 
 /** A request or notification, as the proxy sends and hears them. */
 export interface Message { method: string, params?: Record<string, unknown> }
@@ -19,6 +20,8 @@ export interface UpstreamClient {
   getServerVersion: () => { name: string, version: string } | undefined
   getInstructions: () => string | undefined
   setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void) => void
+  /** Many servers as one: where each tool of the last list comes from, by the name it is served by. */
+  origins?: () => ReadonlyMap<string, ToolOrigin>
   // Methods, not function-typed properties: the SDK's own handlers take its narrower message types,
   // which a property type would refuse (a connected Client must be assignable as it is).
   fallbackNotificationHandler?(notification: Message): Promise<void>

@@ -2,6 +2,7 @@
 // `NAME__tool`, and whose requests go to the member that holds what they name (a tool, a prompt, a
 // resource's URI). A member that is down has no tools listed; a call to one it had is a tool error
 // naming it. The proxy compiles and serves this one client as it serves any upstream.
+import type { ToolOrigin } from '../../../artifact/format'
 import type { Message, RequestOptions, UpstreamClient } from '../upstream'
 import type { Member, Route } from './member'
 import type { NamingOptions } from './served-names'
@@ -26,12 +27,12 @@ export interface MergedOptions {
 export interface MergedClient extends UpstreamClient {
   /** A member changed its list: the proxy reads the list anew. */
   changed: () => void
+  origins: () => ReadonlyMap<string, ToolOrigin>
   /** A member came up or went down: the tools read anew, and clients told the prompts and resources changed. */
   membersChanged: () => void
   /** The handlers the proxy set, for a member connected later. */
   handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown> }
 }
-
 
 /** One member's listed items, or a group of replicas' folded into one. */
 type Gathered = { member: Member, items: Record<string, unknown>[], replicas?: readonly Member[] }
@@ -113,7 +114,6 @@ interface Routes {
 }
 
 const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
-
 
 /** Every member's resources (or templates) as one list; a URI two members list is read from the first, said. */
 async function listResources(members: readonly Member[], routes: Routes, method: string, key: 'resources' | 'resourceTemplates', options: MergedOptions): Promise<unknown> {
@@ -247,6 +247,7 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
         requestHandler.open(handler)
     },
     changed: () => listChanged?.(),
+    origins: () => new Map([...routes.tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])),
     membersChanged: () => {
       listChanged?.()
       othersChanged()

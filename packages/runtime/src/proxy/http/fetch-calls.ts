@@ -1,0 +1,79 @@
+// A fetch handler's calls: a hidden tool refused, the search surface's own tools answered here (its
+// call_tool sent on as the call it names), each call's arguments read by the upstream's schema with
+// the fixed parameters set, and a lone call's result shaped as its tool's listed output says.
+import type { ForwardedResult } from '../serve/outputs'
+import type { Handler, Posted } from './fetch-state'
+import type { JsonRpcRequest } from './json-rpc'
+import { errorResult } from '../../service/results'
+import { callTarget, SURFACE_TOOLS } from '../../service/surface'
+import { overriddenArguments } from '../compile/overrides'
+import { answerShaped } from './answer-shaped'
+import { answered } from './fetch-state'
+import { jsonResponse, rpcError } from './json-rpc'
+
+/** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
+export const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
+
+/** The tool a call reaches: the one named, or the one a call_tool names. */
+function reached(handler: Handler, message: JsonRpcRequest): unknown {
+  return handler.options.surface === 'search' && message.params?.name === SURFACE_TOOLS.call ? (callTarget(message.params.arguments) as { name?: unknown }).name : message.params?.name
+}
+
+/** Whether a message calls one of the search surface's own tools. */
+function surfacedIn(handler: Handler, message: JsonRpcRequest): boolean {
+  return handler.options.surface === 'search' && message.method === 'tools/call' && SURFACED.has(message.params?.name as string)
+}
+
+/**
+ * Calls: a hidden tool's refused; the search surface's finding and describing answered here, its
+ * call_tool sent on as the call it names; each call's arguments read by the upstream's schema, the
+ * fixed parameters set; a lone call's result shaped as its tool's listed output says.
+ */
+export async function answerCalls(handler: Handler, request: Request, posted: Posted): Promise<Response> {
+  const { batch, messages, profile } = posted
+  const message = messages[0]!
+  const hiddenCall = messages.find(m => m.method === 'tools/call' && handler.overrides.hidden.has(reached(handler, m) as string))
+  // A hidden tool is no tool: called by name (or in a batch), a protocol error; a lone call_tool answers below.
+  if (hiddenCall && (batch || !surfacedIn(handler, hiddenCall)))
+    return rpcError(batch ? null : hiddenCall.id, -32602, `Unknown tool ${JSON.stringify(reached(handler, hiddenCall))}.`, batch ? 400 : 200)
+  if (batch && messages.some(m => surfacedIn(handler, m)))
+    return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
+  const sent = [...messages]
+  if (surfacedIn(handler, message)) {
+    if (message.params!.name !== SURFACE_TOOLS.call)
+      return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, await handler.served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
+    const target = callTarget(message.params!.arguments)
+    if ('error' in target)
+      return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(target.error)) })
+    // call_tool answers for a hidden tool as for a name no tool has: its tool error.
+    if (handler.overrides.hidden.has(target.name))
+      return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(target.name)}.`)) })
+    sent[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
+  }
+  const rewritten = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile) : m))
+  const answer = await handler.send(request, batch ? rewritten : rewritten[0]!, posted.facts.era)
+  if (batch || message.id === undefined)
+    return answer
+  // A lone call's result is shaped as its tool's listed output says; through call_tool, the upstream's
+  // protocol error is call_tool's tool error (as a direct call's is, where the proxy serves the surface).
+  const name = sent[0]!.params?.name as string
+  const shaped = handler.withOutput.has(name)
+  const viaCallTool = sent[0] !== message
+  if (!shaped && !viaCallTool)
+    return answer
+  return answerShaped(answer, message.id, {
+    result: shaped ? result => handler.served.shape(name, result) : result => result,
+    ...(viaCallTool ? { error: error => errorResult(String(error.message)) as ForwardedResult } : {}),
+  })
+}
+
+/** A `tools/call` with its arguments as the upstream's parser should read them; the message as it was when there is nothing to do. */
+async function readCall(handler: Handler, message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest> {
+  const name = message.params?.name
+  if (typeof name !== 'string')
+    return message
+  const read = await handler.served.service().read(name, message.params!.arguments, profile)
+  const input = read?.ok ? read.input : message.params!.arguments
+  const overridden = handler.fixed.has(name) || handler.overrides.hiddenParameters.has(name)
+  return read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message
+}

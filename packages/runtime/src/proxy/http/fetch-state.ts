@@ -1,0 +1,45 @@
+// What a fetch handler holds for every request, and what it knows of one POST: shared by the
+// handler's paths (listing, calls, and many servers' routing).
+import type { RequestFacts } from '../../service/profile-choice'
+import type { FixedParameter } from '../compile/overrides'
+import type { ServedOverrides } from '../serve/served-overrides'
+import type { ServedTools } from '../serve/served-tools'
+import type { ToolOrigin } from '../../artifact/format'
+import type { ProxyHandlerOptions } from './fetch-options'
+import type { JsonRpcRequest } from './json-rpc'
+import type { UpstreamFetch } from './upstream-fetch'
+
+/** The servers behind a handler in front of many: where each call goes, by served name, and the way to each server. */
+export interface ManyServers {
+  origins: ReadonlyMap<string, ToolOrigin>
+  servers: ReadonlyMap<string, UpstreamFetch>
+}
+
+/** Sends what the handler made of a POST on: to the one upstream, or to the server its call names. */
+export type Send = (request: Request, body: JsonRpcRequest | JsonRpcRequest[], era: RequestFacts['era']) => Promise<Response>
+
+/** What one handler holds for every request: the snapshot's tools served, what the overrides mean, the way upstream. */
+export interface Handler {
+  options: ProxyHandlerOptions
+  upstream: { name: string, version: string }
+  /** What the snapshot's handshake told clients to know. */
+  instructions?: string
+  served: ServedTools
+  overrides: ServedOverrides
+  fixed: ReadonlyMap<string, Record<string, FixedParameter>>
+  /** The tools whose results the handler reads on the way back: those that list an output schema. */
+  withOutput: ReadonlySet<string>
+  /** A request as it came (a GET, a DELETE, a POST nothing in which changes), sent on. */
+  forward: (request: Request, body?: string) => Promise<Response>
+  send: Send
+  /** In front of many servers: where each call goes. */
+  many?: ManyServers
+}
+
+/** One POST's messages as parsed: a lone message, or a batch. */
+export interface Posted { text: string, batch: boolean, messages: JsonRpcRequest[], facts: RequestFacts, profile: string | undefined }
+
+/** A result this handler answers itself: in 2026-07-28, complete and saying which server answered (as the SDKs' servers stamp them). */
+export function answered(handler: Handler, posted: Pick<Posted, 'facts'>, result: object): object {
+  return posted.facts.era === 'modern' ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': handler.upstream } } : result
+}
