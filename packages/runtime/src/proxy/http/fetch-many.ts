@@ -170,7 +170,8 @@ export function sendMany(many: ManyServers): Send {
     const sessions = era === 'modern' ? undefined : sessionsOf(request)
     if (sessions === 'unknown')
       return rpcError(message.id, -32001, 'Session not found.', 404)
-    const part = sessions?.[chosen.replica]
+    // Its own part only: an entry named as an object's key (`constructor`) finds nothing inherited.
+    const part = sessions && Object.hasOwn(sessions, chosen.replica) ? sessions[chosen.replica] : undefined
     if (sessions && !part)
       return reply(`The server "${chosen.replica}" behind this proxy did not answer when this session began; start a new session to reach its tools.`)
     const sent = reheaded(request, part ? { 'mcp-session-id': part.id, 'mcp-protocol-version': part.version } : {})
