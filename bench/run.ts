@@ -21,6 +21,7 @@ import { PROXY_CALLS, PROXY_TOOLS, runProxyBench } from './proxy.bench'
 import { runForms, runOutputs } from './outputs.bench'
 import { printNpmServers, runNpmServers } from './npm-servers.bench'
 import { printGateway, runGateway } from './gateway.bench'
+import { printRetrieval, runRetrieval } from './retrieval.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -52,6 +53,7 @@ const outputs = await runOutputs(log)
 const forms = await runForms(log)
 const npmServers = await runNpmServers(log)
 const gateway = await runGateway(log)
+const retrieval = await runRetrieval(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -274,6 +276,7 @@ table(['schema', 'rounds', 'fields asked (at most)', 'tokens of the forms'], for
 
 printNpmServers(npmServers, table, target)
 printGateway(gateway, table, target)
+printRetrieval(retrieval, table, target)
 
 console.log('\ntargets')
 for (const line of targets)
@@ -281,5 +284,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, gateway, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, gateway, retrieval, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)
