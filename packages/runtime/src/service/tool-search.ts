@@ -1,80 +1,51 @@
-// Finding a tool by words, deterministically (no model, no network): each tool's name, title, search
-// hint (`_meta["anthropic/searchHint"]`), keys, enum values and description split into words, weighted by where they stand, and scored against
-// the words of a query (and their common synonyms), rarer words counting more.
+// Finding a tool by words, deterministically (no model, no network). BM25F: each tool's fields (its
+// own name, its server's, title and search hint, argument keys, enum values, the first sentence of its
+// description and the rest), each word's count saturated and set against the field's usual length,
+// rarer words counting more. A word a tool lacks counts by its best stand-in there: a synonym, or a
+// longer word it begins. Where the tools come from many servers (`server__tool`), the server's whole
+// text counts too, so a task finds its server before its tool. Ties go to the tool that holds more of
+// the query's words, then to the one whose name does, then by name: never by list order.
 import type { McpTool } from '../artifact/format'
+import { SYNONYMS } from './synonyms'
+import { wordsOf } from './words'
 
-/** How much a word counts by where it stands in a tool. */
-const WEIGHTS = { name: 4, title: 3, key: 2, value: 1, description: 1 } as const
+export { wordsOf } from './words'
 
-/** Words that say nothing of which tool is meant. */
-const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'by', 'from', 'at', 'is', 'it', 'as', 'be', 'this', 'that', 'my', 'me', 'i', 'all', 'some', 'using', 'use', 'tool', 'tools'])
+/** Each field: how much a word in it counts, and how far its length tempers that (BM25F's b). */
+const FIELDS = {
+  name: { weight: 3, b: 0.3 },
+  server: { weight: 0.6, b: 0.3 },
+  title: { weight: 2, b: 0.3 },
+  key: { weight: 0.8, b: 0.5 },
+  value: { weight: 0.4, b: 0.5 },
+  lead: { weight: 1.4, b: 0.5 },
+  description: { weight: 0.6, b: 0.75 },
+} as const
+type Field = keyof typeof FIELDS
 
-/**
- * Words people use for what tools name otherwise, both ways round where both are common: the verbs
- * of creating, reading, changing and removing, and a few nouns. A word met through one counts a
- * third, less than the word itself.
- */
-const SYNONYM_GROUPS: readonly (readonly string[])[] = [
-  ['create', 'add', 'new', 'make', 'open', 'write', 'post', 'insert', 'remember', 'store', 'save', 'record'],
-  ['delete', 'remove', 'erase', 'forget', 'drop', 'destroy', 'clear'],
-  ['get', 'read', 'show', 'view', 'display', 'fetch', 'retrieve', 'look', 'see', 'what'],
-  ['list', 'show', 'enumerate', 'which'],
-  ['search', 'find', 'look', 'lookup', 'query', 'seek'],
-  ['update', 'edit', 'change', 'modify', 'patch', 'set', 'replace', 'rename'],
-  ['move', 'rename', 'relocate'],
-  ['navigate', 'open', 'go', 'visit', 'browse', 'load'],
-  ['issue', 'bug', 'ticket', 'report'],
-  ['directory', 'folder', 'dir'],
-  ['relation', 'link', 'connect', 'relate', 'relationship'],
-  ['entity', 'thing', 'fact', 'person', 'node'],
-  ['history', 'said', 'messages', 'conversation', 'past'],
-  ['elevation', 'altitude', 'height'],
-  ['self', 'myself', 'logged', 'whoami', 'current', 'account'],
-  ['sum', 'add', 'plus', 'total', 'addition'],
-  ['screenshot', 'capture', 'picture', 'image'],
-  ['comment', 'note', 'reply', 'remark'],
-  ['user', 'people', 'member', 'person'],
-  ['log', 'logs', 'output'],
-]
+/** BM25's saturation: past a few mentions, a word says little more. */
+const K1 = 1.2
+/** How much a stand-in counts beside the word itself: a synonym, a longer word the query's begins. */
+const SYNONYM_SHARE = 0.45
+const PREFIX_SHARE = 0.5
+/** How much the server's fit counts beside the tool's own (each as a share of the best). */
+const SERVER_SHARE = 0.35
 
 /** The most enum values of one key read: a long enum says no more than its first ones. */
 const MAX_VALUES = 50
 
-/** Each stem's synonyms (stems too), from the groups above. */
-const SYNONYMS = new Map<string, Set<string>>()
-for (const group of SYNONYM_GROUPS) {
-  const stems = group.map(word => stem(word))
-  for (const word of stems) {
-    const known = SYNONYMS.get(word) ?? new Set<string>()
-    stems.filter(other => other !== word).forEach(other => known.add(other))
-    SYNONYMS.set(word, known)
-  }
-}
+/** How much of a query is read: its first characters, and the first distinct words of those. */
+export const QUERY_BOUNDS = { chars: 4096, words: 64 } as const
 
-/** Lowercase words, camelCase and snake_case split, each reduced to a common stem. */
-export function wordsOf(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(word => word !== '' && !STOP_WORDS.has(word))
-    .map(stem)
-}
+/** The most words of the list one word of a query may begin: past them, a prefix says nothing anyway. */
+const MAX_PREFIXED = 256
 
-/** A word without the endings that make its other forms alike ("issues" and "issue"; "created" and "create"). */
-function stem(word: string): string {
-  let out = word
-  if (out.length > 4 && out.endsWith('ies'))
-    out = `${out.slice(0, -3)}y`
-  else if (out.endsWith('sses'))
-    out = out.slice(0, -2)
-  else if (out.length > 3 && out.endsWith('s') && !out.endsWith('ss'))
-    out = out.slice(0, -1)
-  for (const ending of ['ing', 'ed']) {
-    if (out.length - ending.length >= 3 && out.endsWith(ending))
-      out = out.slice(0, -ending.length)
-  }
-  return out.length > 4 && out.endsWith('e') ? out.slice(0, -1) : out
+/** Where a served name's server ends, as a gateway names tools (`github__create_issue`). */
+const SERVER_SEPARATOR = '__'
+
+export interface ToolSearch {
+  /** The tools that match `query` best, at most `limit`, best first. */
+  search: (query: string, limit: number) => McpTool[]
 }
 
 /** Every key of an input schema and the string values its enums list, properties at any depth. */
@@ -106,47 +77,77 @@ export function topKeys(tool: McpTool): string[] {
   return [...keys.filter(key => required.has(key)), ...keys.filter(key => !required.has(key))]
 }
 
-/** How much of a query is read: its first characters, and the first distinct words of those. */
-export const QUERY_BOUNDS = { chars: 4096, words: 64 } as const
-
-/** The most words of the list one word of a query may begin: past them, a prefix says nothing anyway. */
-const MAX_PREFIXED = 256
-
-/** Where each word of the list stands: the tools that hold it, and how much it counts in each. */
-type Postings = Map<string, { tool: number, weight: number }[]>
-
-export interface ToolSearch {
-  /** The tools that match `query` best, at most `limit`, best first (ties in list order). */
-  search: (query: string, limit: number) => McpTool[]
+/** A served name's server and own name: `github__create_issue` is github's `create_issue`. */
+function splitName(name: string): { server: string, own: string } {
+  const at = name.indexOf(SERVER_SEPARATOR)
+  return at > 0 ? { server: name.slice(0, at), own: name.slice(at + SERVER_SEPARATOR.length) } : { server: '', own: name }
 }
 
-/** Each word of one tool, with the most it counts where it stands. */
-function wordsOfTool(tool: McpTool): Map<string, number> {
-  const words = new Map<string, number>()
-  const add = (text: string, weight: number): void => {
-    for (const word of wordsOf(text))
-      words.set(word, Math.max(words.get(word) ?? 0, weight))
-  }
+/** A description's first sentence, and the rest. */
+function leadAndRest(description: string): [string, string] {
+  const end = description.search(/[.!?。](\s|$)|\n\s*\n/)
+  return end === -1 ? [description, ''] : [description.slice(0, end + 1), description.slice(end + 1)]
+}
+
+/** One tool's words, counted by field. */
+function fieldsOf(tool: McpTool): Record<Field, string[]> {
   const keys: string[] = []
   const values: string[] = []
   keysAndValues(tool.inputSchema, keys, values)
-  add(tool.description ?? '', WEIGHTS.description)
-  values.forEach(value => add(value, WEIGHTS.value))
-  keys.forEach(key => add(key, WEIGHTS.key))
-  // The words an author or operator gave Claude Code's tool search count as much as a title.
+  const { server, own } = splitName(tool.name)
+  const [lead, rest] = leadAndRest(tool.description ?? '')
+  // The words an author or operator gave Claude Code's tool search count as a title does.
   const hint = tool._meta?.['anthropic/searchHint']
-  add(typeof hint === 'string' ? hint : '', WEIGHTS.title)
-  add(tool.title ?? '', WEIGHTS.title)
-  add(tool.name, WEIGHTS.name)
-  return words
+  return {
+    name: wordsOf(own),
+    server: wordsOf(server),
+    title: wordsOf(`${tool.title ?? ''} ${typeof hint === 'string' ? hint : ''}`),
+    key: keys.flatMap(wordsOf),
+    value: values.flatMap(wordsOf),
+    lead: wordsOf(lead),
+    description: wordsOf(rest),
+  }
 }
 
-/** The words of a query, read within its bounds: a query's cost does not grow past them. */
-function askedWords(query: string): string[] {
-  return [...new Set(wordsOf(query.slice(0, QUERY_BOUNDS.chars)))].slice(0, QUERY_BOUNDS.words)
+/** What the index holds of one document (a tool, or a server's tools together): each word's weighted, length-tempered count. */
+type Document = Map<string, number>
+
+/** Documents of fields, each word's count weighted by its field and tempered by the field's length against the average. */
+function documentsOf(fields: readonly Record<Field, string[]>[]): Document[] {
+  const names = Object.keys(FIELDS) as Field[]
+  const average = Object.fromEntries(names.map(field => [field, Math.max(1, fields.reduce((sum, each) => sum + each[field].length, 0) / Math.max(1, fields.length))])) as Record<Field, number>
+  return fields.map((each) => {
+    const document: Document = new Map()
+    for (const field of names) {
+      const { weight, b } = FIELDS[field]
+      const norm = 1 - b + b * each[field].length / average[field]
+      for (const word of each[field])
+        document.set(word, (document.get(word) ?? 0) + weight / norm)
+    }
+    return document
+  })
 }
 
-/** The words of the list that begin with `prefix` (the sorted `vocabulary`'s run of them), at most `MAX_PREFIXED`. */
+/** A scored index of documents: a word's postings and its rarity, and what a query's word scores in each. */
+interface Index {
+  postings: Map<string, { at: number, count: number }[]>
+  vocabulary: string[]
+  size: number
+}
+
+function indexOf(documents: readonly Document[]): Index {
+  const postings = new Map<string, { at: number, count: number }[]>()
+  documents.forEach((document, at) => {
+    for (const [word, count] of document) {
+      const held = postings.get(word) ?? []
+      held.push({ at, count })
+      postings.set(word, held)
+    }
+  })
+  return { postings, vocabulary: [...postings.keys()].sort(), size: documents.length }
+}
+
+/** The words of the index that begin with `prefix` (the sorted vocabulary's run of them), at most `MAX_PREFIXED`. */
 function prefixed(vocabulary: readonly string[], prefix: string): string[] {
   let low = 0
   let high = vocabulary.length
@@ -158,72 +159,93 @@ function prefixed(vocabulary: readonly string[], prefix: string): string[] {
       high = middle
   }
   const found: string[] = []
-  for (let at = low; at < vocabulary.length && found.length < MAX_PREFIXED && vocabulary[at]!.startsWith(prefix); at++)
-    found.push(vocabulary[at]!)
+  for (let at = low; at < vocabulary.length && found.length < MAX_PREFIXED && vocabulary[at]!.startsWith(prefix); at++) {
+    if (vocabulary[at] !== prefix)
+      found.push(vocabulary[at]!)
+  }
   return found
 }
 
-/**
- * An index of a list's tools, built once: each word's postings, so a query costs the postings of its
- * (bounded) words, never a scan of every word of every tool.
- */
-export function toolSearch(tools: readonly McpTool[]): ToolSearch {
-  const postings: Postings = new Map()
-  tools.forEach((tool, index) => {
-    for (const [word, weight] of wordsOfTool(tool)) {
-      const held = postings.get(word) ?? []
-      held.push({ tool: index, weight })
-      postings.set(word, held)
-    }
-  })
-  const vocabulary = [...postings.keys()].sort()
-  // A word every tool holds tells them apart least.
-  const rarity = (word: string): number => Math.log(1 + tools.length / (postings.get(word)?.length ?? tools.length))
-  return {
-    search(query, limit) {
-      const scores = new Float64Array(tools.length)
-      const exact = query.length <= QUERY_BOUNDS.chars ? query.trim().toLowerCase() : undefined
-      tools.forEach((tool, index) => {
-        if (tool.name.toLowerCase() === exact)
-          scores[index] = 100
-      })
-      for (const word of askedWords(query))
-        scoreWord(word, { postings, vocabulary, rarity, scores })
-      return [...scores.keys()]
-        .filter(index => scores[index]! > 0)
-        .sort((a, b) => scores[b]! - scores[a]! || a - b)
-        .slice(0, limit)
-        .map(index => tools[index]!)
-    },
+/** What one word scores in each document where it stands: its rarity times its saturated count. */
+function wordScores(index: Index, word: string, share: number, into: Map<number, number>): void {
+  const held = index.postings.get(word)
+  if (!held)
+    return
+  const rarity = Math.log(1 + (index.size - held.length + 0.5) / (held.length + 0.5))
+  for (const { at, count } of held) {
+    const score = share * rarity * count * (K1 + 1) / (count + K1)
+    into.set(at, Math.max(into.get(at) ?? 0, score))
   }
 }
 
-/**
- * One word of a query, scored into each tool: the word itself where the tool holds it, else its best
- * synonym (a third), else the best word of the tool it begins (half, where it is four letters or more).
- */
-function scoreWord(word: string, index: { postings: Postings, vocabulary: readonly string[], rarity: (word: string) => number, scores: Float64Array }): void {
-  const { postings, rarity, scores } = index
-  const settled = new Set<number>()
-  for (const { tool, weight } of postings.get(word) ?? []) {
-    scores[tool]! += weight * rarity(word)
-    settled.add(tool)
-  }
-  const best = (others: Iterable<string>, share: number): void => {
-    const found = new Map<number, number>()
-    for (const other of others) {
-      for (const { tool, weight } of postings.get(other) ?? []) {
-        if (!settled.has(tool))
-          found.set(tool, Math.max(found.get(tool) ?? 0, weight * rarity(other) / share))
-      }
-    }
-    for (const [tool, score] of found) {
-      scores[tool]! += score
-      settled.add(tool)
-    }
-  }
-  best(SYNONYMS.get(word) ?? [], 3)
+/** A query word's score in each document: the word's own where it stands, else its best stand-in's (a synonym, a longer word it begins). */
+function queryWordScores(index: Index, word: string): Map<number, number> {
+  const scores = new Map<number, number>()
+  wordScores(index, word, 1, scores)
+  for (const synonym of SYNONYMS.get(word) ?? [])
+    wordScores(index, synonym, SYNONYM_SHARE, scores)
   // A word the query only begins ("conf" for "config") counts half, where it is long enough to mean something.
-  if (word.length >= 4)
-    best(prefixed(index.vocabulary, word), 2)
+  if (word.length >= 4) {
+    for (const longer of prefixed(index.vocabulary, word))
+      wordScores(index, longer, PREFIX_SHARE, scores)
+  }
+  return scores
+}
+
+/** The words of a query, read within its bounds: a query's cost does not grow past them. */
+function askedWords(query: string): string[] {
+  return [...new Set(wordsOf(query.slice(0, QUERY_BOUNDS.chars)))].slice(0, QUERY_BOUNDS.words)
+}
+
+/** Each tool's server's index, where the tools come from two servers or more. */
+function serversOf(tools: readonly McpTool[], fields: readonly Record<Field, string[]>[]): { index: Index, of: number[] } | undefined {
+  const names = tools.map(tool => splitName(tool.name).server)
+  const servers = [...new Set(names)]
+  if (servers.length < 2 || servers.includes(''))
+    return undefined
+  const joined = servers.map(server => fields.filter((_, at) => names[at] === server).reduce((all, each) => {
+    for (const field of Object.keys(FIELDS) as Field[])
+      all[field].push(...each[field])
+    return all
+  }, { name: [], server: [], title: [], key: [], value: [], lead: [], description: [] } as Record<Field, string[]>))
+  return { index: indexOf(documentsOf(joined)), of: names.map(name => servers.indexOf(name)) }
+}
+
+/** An index of a list's tools, built once: a query costs the postings of its (bounded) words. */
+export function toolSearch(tools: readonly McpTool[]): ToolSearch {
+  const fields = tools.map(fieldsOf)
+  const index = indexOf(documentsOf(fields))
+  const servers = serversOf(tools, fields)
+  return {
+    search(query, limit) {
+      const total = new Float64Array(tools.length)
+      const matched = new Uint16Array(tools.length)
+      const named = new Float64Array(tools.length)
+      const exact = query.length <= QUERY_BOUNDS.chars ? query.trim().toLowerCase() : undefined
+      const server = new Float64Array(servers ? servers.index.size : 0)
+      for (const word of askedWords(query)) {
+        for (const [at, score] of queryWordScores(index, word)) {
+          total[at]! += score
+          matched[at]!++
+          if (fields[at]!.name.includes(word))
+            named[at]! += score
+        }
+        for (const [at, score] of servers ? queryWordScores(servers.index, word) : [])
+          server[at]! += score
+      }
+      const best = Math.max(0, ...total)
+      const bestServer = Math.max(0, ...server)
+      const final = [...total].map((score, at) => {
+        if (score === 0)
+          return 0
+        const fit = servers && bestServer > 0 ? SERVER_SHARE * best * server[servers.of[at]!]! / bestServer : 0
+        return (tools[at]!.name.toLowerCase() === exact ? 1000 : 0) + score + fit
+      })
+      return [...final.keys()]
+        .filter(at => final[at]! > 0)
+        .sort((a, b) => final[b]! - final[a]! || matched[b]! - matched[a]! || named[b]! - named[a]! || (tools[a]!.name < tools[b]!.name ? -1 : 1))
+        .slice(0, limit)
+        .map(at => tools[at]!)
+    },
+  }
 }
