@@ -15,7 +15,7 @@ const TOOLS: UpstreamTool[] = [
 ]
 const OVERRIDES = readOverrides({
   tools: {
-    search: { description: 'Searches Acme\'s code.', alwaysLoad: true, searchHint: 'grep source', params: { org: { fix: 'acme' }, debug: { hide: true } } },
+    search: { description: 'Searches Acme\'s code.', alwaysLoad: true, searchHint: 'ripgrep source', params: { org: { fix: 'acme' }, debug: { hide: true } } },
     delete_repo: { hide: true },
   },
 })
@@ -55,13 +55,13 @@ describe('operator overrides', () => {
     const upstream = fakeUpstream(TOOLS)
     const proxy = await createProxy(upstream, { overrides: OVERRIDES, validator, profiles: ['openai-strict'], log: line => lines.push(line) })
     expect(lines).toEqual([
-      'flatmcp proxy: tool "search": description replaced, "org" fixed to "acme", "debug" hidden, alwaysLoad true, searchHint "grep source" (overrides)',
+      'flatmcp proxy: tool "search": description replaced, "org" fixed to "acme", "debug" hidden, alwaysLoad true, searchHint "ripgrep source" (overrides)',
       'flatmcp proxy: tool "delete_repo" hidden (overrides)',
     ])
     const client = await clientOf(proxy)
     const { tools } = await client.listTools()
     expect(tools.map(tool => tool.name)).toEqual(['search'])
-    expect(tools[0]).toMatchObject({ description: 'Searches Acme\'s code.', _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'grep source' } })
+    expect(tools[0]).toMatchObject({ description: 'Searches Acme\'s code.', _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'ripgrep source' } })
     expect(Object.keys(tools[0]!.inputSchema.properties!)).toEqual(['q'])
     expect(tools[0]!.inputSchema.required).toEqual(['q'])
     const strict = (await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, validator, profile: 'openai-strict', log: () => {} }))
@@ -186,10 +186,11 @@ describe('operator overrides', () => {
     const proxy = await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, surface: 'search', log: () => {} })
     const client = await clientOf(proxy)
     expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool', 'search'])
-    // "grep" is in the hint alone.
-    expect(await client.callTool({ name: 'find_tools', arguments: { query: 'grep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^search: /) }] })
+    // "ripgrep" is in the hint alone.
+    expect(await client.callTool({ name: 'find_tools', arguments: { query: 'ripgrep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^search: /) }] })
+    // Without it nothing matches, and a catalogue this small is shown whole.
     const plain = await createProxy(fakeUpstream(TOOLS), { surface: 'search', log: () => {} })
-    expect(await (await clientOf(plain)).callTool({ name: 'find_tools', arguments: { query: 'grep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^No tool matches/) }] })
+    expect(await (await clientOf(plain)).callTool({ name: 'find_tools', arguments: { query: 'ripgrep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^No tool matches "ripgrep" word for word; here are all 2 of them:\ndelete_repo: .*\nsearch: /) }] })
   })
 
   it('applyOverrides alone: the list less the hidden tool, the parameters out of properties and required, the fixed ones with the upstream\'s schema, the hints in _meta', () => {
@@ -200,7 +201,7 @@ describe('operator overrides', () => {
         name: 'search',
         description: 'Searches Acme\'s code.',
         inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false },
-        _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'grep source' },
+        _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': 'ripgrep source' },
       },
       { name: 'other', inputSchema: { type: 'object' } },
     ])

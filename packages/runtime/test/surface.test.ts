@@ -139,6 +139,19 @@ describe('finding tools by words', () => {
   })
 })
 
+describe('a catalogue no longer than one answer', () => {
+  it('is shown whole, matches first: a one-tool database server answers its tool for a question no word of which it holds', async () => {
+    const query = defineTool({ name: 'run_sql', description: 'Runs a SQL statement.', input: z.object({ sql: z.string() }), handler: () => 'ok' })
+    const server = createMcpServerV2([query], { name: 'db', version: '1.0.0' }, { surface: 'search' })
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: 'how many rows are in the orders table?' } }))).toMatch(/^No tool matches "how many rows are in the orders table\?" word for word; here are all 1 of them:\nrun_sql: Runs a SQL statement\./)
+    await client.close()
+  })
+})
+
 describe('a query is bounded', () => {
   // 300 tools of distinct words, as a gateway fronting several servers lists them.
   const many: ToolDefinition[] = [...TOOLS, ...Array.from({ length: 300 }, (_, i) => defineTool({

@@ -121,10 +121,15 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
       if (name === SURFACE_TOOLS.find) {
         if (typeof given.query !== 'string' || given.query.trim() === '')
           return errorResult('find_tools needs "query": words for the task, e.g. "create issue".')
-        const found = (await catalog(profile)).search.search(given.query, FOUND)
-        if (found.length === 0)
+        const { search, byName } = await catalog(profile)
+        const found = search.search(given.query, FOUND)
+        // A catalogue no longer than one answer is shown whole, matches first: a task never meets "no tool" beside the tool it needs.
+        const whole = byName.size <= FOUND
+        if (found.length === 0 && !whole)
           return text(`No tool matches ${quoteClipped(given.query)}. Try other words: what it acts on, or what it does.`)
-        return text(`${found.map(summary).join('\n')}\n\nCall describe_tools with the names you need before call_tool.`)
+        const rest = whole ? [...byName.values()].filter(tool => !found.includes(tool)).sort((a, b) => a.name < b.name ? -1 : 1) : []
+        const lead = found.length === 0 ? `No tool matches ${quoteClipped(given.query)} word for word; here are all ${byName.size} of them:\n` : ''
+        return text(`${lead}${[...found, ...rest].map(summary).join('\n')}\n\nCall describe_tools with the names you need before call_tool.`)
       }
       if (name === SURFACE_TOOLS.describe) {
         const names = Array.isArray(given.names) ? given.names.filter((item): item is string => typeof item === 'string').slice(0, MAX_DESCRIBED) : []

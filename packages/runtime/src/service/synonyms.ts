@@ -49,6 +49,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['news', 'story', 'headline', 'article'],
   ['coordinate', 'latitude', 'longitude', 'geocode', 'location', 'address'],
   ['line', 'range'],
+  ['text', 'txt', 'plain'],
   ['know', 'knowledge', 'information', 'info', 'fact'],
 ]
 
