@@ -2,6 +2,7 @@
 // tools that find, describe and call the others, each schema in every profile's form, and calls
 // through `call_tool` read as direct calls are.
 import type { ToolDefinition } from '@flatmcp/runtime'
+import type { McpTool } from '../src/artifact/format'
 import { PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/sdk'
@@ -14,7 +15,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { canonicalJson } from '../src/service/schema-hash'
-import { SURFACE_TOOLS, surfaceTools } from '../src/service/surface'
+import { DESCRIBE_BUDGET, SURFACE_TOOLS, surfaceTools, withinBudget } from '../src/service/surface'
 import { toolSearch, wordsOf } from '../src/service/tool-search'
 
 type Options = Parameters<typeof createMcpServer>[2]
@@ -149,6 +150,23 @@ describe('a catalogue no longer than one answer', () => {
     await client.connect(clientSide)
     expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: 'how many rows are in the orders table?' } }))).toMatch(/^No tool matches "how many rows are in the orders table\?" word for word; here are all 1 of them:\nrun_sql: Runs a SQL statement\./)
     await client.close()
+  })
+})
+
+describe('a describe_tools answer is bounded', () => {
+  it('holds about 8k tokens: the tools past it are named for another call; one past it alone is given whole, said', () => {
+    const tool = (name: string, keys: number): McpTool => ({ name, description: 'd', inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key_${i}`, { type: 'string', description: 'x'.repeat(60) }])) } as McpTool['inputSchema'] })
+    const small = [tool('a', 10), tool('b', 10)]
+    expect(withinBudget(small)).toEqual({ tools: small })
+    const large = [tool('a', 150), tool('b', 150), tool('c', 150)]
+    const answer = withinBudget(large)
+    expect(answer.tools.map(t => t.name)).toEqual(['a', 'b'])
+    expect(answer.deferred).toEqual(['c'])
+    expect(JSON.stringify(answer.tools).length).toBeLessThanOrEqual(DESCRIBE_BUDGET)
+    const huge = withinBudget([tool('big', 800), tool('small', 1)])
+    expect(huge.tools.map(t => t.name)).toEqual(['big'])
+    expect(huge.deferred).toEqual(['small'])
+    expect(huge.note).toMatch(/^big's definition alone is \d+ KiB of JSON \(about \d+k tokens\); it is given whole/)
   })
 })
 

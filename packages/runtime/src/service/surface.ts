@@ -71,6 +71,34 @@ export function summary(tool: McpTool): string {
   return `${tool.name}: ${line || '(no description)'} (${said})`
 }
 
+/**
+ * The most one describe_tools answer holds, in characters of JSON (about 8,000 tokens): past it, the
+ * tools left are named for another call. The first tool is always described, however large: a tool
+ * stays reachable; one past the budget alone is said to be.
+ */
+export const DESCRIBE_BUDGET = 32_768
+
+/** The described tools an answer holds within `DESCRIBE_BUDGET`, the ones left for another call, and a note where one alone is past it. */
+export function withinBudget(described: readonly McpTool[]): { tools: McpTool[], deferred?: string[], next?: string, note?: string } {
+  const tools: McpTool[] = []
+  const deferred: string[] = []
+  let size = 0
+  for (const tool of described) {
+    const length = JSON.stringify(tool).length
+    if (tools.length > 0 && size + length > DESCRIBE_BUDGET)
+      deferred.push(tool.name)
+    else
+      tools.push(tool)
+    size += tools.at(-1) === tool ? length : 0
+  }
+  const alone = tools.length === 1 && size > DESCRIBE_BUDGET ? `${tools[0]!.name}'s definition alone is ${Math.round(size / 1024)} KiB of JSON (about ${Math.round(size / 4 / 1000)}k tokens); it is given whole, as the session's profile lists it` : undefined
+  return {
+    tools,
+    ...(deferred.length === 0 ? {} : { deferred, next: `this answer holds about ${DESCRIBE_BUDGET / 4 / 1000}k tokens: describe the deferred tools in another call` }),
+    ...(alone ? { note: alone } : {}),
+  }
+}
+
 /** The tool a `call_tool` call names and its arguments (JSON text read), or what is wrong with it. */
 export function callTarget(given: unknown): { name: string, arguments: unknown } | { error: string } {
   const call = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>
@@ -138,9 +166,9 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         const { byName } = await catalog(profile)
         const known = names.filter(item => byName.has(item)).map(item => byName.get(item)!)
         const unknown = names.filter(item => !byName.has(item))
-        const described = await Promise.all(known.map(async tool => ({ ...tool, schemaHash: await schemaHash(tool) })))
+        const described = withinBudget(await Promise.all(known.map(async tool => ({ ...tool, schemaHash: await schemaHash(tool) }))))
         // An object, as tools/list answers (a client may read JSON text as structured content, which must be an object).
-        return text(JSON.stringify({ tools: described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
+        return text(JSON.stringify({ ...described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
       }
       const target = callTarget(given)
       if ('error' in target)
