@@ -39,6 +39,7 @@ const TRANSCRIPTS = [
   ['docs/development.md', 'transport     request'],
   ['docs/flattening.md', 'src/tools.ts:13:55: export "code"'],
   ['docs/proxy.md', 'flatmcp proxy: tool "firecrawl_search"'],
+  ['docs/proxy.md', 'flatmcp proxy: --surface auto (portable)'],
 ]
 
 /** The calls whose answers the README shows as a failed validation's text. */

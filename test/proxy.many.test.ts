@@ -86,6 +86,25 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     expect(probed.code, probed.stdout).toBe(0)
   })
 
+  it('--surface auto serves whichever of the full list and the search surface costs a session fewer tokens (o200k_base), said with the figures', async () => {
+    const file = configFile('auto.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'auto'])
+    try {
+      const listed = (await served.client.listTools()).tools.map(tool => tool.name)
+      await expect.poll(served.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: --surface auto \(portable\): the full list of \d+ tools is \d+ tokens/)
+      const [, tools, full, list, described, lean, chosen] = /--surface auto \(portable\): the full list of (\d+) tools is (\d+) tokens, the search surface (\d+) and one tool described (\d+) \((\d+)\): (serving the full list|serving find_tools, describe_tools and call_tool)/.exec(served.stderr())!.map(String)
+      expect(Number(list) + Number(described)).toBe(Number(lean))
+      expect(chosen === 'serving the full list').toBe(Number(full) <= Number(lean))
+      expect(listed).toEqual(chosen === 'serving the full list' ? expect.arrayContaining(['chat__page']) : ['find_tools', 'describe_tools', 'call_tool'])
+      expect(Number(tools)).toBeGreaterThan(3)
+      // Either way, a tool is called by its own name.
+      expect(textOf(await served.client.callTool({ name: 'chat__page', arguments: { query: 'q', limit: '2' } }))).toBe('{"query":"q","limit":2}')
+    }
+    finally {
+      await served.close()
+    }
+  })
+
   it('names as the overrides say (a server without prefix, another separator), overrides keyed by the served name, and one search surface across every server', async () => {
     const file = configFile('named.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
     const overrides = join(scratch, 'overrides.json')

@@ -34,7 +34,7 @@ describe('the command table', () => {
     const foreign = await parse(['snapshot', '--http', '8080', '--', 'node', 'server.js'])
     expect([foreign.code, foreign.stderr]).toEqual([2, 'flatmcp: snapshot takes no --http\n(flatmcp snapshot --help shows the usage)\n'])
     const word = await parse(['proxy', '--surface', 'lean', '--', 'node', 'server.js'])
-    expect(word.stderr).toContain('--surface must be full or search, not "lean"')
+    expect(word.stderr).toContain('--surface must be full, search or auto, not "lean"')
     const profile = await parse(['build', 'a.tools.ts', '--profile', 'gemni'])
     expect([profile.code, profile.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: --profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "gemni"'])
   })

@@ -3,6 +3,7 @@
 // through `call_tool` read as direct calls are.
 import type { ToolDefinition } from '@flatmcp/runtime'
 import type { McpTool } from '../src/artifact/format'
+import type { SurfaceChoice } from '../src/service/auto-surface'
 import { PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/sdk'
@@ -112,7 +113,7 @@ describe('the search surface\'s own tools', () => {
   })
 
   it('a server with an unknown surface or an alwaysLoad of no tool fails at start-up', () => {
-    expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'lean' as never })).toThrow(/surface must be "full" or "search"/)
+    expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'lean' as never })).toThrow(/surface must be "full", "search" or "auto"/)
     expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'search', alwaysLoad: ['nope'] })).toThrow(/alwaysLoad names no tool called "nope"/)
   })
 })
@@ -150,6 +151,30 @@ describe('a catalogue no longer than one answer', () => {
     await client.connect(clientSide)
     expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: 'how many rows are in the orders table?' } }))).toMatch(/^No tool matches "how many rows are in the orders table\?" word for word; here are all 1 of them:\nrun_sql: Runs a SQL statement\./)
     await client.close()
+  })
+})
+
+describe('surface: auto', () => {
+  it('lists every tool where that costs a session less than the search surface and one describe answer, and the three tools where it costs more; told once per profile, with the figures', async () => {
+    const choices: SurfaceChoice[] = []
+    const manyTools = Array.from({ length: 60 }, (_, i) => defineTool({ name: `report_${i}`, description: `Builds report ${i} of the sales ledger, grouped by region and quarter.`, input: z.object({ region: z.string(), quarter: z.enum(['q1', 'q2', 'q3', 'q4']), detail: z.boolean().optional() }), handler: () => `report ${i}` }))
+    for (const [tools, expected] of [[TOOLS.slice(1, 3), 'full'], [manyTools, 'search']] as const) {
+      const server = createMcpServerV2(tools, { name: 'auto', version: '1.0.0' }, { surface: 'auto', onSurface: choice => choices.push(choice) })
+      const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+      await server.connect(serverSide)
+      const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+      await client.connect(clientSide)
+      const listed = (await client.listTools()).tools.map(tool => tool.name)
+      await client.listTools()
+      expect(listed).toEqual(expected === 'full' ? tools.map(tool => tool.name) : ['find_tools', 'describe_tools', 'call_tool'])
+      const choice = choices.at(-1)!
+      expect(choice.surface).toBe(expected)
+      expect(choice.full <= choice.search.list + choice.search.describe).toBe(expected === 'full')
+      // Either way a tool is called by its own name.
+      expect((await client.callTool({ name: tools[0]!.name, arguments: expected === 'full' ? {} : { region: 'eu', quarter: 'q1' } })).isError).not.toBe(true)
+      await client.close()
+    }
+    expect(choices).toHaveLength(2)
   })
 })
 

@@ -36,7 +36,7 @@ export interface ProxyCommandOptions {
   /** How the upstream's output schemas are listed (`--outputs`). */
   outputs?: 'compiled' | 'unlisted'
   /** What a session's list holds (`--surface`), and the tools listed beside the search surface (`--always-load`). */
-  surface?: 'full' | 'search'
+  surface?: 'full' | 'search' | 'auto'
   alwaysLoad?: string[]
   /** The operator's overrides (`--overrides file`, read by `readOverridesFile`). */
   overrides?: Overrides
@@ -84,6 +84,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
   // Many servers' tools named as the overrides say (those given, else those the snapshot recorded).
   const named = options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined)
+  // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
+  const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base) : base,
@@ -98,6 +100,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.started ? { started: options.started } : {}),
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.surface ? { surface: options.surface } : {}),
+    ...(countTokens ? { countTokens } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
     // Callers with tokens of their own: no shared cache may answer one with another's list.

@@ -119,6 +119,8 @@ export interface ProxyOptions {
   surface?: Surface
   /** With `surface: 'search'`: the tools listed beside the three, as they are. */
   alwaysLoad?: readonly string[]
+  /** With `surface: 'auto'`: how tokens are counted (a tokenizer's count of a text). Default: four characters a token. */
+  countTokens?: (text: string) => number
   /**
    * The operator's overrides (`readOverrides` checks a parsed file): tools hidden, parameters hidden
    * or fixed (set on every call), descriptions replaced, `alwaysLoad` and `searchHint` marked. Said on
@@ -230,7 +232,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const forward = forwarder(upstream, { timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   const versions = listVersions(upstream, {
-    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'cacheScope']),
+    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope']),
     ...(snapshot ? { snapshot } : {}),
     ...(preset ? { preset } : {}),
     profiles,

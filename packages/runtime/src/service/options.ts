@@ -1,10 +1,14 @@
 // What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
+import type { SurfaceChoice } from './auto-surface'
 import type { ProfileChoice } from './profile-choice'
 
-/** Which tools a session's list holds: every one (`full`, the default), or the three that find, describe and call them (`search`, surface.ts). */
-export type Surface = 'full' | 'search'
+/**
+ * Which tools a session's list holds: every one (`full`, the default), the three that find, describe
+ * and call them (`search`, surface.ts), or whichever costs a session less (`auto`, auto-surface.ts).
+ */
+export type Surface = 'full' | 'search' | 'auto'
 
 /** What `extend.resolve` learns of the request besides the shared fields. */
 export interface RequestInfo {
@@ -91,6 +95,10 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
   surface?: Surface
   /** With `surface: 'search'`: tools listed as they are beside the three (the ones nearly every session uses). */
   alwaysLoad?: readonly string[]
+  /** With `surface: 'auto'`: how tokens are counted (a tokenizer's count of a text). Default: four characters a token. */
+  countTokens?: (text: string) => number
+  /** With `surface: 'auto'`: told what was chosen for each profile's list, and the tokens it was chosen by. */
+  onSurface?: (choice: SurfaceChoice) => void
 }
 
 /** Which tool a failure outside its handler happened in, and while doing what. */
@@ -112,8 +120,8 @@ export function cacheHints(options: McpServerOptions): { ttlMs: number, cacheSco
 /** The surface a server serves, checked once: a bad one fails at start-up. */
 export function surfaceOf(options: McpServerOptions): Surface {
   const { surface = 'full', alwaysLoad } = options
-  if (surface !== 'full' && surface !== 'search')
-    throw new RangeError(`createMcpServer: surface must be "full" or "search" (got ${JSON.stringify(surface)})`)
+  if (surface !== 'full' && surface !== 'search' && surface !== 'auto')
+    throw new RangeError(`createMcpServer: surface must be "full", "search" or "auto" (got ${JSON.stringify(surface)})`)
   if (alwaysLoad !== undefined && (!Array.isArray(alwaysLoad) || alwaysLoad.some(name => typeof name !== 'string')))
     throw new TypeError('createMcpServer: alwaysLoad must be a list of tool names')
   return surface

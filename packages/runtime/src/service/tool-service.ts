@@ -13,6 +13,7 @@ import { logOnce } from '../util/log'
 import { clip, quoteClipped } from '../validate/messages'
 import { readArgs, readUnsure } from './arguments'
 import { cacheHints, surfaceOf } from './options'
+import { autoSurface, estimatedTokens } from './auto-surface'
 import { searchSurface } from './surface'
 import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
@@ -102,6 +103,8 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }
+  if (surface === 'auto')
+    return autoSurface(service, options.alwaysLoad ?? [], options.countTokens ?? estimatedTokens, options.onSurface ?? (() => {}))
   return surface === 'search' ? searchSurface(service, options.alwaysLoad ?? []) : service
 }
 

@@ -39,7 +39,7 @@ interface ProxyHandlerBase extends HttpGuardOptions {
    * (`search`, see `createProxy`): finding and describing are answered here, a `call_tool` goes
    * upstream as a call of the tool it names.
    */
-  surface?: Surface
+  surface?: Exclude<Surface, 'auto'>
   /** With `surface: 'search'`: the tools listed beside the three, as they are. */
   alwaysLoad?: readonly string[]
   /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */

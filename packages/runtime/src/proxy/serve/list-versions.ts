@@ -14,6 +14,7 @@ import type { Drift } from '../compile/snapshot-drift'
 import type { UpstreamClient } from '../upstream/upstream'
 import type { ServedOverrides } from './served-overrides'
 import type { ServedTools } from './served-tools'
+import type { SurfaceChoice } from '../../service/auto-surface'
 import type { Surface } from '../../service/options'
 import { unknownTool } from '../../host/sdk-v2'
 import { compileUpstreamList } from '../compile/compile-list'
@@ -63,6 +64,7 @@ export interface ListVersionsOptions {
   profile: McpServerOptions['profile']
   outputs?: 'compiled' | 'unlisted'
   surface?: Surface
+  countTokens?: (text: string) => number
   /** The handler of each tool: its call forwarded. */
   handler: (name: string) => ToolDefinition['handler']
   /** The tools whose output schema is no longer listed, across list versions. */
@@ -132,6 +134,12 @@ function keptAndSaid(tools: readonly ProxiedTool[], before: ReadonlySet<ProxiedT
   })
 }
 
+/** What `--surface auto` chose for one profile's list, and by what figures. */
+function surfaceLine(choice: SurfaceChoice): string {
+  const lean = choice.search.list + choice.search.describe
+  return `flatmcp proxy: --surface auto${choice.profile === undefined ? '' : ` (${choice.profile})`}: the full list of ${choice.tools} tool${choice.tools === 1 ? '' : 's'} is ${choice.full} tokens, the search surface ${choice.search.list} and one tool described ${choice.search.describe} (${lean}): ${choice.surface === 'full' ? 'serving the full list' : 'serving find_tools, describe_tools and call_tool'}`
+}
+
 /**
  * One list version's tools as a tool service: a name the list does not hold goes upstream as it
  * came, unless the operator hid it or serves a frozen snapshot (then only what it holds is called).
@@ -154,6 +162,9 @@ function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.surface ? { surface: options.surface } : {}),
     ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
+    ...(options.countTokens ? { countTokens: options.countTokens } : {}),
+    // Said once per list and profile: what the session's list holds, by the tokens it was chosen by.
+    onSurface: choice => options.log(surfaceLine(choice)),
     onWithdraw: (tool) => {
       options.log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
       options.listChanged()

@@ -5,6 +5,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../../artifact/format'
 import type { ProfileChoice } from '../../service/profile-choice'
+import type { SurfaceChoice } from '../../service/auto-surface'
 import type { Surface } from '../../service/options'
 import type { ToolService, UnknownToolCall } from '../../service/tool-service'
 import type { ToolDefinition } from '../../tool/define-tool'
@@ -35,6 +36,9 @@ export interface ServedToolsOptions {
   surface?: Surface
   /** With `surface: 'search'`: the tools listed beside the three. */
   alwaysLoad?: readonly string[]
+  /** With `surface: 'auto'`: how tokens are counted, and who is told what was chosen (see `McpServerOptions`). */
+  countTokens?: (text: string) => number
+  onSurface?: (choice: SurfaceChoice) => void
 }
 
 export interface ServedTools {
@@ -61,7 +65,7 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
       const run = options.handler(tool.name)
       return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
     })
-    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}) }, options.unknownTool, options.unknown)
+    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}) }, options.unknownTool, options.unknown)
   }
   let service = build()
   // Rebuilt once when next asked for, however many schemas a burst of results withdrew.

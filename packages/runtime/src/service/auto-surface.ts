@@ -1,0 +1,59 @@
+// `surface: 'auto'`: the full list where it costs a session less than the search surface would with
+// one tool described, the search surface where it costs more; decided per profile, once per list,
+// by tokens counted as the operator's tokenizer counts them, and told.
+import type { McpTool } from '../artifact/format'
+import type { ToolService } from './service'
+import { searchSurface, surfaceTools, withinBudget } from './surface'
+
+/** What `surface: 'auto'` chose for one profile's list, and the tokens it chose by. */
+export interface SurfaceChoice {
+  profile: string | undefined
+  surface: 'full' | 'search'
+  tools: number
+  /** The full list's tokens. */
+  full: number
+  /** The search surface's list (its three tools and the ones loaded always), and one describe answer of a median tool. */
+  search: { list: number, describe: number }
+}
+
+/** Without a tokenizer: four characters a token, about what o200k_base gives for JSON. */
+export const estimatedTokens = (text: string): number => Math.ceil(text.length / 4)
+
+/** The tool of median size (by its JSON): what one describe answer is taken to cost. */
+function medianTool(tools: readonly McpTool[]): McpTool | undefined {
+  return [...tools].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length)[Math.floor(tools.length / 2)]
+}
+
+/** The choice for one list: tokens of the full list beside the surface's list and one describe answer. */
+export function chooseSurface(tools: readonly McpTool[], profile: string | undefined, alwaysLoad: readonly string[], count: (text: string) => number): SurfaceChoice {
+  const loaded = tools.filter(tool => alwaysLoad.includes(tool.name))
+  const full = count(JSON.stringify(tools))
+  const list = count(JSON.stringify([...surfaceTools(profile), ...loaded]))
+  const median = medianTool(tools)
+  const describe = median ? count(JSON.stringify(withinBudget([median]))) : 0
+  return { profile, surface: full <= list + describe ? 'full' : 'search', tools: tools.length, full, search: { list, describe } }
+}
+
+/** `service` with the surface each profile's list is cheaper behind, chosen when that list is first asked for. */
+export function autoSurface(service: ToolService, alwaysLoad: readonly string[], count: (text: string) => number, told: (choice: SurfaceChoice) => void): ToolService {
+  const search = searchSurface(service, alwaysLoad)
+  const chosen = new Map<string | undefined, Promise<SurfaceChoice>>()
+  const choice = (profile: string | undefined): Promise<SurfaceChoice> => {
+    let made = chosen.get(profile)
+    if (!made) {
+      made = service.list(profile).then((list) => {
+        const decided = chooseSurface(list.tools, profile, alwaysLoad, count)
+        told(decided)
+        return decided
+      })
+      chosen.set(profile, made)
+    }
+    return made
+  }
+  const behind = async (profile: string | undefined): Promise<ToolService> => (await choice(profile)).surface === 'search' ? search : service
+  return {
+    list: async profile => (await behind(profile)).list(profile),
+    call: async (name, args, request, profile, unsure) => (await behind(profile)).call(name, args, request, profile, unsure),
+    read: (name, args, profile) => service.read(name, args, profile),
+  }
+}
