@@ -90,6 +90,27 @@ describe.each(['1.x', '2.x'] as const)('progressive disclosure on the MCP SDK %s
     await expect(client.ask('tools/catalog', { cursor: 'x' })).rejects.toMatchObject({ code: -32602 })
   })
 
+  it('offers tools/manifest (SEP-2636): every tool the session lists, each with the sha256 digest of its RFC 8785 form and that form\'s UTF-8 bytes, no schema; the list\'s cache hints; every name describable', async () => {
+    const client = await connect(major)
+    expect((client.capabilities()?.tools as Record<string, unknown>).manifest).toEqual({})
+    const { tools } = await client.listTools()
+    const first = await client.ask('tools/manifest', {})
+    const second = await client.ask('tools/manifest', { cursor: first.nextCursor })
+    const entries = [...first.tools as object[], ...second.tools as object[]] as { name: string, digest: string, size: number }[]
+    expect(entries.map(entry => entry.name)).toEqual(tools.map(tool => tool.name))
+    expect(first).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' })
+    expect(entries[0]).toEqual({ name: 'send_message', digest: `sha256:${hexOf(tools[0])}`, size: Buffer.byteLength(canonicalJson(tools[0])), annotations: { destructiveHint: false } })
+    for (const [i, entry] of entries.entries()) {
+      expect(entry.digest).toMatch(/^sha256:[0-9a-f]{64}$/)
+      expect(entry.digest).toBe(`sha256:${hexOf(tools[i])}`)
+      expect(entry).not.toHaveProperty('inputSchema')
+    }
+    const described = await client.ask('tools/describe', { names: entries.slice(0, 100).map(entry => entry.name) })
+    expect((described.tools as unknown[]).length).toBe(100)
+    await expect(client.ask('tools/describe', { names: entries.map(entry => entry.name) })).rejects.toMatchObject({ code: -32602, data: { maxNames: 100 } })
+    await expect(client.ask('tools/manifest', { cursor: 'x' })).rejects.toMatchObject({ code: -32602 })
+  })
+
   it('answers a query with the tools it finds, a subset of the catalog', async () => {
     const client = await connect(major)
     const found = await client.ask('tools/catalog', { query: 'send media to a chat' }) as { tools: { name: string }[] }

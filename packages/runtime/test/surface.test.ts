@@ -3,7 +3,7 @@
 // through `call_tool` read as direct calls are.
 import type { ToolDefinition } from '@flatmcp/runtime'
 import type { McpTool } from '../src/artifact/format'
-import type { SurfaceChoice } from '../src/service/auto-surface'
+import type { SurfaceChoice } from '../src/service/options'
 import { PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/sdk'

@@ -2,19 +2,9 @@
 // one tool described, the search surface where it costs more; decided per profile, once per list,
 // by tokens counted as the operator's tokenizer counts them, and told.
 import type { McpTool } from '../artifact/format'
+import type { SurfaceChoice } from './options'
 import type { ToolService } from './service'
 import { searchSurface, surfaceTools, withinBudget } from './surface'
-
-/** What `surface: 'auto'` chose for one profile's list, and the tokens it chose by. */
-export interface SurfaceChoice {
-  profile: string | undefined
-  surface: 'full' | 'search'
-  tools: number
-  /** The full list's tokens. */
-  full: number
-  /** The search surface's list (its three tools and the ones loaded always), and one describe answer of a median tool. */
-  search: { list: number, describe: number }
-}
 
 /** Without a tokenizer: four characters a token, about what o200k_base gives for JSON. */
 export const estimatedTokens = (text: string): number => Math.ceil(text.length / 4)

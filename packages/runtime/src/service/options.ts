@@ -1,7 +1,6 @@
 // What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
-import type { SurfaceChoice } from './auto-surface'
 import type { ProfileChoice } from './profile-choice'
 
 /**
@@ -9,6 +8,17 @@ import type { ProfileChoice } from './profile-choice'
  * and call them (`search`, surface.ts), or whichever costs a session less (`auto`, auto-surface.ts).
  */
 export type Surface = 'full' | 'search' | 'auto'
+
+/** What `surface: 'auto'` chose for one profile's list, and the tokens it chose by. */
+export interface SurfaceChoice {
+  profile: string | undefined
+  surface: 'full' | 'search'
+  tools: number
+  /** The full list's tokens. */
+  full: number
+  /** The search surface's list (its three tools and the ones loaded always), and one describe answer of a median tool. */
+  search: { list: number, describe: number }
+}
 
 /** What `extend.resolve` learns of the request besides the shared fields. */
 export interface RequestInfo {
