@@ -112,7 +112,7 @@ describe('operator overrides', () => {
     expect(() => readOverrides({ separator: '::' })).toThrow('overrides.separator: must be letters, digits, _ or -')
     expect(() => readOverrides({ tools: {}, extra: 1 })).toThrow('overrides.extra: is not an overrides key ("tools"; with --config, "servers" and "separator")')
     expect(() => readOverrides({ tools: { search: { hidden: true } } })).toThrow('overrides.tools["search"].hidden: is not a tool override')
-    expect(() => readOverrides({ tools: { search: { params: { org: { fix: 1, hide: true } } } } })).toThrow('overrides.tools["search"].params["org"]: must be {"hide": true} or {"fix": value}')
+    expect(() => readOverrides({ tools: { search: { params: { org: { fix: 1, hide: true } } } } })).toThrow('overrides.tools["search"].params["org"]: must be {"hide": true}, {"fix": value}, {"default": value} or {"optional": true}')
     const lines: string[] = []
     await createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { gone: { hide: true } } }), log: line => lines.push(line) })
     expect(lines).toContain('flatmcp proxy: the overrides name tool "gone", which the upstream does not list; nothing to change there')
@@ -157,6 +157,26 @@ describe('operator overrides', () => {
       { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'a:b' } },
     ])
     expect(forwarded[1]).toBe('{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a:b"}}')
+  })
+
+  it('a parameter given a default is listed optional with it in every profile and filled in where a call leaves it out; one made optional falls back on the upstream\'s default; a description appended to', async () => {
+    const tools: UpstreamTool[] = [{ name: 'page', description: 'Pages through results.', inputSchema: { type: 'object', properties: { q: { type: 'string' }, size: { type: 'integer', minimum: 1 }, order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } }, required: ['q', 'size', 'order'] } }]
+    const overrides = readOverrides({ tools: { page: { appendDescription: 'Ask for 50 at most.', params: { size: { default: 20 }, order: { optional: true } } } } })
+    const lines: string[] = []
+    const upstream = fakeUpstream(tools)
+    const proxy = await createProxy(upstream, { overrides, validator, profiles: ['openai-strict'], log: line => lines.push(line) })
+    expect(lines).toContain('flatmcp proxy: tool "page": description appended to, "size" defaults to 20, "order" optional (its default) (overrides)')
+    const client = await clientOf(proxy)
+    const [listed] = (await client.listTools()).tools
+    expect(listed!.description).toBe('Pages through results.\n\nAsk for 50 at most.')
+    expect(listed!.inputSchema.required).toEqual(['q'])
+    expect(listed!.inputSchema.properties).toMatchObject({ size: { type: 'integer', default: 20 }, order: { default: 'asc' } })
+    await client.callTool({ name: 'page', arguments: { q: 'a' } })
+    await client.callTool({ name: 'page', arguments: { q: 'b', size: 5, order: 'desc' } })
+    expect(upstream.calls).toEqual([{ name: 'page', arguments: { q: 'a', size: 20, order: 'asc' } }, { name: 'page', arguments: { q: 'b', size: 5, order: 'desc' } }])
+    // A default the upstream's schema does not take is refused as a fixed value is; optional needs a default to fall back on.
+    await expect(createProxy(fakeUpstream(tools), { overrides: readOverrides({ tools: { page: { params: { size: { default: 0 } } } } }), validator, log: () => {} })).rejects.toThrow('overrides.tools["page"].params["size"].default: 0 is not a value the upstream\'s schema of "size" takes')
+    await expect(createProxy(fakeUpstream(tools), { overrides: readOverrides({ tools: { page: { params: { size: { optional: true } } } } }), log: () => {} })).rejects.toThrow('overrides.tools["page"].params["size"]: the upstream\'s schema of "size" has no default to fall back on: give one ({"default": value})')
   })
 
   it('a parameter whose schema refers into the root\'s $defs (a pydantic enum) is fixed and checked with them', async () => {

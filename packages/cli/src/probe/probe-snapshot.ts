@@ -56,8 +56,8 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
   if (again !== text)
     add({ check: 'current', severity: 'error', message: `the snapshot differs from what its upstream definitions compile to now (a flatmcp of another version made it); refresh it`, detail: `${lineDiff(text, again, path.basename(file), 'compiled now')}\nrefresh it: ${command}` })
   // Each fixed value, against the upstream's schema of its key: one it rejects fails every call.
-  for (const { tool, key, message } of rejectedFixed(Object.entries(recorded?.fixed ?? {}), ajvValidator()))
-    add({ check: 'superset', severity: 'error', tool, message: `the overrides fix ${JSON.stringify(key)}: ${message}, so every call would fail; fix it to a value it takes` })
+  for (const { tool, key, message, default: isDefault } of rejectedFixed(Object.entries(recorded?.fixed ?? {}), ajvValidator()))
+    add({ check: 'superset', severity: 'error', tool, message: isDefault ? `the overrides give ${JSON.stringify(key)} a default: ${message}, so every call that leaves it out would fail; give it a value it takes` : `the overrides fix ${JSON.stringify(key)}: ${message}, so every call would fail; fix it to a value it takes` })
   if (live) {
     // The live list as the snapshot's overrides change it, so a hidden tool or a fixed parameter is no drift.
     const liveTools = recorded ? new Map((await readUpstreamList(applyOverrides(live.listed, readOverrides(recorded.file), () => {}).tools, () => {})).map(entry => [entry.tool.name, entry.digest])) : live.tools

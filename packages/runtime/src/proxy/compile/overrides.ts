@@ -1,6 +1,7 @@
 // An operator's overrides of tools they did not write (`flatmcp proxy --overrides file.json`): hide a
 // tool, hide a parameter or fix its value (left out of every profile's schema and set on every call),
-// replace a description, and mark the hints Claude Code reads (`anthropic/alwaysLoad`,
+// give a parameter a default (optional in every profile, filled in where a call leaves it out),
+// replace a description or append to it, and mark the hints Claude Code reads (`anthropic/alwaysLoad`,
 // `anthropic/searchHint`). Applied to the upstream's list as it is read, before anything is compiled,
 // so every profile, the search surface and a snapshot see the same tools; each said once on stderr.
 import type { UpstreamTool } from '../../artifact/format'
@@ -8,8 +9,12 @@ import type { Validator } from './chooser'
 import { definedOf, defineOwn, isObject } from '../../util/object'
 import { shown } from '../../util/log'
 
-/** What an operator changes of one parameter (a key of the tool's input object). */
-export type ParameterOverride = { hide: true } | { fix: unknown }
+/**
+ * What an operator changes of one parameter (a key of the tool's input object): hidden, fixed to a
+ * value, given a default (listed optional, filled in where a call leaves it out), or made optional
+ * where the upstream's schema of it has a default already.
+ */
+export type ParameterOverride = { hide: true } | { fix: unknown } | { default: unknown } | { optional: true }
 
 /** What an operator changes of one tool. */
 export interface ToolOverride {
@@ -17,6 +22,8 @@ export interface ToolOverride {
   hide?: true
   /** The description clients list instead of the upstream's. */
   description?: string
+  /** Words added after the description (the upstream's, or the one given), a blank line between. */
+  appendDescription?: string
   /** `_meta["anthropic/alwaysLoad"]`: Claude Code keeps it out of its tool search (and `--surface search` lists it). */
   alwaysLoad?: boolean
   /** `_meta["anthropic/searchHint"]`: words Claude Code's tool search reads beside the name and description. */
@@ -38,8 +45,11 @@ export interface Overrides {
   separator?: string
 }
 
-/** A fixed parameter as a snapshot records it: its value and the upstream's schema of the key, which the probe checks it against. */
-export interface FixedParameter { value: unknown, schema: unknown }
+/**
+ * A fixed parameter as a snapshot records it: its value and the upstream's schema of the key, which
+ * the probe checks it against; `default`: set only where a call leaves the key out.
+ */
+export interface FixedParameter { value: unknown, schema: unknown, default?: true }
 
 /** An overrides file that is not what it should be: says the JSON path. */
 export class OverridesError extends TypeError {
@@ -49,75 +59,13 @@ export class OverridesError extends TypeError {
   }
 }
 
-const TOOL_KEYS = new Set(['hide', 'description', 'alwaysLoad', 'searchHint', 'params'])
-
-/** A parsed overrides file, checked: anything off is an `OverridesError` naming its JSON path. */
-export function readOverrides(value: unknown): Overrides {
-  if (!isObject(value) || !(isObject(value.tools) || (value.tools === undefined && (value.servers !== undefined || value.separator !== undefined))))
-    throw new OverridesError('', 'needs "tools": an object of tool names, each with what to change ({"tools": {"create_issue": {"description": "…"}}})')
-  const stray = Object.keys(value).find(key => key !== 'tools' && key !== 'servers' && key !== 'separator')
-  if (stray !== undefined)
-    throw new OverridesError(`.${stray}`, 'is not an overrides key ("tools"; with --config, "servers" and "separator")')
-  checkNaming(value)
-  for (const [name, tool] of Object.entries(value.tools ?? {})) {
-    const at = `.tools[${JSON.stringify(name)}]`
-    if (!isObject(tool))
-      throw new OverridesError(at, 'must be an object: hide, description, alwaysLoad, searchHint, params')
-    const unknown = Object.keys(tool).find(key => !TOOL_KEYS.has(key))
-    if (unknown !== undefined)
-      throw new OverridesError(`${at}.${unknown}`, 'is not a tool override (hide, description, alwaysLoad, searchHint, params)')
-    if (tool.hide !== undefined && tool.hide !== true)
-      throw new OverridesError(`${at}.hide`, 'must be true (leave it out to keep the tool)')
-    if (tool.description !== undefined && typeof tool.description !== 'string')
-      throw new OverridesError(`${at}.description`, 'must be a string')
-    if (tool.alwaysLoad !== undefined && typeof tool.alwaysLoad !== 'boolean')
-      throw new OverridesError(`${at}.alwaysLoad`, 'must be true or false')
-    if (tool.searchHint !== undefined && (typeof tool.searchHint !== 'string' || tool.searchHint.trim() === ''))
-      throw new OverridesError(`${at}.searchHint`, 'must be words, as a string')
-    if (tool.params !== undefined && !isObject(tool.params))
-      throw new OverridesError(`${at}.params`, 'must be an object of parameter names, each {"hide": true} or {"fix": value}')
-    for (const [key, param] of Object.entries(tool.params ?? {})) {
-      const where = `${at}.params[${JSON.stringify(key)}]`
-      const ok = isObject(param) && Object.keys(param).length === 1 && (param.hide === true || 'fix' in param)
-      if (!ok)
-        throw new OverridesError(where, 'must be {"hide": true} or {"fix": value}')
-    }
-  }
-  return { ...value, tools: value.tools ?? {} } as unknown as Overrides
-}
-
-/** A name part that fits a tool name: letters, digits, `_` and `-`. */
-const NAME_PART = /^[\w-]*$/
-
-/** The naming of many servers' tools (`servers`, `separator`), checked. */
-function checkNaming(value: Record<string, unknown>): void {
-  if (value.separator !== undefined && (typeof value.separator !== 'string' || value.separator === '' || !NAME_PART.test(value.separator)))
-    throw new OverridesError('.separator', 'must be letters, digits, _ or - (a tool name keeps no other character): "__", "_", "-"')
-  if (value.servers === undefined)
-    return
-  if (!isObject(value.servers))
-    throw new OverridesError('.servers', 'must be an object of server names (as the config names them), each {"prefix": "…"}')
-  for (const [name, server] of Object.entries(value.servers)) {
-    const at = `.servers[${JSON.stringify(name)}]`
-    if (!isObject(server) || Object.keys(server).some(key => key !== 'prefix' && key !== 'replicas'))
-      throw new OverridesError(at, 'must be {"prefix": "…"} (the prefix its tools are served by; "" for none) or {"replicas": ["entry", …]}')
-    if (server.prefix !== undefined && (typeof server.prefix !== 'string' || !NAME_PART.test(server.prefix)))
-      throw new OverridesError(`${at}.prefix`, 'must be letters, digits, _ or - ("" serves the tools by their own names)')
-    const replicas = server.replicas
-    if (replicas !== undefined && (!Array.isArray(replicas) || replicas.length < 2 || replicas.some(entry => typeof entry !== 'string') || new Set(replicas).size !== replicas.length))
-      throw new OverridesError(`${at}.replicas`, 'must name two or more entries of the config, each once')
-  }
-}
-
-/** The entries served as one server with a `target` parameter, by that server's name. */
-export function replicasOf(overrides: Overrides | undefined): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(overrides?.servers ?? {}).filter(([, server]) => server.replicas !== undefined).map(([name, server]) => [name, server.replicas!]))
-}
-
-/** How many servers' tools are named, as the overrides say: the separator, and each server's prefix given. */
-export function namingOf(overrides: Overrides | undefined): { separator?: string, prefixes?: Record<string, string> } {
-  const prefixes = Object.fromEntries(Object.entries(overrides?.servers ?? {}).filter(([, server]) => server.prefix !== undefined).map(([name, server]) => [name, server.prefix!]))
-  return { ...(overrides?.separator === undefined ? {} : { separator: overrides.separator }), ...(Object.keys(prefixes).length > 0 ? { prefixes } : {}) }
+/** What one parameter's override does, in a few words. */
+function parameterSaid(key: string, param: ParameterOverride): string {
+  if ('fix' in param)
+    return `${shown(key)} fixed to ${JSON.stringify(param.fix)}`
+  if ('default' in param)
+    return `${shown(key)} defaults to ${JSON.stringify(param.default)}`
+  return 'optional' in param ? `${shown(key)} optional (its default)` : `${shown(key)} hidden`
 }
 
 /** One line per override, for stderr at start-up. */
@@ -127,7 +75,8 @@ export function describeOverrides(overrides: Overrides): string[] {
       return `flatmcp proxy: tool ${shown(name)} hidden (overrides)`
     const said = [
       tool.description !== undefined ? 'description replaced' : '',
-      ...Object.entries(tool.params ?? {}).map(([key, param]) => 'fix' in param ? `${shown(key)} fixed to ${JSON.stringify(param.fix)}` : `${shown(key)} hidden`),
+      tool.appendDescription !== undefined ? 'description appended to' : '',
+      ...Object.entries(tool.params ?? {}).map(([key, param]) => parameterSaid(key, param)),
       tool.alwaysLoad !== undefined ? `alwaysLoad ${tool.alwaysLoad}` : '',
       tool.searchHint !== undefined ? `searchHint ${JSON.stringify(tool.searchHint)}` : '',
     ].filter(Boolean)
@@ -159,22 +108,9 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
     }
     if (override.hide)
       continue
-    const at = `.tools[${JSON.stringify(name)}]`
     const upstream = tool as UpstreamTool
     const input = isObject(upstream.inputSchema) ? upstream.inputSchema : { type: 'object' as const }
-    const properties = isObject(input.properties) ? { ...input.properties } : {}
-    let required = Array.isArray(input.required) ? [...input.required] : []
-    const fixedHere: Record<string, FixedParameter> = {}
-    for (const [key, param] of Object.entries(override.params ?? {})) {
-      if (!Object.hasOwn(properties, key))
-        throw new OverridesError(`${at}.params[${JSON.stringify(key)}]`, `tool ${shown(name)} has no parameter ${shown(key)} at the root of its input (it has ${Object.keys(properties).map(shown).join(', ') || 'none'})`)
-      if ('fix' in param)
-        defineOwn(fixedHere, key, { value: param.fix, schema: withRootDefinitions(properties[key], input) })
-      else if (required.includes(key))
-        throw new OverridesError(`${at}.params[${JSON.stringify(key)}]`, `${shown(key)} is required by tool ${shown(name)}: fix its value instead ({"fix": value}) of hiding it`)
-      delete properties[key]
-      required = required.filter(item => item !== key)
-    }
+    const { properties, required, fixed: fixedHere } = overriddenParameters(name as string, input, override.params ?? {})
     if (Object.keys(fixedHere).length > 0)
       fixed.set(name as string, fixedHere)
     const meta = {
@@ -184,14 +120,49 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
     }
     const { required: _required, ...rest } = input
     const changedInput = override.params === undefined ? upstream.inputSchema : { ...rest, properties, ...(required.length > 0 ? { required } : {}) }
+    const description = [override.description ?? upstream.description, override.appendDescription].filter(text => typeof text === 'string' && text !== '').join('\n\n')
     tools.push({
       ...upstream,
-      ...(override.description === undefined ? {} : { description: override.description }),
+      ...(override.description === undefined && override.appendDescription === undefined ? {} : { description }),
       inputSchema: changedInput,
       ...(Object.keys(meta).length === 0 ? {} : { _meta: meta }),
     })
   }
   return { tools, fixed }
+}
+
+/**
+ * A tool's input with its parameters' overrides: a hidden or fixed one out of `properties` and
+ * `required`; one given a default (or made optional with the upstream's own) listed with it and out
+ * of `required`. The fixed values and defaults come back with the upstream's schema of each key.
+ */
+function overriddenParameters(name: string, input: Record<string, unknown>, params: Record<string, ParameterOverride>): { properties: Record<string, unknown>, required: unknown[], fixed: Record<string, FixedParameter> } {
+  const properties: Record<string, unknown> = isObject(input.properties) ? { ...input.properties } : {}
+  let required: unknown[] = Array.isArray(input.required) ? [...input.required] : []
+  const fixed: Record<string, FixedParameter> = {}
+  for (const [key, param] of Object.entries(params)) {
+    const where = `.tools[${JSON.stringify(name)}].params[${JSON.stringify(key)}]`
+    if (!Object.hasOwn(properties, key))
+      throw new OverridesError(where, `tool ${shown(name)} has no parameter ${shown(key)} at the root of its input (it has ${Object.keys(properties).map(shown).join(', ') || 'none'})`)
+    const schema = withRootDefinitions(properties[key], input)
+    const own = isObject(properties[key]) ? properties[key] : {}
+    if ('hide' in param && required.includes(key))
+      throw new OverridesError(where, `${shown(key)} is required by tool ${shown(name)}: fix its value instead ({"fix": value}) of hiding it`)
+    if ('optional' in param && !Object.hasOwn(own, 'default'))
+      throw new OverridesError(where, `the upstream's schema of ${shown(key)} has no default to fall back on: give one ({"default": value})`)
+    if ('fix' in param)
+      defineOwn(fixed, key, { value: param.fix, schema })
+    if ('default' in param || 'optional' in param) {
+      const value = 'default' in param ? param.default : own.default
+      defineOwn(fixed, key, { value, schema, default: true })
+      properties[key] = { ...own, default: value }
+    }
+    else {
+      delete properties[key]
+    }
+    required = required.filter(item => item !== key)
+  }
+  return { properties, required, fixed }
 }
 
 /**
@@ -208,8 +179,8 @@ function withRootDefinitions(schema: unknown, root: Record<string, unknown>): un
 
 /**
  * A call's arguments as the overrides send them upstream: the tool's hidden parameters left out
- * (a client that sends one anyway does not get it through) and its fixed ones set, over whatever the
- * client sent for them.
+ * (a client that sends one anyway does not get it through), its fixed ones set over whatever the
+ * client sent for them, and its defaults set where the client sent none.
  */
 export function overriddenArguments(args: unknown, fixed: Record<string, FixedParameter> | undefined, hidden: readonly string[] = []): unknown {
   if (!fixed && hidden.length === 0)
@@ -217,8 +188,10 @@ export function overriddenArguments(args: unknown, fixed: Record<string, FixedPa
   const base: Record<string, unknown> = isObject(args) ? { ...args } : {}
   for (const key of hidden)
     delete base[key]
-  for (const [key, { value }] of Object.entries(fixed ?? {}))
-    defineOwn(base, key, structuredClone(value))
+  for (const [key, { value, default: onlyWhereLeftOut }] of Object.entries(fixed ?? {})) {
+    if (!onlyWhereLeftOut || !Object.hasOwn(base, key))
+      defineOwn(base, key, structuredClone(value))
+  }
   return base
 }
 
@@ -234,13 +207,13 @@ export function hiddenParameters(overrides: Overrides | undefined): Map<string, 
 }
 
 /** The fixed values the upstream's schema of their key does not take (by `validator`): each a call would fail with. */
-export function rejectedFixed(fixed: Iterable<[string, Record<string, FixedParameter>]>, validator: Validator): { tool: string, key: string, message: string }[] {
-  const rejected: { tool: string, key: string, message: string }[] = []
+export function rejectedFixed(fixed: Iterable<[string, Record<string, FixedParameter>]>, validator: Validator): { tool: string, key: string, message: string, default?: true }[] {
+  const rejected: { tool: string, key: string, message: string, default?: true }[] = []
   for (const [tool, keys] of fixed) {
-    for (const [key, { value, schema }] of Object.entries(keys)) {
+    for (const [key, { value, schema, default: isDefault }] of Object.entries(keys)) {
       const accepts = isObject(schema) ? validator(schema) : () => schema !== false
       if (!accepts(value))
-        rejected.push({ tool, key, message: `${JSON.stringify(value)} is not a value the upstream's schema of ${shown(key)} takes (${JSON.stringify(schema)})` })
+        rejected.push({ tool, key, message: `${JSON.stringify(value)} is not a value the upstream's schema of ${shown(key)} takes (${JSON.stringify(schema)})`, ...(isDefault ? { default: true as const } : {}) })
     }
   }
   return rejected
@@ -250,5 +223,5 @@ export function rejectedFixed(fixed: Iterable<[string, Record<string, FixedParam
 export function checkFixed(fixed: ReadonlyMap<string, Record<string, FixedParameter>>, validator: Validator | undefined): void {
   const [first] = validator ? rejectedFixed(fixed, validator) : []
   if (first)
-    throw new OverridesError(`.tools[${JSON.stringify(first.tool)}].params[${JSON.stringify(first.key)}].fix`, first.message)
+    throw new OverridesError(`.tools[${JSON.stringify(first.tool)}].params[${JSON.stringify(first.key)}].${first.default ? 'default' : 'fix'}`, first.message)
 }

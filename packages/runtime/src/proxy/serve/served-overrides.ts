@@ -5,7 +5,8 @@
 // beside the search surface's three (the `alwaysLoad` given, and those the overrides mark).
 import type { Snapshot } from '../../artifact/format'
 import type { Overrides } from '../compile/overrides'
-import { hiddenParameters, readOverrides } from '../compile/overrides'
+import { hiddenParameters } from '../compile/overrides'
+import { readOverrides } from '../compile/read-overrides'
 
 export interface ServedOverrides {
   /** The overrides in force: those given, else the snapshot's; none where neither has any. */
