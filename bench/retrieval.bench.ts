@@ -11,7 +11,9 @@ import path from 'node:path'
 import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
 import { firstList } from './npm-servers.bench'
 import { fittedName } from '../packages/runtime/src/proxy/upstream/many/served-names'
+import { chooseSurface } from '../packages/runtime/src/service/auto-surface'
 import { toolSearch } from '../packages/runtime/src/service/tool-search'
+import { loadTokenizer, tokensOf } from '../packages/unplugin/src/core/compile/tokens'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const SUITES = process.env.FLATMCP_SUITES ?? path.join(ROOT, '../shared/suites')
@@ -129,7 +131,7 @@ export function liveMcpTool(heldOut: boolean): Catalogue | undefined {
 }
 
 /** The suite's npm servers as one gateway serves them (their live lists), with test/data/task-phrasings.json's tasks: its tuning ones, and its held-out ones. */
-export async function npmServersMerged(log: (line: string) => void): Promise<Catalogue[]> {
+export async function npmServersMerged(log: (line: string) => void): Promise<{ catalogues: Catalogue[], servers: { name: string, tools: McpTool[] }[] }> {
   log('retrieval: listing the suite\'s npm servers')
   const bin = installNpmServers()
   const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-retrieval-bench-'))
@@ -138,14 +140,16 @@ export async function npmServersMerged(log: (line: string) => void): Promise<Cat
       const folder = path.join(scratch, server.name)
       mkdirSync(folder, { recursive: true })
       const { tools } = await firstList(server.command(bin, folder), server.env(folder))
-      return tools.map(tool => ({ ...tool, name: served(server.name, tool.name) }) as McpTool)
+      return tools as McpTool[]
     }))
+    const merged = lists.flatMap((tools, at) => tools.map(tool => ({ ...tool, name: served(NPM_SERVERS[at]!.name, tool.name) })))
     const { tasks } = JSON.parse(readFileSync(path.join(ROOT, 'test/data/task-phrasings.json'), 'utf8')) as { tasks: { server: string, task: string, tool: string, heldOut: boolean }[] }
-    return [false, true].map(heldOut => ({
+    const catalogues = [false, true].map(heldOut => ({
       name: `the suite's ${NPM_SERVERS.length} npm servers merged, ${heldOut ? 'held-out' : 'tuning'} tasks`,
-      tools: lists.flat(),
+      tools: merged,
       queries: tasks.filter(task => task.heldOut === heldOut).map(task => ({ query: task.task, relevant: new Map([[served(task.server, task.tool), 1]]), any: true })),
     }))
+    return { catalogues, servers: NPM_SERVERS.map((server, at) => ({ name: server.name, tools: lists[at]! })) }
   }
   finally {
     rmSync(scratch, { recursive: true, force: true })
@@ -154,14 +158,26 @@ export async function npmServersMerged(log: (line: string) => void): Promise<Cat
 
 export interface RetrievalRow { catalogue: string, tools: number, queries: number, findTools: Scores, bm25: Scores }
 
-/** Every catalogue at hand (the public sets where ../shared/suites is), each ranked both ways. */
-export async function runRetrieval(log: (line: string) => void): Promise<RetrievalRow[]> {
-  const catalogues = [goldenSet(), liveMcpTool(false), liveMcpTool(true), ...await npmServersMerged(log)].filter(catalogue => catalogue !== undefined)
-  return catalogues.map(({ name, tools, queries }) => ({ catalogue: name, tools: tools.length, queries: queries.length, findTools: scored(queries, findTools(tools)), bm25: scored(queries, bm25(tools)) }))
+/** Where the search surface pays, per server: o200k_base tokens of its full list beside the surface's list and one describe answer, and what `--surface auto` chooses. */
+export interface SurfaceRow { server: string, tools: number, full: number, surface: number, describe: number, auto: 'full' | 'search' }
+
+export interface RetrievalResult { rows: RetrievalRow[], surfaces: SurfaceRow[] }
+
+/** Every catalogue at hand (the public sets where ../shared/suites is), each ranked both ways; and each npm server's surface figures. */
+export async function runRetrieval(log: (line: string) => void): Promise<RetrievalResult> {
+  const npm = await npmServersMerged(log)
+  const catalogues = [goldenSet(), liveMcpTool(false), liveMcpTool(true), ...npm.catalogues].filter(catalogue => catalogue !== undefined)
+  const rows = catalogues.map(({ name, tools, queries }) => ({ catalogue: name, tools: tools.length, queries: queries.length, findTools: scored(queries, findTools(tools)), bm25: scored(queries, bm25(tools)) }))
+  await loadTokenizer()
+  const surfaces = [...npm.servers, { name: 'all merged', tools: npm.catalogues[0]!.tools }].map(({ name, tools }) => {
+    const choice = chooseSurface(tools, undefined, [], tokensOf)
+    return { server: name, tools: tools.length, full: choice.full, surface: choice.search.list, describe: choice.search.describe, auto: choice.surface }
+  })
+  return { rows, surfaces }
 }
 
 /** The section of `npm run bench`: recall@1/3/5 and MRR, find_tools beside BM25, and the goals said met or missed. */
-export function printRetrieval(rows: readonly RetrievalRow[], table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
+export function printRetrieval({ rows, surfaces }: RetrievalResult, table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
   const figures = (s: Scores): string => `${s.recall[1].toFixed(2)} / ${s.recall[3].toFixed(2)} / ${s.recall[5].toFixed(2)}`
   console.log('\n16. finding a tool across many servers: find_tools beside a plain BM25 (name, description, parameter names), recall@1 / @3 / @5 and MRR, tools named as a gateway serves them')
   table(['catalogue', 'tools', 'queries', 'find_tools', 'MRR', 'BM25', 'MRR'], rows.map(row => [row.catalogue, row.tools, row.queries, figures(row.findTools), row.findTools.mrr.toFixed(2), figures(row.bm25), row.bm25.mrr.toFixed(2)]))
@@ -170,4 +186,6 @@ export function printRetrieval(rows: readonly RetrievalRow[], table: (header: st
     target('recall@5 ≥ 0.90 on the golden set (its published BM25: 0.68)', golden.findTools.recall[5] >= 0.9, golden.findTools.recall[5].toFixed(2))
   for (const row of rows.filter(row => !row.catalogue.startsWith('golden') && !row.catalogue.includes('tuning')))
     target(`recall@5 ≥ 0.85 and ≥ BM25 + 0.05 on ${row.catalogue}`, row.findTools.recall[5] >= 0.85 && row.findTools.recall[5] >= row.bm25.recall[5] + 0.05, `${row.findTools.recall[5].toFixed(2)} against BM25's ${row.bm25.recall[5].toFixed(2)}`)
+  console.log('\nwhere the search surface pays: o200k_base tokens of each npm server\'s full list (portable) beside the surface\'s three tools plus one describe answer of its median tool, and what --surface auto serves')
+  table(['server', 'tools', 'full list', 'surface + describe', 'surface ÷ full', '--surface auto'], surfaces.map(row => [row.server, row.tools, row.full, row.surface + row.describe, ((row.surface + row.describe) / row.full).toFixed(2), row.auto]))
 }

@@ -3,5 +3,5 @@
 import { table } from './measure'
 import { printRetrieval, runRetrieval } from './retrieval.bench'
 
-const rows = await runRetrieval(line => process.stderr.write(`· ${line}\n`))
-printRetrieval(rows, table, (what, met, figure) => console.log(`${met ? 'met' : 'missed'}  ${what}: ${figure}`))
+const result = await runRetrieval(line => process.stderr.write(`· ${line}\n`))
+printRetrieval(result, table, (what, met, figure) => console.log(`${met ? 'met' : 'missed'}  ${what}: ${figure}`))
