@@ -270,7 +270,7 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
 
   it('an overrides file is one the proxy reads', () => {
     const files = blocks.filter(block => kindOf(block) === 'overrides')
-    expect(files.length).toBe(2)
+    expect(files.length).toBe(3)
     for (const [i, block] of files.entries()) {
       writeFileSync(path.join(SNIPPETS, `overrides-${i}.json`), block.text)
       expect(parseOnly(['proxy', '--overrides', `overrides-${i}.json`, '--', 'node', 'server.js']), where(block)).toEqual({ code: 0, output: '' })

@@ -105,6 +105,36 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
+  it('--http serves the overrides\' views to callers that name one (?view=, X-MCP-View): their tools only, behind their surface; everyone else every tool', async () => {
+    const file = configFile('views.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const overrides = join(scratch, 'views-overrides.json')
+    writeFileSync(overrides, JSON.stringify({ tools: {}, views: { pager: { tools: ['chat__page'] }, lean: { surface: 'search' } } }))
+    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides, '--http', '0'])
+    const clients: Client[] = []
+    const connect = async (url: string): Promise<Client> => {
+      const client = await httpClient(url)
+      clients.push(client)
+      return client
+    }
+    try {
+      const pager = await connect(`${proxy.url}?view=pager`)
+      expect((await pager.listTools()).tools.map(tool => tool.name)).toEqual(['chat__page'])
+      expect(textOf(await pager.callTool({ name: 'chat__page', arguments: { query: 'q', limit: '2' } }))).toBe('{"query":"q","limit":2}')
+      await expect(pager.callTool({ name: 'weather__forecast', arguments: {} })).rejects.toThrow(/Unknown tool/)
+      expect((await (await connect(`${proxy.url}?view=lean`)).listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      const all = (await (await connect(proxy.url)).listTools()).tools.map(tool => tool.name)
+      expect(all).toContain('weather__forecast')
+      expect(all.length).toBeGreaterThan(3)
+      // The header names a view as the query does.
+      const raw = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'x-mcp-view': 'pager', 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+      expect(await raw.text()).toContain('"chat__page"')
+    }
+    finally {
+      await Promise.all(clients.map(client => client.close().catch(() => {})))
+      await proxy.close()
+    }
+  })
+
   it('names as the overrides say (a server without prefix, another separator), overrides keyed by the served name, and one search surface across every server', async () => {
     const file = configFile('named.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
     const overrides = join(scratch, 'overrides.json')

@@ -178,6 +178,34 @@ describe('surface: auto', () => {
   })
 })
 
+describe('views', () => {
+  it('a profile choice that names a view serves it: its tools only, in its profile, behind its surface; a call outside it is an unknown tool; any other caller sees every tool', async () => {
+    const views = { triage: { tools: ['list_chats', 'delete_chat'], profile: 'openai-strict', surface: 'search' as const }, reader: { tools: ['list_chats'] } }
+    const connect = async (profile: string | undefined): Promise<ClientV2> => {
+      const server = createMcpServerV2(TOOLS, { name: 'views', version: '1.0.0' }, { views, ...(profile ? { profile: () => profile } : {}) })
+      const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+      await server.connect(serverSide)
+      const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+      await client.connect(clientSide)
+      return client
+    }
+    const reader = await connect('view:reader')
+    expect((await reader.listTools()).tools.map(tool => tool.name)).toEqual(['list_chats'])
+    expect(textOf(await reader.callTool({ name: 'list_chats', arguments: {} }))).toBe('chats: a, b')
+    await expect(reader.callTool({ name: 'delete_chat', arguments: { chat: 'c', reason: 'spam' } })).rejects.toThrow(/Unknown tool "delete_chat"/)
+    const triage = await connect('view:triage')
+    expect((await triage.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+    // The search finds within the view, and call_tool's arguments are JSON text in its strict profile.
+    expect(textOf(await triage.callTool({ name: 'find_tools', arguments: { query: 'send a message' } }))).not.toMatch(/send_message/)
+    expect(textOf(await triage.callTool({ name: 'call_tool', arguments: { name: 'delete_chat', arguments: '{"chat":"c1","reason":"spam"}' } }))).toBe('deleted c1')
+    expect(textOf(await triage.callTool({ name: 'call_tool', arguments: { name: 'send_message', arguments: '{}' } }))).toMatch(/Unknown tool "send_message"/)
+    const everyone = await connect(undefined)
+    expect((await everyone.listTools()).tools.map(tool => tool.name)).toEqual(TOOLS.map(tool => tool.name))
+    const unknown = await connect('view:nobody')
+    expect((await unknown.listTools()).tools).toHaveLength(TOOLS.length)
+  })
+})
+
 describe('a describe_tools answer is bounded', () => {
   it('holds about 8k tokens: the tools past it are named for another call; one past it alone is given whole, said', () => {
     const tool = (name: string, keys: number): McpTool => ({ name, description: 'd', inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key_${i}`, { type: 'string', description: 'x'.repeat(60) }])) } as McpTool['inputSchema'] })

@@ -88,7 +88,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
-    profile: options.http ? routedProfile(base) : base,
+    profile: options.http ? routedProfile(base, Object.keys(named?.views ?? {})) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
     ...(options.preset ? { preset: options.preset } : {}),
     ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),

@@ -10,6 +10,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { StdioTransport } from '../host/stdio-transport'
 import { logLine } from '../util/log'
 import { profileOfPath } from './http/routes'
+import { VIEW_PREFIX } from '../service/views'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
@@ -57,9 +58,17 @@ function checkServing(http: HttpServing, log: (line: string) => void): void {
   log(`flatmcp proxy: serving ${http.host} with no caller credential (--no-auth): anyone who reaches the port uses the upstream with your credentials`)
 }
 
-/** A profile choice by route: `/mcp/<profile>` and `/<profile>/mcp` serve that profile, any other path `base`. */
-export function routedProfile(base: string): (request: ProfileRequest) => string {
-  return ({ url }) => (url ? profileOfPath(url.pathname) : undefined) ?? base
+/**
+ * A profile choice by route: `/mcp/<profile>` and `/<profile>/mcp` serve that profile, any other path
+ * `base`; a request that names one of `views` (an `X-MCP-View` header, or `?view=`) is served that view.
+ */
+export function routedProfile(base: string, views: readonly string[] = []): (request: ProfileRequest) => string {
+  return ({ url, headers }) => {
+    const view = headers?.get('x-mcp-view') ?? url?.searchParams.get('view')
+    if (view && views.includes(view))
+      return `${VIEW_PREFIX}${view}`
+    return (url ? profileOfPath(url.pathname) : undefined) ?? base
+  }
 }
 
 /** What a proxy is started with where one client keeps a session: what that client offers, once its first message says. */

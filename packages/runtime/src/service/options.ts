@@ -20,6 +20,13 @@ export interface SurfaceChoice {
   search: { list: number, describe: number }
 }
 
+/** What one view serves: some of the tools (all where none are named), a profile, a surface. */
+export interface ToolView {
+  tools?: readonly string[]
+  profile?: string
+  surface?: 'full' | 'search'
+}
+
 /** What `extend.resolve` learns of the request besides the shared fields. */
 export interface RequestInfo {
   signal: AbortSignal
@@ -109,6 +116,11 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
   countTokens?: (text: string) => number
   /** With `surface: 'auto'`: told what was chosen for each profile's list, and the tokens it was chosen by. */
   onSurface?: (choice: SurfaceChoice) => void
+  /**
+   * Named subsets of the tools, each in a profile and behind a surface: a profile choice that answers
+   * `view:NAME` serves that view (its tools/list, its search surface and its calls keep to it).
+   */
+  views?: Readonly<Record<string, ToolView>>
 }
 
 /** Which tool a failure outside its handler happened in, and while doing what. */

@@ -13,8 +13,10 @@ import { logOnce } from '../util/log'
 import { clip, quoteClipped } from '../validate/messages'
 import { readArgs, readUnsure } from './arguments'
 import { cacheHints, surfaceOf } from './options'
+import type { Surface } from './options'
 import { autoSurface, estimatedTokens } from './auto-surface'
 import { searchSurface } from './surface'
+import { withViews } from './views'
 import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
 import { checkProfileBuilt, checkTools, collectTools, formFor } from './tools'
@@ -103,9 +105,13 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }
-  if (surface === 'auto')
-    return autoSurface(service, options.alwaysLoad ?? [], options.countTokens ?? estimatedTokens, options.onSurface ?? (() => {}))
-  return surface === 'search' ? searchSurface(service, options.alwaysLoad ?? []) : service
+  const surfaced = (behind: ToolService, chosen: Surface): ToolService => {
+    if (chosen === 'auto')
+      return autoSurface(behind, options.alwaysLoad ?? [], options.countTokens ?? estimatedTokens, options.onSurface ?? (() => {}))
+    return chosen === 'search' ? searchSurface(behind, options.alwaysLoad ?? []) : behind
+  }
+  const served = surfaced(service, surface)
+  return options.views ? withViews(served, service, options.views, surfaced, unknownTool) : served
 }
 
 /** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */

@@ -5,6 +5,7 @@
 // `anthropic/searchHint`). Applied to the upstream's list as it is read, before anything is compiled,
 // so every profile, the search surface and a snapshot see the same tools; each said once on stderr.
 import type { UpstreamTool } from '../../artifact/format'
+import type { ToolView } from '../../service/options'
 import type { Validator } from './chooser'
 import { definedOf, defineOwn, isObject } from '../../util/object'
 import { shown } from '../../util/log'
@@ -43,6 +44,8 @@ export interface Overrides {
   servers?: Record<string, { prefix?: string, replicas?: string[] }>
   /** With many servers: what stands between a server's prefix and its tool's name. Default: `__`. */
   separator?: string
+  /** Named subsets of the tools, each in a profile and behind a surface, for callers that name one (`X-MCP-View`, `?view=`). */
+  views?: Record<string, ToolView>
 }
 
 /**

@@ -79,6 +79,7 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.surface ? { surface: options.surface } : {}),
     ...(overrides.alwaysLoad.length > 0 ? { alwaysLoad: overrides.alwaysLoad } : {}),
+    ...(overrides.views ? { views: overrides.views } : {}),
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
   const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))

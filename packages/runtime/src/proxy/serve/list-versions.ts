@@ -144,7 +144,7 @@ function surfaceLine(choice: SurfaceChoice): string {
  * came, unless the operator hid it or serves a frozen snapshot (then only what it holds is called).
  */
 function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, options: ListVersionsOptions): ServedTools {
-  const { hidden, alwaysLoad } = options.served
+  const { hidden, alwaysLoad, views } = options.served
   // A tool the operator hid is no tool: its name is not sent on; nor, frozen, is any name the list does not hold.
   const unknown: UnknownToolCall = (name, args, request) => hidden.has(name) || options.frozen
     ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`))
@@ -162,6 +162,7 @@ function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache
     ...(options.surface ? { surface: options.surface } : {}),
     ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
     ...(options.countTokens ? { countTokens: options.countTokens } : {}),
+    ...(views ? { views } : {}),
     // Said once per list and profile: what the session's list holds, by the tokens it was chosen by.
     onSurface: choice => options.log(surfaceLine(choice)),
     onWithdraw: (tool) => {

@@ -3,6 +3,7 @@
 // no call reaches (hidden: not listed, and a call by name is an unknown tool's), the parameters no
 // call carries upstream, and the tools listed
 // beside the search surface's three (the `alwaysLoad` given, and those the overrides mark).
+import type { ToolView } from '../../service/options'
 import type { Snapshot } from '../../artifact/format'
 import type { Overrides } from '../compile/overrides'
 import { hiddenParameters } from '../compile/overrides'
@@ -17,6 +18,8 @@ export interface ServedOverrides {
   hiddenParameters: ReadonlyMap<string, readonly string[]>
   /** The tools listed beside the search surface's three, in the order given, then as the overrides name them. */
   alwaysLoad: readonly string[]
+  /** The overrides' views: named subsets of the tools for callers that ask for one. */
+  views?: Readonly<Record<string, ToolView>>
 }
 
 /** The overrides as served: `given` over the ones the snapshot `recorded`, and the `alwaysLoad` names asked for besides. */
@@ -28,5 +31,6 @@ export function servedOverrides(given: Overrides | undefined, recorded: Snapshot
     hidden: new Set(marked('hide')),
     hiddenParameters: hiddenParameters(overrides),
     alwaysLoad: [...new Set([...alwaysLoad, ...marked('alwaysLoad')])],
+    ...(overrides?.views ? { views: overrides.views } : {}),
   }
 }

@@ -5,7 +5,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../../artifact/format'
 import type { ProfileChoice } from '../../service/profile-choice'
-import type { Surface, SurfaceChoice } from '../../service/options'
+import type { Surface, SurfaceChoice, ToolView } from '../../service/options'
 import type { ToolService, UnknownToolCall } from '../../service/tool-service'
 import type { ToolDefinition } from '../../tool/define-tool'
 import type { Validator } from '../compile/chooser'
@@ -38,6 +38,8 @@ export interface ServedToolsOptions {
   /** With `surface: 'auto'`: how tokens are counted, and who is told what was chosen (see `McpServerOptions`). */
   countTokens?: (text: string) => number
   onSurface?: (choice: SurfaceChoice) => void
+  /** Named subsets of the tools (see `McpServerOptions.views`). */
+  views?: Readonly<Record<string, ToolView>>
 }
 
 export interface ServedTools {
@@ -64,7 +66,7 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
       const run = options.handler(tool.name)
       return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
     })
-    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}) }, options.unknownTool, options.unknown)
+    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}) }, options.unknownTool, options.unknown)
   }
   let service = build()
   // Rebuilt once when next asked for, however many schemas a burst of results withdrew.
