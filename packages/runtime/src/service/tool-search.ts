@@ -26,7 +26,7 @@ type Field = keyof typeof FIELDS
 /** BM25's saturation: past a few mentions, a word says little more. */
 const K1 = 1.2
 /** How much a stand-in counts beside the word itself: a synonym, a longer word the query's begins. */
-const SYNONYM_SHARE = 0.45
+const SYNONYM_SHARE = 0.6
 const PREFIX_SHARE = 0.5
 /** How much the server's fit counts beside the tool's own (each as a share of the best). */
 const SERVER_SHARE = 0.35
