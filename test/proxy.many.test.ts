@@ -105,7 +105,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
-  it('--http serves the overrides\' views to callers that name one (?view=, X-MCP-View): their tools only, behind their surface; everyone else every tool', async () => {
+  it('--http serves the overrides\' views to callers that name one (?view=, X-MCP-View), and the tools a caller names (?tools=, X-MCP-Tools): those only, behind the view\'s surface; everyone else every tool', async () => {
     const file = configFile('views.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
     const overrides = join(scratch, 'views-overrides.json')
     writeFileSync(overrides, JSON.stringify({ tools: {}, views: { pager: { tools: ['chat__page'] }, lean: { surface: 'search' } } }))
@@ -126,8 +126,18 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(all).toContain('weather__forecast')
       expect(all.length).toBeGreaterThan(3)
       // The header names a view as the query does.
-      const raw = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'x-mcp-view': 'pager', 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
-      expect(await raw.text()).toContain('"chat__page"')
+      const listed = async (headers: Record<string, string>, url = proxy.url): Promise<string[]> => {
+        const raw = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+        const text = await raw.text()
+        const body = JSON.parse(text.trimStart().startsWith('{') ? text : text.split('\n').find(line => line.startsWith('data:'))!.slice(5)) as { result: { tools: { name: string }[] } }
+        return body.result.tools.map(tool => tool.name)
+      }
+      expect(await listed({ 'x-mcp-view': 'pager' })).toEqual(['chat__page'])
+      // A subset the caller names itself, as github-mcp-server takes one, in the route's profile.
+      expect(await listed({ 'x-mcp-tools': 'weather__forecast, chat__page,nope' })).toEqual(['chat__page', 'weather__forecast'])
+      expect(await listed({}, `${proxy.url}/openai-strict?tools=chat__page`)).toEqual(['chat__page'])
+      const subset = await connect(`${proxy.url}?tools=chat__page`)
+      await expect(subset.callTool({ name: 'weather__forecast', arguments: {} })).rejects.toThrow(/Unknown tool/)
     }
     finally {
       await Promise.all(clients.map(client => client.close().catch(() => {})))

@@ -111,7 +111,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
     return chosen === 'search' ? searchSurface(behind, options.alwaysLoad ?? []) : behind
   }
   const served = surfaced(service, surface)
-  return options.views ? withViews(served, service, options.views, surfaced, unknownTool) : served
+  return withViews(served, service, options.views ?? {}, surfaced, unknownTool)
 }
 
 /** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */

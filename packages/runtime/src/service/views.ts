@@ -1,14 +1,34 @@
 // Views: named subsets of a server's tools, each in a profile and behind a surface, for callers that
 // should see fewer tools (a triage bot, a read-only dashboard). A profile choice answers `view:NAME`
-// to serve one (the proxy's --http does for an `X-MCP-View: NAME` header or `?view=NAME`); its
+// to serve one (the proxy's --http does for an `X-MCP-View: NAME` header or `?view=NAME`), or
+// `tools:PROFILE:a,b` for a subset the caller names itself (`X-MCP-Tools: a,b`, `?tools=a,b`); its
 // tools/list, its search surface and its calls all keep to the view: a tool outside it is unknown.
 import type { McpTool } from '../artifact/format'
 import type { ToolView } from './options'
 import type { ToolService } from './service'
 import { preserialize } from './preserialized'
 
-/** What a profile choice answers to serve a view. */
+/** What a profile choice answers to serve a view, or a subset the caller names. */
 export const VIEW_PREFIX = 'view:'
+export const TOOLS_PREFIX = 'tools:'
+
+/** The most names a caller's own subset holds, and the most such subsets kept built at once. */
+const MAX_NAMED = 100
+const MAX_SUBSETS = 64
+
+/** The key of a subset a caller names (`a,b` in `profile`): what a profile choice answers to serve it. */
+export function subsetKey(profile: string | undefined, names: string): string | undefined {
+  const listed = [...new Set(names.split(',').map(name => name.trim()).filter(Boolean))].slice(0, MAX_NAMED).sort()
+  return listed.length === 0 ? undefined : `${TOOLS_PREFIX}${profile ?? ''}:${listed.join(',')}`
+}
+
+/** A caller's own subset from its key. */
+function subsetOfKey(key: string): ToolView {
+  const rest = key.slice(TOOLS_PREFIX.length)
+  const at = rest.indexOf(':')
+  const profile = rest.slice(0, at)
+  return { tools: rest.slice(at + 1).split(','), ...(profile === '' ? {} : { profile }) }
+}
 
 /** A view's name from a profile choice's answer, where it names one of `views`. */
 function viewNamed(views: Readonly<Record<string, ToolView>>, key: string | undefined): string | undefined {
@@ -46,27 +66,39 @@ function subsetOf(service: ToolService, view: ToolView, unknownTool: (message: s
  * own surface); any other key as `served` serves it.
  */
 export function withViews(served: ToolService, base: ToolService, views: Readonly<Record<string, ToolView>>, surfaced: (service: ToolService, surface: 'full' | 'search') => ToolService, unknownTool: (message: string) => Error): ToolService {
-  const built = new Map<string, ToolService>()
-  const serviceOf = (name: string): ToolService => {
-    let made = built.get(name)
-    if (!made) {
-      made = surfaced(subsetOf(base, views[name]!, unknownTool), views[name]!.surface ?? 'full')
-      built.set(name, made)
+  const built = new Map<string, { service: ToolService, profile: string | undefined }>()
+  // A view's service, or a caller's own subset's (the least recently used dropped past MAX_SUBSETS).
+  const viewOf = (key: string | undefined): { service: ToolService, profile: string | undefined } | undefined => {
+    const name = viewNamed(views, key)
+    const subset = name === undefined && key?.startsWith(TOOLS_PREFIX) ? key : undefined
+    if (name === undefined && subset === undefined)
+      return undefined
+    const id = name === undefined ? subset! : `${VIEW_PREFIX}${name}`
+    let made = built.get(id)
+    if (made) {
+      built.delete(id)
     }
+    else {
+      const view = name === undefined ? subsetOfKey(subset!) : views[name]!
+      made = { service: surfaced(subsetOf(base, view, unknownTool), view.surface ?? 'full'), profile: view.profile }
+      if (subset !== undefined && [...built.keys()].filter(key => key.startsWith(TOOLS_PREFIX)).length >= MAX_SUBSETS)
+        built.delete([...built.keys()].find(key => key.startsWith(TOOLS_PREFIX))!)
+    }
+    built.set(id, made)
     return made
   }
   return {
     list: (key) => {
-      const name = viewNamed(views, key)
-      return name === undefined ? served.list(key) : serviceOf(name).list(views[name]!.profile)
+      const view = viewOf(key)
+      return view ? view.service.list(view.profile) : served.list(key)
     },
     call: (toolName, args, request, key, unsure) => {
-      const name = viewNamed(views, key)
-      return name === undefined ? served.call(toolName, args, request, key, unsure) : serviceOf(name).call(toolName, args, request, views[name]!.profile, unsure)
+      const view = viewOf(key)
+      return view ? view.service.call(toolName, args, request, view.profile, unsure) : served.call(toolName, args, request, key, unsure)
     },
     read: (toolName, args, key) => {
-      const name = viewNamed(views, key)
-      return name === undefined ? served.read(toolName, args, key) : serviceOf(name).read(toolName, args, views[name]!.profile)
+      const view = viewOf(key)
+      return view ? view.service.read(toolName, args, view.profile) : served.read(toolName, args, key)
     },
   }
 }
