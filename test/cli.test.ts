@@ -529,7 +529,7 @@ describe('flatmcp probe', () => {
     expect((await flatmcp(['proxy', '--surfaces', 'search', '--', 'node', 'server.js'], project.root)).stderr).toContain('unknown option --surfaces (did you mean --surface?)')
     expect((await flatmcp(['frobnicate'], project.root)).stderr).toContain('unknown command "frobnicate"')
     const surface = await flatmcp(['proxy', '--surface', 'lean', '--', 'node', 'server.js'], project.root)
-    expect([surface.code, surface.stderr]).toEqual([2, expect.stringContaining('--surface must be full or search, not "lean"')])
+    expect([surface.code, surface.stderr]).toEqual([2, expect.stringContaining('--surface must be full, search or auto, not "lean"')])
     const loaded = await flatmcp(['proxy', '--always-load', 'send', '--', 'node', 'server.js'], project.root)
     expect([loaded.code, loaded.stderr]).toEqual([2, expect.stringContaining('--always-load names tools listed beside the search surface: give --surface search too')])
   })

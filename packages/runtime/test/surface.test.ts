@@ -216,6 +216,8 @@ describe('a describe_tools answer is bounded', () => {
     expect(answer.tools.map(t => t.name)).toEqual(['a', 'b'])
     expect(answer.deferred).toEqual(['c'])
     expect(JSON.stringify(answer.tools).length).toBeLessThanOrEqual(DESCRIBE_BUDGET)
+    // Once one waits, the rest wait too, in the order named (a small one past a large one does not jump ahead).
+    expect(withinBudget([tool('a', 150), tool('b', 150), tool('c', 150), tool('d', 1)]).deferred).toEqual(['c', 'd'])
     const huge = withinBudget([tool('big', 800), tool('small', 1)])
     expect(huge.tools.map(t => t.name)).toEqual(['big'])
     expect(huge.deferred).toEqual(['small'])

@@ -85,7 +85,8 @@ export function withinBudget(described: readonly McpTool[]): { tools: McpTool[],
   let size = 0
   for (const tool of described) {
     const length = JSON.stringify(tool).length
-    if (tools.length > 0 && size + length > DESCRIBE_BUDGET)
+    // Past the budget, the rest wait for another call, in the order named.
+    if (deferred.length > 0 || (tools.length > 0 && size + length > DESCRIBE_BUDGET))
       deferred.push(tool.name)
     else
       tools.push(tool)
