@@ -133,7 +133,7 @@ export function connectMany(entries: readonly GatewayEntry[], options: ConnectMa
   }
   return {
     client: merged,
-    where: `${entries.length} servers (${entries.map(entry => entry.name).join(', ')})`,
+    where: `${entries.length} server${entries.length === 1 ? '' : 's'} (${entries.map(entry => entry.name).join(', ')})`,
     onEnd: () => {},
     close: async () => {
       for (const life of lives) {
