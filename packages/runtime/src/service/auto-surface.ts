@@ -11,7 +11,9 @@ export const estimatedTokens = (text: string): number => Math.ceil(text.length /
 
 /** The tool of median size (by its JSON): what one describe answer is taken to cost. */
 function medianTool(tools: readonly McpTool[]): McpTool | undefined {
-  return [...tools].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length)[Math.floor(tools.length / 2)]
+  // Each tool's size measured once, not in every comparison of the sort.
+  const sized = tools.map(tool => ({ tool, size: JSON.stringify(tool).length })).sort((a, b) => a.size - b.size)
+  return sized[Math.floor(sized.length / 2)]?.tool
 }
 
 /** The choice for one list: tokens of the full list beside the surface's list and one describe answer. */

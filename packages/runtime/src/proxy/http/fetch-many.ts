@@ -200,9 +200,6 @@ export async function answerMany(handler: Handler, many: ManyServers, request: R
       return jsonResponse({ jsonrpc: '2.0', id: message.id, result: answered(handler, posted, { supportedVersions: [MODERN_VERSION], capabilities: { tools: { ...DISCLOSURE_CAPABILITY } }, ...(handler.instructions ? { instructions: handler.instructions } : {}) }) })
     case 'ping':
       return jsonResponse({ jsonrpc: '2.0', id: message.id, result: answered(handler, posted, {}) })
-    case 'tools/call':
-    case 'tools/list':
-      return undefined
     default:
       return String(message.method).startsWith('tools/') ? undefined : rpcError(message.id, -32601, `Method not found: ${JSON.stringify(message.method)} (this proxy serves the tools of the servers behind it; their prompts and resources are served by flatmcp proxy --config).`)
   }
