@@ -531,7 +531,7 @@ describe('flatmcp probe', () => {
     const surface = await flatmcp(['proxy', '--surface', 'lean', '--', 'node', 'server.js'], project.root)
     expect([surface.code, surface.stderr]).toEqual([2, expect.stringContaining('--surface must be full, search or auto, not "lean"')])
     const loaded = await flatmcp(['proxy', '--always-load', 'send', '--', 'node', 'server.js'], project.root)
-    expect([loaded.code, loaded.stderr]).toEqual([2, expect.stringContaining('--always-load names tools listed beside the search surface: give --surface search (or auto) too')])
+    expect([loaded.code, loaded.stderr]).toEqual([2, expect.stringContaining('--always-load names tools listed beside the search surface: give --surface search (or auto, the default with --config) too')])
   })
 
   it('--json reports for machines, and the same seed gives the same report', async () => {

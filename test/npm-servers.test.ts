@@ -182,7 +182,7 @@ describe('what an operator meets', () => {
     }))
     const file = join(scratch, 'claude_desktop_config.json')
     writeFileSync(file, JSON.stringify({ mcpServers: entries }, null, 2))
-    const client = await connect([process.execPath, CLI, 'proxy', '--config', file], {})
+    const client = await connect([process.execPath, CLI, 'proxy', '--config', file, '--surface', 'full'], {})
     try {
       const listed = (await client.listTools()).tools.map(tool => tool.name).sort()
       const own = NPM_SERVERS.flatMap(server => (lists.get(server.name) ?? []).map(tool => `${server.name}__${tool.name}`.replace(/[^\w-]/g, '_'))).sort()

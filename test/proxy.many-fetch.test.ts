@@ -89,9 +89,9 @@ afterAll(() => {
     server.close()
 })
 
-async function connected(handler: { fetch: (request: Request) => Promise<Response> }, mode: 'legacy' | { pin: '2026-07-28' } = 'legacy', seen?: string[]): Promise<Client> {
+async function connected(handler: { fetch: (request: Request) => Promise<Response> }, mode: 'legacy' | { pin: '2026-07-28' } = 'legacy', seen?: string[], url = 'http://proxy.test/mcp'): Promise<Client> {
   const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode } })
-  const transport = new StreamableHTTPClientTransport(new URL('http://proxy.test/mcp'), {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: async (url, init) => {
       const answer = await handler.fetch(new Request(url, init))
       seen?.push(answer.headers.get('mcp-session-id') ?? '')
@@ -162,6 +162,33 @@ describe('the fetch handler in front of many servers', () => {
     }
     finally {
       await client.close()
+    }
+  })
+
+  it('a caller\'s view (?view=) holds: its list and surface are its own, a tool outside it is no tool to a direct call or to call_tool, and none of those reaches its server', async () => {
+    const viewed = structuredClone(snapshot) as { overrides?: { file: unknown, fixed: object } }
+    viewed.overrides = { file: { tools: {}, views: { metrics: { tools: ['metrics__cpu'] }, lean: { tools: ['metrics__cpu'], surface: 'search' } } }, fixed: {} }
+    const reached: string[] = []
+    const handler = createProxyHandler({ upstreams: urls, snapshot: viewed, log: () => {}, fetch: async (request) => {
+      reached.push(new URL(request.url).port)
+      return fetch(request)
+    } })
+    const as = async (view: string): Promise<Client> => connected(handler, { pin: '2026-07-28' }, undefined, `http://proxy.test/mcp?view=${view}`)
+    const [metrics, lean] = [await as('metrics'), await as('lean')]
+    try {
+      expect((await metrics.listTools()).tools.map(tool => tool.name)).toEqual(['metrics__cpu'])
+      expect((await lean.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      await expect(metrics.callTool({ name: 'search__find', arguments: { by: { kind: 'id', id: 1 } } })).rejects.toThrow('Unknown tool "search__find".')
+      const viaSurface = await lean.callTool({ name: 'call_tool', arguments: { name: 'search__find', arguments: { by: { kind: 'id', id: 1 } } } })
+      expect(viaSurface.isError).toBe(true)
+      expect(textOf(viaSurface)).toBe('Unknown tool "search__find".')
+      expect(reached).toEqual([])
+      expect(textOf(await metrics.callTool({ name: 'metrics__cpu', arguments: { host: 'h4', target: 'eu' } }))).toBe('eu:h4')
+      expect(reached).toHaveLength(1)
+    }
+    finally {
+      await metrics.close()
+      await lean.close()
     }
   })
 

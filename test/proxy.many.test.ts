@@ -37,7 +37,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       retired: commandEntry(['node', 'nowhere.js'], { disabled: true }),
     })
     const [gateway, chat, weather] = await Promise.all([
-      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full']),
       connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2]),
       connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...OUTPUTS]),
     ])
@@ -73,7 +73,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     // Where each tool comes from, for the fetch handler in front of the set.
     expect(snapshot.runtime.chat__page!.origin).toEqual({ server: 'chat', name: 'page' })
     expect(snapshot.tools.map(tool => tool.name)).toContain('weather__forecast')
-    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--artifact', out])
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--artifact', out])
     try {
       expect((await served.client.listTools()).tools).toEqual(snapshot.tools)
       await expect.poll(served.stderr, { timeout: 30_000 }).toMatch(/serving \d+ tools of 2 servers \(chat, weather\), all from the snapshot/)
@@ -86,9 +86,9 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     expect(probed.code, probed.stdout).toBe(0)
   })
 
-  it('--surface auto serves whichever of the full list and the search surface costs a session fewer tokens (o200k_base), said with the figures', async () => {
+  it('with --config, --surface auto is the default: whichever of the full list and the search surface costs a session fewer tokens (o200k_base), said with the figures', async () => {
     const file = configFile('auto.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
-    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'auto'])
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file])
     try {
       const listed = (await served.client.listTools()).tools.map(tool => tool.name)
       await expect.poll(served.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: --surface auto \(portable\): the full list of \d+ tools is \d+ tokens/)
@@ -109,7 +109,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     const file = configFile('views.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
     const overrides = join(scratch, 'views-overrides.json')
     writeFileSync(overrides, JSON.stringify({ tools: {}, views: { pager: { tools: ['chat__page'] }, lean: { surface: 'search' } } }))
-    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides, '--http', '0'])
+    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--overrides', overrides, '--http', '0'])
     const clients: Client[] = []
     const connect = async (url: string): Promise<Client> => {
       const client = await httpClient(url)
@@ -150,7 +150,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     const overrides = join(scratch, 'overrides.json')
     writeFileSync(overrides, JSON.stringify({ servers: { chat: { prefix: '' } }, separator: '-', tools: { 'weather-forecast': { hide: true }, 'page': { description: 'Pages through the chat.' } } }))
     const [full, lean] = await Promise.all([
-      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--overrides', overrides]),
       connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides, '--surface', 'search']),
     ])
     try {
@@ -178,7 +178,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     const overrides = join(scratch, 'replicas.overrides.json')
     writeFileSync(overrides, JSON.stringify({ servers: { weather: { replicas: ['weather-eu', 'weather-us'] } } }))
     const [gateway, alone] = await Promise.all([
-      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--overrides', overrides]),
+      connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--overrides', overrides]),
       connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...OUTPUTS]),
     ])
     try {
@@ -206,7 +206,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       chat: commandEntry(UPSTREAM_V2),
       broken: commandEntry([process.execPath, '-e', 'process.exit(3)']),
     })
-    const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file])
+    const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full'])
     try {
       const listed = await names(gateway)
       expect(listed.length).toBeGreaterThan(0)
@@ -289,7 +289,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       well: commandEntry([process.execPath, MISBEHAVING, 'well']),
       calendar: commandEntry([process.execPath, join(ROOT, 'test/golden/proxied/upstream.mjs')]),
     })
-    const served = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--http', '0'])
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--http', '0'])
     try {
       for (const era of ['legacy', 'modern'] as const) {
         const client = await httpClient(served.url, era)

@@ -181,30 +181,43 @@ describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`,
 })
 
 // `flatmcp install` on the client's own config, the example server and a calendar server in it: the
-// client then runs one flatmcp entry, is offered both servers' tools by NAME__tool, and a call
-// reaches the example server's handler through the proxy.
+// client then runs one flatmcp entry behind --config's surface (auto: the search surface for a list
+// this size; Claude Code, which defers MCP tools itself, is given the full list), and a call reaches
+// the example server's handler through the proxy.
 const CALENDAR = { command: process.execPath, args: [path.join(ROOT, 'test/golden/proxied/upstream.mjs')] }
 const CALENDAR_TOOLS = (JSON.parse(readFileSync(path.join(ROOT, 'test/golden/proxied/tools.json'), 'utf8')) as { name: string }[]).map(tool => tool.name)
-const INSTALLED: Record<string, { client: string, file: (home: string) => string }> = {
-  'Claude Code': { client: 'claude-code', file: home => path.join(home, 'mcp.json') },
-  'Gemini CLI': { client: 'gemini', file: home => path.join(home, '.gemini/settings.json') },
-  'Codex': { client: 'codex', file: home => path.join(home, 'config.toml') },
+const INSTALLED: Record<string, { client: string, file: (home: string) => string, full: boolean }> = {
+  'Claude Code': { client: 'claude-code', file: home => path.join(home, 'mcp.json'), full: true },
+  'Gemini CLI': { client: 'gemini', file: home => path.join(home, '.gemini/settings.json'), full: false },
+  'Codex': { client: 'codex', file: home => path.join(home, 'config.toml'), full: false },
 }
 
 describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`, client] as const))('%s after flatmcp install', (_name, client) => {
-  it('runs one flatmcp entry for both servers: offered every tool of each by NAME__tool, and a call reaches its own server', async () => {
-    const { client: name, file } = INSTALLED[client.name]!
+  const { client: name, file, full } = INSTALLED[client.name]!
+  it(full ? 'runs one flatmcp entry for both servers with --surface full: offered every tool of each by NAME__tool, and a call reaches its own server' : 'runs one flatmcp entry for both servers behind --config\'s auto surface: offered the three tools, and a call through call_tool reaches its own server', async () => {
     let config = ''
     const before = async (home: string): Promise<void> => {
       const { stderr } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'install', name, '--file', file(home)], { cwd: home })
       expect(stderr).toContain('chat, calendar now run behind flatmcp')
       config = readFileSync(file(home), 'utf8')
     }
-    const { recorded, output } = await turn(client, { tool: 'chat__send_message', args: { chatId: 'c1', kind: 'mediaGroup', media: album } }, SERVER, 'Send the album to chat c1.', { more: { calendar: CALENDAR }, before })
+    const send = { chatId: 'c1', kind: 'mediaGroup', media: album }
+    const steps = [
+      { tool: 'find_tools', args: { query: 'send an album to a chat' } },
+      { tool: 'call_tool', args: { name: 'chat__send_message', arguments: send } },
+    ]
+    const asked = full ? { tool: 'chat__send_message', args: send } : { tool: 'call_tool', args: {}, steps }
+    const { recorded, output } = await turn(client, asked, SERVER, 'Send the album to chat c1.', { more: { calendar: CALENDAR }, before })
     expect(config).not.toContain('"calendar"')
-    const served = recorded.offeredNames.map(offered => /(chat|calendar)__\w+$/.exec(offered)?.[0]).filter(Boolean)
-    expect(served, output).toEqual(expect.arrayContaining([...CALENDAR_TOOLS.map(tool => `calendar__${tool}`), 'chat__send_message']))
-    expect(recorded.calls, output).toBe(1)
-    expect(recorded.results[0], output).toContain('sent 2 files')
+    expect(config.includes('"--surface"') || config.includes('\'--surface\''), config).toBe(full)
+    const served = recorded.offeredNames.map(offered => /(chat|calendar)__\w+$|(find_tools|describe_tools|call_tool)$/.exec(offered)?.[0]).filter(Boolean)
+    if (full)
+      expect(served, output).toEqual(expect.arrayContaining([...CALENDAR_TOOLS.map(tool => `calendar__${tool}`), 'chat__send_message']))
+    else
+      expect(served.sort(), output).toEqual(['call_tool', 'describe_tools', 'find_tools'])
+    expect(recorded.calls, output).toBe(full ? 1 : 2)
+    expect(recorded.results.at(-1), output).toContain('sent 2 files')
+    if (!full)
+      expect(recorded.results[0]!.replaceAll('\\', ''), output).toMatch(/chat__send_message: /)
   })
 })

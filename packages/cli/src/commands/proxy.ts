@@ -31,7 +31,7 @@ export const proxy: Command = {
       --outputs unlisted lists no output schema (for a server whose results miss its own);
       --surface search lists three tools that find, describe and call the others instead of every
       schema (--always-load name lists a tool beside them), --surface auto whichever costs a session
-      fewer tokens; --overrides file hides tools or
+      fewer tokens (the default with --config), --surface full every schema; --overrides file hides tools or
       parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint`,
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
@@ -67,10 +67,11 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   if (values.host !== undefined && values.http === undefined)
     throw new UsageError('--host is where --http listens: give --http port too')
   const outputs = oneOf(values.outputs, '--outputs', ['compiled', 'unlisted'] as const)
-  const surface = oneOf(values.surface, '--surface', ['full', 'search', 'auto'] as const)
+  // In front of many servers (--config) the list is what grows: served as whichever costs a session less, unless told.
+  const surface = oneOf(values.surface, '--surface', ['full', 'search', 'auto'] as const) ?? (values.config === undefined ? undefined : 'auto')
   const alwaysLoad = values['always-load']?.flatMap(value => value.split(',')).filter(name => name !== '')
   if (alwaysLoad && surface !== 'search' && surface !== 'auto')
-    throw new UsageError('--always-load names tools listed beside the search surface: give --surface search (or auto) too')
+    throw new UsageError('--always-load names tools listed beside the search surface: give --surface search (or auto, the default with --config) too')
   const port = count(values.http, '--http')
   const servingFlag = SERVING_FLAGS.find(flag => values[flag] !== undefined)
   if (servingFlag !== undefined && port === undefined)

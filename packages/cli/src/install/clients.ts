@@ -19,6 +19,8 @@ export interface InstallClient {
   files: Partial<Record<Scope, (where: Where) => string>>
   /** What its entry for a stdio server holds besides the command and arguments. */
   stdio?: Record<string, unknown>
+  /** The `--surface` its proxy is given where the operator names none: a client that defers MCP tools itself gets every schema. */
+  surface?: 'full'
   /** It reads a bare `$NAME` in an entry's `env` as a variable too (Gemini CLI): moved as `${NAME}`, which flatmcp reads. */
   bareVariables?: boolean
   /**
@@ -49,6 +51,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
   {
     name: 'claude-code',
     title: 'Claude Code',
+    surface: 'full',
     format: 'json',
     key: 'mcpServers',
     files: { project: w => path.join(w.cwd, '.mcp.json'), user: w => path.join(w.home, '.claude.json') },

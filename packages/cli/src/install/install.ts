@@ -62,7 +62,9 @@ export function install(run: InstallRun): number {
   if (existsSync(places.record))
     throw new InstallError(`${run.file}: installed already (${places.record}); \`flatmcp install ${run.client.name} --undo\` first`)
   const original = readConfig(run.file, run.client)
-  const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', '--config', places.servers, ...run.proxyArgs] }
+  // Claude Code defers MCP tools behind its own tool search: it gets the full list, not --config's auto.
+  const surface = run.client.surface && !run.proxyArgs.includes('--surface') ? ['--surface', run.client.surface] : []
+  const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', '--config', places.servers, ...surface, ...run.proxyArgs] }
   const rewritten = rewriteConfig(original.toString('utf8'), run.client, run.file, entry)
   const servers = `${JSON.stringify({ mcpServers: rewritten.moved }, null, 2)}\n`
   const names = Object.keys(rewritten.moved)

@@ -10,7 +10,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { StdioTransport } from '../host/stdio-transport'
 import { logLine } from '../util/log'
 import { profileOfPath } from './http/routes'
-import { subsetKey, VIEW_PREFIX } from '../service/views'
+import { askedView } from '../service/views'
 import { isObject } from '../util/object'
 import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
@@ -64,14 +64,9 @@ function checkServing(http: HttpServing, log: (line: string) => void): void {
  * view, and one that names tools (`X-MCP-Tools: a,b`, `?tools=a,b`) only those, in the route's profile.
  */
 export function routedProfile(base: string, views: readonly string[] = []): (request: ProfileRequest) => string {
-  return ({ url, headers }) => {
-    const view = headers?.get('x-mcp-view') ?? url?.searchParams.get('view')
-    if (view && views.includes(view))
-      return `${VIEW_PREFIX}${view}`
-    const profile = (url ? profileOfPath(url.pathname) : undefined) ?? base
-    // A subset the caller names itself (as github-mcp-server takes it): served in the route's profile.
-    const named = headers?.get('x-mcp-tools') ?? url?.searchParams.get('tools')
-    return (named ? subsetKey(profile, named) : undefined) ?? profile
+  return (request) => {
+    const profile = (request.url ? profileOfPath(request.url.pathname) : undefined) ?? base
+    return askedView(request, views, profile) ?? profile
   }
 }
 

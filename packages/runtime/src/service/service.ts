@@ -15,10 +15,14 @@ export interface ToolService {
   call: (name: string, args: unknown, request: RequestInfo, profile?: string, unsure?: boolean) => Promise<CallToolResult>
   /**
    * The input a call's arguments are read as under `profile` (repaired, mapped back, the reading its
-   * schema accepts), without calling the handler; undefined for a name no tool has. A proxy forwards it.
+   * schema accepts), without calling the handler; undefined for a name no tool has (a proxy forwards
+   * it), `outside` for a tool the profile's view leaves out (a proxy refuses it as no tool).
    */
-  read: (name: string, args: unknown, profile?: string) => Promise<{ ok: true, input: unknown } | { ok: false, message: string } | undefined>
+  read: (name: string, args: unknown, profile?: string) => Promise<ReadArguments | undefined>
 }
+
+/** How a call's arguments are read: the input, what is wrong with them, or that the caller's view has no such tool. */
+export type ReadArguments = { ok: true, input: unknown } | { ok: false, message: string, outside?: true }
 
 /** What serves a call for a name no tool has, instead of the unknown-tool error (a proxy forwards it). */
 export type UnknownToolCall = (name: string, args: unknown, request: RequestInfo) => Promise<CallToolResult>

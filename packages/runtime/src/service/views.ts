@@ -5,6 +5,7 @@
 // tools/list, its search surface and its calls all keep to the view: a tool outside it is unknown.
 import type { McpTool } from '../artifact/format'
 import type { ToolView } from './options'
+import type { ProfileChoice, ProfileRequest } from './profile-choice'
 import type { ToolService } from './service'
 import { preserialize } from './preserialized'
 
@@ -22,6 +23,27 @@ export function subsetKey(profile: string | undefined, names: string): string | 
   return listed.length === 0 ? undefined : `${TOOLS_PREFIX}${profile ?? ''}:${listed.join(',')}`
 }
 
+/**
+ * What a request asks for by header or query, in `profile`: one of `views` (`X-MCP-View: NAME`,
+ * `?view=NAME`), or the tools it names (`X-MCP-Tools: a,b`, `?tools=a,b`); `profile` where it asks neither.
+ */
+export function askedView({ url, headers }: ProfileRequest, views: readonly string[], profile: string | undefined): string | undefined {
+  const view = headers?.get('x-mcp-view') ?? url?.searchParams.get('view')
+  if (view && views.includes(view))
+    return `${VIEW_PREFIX}${view}`
+  // A subset the caller names itself (as github-mcp-server takes it): served in the profile chosen.
+  const named = headers?.get('x-mcp-tools') ?? url?.searchParams.get('tools')
+  return (named ? subsetKey(profile, named) : undefined) ?? profile
+}
+
+/** `choice`, with a view or a subset a request asks for (`askedView`) served before it. */
+export function choiceWithViews(choice: ProfileChoice | undefined, views: readonly string[]): ProfileChoice {
+  return async (request) => {
+    const profile = typeof choice === 'function' ? await choice(request) : choice
+    return askedView(request, views, profile)
+  }
+}
+
 /** A caller's own subset from its key. */
 function subsetOfKey(key: string): ToolView {
   const rest = key.slice(TOOLS_PREFIX.length)
@@ -35,6 +57,17 @@ function viewNamed(views: Readonly<Record<string, ToolView>>, key: string | unde
   const name = key?.startsWith(VIEW_PREFIX) ? key.slice(VIEW_PREFIX.length) : undefined
   return name !== undefined && Object.hasOwn(views, name) ? name : undefined
 }
+
+/** The surface a profile choice's answer is served behind: its view's own, a caller's subset's (full), or `base`. */
+export function surfaceOf(views: Readonly<Record<string, ToolView>>, key: string | undefined, base: 'full' | 'search'): 'full' | 'search' {
+  const name = viewNamed(views, key)
+  if (name !== undefined)
+    return views[name]!.surface ?? 'full'
+  return key?.startsWith(TOOLS_PREFIX) ? 'full' : base
+}
+
+/** What a call for a tool the view leaves out is told: as for a name no tool has. */
+const unknownName = (name: string): string => `Unknown tool ${JSON.stringify(name).slice(0, 200)}.`
 
 /** One view of `service`: its tools only, in its profile; a call outside it is an unknown tool's. */
 function subsetOf(service: ToolService, view: ToolView, unknownTool: (message: string) => Error): ToolService {
@@ -53,10 +86,10 @@ function subsetOf(service: ToolService, view: ToolView, unknownTool: (message: s
     },
     call: async (name, args, request, _profile, unsure) => {
       if (outside(name))
-        throw unknownTool(`Unknown tool ${JSON.stringify(name).slice(0, 200)}.`)
+        throw unknownTool(unknownName(name))
       return service.call(name, args, request, view.profile, unsure)
     },
-    read: async (name, args) => outside(name) ? undefined : service.read(name, args, view.profile),
+    read: async (name, args) => outside(name) ? { ok: false, message: unknownName(name), outside: true } : service.read(name, args, view.profile),
   }
 }
 
@@ -80,7 +113,7 @@ export function withViews(served: ToolService, base: ToolService, views: Readonl
     }
     else {
       const view = name === undefined ? subsetOfKey(subset!) : views[name]!
-      made = { service: surfaced(subsetOf(base, view, unknownTool), view.surface ?? 'full'), profile: view.profile }
+      made = { service: surfaced(subsetOf(base, view, unknownTool), surfaceOf(views, id, 'full')), profile: view.profile }
       if (subset !== undefined && [...built.keys()].filter(key => key.startsWith(TOOLS_PREFIX)).length >= MAX_SUBSETS)
         built.delete([...built.keys()].find(key => key.startsWith(TOOLS_PREFIX))!)
     }

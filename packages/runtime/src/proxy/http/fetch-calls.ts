@@ -6,6 +6,7 @@ import type { Handler, Posted } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
 import { errorResult } from '../../service/results'
 import { callTarget, SURFACE_TOOLS } from '../../service/surface'
+import { surfaceOf } from '../../service/views'
 import { overriddenArguments } from '../compile/overrides'
 import { answerShaped } from './answer-shaped'
 import { answered } from './fetch-state'
@@ -14,14 +15,19 @@ import { jsonResponse, rpcError } from './json-rpc'
 /** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
 export const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
 
+/** Whether the caller is served the search surface: the handler's, or its view's. */
+function searching(handler: Handler, posted: Posted): boolean {
+  return surfaceOf(handler.overrides.views ?? {}, posted.profile, handler.options.surface ?? 'full') === 'search'
+}
+
 /** The tool a call reaches: the one named, or the one a call_tool names. */
-function reached(handler: Handler, message: JsonRpcRequest): unknown {
-  return handler.options.surface === 'search' && message.params?.name === SURFACE_TOOLS.call ? (callTarget(message.params.arguments) as { name?: unknown }).name : message.params?.name
+function reached(surface: boolean, message: JsonRpcRequest): unknown {
+  return surface && message.params?.name === SURFACE_TOOLS.call ? (callTarget(message.params.arguments) as { name?: unknown }).name : message.params?.name
 }
 
 /** Whether a message calls one of the search surface's own tools. */
-function surfacedIn(handler: Handler, message: JsonRpcRequest): boolean {
-  return handler.options.surface === 'search' && message.method === 'tools/call' && SURFACED.has(message.params?.name as string)
+function surfacedIn(surface: boolean, message: JsonRpcRequest): boolean {
+  return surface && message.method === 'tools/call' && SURFACED.has(message.params?.name as string)
 }
 
 /**
@@ -32,14 +38,15 @@ function surfacedIn(handler: Handler, message: JsonRpcRequest): boolean {
 export async function answerCalls(handler: Handler, request: Request, posted: Posted): Promise<Response> {
   const { batch, messages, profile } = posted
   const message = messages[0]!
-  const hiddenCall = messages.find(m => m.method === 'tools/call' && handler.overrides.hidden.has(reached(handler, m) as string))
+  const surface = searching(handler, posted)
+  const hiddenCall = messages.find(m => m.method === 'tools/call' && handler.overrides.hidden.has(reached(surface, m) as string))
   // A hidden tool is no tool: called by name (or in a batch), a protocol error; a lone call_tool answers below.
-  if (hiddenCall && (batch || !surfacedIn(handler, hiddenCall)))
-    return rpcError(batch ? null : hiddenCall.id, -32602, `Unknown tool ${JSON.stringify(reached(handler, hiddenCall))}.`, batch ? 400 : 200)
-  if (batch && messages.some(m => surfacedIn(handler, m)))
+  if (hiddenCall && (batch || !surfacedIn(surface, hiddenCall)))
+    return rpcError(batch ? null : hiddenCall.id, -32602, `Unknown tool ${JSON.stringify(reached(surface, hiddenCall))}.`, batch ? 400 : 200)
+  if (batch && messages.some(m => surfacedIn(surface, m)))
     return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
   const sent = [...messages]
-  if (surfacedIn(handler, message)) {
+  if (surfacedIn(surface, message)) {
     if (message.params!.name !== SURFACE_TOOLS.call)
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, await handler.served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
     const target = callTarget(message.params!.arguments)
@@ -50,7 +57,15 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(target.name)}.`)) })
     sent[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
   }
-  const rewritten = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile) : m))
+  const read = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile) : m))
+  const viaCallTool = sent[0] !== message
+  // A tool the caller's view leaves out is no tool to it: refused as a hidden one is, never sent on.
+  const refused = read.find((each): each is Refused => 'refused' in each)
+  if (refused && viaCallTool)
+    return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(refused.refused)) })
+  if (refused)
+    return rpcError(batch ? null : message.id ?? null, -32602, refused.refused, batch ? 400 : 200)
+  const rewritten = read as JsonRpcRequest[]
   const answer = await handler.send(request, batch ? rewritten : rewritten[0]!, posted.facts.era)
   if (batch || message.id === undefined)
     return answer
@@ -58,7 +73,6 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
   // protocol error is call_tool's tool error (as a direct call's is, where the proxy serves the surface).
   const name = sent[0]!.params?.name as string
   const shaped = handler.withOutput.has(name)
-  const viaCallTool = sent[0] !== message
   if (!shaped && !viaCallTool)
     return answer
   return answerShaped(answer, message.id, {
@@ -67,12 +81,20 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
   })
 }
 
-/** A `tools/call` with its arguments as the upstream's parser should read them; the message as it was when there is nothing to do. */
-async function readCall(handler: Handler, message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest> {
+/** A call the caller's view has no tool for, and what it is told. */
+interface Refused { refused: string }
+
+/**
+ * A `tools/call` with its arguments as the upstream's parser should read them; the message as it was
+ * when there is nothing to do; refused for a tool outside the caller's view.
+ */
+async function readCall(handler: Handler, message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest | Refused> {
   const name = message.params?.name
   if (typeof name !== 'string')
     return message
   const read = await handler.served.service().read(name, message.params!.arguments, profile)
+  if (read && !read.ok && read.outside)
+    return { refused: read.message }
   const input = read?.ok ? read.input : message.params!.arguments
   const overridden = handler.fixed.has(name) || handler.overrides.hiddenParameters.has(name)
   return read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message

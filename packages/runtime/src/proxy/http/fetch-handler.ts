@@ -14,6 +14,7 @@ import type { JsonRpcRequest } from './json-rpc'
 import type { UpstreamFetch } from './upstream-fetch'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../../service/disclosure'
 import { instanceProfile } from '../../service/profile-choice'
+import { choiceWithViews } from '../../service/views'
 import { logLine, shown } from '../../util/log'
 import { isObject } from '../../util/object'
 import { readSnapshot } from '../compile/snapshot-drift'
@@ -94,6 +95,7 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
   const instructions = snapshot.handshake?.instructions
   return {
     options,
+    profile: overrides.views ? choiceWithViews(options.profile, Object.keys(overrides.views)) : options.profile,
     upstream: snapshot.upstream,
     ...(instructions === undefined ? {} : { instructions }),
     served,
@@ -157,7 +159,7 @@ async function answerPost(handler: Handler, request: Request, read: Omit<Posted,
   if (batch && messages.some(listing))
     return rpcError(null, -32600, 'Send tools/list, tools/catalog and tools/describe on their own, not in a batch: this proxy answers them from its snapshot.', 400)
   // Each request is decided alone: a stateless proxy has no session to keep a profile in.
-  const { profile } = await instanceProfile(handler.options.profile)(read.facts, listing(message) ? 'list' : 'call')
+  const { profile } = await instanceProfile(handler.profile)(read.facts, listing(message) ? 'list' : 'call')
   const posted: Posted = { ...read, profile }
   const own = handler.many && await answerMany(handler, handler.many, request, posted)
   if (own)

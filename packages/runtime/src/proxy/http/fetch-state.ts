@@ -1,6 +1,6 @@
 // What a fetch handler holds for every request, and what it knows of one POST: shared by the
 // handler's paths (listing, calls, and many servers' routing).
-import type { RequestFacts } from '../../service/profile-choice'
+import type { ProfileChoice, RequestFacts } from '../../service/profile-choice'
 import type { FixedParameter } from '../compile/overrides'
 import type { ServedOverrides } from '../serve/served-overrides'
 import type { ServedTools } from '../serve/served-tools'
@@ -21,6 +21,8 @@ export type Send = (request: Request, body: JsonRpcRequest | JsonRpcRequest[], e
 /** What one handler holds for every request: the snapshot's tools served, what the overrides mean, the way upstream. */
 export interface Handler {
   options: ProxyHandlerOptions
+  /** The profile each request is served: the options' choice, with the overrides' views a request asks for before it. */
+  profile: ProfileChoice | undefined
   upstream: { name: string, version: string }
   /** What the snapshot's handshake told clients to know. */
   instructions?: string
