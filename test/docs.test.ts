@@ -59,10 +59,16 @@ const exampleNamed = (block: DocBlock): string | undefined => {
 }
 const parsedJson = (block: DocBlock): unknown => JSON.parse(block.text.trimStart().startsWith('"') ? `{${block.text}}` : block.text)
 
+/** The balancer and Kubernetes configurations test/proxy.replicas.test.ts runs, as the docs print them. */
+const REPLICA_FILES = ['haproxy.cfg', 'nginx.conf', 'kubernetes.yaml']
+const replicaConfigs = new Map(REPLICA_FILES.map(file => [readFileSync(path.join(ROOT, 'examples/replicas', file), 'utf8').trimEnd(), file]))
+
 /** How a block is checked; undefined where nothing checks it. */
 function kindOf(block: DocBlock): string | undefined {
   if (block.lang === 'mermaid')
     return 'diagram'
+  if (replicaConfigs.has(block.text.trimEnd()))
+    return 'replica config'
   if (block.lang === '') {
     if (block.page === 'docs/development.md' && block.text.startsWith('packages/\n'))
       return 'layout'
@@ -251,6 +257,11 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
     expect(refused).toEqual([])
     expect(commands.filter(({ words }) => words[0] === 'flatmcp' || (words[0] === 'npx' && words[1] === 'flatmcp')).length).toBeGreaterThan(15)
   }, SLOW)
+
+  it('the balancer and Kubernetes configurations shown are the files the replicas test runs, each once', () => {
+    const shown = blocks.filter(block => kindOf(block) === 'replica config').map(block => replicaConfigs.get(block.text.trimEnd()))
+    expect(shown.sort()).toEqual([...REPLICA_FILES].sort())
+  })
 
   it('a client config starts the command with arguments it takes', () => {
     const configs = blocks.filter(block => kindOf(block) === 'client config')

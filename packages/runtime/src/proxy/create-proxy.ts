@@ -12,6 +12,7 @@ import type { Validator } from './compile/chooser'
 import type { Overrides } from './compile/overrides'
 import type { Drift } from './compile/snapshot-drift'
 import type { ListVersion, ServedTool } from './serve/list-versions'
+import type { ProxyHealth } from './serve/health'
 import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/upstream'
 import type { StartedCommand } from './upstream/stdio'
 import type { Server } from '@modelcontextprotocol/server'
@@ -24,6 +25,7 @@ import { describeOverrides } from './compile/overrides'
 import { recordedHandshake, sameList, snapshotFor } from './compile/snapshot-drift'
 import { downstreams, serverFactory } from './serve/downstream'
 import { forwarder } from './serve/forward-call'
+import { proxyHealth } from './serve/health'
 import { listVersions } from './serve/list-versions'
 import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
@@ -165,6 +167,11 @@ export interface Proxy {
   onNotification: (listener: (notification: Message) => void) => () => void
   /** Called when an upstream the proxy started ends on its own (its process exited), or was ended for what it did (`why`). */
   onUpstreamEnd: (handler: (why?: string) => void) => void
+  /**
+   * Whether it can serve now: its list compiled (or its snapshot loaded) and its upstream answering a
+   * ping (one answer stands a second). What a balancer's health check asks (`/readyz` over HTTP).
+   */
+  health: () => Promise<ProxyHealth>
   /** Closes the upstream connection the proxy made (a client it was given is the caller's to close). */
   close: () => Promise<void>
 }
@@ -285,6 +292,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
     where: connection.where,
     onNotification: downstream.listen,
     onUpstreamEnd: handler => connection.onEnd(handler),
+    health: proxyHealth(listed, upstream),
     close: () => connection.close(),
   }
 }

@@ -190,6 +190,7 @@ async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly s
     route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
     guard: httpGuard({ ...http, hosts: hostsServed(http.host, http.hosts) }),
     cors: request => corsHeaders(request, http),
+    health: proxy.health,
     log,
   })
   const address = server.address()

@@ -4,6 +4,7 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
+import type { ProxyHealth } from '../serve/health'
 import type { GuardedRequest, HttpGuard } from './guard'
 
 /** How long an answer may wait for its client to read on before the connection is dropped. */
@@ -100,18 +101,46 @@ function failure(error: unknown): string {
   return `${error instanceof Error ? error.name : typeof error}${frame ? ` ${frame.trim()}` : ''}`
 }
 
+/** The paths a balancer checks: the process answers (`/healthz`), and it can serve (`/readyz`). */
+const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
+
+/**
+ * A balancer's check, answered without a credential (it says nothing a caller sent): `/healthz` 200
+ * while the process answers, `/readyz` 200 once the proxy can serve, else 503 saying why.
+ */
+async function answerHealth(path: string, res: ServerResponse, health: () => Promise<ProxyHealth>): Promise<void> {
+  const { ready, why } = path === '/readyz' ? await health() : { ready: true, why: undefined }
+  res.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(ready ? 'ok\n' : `not ready: ${why}\n`)
+}
+
+export interface HttpServeOptions {
+  host: string
+  port: number
+  /** Whether a path is served (else 404). */
+  route: (path: string) => boolean
+  guard: HttpGuard
+  cors: (request: GuardedRequest) => Record<string, string>
+  /** Answers `GET /healthz` and `/readyz` where given. */
+  health?: () => Promise<ProxyHealth>
+  log: (line: string) => void
+}
+
 /**
  * Serves `handle` on `host:port` for the paths `route` accepts (else 404), each request checked by
  * `guard` first (its refusal answered, nothing else done); resolves with the server once it listens
  * (port 0 picks one: read it from `address()`).
  */
-export async function serveHttp(handle: (request: Request) => Promise<Response>, options: { host: string, port: number, route: (path: string) => boolean, guard: HttpGuard, cors: (request: GuardedRequest) => Record<string, string>, log: (line: string) => void }): Promise<HttpServer> {
+export async function serveHttp(handle: (request: Request) => Promise<Response>, options: HttpServeOptions): Promise<HttpServer> {
   const stalled = stalledAnswers(options.log)
   const server = createServer((req, res) => {
     const aborted = new AbortController()
     res.on('close', () => aborted.abort())
     void (async () => {
       const path = (req.url ?? '/').split('?')[0]!
+      if (options.health && HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {
+        await answerHealth(path, res, options.health)
+        return
+      }
       if (!options.route(path)) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: this proxy serves MCP at /mcp\n')
         return

@@ -1,0 +1,76 @@
+// The balancers operators put in front of replicas, as Debian packages: installed with apt when
+// absent (an operator's machine has them; a developer's may not), started on 127.0.0.1 with the
+// configuration docs/proxy.md prints, and stopped. Without apt or root the tests that need them
+// skip and say so; under CI (FLATMCP_REQUIRE_BALANCERS=1) that is a failure instead.
+import type { ChildProcess } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { listening } from './proxy'
+
+const REQUIRED = process.env.FLATMCP_REQUIRE_BALANCERS === '1'
+
+/** Each balancer's Debian package and the program it installs. */
+const PACKAGES = { haproxy: { name: 'haproxy', binary: '/usr/sbin/haproxy' }, nginx: { name: 'nginx-light', binary: '/usr/sbin/nginx' } } as const
+export type Balancer = keyof typeof PACKAGES
+
+const aptGet = (args: string[]): void => {
+  execFileSync('apt-get', args, { stdio: 'ignore', timeout: 300_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+}
+
+/** The balancer's program, installed with apt if absent (the package index refreshed once if the first try fails); why not, where it cannot be. */
+export function ensureBalancer(balancer: Balancer): { binary: string } | { missing: string } {
+  const { name, binary } = PACKAGES[balancer]
+  if (!existsSync(binary)) {
+    try {
+      try {
+        aptGet(['install', '-y', '--no-install-recommends', name])
+      }
+      catch {
+        aptGet(['update'])
+        aptGet(['install', '-y', '--no-install-recommends', name])
+      }
+    }
+    catch (error) {
+      const missing = `${name} is not installed and apt-get could not install it (${(error as Error).message.split('\n')[0]})`
+      if (REQUIRED)
+        throw new Error(`${missing}; it is required here (FLATMCP_REQUIRE_BALANCERS=1)`, { cause: error })
+      return { missing }
+    }
+  }
+  return { binary }
+}
+
+export interface Running {
+  url: string
+  stop: () => Promise<void>
+}
+
+/** Starts `binary` with `config` (written to a file of its own folder) and waits until `port` listens. */
+export async function startBalancer(balancer: Balancer, binary: string, config: string, port: number): Promise<Running> {
+  const folder = mkdtempSync(join(tmpdir(), `flatmcp-${balancer}-`))
+  const file = join(folder, `${balancer}.conf`)
+  writeFileSync(file, config)
+  const args = balancer === 'haproxy' ? ['-db', '-f', file] : ['-p', folder, '-c', file, '-g', 'daemon off;']
+  const child: ChildProcess = spawn(binary, args, { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const exited = once(child, 'exit').then(() => {
+    throw new Error(`${balancer} exited: ${stderr}`)
+  })
+  await Promise.race([listening(port), exited])
+  exited.catch(() => {})
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        await once(child, 'exit')
+      }
+    },
+  }
+}

@@ -1,0 +1,32 @@
+// An MCP server over stdio (raw JSON-RPC, the 2025 handshake) for replicas of one proxy: `whoami`
+// answers which replica's server it is (REPLICA in its environment), the number it was sent and the
+// `_meta` it was called with. It starts in milliseconds, so a test can run several. With
+// HUNG_AFTER_LIST set, it answers nothing once it has listed its tools (a server stuck mid-run).
+import { createInterface } from 'node:readline'
+
+const tools = [{
+  name: 'whoami',
+  description: 'Says which replica answered, the number sent and the call\'s _meta.',
+  inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+}]
+const send = message => process.stdout.write(`${JSON.stringify(message)}\n`)
+
+let listed = false
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, method, params } = JSON.parse(line)
+  if (id === undefined || (listed && process.env.HUNG_AFTER_LIST))
+    return
+  if (method === 'initialize')
+    return send({ jsonrpc: '2.0', id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'replica-upstream', version: '1.0.0' } } })
+  if (method === 'ping')
+    return send({ jsonrpc: '2.0', id, result: {} })
+  if (method === 'tools/list') {
+    listed = true
+    return send({ jsonrpc: '2.0', id, result: { tools } })
+  }
+  if (method === 'tools/call' && params.name === 'whoami') {
+    const answer = { replica: process.env.REPLICA ?? '', n: params.arguments?.n, meta: params._meta ?? {} }
+    return send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } })
+  }
+  send({ jsonrpc: '2.0', id, error: { code: -32601, message: `no ${method}` } })
+})
