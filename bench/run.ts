@@ -22,6 +22,7 @@ import { runForms, runOutputs } from './outputs.bench'
 import { printNpmServers, runNpmServers } from './npm-servers.bench'
 import { printGateway, runGateway } from './gateway.bench'
 import { printRetrieval, runRetrieval } from './retrieval.bench'
+import { printReplicas, runReplicas } from './replicas.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -54,6 +55,7 @@ const forms = await runForms(log)
 const npmServers = await runNpmServers(log)
 const gateway = await runGateway(log)
 const retrieval = await runRetrieval(log)
+const replicas = await runReplicas(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
 table(['tools', 'flatmcp', 'compile at start-up', 'SDK McpServer', 'pre-serialized', 'SDK ÷ flatmcp', 'flatmcp ÷ limit'], SIZES.map((n) => {
@@ -277,6 +279,7 @@ table(['schema', 'rounds', 'fields asked (at most)', 'tokens of the forms'], for
 printNpmServers(npmServers, table, target)
 printGateway(gateway, table, target)
 printRetrieval(retrieval, table, target)
+printReplicas(replicas, table, target)
 
 console.log('\ntargets')
 for (const line of targets)
@@ -284,5 +287,5 @@ for (const line of targets)
 
 mkdirSync(new URL('results/', import.meta.url), { recursive: true })
 const out = new URL('results/bench.json', import.meta.url)
-writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, gateway, retrieval, targets }, null, 2)}\n`)
+writeFileSync(out, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model.trim(), size, compiler, serve, v2, build, install, profiles, inverse, precision, tokens, peers, keywordPrecision, generators, proxy, outputs, forms, npmServers, gateway, retrieval, replicas, targets }, null, 2)}\n`)
 console.log(`\nraw figures: ${out.pathname}`)

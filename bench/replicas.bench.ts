@@ -1,0 +1,137 @@
+// Replicas behind a real balancer: calls per second for 64 concurrent modern-era callers through
+// HAProxy in front of one replica and in front of three (each `flatmcp proxy --http` from one
+// snapshot, with its own upstream), one replica served directly beside them, and each call's time
+// while one of the three is killed mid-run (a failed call retried once, as a client would).
+import type { Listening } from '../test/support/proxy'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { ensureBalancer, startBalancer } from '../test/support/balancers'
+import { ROOT } from '../test/support/client'
+import { CLI, freePort, runCli, startListening } from '../test/support/proxy'
+
+const UPSTREAM = path.join(ROOT, 'test/support/replica-upstream.mjs')
+const CALLERS = 64
+const CALLS_EACH = 40
+
+export interface Load { calls: number, perSecond: number, p50: number, p99: number, retried: number, failed: number }
+export type ReplicasResult = { missing: string } | { cores: number, direct: Load, one: Load, three: Load, killed: Load }
+
+/** A modern-era tools/call as the real SDK 2.x client sends it (captured once), to replay with new ids. */
+async function capturedCall(url: string): Promise<{ headers: Record<string, string>, body: Record<string, unknown> }> {
+  let captured: { headers: Record<string, string>, body: Record<string, unknown> } | undefined
+  const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), {
+    fetch: async (input, init) => {
+      const body = typeof init?.body === 'string' ? JSON.parse(init.body) as Record<string, unknown> : undefined
+      if (body?.method === 'tools/call')
+        captured = { headers: Object.fromEntries(new Headers(init!.headers)), body }
+      return fetch(input, init)
+    },
+  }))
+  await client.callTool({ name: 'whoami', arguments: { n: '1' } })
+  await client.close()
+  return captured!
+}
+
+/** `CALLERS` callers each sending `CALLS_EACH` calls in turn; `midway` runs once half the calls are answered. */
+async function load(url: string, call: { headers: Record<string, string>, body: Record<string, unknown> }, midway?: () => void): Promise<Load> {
+  const times: number[] = []
+  let id = 0
+  let retried = 0
+  let failed = 0
+  const once = async (): Promise<boolean> => {
+    try {
+      const answer = await fetch(url, { method: 'POST', headers: call.headers, body: JSON.stringify({ ...call.body, id: ++id }) })
+      const text = await answer.text()
+      return answer.ok && text.includes('"result"')
+    }
+    catch {
+      return false
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: CALLERS }, async () => {
+    for (let n = 0; n < CALLS_EACH; n++) {
+      const at = performance.now()
+      let ok = await once()
+      if (!ok) {
+        retried++
+        ok = await once()
+      }
+      if (!ok)
+        failed++
+      times.push(performance.now() - at)
+      if (times.length === CALLERS * CALLS_EACH / 2)
+        midway?.()
+    }
+  }))
+  const elapsed = performance.now() - started
+  const sorted = [...times].sort((a, b) => a - b)
+  return { calls: times.length, perSecond: times.length / (elapsed / 1000), p50: sorted[Math.floor(sorted.length * 0.5)]!, p99: sorted[Math.floor(sorted.length * 0.99)]!, retried, failed }
+}
+
+/** The documented HAProxy configuration in front of `servers`. */
+function haproxyConfig(port: number, servers: readonly Listening[]): string {
+  const file = readFileSync(path.join(ROOT, 'examples/replicas/haproxy.cfg'), 'utf8').replace('127.0.0.1:8080', `127.0.0.1:${port}`)
+  const lines = file.trimEnd().split('\n').filter(line => !/^\s+server /.test(line))
+  return `${[...lines, ...servers.map((server, at) => `  server r${at} 127.0.0.1:${new URL(server.url).port} check`)].join('\n')}\n`
+}
+
+async function behindHaproxy(binary: string, servers: readonly Listening[], run: (url: string) => Promise<Load>): Promise<Load> {
+  const port = await freePort()
+  const front = await startBalancer('haproxy', binary, haproxyConfig(port, servers), port)
+  try {
+    return await run(front.url)
+  }
+  finally {
+    await front.stop()
+  }
+}
+
+export async function runReplicas(log: (line: string) => void): Promise<ReplicasResult> {
+  const installed = ensureBalancer('haproxy')
+  if ('missing' in installed)
+    return installed
+  const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-bench-replicas-'))
+  const snapshot = path.join(scratch, 'snapshot.mcp.json')
+  const started: Listening[] = []
+  try {
+    log('replicas: a snapshot, and three replicas of flatmcp proxy --http')
+    const made = await runCli(['snapshot', '--out', snapshot, '--', process.execPath, UPSTREAM])
+    if (made.code !== 0)
+      throw new Error(`flatmcp snapshot failed: ${made.stderr}`)
+    started.push(...await Promise.all(['a', 'b', 'c'].map(name => startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, UPSTREAM], ROOT, { REPLICA: name }))))
+    const call = await capturedCall(started[0]!.url)
+    log(`replicas: ${CALLERS} callers × ${CALLS_EACH} calls, one replica directly, behind HAProxy, three behind HAProxy, one of three killed midway`)
+    const direct = await load(started[0]!.url, call)
+    const one = await behindHaproxy(installed.binary, started.slice(0, 1), url => load(url, call))
+    const three = await behindHaproxy(installed.binary, started, url => load(url, call))
+    const killed = await behindHaproxy(installed.binary, started, url => load(url, call, () => started[1]!.child.kill('SIGKILL')))
+    return { cores: (await import('node:os')).cpus().length, direct, one, three, killed }
+  }
+  finally {
+    await Promise.all(started.map(server => server.close()))
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+export function printReplicas(result: ReplicasResult, table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
+  console.log(`\n17. replicas of flatmcp proxy --http from one snapshot behind HAProxy (examples/replicas/haproxy.cfg): ${CALLERS} concurrent modern-era callers × ${CALLS_EACH} calls, ms per call`)
+  if ('missing' in result) {
+    console.log(`skipped: ${result.missing}`)
+    return
+  }
+  const row = (name: string, load: Load): (string | number)[] => [name, load.calls, load.perSecond.toFixed(0), load.p50.toFixed(1), load.p99.toFixed(1), load.retried, load.failed]
+  table(['served by', 'calls', 'calls/s', 'p50', 'p99', 'retried', 'failed'], [
+    row('one replica, directly', result.direct),
+    row('one replica behind HAProxy', result.one),
+    row('three replicas behind HAProxy', result.three),
+    row('three, one killed midway', result.killed),
+  ])
+  const scale = result.three.perSecond / result.one.perSecond
+  console.log(`three ÷ one behind HAProxy: ${scale.toFixed(2)}× calls per second on ${result.cores} cores (the callers, HAProxy and every replica and upstream share them)`)
+  target(`three replicas ÷ one behind HAProxy ≥ 2.5× calls per second (on ${result.cores} cores; the goal assumes a core per replica)`, scale >= 2.5, `${scale.toFixed(2)}×`)
+  target('no call lost while a replica is killed (one retry each)', result.killed.failed === 0, `${result.killed.failed} failed, ${result.killed.retried} retried, p99 ${result.killed.p99.toFixed(1)} ms`)
+}
