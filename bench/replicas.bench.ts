@@ -3,15 +3,15 @@
 // snapshot, with its own upstream), one replica served directly beside them, and each call's time
 // while one of the three is killed mid-run (a failed call retried once, as a client would).
 import type { Listening } from '../test/support/proxy'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { ensureBalancer, startBalancer } from '../test/support/balancers'
 import { ROOT } from '../test/support/client'
-import { CLI, freePort, runCli, startListening } from '../test/support/proxy'
+import { CLI, freePort, startListening } from '../test/support/proxy'
+import { REPLICA_UPSTREAM, replicaSnapshot } from '../test/support/replica-snapshot'
 
-const UPSTREAM = path.join(ROOT, 'test/support/replica-upstream.mjs')
+const UPSTREAM = REPLICA_UPSTREAM
 const CALLERS = 64
 const CALLS_EACH = 40
 
@@ -94,14 +94,10 @@ export async function runReplicas(log: (line: string) => void): Promise<Replicas
   const installed = ensureBalancer('haproxy')
   if ('missing' in installed)
     return installed
-  const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-bench-replicas-'))
-  const snapshot = path.join(scratch, 'snapshot.mcp.json')
+  log('replicas: a snapshot, and three replicas of flatmcp proxy --http')
+  const { snapshot, remove } = await replicaSnapshot()
   const started: Listening[] = []
   try {
-    log('replicas: a snapshot, and three replicas of flatmcp proxy --http')
-    const made = await runCli(['snapshot', '--out', snapshot, '--', process.execPath, UPSTREAM])
-    if (made.code !== 0)
-      throw new Error(`flatmcp snapshot failed: ${made.stderr}`)
     started.push(...await Promise.all(['a', 'b', 'c'].map(name => startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, UPSTREAM], ROOT, { REPLICA: name }))))
     const call = await capturedCall(started[0]!.url)
     log(`replicas: ${CALLERS} callers × ${CALLS_EACH} calls, one replica directly, behind HAProxy, three behind HAProxy, one of three killed midway`)
@@ -113,7 +109,7 @@ export async function runReplicas(log: (line: string) => void): Promise<Replicas
   }
   finally {
     await Promise.all(started.map(server => server.close()))
-    rmSync(scratch, { recursive: true, force: true })
+    remove()
   }
 }
 

@@ -15,6 +15,7 @@ import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { auditLine } from '../packages/cli/src/proxy/audit-log'
 import { connectStdio, ROOT, TS_NODE } from './support/client'
 import { docBlocks, docPages, headingAnchor, quickStartFiles, readmeSnippet, readmeSnippets, shellCommands } from './support/readme'
 import { SLOW } from './support/timeouts'
@@ -74,6 +75,8 @@ function kindOf(block: DocBlock): string | undefined {
       return 'layout'
     if (block.text.startsWith('Invalid arguments for tool'))
       return 'call result'
+    if (block.text.startsWith('{"time":'))
+      return 'audit line'
     return TRANSCRIPTS.some(([page, start]) => block.page === page && block.text.startsWith(start!)) ? 'transcript' : undefined
   }
   if (['ts', 'js', 'jsonc'].includes(block.lang)) {
@@ -95,6 +98,8 @@ function kindOf(block: DocBlock): string | undefined {
       return 'client config'
     if ('tools' in value || 'servers' in value || 'separator' in value)
       return 'overrides'
+    if ('callers' in value)
+      return 'callers'
     return compiledChecks.has(block) ? 'compiled' : undefined
   }
   return undefined
@@ -289,6 +294,18 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
     // The check reads the file: a stray key is refused.
     writeFileSync(path.join(SNIPPETS, 'overrides-bad.json'), JSON.stringify({ tools: { x: { hidden: true } } }))
     expect(parseOnly(['proxy', '--overrides', 'overrides-bad.json', '--', 'node', 'server.js']).code).toBe(2)
+  })
+
+  it('a callers file is one the proxy reads, and an audit line has the fields the audit log writes, in order', () => {
+    const [callers] = blocks.filter(block => kindOf(block) === 'callers')
+    writeFileSync(path.join(SNIPPETS, 'callers.json'), callers!.text)
+    const serve = ['proxy', '--http', '0', '--callers', 'callers.json', '--', 'node', 'server.js']
+    expect(parseOnly(serve, { CI_TOKEN: 'c', ALICE_TOKEN: 'a' }), where(callers!)).toEqual({ code: 0, output: '' })
+    // The check reads the file: a variable not set is refused.
+    expect(parseOnly(serve, { CI_TOKEN: 'c' }).code).toBe(2)
+    const [line] = blocks.filter(block => kindOf(block) === 'audit line')
+    const written = auditLine({ time: '', tool: 't', upstream: 'u', outcome: 'ok', durationMs: 0, repaired: [] })
+    expect(Object.keys(JSON.parse(line!.text) as object), where(line!)).toEqual(Object.keys(JSON.parse(written) as object))
   })
 
   it('a failed validation\'s text is what the example server answers', async () => {

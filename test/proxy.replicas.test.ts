@@ -6,25 +6,24 @@
 import type { Client } from '@modelcontextprotocol/client'
 import type { Balancer } from './support/balancers'
 import type { Listening } from './support/proxy'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { ensureBalancer, startBalancer } from './support/balancers'
 import { ROOT } from './support/client'
-import { CLI, freePort, httpClient, runCli, startListening } from './support/proxy'
+import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
+import { CLI, freePort, httpClient, startListening } from './support/proxy'
 
-const UPSTREAM = join(ROOT, 'test/support/replica-upstream.mjs')
 const EXAMPLES = join(ROOT, 'examples/replicas')
-const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-replicas-'))
-const snapshot = join(scratch, 'snapshot.mcp.json')
+const UPSTREAM = REPLICA_UPSTREAM
+let snapshot = ''
+let remove = (): void => {}
 
 beforeAll(async () => {
-  const made = await runCli(['snapshot', '--out', snapshot, '--', process.execPath, UPSTREAM])
-  expect(made.code, made.stderr).toBe(0)
+  ({ snapshot, remove } = await replicaSnapshot())
 })
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+afterAll(() => remove())
 
 /** Three replicas of the proxy from the snapshot, each with its own upstream, which says its replica's name. */
 async function replicas(): Promise<Record<'a' | 'b' | 'c', Listening>> {

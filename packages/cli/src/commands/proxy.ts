@@ -26,19 +26,21 @@ export const proxy: Command = {
       (per tool, 10000: a tool past it is served as it came); --http port [--host
       address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
       stdio, callers presenting a bearer token (--auth-token-file file, FLATMCP_PROXY_TOKEN,
-      --auth-token; needed beyond loopback unless --no-auth), browser origins beyond loopback and
+      --auth-token, or --callers file of named tokens with calls a minute and at once; needed
+      beyond loopback unless --no-auth), /healthz and /readyz for balancers, browser origins beyond loopback and
       host names by --allow-origin and --allow-host; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
       --outputs unlisted lists no output schema (for a server whose results miss its own);
       --surface search lists three tools that find, describe and call the others instead of every
       schema (--always-load name lists a tool beside them), --surface auto whichever costs a session
       fewer tokens (the default with --config), --surface full every schema; --overrides file hides tools or
-      parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint`,
+      parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint;
+      --audit-log file writes one JSON line per call (caller, tool, outcome, time, repaired paths)`,
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
     const served = await servingOf(values)
     // The callers' tokens are the proxy's own: no variable or header of any upstream's carries them.
-    const withheld = served.http && served.http.tokens.length > 0 ? { withheld: served.http.tokens } : {}
+    const withheld = served.http && served.http.every.length > 0 ? { withheld: served.http.every } : {}
     if (parseOnly())
       return 0
     if ('config' in named) {
@@ -78,6 +80,7 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
     throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
   const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values)
   return {
+    ...(values['audit-log'] ? { auditLog: values['audit-log'] } : {}),
     ...(outputs ? { outputs } : {}),
     ...(surface ? { surface } : {}),
     ...(alwaysLoad ? { alwaysLoad } : {}),
@@ -92,14 +95,16 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
  * line, `FLATMCP_PROXY_TOKEN`), `--no-auth`, the origins and host names allowed. Beyond loopback a
  * token is needed unless `--no-auth` says otherwise (the runtime's rule, as serving checks it).
  */
-async function httpServing(host: string, port: number, values: UpstreamCommandLine['values']): Promise<HttpServing & { tokens: string[], open: boolean }> {
+async function httpServing(host: string, port: number, values: UpstreamCommandLine['values']): Promise<HttpServing & { tokens: string[], every: string[], open: boolean }> {
   const tokens = [...(values['auth-token'] ?? []), ...tokensInFile(values['auth-token-file']), ...(process.env.FLATMCP_PROXY_TOKEN ? [process.env.FLATMCP_PROXY_TOKEN] : [])]
-  if (values['no-auth'] && tokens.length > 0)
+  const named = values.callers === undefined ? undefined : (await import('../proxy/callers-file')).readCallersFile(values.callers)
+  const every = [...tokens, ...(named?.callers ?? []).map(caller => caller.token)]
+  if (values['no-auth'] && every.length > 0)
     throw new UsageError('--no-auth serves without a caller credential, and a token was given: choose one')
   const { needsCallerCredential } = await import('@flatmcp/runtime/proxy')
-  if (needsCallerCredential(host, tokens) && !values['no-auth'])
-    throw new UsageError(`--host ${host} serves beyond loopback: give a caller credential (--auth-token-file file, FLATMCP_PROXY_TOKEN or --auth-token), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
-  return { host, port, tokens, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
+  if (needsCallerCredential(host, every) && !values['no-auth'])
+    throw new UsageError(`--host ${host} serves beyond loopback: give a caller credential (--auth-token-file file, FLATMCP_PROXY_TOKEN, --auth-token or --callers file), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
+  return { host, port, tokens, ...(named ? { callers: named.callers, limits: named.limits } : {}), every, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
 }
 
 /** The tokens of `--auth-token-file`: one per line, blank lines and `#` comments left out. */

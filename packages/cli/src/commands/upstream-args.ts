@@ -112,6 +112,7 @@ export const UPSTREAM_OPTIONS = {
   'out': { type: 'string' },
   'auth-token': { type: 'string', multiple: true },
   'auth-token-file': { type: 'string' },
+  'callers': { type: 'string' },
   'no-auth': { type: 'boolean' },
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
@@ -120,14 +121,15 @@ export const UPSTREAM_OPTIONS = {
   'oauth-issuer': { type: 'string' },
   'oauth-scope': { type: 'string' },
   'overrides': { type: 'string' },
+  'audit-log': { type: 'string' },
   'config': { type: 'string' },
 } as const
 
 /** The options that say who may use the proxy over HTTP. */
-export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] as const
+export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'callers', 'no-auth', 'allow-origin', 'allow-host'] as const
 
 /** The options only one of proxy and snapshot takes. */
-const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', ...SERVING_FLAGS], snapshot: ['out'] } as const
+const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', ...SERVING_FLAGS], snapshot: ['out'] } as const
 
 type UpstreamValues = ReturnType<typeof parseArgs<{ args: string[], allowPositionals: true, options: typeof UPSTREAM_OPTIONS }>>['values']
 

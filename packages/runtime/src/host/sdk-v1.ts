@@ -4,12 +4,14 @@ import type { Server as ServerType } from '@modelcontextprotocol/sdk/server/inde
 import type { AskForm } from '../elicit/ask'
 import type { McpServerOptions } from '../service/options'
 import type { RequestFacts } from '../service/profile-choice'
+import type { CallToolResult } from '../service/results'
 import type { StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService, saidOnce } from '../service/tool-service'
+import { observeCall } from './observe-call'
 import { repairStringArguments } from './string-arguments'
 
 export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
@@ -37,7 +39,9 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     // The client can be asked during a call in a session (stdio, or HTTP with one) whose client offers elicitation.
     const askable = (extra.requestInfo === undefined || extra.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
     const ask: AskForm | undefined = askable ? params => server.elicitInput(params as never, { relatedRequestId: extra.requestId }) as never : undefined
-    return service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}) }, name, unsure)
+    const observed = options.onCall ? {} : undefined
+    const call = (): Promise<CallToolResult> => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}) }, name, unsure)
+    return options.onCall ? observeCall(options.onCall, { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
   })
   // tools/catalog and tools/describe are no 1.x request schema: they are served where no handler is.
   server.fallbackRequestHandler = async (request, extra) => {

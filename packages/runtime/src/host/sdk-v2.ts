@@ -5,9 +5,11 @@ import type { AskForm } from '../elicit/ask'
 import type { McpServerOptions } from '../service/options'
 import type { ClientInfo, RequestFacts } from '../service/profile-choice'
 import type { ToolService } from '../service/tool-service'
+import type { CallToolResult } from '../service/results'
 import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateCodec, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { replayedAsk } from '../elicit/replay'
+import { observeCall } from './observe-call'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService, saidOnce } from '../service/tool-service'
@@ -100,9 +102,11 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       ? replayedAsk(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses)
       : legacyAsks ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
     const rounds = facts.era === 'modern' ? { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses as Record<string, unknown> | undefined } : undefined
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}) }
+    const observed = options.onCall ? {} : undefined
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}), ...(observed ? { observed } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
-    const result = await service().call(request.params.name, request.params.arguments, about, name, unsure)
+    const call = (): Promise<CallToolResult> => service().call(request.params.name, request.params.arguments, about, name, unsure)
+    const result = options.onCall ? await observeCall(options.onCall, { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : await call()
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)
       return { ...result, requestState: await codec.mint(result.requestState, ctx) } as never

@@ -13,6 +13,7 @@ import type { Overrides } from './compile/overrides'
 import type { Drift } from './compile/snapshot-drift'
 import type { ListVersion, ServedTool } from './serve/list-versions'
 import type { ProxyHealth } from './serve/health'
+import type { ProxiedCall } from './serve/observed'
 import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/upstream'
 import type { StartedCommand } from './upstream/stdio'
 import type { Server } from '@modelcontextprotocol/server'
@@ -26,6 +27,7 @@ import { recordedHandshake, sameList, snapshotFor } from './compile/snapshot-dri
 import { downstreams, serverFactory } from './serve/downstream'
 import { forwarder } from './serve/forward-call'
 import { proxyHealth } from './serve/health'
+import { upstreamNamed } from './serve/observed'
 import { listVersions } from './serve/list-versions'
 import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
@@ -36,6 +38,8 @@ import { handshakeOf, isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
 export interface ProxyOptions {
+  /** Hears each tools/call once answered (an audit trail, metrics): never an argument's value, a result or a credential. */
+  onCall?: (call: ProxiedCall) => void
   /** The profile served, as `createMcpServer`'s `profile` (a name, or a choice per request). Default: `portable`. */
   profile?: McpServerOptions['profile']
   /** The target profiles to compile besides `portable`. Default: the `profile` named, or every one for a choice function. */
@@ -167,10 +171,7 @@ export interface Proxy {
   onNotification: (listener: (notification: Message) => void) => () => void
   /** Called when an upstream the proxy started ends on its own (its process exited), or was ended for what it did (`why`). */
   onUpstreamEnd: (handler: (why?: string) => void) => void
-  /**
-   * Whether it can serve now: its list compiled (or its snapshot loaded) and its upstream answering a
-   * ping (one answer stands a second). What a balancer's health check asks (`/readyz` over HTTP).
-   */
+  /** Whether it can serve now: its list compiled and its upstream answering a ping (`/readyz` over HTTP). */
   health: () => Promise<ProxyHealth>
   /** Closes the upstream connection the proxy made (a client it was given is the caller's to close). */
   close: () => Promise<void>
@@ -283,7 +284,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const current = (): ListVersion => versions.current()!
   return {
-    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? versions.current()!.served.service() : whenListed, forward, downstreams: downstream }),
+    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...(options.onCall ? { onCall: upstreamNamed(options.onCall, upstream) } : {}) }),
     ready: listed,
     refresh: versions.refresh,
     tools: () => current().tools,

@@ -3,6 +3,7 @@
 // for each compiled profile beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
 import type { OfferedCapabilities } from './upstream/upstream'
+import type { CallerLimits } from './http/caller-limits'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'
@@ -15,6 +16,7 @@ import { isObject } from '../util/object'
 import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
 import { hostsServed, listenAddress, needsCallerCredential, urlHost } from './http/loopback'
+import { admitted } from './http/admit'
 import { serveHttp } from './http/serve-http'
 import { ProxySetupError } from './upstream/setup-error'
 
@@ -27,6 +29,8 @@ export interface HttpServing extends HttpGuardOptions {
    * uses the upstream with the operator's credentials. Without it, such a serving refuses to start.
    */
   open?: boolean
+  /** Each named caller's limits (`callers`' names, or `token` for the unnamed tokens): past one, `429` with `Retry-After`. */
+  limits?: Readonly<Record<string, CallerLimits>>
 }
 
 export interface ServeProxyOptions {
@@ -51,7 +55,7 @@ export interface ServedProxy {
 
 /** Beyond loopback a caller credential is needed, unless the operator opened the proxy by name (said once). */
 function checkServing(http: HttpServing, log: (line: string) => void): void {
-  if (!needsCallerCredential(http.host, http.tokens))
+  if (!needsCallerCredential(http.host, [...http.tokens ?? [], ...(http.callers ?? []).map(caller => caller.token)]))
     return
   if (!http.open)
     throw new ProxySetupError(`serving on ${http.host}, beyond loopback, needs a caller credential (a bearer token: --auth-token-file, FLATMCP_PROXY_TOKEN or --auth-token), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
@@ -184,7 +188,7 @@ async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly s
     else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
       handler.notify.resourceUpdated(uri)
   })
-  const server = await serveHttp(request => handler.fetch(request), {
+  const server = await serveHttp(admitted((request, given) => handler.fetch(request, given), http.limits), {
     host: listenAddress(http.host),
     port: http.port,
     route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),

@@ -40,6 +40,25 @@ export interface RequestInfo {
   ask?: AskForm
   /** In a 2026-07-28 call: what the last `input_required` round minted and the client's answers to it. */
   rounds?: InputRounds
+  /** Filled as the call is read, where someone observes calls (`onCall`): the tool reached and the input it was read as. */
+  observed?: { tool?: string, input?: unknown }
+}
+
+/** One tools/call as `onCall` hears it: never an argument's value, a result or a credential. */
+export interface ObservedCall {
+  /** When it came, as an ISO 8601 time. */
+  time: string
+  /** The tool called (through `call_tool`, the tool it named). */
+  tool: string
+  /** The name of the credential the caller presented (`authInfo.clientId`), where there is one. */
+  caller?: string
+  /** The profile it was read with. */
+  profile?: string
+  /** `ok`; `tool-error`: the result says `isError`; `error`: a protocol error (an unknown tool, refused arguments). */
+  outcome: 'ok' | 'tool-error' | 'error'
+  durationMs: number
+  /** The JSON Pointers where the input the tool was given differs from the arguments sent (the repair, the inverse map). */
+  repaired: string[]
 }
 
 /** A 2026-07-28 call's answers to the questions its last round asked (`InputRequired`), and that round's state. */
@@ -77,6 +96,8 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
    * the message, which may hold secrets. Default: one line on stderr.
    */
   onError?: (error: unknown, where: CallPhase) => void
+  /** Hears each tools/call once it is answered (an audit trail, metrics): what was called, by whom, how it went. */
+  onCall?: (call: ObservedCall) => void
   /**
    * The profile this server serves (built with the plugin's `profiles` option): a name for every
    * caller, or a function of what the request carries (`ProfileRequest`: era, URL, headers,

@@ -120,6 +120,10 @@ async function callTool(entry: ToolEntry, read: () => Promise<Reading>, request:
   const { checked } = await read()
   if (!checked.ok)
     return errorResult(checked.message)
+  if (request.observed) {
+    request.observed.tool = definition.name
+    request.observed.input = checked.input
+  }
   let context: unknown
   if (extend) {
     where.phase = 'extend'

@@ -130,9 +130,9 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
   const guard = httpGuard(options)
   return {
     fetch: async (request) => {
-      const refused = await guard(request)
-      if (refused)
-        return refused
+      const admitted = await guard(request)
+      if (admitted instanceof Response)
+        return admitted
       if (request.method !== 'POST')
         return handler.many ? (await answerMany(handler, handler.many, request))! : handler.forward(request)
       const text = await boundedText(request, max)

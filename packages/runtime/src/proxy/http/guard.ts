@@ -6,9 +6,17 @@
 // share it; it needs nothing but Web Crypto.
 import { isLoopback } from './loopback'
 
+/** A caller's credential by name: the name is what logs and limits say, never the token. */
+export interface CallerCredential {
+  name: string
+  token: string
+}
+
 export interface HttpGuardOptions {
-  /** Bearer tokens a caller must present (any one of them); none: no credential asked. */
+  /** Bearer tokens a caller must present (any one of them; each is the caller `token`); none and no `callers`: no credential asked. */
   tokens?: readonly string[]
+  /** Named callers' tokens, taken beside `tokens`. */
+  callers?: readonly CallerCredential[]
   /** Origins allowed besides loopback ones (`https://app.example.com`); a request from any other Origin is refused. */
   origins?: readonly string[]
   /**
@@ -21,8 +29,16 @@ export interface HttpGuardOptions {
 /** What the guard reads of a request: its headers alone, so it runs before a URL is made of what a client sent. */
 export interface GuardedRequest { headers: Headers }
 
-/** Checks one request: undefined where it may go on, else the answer that refuses it. */
-export type HttpGuard = (request: GuardedRequest) => Promise<Response | undefined>
+/** A request the guard let through: the name of the credential it presented, where one is asked. */
+export interface Admitted {
+  caller?: string
+}
+
+/** Checks one request: who it is where it may go on, else the answer that refuses it. */
+export type HttpGuard = (request: GuardedRequest) => Promise<Response | Admitted>
+
+/** The name the unnamed tokens (`tokens`) go by. */
+export const UNNAMED_CALLER = 'token'
 
 
 /** A host header or URL host without its port, lowercase (`[::1]:8080` → `[::1]`). */
@@ -60,9 +76,22 @@ function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
   }
 }
 
+/** The credential a request presents, by name, every one compared (the time says nothing of which came close); undefined where none matches. */
+async function presented(request: GuardedRequest, wanted: readonly { name: string, digest: Uint8Array }[]): Promise<string | undefined> {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+  const digest = await sha256(given ?? '')
+  let matched: string | undefined
+  for (const credential of wanted) {
+    if (sameBytes(credential.digest, digest) && matched === undefined)
+      matched = credential.name
+  }
+  return given === undefined ? undefined : matched
+}
+
 /** The check of one proxy's HTTP face. */
 export function httpGuard(options: HttpGuardOptions): HttpGuard {
-  const tokens = Promise.all((options.tokens ?? []).map(sha256))
+  const credentials = [...(options.tokens ?? []).map(token => ({ name: UNNAMED_CALLER, token })), ...options.callers ?? []]
+  const wanted = Promise.all(credentials.map(async ({ name, token }) => ({ name, digest: await sha256(token) })))
   const origins = new Set((options.origins ?? []).map(origin => origin.toLowerCase().replace(/\/$/, '')))
   const hosts = options.hosts === undefined ? undefined : new Set(options.hosts.map(hostName))
   return async (request) => {
@@ -72,16 +101,12 @@ export function httpGuard(options: HttpGuardOptions): HttpGuard {
     const origin = request.headers.get('origin')
     if (origin !== null && !originAllowed(origin, origins))
       return refuse(403, 'Requests from that origin are not allowed here.')
-    const wanted = await tokens
-    if (wanted.length > 0) {
-      const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
-      const digest = await sha256(given ?? '')
-      // Every token compared, so the time says nothing of which came close.
-      const matched = wanted.map(token => sameBytes(token, digest)).reduce((a, b) => a || b, false)
-      if (given === undefined || !matched)
-        return refuse(401, 'This proxy needs a caller credential: Authorization: Bearer <token>.', { 'www-authenticate': 'Bearer realm="flatmcp proxy"' })
-    }
-    return undefined
+    if (credentials.length === 0)
+      return {}
+    const caller = await presented(request, await wanted)
+    if (caller === undefined)
+      return refuse(401, 'This proxy needs a caller credential: Authorization: Bearer <token>.', { 'www-authenticate': 'Bearer realm="flatmcp proxy"' })
+    return { caller }
   }
 }
 

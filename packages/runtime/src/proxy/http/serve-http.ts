@@ -5,7 +5,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
 import type { ProxyHealth } from '../serve/health'
-import type { GuardedRequest, HttpGuard } from './guard'
+import type { Admitted, GuardedRequest, HttpGuard } from './guard'
 
 /** How long an answer may wait for its client to read on before the connection is dropped. */
 const SEND_TIMEOUT_MS = 30_000
@@ -130,7 +130,7 @@ export interface HttpServeOptions {
  * `guard` first (its refusal answered, nothing else done); resolves with the server once it listens
  * (port 0 picks one: read it from `address()`).
  */
-export async function serveHttp(handle: (request: Request) => Promise<Response>, options: HttpServeOptions): Promise<HttpServer> {
+export async function serveHttp(handle: (request: Request, admitted: Admitted) => Promise<Response>, options: HttpServeOptions): Promise<HttpServer> {
   const stalled = stalledAnswers(options.log)
   const server = createServer((req, res) => {
     const aborted = new AbortController()
@@ -153,9 +153,9 @@ export async function serveHttp(handle: (request: Request) => Promise<Response>,
         res.writeHead(204, cors).end()
         return
       }
-      const refused = await options.guard(headers)
-      const request = refused ? undefined : toRequest(req, headers.headers, aborted.signal)
-      const response = refused ?? (request ? await handle(request) : new Response('Bad request: its Host and path make no URL\n', { status: 400, headers: { 'content-type': 'text/plain' } }))
+      const admitted = await options.guard(headers)
+      const request = admitted instanceof Response ? undefined : toRequest(req, headers.headers, aborted.signal)
+      const response = admitted instanceof Response ? admitted : request ? await handle(request, admitted) : new Response('Bad request: its Host and path make no URL\n', { status: 400, headers: { 'content-type': 'text/plain' } })
       res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors })
       if (response.body) {
         // Written as the client reads: a chunk waits for the last one to drain (leaving the loop cancels the body).

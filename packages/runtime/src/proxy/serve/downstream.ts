@@ -57,6 +57,8 @@ export interface ServerFactoryOptions {
   service: () => ToolService
   forward: Forwarder
   downstreams: Downstreams
+  /** Hears each tools/call once answered. */
+  onCall?: McpServerOptions['onCall']
 }
 
 /** Makes the `Server` of one downstream connection: the upstream's capabilities mirrored, its instructions given. */
@@ -67,7 +69,7 @@ export function serverFactory(upstream: UpstreamClient, options: ServerFactoryOp
   const instructions = upstream.getInstructions()
   return (request) => {
     const server = new Server(options.info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
-    serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}) })
+    serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}), ...(options.onCall ? { onCall: options.onCall } : {}) })
     server.fallbackRequestHandler = options.forward.request as never
     server.fallbackNotificationHandler = async (notification) => {
       const params = forwardedParams((notification as Message).params)

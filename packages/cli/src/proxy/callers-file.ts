@@ -1,0 +1,68 @@
+// `--callers FILE`: the named callers of a proxy served over HTTP, each with its token and its limits.
+//   {"callers": {"ci": {"token": "${CI_TOKEN}", "callsPerMinute": 120, "inFlight": 4}}}
+// A name is what the audit log and the limits say, never the token. An entry named `token` with no
+// token of its own sets the limits of the unnamed tokens (`--auth-token`, `--auth-token-file`,
+// FLATMCP_PROXY_TOKEN). Anything off is an error naming the file and the JSON path.
+import type { CallerCredential, CallerLimits } from '@flatmcp/runtime/proxy'
+import { readFileSync } from 'node:fs'
+import { expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
+
+export interface Callers {
+  callers: CallerCredential[]
+  limits: Record<string, CallerLimits>
+}
+
+const NAME = /^[\w.@-]{1,64}$/
+const KEYS = ['token', 'callsPerMinute', 'inFlight']
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A limit: a positive whole number, or absent. */
+function limitOf(entry: Record<string, unknown>, key: 'callsPerMinute' | 'inFlight', where: string): number | undefined {
+  const value = entry[key]
+  if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
+    throw new Error(`${where}.${key}: must be a positive whole number (it was ${JSON.stringify(value)})`)
+  return value as number | undefined
+}
+
+/** One entry: its credential (where it has a token) and its limits. */
+function entryOf(name: string, entry: unknown, into: Callers): void {
+  const where = `.callers[${JSON.stringify(name)}]`
+  if (!NAME.test(name))
+    throw new Error(`${where}: a caller's name is 1 to 64 letters, digits, "_", ".", "@" or "-"`)
+  if (!isObject(entry))
+    throw new Error(`${where}: must be an object ({"token": "…", "callsPerMinute": n, "inFlight": n})`)
+  const stray = Object.keys(entry).find(key => !KEYS.includes(key))
+  if (stray !== undefined)
+    throw new Error(`${where}.${stray}: is not a caller's key (${KEYS.map(key => `"${key}"`).join(', ')})`)
+  if (entry.token === undefined && name !== 'token')
+    throw new Error(`${where}.token: is missing (only the entry named "token", the unnamed tokens' limits, has none)`)
+  if (entry.token !== undefined) {
+    if (typeof entry.token !== 'string' || entry.token.trim() === '')
+      throw new Error(`${where}.token: must be a non-empty string (\${NAME} reads a variable)`)
+    into.callers.push({ name, token: expandVariables(entry.token, `${where}.token`) })
+  }
+  const limits = { callsPerMinute: limitOf(entry, 'callsPerMinute', where), inFlight: limitOf(entry, 'inFlight', where) }
+  if (limits.callsPerMinute !== undefined || limits.inFlight !== undefined)
+    into.limits[name] = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined))
+}
+
+/** The callers file, read and checked; two callers with one token are refused (the log could not tell them apart). */
+export function readCallersFile(file: string): Callers {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown
+    if (!isObject(parsed) || !isObject(parsed.callers) || Object.keys(parsed).some(key => key !== 'callers'))
+      throw new Error('must be {"callers": {"NAME": {"token": "…", "callsPerMinute": n, "inFlight": n}}}')
+    const read: Callers = { callers: [], limits: {} }
+    for (const [name, entry] of Object.entries(parsed.callers))
+      entryOf(name, entry, read)
+    const tokens = read.callers.map(caller => caller.token)
+    const twice = read.callers.find((caller, at) => tokens.indexOf(caller.token) !== at)
+    if (twice)
+      throw new Error(`.callers[${JSON.stringify(twice.name)}].token: is another caller's token too`)
+    return read
+  }
+  catch (error) {
+    throw new ProxySetupError(`--callers ${file}: ${(error as Error).message}`)
+  }
+}
