@@ -64,7 +64,7 @@ export function install(run: InstallRun): number {
   const original = readConfig(run.file, run.client)
   // Claude Code defers MCP tools behind its own tool search: it gets the full list, not --config's auto.
   const surface = run.client.surface && !run.proxyArgs.includes('--surface') ? ['--surface', run.client.surface] : []
-  const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', '--config', places.servers, ...surface, ...run.proxyArgs] }
+  const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', ...surface, ...run.proxyArgs, '--config', places.servers] }
   const rewritten = rewriteConfig(original.toString('utf8'), run.client, run.file, entry)
   const servers = `${JSON.stringify({ mcpServers: rewritten.moved }, null, 2)}\n`
   const names = Object.keys(rewritten.moved)
