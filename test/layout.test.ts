@@ -30,6 +30,7 @@ const STAGES: Record<string, string[][]> = {
     ['precomputed/', 'read/'],
     ['elicit/'],
     ['flat/', 'service/'],
+    ['telemetry/'],
     ['host/'],
     // The proxy by stage, as a proxied request travels: the upstream reached, its list compiled, the
     // tools served, the HTTP face; createProxy and serveProxy put the stages together.

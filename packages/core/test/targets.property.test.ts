@@ -58,8 +58,11 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         const inheritedRead = omitsInheritedKey(advertised, written) && rejecting.every(name => name.startsWith('ajv'))
         if (rejecting.length > 0 && !inheritedRead)
           throw new Error(`${profile} schema rejects the model's form of a valid value (${rejecting.join(', ')}):\nvalue: ${JSON.stringify(value)}\nwritten: ${JSON.stringify(written)}\nschema: ${JSON.stringify(advertised)}`)
-        const back = inverse(tool, written, candidate => schema.safeParse(candidate).success)
         const expected = schema.safeParse(value)
+        // A value only the typed twin takes (a refinement of the original's refuses it) owes no round trip.
+        if (!expected.success)
+          continue
+        const back = inverse(tool, written, candidate => schema.safeParse(candidate).success)
         const actual = schema.safeParse(back)
         // The documented limit: a union without a discriminator (zod writes those as `anyOf`) whose
         // alternatives a value fits alike, or whose arrays' elements differ, or where a model's null

@@ -4,3 +4,5 @@ export type { ClientInfo, ExtendOptions, McpServerOptions, ProfileChoice, Profil
 export { framePreserialized, preserialize } from './service/preserialized'
 export { StdioTransport } from './host/stdio-transport'
 export type { StdioTransportOptions } from './host/stdio-transport'
+export type { ObservedCall } from './service/options'
+export type { OtelApi } from './telemetry/call-telemetry'

@@ -89,6 +89,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
   const audit = options.auditLog === undefined ? undefined : (await import('./audit-log')).auditLog(options.auditLog, log)
+  const telemetry = await (await import('./telemetry')).startTelemetry(log)
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base, Object.keys(named?.views ?? {})) : base,
@@ -107,12 +108,13 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
     ...(audit ? { onCall: audit.write } : {}),
+    ...(telemetry ? { telemetry: telemetry.api } : {}),
     // Callers with tokens of their own: no shared cache may answer one with another's list.
     ...(options.http?.tokens?.length || options.http?.callers?.length ? { cacheScope: 'private' as const } : {}),
     log,
   })
   const stop = (code: number) => (proxy?: Proxy): void => {
-    void Promise.all([proxy?.close(), audit?.close()]).catch(() => {}).finally(() => process.exit(code))
+    void Promise.all([proxy?.close(), audit?.close(), telemetry?.shutdown()]).catch(() => {}).finally(() => process.exit(code))
   }
   /** Once the list is compiled: what is served, said; a frozen snapshot the upstream no longer matches ends it. */
   const listed = async (proxy: Proxy): Promise<void> => {

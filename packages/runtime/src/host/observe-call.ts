@@ -1,6 +1,7 @@
 // One tools/call, timed and told to `onCall` once answered: the tool it reached, the caller's
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
 import type { ObservedCall } from '../service/options'
+import type { CallTelemetry } from '../telemetry/call-telemetry'
 import { changedPaths } from '../util/changed-paths'
 
 /** What a call is known by before it runs. */
@@ -46,5 +47,15 @@ export async function observeCall<T>(onCall: (call: ObservedCall) => void, facts
   catch (error) {
     told('error')
     throw error
+  }
+}
+
+/** Who hears a call: the server's `onCall` and its telemetry, either or both; none where neither is set. */
+export function observers(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): ((call: ObservedCall) => void) | undefined {
+  if (!telemetry)
+    return onCall
+  return (call) => {
+    telemetry.finish(call)
+    onCall?.(call)
   }
 }

@@ -11,7 +11,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService, saidOnce } from '../service/tool-service'
-import { observeCall } from './observe-call'
+import { observeCall, observers } from './observe-call'
+import { serverTelemetry } from '../telemetry/call-telemetry'
 import { repairStringArguments } from './string-arguments'
 
 export type { ExtendOptions, McpServerOptions, RequestInfo, ServedRequest } from '../service/options'
@@ -32,6 +33,8 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     const url = extra.requestInfo?.url
     return { era: 'legacy', ...(url ? { url } : {}), ...(headers ? { headers } : {}), ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }), clientInfo: () => server.getClientVersion() }
   }
+  const telemetry = options.telemetry ? serverTelemetry(options.telemetry) : undefined
+  const onCall = observers(options.onCall, telemetry)
   // The same object every time, serialized once: a StdioTransport writes its text as is.
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => service.list((await profile(factsOf(extra), 'list')).profile))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -39,9 +42,11 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     // The client can be asked during a call in a session (stdio, or HTTP with one) whose client offers elicitation.
     const askable = (extra.requestInfo === undefined || extra.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
     const ask: AskForm | undefined = askable ? params => server.elicitInput(params as never, { relatedRequestId: extra.requestId }) as never : undefined
-    const observed = options.onCall ? {} : undefined
+    const observed = onCall ? {} : undefined
     const call = (): Promise<CallToolResult> => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}) }, name, unsure)
-    return options.onCall ? observeCall(options.onCall, { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
+    const run = (): Promise<CallToolResult> => onCall ? observeCall(onCall, { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
+    const meta = request.params._meta as Record<string, unknown> | undefined
+    return telemetry ? telemetry.serve({ tool: request.params.name, requestId: extra.requestId, transport: extra.requestInfo ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }) }, run) : run()
   })
   // tools/catalog and tools/describe are no 1.x request schema: they are served where no handler is.
   server.fallbackRequestHandler = async (request, extra) => {

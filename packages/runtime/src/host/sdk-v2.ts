@@ -6,10 +6,12 @@ import type { McpServerOptions } from '../service/options'
 import type { ClientInfo, RequestFacts } from '../service/profile-choice'
 import type { ToolService } from '../service/tool-service'
 import type { CallToolResult } from '../service/results'
+import type { CallTelemetry } from '../telemetry/call-telemetry'
 import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateCodec, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { replayedAsk } from '../elicit/replay'
-import { observeCall } from './observe-call'
+import { observeCall, observers } from './observe-call'
+import { serverTelemetry } from '../telemetry/call-telemetry'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService, saidOnce } from '../service/tool-service'
@@ -60,7 +62,8 @@ export function unknownTool(message: string): Error {
  * `service()` gives at that request (a proxy swaps it when its upstream's list changes), read with
  * the profile the request's facts choose, and repairs a whole arguments string.
  */
-export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}, codec?: RequestStateCodec): void {
+export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}, codec?: RequestStateCodec, traced?: CallTelemetry): void {
+  const telemetry = traced ?? (options.telemetry ? serverTelemetry(options.telemetry) : undefined)
   const profile = instanceProfile(options.profile)
   const http = options.request?.requestInfo
   const url = http ? URL.parse(http.url) ?? undefined : undefined
@@ -102,11 +105,14 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       ? replayedAsk(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses)
       : legacyAsks ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
     const rounds = facts.era === 'modern' ? { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses as Record<string, unknown> | undefined } : undefined
-    const observed = options.onCall ? {} : undefined
+    const onCall = observers(options.onCall, telemetry)
+    const observed = onCall ? {} : undefined
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}), ...(observed ? { observed } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
     const call = (): Promise<CallToolResult> => service().call(request.params.name, request.params.arguments, about, name, unsure)
-    const result = options.onCall ? await observeCall(options.onCall, { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : await call()
+    const run = (): Promise<CallToolResult> => onCall ? observeCall(onCall, { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
+    const incoming = { tool: request.params.name, requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta: meta as Record<string, unknown> } : {}), ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }
+    const result = telemetry ? await telemetry.serve(incoming, run) : await run()
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)
       return { ...result, requestState: await codec.mint(result.requestState, ctx) } as never

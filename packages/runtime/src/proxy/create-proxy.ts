@@ -27,7 +27,7 @@ import { recordedHandshake, sameList, snapshotFor } from './compile/snapshot-dri
 import { downstreams, serverFactory } from './serve/downstream'
 import { forwarder } from './serve/forward-call'
 import { proxyHealth } from './serve/health'
-import { upstreamNamed } from './serve/observed'
+import { proxyObservers } from './serve/observed'
 import { listVersions } from './serve/list-versions'
 import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
@@ -40,6 +40,8 @@ import { listSetupError } from './upstream/setup-error'
 export interface ProxyOptions {
   /** Hears each tools/call once answered (an audit trail, metrics): never an argument's value, a result or a credential. */
   onCall?: (call: ProxiedCall) => void
+  /** OpenTelemetry's API, an SDK started: each call traced (its upstream call a child span, the trace context in `_meta`) and measured. */
+  telemetry?: McpServerOptions['telemetry']
   /** The profile served, as `createMcpServer`'s `profile` (a name, or a choice per request). Default: `portable`. */
   profile?: McpServerOptions['profile']
   /** The target profiles to compile besides `portable`. Default: the `profile` named, or every one for a choice function. */
@@ -237,7 +239,8 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true as const }
   const questions = questionBridge(timing.timeout)
   const downstream = downstreams(options.notify)
-  const forward = forwarder(upstream, { timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
+  const observers = proxyObservers(upstream, options)
+  const forward = forwarder(upstream, { ...(observers.telemetry ? { telemetry: observers.telemetry } : {}), timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   const versions = listVersions(upstream, {
     ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope']),
@@ -284,7 +287,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const current = (): ListVersion => versions.current()!
   return {
-    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...(options.onCall ? { onCall: upstreamNamed(options.onCall, upstream) } : {}) }),
+    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...observers }),
     ready: listed,
     refresh: versions.refresh,
     tools: () => current().tools,

@@ -1,4 +1,5 @@
 // What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
+import type { OtelApi } from '../util/otel-api'
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
 import type { ProfileChoice } from './profile-choice'
@@ -98,6 +99,12 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
   onError?: (error: unknown, where: CallPhase) => void
   /** Hears each tools/call once it is answered (an audit trail, metrics): what was called, by whom, how it went. */
   onCall?: (call: ObservedCall) => void
+  /**
+   * OpenTelemetry's API (`await import('@opentelemetry/api')`, with an SDK started): each tools/call
+   * traced (a SERVER span as the semantic conventions for MCP name it) and measured. Default: none,
+   * and nothing of OpenTelemetry loads.
+   */
+  telemetry?: OtelApi
   /**
    * The profile this server serves (built with the plugin's `profiles` option): a name for every
    * caller, or a function of what the request carries (`ProfileRequest`: era, URL, headers,

@@ -7,6 +7,7 @@ import type { ToolService } from '../../service/tool-service'
 import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { Forwarder } from './forward-call'
 import { Server } from '@modelcontextprotocol/server'
+import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import { serveTools } from '../../host/sdk-v2'
 import { DISCLOSURE_CAPABILITY } from '../../service/disclosure'
 import { opening } from '../../util/wait'
@@ -59,6 +60,8 @@ export interface ServerFactoryOptions {
   downstreams: Downstreams
   /** Hears each tools/call once answered. */
   onCall?: McpServerOptions['onCall']
+  /** Traces and measures each tools/call. */
+  telemetry?: CallTelemetry
 }
 
 /** Makes the `Server` of one downstream connection: the upstream's capabilities mirrored, its instructions given. */
@@ -69,7 +72,7 @@ export function serverFactory(upstream: UpstreamClient, options: ServerFactoryOp
   const instructions = upstream.getInstructions()
   return (request) => {
     const server = new Server(options.info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
-    serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}), ...(options.onCall ? { onCall: options.onCall } : {}) })
+    serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}), ...(options.onCall ? { onCall: options.onCall } : {}) }, undefined, options.telemetry)
     server.fallbackRequestHandler = options.forward.request as never
     server.fallbackNotificationHandler = async (notification) => {
       const params = forwardedParams((notification as Message).params)

@@ -9,6 +9,7 @@ import type { ForwardedResult } from './outputs'
 import type { QuestionBridge } from './questions'
 import { PROTOCOL_ERROR } from '../../service/results'
 import { overriddenArguments } from '../compile/overrides'
+import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
 import { callSlots } from './slots'
 
@@ -31,6 +32,8 @@ export interface ForwarderOptions {
   fixed: (name: string) => Record<string, FixedParameter> | undefined
   /** The hidden parameters of a tool: left out of its calls. */
   hidden: (name: string) => readonly string[] | undefined
+  /** Traces each call sent upstream (a CLIENT span, its trace context in `_meta`). */
+  telemetry?: CallTelemetry
 }
 
 /** A tool result a client can read: an object with content, or a 2026-07-28 result of another type. */
@@ -48,10 +51,14 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
     if (release === undefined)
       return { isError: true, content: [{ type: 'text', text: busy() }] } as never
     const relayed = relay(context.progress)
+    // Traced: a CLIENT span, its trace context in the _meta sent on (the caller's own replaced).
+    const traced = options.telemetry?.upstream(name, context.meta)
+    let failed: string | undefined
+    const meta = traced ? traced.meta : context.meta
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
     // outlives the round that sent it (that round's signal), so only its time limit bounds it.
     const send = (signal?: AbortSignal): Promise<unknown> => upstream.request(
-      { method: 'tools/call', params: { ...forwardedParams(context.meta === undefined ? undefined : { _meta: context.meta }), name, arguments: overriddenArguments(input, options.fixed(name), options.hidden(name)) as Record<string, unknown> } },
+      { method: 'tools/call', params: { ...forwardedParams(meta === undefined ? undefined : { _meta: meta }), name, arguments: overriddenArguments(input, options.fixed(name), options.hidden(name)) as Record<string, unknown> } },
       ANY_RESULT,
       { ...timing, ...(signal ? { signal } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
     )
@@ -59,17 +66,22 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
       const result = context.rounds ? await questions.call(context.rounds, () => send()) : await send(context.signal)
       await relayed?.sent()
       // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
-      if (!isToolResult(result))
+      if (!isToolResult(result)) {
+        failed = 'not_a_tool_result'
         return { isError: true, content: [{ type: 'text', text: `The server behind this proxy answered the call to "${name}" with something that is not a tool result.` }] } as never
+      }
+      failed = result.isError === true ? 'tool_error' : undefined
       return result as never
     }
     catch (error) {
+      failed = error instanceof Error ? error.name : 'error'
       // The upstream's JSON-RPC error goes downstream as it came, not as a tool error.
       if (Number.isSafeInteger((error as { code?: unknown } | null)?.code))
         Object.defineProperty(error, PROTOCOL_ERROR, { value: true })
       throw error
     }
     finally {
+      traced?.end(failed)
       release()
     }
   }

@@ -1,7 +1,9 @@
-// The calls a proxy serves, as its `onCall` hears them: what any server's `onCall` hears, and the
-// upstream each went to (a gateway's: the server entry its tool comes from).
+// The calls a proxy serves, as its `onCall` and its telemetry hear them: what any server's `onCall`
+// hears, and the upstream each went to (a gateway's: the server entry its tool comes from).
 import type { ObservedCall } from '../../service/options'
+import type { CallTelemetry, OtelApi } from '../../telemetry/call-telemetry'
 import type { UpstreamClient } from '../upstream/upstream'
+import { callTelemetry } from '../../telemetry/call-telemetry'
 
 /** A call the proxy served, as `onCall` hears it. */
 export interface ProxiedCall extends ObservedCall {
@@ -9,7 +11,14 @@ export interface ProxiedCall extends ObservedCall {
   upstream: string
 }
 
-/** `onCall` with each call's upstream named: the gateway entry its tool comes from, else the server's own name. */
-export function upstreamNamed(onCall: (call: ProxiedCall) => void, upstream: UpstreamClient): (call: ObservedCall) => void {
-  return call => onCall({ ...call, upstream: upstream.origins?.().get(call.tool)?.server ?? upstream.getServerVersion()?.name ?? 'upstream' })
+/** The upstream a tool's calls go to: the gateway entry it comes from, else the server's own name. */
+const upstreamName = (upstream: UpstreamClient, tool: string): string => upstream.origins?.().get(tool)?.server ?? upstream.getServerVersion()?.name ?? 'upstream'
+
+/** What hears a proxy's calls: its `onCall` with each call's upstream named, and its telemetry (made once per proxy). */
+export function proxyObservers(upstream: UpstreamClient, options: { onCall?: (call: ProxiedCall) => void, telemetry?: OtelApi }): { onCall?: (call: ObservedCall) => void, telemetry?: CallTelemetry } {
+  const { onCall, telemetry } = options
+  return {
+    ...(onCall ? { onCall: (call: ObservedCall) => onCall({ ...call, upstream: upstreamName(upstream, call.tool) }) } : {}),
+    ...(telemetry ? { telemetry: callTelemetry(telemetry, tool => upstreamName(upstream, tool)) } : {}),
+  }
 }

@@ -24,6 +24,29 @@ function lostSession(error: unknown): boolean {
   return code === 404 || (typeof message === 'string' && /\b404\b|session not found/i.test(message))
 }
 
+/**
+ * A request whose JSON-RPC message carries a W3C trace context in `_meta` (a traced call) sends it as
+ * HTTP headers too, for the upstream's HTTP layer and anything between.
+ */
+function withTraceHeaders(init: RequestInit | undefined): RequestInit | undefined {
+  if (typeof init?.body !== 'string' || !init.body.includes('"traceparent"'))
+    return init
+  let meta: Record<string, unknown> | undefined
+  try {
+    meta = (JSON.parse(init.body) as { params?: { _meta?: Record<string, unknown> } }).params?._meta
+  }
+  catch {
+    return init
+  }
+  if (typeof meta?.traceparent !== 'string')
+    return init
+  const headers = new Headers(init.headers)
+  headers.set('traceparent', meta.traceparent)
+  if (typeof meta.tracestate === 'string')
+    headers.set('tracestate', meta.tracestate)
+  return { ...init, headers }
+}
+
 /** The transport of an upstream at `url`. */
 export function httpTransport(target: { url: string, headers?: Record<string, string>, oauth?: UpstreamOAuth, withheld?: readonly string[] }): UpstreamTransport {
   const headers = Object.fromEntries(Object.entries(target.headers ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's header ${JSON.stringify(name)}`)]))
@@ -39,7 +62,7 @@ export function httpTransport(target: { url: string, headers?: Record<string, st
   return {
     where: redacted(target.url),
     ready: async (offer: OfferedCapabilities | Promise<OfferedCapabilities>) => offer,
-    open: () => new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) }),
+    open: () => new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: (url, init) => fetch(url, withTraceHeaders(init)), ...(authProvider ? { authProvider } : {}) }),
     restart: async () => {},
     endsOnClose: false,
     lostSession,

@@ -1,0 +1,40 @@
+// OpenTelemetry for the proxy, configured by its standard environment (OTEL_EXPORTER_OTLP_ENDPOINT,
+// OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME, …):
+// the official Node SDK (an optional dependency) started only where that environment asks for it,
+// so a proxy without it loads no OpenTelemetry module at all.
+import type { OtelApi } from '@flatmcp/runtime/server'
+
+/** Whether the environment asks for OpenTelemetry: an OTLP endpoint, or a traces or metrics exporter other than `none`. */
+export function telemetryConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true')
+    return false
+  const asked = (value: string | undefined): boolean => value !== undefined && value !== '' && value !== 'none'
+  return asked(env.OTEL_EXPORTER_OTLP_ENDPOINT) || asked(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || asked(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) || asked(env.OTEL_TRACES_EXPORTER) || asked(env.OTEL_METRICS_EXPORTER)
+}
+
+export interface Telemetry {
+  api: OtelApi
+  /** Exports what is held and stops the SDK. */
+  shutdown: () => Promise<void>
+}
+
+/** The SDK started as the environment says, and the API that reaches it; none where it is not asked for (or cannot load, said). */
+export async function startTelemetry(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<Telemetry | undefined> {
+  if (!telemetryConfigured(env))
+    return undefined
+  try {
+    const { NodeSDK } = await import('@opentelemetry/sdk-node')
+    // OTEL_SERVICE_NAME names the service where it is set; else the proxy does.
+    const sdk = new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [] })
+    sdk.start()
+    const api = await import('@opentelemetry/api') as unknown as OtelApi
+    const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    // The endpoint's origin only: its path or query may carry what a log should not.
+    log(`flatmcp proxy: OpenTelemetry on (${endpoint ? URL.parse(endpoint)?.origin ?? 'an OTLP endpoint' : env.OTEL_TRACES_EXPORTER ?? 'the SDK\'s defaults'}): a span per tool call, metrics of calls, errors, durations and repairs`)
+    return { api, shutdown: () => sdk.shutdown() }
+  }
+  catch (error) {
+    log(`flatmcp proxy: OpenTelemetry is asked for (OTEL_…), but its packages could not load (${(error as Error).message.split('\n')[0]}); serving without it. They are optional dependencies of flatmcp: install @opentelemetry/api and @opentelemetry/sdk-node`)
+    return undefined
+  }
+}

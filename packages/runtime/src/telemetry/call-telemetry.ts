@@ -1,0 +1,119 @@
+// OpenTelemetry for tool calls, through the API object the operator's set-up hands in (never
+// imported here: without it nothing of OpenTelemetry loads). A SERVER span per tools/call named and
+// attributed as the semantic conventions for MCP say, flatmcp's own attributes beside them (the
+// profile, the upstream, the JSON paths the repair changed: never a value), a CLIENT span per call
+// sent upstream with the W3C trace context in its `_meta`, a caller's `_meta.traceparent` taken as
+// the parent; metrics of calls, errors, durations and repairs by tool and upstream.
+import type { ObservedCall } from '../service/options'
+import type { OtelApi } from '../util/otel-api'
+
+export type { OtelApi } from '../util/otel-api'
+
+/** The API's SpanKind and SpanStatusCode values (stable across its versions). */
+const KIND = { server: 1, client: 2 } as const
+const ERROR = 2
+
+/** What a tools/call is known by as it comes. */
+export interface IncomingCall {
+  tool: string
+  requestId: string | number
+  transport: 'pipe' | 'tcp'
+  meta?: Record<string, unknown>
+  sessionId?: string
+  protocolVersion?: string
+}
+
+export interface CallTelemetry {
+  /** Runs `call` inside a SERVER span (its parent the caller's `_meta.traceparent`, where sent); `observed` says how it went once done. */
+  serve: <T>(incoming: IncomingCall, call: () => Promise<T>) => Promise<T>
+  /** Completes the record of a call (the SERVER span's attributes, the metrics) with what `onCall` hears; called inside `serve`'s call. */
+  finish: (call: ObservedCall) => void
+  /** A CLIENT span for a call sent upstream, and the `_meta` that carries its trace context. */
+  upstream: (tool: string, meta: Record<string, unknown> | undefined) => { meta: Record<string, unknown>, end: (failed?: string) => void }
+}
+
+/** The telemetry of an API object with no upstream to name (a server's own tools): made once per API, its instruments with it. */
+const made = new WeakMap<object, CallTelemetry>()
+export function serverTelemetry(api: OtelApi): CallTelemetry {
+  let telemetry = made.get(api)
+  if (!telemetry) {
+    telemetry = callTelemetry(api)
+    made.set(api, telemetry)
+  }
+  return telemetry
+}
+
+/** Tool calls traced and measured through `api`; `upstreamOf` names the upstream a tool goes to (a proxy's). */
+export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => string | undefined): CallTelemetry {
+  const tracer = api.trace.getTracer('flatmcp')
+  const meter = api.metrics.getMeter('flatmcp')
+  const duration = meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'How long a tools/call took, as the server answered it.' })
+  const calls = meter.createCounter('flatmcp.tool.calls', { description: 'Tool calls by tool, upstream and outcome.' })
+  const repairs = meter.createCounter('flatmcp.tool.repairs', { description: 'Tool calls whose arguments the repair or the inverse map changed.' })
+  return {
+    async serve(incoming, call) {
+      const parent = incoming.meta && typeof incoming.meta.traceparent === 'string' ? api.propagation.extract(api.context.active(), incoming.meta) : api.context.active()
+      const upstream = upstreamOf?.(incoming.tool)
+      const span = tracer.startSpan(`tools/call ${incoming.tool}`, {
+        kind: KIND.server,
+        attributes: {
+          'mcp.method.name': 'tools/call',
+          'gen_ai.tool.name': incoming.tool,
+          'gen_ai.operation.name': 'execute_tool',
+          'jsonrpc.request.id': String(incoming.requestId),
+          'network.transport': incoming.transport,
+          ...(incoming.sessionId === undefined ? {} : { 'mcp.session.id': incoming.sessionId }),
+          ...(incoming.protocolVersion === undefined ? {} : { 'mcp.protocol.version': incoming.protocolVersion }),
+          ...(upstream === undefined ? {} : { 'flatmcp.upstream': upstream }),
+        },
+      }, parent)
+      try {
+        return await api.context.with(api.trace.setSpan(parent, span), call)
+      }
+      catch (error) {
+        span.setAttribute('error.type', error instanceof Error ? error.name : 'error')
+        span.setStatus({ code: ERROR })
+        throw error
+      }
+      finally {
+        span.end()
+      }
+    },
+    finish(call) {
+      const upstream = upstreamOf?.(call.tool) ?? (call as { upstream?: string }).upstream
+      const attributes = { 'gen_ai.tool.name': call.tool, 'mcp.method.name': 'tools/call', ...(upstream === undefined ? {} : { 'flatmcp.upstream': upstream }), ...(call.outcome === 'ok' ? {} : { 'error.type': call.outcome === 'tool-error' ? 'tool_error' : 'protocol_error' }) }
+      duration.record(call.durationMs / 1000, attributes)
+      calls.add(1, { ...attributes, 'flatmcp.outcome': call.outcome })
+      if (call.repaired.length > 0)
+        repairs.add(1, attributes)
+      // Told inside the call, whose context holds its SERVER span.
+      const span = api.trace.getActiveSpan()
+      if (!span)
+        return
+      if (call.profile !== undefined)
+        span.setAttribute('flatmcp.profile', call.profile)
+      span.setAttribute('flatmcp.repair', call.repaired)
+      if (call.outcome !== 'ok') {
+        span.setAttribute('error.type', call.outcome === 'tool-error' ? 'tool_error' : 'protocol_error')
+        span.setStatus({ code: ERROR })
+      }
+    },
+    upstream(tool, meta) {
+      const span = tracer.startSpan(`tools/call ${tool}`, { kind: KIND.client, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, ...(upstreamOf?.(tool) === undefined ? {} : { 'flatmcp.upstream': upstreamOf!(tool)! }) } }, api.context.active())
+      const carried: Record<string, unknown> = { ...meta }
+      delete carried.traceparent
+      delete carried.tracestate
+      api.propagation.inject(api.trace.setSpan(api.context.active(), span), carried)
+      return {
+        meta: carried,
+        end: (failed) => {
+          if (failed !== undefined) {
+            span.setAttribute('error.type', failed)
+            span.setStatus({ code: ERROR })
+          }
+          span.end()
+        },
+      }
+    },
+  }
+}

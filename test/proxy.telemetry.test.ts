@@ -1,0 +1,149 @@
+// OpenTelemetry through its standard environment: `flatmcp proxy` in front of a real upstream sends
+// a local OTLP receiver (OTLP/HTTP JSON) a SERVER span per tool call named and attributed as the
+// semantic conventions for MCP say, the caller's traceparent its parent, a CLIENT span for the call
+// sent upstream whose trace context the upstream receives in `_meta`, and metrics of calls,
+// durations and repairs. Without that environment, no OpenTelemetry module loads.
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { join } from 'node:path'
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { ROOT } from './support/client'
+import { CLI, httpClient, startListening } from './support/proxy'
+import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
+import { serveFetch } from './support/serve-fetch'
+
+interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number, attributes: { key: string, value: Record<string, unknown> }[] }
+
+let snapshot = ''
+let scratch = ''
+let remove = (): void => {}
+let receiver: Server
+let endpoint = ''
+const received: { path: string, body: Record<string, any> }[] = []
+
+beforeAll(async () => {
+  ({ snapshot, scratch, remove } = await replicaSnapshot())
+  receiver = createServer((req, res) => {
+    let text = ''
+    req.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+    })
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', body: JSON.parse(text || '{}') as Record<string, any> })
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+  })
+  await new Promise<void>(resolve => receiver.listen(0, '127.0.0.1', resolve))
+  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+})
+afterAll(() => {
+  receiver.close()
+  remove()
+})
+
+const spans = (): OtlpSpan[] => received.filter(each => each.path === '/v1/traces').flatMap(each => (each.body.resourceSpans as any[]).flatMap(resource => (resource.scopeSpans as any[]).flatMap(scope => scope.spans as OtlpSpan[])))
+const metricNames = (): string[] => received.filter(each => each.path === '/v1/metrics').flatMap(each => (each.body.resourceMetrics as any[]).flatMap(resource => (resource.scopeMetrics as any[]).flatMap(scope => (scope.metrics as { name: string }[]).map(metric => metric.name))))
+const attribute = (span: OtlpSpan, key: string): unknown => {
+  const value = span.attributes.find(each => each.key === key)?.value
+  return value === undefined ? undefined : value.stringValue ?? value.intValue ?? value.boolValue ?? (value.arrayValue as { values?: { stringValue: string }[] } | undefined)?.values?.map(each => each.stringValue) ?? []
+}
+
+describe('OpenTelemetry', () => {
+  it('a tool call is a SERVER span under the caller\'s traceparent, with the MCP conventions\' attributes and flatmcp\'s, its upstream call a CLIENT span whose context the upstream receives; calls, durations and repairs are measured', async () => {
+    const modules = join(scratch, 'modules-on.log')
+    const served = await startListening(process.execPath, ['--import', join(ROOT, 'test/support/module-log.mjs'), CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, {
+      MODULE_LOG: modules,
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'flatmcp-under-test',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_METRIC_EXPORT_INTERVAL: '200',
+    })
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+    const callerSpan = '00f067aa0ba902b7'
+    const client = await httpClient(served.url, 'modern')
+    try {
+      const result = await client.callTool({ name: 'whoami', arguments: { n: '7' }, _meta: { traceparent: `00-${traceId}-${callerSpan}-01` } })
+      const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as { n: number, meta: { traceparent?: string } }
+      expect(answer.n).toBe(7)
+      await expect.poll(() => spans().filter(span => span.traceId === traceId).length, { timeout: 10_000 }).toBe(2)
+      const server = spans().find(span => span.kind === 2 && span.traceId === traceId)!
+      const upstream = spans().find(span => span.kind === 3 && span.traceId === traceId)!
+      expect(server.name).toBe('tools/call whoami')
+      expect(server.parentSpanId).toBe(callerSpan)
+      expect(upstream.parentSpanId).toBe(server.spanId)
+      expect(answer.meta.traceparent).toBe(`00-${traceId}-${upstream.spanId}-01`)
+      expect(Object.fromEntries(['mcp.method.name', 'gen_ai.tool.name', 'network.transport', 'flatmcp.upstream', 'flatmcp.profile', 'flatmcp.repair'].map(key => [key, attribute(server, key)]))).toEqual({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'whoami',
+        'network.transport': 'tcp',
+        'flatmcp.upstream': 'replica-upstream',
+        'flatmcp.profile': 'portable',
+        'flatmcp.repair': ['/n'],
+      })
+      expect(attribute(server, 'jsonrpc.request.id')).toEqual(expect.any(String))
+      // Never a value sent: the repaired path, not what was at it.
+      expect(JSON.stringify(spans())).not.toContain('"7"')
+      await expect.poll(metricNames, { timeout: 10_000 }).toEqual(expect.arrayContaining(['mcp.server.operation.duration', 'flatmcp.tool.calls', 'flatmcp.tool.repairs']))
+      expect(served.stderr()).toContain(`flatmcp proxy: OpenTelemetry on (${endpoint})`)
+      const resource = received.find(each => each.path === '/v1/traces')!.body.resourceSpans[0].resource.attributes as OtlpSpan['attributes']
+      expect(resource.find(each => each.key === 'service.name')?.value.stringValue).toBe('flatmcp-under-test')
+      expect(readFileSync(modules, 'utf8')).toContain('@opentelemetry/sdk-node')
+    }
+    finally {
+      await client.close()
+      await served.close()
+    }
+  })
+
+  it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta', async () => {
+    const headers: string[] = []
+    const handler = createMcpHandler(() => {
+      const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
+      server.registerTool('meta', { inputSchema: z.object({ n: z.number() }) }, (_args, ctx) => ({ content: [{ type: 'text', text: JSON.stringify(ctx.mcpReq._meta ?? {}) }] }))
+      return server
+    })
+    const upstream = serveFetch('http-upstream', 0, async (request) => {
+      headers.push(request.headers.get('traceparent') ?? '')
+      return handler.fetch(request)
+    })
+    await new Promise(resolve => upstream.once('listening', resolve))
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50' })
+    const client = await httpClient(served.url, 'modern')
+    try {
+      const result = await client.callTool({ name: 'meta', arguments: { n: '3' } })
+      const meta = JSON.parse((result.content as { text: string }[])[0]!.text) as { traceparent?: string }
+      expect(meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
+      expect(headers).toContain(meta.traceparent)
+    }
+    finally {
+      await client.close()
+      await served.close()
+      upstream.close()
+    }
+  })
+
+  it('without the environment that asks for it, no OpenTelemetry module loads and nothing is sent', async () => {
+    const modules = join(scratch, 'modules-off.log')
+    const before = received.length
+    const env = Object.fromEntries(Object.keys(process.env).filter(key => key.startsWith('OTEL_')).map(key => [key, '']))
+    const served = await startListening(process.execPath, ['--import', join(ROOT, 'test/support/module-log.mjs'), CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, { ...env, MODULE_LOG: modules })
+    const client = await httpClient(served.url, 'modern')
+    try {
+      expect(JSON.parse(((await client.callTool({ name: 'whoami', arguments: { n: 1 } })).content as { text: string }[])[0]!.text).n).toBe(1)
+    }
+    finally {
+      await client.close()
+      await served.close()
+    }
+    expect(existsSync(modules) ? readFileSync(modules, 'utf8') : '').toBe('')
+    expect(received.length).toBe(before)
+    expect(served.stderr()).not.toContain('OpenTelemetry')
+  })
+})
