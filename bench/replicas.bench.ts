@@ -3,7 +3,9 @@
 // snapshot, with its own upstream), one replica served directly beside them, and each call's time
 // while one of the three is killed mid-run (a failed call retried once, as a client would).
 import type { Listening } from '../test/support/proxy'
+import type { AddressInfo } from 'node:net'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { ensureBalancer, startBalancer } from '../test/support/balancers'
@@ -16,7 +18,51 @@ const CALLERS = 64
 const CALLS_EACH = 40
 
 export interface Load { calls: number, perSecond: number, p50: number, p99: number, retried: number, failed: number }
-export type ReplicasResult = { missing: string } | { cores: number, direct: Load, one: Load, three: Load, killed: Load }
+/** One caller's calls in turn, to one replica with OpenTelemetry on (exporting to a local OTLP sink) and to one without: median ms. */
+export interface Traced { calls: number, off: number, on: number }
+export type ReplicasResult = { missing: string } | { cores: number, direct: Load, one: Load, three: Load, killed: Load, traced: Traced }
+
+const TRACED_CALLS = 400
+
+/** The median time of `count` calls sent one after another. */
+async function inTurn(url: string, call: { headers: Record<string, string>, body: Record<string, unknown> }, count: number): Promise<number> {
+  const times: number[] = []
+  for (let id = 1; id <= count; id++) {
+    const at = performance.now()
+    await (await fetch(url, { method: 'POST', headers: call.headers, body: JSON.stringify({ ...call.body, id }) })).text()
+    times.push(performance.now() - at)
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!
+}
+
+/** A replica with OpenTelemetry off and one with it on (an OTLP/HTTP sink that takes everything), the same calls to each, alternating. */
+async function tracedCost(snapshot: string): Promise<Traced> {
+  const sink = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+  })
+  await new Promise<void>(resolve => sink.listen(0, '127.0.0.1', resolve))
+  const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`
+  const command = [CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, UPSTREAM]
+  const [off, on] = await Promise.all([
+    startListening(process.execPath, command, ROOT, {}),
+    startListening(process.execPath, command, ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none' }),
+  ])
+  try {
+    const call = await capturedCall(off.url)
+    const medians = { off: [] as number[], on: [] as number[] }
+    for (let round = 0; round < 4; round++) {
+      medians.off.push(await inTurn(off.url, call, TRACED_CALLS / 4))
+      medians.on.push(await inTurn(on.url, call, TRACED_CALLS / 4))
+    }
+    const middle = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+    return { calls: TRACED_CALLS, off: middle(medians.off), on: middle(medians.on) }
+  }
+  finally {
+    await Promise.all([off.close(), on.close()])
+    sink.close()
+  }
+}
 
 /** A modern-era tools/call as the real SDK 2.x client sends it (captured once), to replay with new ids. */
 async function capturedCall(url: string): Promise<{ headers: Record<string, string>, body: Record<string, unknown> }> {
@@ -105,7 +151,9 @@ export async function runReplicas(log: (line: string) => void): Promise<Replicas
     const one = await behindHaproxy(installed.binary, started.slice(0, 1), url => load(url, call))
     const three = await behindHaproxy(installed.binary, started, url => load(url, call))
     const killed = await behindHaproxy(installed.binary, started, url => load(url, call, () => started[1]!.child.kill('SIGKILL')))
-    return { cores: (await import('node:os')).cpus().length, direct, one, three, killed }
+    log(`replicas: ${TRACED_CALLS} calls in turn to a replica with OpenTelemetry on and to one without`)
+    const traced = await tracedCost(snapshot)
+    return { cores: (await import('node:os')).cpus().length, direct, one, three, killed, traced }
   }
   finally {
     await Promise.all(started.map(server => server.close()))
@@ -129,5 +177,8 @@ export function printReplicas(result: ReplicasResult, table: (header: string[], 
   const scale = result.three.perSecond / result.one.perSecond
   console.log(`three ÷ one behind HAProxy: ${scale.toFixed(2)}× calls per second on ${result.cores} cores (the callers, HAProxy and every replica and upstream share them)`)
   target(`three replicas ÷ one behind HAProxy ≥ 2.5× calls per second (on ${result.cores} cores; the goal assumes a core per replica)`, scale >= 2.5, `${scale.toFixed(2)}×`)
+  const cost = result.traced.on / result.traced.off
+  console.log(`OpenTelemetry on (OTLP/HTTP to a local sink) ÷ off, one caller's calls in turn, median: ${result.traced.on.toFixed(2)} ÷ ${result.traced.off.toFixed(2)} ms = ${cost.toFixed(2)}×`)
+  target('a proxied call with OpenTelemetry on ≤ 1.1× its median cost off', cost <= 1.1, `${cost.toFixed(2)}×`)
   target('no call lost while a replica is killed (one retry each)', result.killed.failed === 0, `${result.killed.failed} failed, ${result.killed.retried} retried, p99 ${result.killed.p99.toFixed(1)} ms`)
 }
