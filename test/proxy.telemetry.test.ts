@@ -53,7 +53,7 @@ const attribute = (span: OtlpSpan, key: string): unknown => {
 }
 
 describe('OpenTelemetry', () => {
-  it('a tool call is a SERVER span under the caller\'s traceparent, with the MCP conventions\' attributes and flatmcp\'s, its upstream call a CLIENT span whose context the upstream receives; calls, durations and repairs are measured', async () => {
+  it('a request is a SERVER span of its method; a tool call one under the caller\'s traceparent, with the MCP conventions\' attributes and flatmcp\'s, its upstream call a CLIENT span whose context the upstream receives; calls, durations and repairs are measured', async () => {
     const modules = join(scratch, 'modules-on.log')
     const served = await startListening(process.execPath, ['--import', join(ROOT, 'test/support/module-log.mjs'), CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, {
       MODULE_LOG: modules,
@@ -68,6 +68,7 @@ describe('OpenTelemetry', () => {
     const callerSpan = '00f067aa0ba902b7'
     const client = await httpClient(served.url, 'modern')
     try {
+      await client.listTools()
       const result = await client.callTool({ name: 'whoami', arguments: { n: '7' }, _meta: { traceparent: `00-${traceId}-${callerSpan}-01` } })
       const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as { n: number, meta: { traceparent?: string } }
       expect(answer.n).toBe(7)
@@ -87,6 +88,9 @@ describe('OpenTelemetry', () => {
         'flatmcp.repair': ['/n'],
       })
       expect(attribute(server, 'jsonrpc.request.id')).toEqual(expect.any(String))
+      // Every request a span of its method: the list too.
+      await expect.poll(() => spans().find(span => span.name === 'tools/list'), { timeout: 10_000 }).toBeDefined()
+      expect(attribute(spans().find(span => span.name === 'tools/list')!, 'mcp.method.name')).toBe('tools/list')
       // Never a value sent: the repaired path, not what was at it.
       expect(JSON.stringify(spans())).not.toContain('"7"')
       await expect.poll(metricNames, { timeout: 10_000 }).toEqual(expect.arrayContaining(['mcp.server.operation.duration', 'flatmcp.tool.calls', 'flatmcp.tool.repairs']))

@@ -46,7 +46,7 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     const call = (): Promise<CallToolResult> => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}) }, name, unsure)
     const run = (): Promise<CallToolResult> => onCall ? observeCall(onCall, { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
     const meta = request.params._meta as Record<string, unknown> | undefined
-    return telemetry ? telemetry.serve({ tool: request.params.name, requestId: extra.requestId, transport: extra.requestInfo ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }) }, run) : run()
+    return telemetry ? telemetry.serve({ method: 'tools/call', tool: request.params.name, requestId: extra.requestId, transport: extra.requestInfo ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }) }, run) : run()
   })
   // tools/catalog and tools/describe are no 1.x request schema: they are served where no handler is.
   server.fallbackRequestHandler = async (request, extra) => {

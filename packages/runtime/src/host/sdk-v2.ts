@@ -80,15 +80,17 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       clientInfo: () => (era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.getClientVersion()) as ClientInfo | undefined,
     }
   }
-  server.setRequestHandler('tools/list', async (_request, ctx) => service().list((await profile(factsOf(ctx), 'list')).profile) as never)
+  // Traced where telemetry is on: each request a SERVER span of its method.
+  const spanned = <T>(ctx: ServerContext, run: () => Promise<T>): Promise<T> => telemetry ? telemetry.serve({ method: ctx.mcpReq.method, requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' : 'pipe', ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }, run) : run()
+  server.setRequestHandler('tools/list', async (_request, ctx) => spanned(ctx, async () => service().list((await profile(factsOf(ctx), 'list')).profile) as never))
   // Progressive disclosure: views of the same list, for clients that ask for them.
   for (const method of DISCLOSURE_METHODS) {
-    server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
+    server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => spanned(ctx, async () => {
       const answer = await answerDisclosure(method, params, await service().list((await profile(factsOf(ctx), 'list')).profile))
       if ('error' in answer)
         throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data)
       return answer.result as never
-    })
+    }))
   }
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const authInfo = ctx.http?.authInfo
@@ -111,7 +113,7 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const { profile: name, unsure } = await profile(facts, 'call')
     const call = (): Promise<CallToolResult> => service().call(request.params.name, request.params.arguments, about, name, unsure)
     const run = (): Promise<CallToolResult> => onCall ? observeCall(onCall, { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
-    const incoming = { tool: request.params.name, requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta: meta as Record<string, unknown> } : {}), ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }
+    const incoming = { method: 'tools/call', tool: request.params.name, requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta: meta as Record<string, unknown> } : {}), ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }
     const result = telemetry ? await telemetry.serve(incoming, run) : await run()
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)

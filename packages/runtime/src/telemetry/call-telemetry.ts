@@ -13,9 +13,10 @@ export type { OtelApi } from '../util/otel-api'
 const KIND = { server: 1, client: 2 } as const
 const ERROR = 2
 
-/** What a tools/call is known by as it comes. */
-export interface IncomingCall {
-  tool: string
+/** What a request is known by as it comes: its method, and for a tools/call its tool. */
+export interface IncomingRequest {
+  method: string
+  tool?: string
   requestId: string | number
   transport: 'pipe' | 'tcp'
   meta?: Record<string, unknown>
@@ -24,8 +25,8 @@ export interface IncomingCall {
 }
 
 export interface CallTelemetry {
-  /** Runs `call` inside a SERVER span (its parent the caller's `_meta.traceparent`, where sent); `observed` says how it went once done. */
-  serve: <T>(incoming: IncomingCall, call: () => Promise<T>) => Promise<T>
+  /** Runs `call` inside a SERVER span for the request (its parent the caller's `_meta.traceparent`, where sent). */
+  serve: <T>(incoming: IncomingRequest, call: () => Promise<T>) => Promise<T>
   /** Completes the record of a call (the SERVER span's attributes, the metrics) with what `onCall` hears; called inside `serve`'s call. */
   finish: (call: ObservedCall) => void
   /** A CLIENT span for a call sent upstream, and the `_meta` that carries its trace context. */
@@ -53,13 +54,13 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
   return {
     async serve(incoming, call) {
       const parent = incoming.meta && typeof incoming.meta.traceparent === 'string' ? api.propagation.extract(api.context.active(), incoming.meta) : api.context.active()
-      const upstream = upstreamOf?.(incoming.tool)
-      const span = tracer.startSpan(`tools/call ${incoming.tool}`, {
+      const { method, tool } = incoming
+      const upstream = tool === undefined ? undefined : upstreamOf?.(tool)
+      const span = tracer.startSpan(tool === undefined ? method : `${method} ${tool}`, {
         kind: KIND.server,
         attributes: {
-          'mcp.method.name': 'tools/call',
-          'gen_ai.tool.name': incoming.tool,
-          'gen_ai.operation.name': 'execute_tool',
+          'mcp.method.name': method,
+          ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' }),
           'jsonrpc.request.id': String(incoming.requestId),
           'network.transport': incoming.transport,
           ...(incoming.sessionId === undefined ? {} : { 'mcp.session.id': incoming.sessionId }),

@@ -85,7 +85,7 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
       release()
     }
   }
-  const request: Forwarder['request'] = async (message, ctx) => {
+  const sent: Forwarder['request'] = async (message, ctx) => {
     const release = await slots.take(ctx.mcpReq.signal)
     if (release === undefined)
       throw Object.assign(new Error(busy()), { code: -32000 })
@@ -101,5 +101,14 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
       release()
     }
   }
+  // Traced where telemetry is on: each request passed through a SERVER span of its method.
+  const { telemetry } = options
+  const request: Forwarder['request'] = telemetry
+    ? (message, ctx) => {
+        const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta
+        const about = ctx as { mcpReq: { id?: string | number }, http?: unknown, sessionId?: string }
+        return telemetry.serve({ method: message.method, requestId: about.mcpReq.id ?? '', transport: about.http ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(about.sessionId === undefined ? {} : { sessionId: about.sessionId }) }, () => sent(message, ctx))
+      }
+    : sent
   return { tool, request }
 }
