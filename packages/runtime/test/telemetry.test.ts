@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server'
 import { NodeSDK } from '@opentelemetry/sdk-node'
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace'
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 
@@ -23,7 +23,7 @@ let api: typeof OpenTelemetry
 beforeAll(async () => {
   process.env.OTEL_METRICS_EXPORTER = 'none'
   process.env.OTEL_LOGS_EXPORTER = 'none'
-  sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor({ exporter })], instrumentations: [] })
+  sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor(exporter)], instrumentations: [] })
   sdk.start()
   api = await import('@opentelemetry/api')
 })
