@@ -77,6 +77,23 @@ describe('named callers and the audit trail', () => {
       expect(file).not.toContain(secret)
   })
 
+  it('an upstream that ends stops the proxy, and the audit lines held are written first', async () => {
+    const audit = join(scratch, 'ended.jsonl')
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--audit-log', audit, '--artifact', snapshot, '--', process.execPath, UPSTREAM], ROOT, { EXIT_AFTER_CALL: '1' })
+    const client = await clientWith(served.url, '', 'modern')
+    try {
+      await client.callTool({ name: 'whoami', arguments: { n: 9 } })
+      if (served.child.exitCode === null)
+        await new Promise(resolve => served.child.once('exit', resolve))
+    }
+    finally {
+      await client.close().catch(() => {})
+      await served.close()
+    }
+    expect(served.stderr()).toContain('flatmcp proxy: the upstream server ended; stopping')
+    expect(readFileSync(audit, 'utf8').trim().split('\n').map(line => (JSON.parse(line) as { tool: string }).tool)).toEqual(['whoami'])
+  })
+
   it('the file is rotated past its size (FILE.1, the one before dropped), and lines that would fall too far behind the disk are dropped and said', async () => {
     const file = join(scratch, 'rotated.jsonl')
     const said: string[] = []

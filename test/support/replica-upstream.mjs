@@ -1,8 +1,10 @@
 // An MCP server over stdio (raw JSON-RPC, the 2025 handshake) for replicas of one proxy: `whoami`
 // answers which replica's server it is (REPLICA in its environment), the number it was sent and the
 // `_meta` it was called with. It starts in milliseconds, so a test can run several. With
-// HUNG_AFTER_LIST set, it answers nothing once it has listed its tools (a server stuck mid-run).
+// HUNG_AFTER_LIST set, it answers nothing once it has listed its tools (a server stuck mid-run);
+// with EXIT_AFTER_CALL, it exits once it has answered a call (a server that crashes).
 import { createInterface } from 'node:readline'
+import { setTimeout } from 'node:timers'
 
 const tools = [{
   name: 'whoami',
@@ -26,7 +28,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (method === 'tools/call' && params.name === 'whoami') {
     const answer = { replica: process.env.REPLICA ?? '', n: params.arguments?.n, meta: params._meta ?? {} }
-    return send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } })
+    send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } })
+    if (process.env.EXIT_AFTER_CALL)
+      setTimeout(() => process.exit(0), 50)
+    return
   }
   send({ jsonrpc: '2.0', id, error: { code: -32601, message: `no ${method}` } })
 })

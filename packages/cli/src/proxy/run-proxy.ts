@@ -130,7 +130,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
     log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`)
-    process.exit(1)
+    // The audit lines and spans held are written first, for two seconds at most.
+    void Promise.race([Promise.all([audit?.close(), telemetry?.shutdown()]), new Promise(resolve => setTimeout(resolve, 2000))]).catch(() => {}).finally(() => process.exit(1))
   })
 
   if (options.http) {

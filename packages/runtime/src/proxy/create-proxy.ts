@@ -13,7 +13,7 @@ import type { Overrides } from './compile/overrides'
 import type { Drift } from './compile/snapshot-drift'
 import type { ListVersion, ServedTool } from './serve/list-versions'
 import type { ProxyHealth } from './serve/health'
-import type { ProxiedCall } from './serve/observed'
+import type { CallObservers } from './serve/observed'
 import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget } from './upstream/upstream'
 import type { StartedCommand } from './upstream/stdio'
 import type { Server } from '@modelcontextprotocol/server'
@@ -37,11 +37,7 @@ import { connectAhead, connectUpstream } from './upstream/connect'
 import { handshakeOf, isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
 
-export interface ProxyOptions {
-  /** Hears each tools/call once answered (an audit trail, metrics): never an argument's value, a result or a credential. */
-  onCall?: (call: ProxiedCall) => void
-  /** OpenTelemetry's API, an SDK started: each call traced (its upstream call a child span, the trace context in `_meta`) and measured. */
-  telemetry?: McpServerOptions['telemetry']
+export interface ProxyOptions extends CallObservers {
   /** The profile served, as `createMcpServer`'s `profile` (a name, or a choice per request). Default: `portable`. */
   profile?: McpServerOptions['profile']
   /** The target profiles to compile besides `portable`. Default: the `profile` named, or every one for a choice function. */

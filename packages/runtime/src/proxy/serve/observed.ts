@@ -11,11 +11,19 @@ export interface ProxiedCall extends ObservedCall {
   upstream: string
 }
 
+/** What hears the calls a proxy serves (`ProxyOptions`). */
+export interface CallObservers {
+  /** Hears each tools/call once answered (an audit trail, metrics): never an argument's value, a result or a credential. */
+  onCall?: (call: ProxiedCall) => void
+  /** OpenTelemetry's API, an SDK started: each request traced (a call's upstream call a child span, the trace context in `_meta`) and measured. */
+  telemetry?: OtelApi
+}
+
 /** The upstream a tool's calls go to: the gateway entry it comes from, else the server's own name. */
 const upstreamName = (upstream: UpstreamClient, tool: string): string => upstream.origins?.().get(tool)?.server ?? upstream.getServerVersion()?.name ?? 'upstream'
 
 /** What hears a proxy's calls: its `onCall` with each call's upstream named, and its telemetry (made once per proxy). */
-export function proxyObservers(upstream: UpstreamClient, options: { onCall?: (call: ProxiedCall) => void, telemetry?: OtelApi }): { onCall?: (call: ObservedCall) => void, telemetry?: CallTelemetry } {
+export function proxyObservers(upstream: UpstreamClient, options: CallObservers): { onCall?: (call: ObservedCall) => void, telemetry?: CallTelemetry } {
   const { onCall, telemetry } = options
   return {
     ...(onCall ? { onCall: (call: ObservedCall) => onCall({ ...call, upstream: upstreamName(upstream, call.tool) }) } : {}),
