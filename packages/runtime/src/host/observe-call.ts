@@ -1,7 +1,7 @@
 // One tools/call, timed and told to `onCall` once answered: the tool it reached, the caller's
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
 import type { ObservedCall } from '../service/options'
-import type { CallTelemetry } from '../telemetry/call-telemetry'
+import type { CallTelemetry, IncomingRequest } from '../telemetry/call-telemetry'
 import { changedPaths } from '../util/changed-paths'
 
 /** What a call is known by before it runs. */
@@ -50,12 +50,29 @@ export async function observeCall<T>(onCall: (call: ObservedCall) => void, facts
   }
 }
 
-/** Who hears a call: the server's `onCall` and its telemetry, either or both; none where neither is set. */
-export function observers(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): ((call: ObservedCall) => void) | undefined {
-  if (!telemetry)
-    return onCall
-  return (call) => {
-    telemetry.finish(call)
-    onCall?.(call)
-  }
+/** What watches a server's tools/calls: `onCall` and telemetry (which hears each call too), made once per server. */
+export interface CallWatch {
+  onCall?: (call: ObservedCall) => void
+  telemetry?: CallTelemetry
+}
+
+export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): CallWatch {
+  const told = telemetry
+    ? (call: ObservedCall) => {
+        telemetry.finish(call)
+        onCall?.(call)
+      }
+    : onCall
+  return { ...(told ? { onCall: told } : {}), ...(telemetry ? { telemetry } : {}) }
+}
+
+/** How a tools/call came, for its span. */
+export type CallWay = Omit<IncomingRequest, 'method' | 'tool'>
+
+/** One tools/call as `watch` sees it: `call` fills the record it is given (none where nothing listens), traced and told. */
+export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: { tool?: string, input?: unknown }) => Promise<T>): Promise<T> {
+  const { onCall, telemetry } = watch
+  const observed = onCall ? {} : undefined
+  const run = (): Promise<T> => onCall ? observeCall(onCall, facts, observed!, () => call(observed)) : call()
+  return telemetry ? telemetry.serve({ method: 'tools/call', tool: facts.tool, ...way }, run) : run()
 }

@@ -4,14 +4,13 @@ import type { Server as ServerType } from '@modelcontextprotocol/sdk/server/inde
 import type { AskForm } from '../elicit/ask'
 import type { McpServerOptions } from '../service/options'
 import type { RequestFacts } from '../service/profile-choice'
-import type { CallToolResult } from '../service/results'
 import type { StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService, saidOnce } from '../service/tool-service'
-import { observeCall, observers } from './observe-call'
+import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
 import { repairStringArguments } from './string-arguments'
 
@@ -34,7 +33,7 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     return { era: 'legacy', ...(url ? { url } : {}), ...(headers ? { headers } : {}), ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }), clientInfo: () => server.getClientVersion() }
   }
   const telemetry = options.telemetry ? serverTelemetry(options.telemetry) : undefined
-  const onCall = observers(options.onCall, telemetry)
+  const watch = callWatch(options.onCall, telemetry)
   // The same object every time, serialized once: a StdioTransport writes its text as is.
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => service.list((await profile(factsOf(extra), 'list')).profile))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -42,11 +41,10 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     // The client can be asked during a call in a session (stdio, or HTTP with one) whose client offers elicitation.
     const askable = (extra.requestInfo === undefined || extra.sessionId !== undefined) && server.getClientCapabilities()?.elicitation !== undefined
     const ask: AskForm | undefined = askable ? params => server.elicitInput(params as never, { relatedRequestId: extra.requestId }) as never : undefined
-    const observed = onCall ? {} : undefined
-    const call = (): Promise<CallToolResult> => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}) }, name, unsure)
-    const run = (): Promise<CallToolResult> => onCall ? observeCall(onCall, { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
     const meta = request.params._meta as Record<string, unknown> | undefined
-    return telemetry ? telemetry.serve({ method: 'tools/call', tool: request.params.name, requestId: extra.requestId, transport: extra.requestInfo ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }) }, run) : run()
+    const facts = { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }
+    const way = { requestId: extra.requestId, transport: extra.requestInfo ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta } : {}), ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }) }
+    return watchedCall(watch, facts, way, observed => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}) }, name, unsure))
   })
   // tools/catalog and tools/describe are no 1.x request schema: they are served where no handler is.
   server.fallbackRequestHandler = async (request, extra) => {

@@ -5,12 +5,11 @@ import type { AskForm } from '../elicit/ask'
 import type { McpServerOptions } from '../service/options'
 import type { ClientInfo, RequestFacts } from '../service/profile-choice'
 import type { ToolService } from '../service/tool-service'
-import type { CallToolResult } from '../service/results'
 import type { CallTelemetry } from '../telemetry/call-telemetry'
 import type { ProgressUpdate, StandardSchemaV1, ToolDefinition } from '../tool/define-tool'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateCodec, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { replayedAsk } from '../elicit/replay'
-import { observeCall, observers } from './observe-call'
+import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
@@ -64,6 +63,7 @@ export function unknownTool(message: string): Error {
  */
 export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}, codec?: RequestStateCodec, traced?: CallTelemetry): void {
   const telemetry = traced ?? (options.telemetry ? serverTelemetry(options.telemetry) : undefined)
+  const watch = callWatch(options.onCall, telemetry)
   const profile = instanceProfile(options.profile)
   const http = options.request?.requestInfo
   const url = http ? URL.parse(http.url) ?? undefined : undefined
@@ -107,14 +107,11 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       ? replayedAsk(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses)
       : legacyAsks ? params => ctx.mcpReq.elicitInput(params as never) as never : undefined
     const rounds = facts.era === 'modern' ? { state: ctx.mcpReq.requestState(), responses: ctx.mcpReq.inputResponses as Record<string, unknown> | undefined } : undefined
-    const onCall = observers(options.onCall, telemetry)
-    const observed = onCall ? {} : undefined
-    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}), ...(observed ? { observed } : {}) }
+    const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
-    const call = (): Promise<CallToolResult> => service().call(request.params.name, request.params.arguments, about, name, unsure)
-    const run = (): Promise<CallToolResult> => onCall ? observeCall(onCall, { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }, observed!, call) : call()
-    const incoming = { method: 'tools/call', tool: request.params.name, requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta: meta as Record<string, unknown> } : {}), ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }
-    const result = telemetry ? await telemetry.serve(incoming, run) : await run()
+    const called = { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }
+    const way = { requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta: meta as Record<string, unknown> } : {}), ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }
+    const result = await watchedCall(watch, called, way, observed => service().call(request.params.name, request.params.arguments, observed ? { ...about, observed } : about, name, unsure))
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)
       return { ...result, requestState: await codec.mint(result.requestState, ctx) } as never

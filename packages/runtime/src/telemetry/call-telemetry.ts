@@ -81,7 +81,7 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
       }
     },
     finish(call) {
-      const upstream = upstreamOf?.(call.tool) ?? (call as { upstream?: string }).upstream
+      const upstream = upstreamOf?.(call.tool)
       const attributes = { 'gen_ai.tool.name': call.tool, 'mcp.method.name': 'tools/call', ...(upstream === undefined ? {} : { 'flatmcp.upstream': upstream }), ...(call.outcome === 'ok' ? {} : { 'error.type': call.outcome === 'tool-error' ? 'tool_error' : 'protocol_error' }) }
       duration.record(call.durationMs / 1000, attributes)
       calls.add(1, { ...attributes, 'flatmcp.outcome': call.outcome })
