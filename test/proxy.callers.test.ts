@@ -2,12 +2,14 @@
 // trail (`--audit-log`): one JSON line per call naming the caller's credential, never a value sent,
 // a result or a token; the file rotated past its size.
 import type { ProxiedCall } from '@flatmcp/runtime/proxy'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLine, auditLog } from '../packages/cli/src/proxy/audit-log'
-import { ROOT } from './support/client'
+import { readCallersFile } from '../packages/cli/src/proxy/callers-file'
+import { connectStdioV2, ROOT } from './support/client'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
 import { CLI, startListening } from './support/proxy'
 
@@ -75,6 +77,56 @@ describe('named callers and the audit trail', () => {
     const file = readFileSync(audit, 'utf8')
     for (const secret of ['424240', '515150', 'ci-secret-1', 'alice-secret-2'])
       expect(file).not.toContain(secret)
+  })
+
+  it('over stdio the client is limited by the entry named "stdio": past it, an MCP error with data.retryAfter, and nothing goes upstream; a file without one is refused', async () => {
+    const callers = join(scratch, 'stdio-callers.json')
+    writeFileSync(callers, JSON.stringify({ callers: { stdio: { callsPerMinute: 2 }, ci: { token: 'ci-secret-1' } } }))
+    const audit = join(scratch, 'stdio.jsonl')
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--callers', callers, '--audit-log', audit, '--artifact', snapshot, '--', process.execPath, UPSTREAM])
+    try {
+      for (let n = 0; n < 2; n++)
+        expect((await served.client.callTool({ name: 'whoami', arguments: { n: String(n) } })).isError).not.toBe(true)
+      const refused = await served.client.callTool({ name: 'whoami', arguments: { n: '7' } }).then(() => undefined, (error: unknown) => error as { code: number, message: string, data?: { retryAfter?: number } })
+      expect(refused?.code).toBe(-32000)
+      const wait = Number(/The client is at its limit \(2 calls a minute\); try again in (\d+) s\./.exec(refused?.message ?? '')?.[1])
+      expect(wait).toBeGreaterThanOrEqual(1)
+      expect(wait).toBeLessThanOrEqual(30)
+      expect(refused?.data?.retryAfter).toBe(wait)
+      // The session goes on: the list is not a call.
+      expect((await served.client.listTools()).tools.map(tool => tool.name)).toEqual(['whoami'])
+      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(2)
+    }
+    finally {
+      await served.close()
+    }
+    writeFileSync(callers, JSON.stringify({ callers: { ci: { token: 'ci-secret-1', inFlight: 1 } } }))
+    const run = spawnSync(process.execPath, [CLI, 'proxy', '--callers', callers, '--', process.execPath, UPSTREAM], { cwd: ROOT, encoding: 'utf8', input: '' })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain(`--callers ${callers}: over stdio only the entry named "stdio" applies`)
+  })
+
+  it('a callers file that is off is refused naming the file and the JSON path', () => {
+    const file = join(scratch, 'off.json')
+    const refusal = (callers: unknown): string => {
+      writeFileSync(file, JSON.stringify(callers))
+      try {
+        readCallersFile(file)
+        return ''
+      }
+      catch (error) {
+        return (error as Error).message
+      }
+    }
+    expect(refusal({ callers: { ci: { token: 'a', callsPerMinut: 3 } } })).toBe(`--callers ${file}: .callers["ci"].callsPerMinut: is not a caller's key ("token", "callsPerMinute", "inFlight")`)
+    expect(refusal({ callers: { ci: { inFlight: 3 } } })).toMatch(/\.callers\["ci"\]\.token: is missing \(only the entries named "token", the unnamed tokens' limits, and "stdio", the stdio client's, have none\)$/)
+    expect(refusal({ callers: { stdio: { token: 'a' } } })).toMatch(/\.callers\["stdio"\]\.token: the stdio client presents no token/)
+    expect(refusal({ callers: { a: { token: 't' }, b: { token: 't' } } })).toMatch(/\.callers\["b"\]\.token: is another caller's token too$/)
+    expect(refusal({ callers: { a: { token: 't', inFlight: 0 } } })).toMatch(/\.callers\["a"\]\.inFlight: must be a positive whole number \(it was 0\)$/)
+    expect(refusal({ callers: { 'a b': { token: 't' } } })).toMatch(/a caller's name is 1 to 64 letters/)
+    expect(refusal({ ci: { token: 't' } })).toMatch(/must be \{"callers"/)
+    expect(refusal({ callers: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 }, ci: { token: 't' } } })).toBe('')
+    expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 't' }], limits: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 } } })
   })
 
   it('an upstream that ends stops the proxy, and the audit lines held are written first', async () => {

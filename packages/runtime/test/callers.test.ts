@@ -4,6 +4,9 @@
 import { callerLimits, httpGuard } from '@flatmcp/runtime/proxy'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { PassThrough } from 'node:stream'
+import { StdioTransport } from '../src/host/stdio-transport'
+import { limitStdio } from '../src/proxy/serve/stdio-limits'
 import { changedPaths } from '../src/util/changed-paths'
 
 const asking = (token?: string): Request => new Request('http://127.0.0.1/mcp', { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })
@@ -46,6 +49,32 @@ describe('callers', () => {
     first.release()
     expect('release' in take('bot', 1)).toBe(true)
     expect('retryAfter' in take('bot', 1)).toBe(true)
+  })
+
+  it('over stdio, a call at once past the limit is answered at once with data.retryAfter, never passed on; an answer or a cancellation frees its place', async () => {
+    const output = new PassThrough()
+    const written: { id?: unknown, error?: { code: number, message: string, data: unknown } }[] = []
+    output.on('data', (chunk: Buffer) => written.push(...chunk.toString().trim().split('\n').map(line => JSON.parse(line) as never)))
+    const transport = new StdioTransport(new PassThrough(), output)
+    const passed: unknown[] = []
+    transport.onmessage = message => passed.push((message as { id?: unknown }).id)
+    limitStdio(transport, { inFlight: 2 })
+    const call = (id: number): void => transport.onmessage!({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } })
+    call(1)
+    call(2)
+    call(3)
+    transport.onmessage!({ jsonrpc: '2.0', id: 4, method: 'tools/list' })
+    await new Promise(resolve => setImmediate(resolve))
+    expect(passed).toEqual([1, 2, 4])
+    expect(written).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'The client is at its limit (2 calls at once); try again in 1 s.', data: { retryAfter: 1 } } }])
+    await transport.send({ jsonrpc: '2.0', id: 1, result: {} })
+    call(5)
+    call(6)
+    transport.onmessage!({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } })
+    call(7)
+    await new Promise(resolve => setImmediate(resolve))
+    expect(passed).toEqual([1, 2, 4, 5, undefined, 7])
+    expect(written.map(message => [message.id, message.error?.code])).toEqual([[3, -32000], [1, undefined], [6, -32000]])
   })
 
   it('changed paths are JSON Pointers of what differs, keys escaped, and none for equal values', () => {

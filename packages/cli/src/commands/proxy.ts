@@ -1,5 +1,5 @@
 // `flatmcp proxy`: an MCP server's tools served flat, over stdio or stateless HTTP.
-import type { HttpServing, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, HttpServing, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
@@ -34,7 +34,8 @@ export const proxy: Command = {
       schema (--always-load name lists a tool beside them), --surface auto whichever costs a session
       fewer tokens (the default with --config), --surface full every schema; --overrides file hides tools or
       parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint;
-      --audit-log file writes one JSON line per call (caller, tool, outcome, time, repaired paths)`,
+      --audit-log file writes one JSON line per call (caller, tool, outcome, time, repaired paths);
+      over stdio, --callers file's entry named stdio limits the client's calls a minute and at once`,
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
@@ -79,8 +80,10 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   if (servingFlag !== undefined && port === undefined)
     throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
   const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values)
+  const limits = port === undefined && values.callers !== undefined ? await stdioLimits(values.callers) : undefined
   return {
     ...(values['audit-log'] ? { auditLog: values['audit-log'] } : {}),
+    ...(limits ? { limits } : {}),
     ...(outputs ? { outputs } : {}),
     ...(surface ? { surface } : {}),
     ...(alwaysLoad ? { alwaysLoad } : {}),
@@ -88,6 +91,14 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
     ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
     ...(http ? { http } : {}),
   }
+}
+
+/** Over stdio the one client's limits: the callers file's entry named `stdio` (the tokens are HTTP's). */
+async function stdioLimits(file: string): Promise<CallerLimits> {
+  const { limits } = (await import('../proxy/callers-file')).readCallersFile(file)
+  if (!Object.hasOwn(limits, 'stdio'))
+    throw new UsageError(`--callers ${file}: over stdio only the entry named "stdio" applies (the client's limits: {"stdio": {"callsPerMinute": n, "inFlight": n}}), and the file has none; its tokens are for --http`)
+  return limits.stdio!
 }
 
 /**

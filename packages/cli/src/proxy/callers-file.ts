@@ -2,7 +2,8 @@
 //   {"callers": {"ci": {"token": "${CI_TOKEN}", "callsPerMinute": 120, "inFlight": 4}}}
 // A name is what the audit log and the limits say, never the token. An entry named `token` with no
 // token of its own sets the limits of the unnamed tokens (`--auth-token`, `--auth-token-file`,
-// FLATMCP_PROXY_TOKEN). Anything off is an error naming the file and the JSON path.
+// FLATMCP_PROXY_TOKEN), and one named `stdio` those of the client over stdio. Anything off is an
+// error naming the file and the JSON path.
 import type { CallerCredential, CallerLimits } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
@@ -14,6 +15,8 @@ export interface Callers {
 
 const NAME = /^[\w.@-]{1,64}$/
 const KEYS = ['token', 'callsPerMinute', 'inFlight']
+/** The entries that name no credential of their own: the unnamed tokens', and the stdio client's. */
+const UNNAMED = ['token', 'stdio']
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -35,8 +38,10 @@ function entryOf(name: string, entry: unknown, into: Callers): void {
   const stray = Object.keys(entry).find(key => !KEYS.includes(key))
   if (stray !== undefined)
     throw new Error(`${where}.${stray}: is not a caller's key (${KEYS.map(key => `"${key}"`).join(', ')})`)
-  if (entry.token === undefined && name !== 'token')
-    throw new Error(`${where}.token: is missing (only the entry named "token", the unnamed tokens' limits, has none)`)
+  if (entry.token === undefined && !UNNAMED.includes(name))
+    throw new Error(`${where}.token: is missing (only the entries named "token", the unnamed tokens' limits, and "stdio", the stdio client's, have none)`)
+  if (entry.token !== undefined && name === 'stdio')
+    throw new Error(`${where}.token: the stdio client presents no token (this entry holds its limits only)`)
   if (entry.token !== undefined) {
     if (typeof entry.token !== 'string' || entry.token.trim() === '')
       throw new Error(`${where}.token: must be a non-empty string (\${NAME} reads a variable)`)

@@ -2,7 +2,7 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { Downstream, GatewayEntry, HttpServing, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, Downstream, GatewayEntry, HttpServing, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
@@ -40,6 +40,8 @@ export interface ProxyCommandOptions {
   alwaysLoad?: string[]
   /** The operator's overrides (`--overrides file`, read by `readOverridesFile`). */
   overrides?: Overrides
+  /** Over stdio, the client's limits (`--callers` file's `stdio` entry). */
+  limits?: CallerLimits
   /** A file that gets one JSON line per tool call (`--audit-log`). */
   auditLog?: string
   /** The upstream command, started already (before the MCP SDK loaded). */
@@ -141,7 +143,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     await listenHttp(proxy, options.http, profiles ?? [], log, stop)
     return
   }
-  const served = await serveProxy(downstream => start(downstream.offer), { log })
+  const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}) })
   served.proxy.then(async (proxy) => {
     watch(proxy)
     await listed(proxy)

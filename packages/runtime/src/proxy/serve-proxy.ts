@@ -3,7 +3,7 @@
 // for each compiled profile beside it. The upstream's notifications reach HTTP clients on their subscription and listen streams.
 import type { ProfileRequest } from '../service/profile-choice'
 import type { OfferedCapabilities } from './upstream/upstream'
-import type { CallerLimits } from './http/caller-limits'
+import type { CallerLimits } from './serve/caller-limits'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'
@@ -17,6 +17,7 @@ import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
 import { hostsServed, listenAddress, needsCallerCredential, urlHost } from './http/loopback'
 import { admitted } from './http/admit'
+import { limitStdio } from './serve/stdio-limits'
 import { serveHttp } from './http/serve-http'
 import { ProxySetupError } from './upstream/setup-error'
 
@@ -38,6 +39,8 @@ export interface ServeProxyOptions {
   http?: HttpServing
   /** The profiles with routes of their own, `/mcp/<profile>` and `/<profile>/mcp` (the proxy must compile them and choose by `routedProfile`). */
   routes?: readonly string[]
+  /** Over stdio, the client's limits: past one, its tools/call is answered with an MCP error carrying `data.retryAfter`. */
+  limits?: CallerLimits
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
 }
@@ -110,12 +113,15 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
     return { ...await serveOverHttp(proxy, options.http, options.routes ?? [], log), proxy: Promise.resolve(proxy) }
   }
   if (typeof given === 'function')
-    return serveStarterOverStdio(given)
+    return serveStarterOverStdio(given, options.limits)
   if (options.http)
     return serveOverHttp(given, options.http, options.routes ?? [], log)
   const transport = new StdioTransport()
   const session = serveStdio(request => given.server(request), { transport })
-  return { closed: endOfInput(transport), close: () => session.close(), proxy: Promise.resolve(given) }
+  const closed = endOfInput(transport)
+  if (options.limits)
+    limitStdio(transport, options.limits)
+  return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
 }
 
 /** A JSON-RPC message's id where it is a request (an answer is owed), or undefined. */
@@ -156,13 +162,15 @@ function endOfInput(transport: StdioTransport): Promise<void> {
 }
 
 /** Over stdio, a proxy started once the client's first message says what it can do; then every message goes as it came. */
-function serveStarterOverStdio(start: ProxyStarter): ServedProxy {
+function serveStarterOverStdio(start: ProxyStarter, limits: CallerLimits | undefined): ServedProxy {
   const first = opening<unknown>()
   const started = start({ offer: first.opened.then(offerOf) })
   started.catch(() => {}) // the caller hears of it through `proxy`
   const transport = new StdioTransport()
   const session = serveStdio(async request => (await started).server(request), { transport })
   const closed = endOfInput(transport)
+  if (limits)
+    limitStdio(transport, limits)
   const handle = transport.onmessage!
   transport.onmessage = (message) => {
     first.open(message)

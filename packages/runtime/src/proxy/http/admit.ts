@@ -2,8 +2,8 @@
 // request's `authInfo` (its `clientId`; the token is never there), and where callers have limits, the
 // tool calls it carries counted against its caller's, refused past them with `429` and `Retry-After`.
 import type { Admitted } from './guard'
-import type { CallerLimits } from './caller-limits'
-import { callerLimits } from './caller-limits'
+import type { CallerLimits } from '../serve/caller-limits'
+import { callerLimits } from '../serve/caller-limits'
 import { boundedText, rpcError } from './json-rpc'
 
 /** The largest body read to count its calls, as the MCP handler reads one. */

@@ -1,0 +1,52 @@
+// Limits over stdio, where the one client is the caller: its tool calls a minute and at once, counted
+// as its requests come and released as their answers (or its cancellations) go. Past a limit the call
+// is answered at once with an MCP error that says when to try again (`data.retryAfter`, in seconds),
+// and nothing goes upstream.
+import type { JsonRpcMessage } from '../../service/preserialized'
+import type { StdioTransport } from '../../host/stdio-transport'
+import type { CallerLimits } from './caller-limits'
+import { isObject } from '../../util/object'
+import { callerLimits } from './caller-limits'
+
+/** The JSON-RPC error code of a call refused at a limit (the implementation-defined server range). */
+export const AT_LIMIT = -32000
+
+/** The id of a cancellation's request, where `message` is one. */
+function cancelled(message: JsonRpcMessage): unknown {
+  const { method, params } = message as { method?: unknown, params?: unknown }
+  return method === 'notifications/cancelled' && isObject(params) ? params.requestId : undefined
+}
+
+/** Counts the client's tools/calls against `limits` on `transport`, refusing those past them. Wrap after anything that owes answers. */
+export function limitStdio(transport: StdioTransport, limits: CallerLimits): void {
+  const take = callerLimits({}, limits)
+  const running = new Map<unknown, () => void>()
+  const release = (id: unknown): void => {
+    running.get(id)?.()
+    running.delete(id)
+  }
+  const receive = transport.onmessage!
+  transport.onmessage = (message) => {
+    const { id, method } = message as { id?: unknown, method?: unknown }
+    if (method !== 'tools/call' || id === undefined || running.has(id)) {
+      release(cancelled(message))
+      receive(message)
+      return
+    }
+    const taken = take(undefined, 1)
+    if ('release' in taken) {
+      running.set(id, taken.release)
+      receive(message)
+      return
+    }
+    const refusal = `The client is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`
+    void transport.send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
+  }
+  const send = transport.send.bind(transport)
+  transport.send = async (message) => {
+    const { id, method } = message as { id?: unknown, method?: unknown }
+    if (method === undefined)
+      release(id)
+    return send(message)
+  }
+}
