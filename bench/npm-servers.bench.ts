@@ -22,6 +22,7 @@ import { median } from './measure'
 const ROOT = new URL('..', import.meta.url).pathname
 const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
 export const SERVER_PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
+const STRICT_PROFILES = ['openai-strict', 'anthropic-strict'] as const
 /** Start-ups timed per server and way. */
 const RUNS = 3
 
@@ -40,6 +41,8 @@ export interface ServerResult {
    * what one tool used adds to it (a search for it, its description, as the surface answers them).
    */
   surface: Record<string, { list: number, oneTool: number }>
+  /** Tools served strict in each strict profile (the others served as portable, said). */
+  strict: Record<string, number>
 }
 
 /** Spawns a command as a client would and times it to its first tools/list answer. */
@@ -86,7 +89,8 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         times.compile.push(compiled.ms)
         proxiedCount = compiled.tools.length
       }
-      const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: UpstreamTool[], runtime: Record<string, { profiles?: Record<string, { inputSchema: unknown }> }> }
+      const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: UpstreamTool[], runtime: Record<string, { profiles?: Record<string, { inputSchema: unknown, strict?: boolean }> }> }
+      const strict = Object.fromEntries(STRICT_PROFILES.map(profile => [profile, snapshot.tools.filter(tool => snapshot.runtime[tool.name]!.profiles?.[profile]?.strict === true).length]))
       const cost = (tool: { name: string, description?: string }, inputSchema: unknown): number => definitionTokens({ name: tool.name, description: tool.description, inputSchema })
       const own = new Map(listed.map(tool => [tool.name, cost(tool, tool.inputSchema)]))
       const profiles: Record<string, number> = {}
@@ -123,6 +127,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         startup: { direct: median(times.direct), snapshot: median(times.snapshot), compile: median(times.compile) },
         compileMs,
         surface,
+        strict,
       })
     }
   }
@@ -150,7 +155,7 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
   ]))
   const sum = (f: (s: ServerResult) => number): number => results.reduce((n, s) => n + f(s), 0)
   const mid = (values: number[]): number => median(values)
-  table(['all servers', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`)], [['', sum(s => s.tools.direct), sum(s => s.tools.proxied), ...SERVER_PROFILES.map(p => r(sum(s => s.tokens.profiles[p]!), sum(s => s.tokens.direct)))]])
+  table(['all servers', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`), ...STRICT_PROFILES.map(p => `served ${p}`)], [['', sum(s => s.tools.direct), sum(s => s.tools.proxied), ...SERVER_PROFILES.map(p => r(sum(s => s.tokens.profiles[p]!), sum(s => s.tokens.direct))), ...STRICT_PROFILES.map(p => `${sum(s => s.strict[p]!)} of ${sum(s => s.tools.proxied)}`)]])
   console.log('\n14b. the same servers behind --surface search: tokens of the list a session starts with ÷ the full list, and with one tool used (found by its name, described) ÷ the full list, per profile')
   table(['server', 'tools', ...SERVER_PROFILES.flatMap(p => [`${p} start`, 'one tool'])], results.map(s => [s.name, s.tools.direct, ...SERVER_PROFILES.flatMap(p => [r(s.surface[p]!.list, s.tokens.profiles[p]!), r(s.surface[p]!.oneTool, s.tokens.profiles[p]!)])]))
   const large = results.filter(s => s.tools.direct >= 20)

@@ -43,15 +43,16 @@ describe('a JSON Schema is a tool input like any other', () => {
     expect(properties(compiled.inputSchema).values.type).toBe('object')
     expect(compiled.preset).toBe('json-schema')
     expect(coerceArgs({ filter: '{"actor":"a"}', values: '[1]' }, compiled.coercion)).toEqual({ filter: { actor: 'a' }, values: '[1]' })
-    // A validator keeps the keys a root says nothing of: a strict profile cannot close it, so the tool is served portable, said.
+    // A validator keeps the keys a root says nothing of: a strict profile closes it with a rest key that carries them, said.
     const open = compileTool({ name: 'actions_list', input }, { profile: 'openai-strict' })
-    expect(open.strict).toBe(false)
-    expect(open.diagnostics.map(d => d.message)).toContain('served as portable, not openai-strict: an object that says nothing of other keys, which a JSON Schema validator keeps (it has no "additionalProperties": false), cannot be closed')
+    expect(open.strict).toBe(true)
+    expect(open.diagnostics.map(d => d.message)).toContain('openai-strict takes no keys an object does not name: this object\'s other keys are advertised in "other_keys" as the JSON text of an object, which the server merges back')
+    expect(inverseArgs({ filter: { actor: 'a', other_keys: '{"since":1}' }, values: { other_keys: '{"x":1}' }, other_keys: '{"page":2}' }, open)).toEqual({ filter: { actor: 'a', since: 1 }, values: { x: 1 }, page: 2 })
     const strict = compileTool({ name: 'actions_list', input: { ...input, additionalProperties: false } }, { profile: 'openai-strict' })
     expect(strict.strict).toBe(true)
-    // `values` takes any keys: strict closes every object, so it is JSON text, parsed back.
-    expect(strict.decode?.properties?.values?.parse).toBe('json')
-    expect(inverseArgs({ filter: { actor: 'a' }, values: '{"x":1}' }, strict)).toEqual({ filter: { actor: 'a' }, values: { x: 1 } })
+    // `values` takes any keys: strict closes every object, so its keys go in its rest key, merged back.
+    expect(strict.decode?.properties?.values?.rest).toBe('other_keys')
+    expect(inverseArgs({ filter: { actor: 'a' }, values: { other_keys: '{"x":1}' } }, strict)).toEqual({ filter: { actor: 'a' }, values: { x: 1 } })
   })
 
   it('a Standard Schema whose vendor is json-schema is read the same way, and the caller\'s schema is never changed', () => {

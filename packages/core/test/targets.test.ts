@@ -39,11 +39,18 @@ describe('oracles', () => {
     expect(strict).toBeGreaterThan(corpus.length / 2)
   })
 
-  it('openai-strict: a fallback tool is one toStrictJsonSchema rejects as it is (the fallback is needed)', () => {
+  it('openai-strict: a tool past OpenAI\'s limits (which its SDK does not check) falls back, said with the reason', () => {
+    const big = compileTool({ name: 'big', input: z.object({ pick: z.enum(Array.from({ length: 300 }, (_, n) => `a value long enough to count toward the enum's characters ${n}`) as [string, ...string[]]) }) }, { profile: 'openai-strict' })
+    expect(big.strict).toBe(false)
+    expect(big.diagnostics.find(d => d.code === 'strict-fallback')?.message).toMatch(/an enum of 300 values and \d+ characters/)
+  })
+
+  it('openai-strict: a loose root is closed with a rest key that toStrictJsonSchema takes as it is', () => {
     const loose = compileTool({ name: 'loose', input: z.looseObject({ a: z.string() }) }, { profile: 'openai-strict' })
-    expect(loose.strict).toBe(false)
-    expect(loose.diagnostics.find(d => d.code === 'strict-fallback')?.message).toContain('unknown keys')
-    expect(() => toStrictJsonSchema(loose.inputSchema as never)).toThrow(/additionalProperties/)
+    expect(loose.strict).toBe(true)
+    expect(loose.decode).toEqual({ rest: 'other_keys' })
+    expect(toStrictJsonSchema(loose.inputSchema as never)).toEqual(loose.inputSchema)
+    expect(inverseArgs({ a: 'x', other_keys: '{"b":[1],"other_keys":2}' }, loose)).toEqual({ a: 'x', b: [1], other_keys: 2 })
   })
 
   it('anthropic-strict: transformJSONSchema gives every strict tool back unchanged', () => {
@@ -85,12 +92,13 @@ const media = z.discriminatedUnion('kind', [
 ])
 
 describe('what a profile says of objects (PROFILE_OBJECTS, which the runtime reads without the compiler)', () => {
-  it('is what its rules make: an object of unknown keys kept or sent as JSON text, additionalProperties kept or dropped', () => {
+  it('is what its rules make: an object of unknown keys kept, closed with a rest key or sent as JSON text, additionalProperties kept or dropped', () => {
     for (const profile of PROFILE_NAMES) {
       const facts = PROFILE_OBJECTS[profile]
       const tool = compileTool({ name: 't', input: z.object({ meta: z.record(z.string(), z.string()), inner: z.object({ a: z.string() }) }) }, { profile })
       const meta = (tool.inputSchema.properties as Record<string, JsonSchemaObject>).meta!
-      expect(meta.type === 'object', `${profile} keeps an open object`).toBe(facts.openObjects)
+      // Closed (strict profiles carry the other keys in a rest key) or JSON text (gemini) where the profile takes no open object.
+      expect(meta.type === 'object' && meta.additionalProperties !== false, `${profile} keeps an open object`).toBe(facts.openObjects)
       expect(JSON.stringify(tool.inputSchema).includes('"additionalProperties"'), `${profile} writes additionalProperties`).toBe(facts.additionalProperties)
       // A target profile carries its own, as it carries the probe's facts.
       const target = resolveTarget(profile).profile
@@ -188,8 +196,8 @@ describe('rules', () => {
     const closedOnly: TargetProfile = { name: 'closed-only', strict: true, rules: [targetRules.encodeOpenObjects, targetRules.closeObjects] }
     const tool = compileTool({ name: 't', input: z.object({ a: z.string().optional(), r: z.record(z.string(), z.number()) }) }, { profile: closedOnly })
     expect(tool.profile).toBe('closed-only')
-    expect(tool.inputSchema).toMatchObject({ additionalProperties: false, properties: { a: { type: 'string' }, r: { type: 'string' } }, required: ['r'] })
-    expect(inverseArgs({ r: '{"x":1}' }, tool)).toEqual({ r: { x: 1 } })
+    expect(tool.inputSchema).toMatchObject({ additionalProperties: false, properties: { a: { type: 'string' }, r: { type: 'object', properties: { other_keys: { type: 'string' } }, additionalProperties: false } }, required: ['r'] })
+    expect(inverseArgs({ r: { other_keys: '{"x":1}' } }, tool)).toEqual({ r: { x: 1 } })
     expect(profileViolations(tool.inputSchema, closedOnly)).toEqual([])
   })
 
@@ -305,10 +313,12 @@ describe('intersections', () => {
     for (const profile of PROFILE_NAMES) {
       const tool = compileTool({ name: 'create_table', input }, { profile })
       const field = (tool.inputSchema.properties as Record<string, Record<string, unknown>>).field!
-      // Open where the profile folds the intersection (minimal keeps the allOf); JSON text where it closes every object.
-      expect(Array.isArray(field.allOf) || field.additionalProperties === true || field.type === 'string', JSON.stringify(field)).toBe(true)
+      // Open where the profile folds the intersection (minimal keeps the allOf); JSON text or a rest key where it closes every object.
+      const rest = tool.decode?.properties?.field?.rest
+      expect(Array.isArray(field.allOf) || field.additionalProperties === true || field.type === 'string' || rest === 'other_keys', JSON.stringify(field)).toBe(true)
       expect(field).not.toHaveProperty('items')
-      const written = field.type === 'string' ? { field: JSON.stringify(value.field) } : value
+      const { name, ...others } = value.field
+      const written = field.type === 'string' ? { field: JSON.stringify(value.field) } : rest ? { field: { name, other_keys: JSON.stringify(others) } } : value
       expect(served(tool, written, input)).toEqual(value)
     }
   })

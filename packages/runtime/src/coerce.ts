@@ -4,7 +4,7 @@
 export { coerceArgs } from './coerce/coerce-args'
 export { readScalar } from './coerce/scalars'
 export type { ScalarReader } from './coerce/scalars'
-export { inverseArgs, NULL_READINGS, readingsOf, repairsOf, triesOf } from './coerce/inverse-args'
+export { inverseArgs, NULL_READINGS, readingsOf, RefusedArguments, repairsOf, triesOf } from './coerce/inverse-args'
 export type { InversePlan, InverseTry, NullReading } from './coerce/inverse-args'
 export type { CoercionPlan } from '@flatmcp/core'
 export { readArguments, readingPlan, readInTurn } from './read/readings'

@@ -111,6 +111,25 @@ describe('flat() with a target profile', () => {
     expect(input['~standard'].validate({ kind: 'post', media: '[{"url":"u"}]' })).toEqual({ value: { kind: 'post', count: 1, media: [{ url: 'u' }] } })
   })
 
+  it('openai-strict: a record and a loose object are closed with a rest key, merged back; a rest key holding no JSON object is refused, naming it', () => {
+    const Labels = z.object({ id: z.string(), labels: z.record(z.string(), z.string()), extra: z.looseObject({ name: z.string() }) })
+    const input = flat(Labels, { name: 'labels', profile: 'openai-strict' })
+    const schema = input['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as Record<string, any>
+    expect(schema.properties.labels).toMatchObject({ type: 'object', properties: { other_keys: { type: 'string' } }, required: ['other_keys'], additionalProperties: false })
+    expect(schema.properties.extra.required).toEqual(['name', 'other_keys'])
+    const sent = { id: 'a', labels: { other_keys: '{"env":"prod","team":"core"}' }, extra: { name: 'n', other_keys: '{"seen":true}' } }
+    expect(input['~standard'].validate(sent)).toEqual({ value: { id: 'a', labels: { env: 'prod', team: 'core' }, extra: { name: 'n', seen: true } } })
+    expect(input['~standard'].validate({ ...sent, labels: { other_keys: '{}' }, extra: { name: 'n', other_keys: null } })).toEqual({ value: { id: 'a', labels: {}, extra: { name: 'n' } } })
+    // The original still judges what the rest key carried: a label must be a string.
+    expect((input['~standard'].validate({ ...sent, labels: { other_keys: '{"env":1}' } }) as { issues?: unknown[] }).issues).toHaveLength(1)
+    for (const [held, why] of [['[1]', 'it held "[1]"'], ['not json', 'it held "not json"'], [7, 'it held 7']] as const) {
+      const refused = input['~standard'].validate({ ...sent, labels: { other_keys: held } }) as { issues?: { message: string }[] }
+      expect(refused.issues?.[0]?.message).toBe(`"other_keys" holds the object's other keys as the JSON text of an object ({} for none); ${why}.`)
+    }
+    const twice = input['~standard'].validate({ ...sent, extra: { name: 'n', other_keys: '{"name":"m"}' } }) as { issues?: { message: string }[] }
+    expect(twice.issues?.[0]?.message).toBe('"other_keys" holds the keys not sent beside it, and "name" was sent beside it too.')
+  })
+
   it('reports the first reading\'s issues when no reading is accepted', () => {
     const input = flat(Post, { name: 'post', profile: 'openai-strict' })
     const result = input['~standard'].validate({ kind: 'post', tag: 5, count: null, media: null }) as unknown as { issues: { path: string[] }[] }

@@ -2,6 +2,7 @@ import type { ClientHints } from './client-hints'
 import type { Diagnostic, JsonPointer, JsonSchema, JsonSchemaObject, PresetName, ProfileName } from '../types'
 import type { OriginalSchema, SchemaConverters } from '../frontend/original-schema'
 import type { JsonSchemaOriginal } from '../frontend/json-schema'
+import { keepDecodedNulls } from '../plan/decoded-nulls'
 import { isJsonSchemaDocument } from '../frontend/json-schema'
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { TargetProfile } from '../profiles/apply'
@@ -241,8 +242,10 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     compiled.strict = targeted.strict
   const plans = originals.map(original => planCoercion(original.schema, { notes: original.notes, nullsMeanAbsent: targeted?.nullsMeanAbsent }))
   compiled.coercion = plans.length === 1 ? plans[0]! : mergeObjectPlans(plans)
-  if (targeted?.decode)
+  if (targeted?.decode) {
     compiled.decode = targeted.decode
+    compiled.coercion = keepDecodedNulls(compiled.coercion, targeted.decode)
+  }
   if (discriminator !== undefined)
     compiled.discriminator = discriminator
   const slices = Object.fromEntries(parts.filter(([part]) => part !== 'input').map(([part, schema]) => [part, Object.keys(schema.properties ?? {})]))

@@ -35,6 +35,11 @@ export interface CoercionPlan {
   nullIsAbsent?: true
   /** A target's decoding: the key's value was advertised wrapped, `{ "value": … }`; it is taken out. */
   unwrap?: 'value'
+  /**
+   * A target's decoding: this object was closed with this key holding its other keys as the JSON text
+   * of an object (`{}` or null for none); the key is taken out and the keys it holds merged back in.
+   */
+  rest?: string
   /** Plans for an object's keys. */
   properties?: Record<string, CoercionPlan>
   /** The plan for keys not listed in `properties` (record values, catch-alls). */

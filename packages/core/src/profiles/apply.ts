@@ -161,6 +161,14 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     fallback: (path, reason) => fallbacks.push({ path, reason }),
     nullsMeanAbsent: () => nullsMeanAbsent = true,
     nullMeansLeftOut: (path, unwrap) => leftOut.push([path, unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
+    restKey(path, key) {
+      // The other keys' values are inside the rest key's JSON text now, judged by the original alone.
+      const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/additionalProperties`)
+      encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)))
+      leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)), [path, { rest: key }])
+      diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
+    },
+    hasRestKey: path => leftOut.some(([pointer, mark]) => pointer === path && mark.rest !== undefined),
     isEncoded: path => encoded.includes(path),
     // Pointers of the portable schema; a branch a rule split off stands where its node stood.
     nullIsAbsent: path => sameAsAbsent.has(path.replace(/\/anyOf\/\d+/g, '')),

@@ -59,7 +59,10 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
   const out: Record<string, Json> = {}
   const left = new Set<string>()
   const required = Array.isArray(node.required) ? node.required : []
+  const rest = decode?.rest
   for (const [key, child] of Object.entries(node.properties)) {
+    if (key === rest)
+      continue
     // A null the schema does not take at an optional key: the model leaves the key out (its parser reads both alike).
     const sub = decode?.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined
     if (hasOwn(value, key) && value[key] === null && !required.includes(key) && isSchemaObject(child) && 'type' in child && !takesNull(child) && sub?.parse !== 'json' && !sub?.unwrap) {
@@ -75,6 +78,8 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
       setOwn(out, key, null)
     }
   }
+  if (rest !== undefined)
+    setOwn(out, rest, restText(value, node.properties, rest))
   if (node.additionalProperties !== false) {
     for (const key of Object.keys(value)) {
       if (!hasOwn(out, key) && !left.has(key))
@@ -82,6 +87,16 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
     }
   }
   return out
+}
+
+/** The keys of `value` that `properties` does not name (the rest key's own name among them), as JSON text. */
+function restText(value: Record<string, Json>, properties: Record<string, unknown>, rest: string): string {
+  const others: Record<string, Json> = {}
+  for (const key of Object.keys(value)) {
+    if (!hasOwn(properties, key) || key === rest)
+      setOwn(others, key, value[key])
+  }
+  return JSON.stringify(others)
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Kind } from '../keywords'
 import { splitByKind } from '../flatten/facets'
 import { ANNOTATIONS, setTypes, typesOf, withSentence } from '../keywords'
 import { childPointer, hasOwn, isSchemaObject } from '../json'
+import { onlyObject, withRestKey } from './rest-key'
 
 /** What a rule may tell the compiler besides the node it returns. */
 export interface TargetContext {
@@ -24,6 +25,10 @@ export interface TargetContext {
    * before anything else. `unwrap`: the key's value is advertised as `{ value }`, taken out again.
    */
   nullMeansLeftOut: (path: JsonPointer, unwrap: boolean) => void
+  /** The object at `path` is closed with `key` holding its other keys as JSON text: the inverse map merges them back. */
+  restKey: (path: JsonPointer, key: string) => void
+  /** Whether the object at `path` was closed with a rest key. */
+  hasRestKey: (path: JsonPointer) => boolean
   /** Whether the value at `path` is advertised as JSON text. */
   isEncoded: (path: JsonPointer) => boolean
   /** Whether the parser reads the optional key at `path` alike when left out and when `null`. */
@@ -219,14 +224,20 @@ const NOT_STRINGS = new Set<Kind>(['number', 'integer', 'boolean'])
 const KIND_WORDS: Record<string, string> = { number: 'a number', integer: 'an integer', boolean: 'a boolean' }
 
 /**
- * Objects with unknown keys become JSON text: a strict target closes every object. Where the place
- * also takes numbers or booleans with bounds of their own (`maximum`, an enum), those stay a branch
+ * Objects with unknown keys are closed, a strict target closing every object: one that is an object
+ * (or null) and nothing else keeps its named keys and gets a rest key for the others (`rest-key.ts`);
+ * at a place of other kinds too, the object becomes JSON text. Where the place also takes numbers or booleans with bounds of their own (`maximum`, an enum), those stay a branch
  * as they are, bounds and all, beside the JSON text (which the inverse map parses only from a string).
  */
 export const encodeOpenObjects: TargetRule = {
   name: 'encode-open-objects',
   node(node, path, ctx) {
-    if (path === '' || !isOpenObject(node, ctx.keepsUnknownKeys))
+    if (!isOpenObject(node, ctx.keepsUnknownKeys))
+      return node
+    // An object and nothing else keeps its named keys, and the others go in the rest key.
+    if (onlyObject(node))
+      return withRestKey(node, path, ctx)
+    if (path === '')
       return node
     const facets = [...splitByKind(node).kinds].filter(([kind]) => NOT_STRINGS.has(kind)).map(([, facet]) => facet)
     if (!facets.some(facet => Object.keys(facet).some(keyword => keyword !== 'type')))
@@ -291,8 +302,12 @@ export const requireEveryKey: TargetRule = {
       if (required.has(key))
         return [key, child]
       const at = childPointer(path, 'properties', key)
-      if (!takesNull(child))
+      if (!takesNull(child)) {
+        // The original's plan may not know the key (it came from another alternative of an open object): the decoding drops its null.
+        if (ctx.hasRestKey(path))
+          ctx.nullMeansLeftOut(at, false)
         return [key, withNull(child)]
+      }
       // The parser gives a `null` the output of a left-out key (pydantic's `= None`, Go's nil): plain nullability says both.
       if (ctx.nullIsAbsent(at))
         return [key, child]

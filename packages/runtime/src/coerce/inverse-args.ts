@@ -153,13 +153,17 @@ const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 
 /**
  * The arguments as the original schema expects them, under one reading of its nulls; with `scalars`,
- * scalars' JSON text read too (once the original rejected them without). Never throws.
+ * scalars' JSON text read too (once the original rejected them without). Never throws: arguments the
+ * decoding refuses (a rest key that holds no JSON object) come back as `RefusedArguments`, saying why.
  */
 export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading = 'plan', scalars = false): unknown {
   // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
   const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
   const notJson = notJsonOf(args)
-  return coerceArgs(plan.decode ? decoded(written, plan.decode, notJson) : written, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars ? readScalar : undefined, notJson)
+  const decodedArgs = plan.decode ? decoded(written, plan.decode, notJson) : written
+  if (decodedArgs instanceof RefusedArguments)
+    return decodedArgs
+  return coerceArgs(decodedArgs, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars ? readScalar : undefined, notJson)
 }
 
 /** Texts found not to be JSON, by the arguments they came in: each reading of them parses a text at most once. */
@@ -180,6 +184,8 @@ function notJsonOf(args: unknown): Set<string> | undefined {
  * taken out of it.
  */
 const DECODE_STEP: ObjectStep = (value, plan) => {
+  if (plan.rest !== undefined)
+    value = withRestMerged(value, plan.rest)
   // Only a planned object's keys can change (not those of a parsed JSON-text value's).
   if (!plan.properties && !plan.additional)
     return [value, plan]
@@ -203,16 +209,68 @@ const DECODE_STEP: ObjectStep = (value, plan) => {
   return [out ?? value, plan]
 }
 
+/**
+ * Arguments a target's decoding refuses, with why: a rest key that holds no JSON object, or names a
+ * key sent beside it. Given to the check in place of the arguments; the call is refused with `message`.
+ */
+export class RefusedArguments {
+  constructor(readonly message: string) {}
+}
+
+/** Why the decoding under way refuses its arguments (set by `DECODE_STEP`, read once `coerceArgs` returns). */
+let refusal: string | undefined
+
+/** A value, named briefly for a refusal. */
+function described(value: Json): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/** The object with the rest key taken out and the keys its JSON text holds merged in (see `CoercionPlan.rest`). */
+function withRestMerged(value: Record<string, Json>, key: string): Record<string, Json> {
+  if (!Object.prototype.hasOwnProperty.call(value, key))
+    return value
+  const text = value[key]
+  let others: Json = null
+  if (typeof text === 'string') {
+    try {
+      others = JSON.parse(text) as Json
+    }
+    catch {
+      others = undefined
+    }
+  }
+  if (text !== null && (typeof others !== 'object' || others === null || Array.isArray(others))) {
+    refusal ??= `"${key}" holds the object's other keys as the JSON text of an object ({} for none); it held ${described(text)}.`
+    return value
+  }
+  const out: Record<string, Json> = {}
+  for (const name of Object.keys(value)) {
+    if (name !== key)
+      set(out, name, value[name])
+  }
+  for (const [name, item] of Object.entries((others ?? {}) as Record<string, Json>)) {
+    if (Object.prototype.hasOwnProperty.call(out, name)) {
+      refusal ??= `"${key}" holds the keys not sent beside it, and "${name}" was sent beside it too.`
+      return value
+    }
+    set(out, name, item)
+  }
+  return out
+}
+
 /** Decodings by the arguments they came from, so a server trying one reading after another parses the JSON text once. */
 const decodings = new WeakMap<object, { decode: CoercionPlan, value: unknown }>()
 
 function decoded(args: unknown, decode: CoercionPlan, notJson: Set<string> | undefined): unknown {
-  if (typeof args !== 'object' || args === null)
-    return coerceArgs(args, decode, DECODE_STEP, undefined, notJson)
-  const known = decodings.get(args)
+  const known = typeof args === 'object' && args !== null ? decodings.get(args) : undefined
   if (known?.decode === decode)
     return known.value
-  const value = coerceArgs(args, decode, DECODE_STEP, undefined, notJson)
-  decodings.set(args, { decode, value })
+  refusal = undefined
+  const done = coerceArgs(args, decode, DECODE_STEP, undefined, notJson)
+  const value = refusal === undefined ? done : new RefusedArguments(refusal)
+  refusal = undefined
+  if (typeof args === 'object' && args !== null)
+    decodings.set(args, { decode, value })
   return value
 }

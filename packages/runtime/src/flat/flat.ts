@@ -6,6 +6,7 @@ import type { ReadingPlan, Tried } from '../read/readings'
 import type { InferInput, InferOutput, StandardSchemaV1 } from '../tool/define-tool'
 import type { Issue } from '../validate/validate'
 import { loadCompiler } from '../precomputed/compiler'
+import { RefusedArguments } from '../coerce/inverse-args'
 import { readArguments, readingPlan } from '../read/readings'
 import { describeIssues as describeIssuesFor, modelIssues } from '../validate/messages'
 
@@ -134,6 +135,8 @@ export function flat<S extends StandardSchemaV1>(schema: S, options: FlatOptions
             (options.onError ?? logThrown)(error)
             return { issues: [{ message: 'could not be checked: an internal error occurred (logged on the server)' }] }
           }
+          if (args instanceof RefusedArguments)
+            return { issues: [{ message: args.message }] }
           try {
             const result = original.validate(args)
             return result instanceof Promise ? result.catch(threw) : result

@@ -3,7 +3,7 @@
 // in `read/`); a call whose list is not known is read under every list and must read alike.
 import type { ExtendOptions } from './options'
 import type { Form, ToolEntry } from './tools'
-import { inverseArgs } from '../coerce/inverse-args'
+import { inverseArgs, RefusedArguments } from '../coerce/inverse-args'
 import { readArguments } from '../read/readings'
 import { isChooserSchema } from '../tool/standard-schema'
 import { defineOwn, isObject } from '../util/object'
@@ -28,6 +28,8 @@ function select(args: Record<string, unknown>, keep: (key: string) => boolean): 
 /** Validates the shared fields, `params` and `input` of one reading of the arguments. */
 async function checkArgs(entry: ToolEntry, args: unknown, extend: ExtendOptions | undefined): Promise<Checked> {
   const { definition, compiled } = entry
+  if (args instanceof RefusedArguments)
+    return { ok: false, message: `Invalid arguments for tool "${definition.name}": ${args.message}` }
   if (!isObject(args))
     return { ok: false, message: `Invalid arguments for tool "${definition.name}": expected a JSON object.` }
   const extendKeys = compiled.slices?.extend ?? []
@@ -60,7 +62,7 @@ export async function readArgs(entry: ToolEntry, form: Form, raw: unknown, exten
   if (!tried.result.ok && isChooserSchema(entry.definition.input)) {
     const { reading } = form
     const args = reading.coerce ? inverseArgs(raw, reading.plan, ...reading.tries[0]!) : raw
-    if (isObject(args))
+    if (isObject(args) && !(args instanceof RefusedArguments))
       return { checked: { ok: true, fields: undefined, params: undefined, input: args }, args }
   }
   return { checked: tried.result, args: tried.args }

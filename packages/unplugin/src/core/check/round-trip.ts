@@ -1,7 +1,7 @@
 import type { CoercionPlan, JsonSchema, ProfileName } from '@flatmcp/core'
 import type { SupersetOptions } from './superset'
 import { modelAnswer, outputDifference, resolveTarget } from '@flatmcp/core'
-import { readArguments, readingPlan } from '@flatmcp/runtime/coerce'
+import { readArguments, readingPlan, RefusedArguments } from '@flatmcp/runtime/coerce'
 import { acceptedSamples, minimise, originalReader } from './superset'
 import { CLIENT_VALIDATORS } from './validators'
 
@@ -37,7 +37,7 @@ export async function checkRoundTrip(form: ProfiledForm, profile: string, parts:
     if (!advertised(written))
       return { written, reason: `the ${profile} schema rejects the model's form of the value` }
     // Read back as a server reads a call: the same loop, the same order of readings.
-    const { result: read, args: back } = await readArguments(written, reading, args => reader.read(args), read => read !== undefined)
+    const { result: read, args: back } = await readArguments(written, reading, async args => args instanceof RefusedArguments ? undefined : reader.read(args), read => read !== undefined)
     if (!read)
       return { written, back, reason: 'the original rejects what the inverse map gives back' }
     const at = outputDifference(output, read.output)
