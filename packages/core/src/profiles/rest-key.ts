@@ -5,7 +5,7 @@
 // original then judges them as it judges any key of its own.
 import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severity } from '../types'
 import { hasOwn, isSchemaObject, setOwn } from '../json'
-import { typesOf, withSentence } from '../keywords'
+import { typesOf } from '../keywords'
 
 const kindsOf = (node: JsonSchemaObject): string[] => typesOf(node) ?? []
 
@@ -41,7 +41,7 @@ function valuesNote(values: JsonSchema | undefined): string {
   if (kinds.length === 0)
     return ''
   const named = kinds.map(kind => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`).join(' or ')
-  return ` Each value is ${named}${isSchemaObject(values) && kindsOf(values).includes('null') ? ' or null' : ''}.`
+  return ` Values: ${named}${isSchemaObject(values) && kindsOf(values).includes('null') ? ' or null' : ''}.`
 }
 
 /** The open object at `path`, closed, its other keys advertised in one key as JSON text (`ctx.restKey` records it for the inverse map). */
@@ -51,7 +51,7 @@ export function withRestKey(node: JsonSchemaObject, path: JsonPointer, ctx: Rest
   const properties: Record<string, JsonSchema> = {}
   for (const [name, child] of Object.entries(named))
     setOwn(properties, name, child as JsonSchema)
-  const note = `Keys beyond those listed, as the JSON text of an object: {"key": value, …}, or {} for none.${valuesNote(node.additionalProperties as JsonSchema | undefined)}`
+  const note = `Other keys, as JSON object text ({} for none).${valuesNote(node.additionalProperties as JsonSchema | undefined)}`
   setOwn(properties, key, { type: 'string', description: note })
   const { additionalProperties: _open, ...closed } = node
   ctx.restKey(path, key)
@@ -60,7 +60,6 @@ export function withRestKey(node: JsonSchemaObject, path: JsonPointer, ctx: Rest
   const required = (Array.isArray(node.required) ? node.required as string[] : []).filter(name => hasOwn(named, name))
   return {
     ...closed,
-    ...(typeof node.description === 'string' ? { description: withSentence(node.description, `Other keys go in "${key}".`) } : {}),
     properties,
     required: [...required, key],
     additionalProperties: false,
