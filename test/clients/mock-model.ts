@@ -23,8 +23,8 @@ export interface Script {
 export interface Recorded {
   /** Each request's path. */
   paths: string[]
-  /** The scripted tool's definition as the client offered it to the model (name and schema). */
-  offered: { name: string, schema: unknown } | undefined
+  /** The scripted tool's definition as the client offered it to the model (name, schema, and `strict` where the wire says it). */
+  offered: { name: string, schema: unknown, strict?: boolean } | undefined
   /** The tool calls it made (how many times the scripted call was sent). */
   calls: number
   /** The tool results the client sent back, as text. */
@@ -35,7 +35,7 @@ export interface Recorded {
 
 interface Wire {
   /** The offered tools: name and parameter schema. */
-  tools: (body: any) => { name: string, schema: unknown, namespace?: string }[]
+  tools: (body: any) => { name: string, schema: unknown, namespace?: string, strict?: boolean }[]
   /** The tool results in the conversation so far, as text. */
   results: (body: any) => string[]
   /** Writes a tool call, or a text answer. */
@@ -102,8 +102,8 @@ const gemini: Wire = {
 }
 
 /** Responses tools: functions, and functions grouped in a namespace (Codex puts each MCP server's tools in one). */
-const functionsOf = (tools: any[], namespace?: string): { name: string, schema: unknown, namespace?: string }[] => tools.flatMap((t: any) =>
-  t.type === 'namespace' ? functionsOf(t.tools ?? [], t.name) : t.type === 'function' ? [{ name: t.name, schema: t.parameters, ...(namespace ? { namespace } : {}) }] : [])
+const functionsOf = (tools: any[], namespace?: string): { name: string, schema: unknown, namespace?: string, strict?: boolean }[] => tools.flatMap((t: any) =>
+  t.type === 'namespace' ? functionsOf(t.tools ?? [], t.name) : t.type === 'function' ? [{ name: t.name, schema: t.parameters, ...(namespace ? { namespace } : {}), ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}) }] : [])
 
 const responses: Wire = {
   tools: body => functionsOf(body.tools ?? []),
@@ -184,7 +184,7 @@ export async function startMockModel(script: Script): Promise<{ url: string, rec
       const step = script.steps ? script.steps[results.length] : results.length < (script.times ?? 1) ? script : undefined
       const tool = step && offered.find(t => t.name.endsWith(step.tool))
       if (step && tool) {
-        recorded.offered ??= { name: tool.name, schema: tool.schema }
+        recorded.offered ??= { name: tool.name, schema: tool.schema, ...(tool.strict === undefined ? {} : { strict: tool.strict }) }
         recorded.calls++
         wire.answer(res, body, { call: { id: `mock${results.length + 1}`, name: tool.name, ...(tool.namespace ? { namespace: tool.namespace } : {}), args: step.args } })
         return

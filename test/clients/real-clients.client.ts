@@ -30,6 +30,8 @@ beforeAll(async () => {
 /** What a turn adds to the client's config: servers beside the example one, and a step once the config is written. */
 interface Setup {
   more?: Record<string, { command: string, args: string[] }>
+  /** Variables the client runs with besides its own. */
+  env?: Record<string, string>
   before?: (home: string) => Promise<void>
 }
 
@@ -41,7 +43,7 @@ async function turn(client: RealClient, script: Script, server = SERVER, prompt 
     const tool = script.steps ? script.steps.map(step => step.tool).join(',') : script.tool
     const { command, args, env } = client.prepare({ dir: dirs.get(client)!, home, mockUrl: mock.url, server, tool, prompt, ...(setup.more ? { more: setup.more } : {}) })
     await setup.before?.(home)
-    const child = spawn(command, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, ...env, ...setup.env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -154,6 +156,26 @@ describe.each(OPERATOR_CLIENTS.map(client => [`${client.name} ${client.version}`
   })
 })
 
+
+// Strict mode through the proxy: `@openai/agents` converting MCP schemas to strict (it sends a
+// schema strict mode takes with `strict: true`, any other without) in front of the filesystem
+// server, whose list_allowed_directories says nothing of other keys. Alone, the agent sends it
+// non-strict; through `flatmcp proxy --profile openai-strict`, strict, its other keys in a rest key,
+// and the strict call reaches the server.
+const STRICT_AGENT = REAL_CLIENTS.find(client => client.name === '@openai/agents')!
+const STRICT_FILESYSTEM = { command: process.execPath, args: [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'proxy', '--profile', 'openai-strict', '--', path.join(SERVERS_BIN, 'mcp-server-filesystem'), path.join(ROOT, 'test')] }
+
+describe(`${STRICT_AGENT.name} ${STRICT_AGENT.version} in strict mode`, () => {
+  it('through flatmcp proxy --profile openai-strict, a tool the server leaves open is offered strict, and the strict call reaches the server', async () => {
+    const alone = await turn(STRICT_AGENT, { tool: 'list_allowed_directories', args: {} }, { command: path.join(SERVERS_BIN, 'mcp-server-filesystem'), args: [path.join(ROOT, 'test')] }, 'Which directories may you read?', { env: { STRICT: '1' } })
+    expect(alone.recorded.offered?.strict, alone.output).toBe(false)
+    const { recorded, output } = await turn(STRICT_AGENT, { tool: 'list_allowed_directories', args: { other_keys: '{}' } }, STRICT_FILESYSTEM, 'Which directories may you read?', { env: { STRICT: '1' } })
+    expect(recorded.offered, output).toMatchObject({ strict: true, schema: { type: 'object', properties: { other_keys: { type: 'string' } }, required: ['other_keys'], additionalProperties: false } })
+    expect(recorded.calls, output).toBe(1)
+    expect(recorded.results.join('\n'), output).toContain('Allowed directories')
+    expect(recorded.results.join('\n'), output).toContain(path.join(ROOT, 'test'))
+  })
+})
 
 // The search surface (`flatmcp proxy --surface search`) in front of the example server: the clients
 // that send every listed tool to the model each turn are offered three; the model finds the tool,
