@@ -41,6 +41,26 @@ describe.skipIf(!present)('the official JSON-Schema-Test-Suite', () => {
   })
 })
 
+describe.skipIf(!present)('the official suite\'s formats read as annotations', () => {
+  // A validator reads a format as an annotation by default: an "invalid email" is valid. The strict
+  // profiles hold a model to a format they list, so under the json-schema preset they list none.
+  it.each(['draft2020-12'])('%s: every datum valid only because its format is an annotation has a form in both strict profiles', (draft) => {
+    const cases = []
+    for (const file of readdirSync(join(SUITES, 'jsts', draft)).filter(name => name.endsWith('.json'))) {
+      for (const group of JSON.parse(readFileSync(join(SUITES, 'jsts', draft, file), 'utf8')) as { description: string, schema: unknown, tests: { description: string, data: unknown, valid: boolean }[] }[]) {
+        // Typed as the strings they are (the suite's format schemas take any kind): a place of any kind is JSON text, whose format no validator reads.
+        const tool = asTool({ ...group.schema as object, type: 'string' }, false)
+        const annotated = group.tests.filter(test => test.valid && /only an annotation/.test(test.description) && typeof test.data === 'string').map(test => test.data)
+        if (tool && annotated.length > 0)
+          cases.push({ where: `${file} "${group.description}"`, tool, preset: 'json-schema' as const, data: annotated })
+      }
+    }
+    expect(cases.length).toBeGreaterThan(8)
+    const found = unsoundData(cases)
+    expect({ 'openai-strict': found['openai-strict'], 'anthropic-strict': found['anthropic-strict'] }).toEqual({ 'openai-strict': [], 'anthropic-strict': [] })
+  })
+})
+
 describe.skipIf(!present)('precision per keyword on the official suite', () => {
   // Where portable says a keyword, it keeps out what the original keeps out, but for two shapes it
   // cannot say: a tuple's positions (one `items` for all), and the schema of a key every object

@@ -192,6 +192,20 @@ describe('rules', () => {
     expect(tool.diagnostics.find(d => d.code === 'strict-fallback')?.message).toMatch(/nested 1[12] levels deep/)
   })
 
+  it('a format a validator reads as an annotation is words in the strict profiles (it would hold the model to it); one the parser checks stays', () => {
+    const input = { type: 'object', properties: { to: { type: 'string', format: 'email' }, id: { type: 'string', format: 'uuid' } }, required: ['to', 'id'], additionalProperties: false }
+    for (const profile of ['openai-strict', 'anthropic-strict'] as const) {
+      const tool = compileTool({ name: 'mail', input }, { profile, preset: 'json-schema' })
+      const properties = tool.inputSchema.properties as Record<string, JsonSchemaObject>
+      expect(properties.to).toEqual({ type: 'string', description: 'Format: email.' })
+      expect(tool.diagnostics.filter(d => d.code === 'format-moved').map(d => d.path)).toEqual(['/properties/to/format', '/properties/id/format'])
+      // zod checks a uuid itself: its format stays.
+      const zodTool = compileTool({ name: 'mail', input: z.object({ id: z.uuid() }) }, { profile })
+      expect((zodTool.inputSchema.properties as Record<string, JsonSchemaObject>).id!.format).toBe('uuid')
+    }
+    expect((compileTool({ name: 'mail', input }, { preset: 'json-schema' }).inputSchema.properties as Record<string, JsonSchemaObject>).to!.format).toBe('email')
+  })
+
   it('a profile of one\'s own from the built-in rules', () => {
     const closedOnly: TargetProfile = { name: 'closed-only', strict: true, rules: [targetRules.encodeOpenObjects, targetRules.closeObjects] }
     const tool = compileTool({ name: 't', input: z.object({ a: z.string().optional(), r: z.record(z.string(), z.number()) }) }, { profile: closedOnly })

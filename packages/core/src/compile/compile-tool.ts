@@ -199,7 +199,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   const profile = options.omitAbsentNulls ? withRules(target.profile, [omitAbsentNulls]) : target.profile
   // Where any part's parser keeps unknown keys, an object that says nothing of them is open.
   const unknownKeys = originals.some(original => original.semantics.unknownKeys === 'keep') ? 'keep' : 'strip'
-  const targeted = profile ? applyTarget(inputSchema, profile, { nullAsAbsent, unknownKeys }) : undefined
+  // A validator as the parser (the json-schema preset) reads a format as an annotation unless told otherwise.
+  const formats = originals.some(original => original.semantics.trustedFormats === 'all') ? 'annotation' : 'asserted'
+  const targeted = profile ? applyTarget(inputSchema, profile, { nullAsAbsent, unknownKeys, formats }) : undefined
   if (targeted)
     diagnostics.push(...targeted.diagnostics.map(d => ({ ...d, tool: tool.name, schema: 'input' as const })))
   compiled.inputSchema = canonicalSchema(targeted?.schema ?? inputSchema) as JsonSchemaObject

@@ -4,6 +4,7 @@ import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { childPointer, isSchemaObject } from '../json'
 import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, splitKinds, visitNodes } from './rules'
+import { annotatedFormats } from './formats'
 import { PROFILE_OBJECTS } from './names'
 
 /** Anthropic's limits on the strict tools of one request. */
@@ -59,7 +60,7 @@ export const keepAnthropicKeywords = keepKeywords('anthropic-keywords', ANTHROPI
 export const anthropicStrict: TargetProfile = {
   name: 'anthropic-strict',
   strict: true,
-  rules: [keepAnthropicKeywords, scalarEnums, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
+  rules: [keepAnthropicKeywords, annotatedFormats, scalarEnums, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
   vendor: 'Anthropic',
   objects: PROFILE_OBJECTS['anthropic-strict'],
   requestBudget: {

@@ -139,6 +139,8 @@ export interface ApplyOptions {
   nullAsAbsent?: ParserSemantics['nullAsAbsent']
   /** Whether the parser keeps keys an object does not declare (a preset's `unknownKeys`). Default: strip. */
   unknownKeys?: ParserSemantics['unknownKeys']
+  /** How the parser reads a `format` the flattening kept: checked (`asserted`, the default), or as an annotation (a validator's default). */
+  formats?: 'asserted' | 'annotation'
 }
 
 export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, options: ApplyOptions = {}): TargetResult {
@@ -173,6 +175,7 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     // Pointers of the portable schema; a branch a rule split off stands where its node stood.
     nullIsAbsent: path => sameAsAbsent.has(path.replace(/\/anyOf\/\d+/g, '')),
     keepsUnknownKeys: options.unknownKeys === 'keep',
+    formatsAnnotate: options.formats === 'annotation',
   }
   const out = applyNodeRules(schema, '', profile.rules, ctx)
   const document = isSchemaObject(out) ? out : schema

@@ -3,6 +3,7 @@ import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { isSchemaObject } from '../json'
 import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, requireEveryKey, splitKinds, visitNodes } from './rules'
+import { annotatedFormats } from './formats'
 import { PROFILE_OBJECTS } from './names'
 
 /** Keywords OpenAI's strict mode takes (the rest it rejects, or ignores at best). */
@@ -50,7 +51,7 @@ export const keepOpenAIKeywords = keepKeywords('openai-keywords', OPENAI_KEYWORD
 export const openaiStrict: TargetProfile = {
   name: 'openai-strict',
   strict: true,
-  rules: [keepOpenAIKeywords, scalarEnums, encodeOpenObjects, closeObjects, requireEveryKey, splitKinds(), openaiLimits],
+  rules: [keepOpenAIKeywords, annotatedFormats, scalarEnums, encodeOpenObjects, closeObjects, requireEveryKey, splitKinds(), openaiLimits],
   vendor: 'OpenAI',
   objects: PROFILE_OBJECTS['openai-strict'],
   nullsForMissing: true,

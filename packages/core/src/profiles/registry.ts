@@ -9,6 +9,7 @@ import { anthropicLimits, anthropicShape, anthropicStrict, keepAnthropicKeywords
 import { applyTarget } from './apply'
 import { misplacedHeaders } from './headers'
 import { gemini, geminiNames, geminiTypes, keepGeminiKeywords } from './gemini'
+import { annotatedFormats } from './formats'
 import { minimal } from './minimal'
 import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
 import { FLATTEN_PROFILE_NAMES, PROFILE_NAMES } from './names'
@@ -27,6 +28,7 @@ export function resolveProfile(name: FlattenProfileName): FlatteningProfile {
 
 /** The built-in rules, for users who compose their own profile. */
 export const targetRules = {
+  annotatedFormats,
   closeObjects,
   encodeOpenObjects,
   omitAbsentNulls,

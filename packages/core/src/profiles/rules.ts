@@ -38,6 +38,8 @@ export interface TargetContext {
    * them (a validator does; zod, pydantic and serde drop them): such an object is open.
    */
   readonly keepsUnknownKeys: boolean
+  /** Whether the parser reads `format` as an annotation (a JSON Schema validator's default), so a profile that holds a model to it would narrow. */
+  readonly formatsAnnotate: boolean
 }
 
 /**
