@@ -41,6 +41,7 @@ const TRANSCRIPTS = [
   ['docs/flattening.md', 'src/tools.ts:13:55: export "code"'],
   ['docs/proxy.md', 'flatmcp proxy: tool "firecrawl_search"'],
   ['docs/proxy.md', 'flatmcp proxy: --surface auto (portable)'],
+  ['docs/proxy.md', 'flatmcp proxy: tool "who.am.i" is served as'],
 ]
 
 /** The calls whose answers the README shows as a failed validation's text. */

@@ -2,12 +2,14 @@
 // answers which replica's server it is (REPLICA in its environment), the number it was sent and the
 // `_meta` it was called with. It starts in milliseconds, so a test can run several. With
 // HUNG_AFTER_LIST set, it answers nothing once it has listed its tools (a server stuck mid-run);
-// with EXIT_AFTER_CALL, it exits once it has answered a call (a server that crashes).
+// with EXIT_AFTER_CALL, it exits once it has answered a call (a server that crashes); TOOL_NAME
+// names the tool otherwise (a name some clients refuse).
 import { createInterface } from 'node:readline'
 import { setTimeout } from 'node:timers'
 
+const name = process.env.TOOL_NAME ?? 'whoami'
 const tools = [{
-  name: 'whoami',
+  name,
   description: 'Says which replica answered, the number sent and the call\'s _meta.',
   inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
 }]
@@ -26,7 +28,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     listed = true
     return send({ jsonrpc: '2.0', id, result: { tools } })
   }
-  if (method === 'tools/call' && params.name === 'whoami') {
+  if (method === 'tools/call' && params.name === name) {
     const answer = { replica: process.env.REPLICA ?? '', n: params.arguments?.n, meta: params._meta ?? {} }
     send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } })
     if (process.env.EXIT_AFTER_CALL)

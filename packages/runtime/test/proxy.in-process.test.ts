@@ -68,6 +68,32 @@ async function toldClientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Pro
   return { client, told: () => told }
 }
 
+
+describe('tool names clients refuse', () => {
+  it('are served fitted to ^[A-Za-z_][A-Za-z0-9_-]{0,63}$, deterministically and said once; a call to the fitted name reaches the upstream\'s own', async () => {
+    const long = `a.${'x'.repeat(70)}`
+    const named = (name: string): UpstreamTool => ({ name, inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } })
+    const upstream = fakeUpstream([named('get.weather'), named('1st'), named('get_weather'), named('fine-name'), named(long)])
+    const said: string[] = []
+    const proxy = await createProxy(upstream, { log: line => said.push(line) })
+    const client = await clientOf(proxy)
+    const names = (await client.listTools()).tools.map(tool => tool.name)
+    // "get.weather" fits to "get_weather", which the upstream lists itself: told apart by its digest.
+    expect(names.slice(0, 4)).toEqual([expect.stringMatching(/^get_weather_[0-9a-f]{8}$/), '_1st', 'get_weather', 'fine-name'])
+    expect(names[4]).toMatch(/^a_x{53}_[0-9a-f]{8}$/)
+    for (const name of names)
+      expect(name).toMatch(/^[A-Z_][\w-]{0,63}$/i)
+    await client.callTool({ name: names[0]!, arguments: { n: 1 } })
+    await client.callTool({ name: '_1st', arguments: { n: 2 } })
+    await client.callTool({ name: 'get_weather', arguments: { n: 3 } })
+    expect(upstream.calls.map(call => (call as { name: string }).name)).toEqual(['get.weather', '1st', 'get_weather'])
+    await proxy.refresh()
+    expect(said.filter(line => line.includes('is served as'))).toHaveLength(3)
+    expect(said).toContain('flatmcp proxy: tool "1st" is served as "_1st" (clients refuse a name outside ^[A-Za-z_][\\w-]{0,63}$); a call to it reaches "1st"')
+    expect((await createProxy(fakeUpstream([named('plain')]), { log: line => said.push(line) })).tools().size).toBe(1)
+  })
+})
+
 describe('what the proxy reads of an upstream', () => {
   it('a definition\'s digest does not depend on key order, and changes with anything in it', async () => {
     const a = await digestOf({ name: 't', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } })

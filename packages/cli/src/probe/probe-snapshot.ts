@@ -8,7 +8,7 @@ import type { Source } from './checks'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core'
-import { applyOverrides, compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readOverrides, readSnapshot, rejectedFixed, readUpstream, readUpstreamList } from '@flatmcp/runtime/proxy'
+import { applyOverrides, compileUpstreamList, connectUpstream, driftOf, fallbacksOf, readOverrides, readSnapshot, rejectedFixed, readUpstream, readUpstreamList, withFittedNames } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { snapshotCommand } from '../proxy/run-snapshot'
 import { ajvValidator } from '../proxy/validator'
@@ -90,7 +90,8 @@ export async function liveList(target: UpstreamTarget): Promise<LiveList> {
     throw new ProbeLoadError(error.message)
   })
   try {
-    const { entries } = await readUpstream(upstream.client)
+    // Read as the proxy reads it: a name some clients refuse, fitted as the snapshot recorded it.
+    const { entries } = await readUpstream(withFittedNames(upstream.client, () => {}))
     return { tools: new Map(entries.map(entry => [entry.tool.name, entry.digest])), target, listed: entries.map(entry => entry.tool) }
   }
   finally {

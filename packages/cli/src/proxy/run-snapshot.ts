@@ -6,7 +6,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { GatewayEntry, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, readUpstream, shown } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { ajvValidator } from './validator'
@@ -72,7 +72,9 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
     const list = await (async () => {
       for (const line of options.overrides ? describeOverrides(options.overrides) : [])
         log(line.replace('flatmcp proxy:', 'flatmcp snapshot:'))
-      const { entries, fixed } = await readUpstream(upstream.client, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+      // Named as the proxy serves them: a name some clients refuse, fitted and said.
+      const named = withFittedNames(upstream.client, line => log(line.replace('flatmcp proxy:', 'flatmcp snapshot:')))
+      const { entries, fixed } = await readUpstream(named, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
       checkFixed(fixed, ajvValidator())
       return Object.assign(await compileUpstreamList(entries, {
         profiles,

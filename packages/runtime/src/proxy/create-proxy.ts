@@ -33,6 +33,7 @@ import { questionBridge } from './serve/questions'
 import { servedOverrides } from './serve/served-overrides'
 import { listenToUpstream } from './serve/upstream-events'
 import { clientUpstream } from './upstream/client'
+import { withFittedNames } from './upstream/fitted-names'
 import { connectAhead, connectUpstream } from './upstream/connect'
 import { handshakeOf, isUpstreamTarget } from './upstream/upstream'
 import { listSetupError } from './upstream/setup-error'
@@ -225,7 +226,8 @@ function profilesOf(options: ProxyOptions): Compiler.ProfileName[] {
 }
 
 async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
-  const upstream = connection.client
+  // A tool name some clients refuse is served fitted, and called back by its own.
+  const upstream = withFittedNames(connection.client, log)
   const profiles = profilesOf(options)
   const snapshot = options.snapshot === undefined ? undefined : snapshotFor(options.snapshot, options.preset === 'auto' ? undefined : options.preset, profiles)
   // A snapshot made with overrides is served with them, unless others are given.

@@ -15,7 +15,7 @@ export interface NamingOptions {
 }
 
 /** An 8-hex-digit digest of a name (FNV-1a): what keeps two long names that share their start apart once cut. */
-function digest8(text: string): string {
+export function digest8(text: string): string {
   let hash = 0x811C9DC5
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i)
