@@ -417,6 +417,24 @@ describe('flatmcp probe', () => {
     }
   })
 
+  it('names each 2026 strict route that refuses a tool (Kimi, xAI Grok, Copilot in Visual Studio), as a warning', async () => {
+    const named = fixtureProject('cli-client-rules', {
+      'src/odd.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const dotted = defineTool({ name: '2.weather', input: z.object({ city: z.string() }), handler: () => 'ok' })\n`,
+    })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], named.root)).toMatchObject({ code: 0 })
+      const report = await probe({ paths: ['dist'], root: named.root, samples: 5 })
+      const said = report.artifacts[0]!.findings.filter(f => f.check === 'clients').map(f => `${f.severity} ${f.tool}: ${f.message}`)
+      expect(said).toEqual([
+        'warning 2.weather: Kimi refuses it: the name "2.weather" starts with a digit (docs/clients.md)',
+        'warning 2.weather: Copilot in Visual Studio refuses it: the name "2.weather" is not 1 to 128 letters, digits, "_" or "-" (docs/clients.md)',
+      ])
+    }
+    finally {
+      named.remove()
+    }
+  })
+
   it('samples strings that match a pattern, reports values per tool, and fails a tool it could not check', async () => {
     const odd = fixtureProject('cli-sampling', {
       'src/odd.tools.ts': [

@@ -3,7 +3,7 @@
 // where the profile encodes, closed objects without their stripped keys) is accepted by the
 // profile's schema (ajv), and the inverse map (the runtime's decode and coercion) gives back a value
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
-import { compileTool, modelAnswer, outputDifference, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { clientRuleViolations, compileTool, modelAnswer, outputDifference, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
@@ -31,6 +31,8 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
       const tool = compileTool({ name: 'generated', input: schema }, { profile })
       const advertised = tool.inputSchema as Record<string, any>
       expect(ajvDraft7.validateSchema(advertised)).toBe(true)
+      // Kimi's, xAI Grok's and Copilot's (Visual Studio) rules hold for every list served.
+      expect(clientRuleViolations(tool.name, advertised)).toEqual([])
       if (tool.strict === false) {
         // Served as portable: the plain superset invariant.
         fallbacks++

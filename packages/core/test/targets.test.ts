@@ -3,7 +3,7 @@
 // of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
 // `openai-strict` inverse against `@openai/agents`' own null stripping.
 import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
-import { compileTool, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, targetRules } from '@flatmcp/core'
+import { clientRuleViolations, compileTool, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, targetRules } from '@flatmcp/core'
 import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
@@ -204,6 +204,23 @@ describe('rules', () => {
       expect((zodTool.inputSchema.properties as Record<string, JsonSchemaObject>).id!.format).toBe('uuid')
     }
     expect((compileTool({ name: 'mail', input }, { preset: 'json-schema' }).inputSchema.properties as Record<string, JsonSchemaObject>).to!.format).toBe('email')
+  })
+
+  it('the 2026 strict routes\' rules (Kimi, xAI Grok, Copilot in Visual Studio) are said by client, and every built-in profile meets them', () => {
+    const bad = { type: 'object', properties: { a: { $ref: '#/$defs/A', description: 'x' }, b: { type: 'string', anyOf: [{ minLength: 1 }] } }, required: ['a', 'zz'], $defs: { A: { type: 'string' } } }
+    expect(clientRuleViolations('1st.tool', bad).map(v => `${v.client}: ${v.message}`)).toEqual([
+      'Kimi: the name "1st.tool" starts with a digit',
+      'Kimi: "required" names "zz", which "properties" does not, at /',
+      'Kimi: a "$ref" beside other keywords (description) at /properties/a',
+      'Kimi: a "type" beside "anyOf" at /properties/b',
+      'Copilot in Visual Studio: the name "1st.tool" is not 1 to 128 letters, digits, "_" or "-"',
+    ])
+    expect(clientRuleViolations('t', { anyOf: [{ type: 'object' }, { type: 'string' }] }).map(v => v.client)).toEqual(['xAI Grok'])
+    // `minimal` leaves all but unions as they came.
+    for (const profile of PROFILE_NAMES.filter(name => name !== 'minimal')) {
+      const tool = compileTool({ name: 'ok', input: bad }, { profile, preset: 'json-schema' })
+      expect(clientRuleViolations(tool.name, tool.inputSchema), profile).toEqual([])
+    }
   })
 
   it('a profile of one\'s own from the built-in rules', () => {

@@ -6,7 +6,7 @@ import type { JsonSchema, ProfileName } from '@flatmcp/core'
 import type { FreshModule, ProfiledForm } from 'unplugin-flatmcp/internal'
 import type { Artifact, ListedTool } from './artifact-files'
 import type { ArtifactReport, Budget, Finding, Sampling } from './findings'
-import { profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
+import { clientRuleViolations, profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
 import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, toolParts } from 'unplugin-flatmcp/internal'
 import { ajvCompile } from 'unplugin-flatmcp/internal/shared'
 import { isObject } from '../util'
@@ -127,6 +127,8 @@ export function shapeChecks(artifact: Artifact, flats: { tool: ListedTool, profi
       add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
       add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
+    for (const broken of clientRuleViolations(tool.name.replace(/ \(.*\)$/, ''), tool.inputSchema))
+      add({ check: 'clients', severity: 'warning', tool: tool.name, message: `${broken.client} refuses it: ${broken.message} (docs/clients.md)` })
     const target = resolveTarget(profile).profile
     const nullable = target?.nullable === 'openapi' ? nullablePlaces(tool.inputSchema) : []
     if (nullable.length > 0)

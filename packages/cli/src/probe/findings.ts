@@ -2,7 +2,7 @@
 // error that stops it (an artifact or a source that cannot be read at all).
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 
-export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens'
+export type Check = 'well-formed' | 'json-schema' | 'profile' | 'current' | 'superset' | 'round-trip' | 'untyped' | 'tokens' | 'clients'
 
 export interface Finding {
   check: Check

@@ -105,6 +105,7 @@ function portableNode(node: JsonSchemaObject, path: JsonPointer, ctx: FlattenCon
   return out
 }
 
+
 /** Keywords of a kind the node does not take constrain nothing (a join's leftovers, `properties` on a string): they go. */
 function dropOtherKindsKeywords(out: JsonSchemaObject, kinds: readonly Kind[]): void {
   const takes = new Set<Kind>(kinds.map(kind => kind === 'integer' ? 'number' : kind))
@@ -122,9 +123,17 @@ function hasAnnotations(schema: JsonSchemaObject): boolean {
 /** Child schemas a description can sit in, by the keyword that holds them. */
 const CHILDREN = ['items', 'additionalProperties'] as const
 
+/** The keys of `required` that `properties` does not name (Kimi and Gemini refuse a list with one). */
+function unnamedRequired(schema: JsonSchemaObject): unknown[] {
+  const required: unknown = schema.required
+  const named = isSchemaObject(schema.properties) ? schema.properties : {}
+  return Array.isArray(required) ? required.filter(key => typeof key !== 'string' || !Object.hasOwn(named, key)) : []
+}
+
 /**
- * Descriptions cut to what clients take whole, over the finished document (hints are added after a
- * key's own node is done). Copies what it changes; each cut is a warning, so no text is lost silently.
+ * Over the finished document (hints are added after a key's own node is done, unions joined):
+ * descriptions cut to what clients take whole, each cut a warning so no text is lost silently, and a
+ * `required` key `properties` does not name left out of it (the schema only gets wider). Copies what it changes.
  */
 function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenContext): JsonSchema {
   if (!isSchemaObject(schema))
@@ -138,6 +147,14 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
   if (typeof schema.description === 'string' && schema.description.length > MAX_DESCRIPTION) {
     change('description', cutDescription(schema.description))
     report(ctx, 'description-cut', 'warning', childPointer(path, 'description'), `description of ${schema.description.length} characters cut to ${MAX_DESCRIPTION} (clients reject or truncate longer ones); shorten it, or the variants' descriptions it gathers`)
+  }
+  const unnamed = unnamedRequired(schema)
+  if (unnamed.length > 0) {
+    const kept = (schema.required as unknown[]).filter(key => !unnamed.includes(key))
+    change('required', kept.length > 0 ? kept : undefined)
+    if (kept.length === 0)
+      delete out.required
+    report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'required'), `required ${unnamed.map(key => JSON.stringify(key)).join(', ')} not in "properties" (which Kimi and Gemini refuse): left out of "required" (the schema only gets wider)`)
   }
   if (isSchemaObject(schema.properties)) {
     let properties: Record<string, JsonSchema> | undefined
