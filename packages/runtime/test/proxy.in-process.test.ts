@@ -92,6 +92,23 @@ describe('tool names clients refuse', () => {
     expect(said).toContain('flatmcp proxy: tool "1st" is served as "_1st" (clients refuse a name outside ^[A-Za-z_][\\w-]{0,63}$); a call to it reaches "1st"')
     expect((await createProxy(fakeUpstream([named('plain')]), { log: line => said.push(line) })).tools().size).toBe(1)
   })
+
+  it('a snapshot records where a fitted name comes from, and the fetch handler calls the upstream by its own name', async () => {
+    const snapshot = (await createProxy(fakeUpstream([{ name: 'get.weather', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }]), { log: () => {} })).snapshot('flatmcp@test')
+    expect(snapshot.tools.map(tool => tool.name)).toEqual(['get_weather'])
+    expect(snapshot.runtime.get_weather!.origin).toEqual({ server: 'fake', name: 'get.weather' })
+    const forwarded: unknown[] = []
+    const handler = createProxyHandler({
+      upstream: 'http://upstream.invalid/mcp',
+      snapshot,
+      fetch: async (request) => {
+        forwarded.push(await request.json())
+        return new Response('{"jsonrpc":"2.0","id":2,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
+      },
+    })
+    await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"n":3}}}' }))
+    expect(forwarded).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get.weather', arguments: { n: 3 } } }])
+  })
 })
 
 describe('what the proxy reads of an upstream', () => {

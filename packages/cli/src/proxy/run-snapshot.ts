@@ -69,11 +69,11 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
   const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
+    // Named as the proxy serves them: a name some clients refuse, fitted and said.
+    const named = withFittedNames(upstream.client, line => log(line.replace('flatmcp proxy:', 'flatmcp snapshot:')))
     const list = await (async () => {
       for (const line of options.overrides ? describeOverrides(options.overrides) : [])
         log(line.replace('flatmcp proxy:', 'flatmcp snapshot:'))
-      // Named as the proxy serves them: a name some clients refuse, fitted and said.
-      const named = withFittedNames(upstream.client, line => log(line.replace('flatmcp proxy:', 'flatmcp snapshot:')))
       const { entries, fixed } = await readUpstream(named, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
       checkFixed(fixed, ajvValidator())
       return Object.assign(await compileUpstreamList(entries, {
@@ -90,7 +90,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
         log(`flatmcp snapshot: tool ${shown(tool.name)} ${fallback}`)
       return !dropped
     })
-    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(upstream.client.origins ? { origins: upstream.client.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
+    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(named.origins ? { origins: named.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
     writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)

@@ -97,5 +97,7 @@ async function readCall(handler: Handler, message: JsonRpcRequest, profile: stri
     return { refused: read.message }
   const input = read?.ok ? read.input : message.params!.arguments
   const overridden = handler.fixed.has(name) || handler.overrides.hiddenParameters.has(name)
-  return read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message
+  const sent = read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message
+  const own = handler.ownNames.get(name)
+  return own === undefined ? sent : { ...sent, params: { ...sent.params, name: own } }
 }

@@ -86,11 +86,13 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
   const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
   const base = { fetch: options.fetch ?? ((request: Request) => fetch(request)), guarded: (options.tokens?.length ?? 0) > 0, log }
   const many = options.upstreams ? manyServers(options.upstreams, tools, base) : undefined
+  // A tool served under a fitted name is called upstream by its own.
+  const ownNames = new Map(many ? [] : tools.filter(tool => tool.origin !== undefined).map(tool => [tool.name, tool.origin!.name]))
   const forward = many ? async () => rpcError(null, -32600, 'Send this to one of the servers behind this proxy.', 400) : upstreamFetch({
     ...base,
     upstream: new URL(options.upstream!),
     ...(options.headers ? { headers: options.headers } : {}),
-    declarations: new Map(tools.map(tool => [tool.name, headerDeclarations(tool.upstream.tool)])),
+    declarations: new Map(tools.map(tool => [ownNames.get(tool.name) ?? tool.name, headerDeclarations(tool.upstream.tool)])),
   })
   const instructions = snapshot.handshake?.instructions
   return {
@@ -105,6 +107,7 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     forward,
     send: many ? sendMany(many) : sendOne(forward),
     ...(many ? { many } : {}),
+    ownNames,
   }
 }
 

@@ -36,6 +36,8 @@ export interface Handler {
   send: Send
   /** In front of many servers: where each call goes. */
   many?: ManyServers
+  /** In front of one: the upstream's own name of each tool served under a fitted one (the snapshot's `origin`). */
+  ownNames: ReadonlyMap<string, string>
 }
 
 /** One POST's messages as parsed: a lone message, or a batch. */

@@ -2,6 +2,7 @@
 // a leading digit, past 64 characters) is refused by Copilot in Visual Studio, Kimi and Gemini, so it
 // is served fitted (`fittedName`, deterministic; where that is taken, with its digest) and a call to
 // the fitted name reaches the upstream's own. Each renaming is said once. Names that fit pass as they are.
+import type { ToolOrigin } from '../../artifact/format'
 import type { Message, RequestOptions, UpstreamClient } from './upstream'
 import { isObject } from '../../util/object'
 import { digest8, fittedName, SERVED_NAME } from './many/served-names'
@@ -40,11 +41,15 @@ export function withFittedNames(client: UpstreamClient, log: (line: string) => v
       back.clear()
     return { ...result, tools: fitList(result.tools, back, said, log) }
   }
+  // Where a renamed tool comes from, for a snapshot to record (a fetch handler calls it by its own name); many servers' origins are their own.
+  const origins = (): ReadonlyMap<string, ToolOrigin> => new Map([...back].map(([served, own]) => [served, { server: client.getServerVersion()?.name ?? 'upstream', name: own }]))
   // Everything else is the client's own, read and set on it (handlers the proxy sets later included).
   return new Proxy(client, {
     get(target, property) {
       if (property === 'request')
         return request
+      if (property === 'origins' && target.origins === undefined && back.size > 0)
+        return origins
       const value = Reflect.get(target, property, target) as unknown
       return typeof value === 'function' ? value.bind(target) : value
     },
