@@ -5,6 +5,7 @@
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
 import { applyOverrides, createProxy, readOverrides } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
+import { recordingHandler } from '../../../test/support/recording-handler'
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
@@ -77,16 +78,9 @@ describe('operator overrides', () => {
     // The snapshot records them; the fetch handler serves it the same.
     const snapshot = proxy.snapshot('flatmcp@test')
     expect(snapshot.overrides).toEqual({ file: OVERRIDES, fixed: { search: { org: { value: 'acme', schema: { type: 'string', enum: ['acme', 'other'] } } } } })
-    const forwarded: unknown[] = []
-    const handler = createProxyHandler({
-      upstream: 'http://upstream.invalid/mcp',
-      snapshot,
-      fetch: async (request) => {
-        forwarded.push(await request.json())
-        return new Response('{"jsonrpc":"2.0","id":2,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
-      },
-    })
-    const post = async (body: object): Promise<unknown> => (await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))).json()
+    const recording = recordingHandler(snapshot)
+    const { forwarded, handler } = recording
+    const post = async (body: object): Promise<unknown> => (await recording.post(body)).json()
     const listed = (await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as { result: { tools: { name: string }[], cacheScope: string } }
     expect(listed.result.tools.map(tool => tool.name)).toEqual(['search'])
     expect(listed.result.cacheScope).toBe('public')

@@ -19,6 +19,7 @@ import { forwardedParams } from '../src/proxy/upstream/forward'
 import { questionBridge } from '../src/proxy/serve/questions'
 import { canonicalJson } from '../src/service/schema-hash'
 import { SLOW } from '../../../test/support/timeouts'
+import { recordingHandler } from '../../../test/support/recording-handler'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
 const TOOLS: UpstreamTool[] = [
@@ -97,16 +98,8 @@ describe('tool names clients refuse', () => {
     const snapshot = (await createProxy(fakeUpstream([{ name: 'get.weather', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }]), { log: () => {} })).snapshot('flatmcp@test')
     expect(snapshot.tools.map(tool => tool.name)).toEqual(['get_weather'])
     expect(snapshot.runtime.get_weather!.origin).toEqual({ server: 'fake', name: 'get.weather' })
-    const forwarded: unknown[] = []
-    const handler = createProxyHandler({
-      upstream: 'http://upstream.invalid/mcp',
-      snapshot,
-      fetch: async (request) => {
-        forwarded.push(await request.json())
-        return new Response('{"jsonrpc":"2.0","id":2,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
-      },
-    })
-    await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"n":3}}}' }))
+    const { forwarded, post } = recordingHandler(snapshot)
+    await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_weather","arguments":{"n":3}}}')
     expect(forwarded).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get.weather', arguments: { n: 3 } } }])
   })
 })
@@ -398,17 +391,7 @@ describe('the proxy\'s own list changes', () => {
 describe('the fetch handler over an upstream of data', () => {
   it('answers tools/list from the snapshot, forwards a call as the upstream\'s schema reads it, and refuses a body over the bound with 413 before reading it', async () => {
     const snapshot = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
-    const forwarded: unknown[] = []
-    const handler = createProxyHandler({
-      upstream: 'http://upstream.invalid/mcp',
-      snapshot,
-      maxRequestBodySize: 1000,
-      fetch: async (request) => {
-        forwarded.push(await request.json())
-        return new Response('{"jsonrpc":"2.0","id":2,"result":{"content":[]}}', { headers: { 'content-type': 'application/json' } })
-      },
-    })
-    const post = (body: string): Promise<Response> => handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+    const { forwarded, post } = recordingHandler(snapshot, { maxRequestBodySize: 1000 })
     const list = await (await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')).json() as { result: { tools: UpstreamTool[] } }
     expect(list.result.tools).toEqual(snapshot.tools)
     expect(forwarded).toEqual([])
