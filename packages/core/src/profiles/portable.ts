@@ -135,7 +135,7 @@ function unnamedRequired(schema: JsonSchemaObject): unknown[] {
  * descriptions cut to what clients take whole, each cut a warning so no text is lost silently, and a
  * `required` key `properties` does not name left out of it (the schema only gets wider). Copies what it changes.
  */
-function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenContext): JsonSchema {
+function finishedDocument(schema: JsonSchema, path: JsonPointer, ctx: FlattenContext): JsonSchema {
   if (!isSchemaObject(schema))
     return schema
   let out = schema
@@ -151,7 +151,7 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
   const unnamed = unnamedRequired(schema)
   if (unnamed.length > 0) {
     const kept = (schema.required as unknown[]).filter(key => !unnamed.includes(key))
-    change('required', kept.length > 0 ? kept : undefined)
+    change('required', kept)
     if (kept.length === 0)
       delete out.required
     report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'required'), `required ${unnamed.map(key => JSON.stringify(key)).join(', ')} not in "properties" (which Kimi and Gemini refuse): left out of "required" (the schema only gets wider)`)
@@ -159,7 +159,7 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
   if (isSchemaObject(schema.properties)) {
     let properties: Record<string, JsonSchema> | undefined
     for (const [key, child] of Object.entries(schema.properties)) {
-      const limited = limitDescriptions(child as JsonSchema, childPointer(path, 'properties', key), ctx)
+      const limited = finishedDocument(child as JsonSchema, childPointer(path, 'properties', key), ctx)
       if (limited !== child)
         setOwn(properties ??= { ...schema.properties as Record<string, JsonSchema> }, key, limited)
     }
@@ -167,7 +167,7 @@ function limitDescriptions(schema: JsonSchema, path: JsonPointer, ctx: FlattenCo
       change('properties', properties)
   }
   for (const keyword of CHILDREN) {
-    const limited = limitDescriptions(schema[keyword] as JsonSchema, childPointer(path, keyword), ctx)
+    const limited = finishedDocument(schema[keyword] as JsonSchema, childPointer(path, keyword), ctx)
     if (limited !== schema[keyword])
       change(keyword, limited)
   }
@@ -210,4 +210,4 @@ export function portableViolations(schema: JsonSchema, path: JsonPointer = '', i
   return found
 }
 
-export const portable: FlatteningProfile = { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: limitDescriptions }
+export const portable: FlatteningProfile = { name: 'portable', inlineRefs: true, joinEveryUnion: true, foldAllOf: true, anyValue: () => anyValue(), finishNode: portableNode, finishDocument: finishedDocument }

@@ -27,7 +27,9 @@ function fitList(tools: unknown[], back: Map<string, string>, said: Set<string>,
 
 /** The client, its tools listed under fitted names and called back under their own. */
 export function withFittedNames(client: UpstreamClient, log: (line: string) => void): UpstreamClient {
-  const back = new Map<string, string>()
+  // The way back of the list served, swapped whole once a list's last page is read (calls meanwhile use the one before).
+  let back = new Map<string, string>()
+  let reading = new Map<string, string>()
   const said = new Set<string>()
   const request = async (message: Message, resultSchema: unknown, options?: RequestOptions): Promise<unknown> => {
     const params = isObject(message.params) ? message.params : undefined
@@ -38,8 +40,11 @@ export function withFittedNames(client: UpstreamClient, log: (line: string) => v
       return result
     // A first page starts the list anew.
     if (params?.cursor === undefined)
-      back.clear()
-    return { ...result, tools: fitList(result.tools, back, said, log) }
+      reading = new Map()
+    const tools = fitList(result.tools, reading, said, log)
+    if (result.nextCursor === undefined)
+      back = reading
+    return { ...result, tools }
   }
   // Where a renamed tool comes from, for a snapshot to record (a fetch handler calls it by its own name); many servers' origins are their own.
   const origins = (): ReadonlyMap<string, ToolOrigin> => new Map([...back].map(([served, own]) => [served, { server: client.getServerVersion()?.name ?? 'upstream', name: own }]))
