@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { ROOT, TS_NODE } from '../../../test/support/client'
 import { chooserSchema } from '../src/proxy/compile/chooser'
 import { callSlots } from '../src/proxy/serve/slots'
+import { proxyHealth } from '../src/proxy/serve/health'
 import { InputRequired } from '../src/elicit/replay'
 import { forwardedParams } from '../src/proxy/upstream/forward'
 import { questionBridge } from '../src/proxy/serve/questions'
@@ -69,6 +70,25 @@ async function toldClientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Pro
   return { client, told: () => told }
 }
 
+
+
+describe('readiness', () => {
+  it('an upstream that answers a ping, even with "method not found", is ready; one whose ping fails otherwise is not, saying why', async () => {
+    const answering = (fails?: unknown) => ({ request: async () => {
+      if (fails)
+        throw fails
+      return {}
+    } })
+    const readiness = async (fails?: unknown): Promise<unknown> => {
+      const health = proxyHealth(Promise.resolve(), answering(fails))
+      await new Promise(resolve => setImmediate(resolve)) // the list is settled
+      return health()
+    }
+    expect(await readiness()).toEqual({ ready: true })
+    expect(await readiness(Object.assign(new Error('no ping'), { code: -32601 }))).toEqual({ ready: true })
+    expect(await readiness(Object.assign(new Error('timed out'), { code: 'REQUEST_TIMEOUT' }))).toEqual({ ready: false, why: 'the upstream did not answer a ping within 2 s' })
+  })
+})
 
 describe('tool names clients refuse', () => {
   it('are served fitted to ^[A-Za-z_][A-Za-z0-9_-]{0,63}$, deterministically and said once; a call to the fitted name reaches the upstream\'s own', async () => {

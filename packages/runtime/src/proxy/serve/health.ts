@@ -14,6 +14,8 @@ export interface ProxyHealth {
 const PING_TIMEOUT_MS = 2000
 const ANSWER_STANDS_MS = 1000
 
+const METHOD_NOT_FOUND = -32601
+
 /** The readiness of a proxy whose first list settles `listed`, over `upstream` (an upstream that ended answers no ping). */
 export function proxyHealth(listed: Promise<void>, upstream: Pick<UpstreamClient, 'request'>): () => Promise<ProxyHealth> {
   let state: 'listing' | 'listed' | 'failed' = 'listing'
@@ -25,7 +27,8 @@ export function proxyHealth(listed: Promise<void>, upstream: Pick<UpstreamClient
   let last: { at: number, answer: Promise<ProxyHealth> } | undefined
   const ping = (): Promise<ProxyHealth> => upstream.request({ method: 'ping' }, ANY_RESULT, { timeout: PING_TIMEOUT_MS }).then(
     () => ({ ready: true }),
-    () => ({ ready: false, why: `the upstream did not answer a ping within ${PING_TIMEOUT_MS / 1000} s` }),
+    // A server without ping answers "method not found": it answered, so it is up.
+    (error: unknown) => (error as { code?: unknown } | null)?.code === METHOD_NOT_FOUND ? { ready: true } : { ready: false, why: `the upstream did not answer a ping within ${PING_TIMEOUT_MS / 1000} s` },
   )
   return async () => {
     if (state === 'listing')
