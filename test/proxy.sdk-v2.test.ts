@@ -460,7 +460,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     ])
     try {
       expect((await fromSnapshot.client.listTools()).tools).toEqual((await compiled.client.listTools()).tools)
-      expect(fromSnapshot.stderr()).toMatch(/serving \d+ tools of .*, all from the snapshot/)
+      await expect.poll(fromSnapshot.stderr, { timeout: 30_000 }).toMatch(/serving \d+ tools of .*, all from the snapshot/)
       expect((await call(fromSnapshot.client, 'page', { query: 'q', limit: '3' })).content[0]?.text).toBe('{"query":"q","limit":3}')
     }
     finally {
@@ -600,7 +600,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
       // A hidden parameter sent anyway does not reach an upstream that would take it.
       expect((await call(proxied.client, 'filter', { query: 'q', debug: true })).content[0]?.text).toBe('{"query":"q"}')
       expect(proxied.stderr()).toContain('flatmcp proxy: tool "send" hidden (overrides)')
-      expect(proxied.stderr()).toMatch(/all from the snapshot/)
+      await expect.poll(proxied.stderr, { timeout: 30_000 }).toMatch(/all from the snapshot/)
     }
     finally {
       await proxied.close()
