@@ -6,7 +6,7 @@
 // gives the same output through the same real call.
 import type { CompiledTool, JsonSchemaObject, PresetName, ProfileName } from '@flatmcp/core'
 import type { Connected } from './support/client'
-import { compileTool, detectPreset, modelAnswer, outputDifference, profileViolations } from '@flatmcp/core'
+import { compileTool, detectPreset, modelAnswer, outputDifference, profileViolations, withoutSharedDefinitions } from '@flatmcp/core'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRandom, sampleValue } from '../packages/unplugin/src/core/check/sample'
@@ -117,8 +117,9 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('tools ser
   it.each(PROFILES)('$label: no object advertised as an array, no reference, definitions, discriminator or title left, the profile\'s own shape', ({ profile, omitAbsentNulls }) => {
     for (const tool of listed) {
       const compiled = compileTool({ name: tool.name, input: tool.inputSchema }, { profile, preset, omitAbsentNulls })
+      // A strict profile's own `$defs` (each shape it would write out twice, as bare `$ref`s) are read expanded.
       if (profile !== 'minimal')
-        expect(leftovers(compiled.inputSchema), tool.name).toEqual([])
+        expect(leftovers(withoutSharedDefinitions(compiled.inputSchema)), tool.name).toEqual([])
       expect(profileViolations(compiled.inputSchema, compiled.strict === false ? 'portable' : profile), tool.name).toEqual([])
       expect(JSON.stringify(compiled.inputSchema), tool.name).not.toContain('"discriminator"')
     }

@@ -19,6 +19,12 @@ export function ownValue<T>(object: Readonly<Record<string, T>> | undefined, key
 }
 
 /** Sets `key` as an own data property: a `__proto__` key never reaches the prototype. */
+/** `object` without one key (a copy). */
+export function withoutKeyword<T extends Record<string, unknown>>(object: T, keyword: string): T {
+  const { [keyword]: _dropped, ...rest } = object
+  return rest as T
+}
+
 export function setOwn<T>(object: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
 }

@@ -3,7 +3,7 @@
 // of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
 // `openai-strict` inverse against `@openai/agents`' own null stripping.
 import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
-import { clientRuleViolations, compileTool, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, targetRules } from '@flatmcp/core'
+import { clientRuleViolations, compileTool, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, targetRules, withoutSharedDefinitions } from '@flatmcp/core'
 import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
@@ -111,7 +111,9 @@ describe('what a profile says of objects (PROFILE_OBJECTS, which the runtime rea
 describe('rules', () => {
   it('openai-strict: closed, fully required, optional keys nullable, a collided key as a nested anyOf', () => {
     const tool = compileTool({ name: 'send', input: media }, { profile: 'openai-strict' })
-    const schema = tool.inputSchema as Record<string, any>
+    // The object branch is written once, in `$defs`, and referenced where the array's items are too.
+    expect(Object.keys(tool.inputSchema.$defs as object)).toHaveLength(1)
+    const schema = withoutSharedDefinitions(tool.inputSchema) as Record<string, any>
     expect(schema.additionalProperties).toBe(false)
     expect(schema.required).toEqual(Object.keys(schema.properties))
     expect(schema.properties.note.type).toEqual(['string', 'null'])
@@ -238,8 +240,10 @@ describe('rules', () => {
 
   it('the probe\'s check catches a schema changed after it was built', () => {
     const tool = compileTool({ name: 'send', input: media }, { profile: 'openai-strict' })
+    expect(profileViolations(tool.inputSchema, 'openai-strict')).toEqual([])
+    // The shared definition is read where it is referenced: the first place it stands is named.
     const edited = structuredClone(tool.inputSchema) as Record<string, any>
-    delete edited.properties.media.anyOf[0].additionalProperties
+    delete Object.values(edited.$defs as Record<string, any>)[0].additionalProperties
     expect(profileViolations(edited, 'openai-strict')).toEqual(['/properties/media/anyOf/0/additionalProperties: not in openai-strict form (its rules would still change it)'])
   })
 })

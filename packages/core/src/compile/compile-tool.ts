@@ -16,8 +16,11 @@ import { isSchemaObject, resolvePointer, setOwn } from '../json'
 import { mergeObjectPlans, planCoercion } from '../plan/plan-coercion'
 import { applyTarget } from '../profiles/apply'
 import { omitAbsentNulls } from '../profiles/rules'
+import type { ResolvedProfile } from '../profiles/registry'
 import { resolveTarget } from '../profiles/registry'
 import { canonicalSchema } from './canonical'
+import { withSharedDefinitions } from '../profiles/shared-definitions'
+import { withLoosenedCopies } from '../profiles/loosened-copies'
 import { hintsMeta } from './client-hints'
 import { declaredHeaders, HEADER_KEYWORD, headerViolations, misplacedHeaders } from '../profiles/headers'
 
@@ -133,6 +136,8 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   let discriminator: string | undefined
   let presetName: PresetName | undefined
   let originalSize = 0
+  // Whether an original says a shape once and uses it by `$ref` (the flattening writes it out at each use).
+  let referenced = false
   const partOriginals = new Map<ToolSchemaPart, JsonSchema>()
   const target = resolveTarget(options.profile ?? 'portable')
   const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
@@ -146,8 +151,11 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
       throw new CompileError(tool.name, part, '', (error as Error).message)
     }
     // What the original costs, as its server or library writes it (before the generator reading).
-    if (part !== 'output')
-      originalSize += JSON.stringify(isJsonSchemaDocument(schema) ? schema : original.schema).length
+    if (part !== 'output') {
+      const text = JSON.stringify(isJsonSchemaDocument(schema) ? schema : original.schema)
+      originalSize += text.length
+      referenced ||= text.includes('"$ref"')
+    }
     // MCP reads a tool schema without `$schema` as 2020-12; the tag only breaks draft-07 validators (VS Code's).
     delete original.schema.$schema
     const result = flattenSchema(original.schema, { profile: target.flatten, notes: original.notes, semantics: original.semantics })
@@ -230,6 +238,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     if (overBudget > 0)
       diagnostics.push({ tool: tool.name, schema: 'input', code: 'example-too-large', severity: 'warning', path: '', message: `${overBudget} variant${overBudget === 1 ? '' : 's'} of the input got no example: the simplest value each takes is over ${EXAMPLE_BOUNDS.bytes} bytes (or ${EXAMPLE_BOUNDS.visits} schemas to visit)` })
   }
+  compiled.inputSchema = boundedCopies(compiled.inputSchema, target, targeted?.strict, referenced ? originalSize : 0, tool.name, diagnostics)
   if (tool.annotations !== undefined)
     compiled.annotations = tool.annotations
   // From the flat schema before any target's rewrites: every profile lists the same hints.
@@ -258,6 +267,37 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     diagnostics.push({ tool: tool.name, schema: 'input', code: 'larger-than-original', severity: 'info', path: '', message: grown })
   compiled.diagnostics = diagnostics
   return compiled
+}
+
+/**
+ * What the flattening wrote out more than once, bounded: said once in `$defs` where the profile's
+ * clients read them, else (`portable`) loosened past its first place while the schema is larger than the original.
+ */
+function boundedCopies(schema: JsonSchemaObject, target: ResolvedProfile, strict: boolean | undefined, originalSize: number, tool: string, diagnostics: ToolDiagnostic[]): JsonSchemaObject {
+  const bounded = boundedSchema(schema, target, strict, originalSize, tool, diagnostics)
+  if (bounded === schema)
+    return schema
+  // A place now behind a `$ref` or inside a loosened copy is named by the nearest one still there.
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.schema === 'output' || diagnostic.flatPath === undefined || resolvePointer(schema, diagnostic.flatPath) === undefined)
+      continue
+    while (diagnostic.flatPath !== '' && resolvePointer(bounded, diagnostic.flatPath) === undefined)
+      diagnostic.flatPath = diagnostic.flatPath.slice(0, diagnostic.flatPath.lastIndexOf('/'))
+  }
+  return bounded
+}
+
+function boundedSchema(schema: JsonSchemaObject, target: ResolvedProfile, strict: boolean | undefined, originalSize: number, tool: string, diagnostics: ToolDiagnostic[]): JsonSchemaObject {
+  if (target.profile?.definitions === 'shared' && strict === true)
+    return withSharedDefinitions(schema)
+  // What is served as `portable`: that profile, or a strict one's fallback.
+  const portable = target.profile ? strict === false : target.flatten === 'portable'
+  if (!portable || originalSize === 0)
+    return schema
+  const { schema: bounded, kept } = withLoosenedCopies(schema, originalSize)
+  if (kept.length > 0)
+    diagnostics.push({ tool, schema: 'input', code: 'size-limit', severity: 'info', path: '', message: `inlining the original's $refs made the schema larger than the original; ${kept.length === 1 ? 'a shape' : `${kept.length} shapes`} written out more than once ${kept.length === 1 ? 'keeps its' : 'keep their'} keys at the first place only (${kept.slice(0, 3).map(at => `\`${at}\``).join(', ')}${kept.length > 3 ? ', …' : ''}), and the other copies say where` })
+  return bounded
 }
 
 /**

@@ -6,7 +6,7 @@
 // `minLength`, nested, gets no example instead of gigabytes), and only the first variants are tried.
 import type { CoercionPlan } from '../plan/plan-coercion'
 import type { JsonSchema, JsonSchemaObject } from '../types'
-import { isSchemaObject, resolvePointer } from '../json'
+import { isSchemaObject, resolvePointer, withoutKeyword } from '../json'
 import { modelAnswer } from '../profiles/model-answer'
 
 /** How deep a value is built, and how many `$ref`s are followed in one: a recursive schema's example stops short. */
@@ -105,11 +105,6 @@ function simplest(schema: JsonSchema, root: unknown, depth: number, left: Budget
     case 'null': return null
     default: return NONE
   }
-}
-
-function withoutKeyword(schema: Record<string, unknown>, keyword: string): Record<string, unknown> {
-  const { [keyword]: _dropped, ...rest } = schema
-  return rest
 }
 
 /** Two schemas' object keywords as one: properties side by side, required keys joined. */

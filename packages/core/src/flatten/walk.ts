@@ -1,7 +1,7 @@
 import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext } from './context'
 import type { Kind } from '../keywords'
-import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef } from '../json'
+import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef, withoutKeyword } from '../json'
 import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } from './context'
 import { acceptsAnything, assembleFacets, splitByKind } from './facets'
 import { baseType, joinSchemas } from './join'
@@ -63,11 +63,6 @@ function located<T extends JsonSchema>(ctx: FlattenContext, site: JsonPointer, n
 
 function describeValue(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
-}
-
-function withoutKeyword(schema: JsonSchemaObject, keyword: string): JsonSchemaObject {
-  const { [keyword]: _dropped, ...rest } = schema
-  return rest
 }
 
 function rewriteChildren(ctx: FlattenContext, node: JsonSchemaObject, path: JsonPointer, depth: number): JsonSchemaObject {

@@ -5,6 +5,7 @@ import type { TargetRule } from './rules'
 import { childPointer, isSchemaObject } from '../json'
 import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, splitKinds, visitNodes } from './rules'
 import { annotatedFormats } from './formats'
+import { withoutSharedDefinitions } from './shared-definitions'
 import { PROFILE_OBJECTS } from './names'
 
 /** Anthropic's limits on the strict tools of one request. */
@@ -17,7 +18,8 @@ const ANTHROPIC_KEYWORDS = new Set(['type', 'properties', 'required', 'additiona
 export function anthropicCost(schema: JsonSchema): { optional: number, unions: number } {
   let optional = 0
   let unions = 0
-  visitNodes(schema, (node) => {
+  // Counted as the definitions expand: each use of a shared shape spends the budget again.
+  visitNodes(withoutSharedDefinitions(schema), (node) => {
     if (isSchemaObject(node.properties)) {
       const required = new Set(Array.isArray(node.required) ? node.required : [])
       optional += Object.keys(node.properties).filter(key => !required.has(key)).length
@@ -63,6 +65,7 @@ export const anthropicStrict: TargetProfile = {
   rules: [keepAnthropicKeywords, annotatedFormats, scalarEnums, encodeOpenObjects, closeObjects, splitKinds(true), anthropicShape, anthropicLimits],
   vendor: 'Anthropic',
   objects: PROFILE_OBJECTS['anthropic-strict'],
+  definitions: 'shared',
   requestBudget: {
     limits: ANTHROPIC_LIMITS,
     cost: schema => ({ tools: 1, ...anthropicCost(schema) }),

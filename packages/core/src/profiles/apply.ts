@@ -55,6 +55,11 @@ export interface TargetProfile {
   requestBudget?: RequestBudget
   /** The target reads a `null` only as OpenAPI's `nullable: true`, which JSON Schema validators read as nothing (the probe warns). */
   nullable?: 'openapi'
+  /**
+   * `shared`: the target reads the root's `$defs`, so a subschema the flattening wrote out more than
+   * once is listed once there and referenced (OpenAI's and Anthropic's strict modes). Default: inline.
+   */
+  definitions?: 'shared'
   /** What its client takes of an object (see `PROFILE_OBJECTS`). Default: objects of any keys, and `additionalProperties`. */
   objects?: ObjectFacts
 }

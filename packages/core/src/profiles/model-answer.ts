@@ -3,7 +3,9 @@
 // the probe and the project's round-trip property. Pure: no validator, no runtime.
 import type { CoercionPlan } from '../plan/plan-coercion'
 import { hasOwn, isSchemaObject, setOwn } from '../json'
+import type { JsonSchema } from '../types'
 import { kindOfValue } from '../keywords'
+import { withoutSharedDefinitions } from './shared-definitions'
 
 type Json = unknown
 type Node = Record<string, unknown>
@@ -44,6 +46,11 @@ export interface ModelAnswerOptions {
  * out (strict profiles), and only the keys a closed object declares.
  */
 export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefined, value: Json, options: ModelAnswerOptions): Json {
+  // The model reads a shared definition where it is referenced.
+  return answer(withoutSharedDefinitions(advertised as JsonSchema), decode, value, options)
+}
+
+function answer(advertised: unknown, decode: CoercionPlan | undefined, value: Json, options: ModelAnswerOptions): Json {
   const schema = isSchemaObject(advertised) ? advertised : {}
   if (decode?.parse === 'json') {
     // A number or boolean with a branch of its own beside the JSON text is sent as it is.
@@ -53,7 +60,7 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
   }
   const node = branchFor(schema, value)
   if (Array.isArray(value))
-    return isSchemaObject(node.items) ? value.map(item => modelAnswer(node.items, decode?.items, item, options)) : value
+    return isSchemaObject(node.items) ? value.map(item => answer(node.items, decode?.items, item, options)) : value
   if (!isSchemaObject(value) || !isSchemaObject(node.properties))
     return value
   const out: Record<string, Json> = {}
@@ -72,7 +79,7 @@ export function modelAnswer(advertised: unknown, decode: CoercionPlan | undefine
     if (hasOwn(value, key)) {
       const wrapped = sub?.unwrap && isSchemaObject(child) && Array.isArray(child.anyOf) ? child.anyOf[0] : undefined
       const inner = isSchemaObject(wrapped) && isSchemaObject(wrapped.properties) ? wrapped.properties.value : undefined
-      setOwn(out, key, inner !== undefined ? { value: modelAnswer(inner, sub, value[key], options) } : modelAnswer(child, sub, value[key], options))
+      setOwn(out, key, inner !== undefined ? { value: answer(inner, sub, value[key], options) } : answer(child, sub, value[key], options))
     }
     else if (options.nullsForMissing && required.includes(key)) {
       setOwn(out, key, null)

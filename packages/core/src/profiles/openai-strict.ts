@@ -55,4 +55,5 @@ export const openaiStrict: TargetProfile = {
   vendor: 'OpenAI',
   objects: PROFILE_OBJECTS['openai-strict'],
   nullsForMissing: true,
+  definitions: 'shared',
 }

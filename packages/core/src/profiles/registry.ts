@@ -4,6 +4,7 @@ import type { JsonPointer, JsonSchema } from '../types'
 import type { FlattenProfileName, ProfileName, TargetName } from './names'
 import type { FlatteningProfile } from '../flatten/context'
 import type { TargetProfile } from './apply'
+import type { JsonSchemaObject } from '../types'
 import { childPointer, hasOwn, isSchemaObject, jsonEqual, ownValue } from '../json'
 import { anthropicLimits, anthropicShape, anthropicStrict, keepAnthropicKeywords } from './anthropic-strict'
 import { applyTarget } from './apply'
@@ -14,6 +15,7 @@ import { minimal } from './minimal'
 import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
 import { FLATTEN_PROFILE_NAMES, PROFILE_NAMES } from './names'
 import { portable, portableViolations } from './portable'
+import { withoutSharedDefinitions } from './shared-definitions'
 import { closeObjects, encodeOpenObjects, keepKeywords, omitAbsentNulls, requireEveryKey, splitKinds } from './rules'
 
 const FLATTENING: Record<FlattenProfileName, FlatteningProfile> = { portable, minimal }
@@ -101,8 +103,10 @@ function shapeViolations(schema: JsonSchema, profile: ProfileName | TargetProfil
     return resolved.flatten === 'portable' ? portableViolations(schema) : []
   if (!isSchemaObject(schema))
     return ['/: not an object schema']
-  const again = applyTarget(schema, resolved.profile)
+  // A target that reads `$defs` sees each shared definition where it is referenced.
+  const read = resolved.profile.definitions === 'shared' ? withoutSharedDefinitions(schema) as JsonSchemaObject : schema
+  const again = applyTarget(read, resolved.profile)
   if (again.strict === false)
     return again.diagnostics.map(d => `${d.path || '/'}: ${d.message}`)
-  return jsonEqual(again.schema, schema) && !again.decode ? [] : [`${firstDifference(schema, again.schema) || '/'}: not in ${resolved.profile.name} form (its rules would still change it)`]
+  return jsonEqual(again.schema, read) && !again.decode ? [] : [`${firstDifference(read, again.schema) || '/'}: not in ${resolved.profile.name} form (its rules would still change it)`]
 }

@@ -5,7 +5,7 @@ import type { DiagnosticCode, JsonPointer, JsonSchema, JsonSchemaObject, Severit
 import type { Kind } from '../keywords'
 import { splitByKind } from '../flatten/facets'
 import { ANNOTATIONS, setTypes, typesOf, withSentence } from '../keywords'
-import { childPointer, hasOwn, isSchemaObject } from '../json'
+import { childPointer, hasOwn, isSchemaObject, withoutKeyword } from '../json'
 import { onlyObject, withRestKey } from './rest-key'
 
 /** What a rule may tell the compiler besides the node it returns. */
@@ -276,7 +276,9 @@ const LEFT_OUT_NOTE = 'null leaves it out; {"value": ...} sends a value, null in
 /** An optional key whose value may itself be null, as a strict model can tell both apart: null, or `{ value }`. */
 function wrappedForNull(schema: JsonSchema): JsonSchemaObject {
   const own = isSchemaObject(schema) && typeof schema.description === 'string' ? `${schema.description} ` : ''
-  return { description: `${own}${LEFT_OUT_NOTE}`, anyOf: [{ type: 'object', properties: { value: schema }, required: ['value'], additionalProperties: false }, { type: 'null' }] }
+  // The description is said once, on the key; the value inside needs no copy of it.
+  const value = isSchemaObject(schema) && own !== '' ? withoutKeyword(schema, 'description') : schema
+  return { description: `${own}${LEFT_OUT_NOTE}`, anyOf: [{ type: 'object', properties: { value }, required: ['value'], additionalProperties: false }, { type: 'null' }] }
 }
 
 /**
