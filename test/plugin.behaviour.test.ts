@@ -687,6 +687,14 @@ export const vb = defineTool({ name: 'vb', input: v.object({ code: v.pipe(v.stri
       misspelled = error
     }
     expect(inspect(misspelled)).toBe('[OptionsError: unplugin-flatmcp: unknown flatmcp profile "openai-strct"; expected one of "portable", "minimal", "openai-strict", "anthropic-strict", "gemini", or a profile object]')
+    // A misspelled option's key, which a bundler would pass on and nothing would read.
+    expect(() => flatmcpEsbuild({ profils: ['gemini'], inlcude: /x/ } as never)).toThrow('unplugin-flatmcp: unknown option "profils" (did you mean "profiles"?), "inlcude" (did you mean "include"?); the options are include, exclude, profile, profiles,')
+    expect(() => flatmcpEsbuild({ artifacts: { folder: 'mcp' } } as never)).toThrow('unplugin-flatmcp: unknown artifacts option "folder"; the artifacts options are dir, fileName')
+  })
+
+  it('a misspelled key of a tool fails the build at the line that declares it, naming the key meant', async () => {
+    const p = project('misspelled-key', tools(`export const greet = defineTool({ name: 'greet', descripton: 'Greets.', input: z.object({ who: z.string() }), handler: () => 'hi' } as never)\n`))
+    expect(await failing(p)).toMatch(/^src\/bad\.tools\.ts:3:\d+: the module threw while it was evaluated: defineTool: tool "greet" has a key no tool has: "descripton" \(did you mean "description"\?\)/)
   })
 
   it('a tool without a handler, which no server could serve', async () => {

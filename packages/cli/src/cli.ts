@@ -3,6 +3,7 @@
 // run). Exit codes: 0 clean, 1 findings (the probe's; a build's diagnostic at --fail-on), 2 usage or
 // load errors. Each command loads what it needs when it runs: the proxy starts without the build
 // pipeline.
+import { closestName } from '@flatmcp/runtime'
 import { COMMANDS, UsageError } from './commands'
 import { cliVersion } from './version'
 
@@ -55,18 +56,6 @@ function exitWhenWritten(code: number): void {
   process.stderr.write('', done)
 }
 
-/** Edits (insert, delete, replace) from one word to another. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    row = next
-  }
-  return row[b.length]!
-}
-
 /**
  * A usage error in a line or two: what is wrong, the option meant where one was mistyped (Node's
  * parseArgs says only that it is unknown), and where the usage is. Not the whole help.
@@ -77,9 +66,8 @@ function usageMessage(error: Error, command: string | undefined): string {
   const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(error.message)?.[1]
   if (unknown === undefined)
     return `flatmcp: ${error.message}\n(${usage} shows the usage)`
-  const options = [...new Set((known?.usage ?? '').match(/--[a-z][a-z-]*/g) ?? [])]
-  const [best] = options.map(option => ({ option, far: distance(unknown, option) })).sort((a, b) => a.far - b.far)
-  const meant = best && (best.far <= 3 || unknown.startsWith(best.option) || best.option.startsWith(unknown)) ? ` (did you mean ${best.option}?)` : ''
+  const best = closestName(unknown, new Set((known?.usage ?? '').match(/--[a-z][a-z-]*/g) ?? []))
+  const meant = best === undefined ? '' : ` (did you mean ${best}?)`
   return `flatmcp: unknown option ${unknown}${meant}\n(${usage} shows the usage)`
 }
 

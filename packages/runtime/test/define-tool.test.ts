@@ -18,6 +18,11 @@ describe('defineTool', () => {
     expect(isToolDefinition(tool)).toBe(true)
   })
 
+  it('refuses a key no tool has, naming the one meant, rather than ignore it', () => {
+    expect(() => defineTool({ name: 'greet', descripton: 'Greets.', input, handler: () => 'ok' } as never)).toThrow('defineTool: tool "greet" has a key no tool has: "descripton" (did you mean "description"?); a tool\'s keys are name, title, description, annotations, alwaysLoad, searchHint, params, input, output, handler')
+    expect(() => defineTool({ name: 'greet', inputs: input, handlr: () => 'ok', zzz: 1 } as never)).toThrow('has keys no tool has: "inputs" (did you mean "input"?), "handlr" (did you mean "handler"?), "zzz";')
+  })
+
   it('accepts a frozen definition without marking it', () => {
     const tool = defineTool(Object.freeze({ name: 'x', input, handler: () => 'ok' }))
     expect(isToolDefinition(tool)).toBe(true)

@@ -201,6 +201,20 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       expect(JSON.parse(lists[0]!)[0].inputSchema.properties.media.type).toEqual(['object', 'array'])
     })
 
+    it('a profile name no build made and flatmcp does not know, or an option it does not take, is refused at createMcpServer with the names there are', () => {
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+      try {
+        expect(() => createMcpServer([builtSend()], { name: 's', version: '1' }, { profile: 'gemni' })).toThrow('createMcpServer: unknown profile "gemni" (did you mean "gemini"?); the profiles are "portable", "minimal", "openai-strict", "anthropic-strict", "gemini" (these tools were built with "openai-strict", "gemini")')
+        expect(() => createMcpServerV2([sendTool()], { name: 's', version: '1' }, { profile: 'strict' })).toThrow(/unknown profile "strict"; the profiles are "portable", "minimal", "openai-strict", "anthropic-strict", "gemini"$/)
+        expect(() => createMcpServer([builtSend()], { name: 's', version: '1' }, { profil: 'gemini' } as never)).toThrow('createMcpServer: unknown option "profil" (did you mean "profile"?); its options are extend,')
+        // A profile flatmcp knows that this build left out is served as the base profile, said once (as before).
+        expect(() => createMcpServer([builtSend(['gemini'])], { name: 's', version: '1' }, { profile: 'anthropic-strict' })).not.toThrow()
+      }
+      finally {
+        stderr.mockRestore()
+      }
+    })
+
     it('a choice that names an inherited key, a profile the build lacks, or throws is served the base profile, the reason on stderr only', async () => {
       const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
       try {

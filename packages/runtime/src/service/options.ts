@@ -3,6 +3,7 @@ import type { OtelApi } from '../util/otel-api'
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
 import type { ProfileChoice } from './profile-choice'
+import { unknownKeys } from '../util/closest-name'
 
 /**
  * Which tools a session's list holds: every one (`full`, the default), the three that find, describe
@@ -158,6 +159,16 @@ export interface CallPhase { tool: string, phase: 'validate' | 'extend' }
 const LIST_TTL_MS = 3_600_000
 
 /** The cache hints of a server's lists, checked once: a bad one fails at start-up. */
+/** Every option `createMcpServer` takes: another is a mistyped one, which would be ignored in silence. */
+const OPTION_KEYS: readonly (keyof McpServerOptions)[] = ['extend', 'instructions', 'capabilities', 'onError', 'onCall', 'telemetry', 'profile', 'request', 'cache', 'requestState', 'surface', 'alwaysLoad', 'countTokens', 'onSurface', 'views']
+
+/** Refuses an option `createMcpServer` does not take, naming the one meant. */
+export function checkOptionKeys(options: McpServerOptions): void {
+  const unknown = typeof options === 'object' && options !== null ? unknownKeys(options, OPTION_KEYS) : []
+  if (unknown.length > 0)
+    throw new TypeError(`createMcpServer: unknown option ${unknown.join(', ')}; its options are ${OPTION_KEYS.join(', ')}`)
+}
+
 export function cacheHints(options: McpServerOptions): { ttlMs: number, cacheScope: 'public' | 'private' } {
   const { ttlMs = LIST_TTL_MS, scope = typeof options.profile === 'function' ? 'private' : 'public' } = options.cache ?? {}
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)

@@ -12,7 +12,7 @@ import { InputRequired } from '../elicit/replay'
 import { logOnce } from '../util/log'
 import { clip, quoteClipped } from '../validate/messages'
 import { readArgs, readUnsure } from './arguments'
-import { cacheHints, surfaceOf } from './options'
+import { cacheHints, checkOptionKeys, surfaceOf } from './options'
 import type { Surface } from './options'
 import { autoSurface, estimatedTokens } from './auto-surface'
 import { searchSurface } from './surface'
@@ -50,6 +50,7 @@ export function saidOnce<T>(make: () => T): T {
  * `unknownTool` makes the error an SDK answers a call for a name no tool has.
  */
 export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall): ToolService {
+  checkOptionKeys(options)
   const { extend } = options
   checkTools(tools, extend)
   checkProfileBuilt(tools, options.profile)

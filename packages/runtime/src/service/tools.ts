@@ -8,6 +8,7 @@ import type { ExtendOptions } from './options'
 import { compileLazily, compileProfileLazily } from '../precomputed/compiler'
 import { precomputedOf } from '../precomputed/registry'
 import { readingPlan } from '../read/readings'
+import { namedWithGuess } from '../util/closest-name'
 import { logOnce } from '../util/log'
 import { ownValue } from '../util/object'
 import { quoteClipped } from '../validate/messages'
@@ -55,6 +56,9 @@ export function checkTools(tools: readonly ToolDefinition[], extend: ExtendOptio
   }
 }
 
+/** flatmcp's own profiles (`@flatmcp/core`'s `PROFILE_NAMES`, which the runtime does not load to check a name). */
+export const BUILT_IN_PROFILES: readonly string[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
+
 /**
  * A profile named for every caller that the build did not make for some tool (a typo, or a profile
  * left out of the plugin's \`profiles\`): said once at start-up, not at the first request. Tools
@@ -64,6 +68,12 @@ export function checkProfileBuilt(tools: readonly ToolDefinition[], profile: unk
   if (typeof profile !== 'string' || profile === 'portable' || profile === 'minimal')
     return
   const built = tools.map(tool => precomputedOf(tool))
+  const made = new Set(built.flatMap(data => Object.keys(data?.profiles ?? {})))
+  // A name no build made and flatmcp does not know is a typo: said now, with the names there are.
+  if (!made.has(profile) && !BUILT_IN_PROFILES.includes(profile)) {
+    const names = [...new Set([...BUILT_IN_PROFILES, ...made])]
+    throw new TypeError(`createMcpServer: unknown profile ${namedWithGuess(profile, names)}; the profiles are ${names.map(name => JSON.stringify(name)).join(', ')}${made.size > 0 ? ` (these tools were built with ${[...made].map(name => JSON.stringify(name)).join(', ')})` : ''}`)
+  }
   if (built.includes(undefined))
     return
   const missing = tools.filter((_, i) => !ownValue(built[i]!.profiles, profile))

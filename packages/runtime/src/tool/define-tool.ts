@@ -2,6 +2,7 @@
 // which imports nothing of elicitation or serving (they import it).
 import type { ToolDefinition as CompilableTool } from '@flatmcp/core'
 import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema'
+import { unknownKeys } from '../util/closest-name'
 
 export type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema'
 
@@ -106,15 +107,22 @@ export interface ToolDefinition<
 /** Marks a definition made by `defineTool`, so build tooling can find tools among a module's exports. */
 export const TOOL_MARK: unique symbol = Symbol.for('flatmcp.tool')
 
+/** Every key a tool may have: another is a mistyped one, which would be ignored in silence. */
+export const TOOL_KEYS: readonly string[] = ['name', 'title', 'description', 'annotations', 'alwaysLoad', 'searchHint', 'params', 'input', 'output', 'handler']
+
 /**
  * Declares a tool. At runtime it returns the very object it was given (marked, when the object can
- * take a property); its value is in the types: the handler sees the parsed input's own type.
+ * take a property); its value is in the types: the handler sees the parsed input's own type. A key
+ * no tool has (`descripton`) is an error naming the one meant, thrown where the tool is declared.
  */
 export function defineTool<
   I extends StandardSchemaV1,
   P extends StandardSchemaV1 | undefined = undefined,
   O extends StandardSchemaV1 | undefined = undefined,
 >(definition: ToolDefinition<I, P, O>): ToolDefinition<I, P, O> {
+  const unknown = typeof definition === 'object' && definition !== null ? unknownKeys(definition, TOOL_KEYS) : []
+  if (unknown.length > 0)
+    throw new TypeError(`defineTool: tool ${JSON.stringify(definition.name)} has ${unknown.length === 1 ? 'a key no tool has' : 'keys no tool has'}: ${unknown.join(', ')}; a tool's keys are ${TOOL_KEYS.join(', ')}`)
   if (Object.isExtensible(definition) && !Object.prototype.hasOwnProperty.call(definition, TOOL_MARK))
     Object.defineProperty(definition, TOOL_MARK, { value: true, enumerable: false })
   return definition

@@ -3,6 +3,7 @@ import { PRESET_NAMES, resolveTarget } from '@flatmcp/core'
 import type { FilterPattern } from 'unplugin'
 import path from 'node:path'
 import { isObject } from './util'
+import { unknownKeys } from '@flatmcp/runtime'
 
 /** A bad option, said in one line: a bundler prints an error's stack, which here says nothing the message does not. */
 export class OptionsError extends TypeError {
@@ -183,7 +184,20 @@ function resolvePreset(preset: Options['preset']): ResolvedOptions['preset'] {
   return preset
 }
 
+/** Every option the plugin takes (`Options`): another is a mistyped one, which would be ignored in silence. */
+const OPTION_KEYS: readonly (keyof Options)[] = ['include', 'exclude', 'profile', 'profiles', 'artifacts', 'failOn', 'quiet', 'coercion', 'examples', 'extend', 'root', 'cacheDir', 'libraryOptions', 'preset', 'moduleTimeout']
+
+/** An options object with a key it does not know is refused, naming the key meant. */
+function checkKeys(object: unknown, known: readonly string[], what: string): void {
+  const unknown = isObject(object) ? unknownKeys(object, known) : []
+  if (unknown.length > 0)
+    throw new OptionsError(`unknown ${what} ${unknown.join(', ')}; the ${what}s are ${known.join(', ')}`)
+}
+
 export function resolveOptions(options: Options = {}, bundlerRoot?: string): ResolvedOptions {
+  checkKeys(options, OPTION_KEYS, 'option')
+  if (isObject(options.artifacts))
+    checkKeys(options.artifacts, ['dir', 'fileName'], 'artifacts option')
   const { profile, profiles } = resolveProfiles(options)
   const failOn = options.failOn ?? 'error'
   if (!['error', 'warning', 'never'].includes(failOn))

@@ -93,14 +93,21 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
 function sourceFrame(error: unknown, output: string, code: string, root: string, sources: Set<string>): { file: string, line: number, column: number } | undefined {
   const stack = error instanceof Error ? error.stack ?? '' : ''
   const map = inlineSourceMap(code)
+  const frames: { file: string, line: number, column: number }[] = []
   for (const [, location, line, column] of stack.matchAll(/^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/gm)) {
     const file = location!.startsWith('file:') ? fileURLToPath(location!) : location!
     const position = map && file === output ? originalPosition(map, Number(line), Number(column)) : undefined
     if (position)
-      return { file: path.resolve(root, position.source), line: position.line, column: position.column }
+      frames.push({ file: path.resolve(root, position.source), line: position.line, column: position.column })
     // Already mapped (Node run with --enable-source-maps): a frame in one of the module's sources.
-    if (sources.has(file))
-      return { file, line: Number(line), column: Number(column) }
+    else if (sources.has(file))
+      frames.push({ file, line: Number(line), column: Number(column) })
   }
-  return undefined
+  // The author's own line before a package's (a `defineTool` that refuses a key throws inside it).
+  return frames.find(frame => isOwnSource(frame.file, root)) ?? frames[0]
+}
+
+function isOwnSource(file: string, root: string): boolean {
+  const relative = path.relative(root, file)
+  return !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules')
 }
