@@ -467,6 +467,31 @@ describe('flatmcp probe', () => {
     }
   })
 
+  it('a schema whose own check throws on a value is a finding naming the tool, the module and the value, and the other tools are still checked', async () => {
+    const throwing = fixtureProject('cli-throwing', {
+      'src/odd.tools.ts': [
+        `import { defineTool } from '@flatmcp/runtime'`,
+        `import { z } from 'zod'`,
+        `export const fine = defineTool({ name: 'fine', input: z.object({ n: z.number() }), handler: () => 'ok' })`,
+        `export const boom = defineTool({ name: 'boom', input: z.object({ n: z.number() }).refine((v) => { if (v.n > 0) throw new Error('refine exploded'); return true }), handler: () => 'ok' })`,
+        '',
+      ].join('\n'),
+    })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], throwing.root)).toMatchObject({ code: 0 })
+      const run = await flatmcp(['probe', 'dist', '--samples', '30'], throwing.root)
+      expect(run.code, run.stdout + run.stderr).toBe(1)
+      expect(run.stderr).not.toContain('    at ')
+      expect(run.stdout).toMatch(/boom: the original schema threw while it parsed a generated value: refine exploded \(src\/odd\.tools\.ts\); the server answers such a call with an error/)
+      expect(run.stdout).toMatch(/the value: \{"n":[\d.e+-]*[1-9]/)
+      const report = await probe({ paths: ['dist'], root: throwing.root, samples: 30 })
+      expect(report.artifacts[0]!.sampled.find(t => t.tool === 'fine')!.checked).toBe(30)
+    }
+    finally {
+      throwing.remove()
+    }
+  })
+
   it('checks every profile an artifact holds: clean, then a hand-edited profile schema is caught', async () => {
     const profiled = fixtureProject('cli-profiles', { 'src/chat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/chat.tools.ts'), 'utf8') })
     try {

@@ -45,6 +45,7 @@ export type DiagnosticCode =
   | 'generator-preset'
   | 'generator-noise'
   | 'larger-than-original'
+  | 'default-left-out'
   | 'output-left-out'
   | 'example-too-large'
 

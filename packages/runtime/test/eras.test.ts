@@ -200,7 +200,9 @@ describe.each(ways)('client hints, %s', (_name, way) => {
   it('alwaysLoad and searchHint reach the list a real client reads as _meta, and a top-level key the definition adds does not', async () => {
     const kept = defineTool({ name: 'send_message', description: 'Sends a message to a chat. Long text follows.', alwaysLoad: true, searchHint: true, input: z.object({ chatId: z.string(), kind: z.enum(['text', 'photo']) }), handler: () => 'ok' })
     const found = defineTool({ name: 'archive', alwaysLoad: false, searchHint: ' old chats, cleanup ', input: z.object({}), handler: () => 'ok' })
-    const plain = defineTool({ name: 'plain', input: z.object({}), handler: () => 'ok', defer_loading: true } as never)
+    // defineTool refuses a key no tool has; a definition written without it may still carry one.
+    expect(() => defineTool({ name: 'plain', input: z.object({}), handler: () => 'ok', defer_loading: true } as never)).toThrow('"defer_loading"')
+    const plain = { name: 'plain', input: z.object({}), handler: () => 'ok', defer_loading: true } as never as ToolDefinition
     const tools = [kept, found, plain].map(tool => attachCompiled(tool, toPrecomputed(compileTool(tool), [compileTool(tool, { profile: 'gemini' })])))
     const client = await way.connect(tools, undefined, 'hints')
     const listed = (await client.listTools()).tools

@@ -7,7 +7,7 @@ import type { FreshModule, ProfiledForm } from 'unplugin-flatmcp/internal'
 import type { Artifact, ListedTool } from './artifact-files'
 import type { ArtifactReport, Budget, Finding, Sampling } from './findings'
 import { clientRuleViolations, profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
-import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, toolParts } from 'unplugin-flatmcp/internal'
+import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, ParserThrew, toolParts } from 'unplugin-flatmcp/internal'
 import { ajvCompile } from 'unplugin-flatmcp/internal/shared'
 import { isObject } from '../util'
 
@@ -145,6 +145,19 @@ export type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
  * for each target profile it ships, the model's form of such values read back to the same output.
  */
 export async function soundness(tool: ListedTool, definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
+  try {
+    await checkedSoundness(tool, definition, source, forms, sampling, report, outputWrap)
+  }
+  catch (error) {
+    if (!(error instanceof ParserThrew))
+      throw error
+    // The author's code, not flatmcp's: a finding for this tool, and the probe goes on with the others.
+    const at = report.module === undefined ? '' : ` (${report.module})`
+    report.findings.push({ check: 'superset', severity: 'error', tool: tool.name, message: `${error.message}${at}; the server answers such a call with an error rather than the schema's issues. Make the check return false (or add an issue) instead of throwing`, detail: `the value: ${JSON.stringify(error.value)?.slice(0, 500)}` })
+  }
+}
+
+async function checkedSoundness(tool: ListedTool, definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
   const { checked, unmet, finding } = await supersetOf(tool, definition, source, sampling)
   report.samplesChecked += checked
   report.sampled.push({ tool: tool.name, checked, unmet })

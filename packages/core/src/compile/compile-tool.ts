@@ -128,6 +128,9 @@ function isPlainObjectRoot(schema: JsonSchema): boolean {
  * Compiles one tool: its original schemas to JSON Schema, flattened for the profile, `params` and
  * `input` merged into one object. The result is plain JSON in a fixed key order.
  */
+/** The diagnostic each kind of reading of a front end is said as. */
+const READING_CODES = { cut: 'generator-noise', read: 'generator-preset', default: 'default-left-out' } as const
+
 export function compileTool(tool: ToolDefinition, options: CompileOptions = {}): CompiledTool {
   if (!tool || typeof tool.name !== 'string' || tool.name === '')
     throw new CompileError(String(tool?.name ?? '?'), undefined, '', 'a tool needs a non-empty string name')
@@ -175,7 +178,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
       diagnostics.push({ tool: tool.name, schema: part, code: 'generator-preset', severity: 'info', path: '', message: `read with the "${preset.name}" preset, for ${preset.generators}: ${why}` })
     }
     for (const reading of (original as Partial<JsonSchemaOriginal>).readings ?? [])
-      diagnostics.push({ tool: tool.name, schema: part, code: reading.kind === 'cut' ? 'generator-noise' : 'generator-preset', severity: 'info', path: reading.path, message: reading.message })
+      diagnostics.push({ tool: tool.name, schema: part, code: READING_CODES[reading.kind], severity: reading.kind === 'default' ? 'warning' : 'info', path: reading.path, message: reading.message })
     // An output of another root is advertised wrapped (`outputWrap`), not refused.
     return part === 'output' ? result.schema as JsonSchemaObject : objectRoot(tool.name, part, result.schema, diagnostics)
   }

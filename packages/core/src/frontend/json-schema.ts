@@ -32,7 +32,8 @@ export interface JsonSchemaOriginal extends OriginalSchema {
 
 /** One change the generator reading made: `cut` (noise removed) or `read` (a keyword read for its parser). */
 export interface Reading {
-  kind: 'cut' | 'read'
+  /** `cut`: noise left out; `read`: read as the parser means it; `default`: a default left out of the listed schema (a warning). */
+  kind: 'cut' | 'read' | 'default'
   path: JsonPointer
   message: string
 }

@@ -3,7 +3,10 @@ import type { InvisibleConstraint, JsonPointer, JsonSchemaObject, ParserSemantic
 import type { JsonSchemaMethod, OriginalSchema } from './interface'
 import { childPointer, isSchemaObject } from '../json'
 import { UnrepresentableError } from './interface'
+import type { Reading } from './json-schema'
+import type { DefaultWatch } from './zod-defaults'
 import { mark, takeMarks, takesNull, takesValue } from './marks'
+import { watchDefaults } from './zod-defaults'
 
 /**
  * zod tests its RegExps as written (legacy mode unless they carry `u`), counts lengths in code
@@ -206,7 +209,7 @@ function pointerOf(path: (string | number)[]): JsonPointer {
 const ANY_VALUE_TYPES = new Set(['custom'])
 
 /** zod's own conversion options: notes left on the JSON, unrepresentable parts as errors with a path. */
-const zodOptions = {
+const zodOptions = (defaults: DefaultWatch) => ({
   cycles: 'ref',
   reused: 'inline',
   unrepresentable: ({ zodSchema, path, message }: { zodSchema: unknown, path: (string | number)[], message: string }) => {
@@ -238,12 +241,16 @@ const zodOptions = {
     // target's inverse keeps a null only where the original takes one.
     if ((type === 'success' || type === 'custom') && !takesNull(zodSchema))
       note.rejectsNull = true
+    if (type === 'default')
+      defaults.seen(() => defOf(zodSchema)!.defaultValue, jsonSchema, pointerOf(path))
     mark(jsonSchema, note)
   },
-}
+})
 
 /** The zod front end: zod's own conversion, run in the user's copy of zod, with notes of what it cannot show. */
-export function zodOriginal(convert: JsonSchemaMethod): OriginalSchema {
-  const json = convert({ target: 'draft-2020-12', libraryOptions: zodOptions }) as JsonSchemaObject
-  return { schema: json, notes: takeMarks(json), semantics: ZOD_SEMANTICS }
+export function zodOriginal(convert: JsonSchemaMethod): OriginalSchema & { readings: Reading[] } {
+  const defaults = watchDefaults()
+  const json = convert({ target: 'draft-2020-12', libraryOptions: zodOptions(defaults) }) as JsonSchemaObject
+  const readings = defaults.settled(json)
+  return { schema: json, notes: takeMarks(json), semantics: ZOD_SEMANTICS, readings }
 }

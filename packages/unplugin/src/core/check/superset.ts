@@ -96,8 +96,16 @@ export interface SupersetResult {
  */
 function validatorOf(part: { schema: unknown, json: JsonSchema, nullAsAbsent: string }): (value: unknown) => { value?: unknown, issues?: unknown } | Promise<{ value?: unknown, issues?: unknown }> {
   const standard = (part.schema as Partial<Validating> | undefined)?.['~standard']
-  if (typeof standard?.validate === 'function')
-    return value => standard.validate(value)
+  if (typeof standard?.validate === 'function') {
+    return async (value) => {
+      try {
+        return await standard.validate(value)
+      }
+      catch (error) {
+        throw new ParserThrew(value, error)
+      }
+    }
+  }
   const { $schema: _dialect, ...json } = isObject(part.json) ? part.json : {}
   const rejectedBy = clientCheck(json)
   // A parser that reads `null` like a left-out key (pydantic's `= None`) outputs the same for both.
@@ -111,6 +119,17 @@ function withoutNullMembers(value: unknown): unknown {
   if (!isObject(value))
     return value
   return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null).map(([key, member]) => [key, withoutNullMembers(member)]))
+}
+
+/**
+ * The author's schema threw while it parsed a generated value (a `refine` that throws) instead of
+ * answering with issues: the check of that tool stops there, with the value, and the others go on.
+ */
+export class ParserThrew extends Error {
+  constructor(readonly value: unknown, readonly thrown: unknown) {
+    super(`the original schema threw while it parsed a generated value: ${thrown instanceof Error ? thrown.message : String(thrown)}`)
+    this.name = 'ParserThrew'
+  }
 }
 
 /** Values the original schemas accept, each with what they parse it to (the parts' outputs, merged). */
