@@ -579,6 +579,24 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     expect(changed.stdout).toContain('nested: the live upstream lists "nested", which the snapshot does not hold')
   })
 
+  it('proxy --check reads the list, applies the overrides and compiles, says what it would serve and exits: 0, 1 for a tool the upstream does not list, 2 for a parameter a tool lacks', async () => {
+    const overrides = join(scratch, 'checked.json')
+    writeFileSync(overrides, JSON.stringify({ tools: { page: { params: { limit: { fix: 5 } } } } }))
+    const clean = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
+    expect(clean.code, clean.stderr).toBe(0)
+    expect(clean.stderr).toContain('flatmcp proxy --check: tool "page": "limit" fixed to 5 (overrides)')
+    expect(clean.stderr).toMatch(/flatmcp proxy --check: \d+ tools of .* would be served, read as json-schema, in portable, openai-strict, anthropic-strict, gemini\n/)
+    writeFileSync(overrides, JSON.stringify({ tools: { pgae: { hide: true } } }))
+    const unlisted = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
+    expect(unlisted.code, unlisted.stderr).toBe(1)
+    expect(unlisted.stderr).toContain('flatmcp proxy --check: the overrides name tool "pgae" (did you mean "page"?), which the upstream does not list')
+    writeFileSync(overrides, JSON.stringify({ tools: { page: { params: { limt: { hide: true } } } } }))
+    const lacking = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
+    expect(lacking.code).toBe(2)
+    expect(lacking.stderr).toContain('tool "page" has no parameter "limt" (did you mean "limit"?)')
+    expect(lacking.stderr).not.toContain('(overrides)')
+  })
+
   it('takes --overrides: the snapshot and the proxy hide, fix and describe alike, said on stderr; the probe finds it current, and a fixed value the upstream does not take', async () => {
     const overrides = join(scratch, 'overrides.json')
     writeFileSync(overrides, JSON.stringify({ tools: { send: { hide: true }, page: { description: 'Pages through results.', params: { limit: { fix: 5 } } }, filter: { params: { debug: { hide: true } } } } }))

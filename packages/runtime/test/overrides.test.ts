@@ -115,6 +115,16 @@ describe('operator overrides', () => {
     expect(lines).toContain('flatmcp proxy: the overrides name tool "gone", which the upstream does not list; nothing to change there')
   })
 
+  it('names the key, parameter or tool a mistyped one was meant as, and says an override as applied only once it held against the list', async () => {
+    const said: string[] = []
+    await expect(createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { search: { params: { ogr: { hide: true } } } } }), log: line => said.push(line) })).rejects.toThrow('tool "search" has no parameter "ogr" (did you mean "org"?) at the root of its input')
+    expect(said.filter(line => line.includes('(overrides)'))).toEqual([])
+    expect(() => readOverrides({ tools: { search: { hiden: true } } })).toThrow('overrides.tools["search"].hiden: is not a tool override (did you mean "hide"?)')
+    expect(() => readOverrides({ tool: {}, views: {} })).toThrow('overrides.tool: is not an overrides key (did you mean "tools"?)')
+    await createProxy(fakeUpstream(TOOLS), { overrides: readOverrides({ tools: { serch: { hide: true } } }), log: line => said.push(line) })
+    expect(said).toContain('flatmcp proxy: the overrides name tool "serch" (did you mean "search"?), which the upstream does not list; nothing to change there')
+  })
+
   it('the fetch handler refuses a body it cannot read, or one that spells a key otherwise, and forwards only what it read: no hidden tool runs, no fixed value is replaced', async () => {
     const snapshot = (await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, validator, log: () => {} })).snapshot('flatmcp@test')
     const forwarded: string[] = []

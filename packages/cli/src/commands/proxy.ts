@@ -1,5 +1,5 @@
 // `flatmcp proxy`: an MCP server's tools served flat, over stdio or stateless HTTP.
-import type { CallerLimits, HttpServing, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, HttpServing, Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
@@ -35,7 +35,9 @@ export const proxy: Command = {
       fewer tokens (the default with --config), --surface full every schema; --overrides file hides tools or
       parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint;
       --audit-log file writes one JSON line per call (caller, tool, outcome, time, repaired paths);
-      over stdio, --callers file's entry named stdio limits the client's calls a minute and at once`,
+      over stdio, --callers file's entry named stdio limits the client's calls a minute and at once;
+      --check connects, reads the list, applies the overrides, compiles every profile, says what it
+      would serve and exits (0, or 1 where the overrides name what the upstream does not list)`,
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
@@ -44,6 +46,8 @@ export const proxy: Command = {
     const withheld = served.http && served.http.every.length > 0 ? { withheld: served.http.every } : {}
     if (parseOnly())
       return 0
+    if (values.check)
+      return checkProxy(named, common, overrides, values.profile)
     if ('config' in named) {
       const gateway = await gatewayEntries(named.config, withheld, 'proxy')
       const { runProxy } = await import('../proxy/run-proxy')
@@ -58,6 +62,18 @@ export const proxy: Command = {
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },
+}
+
+/**
+ * `--check`: the list read, the overrides applied and every profile compiled as the proxy would,
+ * said, and nothing served: an operator's try of a file before a client is wired to it.
+ */
+async function checkProxy(named: UpstreamCommandLine['upstream'], common: Omit<UpstreamCommandLine['common'], 'upstream' | 'overridesFile'>, overrides: Overrides | undefined, profile: string[] | undefined): Promise<number> {
+  const { runSnapshot } = await import('../proxy/run-snapshot')
+  const upstream = 'config' in named ? { gateway: { config: named.config, entries: await gatewayEntries(named.config, {}, 'proxy') } } : { upstream: named }
+  const profiles = profilesOf(profile)?.filter(name => name !== 'portable')
+  const { unmatched } = await runSnapshot({ ...common, ...upstream, ...(overrides ? { overrides } : {}), ...(profiles ? { profiles } : {}), generator: 'flatmcp proxy --check', check: true })
+  return unmatched > 0 ? 1 : 0
 }
 
 /** What the proxy serves and how: one profile, the snapshot, the outputs, the surface, and HTTP's callers. */

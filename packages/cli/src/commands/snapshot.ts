@@ -20,8 +20,8 @@ export const snapshot: Command = {
       return 0
     const { runSnapshot } = await import('../proxy/run-snapshot')
     const upstream = 'config' in named ? { gateway: { config: named.config, entries: await gatewayEntries(named.config, {}, 'snapshot') } } : { upstream: named }
-    const file = await runSnapshot({ ...common, ...upstream, ...(overrides ? { overrides } : {}), ...(values.out ? { out: values.out } : {}), ...(profiles ? { profiles } : {}), generator: snapshotGenerator() })
-    console.log(path.relative(process.cwd(), file))
+    const { file } = await runSnapshot({ ...common, ...upstream, ...(overrides ? { overrides } : {}), ...(values.out ? { out: values.out } : {}), ...(profiles ? { profiles } : {}), generator: snapshotGenerator() })
+    console.log(path.relative(process.cwd(), file!))
     return 0
   },
 }

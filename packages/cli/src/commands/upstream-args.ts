@@ -123,13 +123,14 @@ export const UPSTREAM_OPTIONS = {
   'overrides': { type: 'string' },
   'audit-log': { type: 'string' },
   'config': { type: 'string' },
+  'check': { type: 'boolean' },
 } as const
 
 /** The options that say who may use the proxy over HTTP. */
 export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] as const
 
 /** The options only one of proxy and snapshot takes. */
-const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', ...SERVING_FLAGS], snapshot: ['out'] } as const
+const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', ...SERVING_FLAGS], snapshot: ['out'] } as const
 
 type UpstreamValues = ReturnType<typeof parseArgs<{ args: string[], allowPositionals: true, options: typeof UPSTREAM_OPTIONS }>>['values']
 

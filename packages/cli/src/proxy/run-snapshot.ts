@@ -28,8 +28,13 @@ export interface SnapshotCommandOptions {
   generator: string
   /** The operator's overrides (`--overrides file`), applied to the list and recorded in the snapshot. */
   overrides?: Overrides
+  /** `flatmcp proxy --check`: everything but the file, said as the proxy's check. */
+  check?: boolean
   log?: (line: string) => void
 }
+
+/** What a snapshot run made: the file written (none for a check), and how many tools the overrides name that the upstream does not list. */
+export interface SnapshotRun { file?: string, unmatched: number }
 
 /** A word as a POSIX shell reads it back: quoted where it holds anything but plain characters. */
 function shellWord(word: string): string {
@@ -63,18 +68,27 @@ function fileNameOf(name: string): string {
   return `${name.replace(/[^\w.-]+/g, '-').replace(/^[.-]+|-+$/g, '') || 'upstream'}.mcp.json`
 }
 
-/** Connects to the upstream, compiles its list and writes the snapshot; resolves with the file written. */
-export async function runSnapshot(options: SnapshotCommandOptions): Promise<string> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+/** Connects to the upstream, compiles its list and writes the snapshot (or, checking, only says what it would serve). */
+export async function runSnapshot(options: SnapshotCommandOptions): Promise<SnapshotRun> {
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const prefix = options.check ? 'flatmcp proxy --check:' : 'flatmcp snapshot:'
+  let unmatched = 0
+  const log = (line: string): void => {
+    // The overrides' lines are the proxy's; here they are this command's.
+    if (line.includes('which the upstream does not list'))
+      unmatched++
+    write(line.replace('flatmcp proxy:', prefix))
+  }
   const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
     // Named as the proxy serves them: a name some clients refuse, fitted and said.
-    const named = withFittedNames(upstream.client, line => log(line.replace('flatmcp proxy:', 'flatmcp snapshot:')))
+    const named = withFittedNames(upstream.client, log)
     const list = await (async () => {
-      for (const line of options.overrides ? describeOverrides(options.overrides) : [])
-        log(line.replace('flatmcp proxy:', 'flatmcp snapshot:'))
       const { entries, fixed } = await readUpstream(named, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+      // Said once they held against the list: a parameter the tool lacks was an error above instead.
+      for (const line of options.overrides ? describeOverrides(options.overrides) : [])
+        log(line)
       checkFixed(fixed, ajvValidator())
       return Object.assign(await compileUpstreamList(entries, {
         profiles,
@@ -87,15 +101,16 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<stri
     const kept = list.tools.filter((tool) => {
       const dropped = tool.served === 'as-is' && options.onInvalid === 'drop'
       for (const fallback of fallbacksOf(tool, options.onInvalid))
-        log(`flatmcp snapshot: tool ${shown(tool.name)} ${fallback}`)
+        log(`${prefix} tool ${shown(tool.name)} ${fallback}`)
       return !dropped
     })
     const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(named.origins ? { origins: named.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
-    const file = path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
-    writeFileAtomic(file, artifactText(snapshot))
+    const file = options.check ? undefined : path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
+    if (file !== undefined)
+      writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)
-    log(`flatmcp snapshot: ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}, read as ${snapshot.options.preset}, in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}`)
-    return file
+    log(`${prefix} ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}${options.check ? ' would be served' : ''}, read as ${snapshot.options.preset}, in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${options.check && unmatched > 0 ? `; the overrides name ${unmatched} tool${unmatched === 1 ? '' : 's'} it does not list` : ''}`)
+    return { ...(file === undefined ? {} : { file }), unmatched }
   }
   finally {
     await upstream.close().catch(() => {})

@@ -232,8 +232,6 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   const snapshot = options.snapshot === undefined ? undefined : snapshotFor(options.snapshot, options.preset === 'auto' ? undefined : options.preset, profiles)
   // A snapshot made with overrides is served with them, unless others are given.
   const served = servedOverrides(options.overrides, snapshot?.snapshot.overrides, options.alwaysLoad)
-  for (const line of served.overrides ? describeOverrides(served.overrides) : [])
-    log(line)
   const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true as const }
   const questions = questionBridge(timing.timeout)
   const downstream = downstreams(options.notify)
@@ -262,7 +260,9 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   let listed = Promise.resolve()
   listenToUpstream(upstream, { ready: () => listed, refresh: versions.refresh, downstreams: downstream, questions, asks: options.asks !== false, timeoutMs: timing.timeout, log })
   listed = versions.refresh().then(() => {
-    // The list served ahead was not the upstream's own: clients listed it anew.
+    // The overrides said once they held against the list; a list served ahead and not the upstream's own is listed anew.
+    for (const line of served.overrides ? describeOverrides(served.overrides) : [])
+      log(line)
     if (listedAhead && !sameList(listedAhead, versions.current()!.listed))
       downstream.tell({ method: 'notifications/tools/list_changed' })
   }, (error: unknown) => {

@@ -8,6 +8,7 @@ import type { UpstreamTool } from '../../artifact/format'
 import type { ToolView } from '../../service/options'
 import type { Validator } from './chooser'
 import { definedOf, defineOwn, isObject } from '../../util/object'
+import { closestName } from '../../util/closest-name'
 import { shown } from '../../util/log'
 
 /**
@@ -62,6 +63,12 @@ export class OverridesError extends TypeError {
   }
 }
 
+/** ` (did you mean "path"?)` where one of `known` is close to `typed`, else nothing. */
+export function guessed(typed: string, known: readonly string[]): string {
+  const meant = closestName(typed, known)
+  return meant === undefined ? '' : ` (did you mean ${shown(meant)}?)`
+}
+
 /** What one parameter's override does, in a few words. */
 function parameterSaid(key: string, param: ParameterOverride): string {
   if ('fix' in param)
@@ -99,8 +106,10 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
   if (!overrides)
     return { tools: [...listed], fixed }
   const names = new Set(listed.map(tool => (tool as { name?: unknown } | null)?.name))
-  for (const name of Object.keys(overrides.tools).filter(name => !names.has(name)))
-    log(`flatmcp proxy: the overrides name tool ${shown(name)}, which the upstream does not list; nothing to change there`)
+  const listedNames = [...names].filter((name): name is string => typeof name === 'string')
+  for (const name of Object.keys(overrides.tools).filter(name => !names.has(name))) {
+    log(`flatmcp proxy: the overrides name tool ${shown(name)}${guessed(name, listedNames)}, which the upstream does not list; nothing to change there`)
+  }
   const tools: unknown[] = []
   for (const tool of listed) {
     const name = (tool as { name?: unknown } | null)?.name
@@ -146,7 +155,7 @@ function overriddenParameters(name: string, input: Record<string, unknown>, para
   for (const [key, param] of Object.entries(params)) {
     const where = `.tools[${JSON.stringify(name)}].params[${JSON.stringify(key)}]`
     if (!Object.hasOwn(properties, key))
-      throw new OverridesError(where, `tool ${shown(name)} has no parameter ${shown(key)} at the root of its input (it has ${Object.keys(properties).map(shown).join(', ') || 'none'})`)
+      throw new OverridesError(where, `tool ${shown(name)} has no parameter ${shown(key)}${guessed(key, Object.keys(properties))} at the root of its input (it has ${Object.keys(properties).map(shown).join(', ') || 'none'})`)
     const schema = withRootDefinitions(properties[key], input)
     const own = isObject(properties[key]) ? properties[key] : {}
     if ('hide' in param && required.includes(key))

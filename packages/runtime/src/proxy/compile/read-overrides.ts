@@ -3,7 +3,7 @@
 // replicas folded).
 import type { Overrides } from './overrides'
 import { isObject } from '../../util/object'
-import { OverridesError } from './overrides'
+import { guessed, OverridesError } from './overrides'
 
 const TOOL_KEYS = new Set(['hide', 'description', 'appendDescription', 'alwaysLoad', 'searchHint', 'params'])
 
@@ -13,7 +13,7 @@ export function readOverrides(value: unknown): Overrides {
     throw new OverridesError('', 'needs "tools": an object of tool names, each with what to change ({"tools": {"create_issue": {"description": "…"}}})')
   const stray = Object.keys(value).find(key => !['tools', 'servers', 'separator', 'views'].includes(key))
   if (stray !== undefined)
-    throw new OverridesError(`.${stray}`, 'is not an overrides key ("tools", "views"; with --config, "servers" and "separator")')
+    throw new OverridesError(`.${stray}`, `is not an overrides key${guessed(stray, ['tools', 'servers', 'separator', 'views'])} ("tools", "views"; with --config, "servers" and "separator")`)
   checkNaming(value)
   checkViews(value.views)
   for (const [name, tool] of Object.entries(value.tools ?? {}))
@@ -52,7 +52,7 @@ function checkTool(name: string, tool: unknown): void {
     throw new OverridesError(at, 'must be an object: hide, description, appendDescription, alwaysLoad, searchHint, params')
   const unknown = Object.keys(tool).find(key => !TOOL_KEYS.has(key))
   if (unknown !== undefined)
-    throw new OverridesError(`${at}.${unknown}`, 'is not a tool override (hide, description, appendDescription, alwaysLoad, searchHint, params)')
+    throw new OverridesError(`${at}.${unknown}`, `is not a tool override${guessed(unknown, [...TOOL_KEYS])} (hide, description, appendDescription, alwaysLoad, searchHint, params)`)
   if (tool.hide !== undefined && tool.hide !== true)
     throw new OverridesError(`${at}.hide`, 'must be true (leave it out to keep the tool)')
   for (const key of ['description', 'appendDescription'] as const) {
