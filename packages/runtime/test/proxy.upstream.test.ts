@@ -8,6 +8,7 @@ import { connectUpstream, ProxySetupError } from '@flatmcp/runtime/proxy'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { commandName } from '../src/proxy/upstream/command-name'
 
 const ANY = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } }
 const servers: Server[] = []
@@ -79,5 +80,24 @@ describe('connectUpstream', () => {
     finally {
       await upstream.close()
     }
+  })
+})
+
+describe('what the proxy calls an upstream command', () => {
+  it('names the package a runner fetches, the script an interpreter runs, else the command', () => {
+    const cases: [string[], string][] = [
+      [['npx', '-y', '@sentry/mcp-server@latest'], '@sentry/mcp-server@latest'],
+      [['npx', '-p', '@scope/pkg', 'serve'], '@scope/pkg'],
+      [['npx.cmd', '--package=@scope/pkg', 'serve'], '@scope/pkg'],
+      [['pnpm', 'dlx', 'tavily-mcp'], 'tavily-mcp'],
+      [['uvx', 'mcp-server-fetch'], 'mcp-server-fetch'],
+      [['/usr/local/bin/node', '--import', 'tsx', '/srv/app/server.ts'], 'server.ts'],
+      [['node', './dist/index.js', '--port', '3'], 'dist/index.js'],
+      [['python3', '-m', 'weather_server'], 'weather_server'],
+      [['/opt/bin/kubernetes-mcp-server', '--kubeconfig', 'k'], 'kubernetes-mcp-server'],
+      [['node'], 'node'],
+    ]
+    for (const [command, name] of cases)
+      expect(commandName(command), command.join(' ')).toBe(name)
   })
 })

@@ -7,6 +7,7 @@ import type { UpstreamTransport } from './upstream'
 import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
+import { commandName } from './command-name'
 
 /** A JSON-RPC message, as the transport reads and writes it. */
 type Message = Record<string, unknown>
@@ -54,7 +55,7 @@ export function startCommand(target: { command: string[], env?: Record<string, s
   })
   spawned.catch(() => {}) // the connection hears of it
   const exited = new Promise<string>(resolve => child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)))
-  return { child, where: command, spawned, exited }
+  return { child, where: commandName(target.command), spawned, exited }
 }
 
 /** Whether the command (its process) is still running. */
