@@ -95,6 +95,20 @@ describe('flatmcp build', () => {
     }
   })
 
+  it('says a tool whose listing passes 5,000 tokens, at its line, with what takes the most of it', async () => {
+    const heavy = fixtureProject('cli-heavy', {
+      'src/codes.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const lookup = defineTool({ name: 'lookup', input: z.object({ code: z.enum(Array.from({ length: 3000 }, (_, i) => \`airport_code_\${i}\`) as [string, ...string[]]), note: z.string() }), handler: () => 1 })\n`,
+    })
+    try {
+      const run = await flatmcp(['build', 'src/*.tools.ts'], heavy.root)
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stderr).toMatch(/^flatmcp: warning: src\/codes\.tools\.ts:3:\d+: export "lookup", tool "lookup", input: heavy-tool: listed in [\d,]+ tokens \(portable, o200k_base\), over 5,000: a client sends it with every request; \d+% of its schema is "code" \(an enum of 3,000 values\)/m)
+    }
+    finally {
+      heavy.remove()
+    }
+  })
+
   it('a bad tool exits 1 naming file, line, export and tool, and writes nothing', async () => {
     const bad = fixtureProject('cli-bad', { 'src/x.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const t = defineTool({ name: 't', params: z.object({ a: z.string() }), input: z.object({ a: z.string() }), handler: () => 1 })\n` })
     try {

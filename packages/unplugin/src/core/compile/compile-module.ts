@@ -6,7 +6,7 @@ import { yieldsAnything } from '../load/module-cache'
 import type { ToolTokens } from './tokens'
 import { CompileError, compileForm, compileInProfiles, compileTool, FormError, toOriginalSchema } from '@flatmcp/core'
 import { isElicitForm, isFlatSchema, isToolDefinition, toPrecomputed } from '@flatmcp/runtime'
-import { isPlainObject } from '../util'
+import { isObject, isPlainObject } from '../util'
 import { toolTokens } from './tokens'
 
 export interface ModuleTool {
@@ -165,6 +165,31 @@ export interface ToolPlace {
   tool?: string | undefined
   part?: ToolSchemaPart | undefined
   path?: JsonPointer | undefined
+}
+
+/** A tool whose listing passes this many tokens (in its heaviest profile) is said: a client sends it with every request. */
+export const HEAVY_TOOL_TOKENS = 5_000
+
+/** The root key of an input schema that takes the most of it, in JSON characters, and what that is. */
+function heaviestKey(schema: unknown): string {
+  const properties = isObject(schema) && isObject(schema.properties) ? Object.entries(schema.properties) : []
+  const [key, node] = properties.sort(([, a], [, b]) => JSON.stringify(b).length - JSON.stringify(a).length)[0] ?? []
+  if (key === undefined)
+    return ''
+  const values = isObject(node) && Array.isArray(node.enum) ? ` (an enum of ${node.enum.length.toLocaleString('en-US')} values)` : ''
+  const share = Math.round(JSON.stringify(node).length / Math.max(1, JSON.stringify(schema).length) * 100)
+  return `; ${share}% of its schema is "${key}"${values}`
+}
+
+/** The tools of a module whose listing passes `HEAVY_TOOL_TOKENS`, each a warning at its place. */
+export function heavyTools(tools: readonly ModuleTool[]): (ToolPlace & { message: string })[] {
+  return tools.flatMap((tool) => {
+    const [profile, tokens] = Object.entries(tool.tokens.profiles).sort(([, a], [, b]) => b - a)[0] ?? ['', 0]
+    if (tokens <= HEAVY_TOOL_TOKENS)
+      return []
+    const message = `heavy-tool: listed in ${tokens.toLocaleString('en-US')} tokens (${profile}, o200k_base), over ${HEAVY_TOOL_TOKENS.toLocaleString('en-US')}: a client sends it with every request${heaviestKey(tool.compiled.inputSchema)}. Take a long list of values as a string the handler checks, or split the tool`
+    return [{ exportName: tool.exportName, tool: tool.compiled.name, part: 'input' as const, message }]
+  })
 }
 
 /**

@@ -16,7 +16,7 @@ import { modulePath } from '../load/module-path'
 import { libraryOptionsKey, profileKey, profileName } from '../options'
 import { codeFingerprint, packageVersion } from '../load/package-version'
 import { crossCheck } from '../check/cross-check'
-import { compileModuleFlats, compileModuleForms, compileModuleTools, moduleDiagnostics, ToolCompileError, unreachableWarning } from '../compile/compile-module'
+import { compileModuleFlats, compileModuleForms, compileModuleTools, heavyTools, moduleDiagnostics, ToolCompileError, unreachableWarning } from '../compile/compile-module'
 import { loadTokenizer } from '../compile/tokens'
 import { DuplicateToolError } from './tool-owners'
 
@@ -146,7 +146,7 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
       flats: flats.map(f => f.exportName),
       forms: forms.map(f => f.exportName),
       warnings: [
-        ...await Promise.all(moduleDiagnostics(tools, flats).map(said => describeAt(file, options.root, said, said.message))),
+        ...await Promise.all([...moduleDiagnostics(tools, flats), ...heavyTools(tools)].map(said => describeAt(file, options.root, said, said.message))),
         ...injected.unreachable.map(exportName => unreachableWarning(module, exportName)),
       ],
       artifact: artifactText({
