@@ -498,8 +498,11 @@ describe('flatmcp probe', () => {
       expect(run.stderr).not.toContain('    at ')
       expect(run.stdout).toMatch(/boom: the original schema threw while it parsed a generated value: refine exploded \(src\/odd\.tools\.ts\); the server answers such a call with an error/)
       expect(run.stdout).toMatch(/the value: \{"n":[\d.e+-]*[1-9]/)
-      const report = await probe({ paths: ['dist'], root: throwing.root, samples: 30 })
+      // Each tool's sampling is told as it begins (on a terminal, the command's progress line).
+      const begun: string[] = []
+      const report = await probe({ paths: ['dist'], root: throwing.root, samples: 30, onTool: tool => begun.push(tool) })
       expect(report.artifacts[0]!.sampled.find(t => t.tool === 'fine')!.checked).toBe(30)
+      expect(begun.sort()).toEqual(['boom', 'fine'])
     }
     finally {
       throwing.remove()

@@ -25,6 +25,8 @@ export const probe: Command = {
     if (parseOnly())
       return 0
     const progress = process.stderr.isTTY && !values.json
+    // On a terminal, one line rewritten: the artifact, then the tool being sampled.
+    let at = ''
     const { probe: run } = await import('../probe/probe')
     const { renderReport } = await import('../probe/report')
     const report = await run({
@@ -33,7 +35,8 @@ export const probe: Command = {
       sources: values.source,
       ...counts,
       ...(live ? { upstream: live } : {}),
-      onProgress: progress ? (done, total, file) => process.stderr.write(`\rprobing ${done + 1}/${total} ${path.relative(root, file)}\x1B[K`) : undefined,
+      onProgress: progress ? (done, total, file) => process.stderr.write(`\r${(at = `probing ${done + 1}/${total} ${path.relative(root, file)}`)}\x1B[K`) : undefined,
+      onTool: progress ? tool => process.stderr.write(`\r${at}: ${tool}\x1B[K`) : undefined,
     })
     if (progress)
       process.stderr.write('\r\x1B[K')

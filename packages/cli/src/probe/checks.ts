@@ -145,6 +145,7 @@ export type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
  * for each target profile it ships, the model's form of such values read back to the same output.
  */
 export async function soundness(tool: ListedTool, definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
+  sampling.onTool?.(tool.name)
   try {
     await checkedSoundness(tool, definition, source, forms, sampling, report, outputWrap)
   }

@@ -53,6 +53,8 @@ export interface ProbeOptions {
   seed?: number
   /** Called before each artifact is probed. */
   onProgress?: (done: number, total: number, file: string) => void
+  /** Called as each tool's sampling begins (the longest work: seconds per tool). */
+  onTool?: (tool: string) => void
   /** A tool whose definition, in any profile it ships, takes more o200k_base tokens fails the probe. */
   maxTokens?: number
   /** A module whose tools together, in any profile they ship, take more tokens fails the probe. */
@@ -64,7 +66,7 @@ export interface ProbeOptions {
 }
 
 /** How values are drawn: how many per tool, from which seed, within how long. */
-export interface Sampling { samples: number, seed: number, timeBudgetMs?: number }
+export interface Sampling { samples: number, seed: number, timeBudgetMs?: number, onTool?: (tool: string) => void }
 
 /** An artifact or a source cannot be read at all: the probe stops (exit code 2). */
 export class ProbeLoadError extends Error {

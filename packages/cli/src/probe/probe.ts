@@ -124,7 +124,7 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
   const read: Artifact[] = []
   for (const [n, file] of files.entries()) {
     options.onProgress?.(n, files.length, file)
-    const { report, artifact } = await probeArtifact(file, root, { samples, seed, ...(options.timeBudgetMs === undefined ? {} : { timeBudgetMs: options.timeBudgetMs }) }, options, live)
+    const { report, artifact } = await probeArtifact(file, root, { samples, seed, ...(options.timeBudgetMs === undefined ? {} : { timeBudgetMs: options.timeBudgetMs }), ...(options.onTool ? { onTool: options.onTool } : {}) }, options, live)
     artifacts.push(report)
     read.push(artifact)
   }
