@@ -526,7 +526,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     expect(stdout).toContain('"serverInfo":{"name":"upstream-v2"')
     writeFileSync(gate, '')
     expect(await exited).toBe(2)
-    expect(stderr).toMatch(/flatmcp: could not connect to the upstream upstream-v2\.ts: /)
+    expect(stderr).toMatch(/flatmcp: could not connect to the upstream node: /)
   })
 
   it('when the upstream no longer matches, says what changed and compiles it anew; with --frozen it refuses to start', async () => {

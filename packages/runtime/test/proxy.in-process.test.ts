@@ -651,7 +651,7 @@ describe('the proxy whole in the library', () => {
     const lines: string[] = []
     const proxy = await createProxy({ command: [...TS_NODE, path.join(ROOT, 'test/support/upstream-v2.ts')] }, { log: line => lines.push(line) })
     try {
-      expect(proxy.where).toBe(process.execPath)
+      expect(proxy.where).toBe('upstream-v2.ts')
       expect(proxy.tools().get('send')).toMatchObject({ served: 'compiled', fromSnapshot: false })
       const client = await clientOf(proxy)
       const listed = (await client.listTools()).tools.find(tool => tool.name === 'send')!
