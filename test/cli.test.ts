@@ -414,8 +414,7 @@ describe('flatmcp probe', () => {
       expect(await flatmcp(['build', 'src/*.tools.ts'], outputs.root)).toMatchObject({ code: 0 })
       const clean = await flatmcp(['probe', 'dist', '--samples', '50'], outputs.root)
       expect(clean.code, clean.stdout).toBe(0)
-      expect(clean.stdout).toMatch(/names \(output\): [1-9]\d* values/)
-      expect(clean.stdout).toMatch(/shape \(output\): [1-9]\d* values/)
+      expect(clean.stdout).toMatch(/2 output schemas, [1-9]\d* values each/)
       const file = path.join(outputs.root, 'dist/src/out.tools.mcp.json')
       const artifact = JSON.parse(readFileSync(file, 'utf8'))
       expect(artifact.runtime.names.outputWrap).toBe('result')
@@ -518,7 +517,7 @@ describe('flatmcp probe', () => {
       expect(artifact.runtime.send_message.profiles.gemini.decode).toEqual({ properties: { media: { parse: 'json' } } })
       const clean = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
       expect(clean.code, clean.stdout).toBe(0)
-      expect(clean.stdout).toMatch(/✓ round-trips in each target profile it ships .*send_message \(openai-strict\): [1-9]\d* values; send_message \(gemini\): [1-9]\d* values/)
+      expect(clean.stdout).toMatch(/✓ round-trips in each target profile it ships .*\(openai-strict, gemini: 8 tool forms, 20 values each\)/)
       // An inverse map that no longer drops a strict model's nulls for the keys it leaves out.
       const withoutNullDrops = structuredClone(artifact)
       const strict = withoutNullDrops.runtime.send_message.profiles['openai-strict']
@@ -625,6 +624,23 @@ describe('probe() and assertProbe() in a test suite', () => {
     const text = renderReport({ ok: false, seed: 1, samples: 1, budgets: {}, artifacts: [together, missing] }, project.root, { isTTY: false })
     expect(text).toContain('(all artifacts together)\n  ! keeps its profile\'s shape')
     expect(text).toContain('(missing artifact)  from src/x.tools.ts, 0 tools\n  ✗ is current')
+  })
+
+  it('on a terminal, wraps to its width and keeps details whole; piped, a finding is one line; counts said once for the tools that share them', () => {
+    const message = `anthropic-strict: ${'twenty words of advice '.repeat(8).trim()}`
+    const detail = `counterexample: {"path":"${'x'.repeat(120)}"}`
+    const sampled = [...['a', 'b', 'c'].map(tool => ({ tool, checked: 200, unmet: [] })), { tool: 'd', checked: 40, unmet: ['pattern ^x+$'] }, { tool: 'a (output)', checked: 200, unmet: [] }]
+    const artifact = { file: path.join(project.root, 'x.mcp.json'), tools: ['a', 'b', 'c', 'd'], samplesChecked: 0, sampled, roundTrips: [], findings: [{ check: 'profile' as const, severity: 'error' as const, tool: 'a', message, detail }] }
+    const report = { ok: false, seed: 1, samples: 200, budgets: {}, artifacts: [artifact] }
+    const wide = renderReport(report, project.root, { isTTY: false })
+    expect(wide).toContain(`    a: ${message}\n`)
+    expect(wide).toContain('(3 tools, 200 values each; d: 40 values, not aimed for: pattern ^x+$; 1 output schema, 200 values)')
+    const narrow = renderReport(report, project.root, { isTTY: true, columns: 60 })
+    // eslint-disable-next-line no-control-regex
+    const lines = narrow.replace(/\x1B\[[0-9;]*m/g, '').split('\n')
+    expect(lines.filter(line => !line.includes('counterexample')).every(line => line.length <= 60)).toBe(true)
+    expect(lines).toContain(`      ${detail}`)
+    expect(lines.find(line => line.includes('words of advice') && !line.includes('anthropic'))).toMatch(/^ {6}\S/)
   })
 
   it('report findings programmatically', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { isJsonSchemaDocument, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import { fallbacksOf, readSnapshot } from '@flatmcp/runtime/proxy'
 import { createModuleCompiler, describeFailure, loadTokenizer, resolveOptions, tokensOf } from 'unplugin-flatmcp/internal'
-import { createStyle } from '../style'
+import { createStyle, wrapWords } from '../style'
 import { BuildError } from '../build/build-artifacts'
 
 export interface InspectOptions {
@@ -41,26 +41,6 @@ function changeSummary(original: unknown, compiled: Pick<CompiledTool, 'inputSch
   const moved = compiled.diagnostics.filter(d => MOVED.has(d.code)).length
   const ratio = tokens.from === 0 ? '' : ` (${(tokens.to / tokens.from).toFixed(2)}×)`
   return `${joined} ${joined === 1 ? 'union' : 'unions'} joined, ${widened} widened, ${moved} ${moved === 1 ? 'keyword' : 'keywords'} moved, tokens ${tokens.from} → ${tokens.to}${ratio}`
-}
-
-/** Lines of at most `width` visible characters, broken between words; the lines after the first indented by `indent`. */
-export function wrapWords(text: string, width: number, indent = '  '): string[] {
-  // eslint-disable-next-line no-control-regex
-  const visible = (line: string): number => line.replace(/\x1B\[\d+m/g, '').length
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    const next = line === '' ? word : `${line} ${word}`
-    if (line !== '' && visible(next) > width) {
-      lines.push(line)
-      line = `${indent}${word}`
-    }
-    else {
-      line = next
-    }
-  }
-  lines.push(line)
-  return lines
 }
 
 function sideBySide(left: string[], right: string[], width: number): string[] {

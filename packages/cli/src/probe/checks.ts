@@ -217,7 +217,7 @@ export function requestBudgets(read: Artifact[]): ArtifactReport | undefined {
     if (over.length > 0)
       strict.forEach(tool => tools.add(tool.name))
     for (const { limit, total } of over)
-      findings.push({ check: 'profile', severity: 'warning', message: `${name}: these artifacts hold ${total} ${budget.words[limit]} across their strict tools; ${target.vendor} takes ${budget.limits[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to ${target.vendor}, or leave some out of the profile.` })
+      findings.push({ check: 'profile', severity: 'warning', message: `${name}: ${limit === 'tools' ? `these artifacts hold ${total} strict tools` : `the ${strict.length} strict tools these artifacts hold have ${total} ${budget.words[limit]}`}; ${target.vendor} takes ${budget.limits[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to ${target.vendor}, or leave some out of the profile.` })
   }
   return findings.length === 0 ? undefined : { file: '', tools: [...tools], samplesChecked: 0, sampled: [], roundTrips: [], findings }
 }

@@ -1,6 +1,6 @@
 import type { Check, ProbeReport } from './findings'
 import path from 'node:path'
-import { createStyle } from '../style'
+import { createStyle, widthOf, wrapLine } from '../style'
 
 const CHECKS: [Check, string][] = [
   ['json-schema', 'compiles as JSON Schema (draft-07 and 2020-12)'],
@@ -13,9 +13,24 @@ const CHECKS: [Check, string][] = [
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** Values checked per tool, with what the sampler could not aim for. */
+/**
+ * Values checked per tool, said once for the tools that share a count (`26 tools, 200 values
+ * each`), and by name for the others and for any the sampler could not aim for everywhere.
+ */
+function countsText(sampled: { tool: string, checked: number, unmet?: string[] }[], what: string): string {
+  const counts = new Map<number, number>()
+  for (const t of sampled)
+    counts.set(t.checked, (counts.get(t.checked) ?? 0) + 1)
+  const usual = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+  const plain = sampled.filter(t => t.checked === usual && (t.unmet ?? []).length === 0)
+  const named = sampled.filter(t => !plain.includes(t)).map(t => `${t.tool}: ${plural(t.checked, 'value')}${(t.unmet ?? []).length > 0 ? `, not aimed for: ${t.unmet!.join(', ')}` : ''}`)
+  return [plain.length > 0 ? `${plural(plain.length, what)}, ${plural(usual!, 'value')}${plain.length === 1 ? '' : ' each'}` : '', ...named].filter(Boolean).join('; ')
+}
+
+/** The superset check's values: the tools' inputs, then their output schemas. */
 function sampledText(sampled: ProbeReport['artifacts'][number]['sampled']): string {
-  return sampled.map(t => `${t.tool}: ${t.checked} values${t.unmet.length > 0 ? `, not aimed for: ${t.unmet.join(', ')}` : ''}`).join('; ')
+  const output = (t: { tool: string }): boolean => t.tool.endsWith(' (output)')
+  return [countsText(sampled.filter(t => !output(t)), 'tool'), countsText(sampled.filter(output), 'output schema')].filter(Boolean).join('; ')
 }
 
 /** Each profile's tokens for the module's tools together. */
@@ -41,48 +56,51 @@ function ranText(check: Check, artifact: ProbeReport['artifacts'][number], repor
   if (check === 'superset')
     return ` (${sampledText(artifact.sampled)})`
   if (check === 'round-trip')
-    return ` (${artifact.roundTrips.map(t => `${t.tool}: ${t.checked} values`).join('; ')})`
+    return ` (${[...new Set(artifact.roundTrips.map(t => / \(([^)]+)\)$/.exec(t.tool)?.[1]))].join(', ')}: ${countsText(artifact.roundTrips, 'tool form')})`
   if (check === 'tokens')
     return ` (o200k_base, ${[report.budgets.maxTokens === undefined ? '' : `at most ${report.budgets.maxTokens} per tool`, report.budgets.maxModuleTokens === undefined ? '' : `${report.budgets.maxModuleTokens} per module`].filter(Boolean).join(', ')}; all tools: ${tokensText(artifact.tokens)})`
   return ''
 }
 
 /** The probe's report for a person: one block per artifact, each check passed or its findings. */
-export function renderReport(report: ProbeReport, root: string, stream?: { isTTY?: boolean }): string {
+export function renderReport(report: ProbeReport, root: string, stream?: { isTTY?: boolean, columns?: number }): string {
   const s = createStyle(stream)
   const lines: string[] = []
+  const width = widthOf(stream)
+  // Wrapped to the terminal; details (diffs, counterexamples) are kept as they are.
+  const push = (...added: string[]): number => lines.push(...added.map(line => wrapLine(line, width)))
   const indent = (text: string, by = '      '): string => text.split('\n').map(line => `${by}${line}`).join('\n')
   for (const artifact of report.artifacts) {
     // No file: a source without an artifact, or what the artifacts hold together (Anthropic's budget).
     const name = artifact.file ? path.relative(root, artifact.file) : artifact.module ? '(missing artifact)' : '(all artifacts together)'
-    lines.push(s.bold(`${name}`) + (artifact.module ? s.dim(`  from ${artifact.module}, ${plural(artifact.tools.length, 'tool')}`) : ''))
+    push(s.bold(`${name}`) + (artifact.module ? s.dim(`  from ${artifact.module}, ${plural(artifact.tools.length, 'tool')}`) : ''))
     if (artifact.file)
-      lines.push(`  ${s.green('✓')} well-formed`)
+      push(`  ${s.green('✓')} well-formed`)
     for (const [check, label] of CHECKS) {
       const findings = artifact.findings.filter(f => f.check === check)
       if (findings.length === 0) {
         const why = skipped(check, artifact, report)
         if (artifact.file)
-          lines.push(why === undefined ? `  ${s.green('✓')} ${label}${s.dim(ranText(check, artifact, report))}` : `  ${s.dim('–')} ${label}: ${s.yellow('skipped')}${s.dim(`, ${why}`)}`)
+          push(why === undefined ? `  ${s.green('✓')} ${label}${s.dim(ranText(check, artifact, report))}` : `  ${s.dim('–')} ${label}: ${s.yellow('skipped')}${s.dim(`, ${why}`)}`)
         continue
       }
       // Warnings only: listed, not failing the probe.
-      lines.push(`  ${findings.some(f => f.severity === 'error') ? s.red('✗') : s.yellow('!')} ${label}`)
+      push(`  ${findings.some(f => f.severity === 'error') ? s.red('✗') : s.yellow('!')} ${label}`)
       for (const finding of findings) {
-        lines.push(`    ${finding.tool ? `${s.cyan(finding.tool)}: ` : ''}${finding.message}`)
+        push(`    ${finding.tool ? `${s.cyan(finding.tool)}: ` : ''}${finding.message}`)
         if (finding.detail)
           lines.push(indent(finding.detail))
       }
     }
     const untyped = artifact.findings.filter(f => f.check === 'untyped')
-    lines.push(`  untyped leaves: ${untyped.length === 0 ? 'none' : ''}`)
+    push(`  untyped leaves: ${untyped.length === 0 ? 'none' : ''}`)
     for (const finding of untyped)
-      lines.push(`    ${s.yellow('!')} ${finding.tool}: ${finding.message}`)
+      push(`    ${s.yellow('!')} ${finding.tool}: ${finding.message}`)
   }
   const errors = report.artifacts.flatMap(a => a.findings).filter(f => f.severity === 'error').length
   // What the artifacts hold together is a block of its own, not an artifact.
   const files = report.artifacts.filter(a => a.file || a.module).length
-  lines.push('', errors === 0
+  push('', errors === 0
     ? s.green(`clean: ${plural(files, 'artifact')}, seed ${report.seed}, ${report.samples} samples per tool`)
     : s.red(`${plural(errors, 'finding')} in ${plural(files, 'artifact')} (seed ${report.seed}, ${report.samples} samples per tool)`))
   return lines.join('\n')

@@ -110,7 +110,10 @@ function validatorOf(part: { schema: unknown, json: JsonSchema, nullAsAbsent: st
   const rejectedBy = clientCheck(json)
   // A parser that reads `null` like a left-out key (pydantic's `= None`) outputs the same for both.
   const output = part.nullAsAbsent === 'never' ? (value: unknown) => value : withoutNullMembers
-  return value => rejectedBy(value).length === 0 ? { value: output(value) } : { issues: rejectedBy(value) }
+  return (value) => {
+    const issues = rejectedBy(value)
+    return issues.length === 0 ? { value: output(value) } : { issues }
+  }
 }
 
 function withoutNullMembers(value: unknown): unknown {
@@ -144,7 +147,9 @@ export interface OriginalReader {
 export function originalReader(parts: unknown[], converters?: SchemaConverters, preset?: PresetName | 'auto'): OriginalReader {
   const withJson = parts.map((schema) => {
     const original = toOriginalSchema(schema, 'input', converters, { preset })
-    return { schema, json: original.schema, nullAsAbsent: original.semantics.nullAsAbsent }
+    const json = original.schema
+    // Compiled once per tool: a JSON part's four client validators took most of a probe's time when compiled per sample.
+    return { schema, json, validate: validatorOf({ schema, json, nullAsAbsent: original.semantics.nullAsAbsent }) }
   })
   const partKeys = withJson.map(part => keysOf(part.json))
   const read = async (value: unknown): Promise<{ output: Record<string, unknown> } | undefined> => {
@@ -153,7 +158,7 @@ export function originalReader(parts: unknown[], converters?: SchemaConverters, 
     const output: Record<string, unknown> = {}
     for (const [n, part] of withJson.entries()) {
       const own = n === withJson.length - 1 ? Object.fromEntries(Object.entries(value).filter(([key]) => !partKeys.slice(0, -1).flat().includes(key))) : pick(value, partKeys[n]!)
-      const result = await validatorOf(part)(own)
+      const result = await part.validate(own)
       if (result.issues)
         return undefined
       Object.assign(output, (result as { value?: unknown }).value)
