@@ -585,7 +585,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     const clean = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
     expect(clean.code, clean.stderr).toBe(0)
     expect(clean.stderr).toContain('flatmcp proxy --check: tool "page": "limit" fixed to 5 (overrides)')
-    expect(clean.stderr).toMatch(/flatmcp proxy --check: \d+ tools of .* would be served, read as json-schema, in portable, openai-strict, anthropic-strict, gemini\n/)
+    expect(clean.stderr).toMatch(/flatmcp proxy --check: \d+ tools of .* would be served, read as json-schema \([^)]*\), in portable, openai-strict, anthropic-strict, gemini\n/)
     writeFileSync(overrides, JSON.stringify({ tools: { pgae: { hide: true } } }))
     const unlisted = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
     expect(unlisted.code, unlisted.stderr).toBe(1)

@@ -4,9 +4,10 @@
 // generator-shaped schemas is judged by property: sampled values the original takes pass the flat
 // schema of every profile, or round-trip through the runtime's inverse to the same value.
 import type { JsonSchemaObject, ProfileName } from '@flatmcp/core'
-import { compileTool, detectPreset, ecmascriptPattern, flattenSchema, JSON_SCHEMA_VENDOR, modelAnswer, outputDifference, PRESET_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { compileTool, detectPreset, ecmascriptPattern, flattenSchema, JSON_SCHEMA_VENDOR, modelAnswer, outputDifference, PRESET_NAMES, presetReason, PRESETS, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import { coerceArgs, inverseArgs } from '@flatmcp/runtime/coerce'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { createRandom, sampleValue } from '../../unplugin/src/core/check/sample'
 import { GENERATED_SCHEMAS } from '../../../test/support/generated-schemas'
 import { inverse } from '../../../test/support/round-trip'
@@ -176,6 +177,25 @@ describe('presets', () => {
     expect(compileTool({ name: 't', input: pydanticDraw() }, { preset: 'go' }).preset).toBe('go')
     const diagnostic = compileTool({ name: 't', input: pydanticDraw() }).diagnostics.find(d => d.code === 'generator-preset')
     expect(diagnostic?.message).toMatch(/read with the "pydantic" preset, for pydantic v2/)
+  })
+
+  it('a TypeScript server\'s list reads as json-schema, said with why: zod\'s nullable defaults and OpenAPI\'s widths are not pydantic\'s or serde\'s', () => {
+    // As the TypeScript SDK lists zod tools: the dialect at the root, `.nullable().default(null)` as anyOf [T, null].
+    const zodTool = z.object({ query: z.string(), cursor: z.string().nullable().default(null), limit: z.number().int().nullable().default(null) })
+    const zodTools = Array.from({ length: 3 }, () => z.toJSONSchema(zodTool, { target: 'draft-7', io: 'input' }) as JsonSchemaObject)
+    expect(zodTools.flatMap(tool => PRESETS.pydantic.fingerprints(tool))).toHaveLength(3)
+    const choice = detectPreset(zodTools)
+    expect(choice.preset.name).toBe('json-schema')
+    expect(presetReason(choice)).toBe('3 schemas: root $schema with no title, as zod writes it for the TypeScript SDK')
+    // Generated from an OpenAPI document (Notion's server): int32 and [T, "null"], no dialect named.
+    const properties = { page_size: { type: 'integer', format: 'int32' }, parent: { type: ['object', 'null'], properties: { id: { type: 'string', format: 'uuid' } } } }
+    const openApi = { type: 'object', properties } as JsonSchemaObject
+    expect(detectPreset([openApi, openApi]).preset.name).toBe('json-schema')
+    expect(presetReason(detectPreset(openApi))).toBe('no generator\'s fingerprints found')
+    // schemars's own widths, or OpenAPI's under its 2020-12 dialect, still read as serde.
+    expect(detectPreset({ ...openApi, properties: { ...properties, n: { type: 'integer', format: 'uint32' } } }).preset.name).toBe('serde')
+    expect(detectPreset({ ...openApi, $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'Query' }).preset.name).toBe('serde')
+    expect(presetReason({ preset: PRESETS.pydantic, evidence: 'option' })).toBe('as asked')
   })
 
   it('an unknown preset is an error that lists the known ones', () => {

@@ -2,7 +2,7 @@
 // which `flatmcp proxy --artifact` serves without compiling at start-up and the fetch handler serves
 // statelessly; `flatmcp probe` checks it. The list is compiled by the runtime's `compileUpstreamList`,
 // as the proxy compiles it.
-import type { PresetName, ProfileName } from '@flatmcp/core'
+import type { JsonSchemaObject, PresetName, ProfileName } from '@flatmcp/core'
 import type { GatewayEntry, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
@@ -69,6 +69,14 @@ function fileNameOf(name: string): string {
 }
 
 /** Connects to the upstream, compiles its list and writes the snapshot (or, checking, only says what it would serve). */
+/** Why the list was read with its preset: as asked, or the fingerprints its schemas show (core is loaded already: it compiled them). */
+async function presetWhy(snapshot: ReturnType<typeof toSnapshot>, asked: SnapshotCommandOptions['preset']): Promise<string> {
+  if (asked !== undefined && asked !== 'auto')
+    return 'as asked'
+  const { detectPreset, presetReason } = await import('@flatmcp/core')
+  return presetReason(detectPreset(Object.values(snapshot.runtime).flatMap(entry => entry.upstream ? [entry.upstream.tool.inputSchema as JsonSchemaObject] : [])))
+}
+
 export async function runSnapshot(options: SnapshotCommandOptions): Promise<SnapshotRun> {
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const prefix = options.check ? 'flatmcp proxy --check:' : 'flatmcp snapshot:'
@@ -109,7 +117,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
     if (file !== undefined)
       writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)
-    log(`${prefix} ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}${options.check ? ' would be served' : ''}, read as ${snapshot.options.preset}, in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${options.check && unmatched > 0 ? `; the overrides name ${unmatched} tool${unmatched === 1 ? '' : 's'} it does not list` : ''}`)
+    log(`${prefix} ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}${options.check ? ' would be served' : ''}, read as ${snapshot.options.preset} (${await presetWhy(snapshot, options.preset)}), in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${options.check && unmatched > 0 ? `; the overrides name ${unmatched} tool${unmatched === 1 ? '' : 's'} it does not list` : ''}`)
     return { ...(file === undefined ? {} : { file }), unmatched }
   }
   finally {

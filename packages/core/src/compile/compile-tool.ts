@@ -8,6 +8,7 @@ import type { CoercionPlan } from '../plan/plan-coercion'
 import type { TargetProfile } from '../profiles/apply'
 import type { TargetRule } from '../profiles/rules'
 import { toOriginalSchema, UnrepresentableError } from '../frontend/original-schema'
+import { presetReason } from '../frontend/presets'
 import { carryExamples, EXAMPLE_BOUNDS, toolExamples } from './examples'
 import { flattenSchema } from './flatten-schema'
 import { cutDescription, MAX_DESCRIPTION } from '../keywords'
@@ -172,10 +173,9 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
     if (part === 'input')
       discriminator = rootDiscriminator(original)
     if (part === 'input' && 'preset' in original) {
-      const { preset, evidence } = (original as JsonSchemaOriginal).preset
+      const { preset } = (original as JsonSchemaOriginal).preset
       presetName = preset.name
-      const why = evidence === 'option' ? 'as asked' : evidence.length === 0 ? 'no generator\'s fingerprints found' : evidence.join('; ')
-      diagnostics.push({ tool: tool.name, schema: part, code: 'generator-preset', severity: 'info', path: '', message: `read with the "${preset.name}" preset, for ${preset.generators}: ${why}` })
+      diagnostics.push({ tool: tool.name, schema: part, code: 'generator-preset', severity: 'info', path: '', message: `read with the "${preset.name}" preset, for ${preset.generators}: ${presetReason((original as JsonSchemaOriginal).preset)}` })
     }
     for (const reading of (original as Partial<JsonSchemaOriginal>).readings ?? [])
       diagnostics.push({ tool: tool.name, schema: part, code: READING_CODES[reading.kind], severity: reading.kind === 'default' ? 'warning' : 'info', path: reading.path, message: reading.message })

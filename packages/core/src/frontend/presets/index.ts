@@ -29,18 +29,37 @@ export interface PresetChoice {
 }
 
 /**
- * The preset a schema's (or a list of schemas') fingerprints point to: the generator with the most, when it has at least
- * two or its one is decisive alone, and no other generator has as many. Unsure is `json-schema`.
+ * The preset a schema's (or a list of schemas') fingerprints point to: the generator with the
+ * most, when no other has as many. A TypeScript generator's marks count for `json-schema`, which
+ * is also what an unsure reading is.
  */
 export function detectPreset(schema: JsonSchemaObject | readonly JsonSchemaObject[]): PresetChoice {
   // Over a server's whole list, each tool adds its fingerprints: a tool with none follows the rest.
   const schemas = Array.isArray(schema) ? schema : [schema]
-  const scored = PRESET_NAMES.filter(name => name !== 'json-schema').map(name => ({ preset: PRESETS[name], evidence: schemas.flatMap(one => PRESETS[name].fingerprints(one)) }))
+  const scored = PRESET_NAMES.map(name => ({ preset: PRESETS[name], evidence: schemas.flatMap(one => PRESETS[name].fingerprints(one)) }))
   scored.sort((a, b) => b.evidence.length - a.evidence.length)
   const [best, next] = scored
   if (best && best.evidence.length > 0 && best.evidence.length > (next?.evidence.length ?? 0))
     return best
-  return { preset: jsonSchemaPreset, evidence: [] }
+  return { preset: jsonSchemaPreset, evidence: scored.find(one => one.preset === jsonSchemaPreset)!.evidence }
+}
+
+/**
+ * Why a preset was chosen, short enough for a log line: each kind of fingerprint once, with the
+ * number of schemas it was found in (`22 schemas: root $schema with no title, …`).
+ */
+export function presetReason(choice: PresetChoice): string {
+  if (choice.evidence === 'option')
+    return 'as asked'
+  if (choice.evidence.length === 0)
+    return 'no generator\'s fingerprints found'
+  // Each kind once: as found where one schema shows it, else with the number of schemas.
+  const kinds = new Map<string, { n: number, found: string }>()
+  for (const found of choice.evidence) {
+    const kind = found.replace(/^\d+ /, '')
+    kinds.set(kind, { n: (kinds.get(kind)?.n ?? 0) + 1, found })
+  }
+  return [...kinds].map(([kind, { n, found }]) => n === 1 ? found : `${n} schemas: ${kind}`).join('; ')
 }
 
 /** A preset by name, or detected (`auto`); an unknown name is an error that lists the known ones. */

@@ -9,5 +9,12 @@ export const jsonSchemaPreset: Preset = {
   regex: 'ecmascript',
   tagRequired: false,
   smartUnions: false,
-  fingerprints: () => [],
+  // What TypeScript generators write and the others do not: zod's `toJSONSchema` and
+  // zod-to-json-schema name the dialect at the root with no title (the TypeScript SDK lists both);
+  // pydantic, Go's and .NET's exporters name no dialect, and schemars titles its root.
+  fingerprints(schema) {
+    if (typeof schema.$schema === 'string' && schema.title === undefined)
+      return [`root $schema with no title, as zod writes it for the TypeScript SDK`]
+    return []
+  },
 }

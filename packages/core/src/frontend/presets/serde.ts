@@ -8,7 +8,9 @@
 import type { Preset } from './preset'
 import { countNodes, nullTypeArrays } from './preset'
 
-const WIDTHS = new Set(['int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uint128', 'int128', 'float', 'double'])
+/** Widths only schemars writes; OpenAPI's `int32`, `int64`, `float` and `double` are in TypeScript servers' lists too. */
+const SCHEMARS_WIDTHS = new Set(['int8', 'int16', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uint128', 'int128'])
+const OPENAPI_WIDTHS = new Set(['int32', 'int64', 'float', 'double'])
 
 export const serdePreset: Preset = {
   name: 'serde',
@@ -19,7 +21,9 @@ export const serdePreset: Preset = {
   smartUnions: false,
   fingerprints(schema) {
     const found: string[] = []
-    const widths = countNodes(schema, node => typeof node.format === 'string' && WIDTHS.has(node.format))
+    // OpenAPI's widths count where the root names schemars's dialect (2020-12).
+    const dialect = schema.$schema === 'https://json-schema.org/draft/2020-12/schema'
+    const widths = countNodes(schema, node => typeof node.format === 'string' && (SCHEMARS_WIDTHS.has(node.format) || (dialect && OPENAPI_WIDTHS.has(node.format))))
     if (widths >= 1)
       found.push(`${widths} integer-width formats (format: uint32, int64…)`)
     if (widths >= 1 && nullTypeArrays(schema, false) >= 1)
