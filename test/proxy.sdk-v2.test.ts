@@ -66,6 +66,24 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
     expect(proxied.stderr()).toContain(`flatmcp proxy: serving ${listed.length} tools of`)
   })
 
+  it('--log-level: debug says each call (tool, upstream, outcome, time, the paths repaired, never a value); warn leaves out what is served', async () => {
+    const debug = await connectStdioV2(process.execPath, [CLI, 'proxy', '--log-level', 'debug', '--', ...UPSTREAM_V2])
+    const warn = await connectStdioV2(process.execPath, [CLI, 'proxy', '--log-level', 'warn', '--', ...UPSTREAM_V2])
+    try {
+      for (const proxy of [debug, warn]) {
+        await proxy.client.listTools()
+        await proxy.client.callTool({ name: 'page', arguments: { query: 'secret words', limit: '100' } })
+      }
+      await expect.poll(debug.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: call "page" \(.+\) → ok in \d+ ms; repaired \/limit\n/)
+      expect(debug.stderr()).toContain('flatmcp proxy: serving')
+      expect(debug.stderr()).not.toContain('secret words')
+      expect(warn.stderr()).not.toMatch(/flatmcp proxy: (serving|call)/)
+    }
+    finally {
+      await Promise.all([debug.close(), warn.close()])
+    }
+  })
+
   it('valid calls, objects and arrays sent as JSON text and a stringified number reach the handler as the direct call gives', async () => {
     for (const [name, args] of CALLS)
       expect((await call(proxied.client, name, args)).content, name).toEqual((await call(direct.client, name, args)).content)

@@ -4,7 +4,7 @@
 // load errors. Each command loads what it needs when it runs: the proxy starts without the build
 // pipeline.
 import { closestName } from '@flatmcp/runtime'
-import { COMMANDS, UsageError } from './commands'
+import { COMMANDS, flagsOf, helpText, UsageError } from './commands'
 import { cliVersion } from './version'
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that cannot be served, a diagnostic at --fail-on), 2 usage errors or modules that cannot load'
@@ -12,8 +12,9 @@ const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that c
 const HELP = `flatmcp — sound flat schemas for MCP tools
 
 usage:
-${Object.values(COMMANDS).map(command => command.usage).join('\n')}
-  flatmcp <command> --help | flatmcp --version
+${Object.values(COMMANDS).map(command => `${command.usage}\n      ${command.summary}`).join('\n')}
+  flatmcp <command> --help      its options, with examples
+  flatmcp --version
 
 ${EXIT_CODES}`
 
@@ -29,7 +30,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (command && rest.some(arg => arg === '--help' || arg === '-h')) {
-    console.log(`usage:\n${command.usage}\n\n${EXIT_CODES}`)
+    // Help is read by a person: wrapped to the terminal, or to 100 columns when paged or piped.
+    console.log(`${helpText(command, Math.min(process.stdout.columns || 100, 120))}\n\n${EXIT_CODES}`)
     return 0
   }
   if (rest.includes('--version')) {
@@ -66,7 +68,7 @@ function usageMessage(error: Error, command: string | undefined): string {
   const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(error.message)?.[1]
   if (unknown === undefined)
     return `flatmcp: ${error.message}\n(${usage} shows the usage)`
-  const best = closestName(unknown, new Set((known?.usage ?? '').match(/--[a-z][a-z-]*/g) ?? []))
+  const best = known === undefined ? undefined : closestName(unknown, flagsOf(known))
   const meant = best === undefined ? '' : ` (did you mean ${best}?)`
   return `flatmcp: unknown option ${unknown}${meant}\n(${usage} shows the usage)`
 }

@@ -3,6 +3,8 @@
 // with the runtime's HTTP serving: `[::1]` is loopback wherever it is written.
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../../test/support/proxy'
+import { COMMANDS, flagsOf, helpText } from '../src/commands'
+import { UPSTREAM_OPTIONS } from '../src/commands/upstream-args'
 
 const parse = (args: string[]): ReturnType<typeof runCli> => runCli(args, undefined, 60_000, undefined, { FLATMCP_PARSE_ONLY: '1', FLATMCP_PROXY_TOKEN: '' })
 
@@ -21,6 +23,35 @@ describe('flatmcp proxy --http: who may use it', () => {
       expect(run.stderr).toContain(`--host ${host} serves beyond loopback: give a caller credential`)
       expect((await parse(['proxy', '--http', '8080', '--host', host, '--no-auth', '--', 'node', 'server.js'])).code).toBe(0)
       expect((await parse(['proxy', '--http', '8080', '--host', host, '--auth-token', 't', '--', 'node', 'server.js'])).code).toBe(0)
+    }
+  })
+})
+
+describe('each command\'s help', () => {
+  it('has a table of options and examples, each line within the width asked', () => {
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      const text = helpText(command, 80)
+      expect(text, name).toMatch(/\noptions:\n[\s\S]+\nexamples:\n {2}# .+\n {2}(\S+=\S+ )?flatmcp /)
+      expect(text.split('\n').filter(line => line.length > 80 && !line.startsWith('  flatmcp') && !/^ {2}\S+=/.test(line)), name).toEqual([])
+    }
+  })
+
+  it('names every option proxy and snapshot take, and only those', async () => {
+    const own = { proxy: ['out'], snapshot: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', 'auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] }
+    for (const name of ['proxy', 'snapshot'] as const) {
+      const said = flagsOf(COMMANDS[name]!)
+      const taken = Object.keys(UPSTREAM_OPTIONS).filter(flag => !own[name].includes(flag)).map(flag => `--${flag}`)
+      expect(taken.filter(flag => !said.has(flag)), name).toEqual([])
+      expect([...said].filter(flag => !taken.includes(flag)), name).toEqual([])
+    }
+  })
+
+  it('names only options each command takes', async () => {
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      for (const flag of flagsOf(command)) {
+        const run = await parse([name, flag])
+        expect(run.stderr, `${name} ${flag}`).not.toContain('unknown option')
+      }
     }
   })
 })
@@ -45,6 +76,7 @@ describe('the command table', () => {
       expect(all.stdout).toContain(`  flatmcp ${command} `)
     const proxy = await runCli(['proxy', '--help'])
     expect(proxy.stdout.startsWith('usage:\n  flatmcp proxy [options]')).toBe(true)
+    expect(proxy.stdout).toMatch(/\noptions:\n[\s\S]*\n {2}--log-level level +which lines reach stderr[\s\S]*\nexamples:\n {2}# /)
     expect(proxy.stdout).not.toContain('flatmcp build')
     const unknown = await runCli(['serve'])
     expect([unknown.code, unknown.stderr]).toEqual([2, 'flatmcp: unknown command "serve"\n(flatmcp --help shows the usage)\n'])

@@ -3,13 +3,44 @@
 // modules (the proxy without the build pipeline).
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
+import { wrapWords } from '../style'
 
 export interface Command {
-  /** As `flatmcp <command> --help` prints it. */
+  /** What it does, in a line: `flatmcp --help` lists it under its usage. */
+  summary: string
+  /** The command lines it takes, each `  flatmcp <command> …`. */
   usage: string
+  /** What it does, more fully: a paragraph of `flatmcp <command> --help`. */
+  about: string
+  /** Each option (with its value's name) and what it does; the first option of a group starts it (`['', 'heading']` heads one). */
+  options: readonly (readonly [string, string])[]
+  /** Command lines to copy, each with what it does. */
+  examples: readonly (readonly [string, string])[]
   /** Runs the command on its arguments: resolves with the exit code (a serving command never resolves). */
   run: (args: string[]) => Promise<number>
 }
+
+/**
+ * `flatmcp <command> --help`: its usage, what it does, a table of its options and examples, wrapped
+ * to `width` columns (a table's descriptions beside their options, as wide as the rest leaves).
+ */
+export function helpText(command: Command, width: number): string {
+  const column = 2 + Math.min(32, Math.max(...command.options.map(([flag]) => flag.length)) + 2)
+  const pad = ' '.repeat(column)
+  const wrapped = (text: string, indent: string): string[] => wrapWords(text, Math.max(30, width - indent.length), '').map(line => `${indent}${line}`)
+  const table = command.options.flatMap(([flag, what], n) => {
+    if (flag === '')
+      return [...(n === 0 ? [] : ['']), `  ${what}:`]
+    const [first, ...rest] = wrapped(what, pad).map(line => line.slice(column))
+    const head = flag.length + 4 <= column ? `  ${flag.padEnd(column - 2)}${first}` : `  ${flag}\n${pad}${first}`
+    return [head, ...rest.map(line => `${pad}${line}`)]
+  })
+  const examples = command.examples.flatMap(([line, what]) => [...wrapped(`# ${what}`, '  '), `  ${line}`])
+  return ['usage:', command.usage, '', ...wrapped(command.about, ''), '', 'options:', ...table, '', 'examples:', ...examples].join('\n')
+}
+
+/** Each `--flag` a command takes, as its help names them: what a mistyped one is matched against. */
+export const flagsOf = (command: Command): Set<string> => new Set([command.usage, ...command.options.map(([flag]) => flag)].join(' ').match(/--[a-z][a-z-]*/g) ?? [])
 
 /** A command line that cannot run: said in a line or two with where the usage is, exit 2. */
 export class UsageError extends Error {}

@@ -8,6 +8,6 @@ import { proxy } from './proxy'
 import { snapshot } from './snapshot'
 
 export type { Command } from './command'
-export { UsageError } from './command'
+export { flagsOf, helpText, UsageError } from './command'
 
 export const COMMANDS: Readonly<Record<string, Command>> = { build, inspect, proxy, snapshot, probe, install }

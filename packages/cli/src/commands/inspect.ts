@@ -1,13 +1,24 @@
 // `flatmcp inspect`: a module's or a snapshot's tools, the original schema beside the advertised one.
 import type { Command } from './command'
 import { parseArgs } from 'node:util'
+import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
 import { parseOnly, presetOf, profileOf, UsageError } from './command'
 
 export const inspect: Command = {
-  usage: `  flatmcp inspect <file> [--tool name] [--profile name] [--preset name] [--run] [--root dir]
-      original and advertised schema side by side in one profile, tokens per profile, what was cut,
-      diagnostics, inverse map, of a tool module's tools or a snapshot's (*.mcp.json: its fallbacks
-      too); --run evaluates a module not named *.tools.ts too`,
+  summary: 'what flatmcp makes of a module\'s or a snapshot\'s tools: the original schema beside the advertised one',
+  usage: '  flatmcp inspect <file> [options]',
+  about: 'Shows each tool of a tool module or a snapshot (*.mcp.json: its fallbacks too): the original and the advertised schema side by side in one profile, the tokens in every profile, what was cut and why, the diagnostics and the inverse map.',
+  options: [
+    ['--tool name', 'only that tool'],
+    ['--profile name', `the profile shown side by side: ${PROFILE_NAMES.join(', ')} (default: portable)`],
+    ['--preset name', `the parser a JSON Schema input was written for: auto (default), ${PRESET_NAMES.join(', ')}`],
+    ['--run', 'evaluate a module not named *.tools.ts too'],
+    ['--root dir', 'the project root (default: the working folder)'],
+  ],
+  examples: [
+    ['flatmcp inspect src/chat.tools.ts', 'every tool of a module, in portable'],
+    ['flatmcp inspect github.mcp.json --tool create_issue --profile openai-strict', 'one tool of a snapshot, as OpenAI\'s strict mode gets it'],
+  ],
   async run(args) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { root: { type: 'string' }, tool: { type: 'string' }, profile: { type: 'string' }, preset: { type: 'string' }, run: { type: 'boolean' } } })
     if (positionals.length !== 1)

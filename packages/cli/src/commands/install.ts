@@ -20,14 +20,22 @@ const OPTIONS = {
 } as const
 
 export const install: Command = {
-  usage: `  flatmcp install <client> [--scope user|project] [--file config] [--dry-run] [--undo [--force]] [--command 'words'] [-- proxy flags…]
-      put a client's MCP servers behind one flatmcp proxy --config: ${INSTALL_CLIENTS.map(client => client.name).join(', ')}.
-      Each server flatmcp can serve moves, as the client had it (env and all), into .flatmcp/<client>.servers.json
-      beside the client's config, and one "flatmcp" entry runs them all (its tools as NAME__tool); the
-      original is kept, --undo restores it byte for byte, --dry-run prints the change and writes nothing.
-      The project's config where there is one here, else the user's (--scope, --file choose). Flags after
-      -- go to the proxy (--surface search, --profile name); --command the words that run flatmcp
-      (default: this flatmcp, as it ran)`,
+  summary: 'put a client\'s MCP servers behind one flatmcp proxy, in its own config; --undo restores it',
+  usage: '  flatmcp install <client> [options] [-- proxy flags…]',
+  about: `Moves each server of a client's config that flatmcp can serve (${INSTALL_CLIENTS.map(client => client.name).join(', ')}), as the client had it, env and all, into .flatmcp/<client>.servers.json beside that config, and writes one "flatmcp" entry that runs them all through flatmcp proxy --config (each tool as NAME__tool). The original is kept: --undo restores it byte for byte. Flags after -- go to the proxy.`,
+  options: [
+    ['--scope user|project', 'which config: the project\'s where there is one here (default), else the user\'s'],
+    ['--file config', 'this config file instead'],
+    ['--dry-run', 'print the change and write nothing'],
+    ['--undo', 'restore the config as it was before the install'],
+    ['--force', 'with --undo: restore it though it changed since the install'],
+    ['--command \'words\'', 'the words that run flatmcp (default: this flatmcp, as it ran)'],
+  ],
+  examples: [
+    ['flatmcp install cursor --dry-run', 'see what would change in Cursor\'s config'],
+    ['flatmcp install claude-code -- --surface search', 'Claude Code\'s servers behind one proxy with the search surface'],
+    ['flatmcp install claude-code --undo', 'put the config back'],
+  ],
   async run(args) {
     const split = args.indexOf('--')
     const proxyArgs = split < 0 ? [] : args.slice(split + 1)

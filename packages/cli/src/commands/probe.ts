@@ -6,12 +6,26 @@ import { count, parseOnly } from './command'
 import { upstreamOf } from './upstream-args'
 
 export const probe: Command = {
-  usage: `  flatmcp probe [artifacts or folders…] [--source file]… [--samples N] [--seed N] [--max-tokens N]
-                [--max-module-tokens N] [--json] [--root dir] [--upstream url [--header 'Name: value']… | [--env NAME=value]… -- <command>]
-      check what ships, in every profile it holds: well-formed, valid JSON Schema, profile rules,
-      current with its source (a snapshot: with the upstream schemas it holds, and with the live
-      upstream given), superset of the original on generated values, within the token budgets
-      (o200k_base, per tool and per module); exit 1 on findings`,
+  summary: 'check what ships: well-formed, current, sound and within budget, in every profile it holds',
+  usage: `  flatmcp probe [artifacts or folders…] [options]
+  flatmcp probe <snapshot> [options] (--upstream url [--header 'Name: value']… | [--env NAME=value]… -- <command> [args…])`,
+  about: 'Checks each *.mcp.json found (node_modules skipped), in every profile it holds: well-formed; valid JSON Schema under draft-07 and 2020-12; its profile\'s rules; current with its source (a snapshot: with the upstream schemas it records, and with the live upstream where one is given); a superset of the original on generated values under ajv 2020 (with and without ajv-formats), ajv draft-07 and @cfworker/json-schema; each target profile\'s round trip; the token budgets (o200k_base). Exit 1 on findings.',
+  options: [
+    ['--source file', 'a tool module that must have an artifact among those probed (repeatable)'],
+    ['--samples N', 'values generated per tool (default: 200)'],
+    ['--seed N', 'the generator\'s seed, to reproduce a run (default: 1)'],
+    ['--max-tokens N', 'fail a tool whose definition takes more tokens in any profile'],
+    ['--max-module-tokens N', 'fail a module whose tools together take more, per profile'],
+    ['--upstream url', 'a snapshot\'s live upstream over HTTP: it must list what the snapshot holds (--header \'Name: value\' sent with it)'],
+    ['-- <command>', 'a snapshot\'s live upstream as a command (--env NAME=value added to its environment)'],
+    ['--json', 'the report as JSON, for machines'],
+    ['--root dir', 'the project root: sources are evaluated under it only (default: the working folder)'],
+  ],
+  examples: [
+    ['flatmcp probe dist', 'every artifact a build wrote'],
+    ['flatmcp probe dist --source src/chat.tools.ts --max-tokens 2000', 'in CI: the module has an artifact, and no tool passes 2,000 tokens'],
+    ['flatmcp probe github.mcp.json -- npx -y @modelcontextprotocol/server-github', 'a snapshot, against what its server lists now'],
+  ],
   async run(args) {
     const split = args.indexOf('--')
     const { values, positionals } = parseArgs({

@@ -3,41 +3,43 @@ import type { CallerLimits, HttpServing, Overrides, UpstreamTarget } from '@flat
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
-import { PRESET_NAMES } from '@flatmcp/core/names'
 import { count, oneOf, parseOnly, profilesOf, UsageError } from './command'
 import { gatewayEntries } from './gateway-entries'
-import { readUpstreamCommand, SERVING_FLAGS } from './upstream-args'
+import { readUpstreamCommand, SERVING_FLAGS, UPSTREAM_HELP } from './upstream-args'
 
 export const proxy: Command = {
+  summary: 'serve any MCP server\'s tools flat, over stdio or HTTP, calls repaired and mapped back',
   usage: `  flatmcp proxy [options] [--env NAME=value]… [--] <command> [args…]
-  flatmcp proxy [options] [--header 'Name: value']… [--oauth-client-id id --oauth-issuer url [--oauth-scope s]] <url>
-  flatmcp proxy [options] --config FILE
-      (--config: every server a client's config lists, as one: Claude Desktop's, Claude Code's,
-      Cursor's and Gemini CLI's mcpServers, VS Code's servers, Codex's config.toml; each tool
-      served as NAME__tool)
-      serve an MCP server's tools flat: the upstream runs as a child process with the proxy's whole
-      environment and --env added (or is reached over Streamable HTTP, the headers sent with every
-      request and never logged; \${NAME} in a value is read from the environment; an upstream
-      protected by OAuth is reached with the proxy's client credentials, the secret from
-      --oauth-client-secret-file or FLATMCP_OAUTH_CLIENT_SECRET, sent only to --oauth-issuer), its tools and
-      output schemas are compiled as the plugin compiles a module's, calls are repaired and mapped
-      back, everything else passes through unchanged. Options: --profile name; --preset (auto, ${PRESET_NAMES.join(', ')});
-      --on-invalid serve|drop; --timeout ms (per upstream request, 60000); --compile-timeout ms
-      (per tool, 10000: a tool past it is served as it came); --http port [--host
-      address] to serve stateless HTTP (both protocol eras) at /mcp and /mcp/<profile> instead of
-      stdio, callers presenting a bearer token (--auth-token-file file, FLATMCP_PROXY_TOKEN,
-      --auth-token, or --callers file of named tokens with calls a minute and at once; needed
-      beyond loopback unless --no-auth), /healthz and /readyz for balancers, browser origins beyond loopback and
-      host names by --allow-origin and --allow-host; --artifact file to serve a snapshot without compiling (--frozen: only what it holds);
-      --outputs unlisted lists no output schema (for a server whose results miss its own);
-      --surface search lists three tools that find, describe and call the others instead of every
-      schema (--always-load name lists a tool beside them), --surface auto whichever costs a session
-      fewer tokens (the default with --config), --surface full every schema; --overrides file hides tools or
-      parameters, fixes a parameter's value, replaces descriptions, marks alwaysLoad or searchHint;
-      --audit-log file writes one JSON line per call (caller, tool, outcome, time, repaired paths);
-      over stdio, --callers file's entry named stdio limits the client's calls a minute and at once;
-      --check connects, reads the list, applies the overrides, compiles every profile, says what it
-      would serve and exits (0, or 1 where the overrides name what the upstream does not list)`,
+  flatmcp proxy [options] [--header 'Name: value']… <url>
+  flatmcp proxy [options] --config FILE`,
+  about: 'Runs the upstream (or reaches it over Streamable HTTP), compiles its tools and output schemas as the plugin compiles a module\'s, and serves them flat: a call\'s arguments are repaired and mapped back to what the upstream takes; everything else passes through unchanged. Over stdio by default; --http serves stateless HTTP (both protocol eras) at /mcp and /mcp/<profile>.',
+  options: [
+    ...UPSTREAM_HELP.map(([flag, what]) => [flag, flag === '--profile name' ? `${what} (the one served at /mcp and over stdio; default: portable)` : what] as const),
+    ['--artifact file', 'serve a snapshot (flatmcp snapshot\'s) without compiling at start'],
+    ['--frozen', 'serve only what the snapshot holds: an upstream that lists otherwise is refused, with the command that refreshes the snapshot'],
+    ['--outputs unlisted', 'list no output schema (for a server whose results miss its own)'],
+    ['', 'what a session sees'],
+    ['--surface full|search|auto', 'full: every schema; search: three tools that find, describe and call the others; auto: whichever costs a session fewer tokens (default with --config)'],
+    ['--always-load name', 'a tool listed beside the search surface (repeatable)'],
+    ['', 'serving over HTTP'],
+    ['--http port', 'serve stateless HTTP instead of stdio; /healthz and /readyz for balancers'],
+    ['--host address', 'where it listens (default: 127.0.0.1); beyond loopback a caller credential is needed'],
+    ['--auth-token-file file', 'the callers\' bearer tokens, one per line (or FLATMCP_PROXY_TOKEN)'],
+    ['--auth-token token', 'a caller\'s bearer token (repeatable; a file keeps it out of the process list)'],
+    ['--callers file', 'named tokens, each with calls a minute and at once (over stdio, its "stdio" entry limits the client)'],
+    ['--no-auth', 'serve beyond loopback without a credential: anyone who reaches the port uses the upstream'],
+    ['--allow-origin origin', 'a browser origin allowed beyond loopback (repeatable)'],
+    ['--allow-host name', 'a Host header allowed beyond loopback (repeatable)'],
+    ['', 'operating it'],
+    ['--audit-log file', 'one JSON line per call: caller, tool, outcome, time, repaired paths (never a value)'],
+    ['--check', 'connect, read the list, apply the overrides, compile every profile, say what would be served and exit: 0, or 1 where the overrides name what the upstream does not list'],
+  ],
+  examples: [
+    ['flatmcp proxy -- npx -y @modelcontextprotocol/server-filesystem ~/notes', 'a client\'s server, served flat over stdio (the line a client\'s config runs)'],
+    ['flatmcp proxy --check --overrides overrides.json -- npx -y @sentry/mcp-server', 'try an overrides file before wiring a client to it'],
+    ['flatmcp proxy --http 8080 --artifact github.mcp.json -- npx -y @modelcontextprotocol/server-github', 'HTTP on loopback, from a snapshot'],
+    ['FLATMCP_PROXY_TOKEN=… flatmcp proxy --http 8080 --host 0.0.0.0 --config servers.json --surface search', 'many servers behind one endpoint, for callers with the token'],
+  ],
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)

@@ -4,14 +4,23 @@ import path from 'node:path'
 import { snapshotGenerator } from '../version'
 import { parseOnly, profilesOf } from './command'
 import { gatewayEntries } from './gateway-entries'
-import { readUpstreamCommand } from './upstream-args'
+import { readUpstreamCommand, UPSTREAM_HELP } from './upstream-args'
 
 export const snapshot: Command = {
-  usage: `  flatmcp snapshot [--out file] [--profile name]… [--preset name] [--on-invalid serve|drop] [--compile-timeout ms] [--overrides file] [--env NAME=value]… [--] <command> [args…]
+  summary: 'compile a server\'s tools ahead of time into a snapshot the proxy serves without compiling',
+  usage: `  flatmcp snapshot [options] [--env NAME=value]… [--] <command> [args…]
   flatmcp snapshot [options] [--header 'Name: value']… <url>
-  flatmcp snapshot [options] --config FILE
-      compile an upstream's tools (or every server a client's config lists, as one) into an *.mcp.json snapshot (every profile unless --profile) that
-      flatmcp proxy --artifact and the fetch handler serve without compiling`,
+  flatmcp snapshot [options] --config FILE`,
+  about: 'Connects to the upstream, reads its list and compiles every tool into an *.mcp.json snapshot (every target profile unless --profile names some), which flatmcp proxy --artifact and the fetch handler serve without compiling, and flatmcp probe checks. Says how many tools it holds and why its preset was chosen; prints the file written.',
+  options: [
+    ['--out file', 'the file written (default: the upstream\'s name, .mcp.json, in the working folder)'],
+    ...UPSTREAM_HELP.map(([flag, what]) => [flag, flag === '--profile name' ? `${what} (repeatable; default: every one)` : what] as const),
+  ],
+  examples: [
+    ['flatmcp snapshot --out github.mcp.json -- npx -y @modelcontextprotocol/server-github', 'a server run by npx'],
+    ['flatmcp snapshot --header \'Authorization: Bearer ${SENTRY_TOKEN}\' https://mcp.sentry.dev/mcp', 'a remote server, its token read from the environment'],
+    ['flatmcp snapshot --config ~/.cursor/mcp.json --out cursor.mcp.json', 'every server a client\'s config lists, as one'],
+  ],
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('snapshot', args)
     const profiles = profilesOf(values.profile)

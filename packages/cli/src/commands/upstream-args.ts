@@ -5,6 +5,9 @@
 import type { UpstreamOAuth, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
+import type { LogLevel } from '../proxy/operator-log'
+import { LOG_LEVELS } from '../proxy/operator-log'
 import { duration, oneOf, presetOf, UsageError } from './command'
 
 /** The OAuth flags of proxy and snapshot, as given. */
@@ -124,7 +127,30 @@ export const UPSTREAM_OPTIONS = {
   'audit-log': { type: 'string' },
   'config': { type: 'string' },
   'check': { type: 'boolean' },
+  'log-level': { type: 'string' },
 } as const
+
+/** How proxy and snapshot reach the upstream, as their help says it. */
+export const UPSTREAM_HELP = [
+  ['', 'the upstream'],
+  ['-- <command> [args…]', 'a server run as a child process over stdio, with the proxy\'s whole environment (the -- may be left out)'],
+  ['--env NAME=value', 'a variable added to its environment (repeatable; ${NAME} in a value is read from the environment)'],
+  ['<url>', 'a server over Streamable HTTP'],
+  ['--header \'Name: value\'', 'sent with every request to it, never logged (repeatable; ${NAME} read from the environment)'],
+  ['--oauth-client-id id', 'an upstream behind OAuth, reached with the proxy\'s client credentials: this id, the issuer and the secret'],
+  ['--oauth-issuer url', 'the authorization server\'s issuer URL, the only place the secret is sent'],
+  ['--oauth-client-secret-file file', 'the client secret (or FLATMCP_OAUTH_CLIENT_SECRET; never a flag, which any process may read)'],
+  ['--oauth-scope scope', 'the scope asked for'],
+  ['--config FILE', 'every server a client\'s config lists, as one (Claude Desktop\'s, Claude Code\'s, Cursor\'s, Gemini CLI\'s mcpServers, VS Code\'s servers, Codex\'s config.toml), each tool as NAME__tool'],
+  ['--timeout ms', 'how long one request may wait for the upstream (default: 60000)'],
+  ['', 'how its tools are compiled'],
+  ['--profile name', `a target profile: ${PROFILE_NAMES.join(', ')}`],
+  ['--preset name', `the parser its schemas were written for: auto (default: told by their fingerprints), ${PRESET_NAMES.join(', ')}`],
+  ['--on-invalid serve|drop', 'a tool whose schema cannot be compiled: served as it came (default), or left out'],
+  ['--compile-timeout ms', 'how long compiling one tool may take; past it, the tool is served as it came (default: 10000)'],
+  ['--overrides file', 'hide tools or parameters, fix a parameter\'s value, replace descriptions, mark alwaysLoad or searchHint (checked against the list: a name it does not list is an error)'],
+  ['--log-level level', 'which lines reach stderr: error (why it stopped), warn (also what needs a look: a tool served as it came, a drift), info (default: also what is served), debug (proxy: also a line per call, its outcome, time and repaired paths)'],
+] as const
 
 /** The options that say who may use the proxy over HTTP. */
 export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] as const
@@ -151,7 +177,7 @@ function configOf(values: UpstreamValues, named: boolean): { config: string } {
 export interface UpstreamCommandLine {
   values: UpstreamValues
   upstream: CommandUpstream
-  common: { upstream: CommandUpstream, preset?: ReturnType<typeof presetOf> & string, onInvalid?: 'serve' | 'drop', timeoutMs?: number, compileTimeoutMs?: number, overridesFile?: string }
+  common: { upstream: CommandUpstream, preset?: ReturnType<typeof presetOf> & string, onInvalid?: 'serve' | 'drop', timeoutMs?: number, compileTimeoutMs?: number, overridesFile?: string, logLevel?: LogLevel }
 }
 
 /** Reads the command line of proxy or snapshot: a flag the other command owns is refused. */
@@ -166,10 +192,12 @@ export function readUpstreamCommand(command: 'proxy' | 'snapshot', rest: string[
     ? upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env, values)
     : configOf(values, split >= 0 || positionals.length > 0)
   const onInvalid = oneOf(values['on-invalid'], '--on-invalid', ['serve', 'drop'] as const)
+  const logLevel = oneOf(values['log-level'], '--log-level', LOG_LEVELS)
   const common = {
     upstream,
     ...(values.preset ? { preset: presetOf(values.preset)! } : {}),
     ...(onInvalid ? { onInvalid } : {}),
+    ...(logLevel ? { logLevel } : {}),
     ...(values.timeout === undefined ? {} : { timeoutMs: duration(values.timeout, '--timeout')! }),
     ...(values['compile-timeout'] === undefined ? {} : { compileTimeoutMs: duration(values['compile-timeout'], '--compile-timeout')! }),
     ...(values.overrides === undefined ? {} : { overridesFile: values.overrides }),

@@ -2,13 +2,15 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, Downstream, GatewayEntry, HttpServing, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { LogLevel } from './operator-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
 import { createGateway, createProxy, describeDrift, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
+import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
 import { ajvValidator } from './validator'
 
@@ -46,8 +48,20 @@ export interface ProxyCommandOptions {
   auditLog?: string
   /** The upstream command, started already (before the MCP SDK loaded). */
   started?: StartedCommand
-  /** Where operator lines go. Default: stderr. */
-  log?: (line: string) => void
+  /** Which operator lines reach stderr (`--log-level`). Default: info. */
+  logLevel?: LogLevel
+  /** Where operator lines go. Default: stderr, at `logLevel`. */
+  log?: OperatorLog
+}
+
+/** What hears each call: the audit log, and at `--log-level debug` a line per call. */
+function callObserver(audit: { write: (call: ProxiedCall) => void } | undefined, debug: OperatorLog | undefined): { onCall?: (call: ProxiedCall) => void } {
+  if (!audit && !debug)
+    return {}
+  return { onCall: (call) => {
+    audit?.write(call)
+    debug?.(callLine(call), 'debug')
+  } }
 }
 
 
@@ -81,7 +95,7 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
  * is compiled behind it: the first `tools/list` is what waits.
  */
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const log = options.log ?? operatorLog(options.logLevel)
   const snapshot = options.artifact === undefined ? undefined : readSnapshotFile(options.artifact)
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
@@ -109,7 +123,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(countTokens ? { countTokens } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
-    ...(audit ? { onCall: audit.write } : {}),
+    ...callObserver(audit, options.logLevel === 'debug' ? log : undefined),
     ...(telemetry ? { telemetry: telemetry.api } : {}),
     // Callers with tokens of their own: no shared cache may answer one with another's list.
     ...(options.http?.tokens?.length || options.http?.callers?.length ? { cacheScope: 'private' as const } : {}),
@@ -124,14 +138,14 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
       const made = readSnapshot(snapshot).snapshot.options
-      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.config === undefined ? options.upstream! : { config: options.config }, options.artifact!, made)}`)
+      log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.config === undefined ? options.upstream! : { config: options.config }, options.artifact!, made)}`, 'error')
       stop(1)(proxy)
       return
     }
-    log(summary(proxy, options))
+    log(summary(proxy, options), 'info')
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
-    log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`)
+    log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`, 'error')
     // The audit lines and spans held are written first, for two seconds at most.
     void Promise.race([Promise.all([audit?.close(), telemetry?.shutdown()]), new Promise(resolve => setTimeout(resolve, 2000))]).catch(() => {}).finally(() => process.exit(1))
   })
@@ -148,7 +162,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     watch(proxy)
     await listed(proxy)
   }).catch((error: unknown) => {
-    log(`flatmcp: ${error instanceof ProxySetupError ? error.message : (error as Error).stack ?? String(error)}`)
+    log(`flatmcp: ${error instanceof ProxySetupError ? error.message : (error as Error).stack ?? String(error)}`, 'error')
     process.exit(2)
   })
   // The client closed its end and has every answer it asked for: so does the proxy end, and the
@@ -176,9 +190,9 @@ function endOnSignals(started: StartedCommand | undefined, proxy: Promise<Proxy>
 }
 
 /** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal stops it. */
-async function listenHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: (line: string) => void, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
+async function listenHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: OperatorLog, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
   const served = await serveProxy(proxy, { http, routes, log })
-  log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`)
+  log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`, 'info')
   process.once('SIGINT', () => stop(0)(proxy))
   process.once('SIGTERM', () => stop(0)(proxy))
 }

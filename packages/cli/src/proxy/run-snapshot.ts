@@ -3,12 +3,14 @@
 // statelessly; `flatmcp probe` checks it. The list is compiled by the runtime's `compileUpstreamList`,
 // as the proxy compiles it.
 import type { JsonSchemaObject, PresetName, ProfileName } from '@flatmcp/core'
-import type { GatewayEntry, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { GatewayEntry, OperatorLog, Overrides, Upstream, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { LogLevel } from './operator-log'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
+import { operatorLog } from './operator-log'
 import { ajvValidator } from './validator'
 
 export interface SnapshotCommandOptions {
@@ -30,7 +32,9 @@ export interface SnapshotCommandOptions {
   overrides?: Overrides
   /** `flatmcp proxy --check`: everything but the file, said as the proxy's check. */
   check?: boolean
-  log?: (line: string) => void
+  /** Which lines reach stderr (`--log-level`). Default: info. */
+  logLevel?: LogLevel
+  log?: OperatorLog
 }
 
 /** What a snapshot run made: the file written (none for a check), and how many tools the overrides name that the upstream does not list. */
@@ -78,14 +82,14 @@ async function presetWhy(snapshot: ReturnType<typeof toSnapshot>, asked: Snapsho
 }
 
 export async function runSnapshot(options: SnapshotCommandOptions): Promise<SnapshotRun> {
-  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const write = options.log ?? operatorLog(options.logLevel)
   const prefix = options.check ? 'flatmcp proxy --check:' : 'flatmcp snapshot:'
   let unmatched = 0
-  const log = (line: string): void => {
+  const log: OperatorLog = (line, level) => {
     // The overrides' lines are the proxy's; here they are this command's.
     if (line.includes('which the upstream does not list'))
       unmatched++
-    write(line.replace('flatmcp proxy:', prefix))
+    write(line.replace('flatmcp proxy:', prefix), level)
   }
   const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
@@ -96,7 +100,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
       const { entries, fixed } = await readUpstream(named, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
       // Said once they held against the list: a parameter the tool lacks was an error above instead.
       for (const line of options.overrides ? describeOverrides(options.overrides) : [])
-        log(line)
+        log(line, 'info')
       checkFixed(fixed, ajvValidator())
       return Object.assign(await compileUpstreamList(entries, {
         profiles,
@@ -117,7 +121,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
     if (file !== undefined)
       writeFileAtomic(file, artifactText(snapshot))
     const asIs = Object.entries(snapshot.runtime).filter(([, entry]) => entry.served === 'as-is').map(([name]) => name)
-    log(`${prefix} ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}${options.check ? ' would be served' : ''}, read as ${snapshot.options.preset} (${await presetWhy(snapshot, options.preset)}), in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${options.check && unmatched > 0 ? `; the overrides name ${unmatched} tool${unmatched === 1 ? '' : 's'} it does not list` : ''}`)
+    log(`${prefix} ${snapshot.tools.length} tool${snapshot.tools.length === 1 ? '' : 's'} of ${upstream.where}${options.check ? ' would be served' : ''}, read as ${snapshot.options.preset} (${await presetWhy(snapshot, options.preset)}), in ${['portable', ...snapshot.options.profiles].join(', ')}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${options.check && unmatched > 0 ? `; the overrides name ${unmatched} tool${unmatched === 1 ? '' : 's'} it does not list` : ''}`, 'info')
     return { ...(file === undefined ? {} : { file }), unmatched }
   }
   finally {

@@ -19,6 +19,7 @@ import type { StartedCommand } from './upstream/stdio'
 import type { Server } from '@modelcontextprotocol/server'
 import { TARGET_NAMES } from '@flatmcp/core'
 import { toSnapshot } from '../artifact/write'
+import type { OperatorLog } from '../util/log'
 import { logLine } from '../util/log'
 import { definedOf } from '../util/object'
 import { throttled, timerMs } from '../util/wait'
@@ -87,8 +88,8 @@ export interface ProxyOptions extends CallObservers {
    * compiled a changed tool list.
    */
   notify?: (notification: Message) => void
-  /** Where operator lines go. Default: one line on stderr. */
-  log?: (line: string) => void
+  /** Where operator lines go, each `info` or not (see `OperatorLog`). Default: one line on stderr. */
+  log?: OperatorLog
   /**
    * Where the proxy connects to its upstream itself: whether the upstream may ask the proxy's client
    * (sampling, elicitation, roots), answered by the downstream session that keeps one. Default: true;
@@ -204,7 +205,7 @@ export function offerOf(options: ProxyOptions): { offer: NonNullable<ProxyOption
 }
 
 /** A connection the proxy made itself, served: closed when the proxy cannot start, or its list cannot be read. */
-export async function servedOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
+export async function servedOver(connection: Upstream, options: ProxyOptions, log: OperatorLog): Promise<Proxy> {
   try {
     const proxy = await proxyOver(connection, options, log)
     proxy.ready.catch(() => connection.close().catch(() => {}))
@@ -225,7 +226,7 @@ function profilesOf(options: ProxyOptions): Compiler.ProfileName[] {
   return typeof options.profile === 'string' && options.profile !== 'portable' ? [options.profile as Compiler.ProfileName] : []
 }
 
-async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line: string) => void): Promise<Proxy> {
+async function proxyOver(connection: Upstream, options: ProxyOptions, log: OperatorLog): Promise<Proxy> {
   // A tool name some clients refuse is served fitted, and called back by its own.
   const upstream = withFittedNames(connection.client, log)
   const profiles = profilesOf(options)
@@ -262,7 +263,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: (line
   listed = versions.refresh().then(() => {
     // The overrides said once they held against the list; a list served ahead and not the upstream's own is listed anew.
     for (const line of served.overrides ? describeOverrides(served.overrides) : [])
-      log(line)
+      log(line, 'info')
     if (listedAhead && !sameList(listedAhead, versions.current()!.listed))
       downstream.tell({ method: 'notifications/tools/list_changed' })
   }, (error: unknown) => {

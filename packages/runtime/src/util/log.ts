@@ -10,6 +10,13 @@ export function logLine(text: string): void {
     console.error(text)
 }
 
+/**
+ * Where an operator's lines go, each with its level: `info` says what is served and how, `debug`
+ * each call, `error` why serving stopped; a line without one is something the operator may need
+ * to act on (`warn`). `flatmcp proxy --log-level` chooses which are said.
+ */
+export type OperatorLog = (line: string, level?: 'debug' | 'info' | 'error') => void
+
 /** A name from elsewhere (an upstream's tool, a key) as a log line may show it: quoted, escaped, at most 80 characters. */
 export function shown(name: unknown): string {
   const text = JSON.stringify(typeof name === 'string' ? name : String(name))

@@ -19,6 +19,7 @@ import { unknownTool } from '../../host/sdk-v2'
 import { compileUpstreamList } from '../compile/compile-list'
 import { fallbacksOf } from '../compile/fallbacks'
 import { checkFixed } from '../compile/overrides'
+import type { OperatorLog } from '../../util/log'
 import { shown } from '../../util/log'
 import { readUpstream, readUpstreamList } from '../compile/read-list'
 import { describeDrift, driftOf } from '../compile/snapshot-drift'
@@ -70,7 +71,7 @@ export interface ListVersionsOptions {
   withdrawn: Set<string>
   /** Told when a tool's output schema is withdrawn (the list changed). */
   listChanged: () => void
-  log: (line: string) => void
+  log: OperatorLog
 }
 
 export interface ListVersions {
@@ -164,7 +165,7 @@ function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache
     ...(options.countTokens ? { countTokens: options.countTokens } : {}),
     ...(views ? { views } : {}),
     // Said once per list and profile: what the session's list holds, by the tokens it was chosen by.
-    onSurface: choice => options.log(surfaceLine(choice)),
+    onSurface: choice => options.log(surfaceLine(choice), 'info'),
     onWithdraw: (tool) => {
       options.log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed, so clients that check results take its answers as they come (said once for this tool)`)
       options.listChanged()

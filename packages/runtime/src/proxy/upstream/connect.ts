@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/client'
 import { opening, within } from '../../util/wait'
 import type { Recorded } from './ahead'
 import { ahead } from './ahead'
+import type { OperatorLog } from '../../util/log'
 import { httpTransport } from './http'
 import { ProxySetupError } from './setup-error'
 import { stdioTransport } from './stdio'
@@ -25,8 +26,8 @@ export interface ConnectOptions {
   asks?: boolean
   /** The upstream command, started already (`startCommand`): connected over instead of started anew. */
   started?: StartedCommand
-  /** Where operator lines go (a reconnect). Default: nowhere. */
-  log?: (line: string) => void
+  /** Where operator lines go (a reconnect, the era). Default: nowhere. */
+  log?: OperatorLog
 }
 
 /** How long a question the upstream asks before the proxy has set its handler waits for it. */
@@ -144,7 +145,7 @@ interface Life {
  * The 2025 handshake, which servers of both eras take; a server that speaks only 2026-07-28 refuses
  * it, naming its versions, and is connected to in that era instead (a command started anew for it).
  */
-async function handshake(transport: UpstreamTransport, capabilities: OfferedCapabilities, life: Life, log: (line: string) => void): Promise<Client> {
+async function handshake(transport: UpstreamTransport, capabilities: OfferedCapabilities, life: Life, log: OperatorLog): Promise<Client> {
   const attempt = async (era: 'legacy' | { pin: string }): Promise<Client> => {
     const carried = transport.open() as { onmessage?: ((message: never, extra?: never) => void) | undefined }
     const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: era } })
@@ -164,7 +165,7 @@ async function handshake(transport: UpstreamTransport, capabilities: OfferedCapa
     life.era = { pin: version }
     // The process answered the other era's handshake already: it starts anew for this one.
     await transport.restart()
-    log(`flatmcp proxy: ${transport.where} speaks only MCP ${version}; connected in that era`)
+    log(`flatmcp proxy: ${transport.where} speaks only MCP ${version}; connected in that era`, 'info')
     return attempt(life.era)
   })
 }
