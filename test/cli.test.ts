@@ -797,6 +797,19 @@ describe('flatmcp usage', () => {
     }
   })
 
+  it('--summary says each tool in a line (what changed, tokens before and after) and the list\'s total, in the profile asked for', async () => {
+    const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--summary', '--profile', 'gemini'], project.root)
+    expect(run.code, run.stderr).toBe(0)
+    const lines = run.stdout.trim().split('\n')
+    expect(lines).toHaveLength(5)
+    expect(lines.slice(0, 4).map(line => line.split(' ')[0]).sort()).toEqual(['get_chat', 'send_batch', 'send_message', 'update_chat'])
+    for (const line of lines.slice(0, 4))
+      expect(line).toMatch(/^\S+ +\d+ unions? joined, \d+ widened, \d+ keywords? moved, tokens \d+ → \d+ \(\d\.\d\d×\)$/)
+    const sum = (at: 1 | 2): number => lines.slice(0, 4).reduce((n, line) => n + Number(/tokens (\d+) → (\d+)/.exec(line)![at]), 0)
+    expect(lines[4]).toBe(`4 tools in gemini: tokens ${sum(1)} → ${sum(2)} (${(sum(2) / sum(1)).toFixed(2)}×)`)
+    expect(run.stdout).not.toContain('"properties"')
+  })
+
   it('--profile shows a tool in that profile, with the JSON text it parses back; an unknown one is a usage error', async () => {
     const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'send_message', '--profile', 'gemini'], project.root)
     expect(run.code).toBe(0)

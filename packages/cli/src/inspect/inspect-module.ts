@@ -17,6 +17,8 @@ export interface InspectOptions {
   root?: string
   /** Evaluate a module not named like a tool module too (it may be a program that starts a server). */
   run?: boolean
+  /** One line per tool (what changed, tokens before and after) and the list's total, instead of the schemas. */
+  summary?: boolean
   /** Terminal width; two columns from 100 up. Default: the output stream's, else 80. */
   width?: number
   stream?: { isTTY?: boolean, columns?: number }
@@ -63,6 +65,19 @@ interface Shown {
   tokens: ToolTokens
   /** What it falls back to (a proxied tool), a sentence each. */
   fallbacks?: string[]
+}
+
+/** `--summary`: a line per tool, what the compiler did and its tokens, then the whole list's tokens in the profile shown. */
+function renderSummary(tools: Shown[], shown: string, s: ReturnType<typeof createStyle>): string[] {
+  const pad = Math.max(...tools.map(tool => tool.name.length))
+  const after = (tool: Shown): number => tool.tokens.profiles[shown] ?? 0
+  const lines = tools.map((tool) => {
+    const fallbacks = tool.fallbacks?.length ? s.yellow(`; ${tool.fallbacks.join('; ')}`) : ''
+    return `${s.bold(tool.name.padEnd(pad))}  ${changeSummary(tool.originals, tool.compiled, { from: tool.tokens.original, to: after(tool) })}${fallbacks}`
+  })
+  const from = tools.reduce((sum, tool) => sum + tool.tokens.original, 0)
+  const to = tools.reduce((sum, tool) => sum + after(tool), 0)
+  return [...lines, `${tools.length} tool${tools.length === 1 ? '' : 's'} in ${shown}: tokens ${from} → ${to}${from === 0 ? '' : ` (${(to / from).toFixed(2)}×)`}`]
 }
 
 /** One tool's lines: heading, what changed, original beside advertised, tokens, what was cut, diagnostics, plans. */
@@ -113,8 +128,9 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
     throw new BuildError(`${options.file}: no such file`)
   const s = createStyle(options.stream)
   const width = options.width ?? options.stream?.columns ?? 80
+  const render = (tools: Shown[], shown: string): string => (options.summary ? renderSummary(tools, shown, s) : tools.flatMap(tool => renderTool(tool, shown, width, s))).join('\n')
   if (file.endsWith('.mcp.json'))
-    return (await inspectSnapshot(file, options)).flatMap(tool => renderTool(tool, options.profile ?? 'portable', width, s)).join('\n')
+    return render(await inspectSnapshot(file, options), options.profile ?? 'portable')
   const shown = options.profile ?? resolved.profile
   // Inspecting evaluates the module: a server entry would start serving on this terminal.
   if (!options.run && !/\.tools\.(?:ts|mts|js|mjs)$/.test(file))
@@ -129,7 +145,7 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
   const tools = fresh.tools.filter(t => !options.tool || t.compiled.name === options.tool)
   if (tools.length === 0)
     throw new BuildError(options.tool ? `${options.file}: no tool named "${options.tool}" (tools: ${fresh.tools.map(t => t.compiled.name).join(', ') || 'none'})` : `${options.file}: exports no tools`)
-  return tools.flatMap(({ exportName, compiled: base, others, definition, tokens }) => {
+  return render(tools.map(({ exportName, compiled: base, others, definition, tokens }) => {
     const compiled = others.find(other => other.profile === shown) ?? base
     // A JSON Schema given as data is shown as given: what reading it cut is listed below.
     const originalOf = (schema: unknown): unknown => isJsonSchemaDocument(schema) ? schema : toOriginalSchema(schema, 'input', fresh.converters, { preset: resolved.preset }).schema
@@ -138,8 +154,8 @@ export async function inspectModule(options: InspectOptions): Promise<string> {
       input: definition.input === undefined ? {} : originalOf(definition.input),
     }
     const source = isJsonSchemaDocument(definition.input) ? `JSON Schema as given${compiled.preset ? `, read for ${compiled.preset}` : ''}` : 'schema library → JSON Schema'
-    return renderTool({ name: compiled.name, about: `export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''}`, originals, source, compiled, tokens }, shown, width, s)
-  }).join('\n')
+    return { name: compiled.name, about: `export ${exportName}, ${shown} profile${compiled.strict === false ? ', served as portable: not strict' : ''}`, originals, source, compiled, tokens }
+  }), shown)
 }
 
 /** A snapshot's tools as inspect shows them: each upstream definition beside what the proxy serves in the profile asked for. */
