@@ -421,6 +421,23 @@ describe('watch mode', () => {
       await server.close()
     }
   })
+  it('the Vite dev server serves an artifact before anything asked for its module; a name of no tool module, or outside the project, is not found', async () => {
+    const p = project('vite-dev-first')
+    p.write('src/server.ts', 'export const started = true\n')
+    const server = await createServer({ root: p.root, configFile: false, logLevel: 'silent', plugins: [flatmcpVite()], server: { port: 0, host: '127.0.0.1' } })
+    await server.listen()
+    try {
+      const base = `http://127.0.0.1:${(server.httpServer!.address() as { port: number }).port}/@flatmcp/`
+      const served = await fetch(`${base}src/a.tools.mcp.json`)
+      expect(served.status).toBe(200)
+      expect((await served.json() as { tools: { name: string }[] }).tools[0]!.name).toBe('pick')
+      for (const name of ['src/server.mcp.json', 'src/none.tools.mcp.json', encodeURIComponent('../vite-dev/src/a.tools.mcp.json')])
+        expect((await fetch(`${base}${name}`)).status, name).toBe(404)
+    }
+    finally {
+      await server.close()
+    }
+  })
 })
 
 describe('packages a tool module imports', () => {

@@ -5,6 +5,7 @@ import type { BuildOptions, OutputFile, PluginBuild } from 'esbuild'
 import type { UnpluginFactory } from 'unplugin'
 import type { BuildSession, CompiledModule } from './pipeline/session'
 import type { Options, ResolvedOptions } from './options'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { BuildError, createBuild } from './pipeline/session'
 import { NAME } from './pipeline/module-compiler'
@@ -14,6 +15,9 @@ import { resolveOptions } from './options'
 
 /** Where Vite's dev server serves artifacts (they are also written under the cache folder). */
 export const DEV_ARTIFACTS_PATH = '/@flatmcp/'
+
+/** What a tool module's file may end with, for the dev server to find the module an artifact comes from. */
+const MODULE_EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs', '.jsx']
 
 /**
  * A build error as the bundler shows it: the message, which names file, line and column, without
@@ -129,12 +133,34 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (rawOptions
         })
         server.middlewares.use((req, res, next) => {
           const url = req.url?.split('?')[0] ?? ''
-          const served = url.startsWith(DEV_ARTIFACTS_PATH) && [...(session?.artifacts().values() ?? [])].find(a => a.fileName === decodeURIComponent(url.slice(DEV_ARTIFACTS_PATH.length)))
-          if (!served)
+          if (!url.startsWith(DEV_ARTIFACTS_PATH))
             return next()
-          res.setHeader('content-type', 'application/json')
-          res.end(served.text)
+          const wanted = decodeURIComponent(url.slice(DEV_ARTIFACTS_PATH.length))
+          const artifact = (): { text: string } | undefined => [...(session?.artifacts().values() ?? [])].find(a => a.fileName === wanted)
+          // Not yet asked for by anyone: its module goes through Vite's transform now (the plugin's
+          // include and exclude decide, as for any module), and its artifact is served if it has one.
+          const ready = artifact() ? Promise.resolve() : transformModuleOf(wanted)
+          ready.then(() => {
+            const served = artifact()
+            if (!served)
+              return next()
+            res.setHeader('content-type', 'application/json')
+            res.end(served.text)
+          }, next)
         })
+        /** The tool module an artifact's name comes from (`src/a.tools.mcp.json` ← `src/a.tools.ts`), transformed where there is one. */
+        async function transformModuleOf(fileName: string): Promise<void> {
+          if (!options.artifacts || !fileName.endsWith('.mcp.json'))
+            return
+          const stem = fileName.slice(0, -'.mcp.json'.length)
+          const naming = options.artifacts.fileName
+          // Only a module inside the project: a name with `..` in it reaches nothing beyond.
+          const inside = (candidate: string): boolean => !path.relative(options.root, path.resolve(options.root, candidate)).startsWith('..')
+          const module = MODULE_EXTENSIONS.map(ext => `${stem}${ext}`).find(candidate => inside(candidate) && naming(candidate) === fileName && existsSync(path.join(options.root, candidate)))
+          const environment = server.environments.ssr ?? Object.values(server.environments)[0]
+          if (module !== undefined && environment)
+            await environment.transformRequest(`/${posix(module)}`)
+        }
       },
     },
     esbuild: {
