@@ -339,6 +339,25 @@ describe('flatmcp probe', () => {
     expect((await flatmcp(['probe', 'dist', '--max-tokens', 'lots'], project.root)).code).toBe(2)
   })
 
+  it('an artifact that differs each time its module is evaluated is "not deterministic", not stale, with what differs', async () => {
+    const moving = fixtureProject('cli-moving', {
+      'src/clock.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const clock = defineTool({ name: 'clock', description: \`Built \${Math.random()}\`, input: z.object({ zone: z.string() }), handler: () => 'now' })\n`,
+    })
+    try {
+      expect((await flatmcp(['build', 'src/clock.tools.ts'], moving.root)).code).toBe(0)
+      const run = await flatmcp(['probe', 'dist'], moving.root)
+      expect(run.code).toBe(1)
+      expect(run.stdout).toContain('not deterministic: src/clock.tools.ts compiles to a different artifact each time it is evaluated')
+      expect(run.stdout).toMatch(/^ +@@ \/tools\/0\/description$/m)
+      expect(run.stdout).not.toContain('refresh it')
+      // Its source is as it was: the other checks run on what ships.
+      expect(run.stdout).toMatch(/✓ accepts every value the original schemas accept/)
+    }
+    finally {
+      moving.remove()
+    }
+  })
+
   it('a stale artifact is caught with a diff', async () => {
     const stale = fixtureProject('cli-stale', {})
     try {

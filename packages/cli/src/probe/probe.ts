@@ -2,7 +2,7 @@
 // profile, current with its source, sound on generated values, within its budgets), and the report.
 import type { FreshModule } from 'unplugin-flatmcp/internal'
 import type { Artifact, ListedTool } from './artifact-files'
-import type { ArtifactReport, Budget, ProbeOptions, ProbeReport, Sampling } from './findings'
+import type { ArtifactReport, Budget, Finding, ProbeOptions, ProbeReport, Sampling } from './findings'
 import type { ToolSchemas } from './checks'
 import type { LiveList } from './probe-snapshot'
 import { existsSync } from 'node:fs'
@@ -59,20 +59,16 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
     failOn: 'never',
     extend: extend === null ? undefined : extend.module ? { module: extend.module, export: extend.export } : { schema: jsonStandardSchema(extend.schema) },
   })
+  const compiler = createModuleCompiler(options)
   let fresh: FreshModule
   try {
-    fresh = await createModuleCompiler(options).compileFresh(source)
+    fresh = await compiler.compileFresh(source)
   }
   catch (error) {
     throw new ProbeLoadError(await describeFailure(error, source, root))
   }
   if (fresh.result.artifact !== text) {
-    add({
-      check: 'current',
-      severity: 'error',
-      message: `the artifact differs from what ${artifact.module} compiles to now`,
-      detail: `${lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`)}\nrefresh it: run your build${artifact.options.extend === null && artifact.options.coercion && artifact.options.examples !== false ? `, or ${buildCommand(file, root, artifact)}` : ''}`,
-    })
+    add(await notCurrent(text, fresh, () => compiler.compileFresh(source, { again: true }), file, root, artifact))
     // Its source changed since: one finding (sampling it against the changed source would say the same
     // again, as unsoundness). Where the source is as it was, the file itself was edited: every check runs.
     if ((JSON.parse(fresh.result.artifact) as { hash?: unknown }).hash !== artifact.hash) {
@@ -104,6 +100,29 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
       add(finding)
   }
   return { report, artifact }
+}
+
+/**
+ * The artifact is not what its source compiles to now. Evaluated once more: a module whose artifact
+ * differs each time is not stale but not deterministic, and no build mends it.
+ */
+async function notCurrent(text: string, fresh: FreshModule, evaluateAgain: () => Promise<FreshModule>, file: string, root: string, artifact: Artifact): Promise<Finding> {
+  const again = (await evaluateAgain()).result.artifact
+  if (again !== fresh.result.artifact) {
+    return {
+      check: 'current',
+      severity: 'error',
+      message: `not deterministic: ${artifact.module} compiles to a different artifact each time it is evaluated (twice now, and they differ), so no build makes this one current. A value computed at import (a time, a random number, a variable of the environment) reaches a schema: make it a constant, or compute it in the handler`,
+      detail: lineDiff(fresh.result.artifact, again, `${artifact.module} (evaluated once)`, `${artifact.module} (evaluated again)`),
+    }
+  }
+  const command = artifact.options.extend === null && artifact.options.coercion && artifact.options.examples !== false ? `, or ${buildCommand(file, root, artifact)}` : ''
+  return {
+    check: 'current',
+    severity: 'error',
+    message: `the artifact differs from what ${artifact.module} compiles to now`,
+    detail: `${lineDiff(text, fresh.result.artifact, path.relative(root, file), `${artifact.module} (compiled now)`)}\nrefresh it: run your build${command}`,
+  }
 }
 
 /**

@@ -36,7 +36,7 @@ function firstLocation(errors: Message[]): { line?: number, column?: number } {
  * packages compiled in (see `packageImports`); the output goes under the cache folder, never beside
  * the sources (it would wake file watchers).
  */
-export async function evaluateModule(file: string, root: string, cacheDir: string, timeoutMs: number): Promise<EvaluatedModule> {
+export async function evaluateModule(file: string, root: string, cacheDir: string, timeoutMs: number, instance = ''): Promise<EvaluatedModule> {
   let result
   const manifests = new Set<string>()
   try {
@@ -66,8 +66,9 @@ export async function evaluateModule(file: string, root: string, cacheDir: strin
   const dependencies = Object.keys(result.metafile.inputs).map(input => path.resolve(root, input))
   const id = createHash('sha256').update(file).update(code).digest('hex').slice(0, 16)
   // The process id keeps builds that run at once (two bundlers, a build and a test run) from deleting
-  // each other's file; within a process the same code keeps the same name, so Node evaluates it once.
-  const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}-${process.pid}.mjs`)
+  // each other's file; within a process the same code keeps the same name, so Node evaluates it once
+  // (an `instance` named makes another name: evaluated anew, as a second build would).
+  const output = path.join(cacheDir, 'modules', `${path.basename(file).replace(/\W/g, '_')}-${id}-${process.pid}${instance === '' ? '' : `-${instance}`}.mjs`)
   writeFileAtomic(output, code)
   try {
     const reason = `did not return within ${timeoutMs} ms of being evaluated (a loop that never ends?). Raise the plugin's moduleTimeout (flatmcp --module-timeout) if it only needs longer.`

@@ -81,8 +81,8 @@ export interface FreshModule {
 export interface ModuleCompiler {
   /** Evaluates and compiles a tool module, or takes the result from the cache when nothing changed. */
   compile: (file: string) => Promise<CachedModule>
-  /** Evaluates and compiles a tool module, bypassing the cache. */
-  compileFresh: (file: string) => Promise<FreshModule>
+  /** Evaluates and compiles a tool module, bypassing the cache; `{ again: true }` evaluates it anew, as a second process would. */
+  compileFresh: (file: string, how?: { again?: boolean }) => Promise<FreshModule>
 }
 
 /**
@@ -124,10 +124,10 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
     return cache
   }
 
-  async function compileFresh(file: string): Promise<FreshModule> {
+  async function compileFresh(file: string, how: { again?: boolean } = {}): Promise<FreshModule> {
     const module = modulePath(options.root, file)
     const ext = await loadExtend()
-    const loaded = await evaluateModule(file, options.root, options.cacheDir, options.moduleTimeout)
+    const loaded = await evaluateModule(file, options.root, options.cacheDir, options.moduleTimeout, how.again ? 'again' : '')
     const found = await loadedConverters()
     await loadTokenizer()
     const tools: ModuleTool[] = compileModuleTools(loaded.exports, options, ext?.schema, found)
