@@ -133,8 +133,11 @@ const openaiAgents: RealClient = {
 
 export const REAL_CLIENTS: readonly RealClient[] = [claudeCode, geminiCli, codex, openaiAgents]
 
+/** The MCP Inspector's CLI: no model behind it, it lists and calls as its command line says. */
+export const INSPECTOR = { name: 'MCP Inspector', package: '@modelcontextprotocol/inspector', version: '2.12.0' }
+
 /** Installs a client into its own folder under `CLIENTS_DIR` once; a folder with the marker is reused. */
-export async function install(client: RealClient): Promise<string> {
+export async function install(client: Pick<RealClient, 'package' | 'version'>): Promise<string> {
   const dir = path.join(CLIENTS_DIR, `${client.package.replace('/', '+')}@${client.version}`)
   const marker = path.join(dir, '.installed')
   if (existsSync(marker))

@@ -5,7 +5,7 @@
 import type { RealClient } from './clients'
 import type { Script } from './mock-model'
 import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../support/client'
 import { installNpmServers } from '../support/npm-servers'
 import { PYTHON_DIR, pythonStack } from '../support/python'
-import { install, REAL_CLIENTS } from './clients'
+import { INSPECTOR, install, REAL_CLIENTS } from './clients'
 import { startMockModel } from './mock-model'
 
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
@@ -241,5 +241,42 @@ describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`,
     expect(recorded.results.at(-1), output).toContain('sent 2 files')
     if (!full)
       expect(recorded.results[0]!.replaceAll('\\', ''), output).toMatch(/chat__send_message: /)
+  })
+})
+
+describe(`${INSPECTOR.name} ${INSPECTOR.version}'s CLI`, () => {
+  const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
+  const memory = path.join(SERVERS_BIN, 'mcp-server-memory')
+  const entities = JSON.stringify([{ name: 'flatmcp', entityType: 'tool', observations: ['flat'] }])
+
+  /** The Inspector run once in CLI mode; its JSON answer, and its output for failure messages. */
+  async function inspect(args: string[], home: string): Promise<{ answer: any, output: string }> {
+    const dir = await install(INSPECTOR)
+    const { stdout, stderr } = await promisify(execFile)(path.join(dir, 'node_modules/.bin/mcp-inspector'), ['--cli', ...args], { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, MCP_INSPECTOR_SECRET_STORE: 'memory', MEMORY_FILE_PATH: path.join(home, 'memory.jsonl') }, timeout: 120_000 })
+    return { answer: JSON.parse(stdout.slice(stdout.indexOf('{'))), output: `${stdout}\n${stderr}`.slice(-4000) }
+  }
+
+  it('runs flatmcp proxy from its --config file, the upstream command given without -- and with it, and from its own command line: the list is the proxy\'s, a call with JSON text reaches the server', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'flatmcp-inspector-'))
+    try {
+      const env = { MEMORY_FILE_PATH: path.join(home, 'memory.jsonl') }
+      writeFileSync(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: {
+        bare: { command: process.execPath, args: [CLI, 'proxy', '--surface', 'full', memory], env },
+        dashed: { command: process.execPath, args: [CLI, 'proxy', '--', memory], env },
+      } }))
+      for (const server of ['bare', 'dashed']) {
+        const { answer, output } = await inspect(['--config', 'mcp.json', '--server', server, '--method', 'tools/list'], home)
+        const create = answer.tools.find((tool: { name: string }) => tool.name === 'create_entities')
+        expect(create?.inputSchema.properties.entities.type, output).toBe('array')
+        expect(JSON.stringify(answer), output).not.toContain('$schema')
+      }
+      // Its own command line: the server's command before its --, its options after.
+      const { answer, output } = await inspect([process.execPath, CLI, 'proxy', memory, '--', '--method', 'tools/call', '--tool-name', 'create_entities', '--tool-arg', `entities=${JSON.stringify(entities)}`], home)
+      expect(answer.isError ?? false, output).toBe(false)
+      expect(answer.structuredContent?.entities?.[0]?.name, output).toBe('flatmcp')
+    }
+    finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 })
