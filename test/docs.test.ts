@@ -249,6 +249,11 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
       }
       if (head === 'npm' && (args[0] === 'init' || args[0] === 'pkg'))
         return undefined
+      // The MCP Inspector (the real-client suite runs it): the flatmcp command it starts, up to its own --, is one flatmcp takes.
+      if (head === 'npx' && args[0] === '@modelcontextprotocol/inspector') {
+        const at = args.indexOf('flatmcp')
+        return at < 0 ? undefined : refusal(['flatmcp', ...args.slice(at + 1, args.lastIndexOf('--') > at ? args.lastIndexOf('--') : undefined)], env)
+      }
       if (head === 'npx' && args[0] === 'vitest') {
         const missing = args.slice(2).filter(arg => !arg.startsWith('-')).find(file => !existsSync(path.join(ROOT, file)))
         return missing === undefined ? undefined : `no test file ${missing}`
