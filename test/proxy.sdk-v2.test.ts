@@ -608,6 +608,9 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
     const unlisted = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
     expect(unlisted.code, unlisted.stderr).toBe(1)
     expect(unlisted.stderr).toContain('flatmcp proxy --check: the overrides name tool "pgae" (did you mean "page"?), which the upstream does not list')
+    // Said as not listed, never as applied; a line that merely says "does not list" is no unmatched tool.
+    expect(unlisted.stderr).not.toContain('"pgae" hidden')
+    expect(unlisted.stderr).toContain('the overrides name 1 tool it does not list')
     writeFileSync(overrides, JSON.stringify({ tools: { page: { params: { limt: { hide: true } } } } }))
     const lacking = await runCli(['proxy', '--check', '--overrides', overrides, '--', ...UPSTREAM_V2])
     expect(lacking.code).toBe(2)

@@ -85,21 +85,19 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
   const write = options.log ?? operatorLog(options.logLevel)
   const prefix = options.check ? 'flatmcp proxy --check:' : 'flatmcp snapshot:'
   let unmatched = 0
-  const log: OperatorLog = (line, level) => {
-    // The overrides' lines are the proxy's; here they are this command's.
-    if (line.includes('which the upstream does not list'))
-      unmatched++
-    write(line.replace('flatmcp proxy:', prefix), level)
-  }
+  // The runtime's lines are the proxy's; here they are this command's.
+  const log: OperatorLog = (line, level) => write(line.replace('flatmcp proxy:', prefix), level)
   const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
     // Named as the proxy serves them: a name some clients refuse, fitted and said.
     const named = withFittedNames(upstream.client, log)
     const list = await (async () => {
-      const { entries, fixed } = await readUpstream(named, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+      const read = await readUpstream(named, { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), log, ...(options.overrides ? { overrides: options.overrides } : {}) })
+      const { entries, fixed } = read
+      unmatched = read.unmatched.length
       // Said once they held against the list: a parameter the tool lacks was an error above instead.
-      for (const line of options.overrides ? describeOverrides(options.overrides) : [])
+      for (const line of options.overrides ? describeOverrides(options.overrides, read.unmatched) : [])
         log(line, 'info')
       checkFixed(fixed, ajvValidator())
       return Object.assign(await compileUpstreamList(entries, {

@@ -262,7 +262,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   listenToUpstream(upstream, { ready: () => listed, refresh: versions.refresh, downstreams: downstream, questions, asks: options.asks !== false, timeoutMs: timing.timeout, log })
   listed = versions.refresh().then(() => {
     // The overrides said once they held against the list; a list served ahead and not the upstream's own is listed anew.
-    for (const line of served.overrides ? describeOverrides(served.overrides) : [])
+    for (const line of served.overrides ? describeOverrides(served.overrides, versions.current()!.unmatched) : [])
       log(line, 'info')
     if (listedAhead && !sameList(listedAhead, versions.current()!.listed))
       downstream.tell({ method: 'notifications/tools/list_changed' })

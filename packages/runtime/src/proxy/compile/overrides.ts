@@ -79,8 +79,8 @@ function parameterSaid(key: string, param: ParameterOverride): string {
 }
 
 /** One line per override, for stderr at start-up. */
-export function describeOverrides(overrides: Overrides): string[] {
-  return Object.entries(overrides.tools).map(([name, tool]) => {
+export function describeOverrides(overrides: Overrides, unmatched: readonly string[] = []): string[] {
+  return Object.entries(overrides.tools).filter(([name]) => !unmatched.includes(name)).map(([name, tool]) => {
     if (tool.hide)
       return `flatmcp proxy: tool ${shown(name)} hidden (overrides)`
     const said = [
@@ -99,17 +99,17 @@ export function describeOverrides(overrides: Overrides): string[] {
  * taken out of the input's `properties` and `required`; a description replaced; the hints in `_meta`.
  * Returns the tools and, per tool, its fixed parameters with the upstream's schema of each. A
  * parameter the input does not declare at its root, or a required one hidden without a value, is an
- * `OverridesError`; a tool the list does not hold is said on `log`.
+ * `OverridesError`; a tool the list does not hold is said on `log` and returned in `unmatched`.
  */
-export function applyOverrides(listed: readonly unknown[], overrides: Overrides | undefined, log: (line: string) => void): { tools: unknown[], fixed: Map<string, Record<string, FixedParameter>> } {
+export function applyOverrides(listed: readonly unknown[], overrides: Overrides | undefined, log: (line: string) => void): { tools: unknown[], fixed: Map<string, Record<string, FixedParameter>>, unmatched: string[] } {
   const fixed = new Map<string, Record<string, FixedParameter>>()
   if (!overrides)
-    return { tools: [...listed], fixed }
+    return { tools: [...listed], fixed, unmatched: [] }
   const names = new Set(listed.map(tool => (tool as { name?: unknown } | null)?.name))
   const listedNames = [...names].filter((name): name is string => typeof name === 'string')
-  for (const name of Object.keys(overrides.tools).filter(name => !names.has(name))) {
+  const unmatched = Object.keys(overrides.tools).filter(name => !names.has(name))
+  for (const name of unmatched)
     log(`flatmcp proxy: the overrides name tool ${shown(name)}${guessed(name, listedNames)}, which the upstream does not list; nothing to change there`)
-  }
   const tools: unknown[] = []
   for (const tool of listed) {
     const name = (tool as { name?: unknown } | null)?.name
@@ -140,7 +140,7 @@ export function applyOverrides(listed: readonly unknown[], overrides: Overrides 
       ...(Object.keys(meta).length === 0 ? {} : { _meta: meta }),
     })
   }
-  return { tools, fixed }
+  return { tools, fixed, unmatched }
 }
 
 /**

@@ -77,10 +77,10 @@ export interface ReadUpstreamOptions {
 }
 
 /** Every page of a connected upstream's list, its well-formed tools with their digests, and its cache hints. */
-export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints, fixed: Map<string, Record<string, FixedParameter>> }> {
+export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints, fixed: Map<string, Record<string, FixedParameter>>, unmatched: string[] }> {
   const log = options.log ?? (() => {})
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
   const { tools, hints } = await listAll(message => client.request(message, ANY_RESULT, timing), log)
   const overridden = applyOverrides(tools, options.overrides, log)
-  return { entries: await readUpstreamList(overridden.tools, log), hints, fixed: overridden.fixed }
+  return { entries: await readUpstreamList(overridden.tools, log), hints, fixed: overridden.fixed, unmatched: overridden.unmatched }
 }

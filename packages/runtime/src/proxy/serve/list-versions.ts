@@ -47,6 +47,8 @@ export interface ListVersion {
   drift: Drift
   /** Each tool's fixed parameters (overrides), with the upstream's schema of each. */
   fixed: Map<string, Record<string, FixedParameter>>
+  /** The tools the overrides name and the upstream does not list. */
+  unmatched: string[]
 }
 
 export interface ListVersionsOptions {
@@ -97,9 +99,9 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
   async function ahead(): Promise<void> {
     // The definitions it records were read with its overrides already: read again as they are.
     const recorded = snapshot?.tools.map(tool => tool.upstream.tool) ?? []
-    current = await versionOf({ entries: await readUpstreamList(recorded, () => {}), hints: {}, fixed: new Map(Object.entries(snapshot?.snapshot.overrides?.fixed ?? {})) })
+    current = await versionOf({ entries: await readUpstreamList(recorded, () => {}), hints: {}, fixed: new Map(Object.entries(snapshot?.snapshot.overrides?.fixed ?? {})), unmatched: [] })
   }
-  async function versionOf({ entries, hints, fixed }: ReadList): Promise<ListVersion> {
+  async function versionOf({ entries, hints, fixed, unmatched }: ReadList): Promise<ListVersion> {
     checkFixed(fixed, options.validator)
     const drift = snapshot ? driftOf(snapshot.tools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
@@ -115,7 +117,7 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     // Where callers present credentials, a shared cache must not answer one with another's list.
     const scope = options.cacheScope ?? hints.cacheScope
     const cache = { ttlMs: hints.ttlMs ?? 0, ...(scope === undefined ? {} : { scope }) }
-    return { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed }
+    return { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed, unmatched }
   }
   return { current: () => current, refresh, ahead }
 }

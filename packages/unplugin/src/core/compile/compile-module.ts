@@ -173,11 +173,12 @@ export const HEAVY_TOOL_TOKENS = 5_000
 /** The root key of an input schema that takes the most of it, in JSON characters, and what that is. */
 function heaviestKey(schema: unknown): string {
   const properties = isObject(schema) && isObject(schema.properties) ? Object.entries(schema.properties) : []
-  const [key, node] = properties.sort(([, a], [, b]) => JSON.stringify(b).length - JSON.stringify(a).length)[0] ?? []
+  // Each key's size measured once (a 5,000-value enum is long to write out).
+  const [key, node, size] = properties.map(([name, value]) => [name, value, JSON.stringify(value)?.length ?? 0] as const).reduce<readonly [string, unknown, number] | undefined>((best, next) => best === undefined || next[2] > best[2] ? next : best, undefined) ?? []
   if (key === undefined)
     return ''
   const values = isObject(node) && Array.isArray(node.enum) ? ` (an enum of ${node.enum.length.toLocaleString('en-US')} values)` : ''
-  const share = Math.round(JSON.stringify(node).length / Math.max(1, JSON.stringify(schema).length) * 100)
+  const share = Math.round(size! / Math.max(1, JSON.stringify(schema).length) * 100)
   return `; ${share}% of its schema is "${key}"${values}`
 }
 
