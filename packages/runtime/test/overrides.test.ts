@@ -3,7 +3,7 @@
 // upstream's schema), a description replaced, Claude Code's hints marked; said at start-up, recorded
 // in a snapshot, and served the same by the fetch handler.
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
-import { applyOverrides, createProxy, readOverrides } from '@flatmcp/runtime/proxy'
+import { applyOverrides, createProxy, describeOverrides, readOverrides } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { recordingHandler } from '../../../test/support/recording-handler'
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
@@ -222,7 +222,7 @@ describe('operator overrides', () => {
 
   it('applyOverrides alone: the list less the hidden tool, the parameters out of properties and required, the fixed ones with the upstream\'s schema, the hints in _meta', () => {
     const lines: string[] = []
-    const { tools, fixed } = applyOverrides([...TOOLS, { name: 'other', inputSchema: { type: 'object' } }], OVERRIDES, line => lines.push(line))
+    const { tools, fixed, unmatched } = applyOverrides([...TOOLS, { name: 'other', inputSchema: { type: 'object' } }], OVERRIDES, line => lines.push(line))
     expect(tools).toEqual([
       {
         name: 'search',
@@ -234,8 +234,16 @@ describe('operator overrides', () => {
     ])
     expect([...fixed]).toEqual([['search', { org: { value: 'acme', schema: { type: 'string', enum: ['acme', 'other'] } } }]])
     expect(lines).toEqual([])
+    expect(unmatched).toEqual([])
     // The list it was given is left as it was.
     expect(Object.keys(TOOLS[0]!.inputSchema.properties as object)).toEqual(['q', 'org', 'debug'])
-    expect(applyOverrides(TOOLS, undefined, () => {})).toEqual({ tools: TOOLS, fixed: new Map() })
+    expect(applyOverrides(TOOLS, undefined, () => {})).toEqual({ tools: TOOLS, fixed: new Map(), unmatched: [] })
+    // A tool the list does not hold is said, returned, and left out of what describeOverrides says was done.
+    const missing = { tools: { ...OVERRIDES.tools, serch: { hide: true } } }
+    const said = applyOverrides(TOOLS, missing, line => lines.push(line))
+    expect(said.unmatched).toEqual(['serch'])
+    expect(lines).toEqual(['flatmcp proxy: the overrides name tool "serch" (did you mean "search"?), which the upstream does not list; nothing to change there'])
+    expect(describeOverrides(missing, said.unmatched).join('\n')).not.toContain('serch')
+    expect(describeOverrides(missing).join('\n')).toContain('"serch" hidden')
   })
 })
