@@ -239,7 +239,7 @@ describe('operator overrides', () => {
     expect(Object.keys(TOOLS[0]!.inputSchema.properties as object)).toEqual(['q', 'org', 'debug'])
     expect(applyOverrides(TOOLS, undefined, () => {})).toEqual({ tools: TOOLS, fixed: new Map(), unmatched: [] })
     // A tool the list does not hold is said, returned, and left out of what describeOverrides says was done.
-    const missing = { tools: { ...OVERRIDES.tools, serch: { hide: true } } }
+    const missing = { tools: { ...OVERRIDES.tools, serch: { hide: true as const } } }
     const said = applyOverrides(TOOLS, missing, line => lines.push(line))
     expect(said.unmatched).toEqual(['serch'])
     expect(lines).toEqual(['flatmcp proxy: the overrides name tool "serch" (did you mean "search"?), which the upstream does not list; nothing to change there'])
