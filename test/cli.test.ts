@@ -499,7 +499,7 @@ describe('flatmcp probe', () => {
     }
   })
 
-  it('a schema whose own check throws on a value is a finding naming the tool, the module and the value, and the other tools are still checked', async () => {
+  it('a schema whose own check throws on a value is a finding naming the tool, its file and line, and the value, and the other tools are still checked', async () => {
     const throwing = fixtureProject('cli-throwing', {
       'src/odd.tools.ts': [
         `import { defineTool } from '@flatmcp/runtime'`,
@@ -514,7 +514,7 @@ describe('flatmcp probe', () => {
       const run = await flatmcp(['probe', 'dist', '--samples', '30'], throwing.root)
       expect(run.code, run.stdout + run.stderr).toBe(1)
       expect(run.stderr).not.toContain('    at ')
-      expect(run.stdout).toMatch(/boom: the original schema threw while it parsed a generated value: refine exploded \(src\/odd\.tools\.ts\); the server answers such a call with an error/)
+      expect(run.stdout).toMatch(/boom: the original schema threw while it parsed a generated value: refine exploded \(src\/odd\.tools\.ts:4:\d+, export "boom"\); the server answers such a call with an error/)
       expect(run.stdout).toMatch(/the value: \{"n":[\d.e+-]*[1-9]/)
       // Each tool's sampling is told as it begins (on a terminal, the command's progress line).
       const begun: string[] = []

@@ -6,6 +6,7 @@ export { createModuleCompiler, describeFailure } from './core/pipeline/module-co
 export type { FreshModule, ModuleCompiler } from './core/pipeline/module-compiler'
 export { definitionTokens, loadTokenizer, tokensOf } from './core/compile/tokens'
 export type { ToolTokens } from './core/compile/tokens'
+export { locateTool } from './core/load/locate-export'
 export { modulePath } from './core/load/module-path'
 export { defaultArtifactName, resolveOptions } from './core/options'
 export { checkRoundTrip } from './core/check/round-trip'

@@ -7,7 +7,7 @@ import type { FreshModule, ProfiledForm } from 'unplugin-flatmcp/internal'
 import type { Artifact, ListedTool } from './artifact-files'
 import type { ArtifactReport, Budget, Finding, Sampling } from './findings'
 import { clientRuleViolations, profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
-import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, ParserThrew, toolParts } from 'unplugin-flatmcp/internal'
+import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, locateTool, modulePath, ParserThrew, toolParts } from 'unplugin-flatmcp/internal'
 import { ajvCompile } from 'unplugin-flatmcp/internal/shared'
 import { isObject } from '../util'
 
@@ -140,11 +140,20 @@ export function shapeChecks(artifact: Artifact, flats: { tool: ListedTool, profi
 /** What the superset and round-trip checks need of where a tool came from. */
 export type Source = Pick<FreshModule, 'converters' | 'extendSchema' | 'preset'>
 
+/** Where a module's tool is declared: its file (absolute), the project root, its export. */
+export interface ToolSource { file: string, root: string, exportName: string }
+
+/** `src/odd.tools.ts:7:22, export "boom"`: the tool's input where the source shows it, else its module. */
+async function placeOf({ file, root, exportName }: ToolSource): Promise<string> {
+  const found = await locateTool(file, exportName, 'input')
+  return `${modulePath(root, file)}${found ? `:${found.line}:${found.column}` : ''}, export "${exportName}"`
+}
+
 /**
  * The superset invariant on the schema that ships (values the original accepts must pass it), and
  * for each target profile it ships, the model's form of such values read back to the same output.
  */
-export async function soundness(tool: ListedTool, definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string): Promise<void> {
+export async function soundness(tool: ListedTool, definition: ToolSchemas, source: Source, forms: ReturnType<typeof profiledForms>, sampling: Sampling, report: ArtifactReport, outputWrap?: string, place?: ToolSource): Promise<void> {
   sampling.onTool?.(tool.name)
   try {
     await checkedSoundness(tool, definition, source, forms, sampling, report, outputWrap)
@@ -152,8 +161,8 @@ export async function soundness(tool: ListedTool, definition: ToolSchemas, sourc
   catch (error) {
     if (!(error instanceof ParserThrew))
       throw error
-    // The author's code, not flatmcp's: a finding for this tool, and the probe goes on with the others.
-    const at = report.module === undefined ? '' : ` (${report.module})`
+    // The author's code, not flatmcp's: a finding for this tool at its place, and the probe goes on with the others.
+    const at = place ? ` (${await placeOf(place)})` : report.module === undefined ? '' : ` (${report.module})`
     report.findings.push({ check: 'superset', severity: 'error', tool: tool.name, message: `${error.message}${at}; the server answers such a call with an error rather than the schema's issues. Make the check return false (or add an issue) instead of throwing`, detail: `the value: ${JSON.stringify(error.value)?.slice(0, 500)}` })
   }
 }

@@ -85,7 +85,7 @@ async function probeArtifact(file: string, root: string, sampling: Sampling, bud
       add({ check: 'current', severity: 'error', tool: tool.name, message: `${artifact.module} no longer exports tool "${tool.name}" (it was export "${exportName}")` })
       continue
     }
-    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report, artifact.runtime[tool.name]!.outputWrap)
+    await soundness(tool, definition, fresh, profiled.filter(p => p.base === tool.name && !uncompiled.has(p.tool.name)), sampling, report, artifact.runtime[tool.name]!.outputWrap, { file: source, root, exportName })
   }
   for (const entry of flats.filter(f => !uncompiled.has(f.tool.name))) {
     const compiled = fresh.flats.find(f => f.exportName === entry.export)
