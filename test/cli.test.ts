@@ -648,7 +648,7 @@ describe('probe() and assertProbe() in a test suite', () => {
   it('on a terminal, wraps to its width and keeps details whole; piped, a finding is one line; counts said once for the tools that share them', () => {
     const message = `anthropic-strict: ${'twenty words of advice '.repeat(8).trim()}`
     const detail = `counterexample: {"path":"${'x'.repeat(120)}"}`
-    const sampled = [...['a', 'b', 'c'].map(tool => ({ tool, checked: 200, unmet: [] })), { tool: 'd', checked: 40, unmet: ['pattern ^x+$'] }, { tool: 'a (output)', checked: 200, unmet: [] }]
+    const sampled = [...['a', 'b', 'c'].map(tool => ({ tool, checked: 200, unmet: [] })), { tool: 'd', checked: 40, unmet: ['pattern ^x+$'] }, { tool: 'a (output)', checked: 200, unmet: [], output: true as const }]
     const artifact = { file: path.join(project.root, 'x.mcp.json'), tools: ['a', 'b', 'c', 'd'], samplesChecked: 0, sampled, roundTrips: [], findings: [{ check: 'profile' as const, severity: 'error' as const, tool: 'a', message, detail }] }
     const report = { ok: false, seed: 1, samples: 200, budgets: {}, artifacts: [artifact] }
     const wide = renderReport(report, project.root, { isTTY: false })

@@ -24,5 +24,7 @@ describe('operatorLog', () => {
     const call = { time: '2026-12-05T00:00:00.000Z', tool: 'send\nx', upstream: 'chat', caller: 'ci', outcome: 'tool-error' as const, durationMs: 12.6, repaired: ['/media', '/limit'] }
     expect(callLine(call)).toBe('flatmcp proxy: call "send\\nx" (chat) by ci → tool-error in 13 ms; repaired /media, /limit')
     expect(callLine({ ...call, caller: undefined, repaired: [] })).toBe('flatmcp proxy: call "send\\nx" (chat) → tool-error in 13 ms')
+    // The upstream names itself: a line break in its name cannot start a forged line.
+    expect(callLine({ ...call, upstream: 'chat\nflatmcp proxy: forged' }).split('\n')).toHaveLength(1)
   })
 })

@@ -177,14 +177,14 @@ async function checkedSoundness(tool: ListedTool, definition: ToolSchemas, sourc
   if (definition.output !== undefined && tool.outputSchema !== undefined) {
     const outputs = await checkOutputs(tool.outputSchema, definition.output, outputWrap, { ...sampling, converters: source.converters, preset: source.preset })
     report.samplesChecked += outputs.checked
-    report.sampled.push({ tool: `${tool.name} (output)`, checked: outputs.checked, unmet: outputs.unmet })
+    report.sampled.push({ tool: `${tool.name} (output)`, checked: outputs.checked, unmet: outputs.unmet, output: true })
     if (outputs.counterexample)
       report.findings.push({ check: 'superset', severity: 'error', tool: `${tool.name} (output)`, message: `the advertised output schema rejects an output the original accepts, as the server sends it (under ${outputs.counterexample.rejectedBy.join(', ')})`, detail: `counterexample: ${JSON.stringify(outputs.counterexample.value)}` })
   }
   // Each target profile it ships (one that fell back is the portable tool, checked above).
   for (const entry of forms.filter(p => p.profile !== 'portable')) {
     const result = await checkRoundTrip(entry.data as ProfiledForm, entry.profile, toolParts(definition, source.extendSchema), { ...sampling, converters: source.converters, preset: source.preset })
-    report.roundTrips.push({ tool: entry.tool.name, checked: result.checked })
+    report.roundTrips.push({ tool: entry.tool.name, profile: entry.profile, checked: result.checked })
     const example = result.counterexample
     if (example) {
       const detail = [`value: ${JSON.stringify(example.value)}`, `the model writes: ${JSON.stringify(example.written)}`, ...(example.back === undefined ? [] : [`read back: ${JSON.stringify(example.back)}`])].join('\n')

@@ -21,9 +21,9 @@ export interface ArtifactReport {
   /** Values checked against the advertised schemas. */
   samplesChecked: number
   /** Per tool (and flat() schema): values checked, and what the sampler could not aim for. */
-  sampled: { tool: string, checked: number, unmet: string[] }[]
+  sampled: { tool: string, checked: number, unmet: string[], output?: true }[]
   /** Per tool in each target profile it ships (`send (gemini)`): values written as its model would and read back. */
-  roundTrips: { tool: string, checked: number }[]
+  roundTrips: { tool: string, profile: string, checked: number }[]
   /** Per profile the artifact ships: o200k_base tokens of each tool's definition as advertised. */
   tokens?: Record<string, Record<string, number>>
   /** Not current: the checks that compare it with its source wait until it is (they would report the staleness again, as unsoundness). */

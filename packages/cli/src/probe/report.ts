@@ -29,8 +29,7 @@ function countsText(sampled: { tool: string, checked: number, unmet?: string[] }
 
 /** The superset check's values: the tools' inputs, then their output schemas. */
 function sampledText(sampled: ProbeReport['artifacts'][number]['sampled']): string {
-  const output = (t: { tool: string }): boolean => t.tool.endsWith(' (output)')
-  return [countsText(sampled.filter(t => !output(t)), 'tool'), countsText(sampled.filter(output), 'output schema')].filter(Boolean).join('; ')
+  return [countsText(sampled.filter(t => !t.output), 'tool'), countsText(sampled.filter(t => t.output), 'output schema')].filter(Boolean).join('; ')
 }
 
 /** Each profile's tokens for the module's tools together. */
@@ -56,7 +55,7 @@ function ranText(check: Check, artifact: ProbeReport['artifacts'][number], repor
   if (check === 'superset')
     return ` (${sampledText(artifact.sampled)})`
   if (check === 'round-trip')
-    return ` (${[...new Set(artifact.roundTrips.map(t => / \(([^)]+)\)$/.exec(t.tool)?.[1]))].join(', ')}: ${countsText(artifact.roundTrips, 'tool form')})`
+    return ` (${[...new Set(artifact.roundTrips.map(t => t.profile))].join(', ')}: ${countsText(artifact.roundTrips, 'tool form')})`
   if (check === 'tokens')
     return ` (o200k_base, ${[report.budgets.maxTokens === undefined ? '' : `at most ${report.budgets.maxTokens} per tool`, report.budgets.maxModuleTokens === undefined ? '' : `${report.budgets.maxModuleTokens} per module`].filter(Boolean).join(', ')}; all tools: ${tokensText(artifact.tokens)})`
   return ''

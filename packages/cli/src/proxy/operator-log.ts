@@ -15,8 +15,8 @@ export function operatorLog(level: LogLevel = 'info', write = (line: string): vo
   }
 }
 
-/** A call as `--log-level debug` says it: tool, upstream, outcome, time and the paths repaired (never a value). */
+/** A call as `--log-level debug` says it: tool, upstream, outcome, time and the paths repaired (never a value); the upstream's words escaped, as they are its own. */
 export function callLine(call: ProxiedCall): string {
   const repaired = call.repaired.length > 0 ? `; repaired ${call.repaired.join(', ')}` : ''
-  return `flatmcp proxy: call ${JSON.stringify(call.tool)} (${call.upstream})${call.caller ? ` by ${call.caller}` : ''} → ${call.outcome} in ${Math.round(call.durationMs)} ms${repaired}`
+  return `flatmcp proxy: call ${JSON.stringify(call.tool)} (${JSON.stringify(call.upstream).slice(1, -1)})${call.caller ? ` by ${call.caller}` : ''} → ${call.outcome} in ${Math.round(call.durationMs)} ms${repaired}`
 }
