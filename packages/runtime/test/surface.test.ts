@@ -139,6 +139,20 @@ describe('finding tools by words', () => {
     expect(search.search('weather', 5)).toEqual([])
     expect(search.search('issue', 5)).toEqual(search.search('issue', 5))
   })
+
+  it('meets a task in the words people use for a tool\'s field: rain for weather, a file\'s extension for its program, 17% for a calculation', () => {
+    const tools = [
+      { name: 'forecast', description: 'Current conditions and the weather to come for a location.', inputSchema: { type: 'object', properties: { city: {} } } },
+      { name: 'calculate', description: 'Evaluates the given expression.', inputSchema: { type: 'object', properties: { expression: {} } } },
+      { name: 'excel_read_sheet', description: 'Read values from an Excel sheet.', inputSchema: { type: 'object', properties: { path: {} } } },
+      { name: 'read_file', description: 'Read a file from disk.', inputSchema: { type: 'object', properties: { path: {} } } },
+    ]
+    const first = (query: string): string | undefined => toolSearch(tools as never).search(query, 5)[0]?.name
+    expect(first('will it rain in berlin tomorrow')).toBe('forecast')
+    expect(first('what\'s 17% of 2,340')).toBe('calculate')
+    expect(first('load budget.xlsx')).toBe('excel_read_sheet')
+    expect(wordsOf('17%')).toEqual(['17', 'percent'])
+  })
 })
 
 describe('a catalogue no longer than one answer', () => {

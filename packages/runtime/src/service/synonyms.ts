@@ -1,6 +1,7 @@
 // Words people use for what tools name otherwise, both ways round where both are common: the verbs
-// of creating, reading, changing and removing, and a few nouns. A tool search counts a word met
-// through one less than the word itself.
+// of creating, reading, changing and removing, the nouns of a few fields (weather, money, security),
+// and file extensions for their programs. A tool search counts a word met through one less than the
+// word itself.
 import { stem } from './words'
 
 const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -51,6 +52,18 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['line', 'range'],
   ['text', 'txt', 'plain'],
   ['know', 'knowledge', 'information', 'info', 'fact'],
+  ['weather', 'forecast', 'rain', 'snow', 'temperature', 'sunny', 'wind', 'umbrella', 'humidity'],
+  ['currency', 'exchange', 'forex', 'euro', 'dollar', 'yen', 'pound', 'krone', 'kroner'],
+  ['vulnerability', 'security', 'cve', 'exploit', 'advisory', 'vulnerable', 'hole'],
+  ['whois', 'owner', 'own', 'registrant', 'registrar'],
+  ['date', 'when', 'schedule', 'upcoming', 'calendar'],
+  ['plan', 'planning', 'step', 'breakdown'],
+  ['size', 'big', 'large', 'byte'],
+  ['reset', 'undo', 'revert', 'unstage', 'rollback'],
+  ['start', 'run', 'launch', 'spawn'],
+  ['day', 'daily', 'today'],
+  ['excel', 'xlsx', 'xls', 'spreadsheet', 'workbook', 'sheet'],
+  ['word', 'docx'],
 ]
 
 /** Each stem's synonyms (stems too), from the groups above. */

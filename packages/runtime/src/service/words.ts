@@ -8,6 +8,8 @@ const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on
 export function wordsOf(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    // "17%" asks for a percentage as "17 percent" does.
+    .replace(/%/g, ' percent ')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(word => word !== '' && !STOP_WORDS.has(word))
