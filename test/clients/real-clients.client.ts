@@ -271,9 +271,11 @@ describe(`${INSPECTOR.name} ${INSPECTOR.version}'s CLI`, () => {
         expect(JSON.stringify(answer), output).not.toContain('$schema')
       }
       // Its own command line: the server's command before its --, its options after.
-      const { answer, output } = await inspect([process.execPath, CLI, 'proxy', memory, '--', '--method', 'tools/call', '--tool-name', 'create_entities', '--tool-arg', `entities=${JSON.stringify(entities)}`], home)
+      // The Inspector passes a server only the variables its -e names (the SDK's default environment besides).
+      const { answer, output } = await inspect([process.execPath, CLI, 'proxy', memory, '--', '-e', `MEMORY_FILE_PATH=${env.MEMORY_FILE_PATH}`, '--method', 'tools/call', '--tool-name', 'create_entities', '--tool-arg', `entities=${JSON.stringify(entities)}`], home)
       expect(answer.isError ?? false, output).toBe(false)
       expect(answer.structuredContent?.entities?.[0]?.name, output).toBe('flatmcp')
+      expect(readFileSync(env.MEMORY_FILE_PATH, 'utf8')).toContain('"name":"flatmcp"')
     }
     finally {
       rmSync(home, { recursive: true, force: true })
