@@ -201,10 +201,10 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     expect(refused.stderr).toMatch(/the replicas of "mixed" differ, so they are not folded: "weather-eu" lists tool "[a-z_]+", which "chat" does not/)
   })
 
-  it('a server that cannot start is said and left out, retried, and the others serve meanwhile', async () => {
+  it('a server that cannot start is said and left out, retried, and the others serve meanwhile; its stderr is led by its name, and not written again at each try', async () => {
     const file = configFile('broken.json', {
       chat: commandEntry(UPSTREAM_V2),
-      broken: commandEntry([process.execPath, '-e', 'process.exit(3)']),
+      broken: commandEntry([process.execPath, '-e', 'process.stderr.write("npm error 404 Not Found\\nnpm error log in /tmp/" + Date.now() + "-debug-" + process.pid + ".log\\n"); process.exit(3)']),
     })
     const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full'])
     try {
@@ -218,9 +218,11 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(down.content[0]!.text).toMatch(/^The server "broken" behind this proxy is not running \(/)
       await expect(gateway.client.callTool({ name: 'nobody__anything', arguments: {} })).rejects.toThrow(/Unknown tool "nobody__anything"/)
       await expect.poll(gateway.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: server "broken" could not start \(.*\); its tools are left out, and it is started again in 1 s, then less and less often/)
-      // Said once for the outage, not at every try (1 s, 2 s… later).
+      // Said once for the outage, not at every try (1 s, 2 s… later); so are the server's own lines, though their times and ids differ.
       await new Promise(resolve => setTimeout(resolve, 3500))
       expect(gateway.stderr().match(/server "broken" could not start/g)).toHaveLength(1)
+      expect(gateway.stderr().match(/^\[broken\] npm error 404 Not Found$/gm)).toHaveLength(1)
+      expect(gateway.stderr().match(/^\[broken\] npm error log in \/tmp\/\d+-debug-\d+\.log$/gm)).toHaveLength(1)
     }
     finally {
       await gateway.close()

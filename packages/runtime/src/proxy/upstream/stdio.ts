@@ -3,7 +3,7 @@
 // start in that time instead of after it (`@flatmcp/runtime/proxy/spawn`). The command runs with the
 // proxy's whole environment less its own credentials, the operator's additions over it.
 import type { ChildProcess } from 'node:child_process'
-import type { UpstreamTransport } from './upstream'
+import type { UpstreamTarget, UpstreamTransport } from './upstream'
 import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
@@ -22,6 +22,25 @@ const NEWLINE = 0x0A
  */
 const NOISE_BYTES_PER_SECOND = 1024 * 1024
 
+/** An upstream command: what it runs, with what, where, and where its stderr goes. */
+type CommandTarget = Extract<UpstreamTarget, { command: string[] }>
+
+/** The longest stderr line passed on whole: past it, the rest of the line is left out. */
+const MAX_STDERR_LINE = 4096
+
+/** A stream's lines, each handed to `line` as it ends (a long one cut at `MAX_STDERR_LINE` characters). */
+function readLines(stream: NodeJS.ReadableStream, line: (text: string) => void): void {
+  let pending = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n')
+    pending = lines.pop()!.slice(0, MAX_STDERR_LINE)
+    for (const each of lines)
+      line(each.replace(/\r$/, '').slice(0, MAX_STDERR_LINE))
+  })
+  stream.on('end', () => pending === '' || line(pending))
+}
+
 /** A command started, and what a log line may say of it. */
 export interface StartedCommand {
   child: ChildProcess
@@ -39,7 +58,7 @@ export interface StartedCommand {
  * (`${NAME}` in a value read from the environment; one not set is a `ProxySetupError`), its stderr
  * on the proxy's.
  */
-export function startCommand(target: { command: string[], env?: Record<string, string>, cwd?: string, withheld?: readonly string[] }): StartedCommand {
+export function startCommand(target: CommandTarget): StartedCommand {
   const [command, ...args] = target.command
   if (command === undefined)
     throw new ProxySetupError('the upstream needs a command to run (command: [\'node\', \'server.js\']) or a URL')
@@ -47,8 +66,10 @@ export function startCommand(target: { command: string[], env?: Record<string, s
   // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does. Elsewhere
   // the command leads a process group of its own, so what it starts (npx's server) ends with it.
   const windows = process.platform === 'win32'
-  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'inherit'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
+  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', target.stderr ? 'pipe' : 'inherit'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
   endsWithProcess(child)
+  if (target.stderr)
+    readLines(child.stderr!, target.stderr)
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', error => reject(new ProxySetupError(error.message, { cause: error })))
@@ -235,7 +256,7 @@ export class CommandTransport {
  * The transport of an upstream command: started at once (unless it was started already), its
  * handshake waiting for what the client offers; a command that ends first fails it.
  */
-export function stdioTransport(target: { command: string[], env?: Record<string, string>, cwd?: string, withheld?: readonly string[] }, given?: StartedCommand): UpstreamTransport {
+export function stdioTransport(target: CommandTarget, given?: StartedCommand): UpstreamTransport {
   let started = given ?? startCommand(target)
   return {
     where: started.where,

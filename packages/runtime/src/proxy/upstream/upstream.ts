@@ -45,6 +45,8 @@ export type UpstreamTarget =
      * environment that holds one is not passed on, and an added one that does is refused.
      */
     withheld?: readonly string[]
+    /** Where the command's stderr goes, line by line. Default: the proxy's own stderr, as it comes. */
+    stderr?: (line: string) => void
   }
   | {
     url: string

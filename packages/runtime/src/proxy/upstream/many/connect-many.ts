@@ -28,6 +28,8 @@ export interface ConnectManyOptions extends Pick<ConnectOptions, 'offer' | 'asks
   listMs?: number
   /** The longest wait before a server that ended or failed is started again. Default: 60,000 ms. */
   maxBackoffMs?: number
+  /** Where the servers' own stderr lines go, each led by its server's name. Default: the proxy's stderr. */
+  stderr?: (line: string) => void
   log: (line: string) => void
 }
 
@@ -39,6 +41,33 @@ interface Life {
   closing: boolean
   /** It connects but hangs on its list: back only once it lists again. */
   hung?: boolean
+  /** The stderr lines it wrote since it was last up, digits aside: a restart that writes them again is not said again. */
+  heard: Set<string>
+}
+
+/** The most stderr lines kept to tell a repeat by. */
+const MAX_HEARD = 1000
+
+/**
+ * A member command's stderr on the proxy's, each line led by its name (`[memory] …`); while it is
+ * down, a line it wrote at an earlier try (digits aside: times, process ids) is not written again.
+ */
+function memberStderr(name: string, life: Life, write: (line: string) => void): (line: string) => void {
+  return (line) => {
+    const key = line.replace(/\d+/g, '#')
+    if (life.attempts > 0 && life.heard.has(key))
+      return
+    if (life.heard.size < MAX_HEARD)
+      life.heard.add(key)
+    write(`[${name}] ${line}`)
+  }
+}
+
+/** The entry's target; a command's stderr through `memberStderr`. */
+function memberTarget(entry: GatewayEntry, life: Life, options: ConnectManyOptions): UpstreamTarget {
+  if (!('command' in entry.target) || entry.target.stderr)
+    return entry.target
+  return { ...entry.target, stderr: memberStderr(entry.name, life, options.stderr ?? (line => process.stderr.write(`${line}\n`))) }
 }
 
 /** Starts one member, and again whenever it ends or fails, with backoff, until the gateway closes. */
@@ -59,7 +88,7 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
   }
   const start = async (): Promise<void> => {
     try {
-      const connection = await connectUpstream(entry.target, { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), log: options.log })
+      const connection = await connectUpstream(memberTarget(entry, life, options), { ...(options.offer === undefined ? { asks: options.asks } : { offer: options.offer }), log: options.log })
       if (life.closing) {
         await connection.close()
         return
@@ -70,6 +99,7 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
           options.log(`flatmcp proxy: server "${entry.name}" is back; its tools are listed again`)
         life.attempts = 0
         life.hung = false
+        life.heard.clear()
       }
       if (!life.hung)
         back()
@@ -125,7 +155,7 @@ export function connectMany(entries: readonly GatewayEntry[], options: ConnectMa
   const lives: Life[] = []
   const merged = mergedClient(members, { naming: options.naming ?? {}, ...(options.replicas ? { replicas: options.replicas } : {}), info: options.info ?? { name: 'flatmcp', version: '1' }, listMs: options.listMs ?? 10_000, log: options.log })
   for (const entry of entries) {
-    const life: Life = { attempts: 0, closing: false }
+    const life: Life = { attempts: 0, closing: false, heard: new Set() }
     const member: Member = { name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}), down: 'it is starting', started: Promise.resolve() }
     member.started = keepUp(entry, member, merged, life, options)
     members.push(member)
