@@ -85,6 +85,21 @@ describe('a shape used by $ref in many places', () => {
   })
 })
 
+describe('withSharedDefinitions', () => {
+  it('counts the name a definition will take: a shape first met at `toString` is kept as `toString_shape`, and only where that still saves', () => {
+    const shape = (length: number): JsonSchemaObject => ({ type: 'object', properties: { when: { type: 'string', description: 'x'.repeat(length) } } })
+    for (const length of [4, 8, 12, 16, 20, 60]) {
+      const inline: JsonSchemaObject = { type: 'object', properties: { toString: shape(length), other: shape(length) } }
+      const out = withSharedDefinitions(inline)
+      expect(JSON.stringify(out).length, `${JSON.stringify(shape(length)).length} characters`).toBeLessThanOrEqual(JSON.stringify(inline).length)
+      expect(withoutSharedDefinitions(out)).toEqual(inline)
+      if (out !== inline)
+        expect(Object.keys(out.$defs as object)).toEqual(['toString_shape'])
+    }
+    expect(withSharedDefinitions({ type: 'object', properties: { toString: shape(60), other: shape(60) } }).$defs).toBeDefined()
+  })
+})
+
 describe('withSharedDefinitions (property)', () => {
   it('means what the inline schema means: expanded back it is the same, and every validator agrees on every value', () => {
     let shared = 0

@@ -97,8 +97,10 @@ export function mostRepeated(root: JsonSchemaObject, defs: Record<string, JsonSc
   let best: Repeated | undefined
   let bestSaving = 0
   for (const [text, { count: times, name, at }] of seen) {
-    // Each use becomes `{"$ref":"#/$defs/name"}`; the definition is written once, `"name":…,`, in `,"$defs":{…}`.
-    const saving = times * text.length - times * (19 + name.length) - (text.length + name.length + 4) - (Object.keys(defs).length === 0 ? 11 : 0)
+    // Each use becomes `{"$ref":"#/$defs/name"}`; the definition is written once, `"name":…,`, in `,"$defs":{…}`:
+    // under the name it will take (`toString` is kept as `toString_shape`, a taken one numbered).
+    const taken = definitionName(name, defs).length
+    const saving = times * text.length - times * (19 + taken) - (text.length + taken + 4) - (Object.keys(defs).length === 0 ? 11 : 0)
     if (times >= 2 && saving > bestSaving) {
       best = { text, name, at }
       bestSaving = saving
