@@ -168,6 +168,28 @@ describe('a catalogue no longer than one answer', () => {
   })
 })
 
+describe('a catalogue longer than one answer', () => {
+  it('answers its best matches, each with its fit: its score as a share of the best\'s', async () => {
+    const tools = ['create_issue', 'update_issue', 'list_issues', 'create_branch', 'delete_branch', 'list_commits', 'get_file', 'put_file', 'search_code', 'fork_repository']
+      .map(name => defineTool({ name, description: `${name.replace('_', 's ')} in a repository.`, input: z.object({ repo: z.string() }), handler: () => 'ok' }))
+    const server = createMcpServerV2(tools, { name: 'git', version: '1.0.0' }, { surface: 'search' })
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    const answer = textOf(await client.callTool({ name: 'find_tools', arguments: { query: 'create an issue' } }))
+    const lines = answer.split('\n\n')[0]!.split('\n')
+    const fits = lines.map(line => Number(/ \[fit (\d\.\d\d)\]$/.exec(line)?.[1]))
+    expect(lines[0]).toMatch(/^create_issue: creates issue in a repository\. \(arguments: repo\) \[fit 1\.00\]$/)
+    expect(lines.length).toBeGreaterThan(2)
+    expect(fits.every(fit => fit > 0 && fit <= 1)).toBe(true)
+    expect(fits).toEqual([...fits].sort((a, b) => b - a))
+    expect(fits[1]).toBeLessThan(1)
+    expect(answer).toMatch(/A fit is a tool's score as a share of the best's\.$/)
+    await client.close()
+  })
+})
+
 describe('surface: auto', () => {
   it('lists every tool where that costs a session less than the search surface and one describe answer, and the three tools where it costs more; told once per profile, with the figures', async () => {
     const choices: SurfaceChoice[] = []

@@ -5,6 +5,7 @@
 import type { ObjectFacts } from '@flatmcp/core'
 import type { McpTool } from '../artifact/format'
 import type { ToolService } from './service'
+import type { RankedTool } from './tool-search'
 import { PROFILE_OBJECTS } from '@flatmcp/core'
 import { ownValue } from '../util/object'
 import { quoteClipped } from '../validate/messages'
@@ -117,6 +118,24 @@ export function callTarget(given: unknown): { name: string, arguments: unknown }
   return { name: call.name, arguments: input }
 }
 
+/**
+ * find_tools' answer. A catalogue no longer than one answer is shown whole, matches first: a task
+ * never meets "no tool" beside the tool it needs. A longer one answers its best matches, each with
+ * its fit (its score as a share of the best's), so a close second reads apart from a distant one.
+ */
+function foundText(query: string, found: readonly RankedTool[], byName: ReadonlyMap<string, McpTool>): string {
+  const whole = byName.size <= FOUND
+  if (found.length === 0 && !whole)
+    return `No tool matches ${quoteClipped(query)}. Try other words: what it acts on, or what it does.`
+  const next = 'Call describe_tools with the names you need before call_tool.'
+  if (!whole)
+    return `${found.map(({ tool, fit }) => `${summary(tool)} [fit ${fit.toFixed(2)}]`).join('\n')}\n\n${next} A fit is a tool's score as a share of the best's.`
+  const tools = found.map(({ tool }) => tool)
+  const rest = [...byName.values()].filter(tool => !tools.includes(tool)).sort((a, b) => a.name < b.name ? -1 : 1)
+  const lead = found.length === 0 ? `No tool matches ${quoteClipped(query)} word for word; here are all ${byName.size} of them:\n` : ''
+  return `${lead}${[...tools, ...rest].map(summary).join('\n')}\n\n${next}`
+}
+
 /** `service` behind the search surface; `alwaysLoad`: the tools listed beside the three as they are. */
 export function searchSurface(service: ToolService, alwaysLoad: readonly string[]): ToolService {
   const loaded = new Set(alwaysLoad)
@@ -151,14 +170,7 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         if (typeof given.query !== 'string' || given.query.trim() === '')
           return errorResult('find_tools needs "query": words for the task, e.g. "create issue".')
         const { search, byName } = await catalog(profile)
-        const found = search.search(given.query, FOUND)
-        // A catalogue no longer than one answer is shown whole, matches first: a task never meets "no tool" beside the tool it needs.
-        const whole = byName.size <= FOUND
-        if (found.length === 0 && !whole)
-          return text(`No tool matches ${quoteClipped(given.query)}. Try other words: what it acts on, or what it does.`)
-        const rest = whole ? [...byName.values()].filter(tool => !found.includes(tool)).sort((a, b) => a.name < b.name ? -1 : 1) : []
-        const lead = found.length === 0 ? `No tool matches ${quoteClipped(given.query)} word for word; here are all ${byName.size} of them:\n` : ''
-        return text(`${lead}${[...found, ...rest].map(summary).join('\n')}\n\nCall describe_tools with the names you need before call_tool.`)
+        return text(foundText(given.query, search.rank(given.query, FOUND), byName))
       }
       if (name === SURFACE_TOOLS.describe) {
         const names = Array.isArray(given.names) ? given.names.filter((item): item is string => typeof item === 'string').slice(0, MAX_DESCRIBED) : []

@@ -43,9 +43,14 @@ const MAX_PREFIXED = 256
 /** Where a served name's server ends, as a gateway names tools (`github__create_issue`). */
 const SERVER_SEPARATOR = '__'
 
+/** A tool found, and its fit: its score as a share of the best one's (1 for the best). */
+export interface RankedTool { tool: McpTool, fit: number }
+
 export interface ToolSearch {
   /** The tools that match `query` best, at most `limit`, best first. */
   search: (query: string, limit: number) => McpTool[]
+  /** The same, each with its fit. */
+  rank: (query: string, limit: number) => RankedTool[]
 }
 
 /** Every key of an input schema and the string values its enums list, properties at any depth. */
@@ -211,41 +216,45 @@ function serversOf(tools: readonly McpTool[], fields: readonly Record<Field, str
   return { index: indexOf(documentsOf(joined)), of: names.map(name => servers.indexOf(name)) }
 }
 
+/** Each tool's score for a query (0 where no word of it stands), and what breaks a tie: how many of its words, and their score in the name. */
+interface Scored { relevance: Float64Array, matched: Uint16Array, named: Float64Array }
+
 /** An index of a list's tools, built once: a query costs the postings of its (bounded) words. */
 export function toolSearch(tools: readonly McpTool[]): ToolSearch {
   const fields = tools.map(fieldsOf)
   const index = indexOf(documentsOf(fields))
   const servers = serversOf(tools, fields)
-  return {
-    search(query, limit) {
-      const total = new Float64Array(tools.length)
-      const matched = new Uint16Array(tools.length)
-      const named = new Float64Array(tools.length)
-      const exact = query.length <= QUERY_BOUNDS.chars ? query.trim().toLowerCase() : undefined
-      const server = new Float64Array(servers ? servers.index.size : 0)
-      for (const word of askedWords(query)) {
-        for (const [at, score] of queryWordScores(index, word)) {
-          total[at]! += score
-          matched[at]!++
-          if (fields[at]!.name.includes(word))
-            named[at]! += score
-        }
-        for (const [at, score] of servers ? queryWordScores(servers.index, word) : [])
-          server[at]! += score
+  const scored = (query: string): Scored => {
+    const total = new Float64Array(tools.length)
+    const matched = new Uint16Array(tools.length)
+    const named = new Float64Array(tools.length)
+    const server = new Float64Array(servers ? servers.index.size : 0)
+    for (const word of askedWords(query)) {
+      for (const [at, score] of queryWordScores(index, word)) {
+        total[at]! += score
+        matched[at]!++
+        if (fields[at]!.name.includes(word))
+          named[at]! += score
       }
-      const best = Math.max(0, ...total)
-      const bestServer = Math.max(0, ...server)
-      const final = [...total].map((score, at) => {
-        if (score === 0)
-          return 0
-        const fit = servers && bestServer > 0 ? SERVER_SHARE * best * server[servers.of[at]!]! / bestServer : 0
-        return (tools[at]!.name.toLowerCase() === exact ? 1000 : 0) + score + fit
-      })
-      return [...final.keys()]
-        .filter(at => final[at]! > 0)
-        .sort((a, b) => final[b]! - final[a]! || matched[b]! - matched[a]! || named[b]! - named[a]! || (tools[a]!.name < tools[b]!.name ? -1 : 1))
-        .slice(0, limit)
-        .map(at => tools[at]!)
-    },
+      for (const [at, score] of servers ? queryWordScores(servers.index, word) : [])
+        server[at]! += score
+    }
+    const best = Math.max(0, ...total)
+    const bestServer = Math.max(0, ...server)
+    const relevance = total.map((score, at) => score === 0 || !servers || bestServer === 0 ? score : score + SERVER_SHARE * best * server[servers.of[at]!]! / bestServer)
+    return { relevance, matched, named }
   }
+  const rank = (query: string, limit: number): RankedTool[] => {
+    const { relevance, matched, named } = scored(query)
+    // The tool named word for word comes first, whatever else scores.
+    const exact = query.length <= QUERY_BOUNDS.chars ? query.trim().toLowerCase() : undefined
+    const first = (at: number): number => (tools[at]!.name.toLowerCase() === exact ? 1 : 0)
+    const top = Math.max(0, ...relevance)
+    return [...relevance.keys()]
+      .filter(at => relevance[at]! > 0)
+      .sort((a, b) => first(b) - first(a) || relevance[b]! - relevance[a]! || matched[b]! - matched[a]! || named[b]! - named[a]! || (tools[a]!.name < tools[b]!.name ? -1 : 1))
+      .slice(0, limit)
+      .map(at => ({ tool: tools[at]!, fit: first(at) === 1 ? 1 : relevance[at]! / top }))
+  }
+  return { rank, search: (query, limit) => rank(query, limit).map(({ tool }) => tool) }
 }
