@@ -221,6 +221,8 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       // Said once for the outage, not at every try (1 s, 2 s… later); so are the server's own lines, though their times and ids differ.
       await new Promise(resolve => setTimeout(resolve, 3500))
       expect(gateway.stderr().match(/server "broken" could not start/g)).toHaveLength(1)
+      // The serving line names the server that is not running apart from the others.
+      expect(gateway.stderr()).toMatch(/flatmcp proxy: serving \d+ tools of 2 servers \(chat; not running: broken\)/)
       expect(gateway.stderr().match(/^\[broken\] npm error 404 Not Found$/gm)).toHaveLength(1)
       expect(gateway.stderr().match(/^\[broken\] npm error log in \/tmp\/\d+-debug-\d+\.log$/gm)).toHaveLength(1)
     }

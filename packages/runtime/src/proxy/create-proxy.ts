@@ -292,7 +292,9 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
     tools: () => current().tools,
     drift: () => current().drift,
     snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(upstream.origins ? { origins: upstream.origins() } : {}), ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
-    where: connection.where,
+    get where() {
+      return connection.where
+    },
     onNotification: downstream.listen,
     onUpstreamEnd: handler => connection.onEnd(handler),
     health: proxyHealth(listed, upstream),

@@ -45,6 +45,17 @@ interface Life {
   heard: Set<string>
 }
 
+/** Why a member is down before its first try has ended. */
+const STARTING = 'it is starting'
+
+/** The servers by name, those down said apart (`3 servers (files, memory; not running: ghost)`); one still starting counts as up. */
+function serversWhere(members: readonly Member[]): string {
+  const down = members.filter(member => member.down !== undefined && member.down !== STARTING).map(member => member.name)
+  const up = members.map(member => member.name).filter(name => !down.includes(name))
+  const notRunning = down.length === 0 ? '' : `${up.length === 0 ? '' : '; '}not running: ${down.join(', ')}`
+  return `${members.length} server${members.length === 1 ? '' : 's'} (${up.join(', ')}${notRunning})`
+}
+
 /** The most stderr lines kept to tell a repeat by. */
 const MAX_HEARD = 1000
 
@@ -156,14 +167,17 @@ export function connectMany(entries: readonly GatewayEntry[], options: ConnectMa
   const merged = mergedClient(members, { naming: options.naming ?? {}, ...(options.replicas ? { replicas: options.replicas } : {}), info: options.info ?? { name: 'flatmcp', version: '1' }, listMs: options.listMs ?? 10_000, log: options.log })
   for (const entry of entries) {
     const life: Life = { attempts: 0, closing: false, heard: new Set() }
-    const member: Member = { name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}), down: 'it is starting', started: Promise.resolve() }
+    const member: Member = { name: entry.name, ...(entry.tools ? { tools: entry.tools } : {}), down: STARTING, started: Promise.resolve() }
     member.started = keepUp(entry, member, merged, life, options)
     members.push(member)
     lives.push(life)
   }
   return {
     client: merged,
-    where: `${entries.length} server${entries.length === 1 ? '' : 's'} (${entries.map(entry => entry.name).join(', ')})`,
+    // Read when said: a server down at that moment is named apart.
+    get where() {
+      return serversWhere(members)
+    },
     onEnd: () => {},
     close: async () => {
       for (const life of lives) {
