@@ -151,6 +151,13 @@ describe('finding tools by words', () => {
     expect(first('will it rain in berlin tomorrow')).toBe('forecast')
     expect(first('what\'s 17% of 2,340')).toBe('calculate')
     expect(first('load budget.xlsx')).toBe('excel_read_sheet')
+    // "remember" asks for a memory, not for anything made: a tool that posts is not it.
+    const memory = [
+      { name: 'http_post', description: 'Perform an HTTP POST request.', inputSchema: { type: 'object' } },
+      { name: 'memory__create_entities', description: 'Create entities in the knowledge graph.', inputSchema: { type: 'object' } },
+      { name: 'memory__read_graph', description: 'Read the whole knowledge graph.', inputSchema: { type: 'object' } },
+    ]
+    expect(toolSearch(memory as never).search('remember that alice works at acme', 5).map(tool => tool.name)).not.toContain('http_post')
     expect(wordsOf('17%')).toEqual(['17', 'percent'])
   })
 })

@@ -5,7 +5,7 @@
 import { stem } from './words'
 
 const SYNONYM_GROUPS: readonly (readonly string[])[] = [
-  ['create', 'add', 'new', 'make', 'open', 'write', 'post', 'insert', 'remember', 'store', 'save', 'record'],
+  ['create', 'add', 'new', 'make', 'open', 'write', 'post', 'insert', 'store', 'save', 'record'],
   ['delete', 'remove', 'erase', 'forget', 'drop', 'destroy', 'clear'],
   ['get', 'read', 'show', 'view', 'display', 'fetch', 'retrieve', 'look', 'see', 'what'],
   ['list', 'show', 'enumerate', 'which'],
@@ -64,6 +64,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['day', 'daily', 'today'],
   ['excel', 'xlsx', 'xls', 'spreadsheet', 'workbook', 'sheet'],
   ['word', 'docx'],
+  ['remember', 'memory', 'memorize', 'recall', 'knowledge'],
 ]
 
 /** Each stem's synonyms (stems too), from the groups above. */
