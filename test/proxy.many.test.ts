@@ -288,6 +288,28 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
+  it('a server that floods its stderr has 64 KiB a second of it written, the rest left out and said, and is served meanwhile', async () => {
+    const written: string[] = []
+    const gateway = await createGateway([
+      { name: 'well', target: { command: [process.execPath, MISBEHAVING, 'well'] } },
+      { name: 'loud', target: { command: [process.execPath, MISBEHAVING, 'shout'] } },
+    ], { stderr: line => written.push(line), log: () => {} })
+    try {
+      await gateway.ready
+      const began = Date.now()
+      await expect.poll(() => written.filter(line => line.includes('left out')).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+      const seconds = (Date.now() - began) / 1000
+      const shouted = written.filter(line => line.startsWith('[loud] shout')).map(line => line.slice('[loud] '.length))
+      expect(written).toContain('[loud] … (its stderr past 64 KiB a second is left out)')
+      // At most 64 KiB in each second begun, whatever the server wrote.
+      expect(shouted.join('\n').length).toBeLessThanOrEqual(64 * 1024 * (Math.ceil(seconds) + 1))
+      expect([...gateway.tools().keys()].sort()).toEqual(['loud__echo', 'well__echo'])
+    }
+    finally {
+      await gateway.close()
+    }
+  })
+
   it('serves the whole set over HTTP too, in both protocol eras, each profile at its route', async () => {
     const file = configFile('http.json', {
       well: commandEntry([process.execPath, MISBEHAVING, 'well']),

@@ -1,7 +1,8 @@
 // An MCP server that misbehaves as servers do, for a gateway's isolation: `node misbehaving-upstream.mjs
 // MODE [--starts file]`. `well`: answers everything at once; `hang`: answers its handshake and never
 // its tools/list or calls; `flood`: answers, and once it has listed its tools writes lines that are
-// not JSON-RPC as fast as its output drains. Each start is one line appended to the --starts file. Its one tool, `echo`,
+// not JSON-RPC as fast as its output drains; `shout`: answers, and once listed writes lines on stderr
+// as fast as they drain. Each start is one line appended to the --starts file. Its one tool, `echo`,
 // says its arguments back.
 import { appendFileSync } from 'node:fs'
 import process from 'node:process'
@@ -30,14 +31,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else
     write({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } })
   if (mode === 'flood' && message.method === 'tools/list')
-    flood()
+    pour(process.stdout, 'noise')
+  if (mode === 'shout' && message.method === 'tools/list')
+    pour(process.stderr, 'shout')
 })
 
-/** Lines that are no message, as fast as the output drains, from its first list on. */
-function flood() {
-  const noise = `${'noise '.repeat(160)}\n`
+/** Lines of `word` on `stream`, as fast as it drains, from its first list on (on stderr it serves on meanwhile). */
+function pour(stream, word) {
+  const noise = `${`${word} `.repeat(160)}\n`
   let more = true
   while (more)
-    more = process.stdout.write(noise)
-  process.stdout.once('drain', () => setImmediate(flood))
+    more = stream.write(noise)
+  stream.once('drain', () => setImmediate(() => pour(stream, word)))
 }

@@ -16,6 +16,8 @@ export interface GatewayOptions extends ProxyOptions {
   listMs?: number
   /** Entries served as one server, each tool taking a `target` that names the entry: by that server's name. */
   replicas?: Readonly<Record<string, readonly string[]>>
+  /** Where the servers' own stderr lines go, each led by its server's name. Default: the proxy's stderr. */
+  stderr?: (line: string) => void
 }
 
 /**
@@ -26,6 +28,6 @@ export interface GatewayOptions extends ProxyOptions {
  */
 export async function createGateway(entries: readonly GatewayEntry[], options: GatewayOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
-  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs', 'replicas']), log })
+  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs', 'replicas', 'stderr']), log })
   return servedOver(connection, options, log)
 }

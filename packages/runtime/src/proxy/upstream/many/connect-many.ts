@@ -58,13 +58,25 @@ function serversWhere(members: readonly Member[]): string {
 
 /** The most stderr lines kept to tell a repeat by. */
 const MAX_HEARD = 1000
+/** The most of a member's stderr written in one second: past it, the rest of that second's is left out (said), so a flood costs the proxy little. */
+const STDERR_CHARS_PER_SECOND = 64 * 1024
 
 /**
  * A member command's stderr on the proxy's, each line led by its name (`[memory] …`); while it is
  * down, a line it wrote at an earlier try (digits aside: times, process ids) is not written again.
  */
 function memberStderr(name: string, life: Life, write: (line: string) => void): (line: string) => void {
+  const second = { start: 0, chars: 0 }
   return (line) => {
+    const now = Date.now()
+    if (now - second.start >= 1000)
+      Object.assign(second, { start: now, chars: 0 })
+    second.chars += line.length + 1
+    if (second.chars > STDERR_CHARS_PER_SECOND) {
+      if (second.chars - line.length - 1 <= STDERR_CHARS_PER_SECOND)
+        write(`[${name}] … (its stderr past ${STDERR_CHARS_PER_SECOND / 1024} KiB a second is left out)`)
+      return
+    }
     const key = line.replace(/\d+/g, '#')
     if (life.attempts > 0 && life.heard.has(key))
       return
