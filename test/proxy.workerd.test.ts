@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/client'
 import type { Listening } from './support/proxy'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { modelAnswer } from '@flatmcp/core'
@@ -23,7 +24,8 @@ type Result = { isError?: boolean, content: { type: string, text?: string }[] }
 interface Listed { name: string, inputSchema: Record<string, unknown> }
 interface SnapshotFile { tools: Listed[], runtime: Record<string, { profiles?: Record<string, { inputSchema: Record<string, unknown>, decode?: unknown, strict?: boolean }> }> }
 
-const WORKERD = join(ROOT, 'node_modules/.bin/workerd')
+/** The workerd binary itself, not the package's shim (a shell and a node wrapper around it): ending it ends the server. */
+const WORKERD = (createRequire(import.meta.url)('workerd') as { default: string }).default
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-workerd-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
