@@ -224,6 +224,7 @@ export function toolSearch(tools: readonly McpTool[]): ToolSearch {
   const fields = tools.map(fieldsOf)
   const index = indexOf(documentsOf(fields))
   const servers = serversOf(tools, fields)
+  const lowerNames = tools.map(tool => tool.name.toLowerCase())
   const scored = (query: string): Scored => {
     const total = new Float64Array(tools.length)
     const matched = new Uint16Array(tools.length)
@@ -248,7 +249,7 @@ export function toolSearch(tools: readonly McpTool[]): ToolSearch {
     const { relevance, matched, named } = scored(query)
     // The tool named word for word comes first, whatever else scores.
     const exact = query.length <= QUERY_BOUNDS.chars ? query.trim().toLowerCase() : undefined
-    const first = (at: number): number => (tools[at]!.name.toLowerCase() === exact ? 1 : 0)
+    const first = (at: number): number => (lowerNames[at] === exact ? 1 : 0)
     const top = Math.max(0, ...relevance)
     return [...relevance.keys()]
       .filter(at => relevance[at]! > 0)

@@ -5,6 +5,7 @@
 import type { Upstream, UpstreamTarget } from '../upstream'
 import type { ConnectOptions } from '../connect'
 import type { Member } from './member'
+import { STARTING } from './member'
 import type { MergedClient } from './merged-client'
 import type { NamingOptions } from './served-names'
 import { connectUpstream } from '../connect'
@@ -44,9 +45,6 @@ interface Life {
   /** The stderr lines it wrote since it was last up, digits aside: a restart that writes them again is not said again. */
   heard: Set<string>
 }
-
-/** Why a member is down before its first try has ended. */
-const STARTING = 'it is starting'
 
 /** The servers by name, those down said apart (`3 servers (files, memory; not running: ghost)`); one still starting counts as up. */
 function serversWhere(members: readonly Member[]): string {

@@ -3,6 +3,9 @@
 import type { UpstreamClient } from '../upstream'
 import type { NameOrigin } from './served-names'
 
+/** Why a member is down before its first try has ended. */
+export const STARTING = 'it is starting'
+
 /** One server behind the gateway: its name, what its config keeps of its tools, and its client while it is up. */
 export interface Member {
   name: string

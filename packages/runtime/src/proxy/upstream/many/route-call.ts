@@ -4,6 +4,7 @@
 import type { Message, RequestOptions } from '../upstream'
 import type { Member, Route } from './member'
 import type { NamingOptions } from './served-names'
+import { STARTING } from './member'
 import { chosenReplica } from './replicas'
 import { servedName } from './served-names'
 
@@ -18,7 +19,7 @@ export async function routed(route: Route | undefined, message: Message, schema:
     return { isError: true, content: [{ type: 'text', text: chosen.error }] }
   const { member, params } = chosen
   if (!member.client) {
-    const text = `The server "${member.name}" behind this proxy is not running (${member.down ?? 'it is starting'}); its tools come back when it does.`
+    const text = `The server "${member.name}" behind this proxy is not running (${member.down ?? STARTING}); its tools come back when it does.`
     if (message.method === 'tools/call')
       return { isError: true, content: [{ type: 'text', text }] }
     throw rpcError(-32603, text)
