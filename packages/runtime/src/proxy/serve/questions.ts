@@ -4,14 +4,19 @@
 // ends a waiting call's round (the upstream's call goes on, waiting for the answer): a 2025 upstream's
 // question does not say which call it belongs to, so it goes to the newest call still listening, and
 // its answer goes back to the upstream's request that asked it. One asked while no call listens (the
-// roots a server asks for once initialized) waits for the next call that comes or comes back.
+// roots a server asks for once initialized) waits for the next call that comes or comes back. Behind a
+// gateway, a question names the server that asks, and only a call that went to that server asks it;
+// one from a server with no such call is refused.
 import type { InputRequest } from '../../elicit/replay'
 import type { InputRounds } from '../../service/options'
 import { InputRequired } from '../../elicit/replay'
+import { outsideCalls } from '../upstream/many/member-questions'
 
 /** A question the upstream asked, and how its answer goes back. */
 interface Question {
   request: InputRequest
+  /** Behind a gateway: the server that asks. */
+  asker?: string
   answer: (result: unknown) => void
   refuse: (error: Error) => void
 }
@@ -19,6 +24,8 @@ interface Question {
 /** One downstream call in rounds: its upstream call (once sent), what it is waiting for, the questions its last round asked. */
 interface Call {
   upstream?: Promise<unknown>
+  /** Behind a gateway: the server its upstream call went to, once sent. */
+  to?: string
   /** Hears the next question the upstream asks while this call waits. */
   hear?: (question: Question) => void
   asked: Map<string, Question>
@@ -38,16 +45,17 @@ function unanswered(method: string): Error {
 
 export interface QuestionBridge {
   /**
-   * Asks the 2026-07-28 client `request` for the upstream: through the call now waiting, else at the
-   * next call. Settles with the client's answer (or a refusal after `timeoutMs`).
+   * Asks the 2026-07-28 client `request` for the upstream (behind a gateway, the server `asker`):
+   * through the call now waiting, else at the next call (behind a gateway, of that server's calls
+   * only). Settles with the client's answer (or a refusal after `timeoutMs`).
    */
-  ask: (request: InputRequest, signal?: AbortSignal) => Promise<unknown>
+  ask: (request: InputRequest, signal?: AbortSignal, asker?: string) => Promise<unknown>
   /**
    * Runs one round of a call: answers what the last round asked (`rounds`), sends the call upstream
    * (`send`, once across rounds), and gives its result, or throws `InputRequired` with the next
-   * questions the upstream asks meanwhile.
+   * questions the upstream asks meanwhile. `send` names the server the call went to, behind a gateway.
    */
-  call: (rounds: InputRounds, send: () => Promise<unknown>) => Promise<unknown>
+  call: (rounds: InputRounds, send: (routedTo: (server: string) => void) => Promise<unknown>) => Promise<unknown>
 }
 
 /** A call whose client came back: each question its last round asked answered with the client's response, or refused. */
@@ -62,12 +70,22 @@ function answerRound(call: Call, responses: Record<string, unknown> | undefined)
   }
 }
 
+/** Whether `call` may ask `question`: any call, a single upstream's; behind a gateway, a call to the server that asks. */
+const asksOf = (call: Call, question: Question): boolean => question.asker === undefined || call.to === question.asker
+
+/** The queued questions `call` may ask, taken from the queue. */
+function takenBy(queued: Question[], call: Call): Question[] {
+  const taken = queued.filter(question => asksOf(call, question))
+  queued.splice(0, queued.length, ...queued.filter(question => !taken.includes(question)))
+  return taken
+}
+
 /**
- * The newest waiting call still listening hears `question` (each hears one a round, so none is lost);
- * false where none listens: the next call that comes, or comes back, asks it first.
+ * The newest waiting call still listening (that may ask it) hears `question` (each hears one a round,
+ * so none is lost); false where none listens: the next call that comes, or comes back, asks it first.
  */
 function heardBy(waiting: readonly Call[], question: Question): boolean {
-  const call = [...waiting].reverse().find(waiter => waiter.hear !== undefined)
+  const call = [...waiting].reverse().find(waiter => waiter.hear !== undefined && asksOf(waiter, question))
   const hear = call?.hear
   if (!call || !hear)
     return false
@@ -85,14 +103,19 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
   const waiting: Call[] = []
   let next = 0
 
-  const ask = (request: InputRequest, signal?: AbortSignal): Promise<unknown> => new Promise((resolve, reject) => {
+  const ask = (request: InputRequest, signal?: AbortSignal, asker?: string): Promise<unknown> => new Promise((resolve, reject) => {
+    // Behind a gateway, a server none of whose calls is in rounds has nowhere to ask.
+    if (asker !== undefined && ![...waiting, ...calls.values()].some(call => call.to === asker)) {
+      reject(outsideCalls(asker, request.method))
+      return
+    }
     const timer = setTimeout(() => refuse(unanswered(request.method)), timeoutMs)
     const settle = <T>(fn: (value: T) => void) => (value: T): void => {
       clearTimeout(timer)
       fn(value)
     }
     const refuse = settle(reject)
-    const question: Question = { request, answer: settle(resolve), refuse }
+    const question: Question = { request, answer: settle(resolve), refuse, ...(asker === undefined ? {} : { asker }) }
     signal?.addEventListener('abort', () => refuse(unanswered(request.method)), { once: true })
     if (!heardBy(waiting, question))
       queued.push(question)
@@ -121,22 +144,27 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
         answerRound(known, rounds.responses)
         call = known
         // Questions asked while no call listened: this call, come back, asks them before it waits again.
-        if (queued.length > 0)
-          askRound(call, queued.splice(0))
+        const taken = takenBy(queued, call)
+        if (taken.length > 0)
+          askRound(call, taken)
       }
       else {
         call = { asked: new Map() }
         // What the upstream asked between calls is asked before this call goes upstream.
-        if (queued.length > 0) {
+        const taken = takenBy(queued, call)
+        if (taken.length > 0) {
           call.settled = true
-          askRound(call, queued.splice(0))
+          askRound(call, taken)
         }
       }
       // A call whose round answered questions asked between calls goes upstream a moment later: the
       // upstream takes the answers in first (the roots a server asks for once initialized change what
       // its calls may touch, as they would have long before a direct client's first call).
       // Its failure is heard by the round that waits on it, whichever that is.
-      call.upstream ??= (known?.settled ? new Promise(resolve => setTimeout(resolve, SETTLE_MS)).then(send) : send())
+      const routedTo = (server: string): void => {
+        call.to = server
+      }
+      call.upstream ??= (known?.settled ? new Promise(resolve => setTimeout(resolve, SETTLE_MS)).then(() => send(routedTo)) : send(routedTo))
       call.upstream.catch(() => {})
       const upstream = call.upstream
       const question = new Promise<Question>((resolve) => {

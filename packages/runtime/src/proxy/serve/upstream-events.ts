@@ -2,7 +2,7 @@
 // it is initialized): a changed tool list, compiled anew and told downstream; its other notifications
 // (logging, resource updates), passed downstream; its questions (sampling, elicitation, roots), asked
 // of the client behind the proxy where one keeps a session.
-import type { Message, UpstreamClient } from '../upstream/upstream'
+import type { AskedContext, Message, UpstreamClient } from '../upstream/upstream'
 import type { Downstreams } from './downstream'
 import type { QuestionBridge } from './questions'
 import { within } from '../../util/wait'
@@ -25,10 +25,10 @@ export function listenToUpstream(upstream: UpstreamClient, options: UpstreamEven
   upstream.setNotificationHandler('notifications/tools/list_changed', coalesced(options))
   upstream.fallbackNotificationHandler = async notification => downstreams.tell(notification)
   // A question asked before that client's session is open (roots at start-up) waits for it.
-  upstream.fallbackRequestHandler = async (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => {
+  upstream.fallbackRequestHandler = async (request: Message, ctx: AskedContext) => {
     const asked = options.asks ? await within(downstreams.asked, options.timeoutMs, ctx.mcpReq.signal) : undefined
     if (asked === 'rounds')
-      return options.questions.ask({ method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx.mcpReq.signal) as Promise<never>
+      return options.questions.ask({ method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx.mcpReq.signal, ctx.asker) as Promise<never>
     if (!asked)
       throw Object.assign(new Error(`no client behind this proxy keeps a session that can be asked for ${request.method}`), { code: -32601 })
     return asked.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>

@@ -7,7 +7,17 @@ import type { ToolOrigin } from '../../artifact/format'
 /** A request or notification, as the proxy sends and hears them. */
 export interface Message { method: string, params?: Record<string, unknown> }
 
-export interface RequestOptions { signal?: AbortSignal, timeout?: number, resetTimeoutOnProgress?: boolean, onprogress?: (progress: { progress: number, total?: number, message?: string }) => void }
+export interface RequestOptions {
+  signal?: AbortSignal
+  timeout?: number
+  resetTimeoutOnProgress?: boolean
+  onprogress?: (progress: { progress: number, total?: number, message?: string }) => void
+  /** Behind a gateway: told which server the request went to (its questions are asked within this call only). */
+  routedTo?: (server: string) => void
+}
+
+/** What the proxy's handler hears with a request its upstream sends: behind a gateway, which server asks. */
+export interface AskedContext { mcpReq: { signal: AbortSignal }, asker?: string }
 
 /**
  * What the proxy asks of its upstream: a connected MCP SDK 2.x `Client` (`@modelcontextprotocol/client`)
@@ -25,7 +35,7 @@ export interface UpstreamClient {
   // Methods, not function-typed properties: the SDK's own handlers take its narrower message types,
   // which a property type would refuse (a connected Client must be assignable as it is).
   fallbackNotificationHandler?(notification: Message): Promise<void>
-  fallbackRequestHandler?(request: Message, ctx: { mcpReq: { signal: AbortSignal } }): Promise<unknown>
+  fallbackRequestHandler?(request: Message, ctx: AskedContext): Promise<unknown>
 }
 
 /** Where the upstream server is: its command and arguments (run as a child process, over stdio), or its Streamable HTTP URL. */

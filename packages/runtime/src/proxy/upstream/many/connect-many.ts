@@ -10,6 +10,7 @@ import type { MergedClient } from './merged-client'
 import type { NamingOptions } from './served-names'
 import { connectUpstream } from '../connect'
 import { ProxySetupError } from '../setup-error'
+import { memberQuestions } from './member-questions'
 import { mergedClient } from './merged-client'
 
 /** One server of many: its name (its tools' prefix), where it is, and what its config keeps of its tools. */
@@ -128,8 +129,10 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
       const { client } = connection
       client.setNotificationHandler('notifications/tools/list_changed', merged.changed)
       client.fallbackNotificationHandler = merged.handlers.notification
-      client.fallbackRequestHandler = merged.handlers.request
-      member.client = client
+      // Its questions heard only within its own calls.
+      const asks = memberQuestions(entry.name, client, merged.handlers.request, options.log)
+      client.fallbackRequestHandler = asks.handler
+      member.client = asks.client
       member.down = undefined
       member.restart = (why) => {
         if (life.connection !== connection)

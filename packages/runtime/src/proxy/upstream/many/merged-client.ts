@@ -3,7 +3,7 @@
 // resource's URI). A member that is down has no tools listed; a call to one it had is a tool error
 // naming it. The proxy compiles and serves this one client as it serves any upstream.
 import type { ToolOrigin } from '../../../artifact/format'
-import type { Message, RequestOptions, UpstreamClient } from '../upstream'
+import type { AskedContext, Message, RequestOptions, UpstreamClient } from '../upstream'
 import type { Member, Route } from './member'
 import type { NamingOptions } from './served-names'
 import { opening, throttled, within } from '../../../util/wait'
@@ -31,7 +31,7 @@ export interface MergedClient extends UpstreamClient {
   /** A member came up or went down: the tools read anew, and clients told the prompts and resources changed. */
   membersChanged: () => void
   /** The handlers the proxy set, for a member connected later. */
-  handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown> }
+  handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: AskedContext) => Promise<unknown> }
 }
 
 /** One member's listed items, or a group of replicas' folded into one. */
