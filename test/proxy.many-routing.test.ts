@@ -74,7 +74,35 @@ describe('flatmcp proxy --config: a member\'s questions', () => {
       expect(outcomes.length).toBeGreaterThanOrEqual(2)
       for (const outcome of outcomes)
         expect(outcome.error).toMatch(/^the server "nosy" asked for (elicitation\/create|sampling\/createMessage) outside any call to it: a server behind this proxy is asked nothing but within its own calls$/)
-      expect(served.stderr().match(/flatmcp proxy: server "nosy" asked for elicitation\/create outside any call to it; refused/g)).toHaveLength(1)
+      await expect.poll(() => served.stderr().match(/flatmcp proxy: server "nosy" asked for elicitation\/create outside any call to it; refused/g)).toHaveLength(1)
+    }
+    finally {
+      await served.close()
+    }
+  })
+})
+
+describe('flatmcp proxy --config: resources and prompts', () => {
+  it.each(['legacy', 'modern'] as const)('in the %s era, a URI a member\'s template makes is read from it, listed or not; a prompt is got before any list; a URI two members\' templates make is said, not routed', async (era) => {
+    const file = configFile(`resources-${era}.json`, {
+      notes: asking('plain', '--scheme', 'notes', '--template', 'shared://{+path}'),
+      wiki: asking('plain', '--scheme', 'wiki', '--template', 'shared://{page}', '--template', 'wiki://search{?q,limit}'),
+    })
+    const served = await gateway(file, era)
+    const read = async (uri: string): Promise<string> => ((await served.client.readResource({ uri })).contents[0] as { text: string }).text
+    try {
+      // Nothing listed yet: each read and get finds its member by the members' lists, read then.
+      expect(await read('wiki://notes/7')).toBe('wiki read wiki://notes/7')
+      expect(await read('notes://readme')).toBe('notes read notes://readme')
+      expect(((await served.client.getPrompt({ name: 'wiki__greet' })).messages[0]!.content as { text: string }).text).toBe('wiki greets')
+      expect(await read('wiki://search?q=mcp&limit=3')).toBe('wiki read wiki://search?q=mcp&limit=3')
+      expect(await read('shared://deep/path')).toBe('notes read shared://deep/path')
+      expect((await served.client.listResourceTemplates()).resourceTemplates.map(template => template.uriTemplate).sort()).toEqual(['notes://notes/{id}', 'shared://{+path}', 'shared://{page}', 'wiki://notes/{id}', 'wiki://search{?q,limit}'])
+      expect(await read('notes://notes/8')).toBe('notes read notes://notes/8')
+      // Both templates make it: neither is chosen by order.
+      await expect(read('shared://front')).rejects.toThrow('the templates of servers "notes" (shared://{+path}) and "wiki" (shared://{page}) both make "shared://front": it is read from neither')
+      await expect.poll(served.stderr).toContain('flatmcp proxy: the templates of servers "notes" (shared://{+path}) and "wiki" (shared://{page}) both make "shared://front": it is read from neither')
+      await expect(read('nowhere://x')).rejects.toThrow('no server behind this proxy lists "nowhere://x"')
     }
     finally {
       await served.close()

@@ -19,8 +19,10 @@ const write = message => process.stdout.write(`${JSON.stringify(message)}\n`)
 const recorded = () => record && existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean).length : 0
 const text = value => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] })
 
-/** Whether `uri` is one this server holds: its readme, or one a template of its own makes (a variable: anything but a slash). */
-const holds = uri => uri === `${scheme}://readme` || templates.some(template => new RegExp(`^${template.split(/\{[^}]*\}/).map(part => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]*')}$`).test(uri))
+/** What an expression of a template takes, loosely: `{+var}` anything, `{?var}` a query, any other no slash. */
+const taken = expression => expression.startsWith('{+') ? '.*' : expression.startsWith('{?') ? '(?:\\?.*)?' : '[^/]*'
+/** Whether `uri` is one this server holds: its readme, or one a template of its own makes. */
+const holds = uri => uri === `${scheme}://readme` || templates.some(template => new RegExp(`^${template.split(/(\{[^}]*\})/).map((part, i) => i % 2 ? taken(part) : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('')}$`).test(uri))
 
 async function echo(args) {
   if (mode !== 'calm')

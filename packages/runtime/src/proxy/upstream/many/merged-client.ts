@@ -10,6 +10,8 @@ import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
 import { foldedList } from './replicas'
+import { listResources, memberOfUri, resourceRoutes, startedOf } from './resource-routes'
+import type { ResourceRoutes } from './resource-routes'
 import { downRoute, routed, rpcError } from './route-call'
 import { servedNames } from './served-names'
 
@@ -108,42 +110,12 @@ function foldReplicas(lists: Gathered[], members: readonly Member[], options: Me
 interface Routes {
   tools: Map<string, Route>
   prompts: Map<string, Route>
-  resources: Map<string, Member>
+  resources: ResourceRoutes
   /** Whether the first tools/list (which waits for servers still starting) is still to come. */
   first: boolean
 }
 
 const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
-
-/** Every member's resources (or templates) as one list; a URI two members list is read from the first, said. */
-async function listResources(members: readonly Member[], routes: Routes, method: string, key: 'resources' | 'resourceTemplates', options: MergedOptions): Promise<unknown> {
-  const all: unknown[] = []
-  // Each listing says anew which member holds a URI.
-  if (key === 'resources')
-    routes.resources.clear()
-  for (const member of liveOf(members).filter(m => m.client!.getServerCapabilities()?.resources !== undefined)) {
-    const result = await member.client!.request({ method }, ANY_RESULT, { timeout: options.listMs }).catch(() => undefined) as Record<string, unknown[]> | undefined
-    for (const item of result?.[key] ?? []) {
-      const uri = (item as { uri?: unknown }).uri
-      const holder = typeof uri === 'string' ? routes.resources.get(uri) : undefined
-      if (key === 'resources' && typeof uri === 'string' && holder && holder !== member)
-        options.log(`flatmcp proxy: servers "${holder.name}" and "${member.name}" both list resource ${JSON.stringify(uri.slice(0, 200))}; it is read from "${holder.name}"`)
-      else if (key === 'resources' && typeof uri === 'string')
-        routes.resources.set(uri, member)
-      all.push(item)
-    }
-  }
-  return { [key]: all }
-}
-
-/** The member a resource's URI goes to: the one that listed it, else the only one that serves resources. */
-function byUri(members: readonly Member[], routes: Routes, uri: unknown): Member | undefined {
-  const known = typeof uri === 'string' ? routes.resources.get(uri) : undefined
-  if (known)
-    return known
-  const serving = liveOf(members).filter(member => member.client!.getServerCapabilities()?.resources !== undefined)
-  return serving.length === 1 ? serving[0] : undefined
-}
 
 type Handle = (message: Message, schema: unknown, requestOptions?: RequestOptions) => Promise<unknown>
 
@@ -166,9 +138,17 @@ function requestTable(members: readonly Member[], routes: Routes, options: Merge
       routes.prompts = merged.routes
       return { prompts: merged.items }
     },
-    'prompts/get': (message, schema, requestOptions) => routed(routes.prompts.get(message.params?.name as string), message, schema, requestOptions),
-    'resources/list': () => listResources(members, routes, 'resources/list', 'resources', options),
-    'resources/templates/list': () => listResources(members, routes, 'resources/templates/list', 'resourceTemplates', options),
+    // A prompt got before the client listed them (or since listed anew) is found by the members' lists, read now.
+    'prompts/get': async (message, schema, requestOptions) => {
+      const name = message.params?.name as string
+      if (!routes.prompts.has(name)) {
+        await startedOf(members, options.listMs)
+        await table['prompts/list']!({ method: 'prompts/list' }, ANY_RESULT)
+      }
+      return routed(routes.prompts.get(name), message, schema, requestOptions)
+    },
+    'resources/list': () => listResources(members, routes.resources, 'resources', options),
+    'resources/templates/list': () => listResources(members, routes.resources, 'resourceTemplates', options),
     'ping': async () => ({}),
     'logging/setLevel': async (message) => {
       await Promise.allSettled(live().filter(m => m.client!.getServerCapabilities()?.logging !== undefined).map(m => m.client!.request(message, ANY_RESULT)))
@@ -177,7 +157,7 @@ function requestTable(members: readonly Member[], routes: Routes, options: Merge
   }
   for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
     table[method] = async (message, schema, requestOptions) => {
-      const member = byUri(members, routes, message.params?.uri)
+      const member = await memberOfUri(members, routes.resources, message.params?.uri, options)
       if (!member?.client)
         throw rpcError(-32002, `Resource not found: no server behind this proxy lists ${JSON.stringify(String(message.params?.uri).slice(0, 200))}.`)
       return member.client.request(message, schema, requestOptions)
@@ -204,7 +184,7 @@ function capabilitiesOf(members: readonly Member[]): Record<string, unknown> {
 
 /** The client of `members`, served as one upstream. */
 export function mergedClient(members: readonly Member[], options: MergedOptions): MergedClient {
-  const routes: Routes = { tools: new Map(), prompts: new Map(), resources: new Map(), first: true }
+  const routes: Routes = { tools: new Map(), prompts: new Map(), resources: resourceRoutes(), first: true }
   const requests = requestTable(members, routes, options)
   let listChanged: (() => void) | undefined
   const requestHandler = opening<NonNullable<UpstreamClient['fallbackRequestHandler']>>()
