@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
+import { ChangedSinceRead, replaceFile } from '../src/install/write-through'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-safety-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -182,5 +183,31 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
     expect(() => install({ client, file, flatmcp: ['flatmcp'], proxyArgs: [], dryRun: false, log, out: () => {} })).toThrow(`${file}: changed while flatmcp install was working (Cursor, or another program, wrote it since it was read); nothing written, so that change is kept: run the command again`)
     expect(readFileSync(file, 'utf8')).toBe(theClients)
     expect(readdirSync(home)).toEqual(['config.json'])
+  })
+
+  it('replaceFile (install\'s and --undo\'s one way to write a config) writes nothing over bytes it did not read, and leaves no temporary file', () => {
+    const home = mkdtempSync(path.join(scratch, 'replace-'))
+    const file = path.join(home, 'config.json')
+    write(file, 'the client\'s', 0o600)
+    expect(() => replaceFile(file, 'install\'s', 0o600, Buffer.from('what was read'))).toThrow(ChangedSinceRead)
+    expect([readFileSync(file, 'utf8'), readdirSync(home)]).toEqual(['the client\'s', ['config.json']])
+    replaceFile(file, 'install\'s', 0o600, Buffer.from('the client\'s'))
+    expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777, readdirSync(home)]).toEqual(['install\'s', 0o600, ['config.json']])
+    // A link whose file is not there yet is written through, and stays a link.
+    mkdirSync(path.join(home, 'dotfiles'))
+    symlinkSync('dotfiles/later.json', path.join(home, 'later.json'))
+    replaceFile(path.join(home, 'later.json'), 'new', 0o600, Buffer.alloc(0))
+    expect([lstatSync(path.join(home, 'later.json')).isSymbolicLink(), readFileSync(path.join(home, 'dotfiles', 'later.json'), 'utf8')]).toEqual([true, 'new'])
+  })
+
+  it('a .flatmcp that is a file is refused with its path, and nothing is written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    writeFileSync(path.join(home, '.flatmcp'), '')
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(new RegExp(`^flatmcp: ${path.join(home, '.flatmcp').replace(/[.\\/]/g, '\\$&')}: could not be made \\(EEXIST`))
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
   })
 })

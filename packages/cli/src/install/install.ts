@@ -89,8 +89,14 @@ export function install(run: InstallRun): number {
   const mode = modeOf(run.file)
   ownFolder(places.folder, [places.record, places.servers], mode)
   const record: InstallRecord = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text), mode }
-  replaceFile(places.record, `${JSON.stringify(record, null, 2)}\n`, mode)
-  replaceFile(places.servers, servers(rewritten.moved), mode)
+  try {
+    replaceFile(places.record, `${JSON.stringify(record, null, 2)}\n`, mode)
+    replaceFile(places.servers, servers(rewritten.moved), mode)
+  }
+  catch (error) {
+    removeMade(places)
+    throw new InstallError(`${places.folder}: could not be written (${(error as Error).message}); nothing changed`)
+  }
   writeConfig(run, rewritten.text, mode, original, () => removeMade(places))
   run.log(`flatmcp install: ${names.join(', ')} now run behind flatmcp (${names.length} server${names.length === 1 ? '' : 's'}, their tools served as NAME__tool): ${run.file} runs \`${redactedArgs([entry.command, ...entry.args]).join(' ')}\`; the servers are in ${places.servers}. Restart ${run.client.title}; \`flatmcp install ${run.client.name} --undo\` restores the config`)
   return 0

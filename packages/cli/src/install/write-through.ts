@@ -3,20 +3,20 @@
 // the config it came from from the first byte (a config of secrets stays its owner's alone), and
 // only over the bytes it read: a file another program wrote since is left as that program wrote it.
 import { randomBytes } from 'node:crypto'
-import { closeSync, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { InstallError } from './rewrite'
 
 /** A file that holds other bytes than those it was read with: someone wrote it since. */
 export class ChangedSinceRead extends Error {}
 
-/** The file a path names: a symbolic link's target (where it has one), else the path itself. */
+/** The file a path names: a symbolic link's target (where it has one, even one not there yet), else the path itself. */
 export function targetOf(file: string): string {
   try {
     return realpathSync(file)
   }
   catch {
-    return file
+    return isLink(file) ? targetOf(path.resolve(path.dirname(file), readlinkSync(file))) : file
   }
 }
 
@@ -56,7 +56,12 @@ export function ownFolder(folder: string, files: readonly string[], mode: number
     if (isLink(place))
       throw new InstallError(`${place}: is a symbolic link; flatmcp install writes its own files only in a folder of its own, not through a link (remove the link, then install again)`)
   }
-  mkdirSync(folder, { recursive: true, mode: mode | ((mode & 0o444) >> 2) })
+  try {
+    mkdirSync(folder, { recursive: true, mode: mode | ((mode & 0o444) >> 2) })
+  }
+  catch (error) {
+    throw new InstallError(`${folder}: could not be made (${(error as Error).message}); nothing changed`)
+  }
 }
 
 /**
