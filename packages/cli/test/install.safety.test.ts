@@ -25,10 +25,10 @@ const write = (file: string, text: string, mode = 0o644): void => {
   writeFileSync(file, text, { mode })
 }
 
-const SECRETS = ['ghp_live_0123456789', 'sk-docs-abcdef', 'hunter2-password', 'cookie-jar-value']
+const SECRETS = ['ghp_live_0123456789', 'sk-docs-abcdef', 'hunter2-password', 'cookie-jar-value', 'sk-args-98765']
 const JSON_CONFIG = `{
   "mcpServers": {
-    "github": { "command": "npx", "args": ["-y", "server-github"], "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "${SECRETS[0]}", "DEBUG": "\${DEBUG_LEVEL}" } },
+    "github": { "command": "npx", "args": ["-y", "server-github", "--api-key", "${SECRETS[4]}"], "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "${SECRETS[0]}", "DEBUG": "\${DEBUG_LEVEL}" } },
     "docs": { "type": "http", "url": "https://docs.example.com/mcp", "headers": { "Authorization": "Bearer ${SECRETS[1]}", "Cookie": "${SECRETS[3]}" } }
   },
   "apiPassword": "${SECRETS[2]}"
@@ -39,7 +39,7 @@ db_password = "${SECRETS[2]}"
 
 [mcp_servers.github]
 command = "npx"
-args = ["-y", "server-github"]
+args = ["-y", "server-github", "--api-key=${SECRETS[4]}"]
 env = { GITHUB_PERSONAL_ACCESS_TOKEN = "${SECRETS[0]}" }
 
 [mcp_servers.docs]
@@ -68,7 +68,7 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG]])('%s: --dry-run and the install\'s own lines show no secret: env and header values and credential keys read [redacted], variables stay', async (client, text) => {
+  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG]])('%s: --dry-run and the install\'s own lines show no secret: env and header values, credential keys and a credential flag\'s argument read [redacted], variables stay', async (client, text) => {
     const { home, run } = place()
     const file = path.join(home, client === 'codex' ? 'config.toml' : 'config.json')
     write(file, text)

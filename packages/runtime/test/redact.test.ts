@@ -30,3 +30,9 @@ describe('redaction', () => {
     expect(redactedArgs(['proxy', '--auth-token', 'abc', '--api-key=xyz', '--header', 'Authorization: Bearer abc', '--header', 'X-Team: core', '--surface', 'full', '--token', '${T}'])).toEqual(['proxy', '--auth-token', REDACTED, `--api-key=${REDACTED}`, '--header', `Authorization: ${REDACTED}`, '--header', 'X-Team: core', '--surface', 'full', '--token', '${T}'])
   })
 })
+
+describe('redaction of a config\'s command lines', () => {
+  it('an entry\'s args have a credential flag\'s value redacted, other lists and words kept', () => {
+    expect(redacted({ s: { args: ['-y', 'server', '--api-key', 'sk-1', '--token=${T}', '--port', '80'], tags: ['--api-key', 'kept'] } })).toEqual({ s: { args: ['-y', 'server', '--api-key', REDACTED, '--token=${T}', '--port', '80'], tags: ['--api-key', 'kept'] } })
+  })
+})

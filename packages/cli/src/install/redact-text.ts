@@ -1,11 +1,36 @@
 // A client's config text as a dry run shows it: each string value at a secret path (the runtime's
-// `isSecretPath`: a credential's key, anything under `env` or `headers`) redacted in place, every
-// other byte as it was, so a diff of two redacted texts reads as the diff of the texts.
+// `isSecretPath`: a credential's key, anything under `env` or `headers`) and a credential flag's value
+// in a command line (`isCommandLine`, `redactedArgs`) redacted in place, every other byte as it was,
+// so a diff of two redacted texts reads as the diff of the texts.
 import type { ConfigFormat } from './clients'
-import { isSecretPath, redactedString } from '@flatmcp/runtime/proxy'
+import { isCommandLine, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
 import { visit } from 'jsonc-parser'
 
 interface Edit { offset: number, length: number, text: string }
+/** A string in a config's text: where it is, its key path and its value. */
+interface Literal { path: (string | number)[], offset: number, length: number, value: string }
+
+/** The edits that redact a text's strings: each at a secret path, and each command line's credentials. */
+function editsOf(literals: readonly Literal[]): Edit[] {
+  const edits: Edit[] = []
+  const lists = new Map<string, Literal[]>()
+  for (const literal of literals) {
+    const list = JSON.stringify(literal.path.slice(0, -1))
+    if (typeof literal.path.at(-1) === 'number')
+      lists.set(list, [...lists.get(list) ?? [], literal])
+    const shown = redactedString(literal.value)
+    if (isSecretPath(literal.path) && shown !== literal.value)
+      edits.push({ offset: literal.offset, length: literal.length, text: JSON.stringify(shown) })
+  }
+  for (const [list, items] of lists) {
+    const values = items.map(item => item.value)
+    if (!isCommandLine(values, JSON.parse(list) as (string | number)[]))
+      continue
+    const shown = redactedArgs(values)
+    items.forEach((item, i) => shown[i] !== item.value && !isSecretPath(item.path) && edits.push({ offset: item.offset, length: item.length, text: JSON.stringify(shown[i]) }))
+  }
+  return edits
+}
 
 function applied(text: string, edits: Edit[]): string {
   return edits.sort((a, b) => b.offset - a.offset).reduce((out, edit) => out.slice(0, edit.offset) + edit.text + out.slice(edit.offset + edit.length), text)
@@ -17,21 +42,21 @@ export function redactedText(text: string, format: ConfigFormat): string {
 }
 
 function redactedJson(text: string): string {
-  const edits: Edit[] = []
+  const literals: Literal[] = []
   visit(text, {
     onLiteralValue: (value: unknown, offset, length, _line, _character, path) => {
-      if (typeof value === 'string' && isSecretPath(path()) && redactedString(value) !== value)
-        edits.push({ offset, length, text: JSON.stringify(redactedString(value)) })
+      if (typeof value === 'string')
+        literals.push({ path: path(), offset, length, value })
     },
   }, { allowTrailingComma: true, disallowComments: false })
-  return applied(text, edits)
+  return applied(text, editsOf(literals))
 }
 
 /** A TOML text read as far as where its strings are and the key path each is at. */
 class TomlScanner {
   at = 0
   table: string[] = []
-  readonly edits: Edit[] = []
+  readonly literals: Literal[] = []
   constructor(readonly text: string) {}
 
   private blank(newlines: boolean): void {
@@ -65,9 +90,8 @@ class TomlScanner {
     const rest = this.text.slice(this.at)
     const string = /^(?:"""[\s\S]*?"""(?!")|'''[\s\S]*?'''(?!')|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')/.exec(rest)
     if (string) {
-      const inner = string[0].replace(/^("""|'''|"|')([\s\S]*)\1$/, '$2')
-      if (isSecretPath(path) && redactedString(inner) !== inner)
-        this.edits.push({ offset: this.at, length: string[0].length, text: JSON.stringify(redactedString(inner)) })
+      const value = string[0].replace(/^("""|'''|"|')([\s\S]*)\1$/, '$2')
+      this.literals.push({ path, offset: this.at, length: string[0].length, value })
       this.at += string[0].length
       return
     }
@@ -134,7 +158,7 @@ function redactedToml(text: string): string {
   }
   catch {
     // Read no further than it could: every string after that point is redacted, to be sure.
-    return applied(text.slice(0, scanner.at), scanner.edits) + text.slice(scanner.at).replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '"[redacted]"')
+    return applied(text.slice(0, scanner.at), editsOf(scanner.literals)) + text.slice(scanner.at).replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '"[redacted]"')
   }
-  return applied(text, scanner.edits)
+  return applied(text, editsOf(scanner.literals))
 }

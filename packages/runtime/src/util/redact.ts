@@ -1,7 +1,8 @@
 // What flatmcp never shows of an operator's config: the value of a key that names a credential, and
-// every value of a server's environment or headers (where a client's config keeps its tokens). One
-// table decides, for a parsed value (`redacted`), a config's text (read by its key paths) and a
-// command line (`redactedArgs`); a variable reference (`${NAME}`) is no secret and stays readable.
+// every value of a server's environment or headers (where a client's config keeps its tokens), and
+// the value of a credential's flag on a command line (an entry's `args`: `--api-key X`). One table
+// decides, for a parsed value (`redacted`), a config's text (read by its key paths) and a command
+// line (`redactedArgs`); a variable reference (`${NAME}`) is no secret and stays readable.
 
 /** Parts of a key's name that say its value is a credential (matched in any case, anywhere in the name). */
 export const CREDENTIAL_KEY_PARTS: readonly string[] = ['token', 'key', 'secret', 'password', 'passwd', 'passphrase', 'auth', 'cookie', 'credential', 'session', 'bearer', 'private', 'signature', 'jwt']
@@ -36,6 +37,8 @@ export function redactedString(value: string): string {
 
 /** A parsed value (a config, an entry) with every scalar at a secret path redacted; the value itself is not changed. */
 export function redacted<T>(value: T, path: readonly (string | number)[] = []): T {
+  if (isCommandLine(value, path))
+    return redactedArgs(value) as T
   if (Array.isArray(value))
     return value.map((item, i) => redacted(item, [...path, i])) as T
   if (typeof value === 'object' && value !== null)
@@ -43,6 +46,15 @@ export function redacted<T>(value: T, path: readonly (string | number)[] = []): 
   if (value === null || value === undefined || !isSecretPath(path))
     return value
   return (typeof value === 'string' ? redactedString(value) : REDACTED) as T
+}
+
+/** Keys whose list of strings is a command line, read as `redactedArgs` reads one. */
+export const COMMAND_LINES: readonly string[] = ['args']
+
+/** Whether a value at a path is a command line: a list of strings under `args`. */
+export function isCommandLine(value: unknown, path: readonly (string | number)[]): value is string[] {
+  const last = path.at(-1)
+  return typeof last === 'string' && COMMAND_LINES.includes(last) && Array.isArray(value) && value.every(item => typeof item === 'string')
 }
 
 /** Flags whose value is a header (`Name: value`): redacted where the header's name is a credential's. */
