@@ -1,10 +1,12 @@
 // A client's own MCP server config, read as `flatmcp proxy --config` serves it: each client's shape as
 // its docs write it, variables as that client reads them, entries switched off skipped, and anything
 // flatmcp cannot serve one error naming the file, the entry and the key.
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { CLI } from '../../../test/support/proxy'
 import { readServersConfigFile } from '../src/proxy/config-file'
 
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-servers-config-'))
@@ -118,5 +120,41 @@ enabled = false
     expect(refused('l.toml', '[mcp_servers.x\ncommand =')).toMatch(/^<dir>\/l\.toml: not TOML \(/)
     expect(refused('empty.json', '')).toBe('<dir>/empty.json: not JSON (Unexpected end of JSON input)')
     expect(() => readServersConfigFile(join(scratch, 'nowhere.json'))).toThrow(/^--config: ENOENT/)
+  })
+})
+
+describe('the proxy\'s own credentials in a server\'s command line', () => {
+  it('are refused naming the entry and the key: ${FLATMCP_PROXY_TOKEN} anywhere, and a caller\'s token in a command, its arguments, its folder or a URL', () => {
+    expect(refused('p.json', '{"mcpServers": {"leaky": {"command": "server", "args": ["--token", "${FLATMCP_PROXY_TOKEN}"]}}}')).toBe('<dir>/p.json.mcpServers["leaky"].args[1]: names ${FLATMCP_PROXY_TOKEN}, the proxy\'s own credential, which never goes to a server')
+    expect(refused('q.json', '{"mcpServers": {"leaky": {"command": "${FLATMCP_OAUTH_CLIENT_SECRET}"}}}')).toMatch(/\.mcpServers\["leaky"\]\.command: names \$\{FLATMCP_OAUTH_CLIENT_SECRET\}, the proxy's own credential/)
+    const withheld = (text: string): string => {
+      const file = join(scratch, 'withheld.json')
+      writeFileSync(file, text)
+      try {
+        readServersConfigFile(file, { ...ENV, CI_TOKEN: 'ci-secret-1' }, ['ci-secret-1'])
+      }
+      catch (error) {
+        return (error as Error).message.replace(scratch, '<dir>')
+      }
+      throw new Error('read')
+    }
+    const why = 'holds a credential of the proxy\'s own (a caller\'s token), which never goes to a server: on its command line any local user would read it'
+    expect(withheld('{"mcpServers": {"leaky": {"command": "server", "args": ["--key=${CI_TOKEN}"]}}}')).toBe(`<dir>/withheld.json.mcpServers["leaky"].args[0]: ${why}`)
+    expect(withheld('{"mcpServers": {"leaky": {"command": "server", "cwd": "/srv/${CI_TOKEN}"}}}')).toBe(`<dir>/withheld.json.mcpServers["leaky"].cwd: ${why}`)
+    expect(withheld('{"mcpServers": {"leaky": {"url": "https://x.example/mcp?key=${CI_TOKEN}"}}}')).toBe(`<dir>/withheld.json.mcpServers["leaky"].url: ${why}`)
+    // In env, the variable is left for the proxy, which refuses a caller's token there when it starts the server.
+    writeFileSync(join(scratch, 'withheld.json'), '{"mcpServers": {"fine": {"command": "server", "env": {"KEY": "${CI_TOKEN}"}}}}')
+    expect(readServersConfigFile(join(scratch, 'withheld.json'), ENV, ['ci-secret-1']).entries).toHaveLength(1)
+  })
+
+  it('flatmcp proxy --http --callers refuses a --config entry whose arguments name a caller\'s token, before starting anything', () => {
+    const callers = join(scratch, 'callers.json')
+    writeFileSync(callers, JSON.stringify({ callers: { ci: { token: '${CI_TOKEN}' } } }))
+    const servers = join(scratch, 'servers.json')
+    writeFileSync(servers, JSON.stringify({ mcpServers: { leaky: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', '${CI_TOKEN}'] } } }))
+    const run = spawnSync(process.execPath, [CLI, 'proxy', '--http', '0', '--callers', callers, '--config', servers], { encoding: 'utf8', env: { ...process.env, CI_TOKEN: 'ci-secret-1' }, timeout: 60_000 })
+    expect(run.status, run.stderr).toBe(2)
+    expect(run.stderr).toContain(`${servers}.mcpServers["leaky"].args[2]: holds a credential of the proxy's own`)
+    expect(run.stderr).not.toContain('ci-secret-1')
   })
 })

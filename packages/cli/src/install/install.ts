@@ -1,15 +1,19 @@
 // `flatmcp install CLIENT` on disk: the client's config rewritten (rewrite.ts), the servers it moved
 // written into flatmcp's own config beside it (`.flatmcp/CLIENT.servers.json`, the client's entries as
 // they were, env and all), and the original kept byte for byte (`.flatmcp/CLIENT.install.json`) for
-// `--undo`. Nothing is written by `--dry-run`, and nothing half: the record first, the client's file last.
+// `--undo`, each with the config's own mode (write-through.ts). Nothing is written by `--dry-run`
+// (whose output shows no secret), and nothing half: the record first, the client's file last, and
+// only over the bytes that were read.
 import type { InstallClient } from './clients'
 import type { FlatmcpEntry } from './rewrite'
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
+import { redacted, redactedArgs } from '@flatmcp/runtime/proxy'
 import { lineDiff } from '../probe/diff'
+import { redactedText } from './redact-text'
 import { InstallError, restoreConfig, rewriteConfig } from './rewrite'
+import { ChangedSinceRead, modeOf, ownFolder, replaceFile } from './write-through'
 
 export interface InstallRun {
   client: InstallClient
@@ -35,6 +39,8 @@ interface InstallRecord {
   original: string
   /** The SHA-256 of the config as the install wrote it: one changed since is not overwritten unasked. */
   written: string
+  /** The config's permission bits before the install. */
+  mode?: number
 }
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex')
@@ -56,6 +62,11 @@ function readConfig(file: string, client: InstallClient): Buffer {
   }
 }
 
+/** A config's text and flatmcp's servers as a dry run shows them: no secret's value. */
+function shown(text: string, client: InstallClient): string {
+  return redactedText(text, client.format)
+}
+
 /** Moves the client's servers behind one `flatmcp proxy --config`; returns the exit code. */
 export function install(run: InstallRun): number {
   const places = placesOf(run)
@@ -66,36 +77,45 @@ export function install(run: InstallRun): number {
   const surface = run.client.surface && !run.proxyArgs.includes('--surface') ? ['--surface', run.client.surface] : []
   const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', ...surface, ...run.proxyArgs, '--config', places.servers] }
   const rewritten = rewriteConfig(original.toString('utf8'), run.client, run.file, entry)
-  const servers = `${JSON.stringify({ mcpServers: rewritten.moved }, null, 2)}\n`
+  const servers = (moved: Record<string, unknown>): string => `${JSON.stringify({ mcpServers: moved }, null, 2)}\n`
   const names = Object.keys(rewritten.moved)
   for (const { name, why } of rewritten.kept)
     run.log(`flatmcp install: ${name} stays in ${run.client.title}'s config: ${why}`)
   if (run.dryRun) {
-    run.out(`${lineDiff(original.toString('utf8'), rewritten.text, run.file, `${run.file} (installed)`)}\n\n${places.servers} (new):\n${servers}`)
-    run.log(`flatmcp install: would move ${names.join(', ')} behind flatmcp (--dry-run: nothing written)`)
+    run.out(`${lineDiff(shown(original.toString('utf8'), run.client), shown(rewritten.text, run.client), run.file, `${run.file} (installed)`)}\n\n${places.servers} (new):\n${servers(redacted(rewritten.moved))}`)
+    run.log(`flatmcp install: would move ${names.join(', ')} behind flatmcp (--dry-run: nothing written; secrets shown as [redacted])`)
     return 0
   }
-  mkdirSync(places.folder, { recursive: true })
-  const record: InstallRecord = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text) }
-  writeFileAtomic(places.record, `${JSON.stringify(record, null, 2)}\n`)
-  writeFileAtomic(places.servers, servers)
+  const mode = modeOf(run.file)
+  ownFolder(places.folder, [places.record, places.servers], mode)
+  const record: InstallRecord = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text), mode }
   try {
-    writeKeepingMode(run.file, rewritten.text)
+    replaceFile(places.record, `${JSON.stringify(record, null, 2)}\n`, mode)
+    replaceFile(places.servers, servers(rewritten.moved), mode)
   }
   catch (error) {
     removeMade(places)
-    throw new InstallError(`${run.file}: could not be written (${(error as Error).message}); nothing changed`)
+    throw new InstallError(`${places.folder}: could not be written (${(error as Error).message}); nothing changed`)
   }
-  run.log(`flatmcp install: ${names.join(', ')} now run behind flatmcp (${names.length} server${names.length === 1 ? '' : 's'}, their tools served as NAME__tool): ${run.file} runs \`${[entry.command, ...entry.args].join(' ')}\`; the servers are in ${places.servers}. Restart ${run.client.title}; \`flatmcp install ${run.client.name} --undo\` restores the config`)
+  writeConfig(run, rewritten.text, mode, original, () => removeMade(places))
+  run.log(`flatmcp install: ${names.join(', ')} now run behind flatmcp (${names.length} server${names.length === 1 ? '' : 's'}, their tools served as NAME__tool): ${run.file} runs \`${redactedArgs([entry.command, ...entry.args]).join(' ')}\`; the servers are in ${places.servers}. Restart ${run.client.title}; \`flatmcp install ${run.client.name} --undo\` restores the config`)
   return 0
 }
 
-/** The client's config written anew, readable by whom it was before (a file of secrets stays its owner's alone). */
-function writeKeepingMode(file: string, contents: string | Buffer): void {
-  const mode = existsSync(file) ? statSync(file).mode & 0o777 : undefined
-  writeFileAtomic(file, contents)
-  if (mode !== undefined)
-    chmodSync(file, mode)
+/**
+ * The client's config written anew over the bytes `read` (through a link, with `mode`); where it
+ * holds others now (the client wrote it meanwhile) or cannot be written, `undone` and an error.
+ */
+function writeConfig(run: InstallRun, contents: string | Buffer, mode: number, read: Buffer, undone: () => void): void {
+  try {
+    replaceFile(run.file, contents, mode, read)
+  }
+  catch (error) {
+    undone()
+    if (error instanceof ChangedSinceRead)
+      throw new InstallError(`${run.file}: changed while flatmcp install was working (${run.client.title}, or another program, wrote it since it was read); nothing written, so that change is kept: run the command again`)
+    throw new InstallError(`${run.file}: could not be written (${(error as Error).message}); nothing changed`)
+  }
 }
 
 /** What an install made, removed (and its folder, once empty). */
@@ -117,17 +137,18 @@ export function undo(run: InstallRun): number {
   // Unchanged since the install (or --force): the original, byte for byte. Changed (a client keeps
   // its own state in it, as Claude Code does in ~/.claude.json): undone by meaning, its changes kept.
   const exact = sha256(now) === record.written || run.force === true
-  const restored = exact ? original : Buffer.from(restoreConfig(now.toString('utf8'), original.toString('utf8'), readServers(places.servers), run.client, run.file))
+  const restored = exact ? { text: original, again: [] } : restoreConfig(now.toString('utf8'), original.toString('utf8'), readServers(places.servers), run.client, run.file)
   if (run.dryRun) {
-    run.out(lineDiff(now.toString('utf8'), restored.toString('utf8'), `${run.file} (now)`, `${run.file} (restored)`))
+    run.out(lineDiff(shown(now.toString('utf8'), run.client), shown(restored.text.toString(), run.client), `${run.file} (now)`, `${run.file} (restored)`))
     run.log('flatmcp install: --undo --dry-run: nothing written')
     return 0
   }
-  writeKeepingMode(run.file, restored)
+  writeConfig(run, restored.text, existsSync(run.file) ? modeOf(run.file) : record.mode ?? 0o600, now, () => {})
   removeMade(places)
+  const again = restored.again.length === 0 ? '' : ` ${restored.again.join(', ')} ${restored.again.length === 1 ? 'was' : 'were'} in it again, so ${restored.again.length === 1 ? 'it was' : 'they were'} kept as ${restored.again.length === 1 ? 'it is' : 'they are'} now, not put back twice;`
   run.log(exact
     ? `flatmcp install: ${run.file} restored as it was before the install; restart ${run.client.title}`
-    : `flatmcp install: ${run.file} changed since the install, so flatmcp's entry was taken out and its servers put back, the rest kept as it is now (\`--undo --force\` would have written the file as it was before the install); restart ${run.client.title}`)
+    : `flatmcp install: ${run.file} changed since the install, so flatmcp's entry was taken out and its servers put back, the rest kept as it is now;${again} (\`--undo --force\` would have written the file as it was before the install); restart ${run.client.title}`)
   return 0
 }
 

@@ -22,7 +22,8 @@ function serversNode(text: string, key: string): Node {
 
 /**
  * The text without one property of the servers object: its own lines (and the comment lines just
- * above it) where it has them, else its text alone; with the comma that joined it to the others.
+ * above it) where it has them, else its text alone; with the comma that joined it to the others
+ * (the one before its own where it is last: that comma alone, the rest of its line kept).
  */
 export function withoutProperty(text: string, key: string, name: string): string {
   const properties = serversNode(text, key).children ?? []
@@ -33,18 +34,24 @@ export function withoutProperty(text: string, key: string, name: string): string
   const comma = /^\s*,/.exec(text.slice(end))
   if (comma)
     end += comma[0].length
-  else if (index > 0)
-    start = properties[index - 1]!.offset + properties[index - 1]!.length
+  const previous = index > 0 ? properties[index - 1]! : undefined
+  const previousEnd = previous ? previous.offset + previous.length : 0
+  const joining = !comma && previous ? /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*,/.exec(text.slice(previousEnd)) : null
   const line = lineOf(text, start)
   const rest = /^[ \t]*(?:\/\/[^\n]*)?\r?\n/.exec(text.slice(end))
-  // Its own lines go where it stands alone on them (with the comma after it, or as the only one).
-  if ((comma || index === 0) && text.slice(line.start, start).trim() === '' && rest) {
+  // Its own lines go where it stands alone on them.
+  if (text.slice(line.start, start).trim() === '' && rest && (comma || !previous || joining)) {
     start = line.start
     end += rest[0].length
     // The comment lines just above it are its own.
     while (/(^|\n)[ \t]*\/\/[^\n]*\r?\n$/.test(text.slice(0, start)))
       start = text.lastIndexOf('\n', start - 2) + 1
+    const out = text.slice(0, start) + text.slice(end)
+    const at = joining ? previousEnd + joining[0].length - 1 : -1
+    return joining ? out.slice(0, at) + out.slice(at + 1) : out
   }
+  if (!comma && previous)
+    start = previousEnd
   return text.slice(0, start) + text.slice(end)
 }
 

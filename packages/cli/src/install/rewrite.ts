@@ -126,21 +126,23 @@ function checkRewritten(text: string, client: InstallClient, file: string, kept:
 /**
  * A config the client changed since the install, undone by meaning: flatmcp's entry taken out, each
  * server of flatmcp's config put back (as the original had it, where it is unchanged), and the rest
- * of the file as it is now.
+ * of the file as it is now. A server the config lists again (the client added it back since) is left
+ * as it is now, not written twice: those are `again`.
  */
-export function restoreConfig(now: string, original: string, servers: Record<string, unknown>, client: InstallClient, file: string): string {
+export function restoreConfig(now: string, original: string, servers: Record<string, unknown>, client: InstallClient, file: string): { text: string, again: string[] } {
   const table = parseConfig(now, client.format, file)[client.key] as Record<string, unknown> | undefined
   if (!table || !runsFlatmcp(table[ENTRY_NAME]))
     throw new InstallError(`${file}: flatmcp's entry is no longer in it, so there is nothing to take out; \`--undo --force\` writes the file as it was before the install`)
-  const names = Object.keys(servers)
+  const again = Object.keys(servers).filter(name => Object.hasOwn(table, name))
+  const names = Object.keys(servers).filter(name => !again.includes(name))
   const eol = now.includes('\r\n') ? '\r\n' : '\n'
   if (client.format === 'json') {
     const without = withoutProperty(now, client.key, ENTRY_NAME)
-    return [...names].reverse().reduce((out, name) => withFirstProperty(out, client.key, name, servers[name], eol), without)
+    return { text: [...names].reverse().reduce((out, name) => withFirstProperty(out, client.key, name, servers[name], eol), without), again }
   }
   const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
   const originalTables = tomlSplit(original, names).tables
   const same = (name: string): boolean => isDeepStrictEqual(JSON.parse(JSON.stringify(before[name] ?? null)), servers[name])
   const tables = names.map(name => same(name) && originalTables.has(name) ? originalTables.get(name)! : tomlTable(name, servers[name] as Record<string, unknown>))
-  return tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol)
+  return { text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again }
 }

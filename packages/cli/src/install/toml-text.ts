@@ -1,18 +1,34 @@
 // A TOML config's servers edited table by table (Codex's `[mcp_servers.NAME]` and its sub-tables),
 // everything else in the file line for line as it was.
 
-/** A TOML table header's key path (`[mcp_servers."my server".env]`), or undefined for a line that is none. */
+/** A TOML table header's key path (`[mcp_servers."my server".env]`, an array of tables' `[[…]]` too), or undefined for a line that is none. */
 function tableKey(line: string): string[] | undefined {
-  const header = /^\s*\[(?!\[)(.*)\]\s*(?:#.*)?$/.exec(line)?.[1]
+  const header = (/^\s*\[\[(.*)\]\]\s*(?:#.*)?$/.exec(line) ?? /^\s*\[(?!\[)(.*)\]\s*(?:#.*)?$/.exec(line))?.[1]
   if (header === undefined)
     return undefined
   return [...header.matchAll(/\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([\w-]+))\s*(?:\.|$)/g)].map(m => m[1] ?? m[2] ?? m[3]!)
 }
 
+/**
+ * The comment lines a table ends with (from the first of them, blank lines among them), which are
+ * not its own: a comment there introduces what follows.
+ */
+function trailingComments(lines: string[]): string[] {
+  let start = lines.length
+  for (let i = lines.length - 1; i >= 0 && /^\s*(?:#.*)?$/.test(lines[i]!); i--) {
+    if (lines[i]!.trim() !== '')
+      start = i
+  }
+  return lines.splice(start)
+}
+
 /** A TOML string, as TOML writes one (its JSON form is one). */
 const tomlString = (value: string): string => JSON.stringify(value)
 
-/** The text's lines without the tables of the servers named (each `[mcp_servers.NAME]` and its sub-tables), and those tables' lines by server. */
+/**
+ * The text's lines without the tables of the servers named (each `[mcp_servers.NAME]` and its
+ * sub-tables, up to their last line that is not a comment), and those tables' lines by server.
+ */
 export function tomlSplit(text: string, names: readonly string[]): { kept: string[], tables: Map<string, string[]> } {
   const kept: string[] = []
   const tables = new Map<string, string[]>()
@@ -21,10 +37,16 @@ export function tomlSplit(text: string, names: readonly string[]): { kept: strin
     const key = tableKey(line)
     if (key !== undefined) {
       const name = key[0] === 'mcp_servers' && names.includes(key[1]!) ? key[1]! : undefined
-      table = name === undefined ? undefined : tables.get(name) ?? tables.set(name, []).get(name)
+      const next = name === undefined ? undefined : tables.get(name) ?? tables.set(name, []).get(name)
+      // A comment just above another table is that table's (or the file's): kept where it is.
+      if (table && next !== table)
+        kept.push(...trailingComments(table))
+      table = next
     }
     ;(table ?? kept).push(line)
   }
+  if (table)
+    kept.push(...trailingComments(table))
   while (kept.length > 0 && kept.at(-1)!.trim() === '')
     kept.pop()
   return { kept, tables }

@@ -8,7 +8,7 @@ import { parseJSONC, parseTOML } from 'confbox'
 import { readServersConfig } from './servers-config'
 
 /** The config in `file`, read: anything off is a `ProxySetupError` naming the file (and the entry and key, where one is). */
-export function readServersConfigFile(file: string, env: Readonly<Record<string, string | undefined>> = process.env): ServersConfig {
+export function readServersConfigFile(file: string, env: Readonly<Record<string, string | undefined>> = process.env, withheld: readonly string[] = []): ServersConfig {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -25,7 +25,7 @@ export function readServersConfigFile(file: string, env: Readonly<Record<string,
     throw new ProxySetupError(`${file}: not ${toml ? 'TOML' : 'JSON'} (${(error as Error).message.split('\n')[0]})`)
   }
   try {
-    return readServersConfig(parsed, file, env)
+    return readServersConfig(parsed, file, env, withheld)
   }
   catch (error) {
     throw new ProxySetupError((error as Error).message)

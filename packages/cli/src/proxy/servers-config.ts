@@ -4,8 +4,11 @@
 // error naming the entry and the key, one the client's own format switches off is skipped and said.
 // Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
 // `${NAME:-default}` (Claude Code); in `env` and `headers` they are left for the proxy to read when it
-// connects (so a secret's value is never read twice).
+// connects (so a secret's value is never read twice). The proxy's own credentials (its callers'
+// tokens, `PROXY_VARIABLES`) are refused anywhere in an entry: in a command, its arguments or its
+// folder they would be on the server's command line, which any local user reads.
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
+import { PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
 
 /** One server of the config, as flatmcp will reach it. */
 export interface ServerEntry {
@@ -76,6 +79,8 @@ function variables(value: string, read: 'now' | 'later', env: Environment, fail:
     if (!match)
       fail(`${whole} is a variable flatmcp cannot read (it reads \${NAME}, \${env:NAME} and \${NAME:-default} from the environment)`)
     const [, name, fallback] = match
+    if (PROXY_VARIABLES.includes(name!))
+      fail(`names \${${name}}, the proxy's own credential, which never goes to a server`)
     const found = env[name!]
     if (found === undefined && fallback !== undefined)
       return fallback
@@ -85,6 +90,17 @@ function variables(value: string, read: 'now' | 'later', env: Environment, fail:
       fail(`names \${${name}}, which is not set in the environment`)
     return found
   })
+}
+
+/**
+ * A value read now (a command word, an argument, a folder, a URL): its variables read, and refused
+ * where it holds one of the proxy's credentials (`withheld`, its callers' tokens).
+ */
+function readNow(value: string, env: Environment, withheld: readonly string[], fail: (message: string) => never): string {
+  const read = variables(value, 'now', env, fail)
+  if (withheld.some(secret => secret !== '' && read.includes(secret)))
+    fail('holds a credential of the proxy\'s own (a caller\'s token), which never goes to a server: on its command line any local user would read it')
+  return read
 }
 
 /** A string-valued object (`env`, `headers`), each value's variables as `read` says. */
@@ -101,28 +117,28 @@ function strings(value: unknown, read: 'now' | 'later', env: Environment, fail: 
 }
 
 /** An entry that starts a command: its words, environment and folder. */
-function commandTarget(entry: Entry, env: Environment, fail: (key: string, message: string) => never): UpstreamTarget {
+function commandTarget(entry: Entry, env: Environment, withheld: readonly string[], fail: (key: string, message: string) => never): UpstreamTarget {
   if (typeof entry.command !== 'string' || entry.command.trim() === '')
     fail('command', 'must be the command that starts the server')
   if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some(arg => typeof arg !== 'string')))
     fail('args', 'must be a list of strings')
-  const words = [entry.command, ...((entry.args as string[] | undefined) ?? [])].map((word, i) => variables(word, 'now', env, message => fail(i === 0 ? 'command' : `args[${i - 1}]`, message)))
+  const words = [entry.command, ...((entry.args as string[] | undefined) ?? [])].map((word, i) => readNow(word, env, withheld, message => fail(i === 0 ? 'command' : `args[${i - 1}]`, message)))
   if (entry.cwd !== undefined && typeof entry.cwd !== 'string')
     fail('cwd', 'must be a folder')
   return {
     command: words,
     ...(entry.env === undefined ? {} : { env: strings(entry.env, 'later', env, fail, 'env') }),
-    ...(entry.cwd === undefined ? {} : { cwd: variables(entry.cwd as string, 'now', env, message => fail('cwd', message)) }),
+    ...(entry.cwd === undefined ? {} : { cwd: readNow(entry.cwd as string, env, withheld, message => fail('cwd', message)) }),
   }
 }
 
 /** An entry reached at a URL (Streamable HTTP): its headers, Codex's bearer token variable among them. */
-function urlTarget(entry: Entry, env: Environment, fail: (key: string, message: string) => never): UpstreamTarget {
+function urlTarget(entry: Entry, env: Environment, withheld: readonly string[], fail: (key: string, message: string) => never): UpstreamTarget {
   const key = (['httpUrl', 'url', 'serverUrl'] as const).find(name => entry[name] !== undefined)!
   const url = entry[key]
   if (typeof url !== 'string')
     fail(key, 'must be the server\'s URL')
-  const expanded = variables(url, 'now', env, message => fail(key, message))
+  const expanded = readNow(url, env, withheld, message => fail(key, message))
   if (!/^https?:\/\//.test(expanded))
     fail(key, `must start with http:// or https:// (it is ${JSON.stringify(expanded.slice(0, 80))})`)
   const headers: Record<string, string> = {
@@ -157,7 +173,7 @@ function toolFilter(entry: Entry, fail: (key: string, message: string) => never)
 }
 
 /** One entry, read: how flatmcp reaches it, or an error naming its key. */
-function readEntry(name: string, entry: Entry, at: string, env: Environment, file: string): ServerEntry {
+function readEntry(name: string, entry: Entry, at: string, env: Environment, file: string, withheld: readonly string[]): ServerEntry {
   const fail = (key: string, message: string): never => {
     throw new ServersConfigError(file, `${at}.${key}`, message)
   }
@@ -177,32 +193,32 @@ function readEntry(name: string, entry: Entry, at: string, env: Environment, fil
   if (stray !== undefined)
     fail(stray, `is for ${command ? 'a server reached at a URL' : 'a command'}, and this entry is ${command ? 'a command' : 'a URL'}`)
   const tools = toolFilter(entry, fail)
-  return { name, target: command ? commandTarget(entry, env, fail) : urlTarget(entry, env, fail), ...(tools ? { tools } : {}) }
+  return { name, target: command ? commandTarget(entry, env, withheld, fail) : urlTarget(entry, env, withheld, fail), ...(tools ? { tools } : {}) }
 }
 
 /**
  * One entry of a client's config under `shape`, read: how flatmcp reaches it, or why the client's own
  * format switches it off; an entry flatmcp cannot serve is a `ServersConfigError` naming the key.
  */
-export function readServerEntry(name: string, entry: unknown, shape: ServersConfig['shape'], file: string, env: Environment = process.env): ServerEntry | { off: string } {
+export function readServerEntry(name: string, entry: unknown, shape: ServersConfig['shape'], file: string, env: Environment = process.env, withheld: readonly string[] = []): ServerEntry | { off: string } {
   const at = `.${shape}[${JSON.stringify(name)}]`
   if (!isObject(entry))
     throw new ServersConfigError(file, at, 'must be an object: a command (command, args, env, cwd) or a URL (url, headers)')
   const off = switchedOff(entry)
-  return off === undefined ? readEntry(name, entry, at, env, file) : { off: `switched off in the config (${off})` }
+  return off === undefined ? readEntry(name, entry, at, env, file, withheld) : { off: `switched off in the config (${off})` }
 }
 
 /**
  * A client's config, parsed (JSON, with comments where VS Code allows them, or TOML), read entry by
- * entry; `file` names it in errors. Entries switched off are skipped and listed; any entry flatmcp
+ * entry; `file` names it in errors, `withheld` are the proxy's credentials no entry may hold. Entries switched off are skipped and listed; any entry flatmcp
  * cannot serve is a `ServersConfigError` naming the file, the entry and the key.
  */
-export function readServersConfig(parsed: unknown, file: string, env: Environment = process.env): ServersConfig {
+export function readServersConfig(parsed: unknown, file: string, env: Environment = process.env, withheld: readonly string[] = []): ServersConfig {
   const { shape, servers } = serversOf(parsed, file)
   const entries: ServerEntry[] = []
   const skipped: ServersConfig['skipped'] = []
   for (const [name, entry] of Object.entries(servers)) {
-    const read = readServerEntry(name, entry, shape, file, env)
+    const read = readServerEntry(name, entry, shape, file, env, withheld)
     if ('off' in read)
       skipped.push({ name, why: read.off })
     else

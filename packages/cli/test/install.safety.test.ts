@@ -1,0 +1,213 @@
+// `flatmcp install` never loses, corrupts or shows a config: what it writes is no wider than the
+// config it came from, a dry run shows no secret, a dotfiles link stays a link, every line it does
+// not own stays, `--undo` writes no server twice, and a config the client writes meanwhile is left
+// as the client wrote it.
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../../../test/support/proxy'
+import { INSTALL_CLIENTS } from '../src/install/clients'
+import { install } from '../src/install/install'
+import { ChangedSinceRead, replaceFile } from '../src/install/write-through'
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-safety-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** A home of its own, and the command run there (a config named by --file). */
+function place(): { home: string, run: (args: string[]) => ReturnType<typeof runCli> } {
+  const home = mkdtempSync(path.join(scratch, 'home-'))
+  return { home, run: args => runCli(args, home, 60_000, undefined, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), CODEX_HOME: '' }) }
+}
+
+const write = (file: string, text: string, mode = 0o644): void => {
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, text, { mode })
+}
+
+const SECRETS = ['ghp_live_0123456789', 'sk-docs-abcdef', 'hunter2-password', 'cookie-jar-value', 'sk-args-98765']
+const JSON_CONFIG = `{
+  "mcpServers": {
+    "github": { "command": "npx", "args": ["-y", "server-github", "--api-key", "${SECRETS[4]}"], "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "${SECRETS[0]}", "DEBUG": "\${DEBUG_LEVEL}" } },
+    "docs": { "type": "http", "url": "https://docs.example.com/mcp", "headers": { "Authorization": "Bearer ${SECRETS[1]}", "Cookie": "${SECRETS[3]}" } }
+  },
+  "apiPassword": "${SECRETS[2]}"
+}
+`
+const TOML_CONFIG = `model = "gpt-5"
+db_password = "${SECRETS[2]}"
+
+[mcp_servers.github]
+command = "npx"
+args = ["-y", "server-github", "--api-key=${SECRETS[4]}"]
+env = { GITHUB_PERSONAL_ACCESS_TOKEN = "${SECRETS[0]}" }
+
+[mcp_servers.docs]
+url = "https://docs.example.com/mcp"
+http_headers = { "Authorization" = "Bearer ${SECRETS[1]}" }
+`
+
+const modes = (folder: string): Record<string, number> => Object.fromEntries(readdirSync(folder).map(name => [name, statSync(path.join(folder, name)).mode & 0o777]))
+
+describe('flatmcp install keeps a config\'s secrets private', () => {
+  it.each(INSTALL_CLIENTS.map(client => client.name))('%s: a 0600 config\'s servers and its kept original are 0600 in a 0700 folder, and --undo keeps it 0600', async (client) => {
+    const { home, run } = place()
+    const codex = client === 'codex'
+    const file = path.join(home, codex ? 'config.toml' : 'config.json')
+    const key = INSTALL_CLIENTS.find(known => known.name === client)!.key
+    write(file, codex ? TOML_CONFIG : JSON_CONFIG.replace('"mcpServers"', JSON.stringify(key)), 0o600)
+    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const folder = path.join(home, '.flatmcp')
+    expect(statSync(folder).mode & 0o777).toBe(0o700)
+    expect(modes(folder)).toEqual({ [`${client}.install.json`]: 0o600, [`${client}.servers.json`]: 0o600 })
+    expect(modes(home)).toMatchObject({ [path.basename(file)]: 0o600 })
+    // No temporary file left beside the config.
+    expect(readdirSync(home).sort()).toEqual(['.flatmcp', path.basename(file)].sort())
+    expect((await run(['install', client, '--file', file, '--undo'])).code).toBe(0)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG]])('%s: --dry-run and the install\'s own lines show no secret: env and header values, credential keys and a credential flag\'s argument read [redacted], variables stay', async (client, text) => {
+    const { home, run } = place()
+    const file = path.join(home, client === 'codex' ? 'config.toml' : 'config.json')
+    write(file, text)
+    const dry = await run(['install', client, '--file', file, '--command', 'flatmcp', '--dry-run'])
+    expect(dry.code, dry.stderr).toBe(0)
+    for (const secret of SECRETS)
+      expect(`${dry.stdout}${dry.stderr}`).not.toContain(secret)
+    expect(dry.stdout).toContain('"GITHUB_PERSONAL_ACCESS_TOKEN": "[redacted]"')
+    expect(dry.stdout).toContain('"server-github"')
+    if (client !== 'codex')
+      expect(dry.stdout).toContain('"DEBUG": "${DEBUG_LEVEL}"')
+    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp', '--', '--http', '8080', '--auth-token', 'caller-secret-9'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(installed.stderr).not.toContain('caller-secret-9')
+    const undoDry = await run(['install', client, '--file', file, '--undo', '--dry-run'])
+    for (const secret of SECRETS)
+      expect(undoDry.stdout).not.toContain(secret)
+  })
+})
+
+describe('flatmcp install writes through a dotfiles link, and only where it means to', () => {
+  it('a symlinked config stays a link to its file, which install and --undo write (byte for byte back)', async () => {
+    const { home, run } = place()
+    const target = path.join(home, 'dotfiles', 'mcp.json')
+    write(target, JSON_CONFIG, 0o600)
+    const link = path.join(home, '.cursor', 'mcp.json')
+    mkdirSync(path.dirname(link), { recursive: true })
+    symlinkSync('../dotfiles/mcp.json', link)
+    expect((await run(['install', 'cursor', '--command', 'flatmcp'])).code).toBe(0)
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(target, 'utf8')).toContain('"flatmcp"')
+    expect(statSync(target).mode & 0o777).toBe(0o600)
+    expect(readdirSync(path.dirname(target))).toEqual(['mcp.json'])
+    const undone = await run(['install', 'cursor', '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect([lstatSync(link).isSymbolicLink(), readlinkSync(link)]).toEqual([true, '../dotfiles/mcp.json'])
+    expect(readFileSync(target, 'utf8')).toBe(JSON_CONFIG)
+  })
+
+  it('a .flatmcp folder (or a file install would make in it) that is a symbolic link is refused, and nothing is written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    const elsewhere = path.join(home, 'elsewhere')
+    mkdirSync(elsewhere)
+    symlinkSync(elsewhere, path.join(home, '.flatmcp'))
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`${path.join(home, '.flatmcp')}: is a symbolic link`)
+    expect(readdirSync(elsewhere)).toEqual([])
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+    rmSync(path.join(home, '.flatmcp'))
+    mkdirSync(path.join(home, '.flatmcp'))
+    symlinkSync(path.join(elsewhere, 'servers.json'), path.join(home, '.flatmcp', 'cursor.servers.json'))
+    const file2 = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(file2.code).toBe(2)
+    expect(file2.stderr).toContain('cursor.servers.json: is a symbolic link')
+    expect(readdirSync(elsewhere)).toEqual([])
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+})
+
+describe('flatmcp install keeps what it does not own', () => {
+  it('codex: a comment that introduces the next table and an array of tables after a moved server stay, in place', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    const text = `model = "gpt-5"\n\n[mcp_servers.calendar]\ncommand = "node"\nargs = ["calendar.js"]\n\n# Profiles: the fast one for quick edits.\n[profiles.fast]\nmodel = "o4-mini"\n\n[mcp_servers.notes]\ncommand = "node"\n\n[[hooks]]\nevent = "start"\n\n[[hooks]]\nevent = "stop"\n# the end\n`
+    write(file, text)
+    const installed = await run(['install', 'codex', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const after = readFileSync(file, 'utf8')
+    expect(after).toContain('# Profiles: the fast one for quick edits.\n[profiles.fast]\nmodel = "o4-mini"\n')
+    expect(after).toContain('[[hooks]]\nevent = "start"\n\n[[hooks]]\nevent = "stop"\n# the end\n')
+    expect(after).not.toContain('calendar.js')
+    expect((await run(['install', 'codex', '--file', file, '--undo'])).code).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it.each([['cursor', 'config.json', `{\n  "theme": "dark",\n  "mcpServers": {\n    "calendar": { "command": "node", "args": ["calendar.js"] }\n  }\n}\n`], ['codex', 'config.toml', `model = "gpt-5"\n\n[mcp_servers.calendar]\ncommand = "node"\nargs = ["calendar.js"]\n`]])('%s: --undo after the client added a moved server back keeps it once, as the client has it now, and says so', async (client, name, text) => {
+    const { home, run } = place()
+    const file = path.join(home, name)
+    write(file, text)
+    expect((await run(['install', client, '--file', file, '--command', 'flatmcp'])).code).toBe(0)
+    const installed = readFileSync(file, 'utf8')
+    writeFileSync(file, client === 'codex'
+      ? `${installed}\n[mcp_servers.calendar]\ncommand = "node"\nargs = ["calendar-v2.js"]\n`
+      : installed.replace('"mcpServers": {', '"mcpServers": {\n    "calendar": { "command": "node", "args": ["calendar-v2.js"] },'))
+    const undone = await run(['install', client, '--file', file, '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(undone.stderr).toContain('calendar was in it again, so it was kept as it is now, not put back twice')
+    const restored = readFileSync(file, 'utf8')
+    expect(restored.match(/calendar/g)).toHaveLength(2) // its name and its file, once
+    expect(restored).toContain('calendar-v2.js')
+    expect(restored).not.toContain('"flatmcp"')
+    expect(existsSync(path.join(home, '.flatmcp'))).toBe(false)
+  })
+})
+
+describe('flatmcp install leaves a config the client wrote meanwhile as the client wrote it', () => {
+  it('the client writes the config between install\'s read and its write: refused, the client\'s bytes kept, nothing of install\'s left', () => {
+    const home = mkdtempSync(path.join(scratch, 'race-'))
+    const file = path.join(home, 'config.json')
+    const text = `{\n  "mcpServers": {\n    "calendar": { "command": "node" },\n    "old": { "type": "sse", "url": "https://old.example.com/sse" }\n  }\n}\n`
+    write(file, text)
+    const client = INSTALL_CLIENTS.find(known => known.name === 'cursor')!
+    const theClients = text.replace('"mcpServers"', '"numStartups": 4,\n  "mcpServers"')
+    // Install says "old stays" after it has read the config and before it writes: the client writes it then.
+    const log = (line: string): void => {
+      if (line.includes('old stays'))
+        writeFileSync(file, theClients)
+    }
+    expect(() => install({ client, file, flatmcp: ['flatmcp'], proxyArgs: [], dryRun: false, log, out: () => {} })).toThrow(`${file}: changed while flatmcp install was working (Cursor, or another program, wrote it since it was read); nothing written, so that change is kept: run the command again`)
+    expect(readFileSync(file, 'utf8')).toBe(theClients)
+    expect(readdirSync(home)).toEqual(['config.json'])
+  })
+
+  it('replaceFile (install\'s and --undo\'s one way to write a config) writes nothing over bytes it did not read, and leaves no temporary file', () => {
+    const home = mkdtempSync(path.join(scratch, 'replace-'))
+    const file = path.join(home, 'config.json')
+    write(file, 'the client\'s', 0o600)
+    expect(() => replaceFile(file, 'install\'s', 0o600, Buffer.from('what was read'))).toThrow(ChangedSinceRead)
+    expect([readFileSync(file, 'utf8'), readdirSync(home)]).toEqual(['the client\'s', ['config.json']])
+    replaceFile(file, 'install\'s', 0o600, Buffer.from('the client\'s'))
+    expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777, readdirSync(home)]).toEqual(['install\'s', 0o600, ['config.json']])
+    // A link whose file is not there yet is written through, and stays a link.
+    mkdirSync(path.join(home, 'dotfiles'))
+    symlinkSync('dotfiles/later.json', path.join(home, 'later.json'))
+    replaceFile(path.join(home, 'later.json'), 'new', 0o600, Buffer.alloc(0))
+    expect([lstatSync(path.join(home, 'later.json')).isSymbolicLink(), readFileSync(path.join(home, 'dotfiles', 'later.json'), 'utf8')]).toEqual([true, 'new'])
+  })
+
+  it('a .flatmcp that is a file is refused with its path, and nothing is written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    writeFileSync(path.join(home, '.flatmcp'), '')
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(new RegExp(`^flatmcp: ${path.join(home, '.flatmcp').replace(/[.\\/]/g, '\\$&')}: could not be made \\(EEXIST`))
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+})
