@@ -194,6 +194,49 @@ describe('a proxy over an upstream of data', () => {
     expect(upstream.calls).toEqual([{ name: 'calc', arguments: { expr: { op: 'neg', arg: { op: 'lit', value: 2 } } } }, { name: 'calc', arguments: { expr: deep } }])
   })
 
+  it('a validator whose set-up takes over the one-second reading budget (ajv loaded by a cold process on a busy machine) still repairs the first call, through createProxy and the fetch handler in the 2026-07-28 era', async () => {
+    const ajv = new Ajv2020({ strict: false, logger: false })
+    /** A validator that spends 1.1 s of the clock being made, as loading ajv did on three replicas starting on two cores. */
+    const slowToMake = (schema: object) => {
+      const until = Date.now() + 1100
+      while (Date.now() < until) {
+        // Busy, as loading and setting up ajv is: the time is the process's own, not a wait.
+      }
+      return ajv.compile(schema) as (value: unknown) => boolean
+    }
+    const upstream = fakeUpstream(TOOLS)
+    const proxy = await createProxy(upstream, { log: () => {}, validator: slowToMake })
+    await (await clientOf(proxy)).callTool({ name: 'page', arguments: { limit: '7' } })
+    expect(upstream.calls).toEqual([{ name: 'page', arguments: { limit: 7 } }])
+    // A fresh replica of the fetch handler that has served no list, its first call a 2026-07-28 one.
+    const forwarded: { params: { arguments?: unknown } }[] = []
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot: proxy.snapshot('flatmcp@test'), validator: slowToMake, fetch: async (request) => {
+      forwarded.push(await request.json() as { params: { arguments?: unknown } })
+      return Response.json({ jsonrpc: '2.0', id: 1, result: { content: [] } })
+    } })
+    const answer = await handler.fetch(new Request('http://proxy.test/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'page' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'page', arguments: { limit: '8' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'caller', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    }))
+    expect(answer.status).toBe(200)
+    expect(forwarded.map(body => body.params.arguments)).toEqual([{ limit: 8 }])
+  })
+
+  it('an upstream schema the validator cannot make a test of is tried once per list, not on every call, and its calls go as the first reading', async () => {
+    const upstream = fakeUpstream(TOOLS)
+    let made = 0
+    const refusing = (): never => {
+      made++
+      throw new Error('cannot compile this schema')
+    }
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, validator: refusing }))
+    for (let i = 0; i < 3; i++)
+      await client.callTool({ name: 'page', arguments: { limit: 7 } })
+    expect(made).toBe(1)
+    expect(upstream.calls).toEqual(Array.from({ length: 3 }, () => ({ name: 'page', arguments: { limit: 7 } })))
+  })
+
   it('reads every page of the upstream\'s list, and cuts a list that never ends at 100 pages, said', async () => {
     const paged = fakeUpstream(TOOLS)
     paged.request = async (message: { method: string, params?: Record<string, unknown> }) => {

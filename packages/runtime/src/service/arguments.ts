@@ -57,6 +57,10 @@ async function checkArgs(entry: ToolEntry, args: unknown, extend: ExtendOptions 
 
 /** Map back and validate (shared fields, params, input) under one form, reading after reading. */
 export async function readArgs(entry: ToolEntry, form: Form, raw: unknown, extend: ExtendOptions | undefined): Promise<Reading> {
+  // The chooser's test is made before the readings are timed: loading ajv on a cold, busy process
+  // took over the one-second budget, so no reading after the first was tried and it went unrepaired.
+  if (isChooserSchema(entry.definition.input))
+    entry.definition.input['~flatmcp'].prepare()
   const tried = await readArguments(raw, form.reading, args => checkArgs(entry, args, extend), checked => checked.ok)
   // A schema that only chooses (a proxied tool's: the upstream's parser decides) lets the first reading through.
   if (!tried.result.ok && isChooserSchema(entry.definition.input)) {

@@ -24,7 +24,15 @@ export interface ChooserSchema {
     readonly validate: (value: unknown) => { value: unknown } | { issues: readonly { message: string }[] }
     readonly jsonSchema: { readonly input: () => unknown, readonly output: () => unknown }
   }
-  readonly '~flatmcp': { readonly preset: PresetName, readonly chooser: true }
+  readonly '~flatmcp': {
+    readonly preset: PresetName
+    readonly chooser: true
+    /**
+     * Makes the test (loads the validator, compiles the schema) once, before a call's readings are
+     * timed: a set-up that takes a busy process over the reading budget is not the cost of a reading.
+     */
+    readonly prepare: () => void
+  }
 }
 
 /** Whether a tool's input schema only chooses among readings of a call (a proxied tool's). */

@@ -41,13 +41,19 @@ export function chooserSchema(schema: unknown): unknown {
 
 /**
  * An upstream schema as a Standard Schema that names its parser and only chooses among readings: its
- * test is built on the tool's first call (once per list version); one that cannot be built or run chooses nothing.
+ * test is made once per list version, on the tool's first call, before its readings are checked
+ * (`prepare`, see `readArgs`); one that cannot be made or run chooses nothing.
  */
 export function upstreamInput(schema: object, preset: Compiler.PresetName, validator: Validator | undefined): ChooserSchema {
   let accepts: ((value: unknown) => boolean | 'unchecked') | null | undefined
+  const prepare = (): void => {
+    // Made once: a schema the validator refuses is not compiled again on every call.
+    if (accepts === undefined)
+      accepts = validator ? safely(() => boundedTest(validator, chooserSchema(schema) as object)) ?? null : null
+  }
   // A reading too costly to check is not chosen: where none is, the first goes (see `readArgs`).
   const test = (value: unknown): boolean => {
-    accepts ??= validator ? safely(() => boundedTest(validator, chooserSchema(schema) as object)) ?? null : null
+    prepare()
     const verdict = accepts === null || safely(() => accepts!(value))
     return verdict !== false && verdict !== 'unchecked'
   }
@@ -58,7 +64,7 @@ export function upstreamInput(schema: object, preset: Compiler.PresetName, valid
       validate: (value: unknown) => test(value) ? { value } : { issues: [{ message: 'the upstream\'s schema rejects this reading' }] },
       jsonSchema: { input: () => schema, output: () => schema },
     },
-    '~flatmcp': { preset, chooser: true },
+    '~flatmcp': { preset, chooser: true, prepare },
   }
 }
 
