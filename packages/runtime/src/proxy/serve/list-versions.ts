@@ -143,12 +143,14 @@ function surfaceLine(choice: SurfaceChoice): string {
 }
 
 /**
- * One list version's tools as a tool service: a name the list does not hold goes upstream as it
- * came, unless the operator hid it or serves a frozen snapshot (then only what it holds is called).
+ * One list version's tools as a tool service: a name the list does not hold goes to the upstream's
+ * name map (which answers it as no tool's, or as a tool of a server that is down), unless the
+ * operator hid it or serves a frozen snapshot (then only what it holds is called).
  */
 function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, options: ListVersionsOptions): ServedTools {
   const { hidden, alwaysLoad, views } = options.served
   // A tool the operator hid is no tool: its name is not sent on; nor, frozen, is any name the list does not hold.
+  // Any other name the list does not hold reaches nobody past the name map (upstream/name-map.ts).
   const unknown: UnknownToolCall = (name, args, request) => hidden.has(name) || options.frozen
     ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`))
     : options.handler(name)(args as never, { params: undefined, context: undefined, ...request }) as never
