@@ -51,7 +51,7 @@ describe('served names', () => {
     const crafted = nameMap([{ server: 'h', names: ['x.', 'x_', taken, 'y'] }], { naming: { prefixes: { h: '' } }, tell: line => said.push(line) })
     expect([...crafted.entries()].map(([served]) => served)).toEqual(['x_', 'y'])
     expect(said.at(-1)).toBe(`flatmcp proxy: server "h" lists tools "x." and "${taken}", which would all be served as "${taken}"; they are left out`)
-    expect(namespaceClash(['a.b', 'a_b'], {})).toBe('servers "a.b" and "a_b" serve their tools under prefixes that overlap ("a_b__" and "a_b__"): a name under "a_b__" could be either\'s; give one of them another prefix')
+    expect(namespaceClash(['a.b', 'a_b'], {})).toBe('servers "a.b" and "a_b" would serve their tools under one prefix ("a_b__"): give one of them another prefix')
     expect(namespaceClash(['a', 'b'], {})).toBeUndefined()
   })
 
@@ -97,7 +97,7 @@ describe('served names', () => {
           expect(map.served(list.server, list.names[0]!)).toBe(plain)
       }
       return true
-    }), { numRuns: 3000 })
+    }), { numRuns: 1500 })
   })
 })
 

@@ -55,6 +55,8 @@ export function namespaceClash(servers: readonly string[], naming: NamingOptions
       continue
     // Named in the config's order, the longer prefix's namespace the one a name could be either's.
     const [first, second] = [spaces[Math.min(i, j)]!, spaces[Math.max(i, j)]!]
+    if (first[1] === second[1])
+      return `servers "${first[0]}" and "${second[0]}" would serve their tools under one prefix ("${space}"): give one of them another prefix`
     return `servers "${first[0]}" and "${second[0]}" serve their tools under prefixes that overlap ("${first[1]}" and "${second[1]}"): a name under "${space}" could be either's; give one of them another prefix`
   }
   return undefined
