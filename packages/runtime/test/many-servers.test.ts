@@ -51,6 +51,11 @@ describe('served names', () => {
     const crafted = nameMap([{ server: 'h', names: ['x.', 'x_', taken, 'y'] }], { naming: { prefixes: { h: '' } }, tell: line => said.push(line) })
     expect([...crafted.entries()].map(([served]) => served)).toEqual(['x_', 'y'])
     expect(said.at(-1)).toBe(`flatmcp proxy: server "h" lists tools "x." and "${taken}", which would all be served as "${taken}"; they are left out`)
+    // A list of a thousand bad names is a few lines and a count.
+    said.length = 0
+    nameMap([{ server: 'big', names: Array.from({ length: 1000 }, (_, i) => [`t${i}`, `t${i}`]).flat() }], { naming: {}, tell: line => said.push(line) })
+    expect(said).toHaveLength(11)
+    expect(said.at(-1)).toBe('flatmcp proxy: server "big": 990 more of its names left out or told apart, not said one by one')
     expect(namespaceClash(['a.b', 'a_b'], {})).toBe('servers "a.b" and "a_b" would serve their tools under one prefix ("a_b__"): give one of them another prefix')
     expect(namespaceClash(['a', 'b'], {})).toBeUndefined()
   })

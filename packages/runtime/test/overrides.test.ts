@@ -266,6 +266,13 @@ describe('only served names are callable (issue 65)', () => {
     await expect(client.callTool({ name: 'files.write', arguments: { path: 'a', root: '/' } })).rejects.toThrow(/Unknown tool "files\.write"/)
     // Nor is a name the list never held sent on: the upstream sees served names only.
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope"/)
+    // Nor through the search surface's call_tool.
+    const searching = await clientOf(await createProxy(upstream, { overrides: HIDING, surface: 'search', log: () => {} }))
+    for (const name of ['files.delete', 'files_delete', 'files.write']) {
+      const result = await searching.callTool({ name: 'call_tool', arguments: { name, arguments: { path: '/etc', root: '/' } } }) as { isError?: boolean, content: { text: string }[] }
+      expect([result.isError, result.content[0]!.text]).toEqual([true, `Unknown tool ${JSON.stringify(name)}.`])
+    }
+    expect(upstream.calls).toEqual([])
     await client.callTool({ name: 'files_write', arguments: { path: 'a', root: '/' } })
     expect(upstream.calls).toEqual([{ name: 'files.write', arguments: { path: 'a', root: '/srv' } }])
 

@@ -62,15 +62,32 @@ export function namespaceClash(servers: readonly string[], naming: NamingOptions
   return undefined
 }
 
-/** Said once each (a list read again and again does not say it again), the first thousand kept. */
+/** Said once each (a list read again and again does not say it again); past the first thousand, nothing more, said once. */
 export function onceEach(log: (line: string) => void, max = 1000): (line: string) => void {
   const said = new Set<string>()
   return (line) => {
-    if (said.has(line))
+    if (said.has(line) || said.size > max)
       return
-    if (said.size < max)
-      said.add(line)
-    log(line)
+    said.add(line)
+    log(said.size > max ? `flatmcp proxy: more than ${max} lines about names said; the rest are not` : line)
+  }
+}
+
+/** The most lines one list of one server has said of its names: a list of thousands of bad names is a few lines, and a count. */
+const MAX_SAID = 10
+
+/** What is said of one server's list: its first lines, then how many more there were. */
+function fewLines(server: string, tell: (line: string) => void): { say: (line: string) => void, done: () => void } {
+  let count = 0
+  return {
+    say: (line) => {
+      if (++count <= MAX_SAID)
+        tell(line)
+    },
+    done: () => {
+      if (count > MAX_SAID)
+        tell(`flatmcp proxy: server ${JSON.stringify(server)}: ${count - MAX_SAID} more of its names left out or told apart, not said one by one`)
+    },
   }
 }
 
@@ -99,7 +116,7 @@ function fitOne(list: OwnList, naming: NamingOptions, what: string, tell: (line:
   const quoted = (text: string): string => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
   for (const [name, count] of times) {
     if (count > 1)
-      tell(`flatmcp proxy: server "${list.server}" lists ${what} ${quoted(name)} ${count} times; the first is served, the others left out`)
+      tell(`flatmcp proxy: server ${quoted(list.server)} lists ${what} ${quoted(name)} ${count} times; the first is served, the others left out`)
   }
   const own = [...times.keys()]
   const prefix = prefixOf(list.server, naming)
@@ -113,12 +130,15 @@ function fitOne(list: OwnList, naming: NamingOptions, what: string, tell: (line:
     return [name, takers.get(served)! > 1 && whole(name) !== served ? `${served.slice(0, 55)}_${digest8(whole(name))}` : served]
   }))
   const owners = new Map<string, string[]>()
-  for (const [name, served] of fitted)
-    owners.set(served, [...owners.get(served) ?? [], name])
+  for (const [name, served] of fitted) {
+    if (!owners.has(served))
+      owners.set(served, [])
+    owners.get(served)!.push(name)
+  }
   for (const [served, names] of owners) {
     if (names.length < 2)
       continue
-    tell(`flatmcp proxy: server "${list.server}" lists ${what}s ${names.map(quoted).join(' and ')}, which would all be served as ${quoted(served)}; they are left out`)
+    tell(`flatmcp proxy: server ${quoted(list.server)} lists ${what}s ${names.map(quoted).join(' and ')}, which would all be served as ${quoted(served)}; they are left out`)
     for (const name of names)
       fitted.delete(name)
   }
@@ -148,10 +168,11 @@ export function nameMap(lists: readonly OwnList[], options: NameMapOptions): Nam
   })
   const claimants = (name: string): string[] => spaces.filter(([, space]) => name.startsWith(space)).map(([server]) => server)
   // A name under another server's prefix is that server's to serve: left out first, so it takes nothing from its owner.
-  const fitted = lists.map(list => [list.server, new Map([...fitOne(list, naming, what, tell)].filter(([own, served]) => {
+  const said = new Map(lists.map(list => [list.server, fewLines(list.server, tell)]))
+  const fitted = lists.map(list => [list.server, new Map([...fitOne(list, naming, what, said.get(list.server)!.say)].filter(([own, served]) => {
     const other = claimants(served).find(claimant => claimant !== list.server)
     if (other !== undefined)
-      tell(`flatmcp proxy: server "${list.server}" lists ${what} ${JSON.stringify(own.slice(0, 200))}, which would be served as ${JSON.stringify(served)}, under the prefix of server "${other}"; it is left out`)
+      said.get(list.server)!.say(`flatmcp proxy: server ${JSON.stringify(list.server)} lists ${what} ${JSON.stringify(own.slice(0, 200))}, which would be served as ${JSON.stringify(served)}, under the prefix of server ${JSON.stringify(other)}; it is left out`)
     return other === undefined
   }))] as const)
   const holders = new Map<string, Set<string>>()
@@ -166,7 +187,7 @@ export function nameMap(lists: readonly OwnList[], options: NameMapOptions): Nam
     for (const [own, served] of names) {
       const also = [...holders.get(served)!].find(holder => holder !== server)
       if (also !== undefined) {
-        tell(`flatmcp proxy: servers "${[...holders.get(served)!].join('" and "')}" both list a ${what} that would be served as ${JSON.stringify(served)}; it is left out of each (give one of them a prefix)`)
+        said.get(server)!.say(`flatmcp proxy: servers "${[...holders.get(served)!].join('" and "')}" both list a ${what} that would be served as ${JSON.stringify(served)}; it is left out of each (give one of them a prefix)`)
         continue
       }
       kept.set(own, served)
@@ -174,6 +195,8 @@ export function nameMap(lists: readonly OwnList[], options: NameMapOptions): Nam
     }
     byServer.set(server, kept)
   }
+  for (const lines of said.values())
+    lines.done()
   return {
     origin: served => origins.get(served),
     served: (server, own) => byServer.get(server)?.get(own),
