@@ -276,6 +276,13 @@ describe('only served names are callable (issue 65)', () => {
     await client.callTool({ name: 'files_write', arguments: { path: 'a', root: '/' } })
     expect(upstream.calls).toEqual([{ name: 'files.write', arguments: { path: 'a', root: '/srv' } }])
 
+    // A tool the list reader left out (its inputSchema is no object schema) is no tool either.
+    const leftOut = fakeUpstream([...DOTTED, { name: 'broken', inputSchema: 'object' } as never])
+    const reader = await clientOf(await createProxy(leftOut, { log: () => {} }))
+    expect((await reader.listTools()).tools.map(tool => tool.name)).toEqual(['files_delete', 'files_write'])
+    await expect(reader.callTool({ name: 'broken', arguments: {} })).rejects.toThrow('Unknown tool "broken".')
+    expect(leftOut.calls).toEqual([])
+
     const { forwarded, post } = recordingHandler(proxy.snapshot('flatmcp@test'))
     const answer = async (body: object): Promise<unknown> => (await post(body)).json()
     for (const name of ['files.delete', 'files_delete', 'files.write', 'nope'])
