@@ -388,8 +388,12 @@ describe('createGateway: one name map (issue 65)', () => {
       const early = await client.callTool({ name: 'github__create_issue', arguments: {} }) as { isError?: boolean, content: { text: string }[] }
       expect(early.content[0]!.text).toMatch(/^The server "github" behind this proxy is not running/)
       expect(lines).toContain('flatmcp proxy: server "impostor" lists tool "github__create_issue", which would be served as "github__create_issue", under the prefix of server "github"; it is left out')
+      // Its prompts are named by the same map: the impostor's is left out.
+      expect((await client.listPrompts()).prompts.map(prompt => prompt.name)).toEqual(['own_tool'])
       writeFileSync(gate, '')
       await expect.poll(() => listed(client), { timeout: 30_000 }).toEqual(['github__create_issue', 'own_tool'])
+      expect((await client.listPrompts()).prompts.map(prompt => prompt.name).sort()).toEqual(['github__create_issue', 'own_tool'])
+      expect((await client.getPrompt({ name: 'github__create_issue' })).messages[0]!.content).toEqual({ type: 'text', text: 'github:create_issue' })
       expect(textOf(await client.callTool({ name: 'github__create_issue', arguments: {} }))).toBe('github:create_issue')
       expect(textOf(await client.callTool({ name: 'own_tool', arguments: {} }))).toBe('impostor:own_tool')
     }
@@ -417,6 +421,8 @@ describe('createGateway: one name map (issue 65)', () => {
       expect(textOf(await client.callTool({ name: digest!, arguments: {} }))).toBe('bad:a.b')
       expect(textOf(await client.callTool({ name: 'bad__a_b', arguments: {} }))).toBe('bad:a_b')
       expect(textOf(await client.callTool({ name: 'bad__dup', arguments: {} }))).toBe('bad:dup')
+      // Only served names are called: the server's own name under its prefix is no tool's.
+      await expect(client.callTool({ name: 'bad__a.b', arguments: {} })).rejects.toThrow('Unknown tool "bad__a.b".')
       expect(lines.filter(line => line.includes('"dup"'))).toEqual(['flatmcp proxy: server "bad" lists tool "dup" 2 times; the first is served, the others left out'])
       // At run time: the bad list costs its server only; the other's list keeps refreshing.
       await client.callTool({ name: 'bad__relist', arguments: {} })
