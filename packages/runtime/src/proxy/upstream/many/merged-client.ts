@@ -5,7 +5,7 @@
 import type { ToolOrigin } from '../../../artifact/format'
 import type { Message, RequestOptions, UpstreamClient } from '../upstream'
 import type { Member, Route } from './member'
-import type { NameMap, NameMapOptions } from '../name-map'
+import type { NameMapOptions } from '../name-map'
 import type { NamingOptions } from './served-names'
 import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
@@ -77,7 +77,7 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
 }
 
 /** The members' lists as one, each item under the name the name map serves it by (one it leaves out, left out); the routes from served name back to the member. */
-function merge(lists: Gathered[], options: MergedOptions & NameMapOptions): { items: Record<string, unknown>[], routes: Map<string, Route>, names: NameMap } {
+function merge(lists: Gathered[], options: MergedOptions & NameMapOptions): { items: Record<string, unknown>[], routes: Map<string, Route> } {
   const names = nameMap(lists.map(({ member, items }) => ({ server: member.name, names: items.map(item => item.name as string) })), options)
   const routes = new Map<string, Route>()
   const items = lists.flatMap(({ member, items, replicas }) => firstOfEach(items, item => item.name as string).flatMap((item) => {
@@ -87,7 +87,7 @@ function merge(lists: Gathered[], options: MergedOptions & NameMapOptions): { it
     routes.set(served, { server: member.name, name: item.name as string, member, ...(replicas ? { replicas } : {}) })
     return [{ ...item, name: served }]
   }))
-  return { items, routes, names }
+  return { items, routes }
 }
 
 /**
