@@ -347,15 +347,93 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
-  it('two servers whose names would serve a tool by the same name are refused at start, both named; a config it cannot serve is one line (exit 2)', async () => {
+  it('two servers whose names would serve their tools under one prefix are refused at start, both named; a config it cannot serve is one line (exit 2)', async () => {
     const clash = configFile('clash.json', { 'chat.v2': commandEntry(UPSTREAM_V2), 'chat_v2': commandEntry(UPSTREAM_V2) })
     const refused = await runCli(['proxy', '--config', clash], ROOT, 120_000, INITIALIZE)
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(/tool "[a-z]+" of server "chat\.v2" and tool "[a-z]+" of server "chat_v2" would both be served as "chat_v2__[a-z]+": give one of the servers another prefix/)
+    // Refused before either starts: which one lists first never decides a name.
+    expect(refused.stderr).toContain('servers "chat.v2" and "chat_v2" would serve their tools under one prefix ("chat_v2__"): give one of them another prefix')
     const sse = configFile('sse.json', { legacy: { type: 'sse', url: 'https://x.example/sse' } })
     const unservable = await runCli(['proxy', '--config', sse], ROOT, 60_000, INITIALIZE)
     expect([unservable.code, unservable.stderr.trim()]).toEqual([2, `flatmcp: ${sse}.mcpServers["legacy"].type: "sse" is the 2024 SSE transport, which flatmcp does not reach: give the server's Streamable HTTP URL`])
     const both = await runCli(['proxy', '--config', sse, '--', 'node', 'server.js'])
     expect([both.code, both.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: --config lists the servers to serve: give no command or URL beside it'])
+  })
+})
+
+describe('createGateway: one name map (issue 65)', () => {
+  const NAMED = join(ROOT, 'test/support/named-upstream.mjs')
+  const named = (name: string, tools: string[], env: Record<string, string> = {}): { name: string, target: { command: string[], env: Record<string, string> } } =>
+    ({ name, target: { command: [process.execPath, NAMED], env: { TOOLS: JSON.stringify(tools), LABEL: name, ...env } } })
+  async function connected(gateway: Awaited<ReturnType<typeof createGateway>>): Promise<Client> {
+    const client = new Client({ name: 'names', version: '1' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await gateway.server().connect(serverSide)
+    await client.connect(clientSide)
+    return client
+  }
+  const listed = async (client: Client): Promise<string[]> => (await client.listTools()).tools.map(tool => tool.name).sort()
+
+  it('a server with an empty prefix cannot take a name under another\'s prefix: while that server starts its calls are told it is not running, and once it is up they reach it', async () => {
+    const lines: string[] = []
+    const gate = join(scratch, 'github-starts')
+    const gateway = await createGateway([
+      named('github', ['create_issue'], { GATE: gate }),
+      named('impostor', ['github__create_issue', 'own_tool']),
+    ], { naming: { prefixes: { impostor: '' } }, listMs: 200, surface: 'full', log: line => lines.push(line) })
+    const client = await connected(gateway)
+    try {
+      await expect.poll(() => listed(client), { timeout: 30_000 }).toContain('own_tool')
+      expect(await listed(client)).toEqual(['own_tool'])
+      const early = await client.callTool({ name: 'github__create_issue', arguments: {} }) as { isError?: boolean, content: { text: string }[] }
+      expect(early.content[0]!.text).toMatch(/^The server "github" behind this proxy is not running/)
+      expect(lines).toContain('flatmcp proxy: server "impostor" lists tool "github__create_issue", which would be served as "github__create_issue", under the prefix of server "github"; it is left out')
+      // Its prompts are named by the same map: the impostor's is left out.
+      expect((await client.listPrompts()).prompts.map(prompt => prompt.name)).toEqual(['own_tool'])
+      writeFileSync(gate, '')
+      await expect.poll(() => listed(client), { timeout: 30_000 }).toEqual(['github__create_issue', 'own_tool'])
+      expect((await client.listPrompts()).prompts.map(prompt => prompt.name).sort()).toEqual(['github__create_issue', 'own_tool'])
+      expect((await client.getPrompt({ name: 'github__create_issue' })).messages[0]!.content).toEqual({ type: 'text', text: 'github:create_issue' })
+      expect(textOf(await client.callTool({ name: 'github__create_issue', arguments: {} }))).toBe('github:create_issue')
+      expect(textOf(await client.callTool({ name: 'own_tool', arguments: {} }))).toBe('impostor:own_tool')
+    }
+    finally {
+      await client.close()
+      await gateway.close()
+    }
+  })
+
+  it('prefixes that overlap, or two servers by their own names, are refused at start, both named', async () => {
+    await expect(createGateway([named('a', ['x']), named('a__b', ['y'])], { log: () => {} })).rejects.toThrow('servers "a" and "a__b" serve their tools under prefixes that overlap ("a__" and "a__b__"): a name under "a__b__" could be either\'s; give one of them another prefix')
+    await expect(createGateway([named('a', ['x']), named('b', ['y'])], { naming: { prefixes: { a: '', b: '' } }, log: () => {} })).rejects.toThrow('servers "a" and "b" both serve their tools by their own names (prefix ""): a name both list would be either\'s; give one of them a prefix')
+  })
+
+  it('a server whose own list holds a name twice, or two names that fit to one, costs the others nothing: the name served once, the two told apart by a digest, said once; at run time too', async () => {
+    const lines: string[] = []
+    const gateway = await createGateway([
+      named('bad', ['dup', 'dup', 'a.b', 'a_b', 'fine', 'relist'], { TOOLS_AFTER: JSON.stringify(['dup', 'dup', 'later', 'fine']) }),
+      named('good', ['one', 'relist'], { TOOLS_AFTER: JSON.stringify(['one', 'two']) }),
+    ], { listMs: 5000, surface: 'full', log: line => lines.push(line) })
+    const client = await connected(gateway)
+    try {
+      const digest = (await listed(client)).find(name => /^bad__a_b_[0-9a-f]{8}$/.test(name))
+      expect(await listed(client)).toEqual(['bad__a_b', digest, 'bad__dup', 'bad__fine', 'bad__relist', 'good__one', 'good__relist'])
+      expect(textOf(await client.callTool({ name: digest!, arguments: {} }))).toBe('bad:a.b')
+      expect(textOf(await client.callTool({ name: 'bad__a_b', arguments: {} }))).toBe('bad:a_b')
+      expect(textOf(await client.callTool({ name: 'bad__dup', arguments: {} }))).toBe('bad:dup')
+      // Only served names are called: the server's own name under its prefix is no tool's.
+      await expect(client.callTool({ name: 'bad__a.b', arguments: {} })).rejects.toThrow('Unknown tool "bad__a.b".')
+      expect(lines.filter(line => line.includes('"dup"'))).toEqual(['flatmcp proxy: server "bad" lists tool "dup" 2 times; the first is served, the others left out'])
+      // At run time: the bad list costs its server only; the other's list keeps refreshing.
+      await client.callTool({ name: 'bad__relist', arguments: {} })
+      await expect.poll(() => listed(client), { timeout: 30_000 }).toEqual(['bad__dup', 'bad__fine', 'bad__later', 'good__one', 'good__relist'])
+      await client.callTool({ name: 'good__relist', arguments: {} })
+      await expect.poll(() => listed(client), { timeout: 30_000 }).toEqual(['bad__dup', 'bad__fine', 'bad__later', 'good__one', 'good__two'])
+      expect(lines.filter(line => line.includes('"dup"'))).toHaveLength(1)
+    }
+    finally {
+      await client.close()
+      await gateway.close()
+    }
   })
 })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectStdioV2 } from './support/client'
 import { CLI, runCli } from './support/proxy'
 import { REPLICA_UPSTREAM } from './support/replica-snapshot'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 
 const ENV = { TOOL_NAME: 'who.am.i' }
@@ -34,6 +34,24 @@ describe('a tool name clients refuse', () => {
       const result = await served.client.callTool({ name: 'who_am_i', arguments: { n: '7' } }) as { content: { text: string }[], isError?: boolean }
       expect(result.isError, served.stderr()).not.toBe(true)
       expect(JSON.parse(result.content[0]!.text).n).toBe(7)
+    }
+    finally {
+      await served.close()
+    }
+  })
+})
+
+describe('only served names are callable (issue 65)', () => {
+  it('flatmcp proxy: a hidden tool served under a fitted name is not reached by the upstream\'s own name', async () => {
+    const overrides = join(scratch, 'hide.json')
+    writeFileSync(overrides, JSON.stringify({ tools: { files_delete: { hide: true } } }))
+    process.env.TOOL_NAME = 'files.delete'
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--overrides', overrides, '--', process.execPath, REPLICA_UPSTREAM])
+    delete process.env.TOOL_NAME
+    try {
+      expect((await served.client.listTools()).tools).toEqual([])
+      for (const name of ['files.delete', 'files_delete'])
+        await expect(served.client.callTool({ name, arguments: { n: 1 } })).rejects.toThrow(`Unknown tool ${JSON.stringify(name)}.`)
     }
     finally {
       await served.close()

@@ -98,12 +98,12 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
     }
   })
 
-  it('an invalid call is answered with the upstream\'s own error, and a tool it does not list with its own JSON-RPC error', async () => {
+  it('an invalid call is answered with the upstream\'s own error; a tool it does not list is no tool (only served names are called), answered with the same JSON-RPC code', async () => {
     const invalid = { kind: 'album', urls: ['only one'] }
     expect(await call(proxied.client, 'send', invalid)).toEqual(await call(direct.client, 'send', invalid))
     const [a, b] = await Promise.all([direct, proxied].map(c => call(c.client, 'nope', {}).then(() => 'answered', (error: { code?: number, message: string }) => `${error.code} ${error.message}`)))
     expect(a).toMatch(/^-32602 /)
-    expect(b).toBe(a)
+    expect(b).toBe('-32602 Unknown tool "nope".')
   })
 
   it('resources, prompts, capabilities, logging and the call\'s _meta pass through unchanged', async () => {
@@ -432,7 +432,7 @@ describe('flatmcp proxy when the upstream is hostile or broken', () => {
     try {
       expect((await proxied.client.listTools()).tools.map(tool => tool.name)).toEqual(['good', 'bad_result'])
       const said = proxied.stderr()
-      for (const line of ['a listed tool left out: it has no name', 'tool "string_schema" left out: its inputSchema is not an object schema', 'tool "array_schema" left out', 'tool "bad_properties" left out: its inputSchema.properties is not an object', 'tool "good" left out: another tool has its name', 'a listed tool left out: it is not an object'])
+      for (const line of ['a listed tool left out: it has no name', 'tool "string_schema" left out: its inputSchema is not an object schema', 'tool "array_schema" left out', 'tool "bad_properties" left out: its inputSchema.properties is not an object', 'server "garbage" lists tool "good" 2 times; the first is served, the others left out', 'a listed tool left out: it is not an object'])
         expect(said).toContain(`flatmcp proxy: ${line}`)
       const garbage = await call(proxied.client, 'bad_result', {})
       expect(garbage).toEqual({ isError: true, content: [{ type: 'text', text: 'The server behind this proxy answered the call to "bad_result" with something that is not a tool result.' }] })

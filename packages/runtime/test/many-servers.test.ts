@@ -1,10 +1,11 @@
 // Many servers as one: the names their tools are served by (`NAME__tool`, fitted to the strictest rule
-// clients apply, two origins that come out the same refused), and replicas folded into one set.
+// clients apply), the one name map between them and each server's own names, and replicas folded into one set.
 import { fittedName, SERVED_NAME, servedName } from '@flatmcp/runtime/proxy'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { chosenReplica, foldedList } from '../src/proxy/upstream/many/replicas'
-import { servedNames } from '../src/proxy/upstream/many/served-names'
+import { digest8 } from '../src/proxy/upstream/many/served-names'
+import { nameMap, namespaceClash } from '../src/proxy/upstream/name-map'
 
 describe('served names', () => {
   it('are the server\'s prefix, the separator and the tool\'s name; a prefix or separator the operator gives is used, an empty prefix serves the name alone', () => {
@@ -27,9 +28,81 @@ describe('served names', () => {
     }), { numRuns: 2000 })
   })
 
-  it('two origins served by one name are refused, both named', () => {
-    expect(() => servedNames([{ server: 'a.b', name: 'x' }, { server: 'a_b', name: 'x' }])).toThrow('tool "x" of server "a.b" and tool "x" of server "a_b" would both be served as "a_b__x": give one of the servers another prefix')
-    expect([...servedNames([{ server: 'a', name: 'x' }, { server: 'b', name: 'x' }]).keys()]).toEqual(['a__x', 'b__x'])
+  it('the name map: a name listed twice is served once, two that fit to one are told apart by digests, a name under another\'s prefix is left out, each said', () => {
+    const said: string[] = []
+    const map = nameMap([
+      { server: 'bad', names: ['dup', 'dup', 'a.b', 'a_b', 'a b', 'ok'] },
+      { server: 'free', names: ['bad__ok', 'bad__x', 'own'] },
+    ], { naming: { prefixes: { free: '' } }, tell: line => said.push(line) })
+    expect([...map.entries()].map(([served]) => served)).toEqual(['bad__dup', `bad__a_b_${digest8('bad__a.b')}`, 'bad__a_b', `bad__a_b_${digest8('bad__a b')}`, 'bad__ok', 'own'])
+    expect(map.origin('bad__a_b')).toEqual({ server: 'bad', name: 'a_b' })
+    expect(map.served('bad', 'a.b')).toBe(`bad__a_b_${digest8('bad__a.b')}`)
+    expect(map.served('bad', 'dup')).toBe('bad__dup')
+    expect(map.origin('bad__x')).toBeUndefined()
+    expect(map.claimant('bad__x')).toBe('bad')
+    expect(map.claimant('own')).toBeUndefined()
+    expect(said).toEqual([
+      'flatmcp proxy: server "bad" lists tool "dup" 2 times; the first is served, the others left out',
+      'flatmcp proxy: server "free" lists tool "bad__ok", which would be served as "bad__ok", under the prefix of server "bad"; it is left out',
+      'flatmcp proxy: server "free" lists tool "bad__x", which would be served as "bad__x", under the prefix of server "bad"; it is left out',
+    ])
+    // A name made to take a digest form another already has: both left out, said.
+    const taken = `x__${digest8('x.')}`
+    const crafted = nameMap([{ server: 'h', names: ['x.', 'x_', taken, 'y'] }], { naming: { prefixes: { h: '' } }, tell: line => said.push(line) })
+    expect([...crafted.entries()].map(([served]) => served)).toEqual(['x_', 'y'])
+    expect(said.at(-1)).toBe(`flatmcp proxy: server "h" lists tools "x." and "${taken}", which would all be served as "${taken}"; they are left out`)
+    // A list of a thousand bad names is a few lines and a count.
+    said.length = 0
+    nameMap([{ server: 'big', names: Array.from({ length: 1000 }, (_, i) => [`t${i}`, `t${i}`]).flat() }], { naming: {}, tell: line => said.push(line) })
+    expect(said).toHaveLength(11)
+    expect(said.at(-1)).toBe('flatmcp proxy: server "big": 990 more of its names left out or told apart, not said one by one')
+    expect(namespaceClash(['a.b', 'a_b'], {})).toBe('servers "a.b" and "a_b" would serve their tools under one prefix ("a_b__"): give one of them another prefix')
+    expect(namespaceClash(['a', 'b'], {})).toBeUndefined()
+  })
+
+  it('property: every served name fits, is unique and maps back to its origin only; none reaches another server; a server keeps what it keeps whatever the others list', () => {
+    const piece = fc.constantFrom('a', 'b', 'x', 'gh', '.', ' ', '__', '_', '-', '1', 'é', 'Z')
+    const word = (most: number): fc.Arbitrary<string> => fc.array(piece, { minLength: 1, maxLength: most }).map(parts => parts.join(''))
+    const tool = fc.oneof(
+      { weight: 4, arbitrary: word(5).map(name => ({ name })) },
+      { weight: 1, arbitrary: fc.string({ minLength: 60, maxLength: 90 }).map(name => ({ name })) },
+      // A name under another server's prefix (or its own), by index.
+      { weight: 2, arbitrary: fc.tuple(fc.nat(), word(3)).map(([ref, rest]) => ({ ref, rest })) },
+    )
+    const member = fc.record({ name: word(3), prefix: fc.option(fc.oneof(fc.constant(''), fc.stringMatching(/^[\w-]{1,5}$/)), { nil: undefined }), tools: fc.array(tool, { maxLength: 8 }) })
+    const config = fc.record({ separator: fc.constantFrom('__', '_', '-', 'x'), members: fc.uniqueArray(member, { selector: m => m.name, minLength: 1, maxLength: 4 }) })
+    fc.assert(fc.property(config, ({ separator, members }) => {
+      const prefixes = Object.fromEntries(members.filter(m => m.prefix !== undefined).map(m => [m.name, m.prefix!]))
+      const naming = { separator, prefixes }
+      const servers = members.map(m => m.name)
+      if (namespaceClash(servers, naming) !== undefined)
+        return true
+      const lists = members.map(m => ({ server: m.name, names: m.tools.map(t => 'name' in t ? t.name : `${prefixes[members[t.ref % members.length]!.name] ?? members[t.ref % members.length]!.name}${separator}${t.rest}`) }))
+      const map = nameMap(lists, { naming, servers })
+      const entries = [...map.entries()]
+      expect(new Set(entries.map(([served]) => served)).size).toBe(entries.length)
+      for (const [served, origin] of entries) {
+        expect(served).toMatch(SERVED_NAME)
+        expect(map.served(origin.server, origin.name)).toBe(served)
+        expect(map.origin(served)).toEqual(origin)
+        // No served name is under another server's prefix.
+        expect([undefined, origin.server]).toContain(map.claimant(served))
+      }
+      for (const list of lists) {
+        // What one server keeps is its list's alone: the same with every other list empty, or in another order.
+        const alone = nameMap(lists.map(other => other === list ? other : { ...other, names: [] }), { naming, servers })
+        const reversed = nameMap([...lists].reverse(), { naming, servers })
+        for (const name of list.names) {
+          expect(alone.served(list.server, name)).toBe(map.served(list.server, name))
+          expect(reversed.served(list.server, name)).toBe(map.served(list.server, name))
+        }
+        // A name it lists once that fits as it stands, and that no other prefix claims, is served.
+        const plain = servedName(list.server, list.names[0] ?? '', naming)
+        if (list.names.length === 1 && map.claimant(plain) === (prefixes[list.server] === '' ? undefined : list.server))
+          expect(map.served(list.server, list.names[0]!)).toBe(plain)
+      }
+      return true
+    }), { numRuns: 1500 })
   })
 })
 

@@ -247,3 +247,48 @@ describe('operator overrides', () => {
     expect(describeOverrides(missing).join('\n')).toContain('"serch" hidden')
   })
 })
+
+describe('only served names are callable (issue 65)', () => {
+  // The upstream names its tools with dots: they are served fitted (`files_delete`), and the overrides key them by that name.
+  const DOTTED: UpstreamTool[] = [
+    { name: 'files.delete', description: 'Deletes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    { name: 'files.write', description: 'Writes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' }, root: { type: 'string' } }, required: ['path', 'root'] } },
+  ]
+  const HIDING = readOverrides({ tools: { files_delete: { hide: true }, files_write: { params: { root: { fix: '/srv' } } } } })
+
+  it('a call to the upstream\'s own name of a tool served under a fitted one is an unknown tool\'s: a hidden tool never runs, a fixed value is never skipped', async () => {
+    const upstream = fakeUpstream(DOTTED)
+    const proxy = await createProxy(upstream, { overrides: HIDING, log: () => {} })
+    const client = await clientOf(proxy)
+    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['files_write'])
+    await expect(client.callTool({ name: 'files.delete', arguments: { path: '/etc' } })).rejects.toThrow(/Unknown tool "files\.delete"/)
+    await expect(client.callTool({ name: 'files_delete', arguments: { path: '/etc' } })).rejects.toThrow(/Unknown tool "files_delete"/)
+    await expect(client.callTool({ name: 'files.write', arguments: { path: 'a', root: '/' } })).rejects.toThrow(/Unknown tool "files\.write"/)
+    // Nor is a name the list never held sent on: the upstream sees served names only.
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool "nope"/)
+    // Nor through the search surface's call_tool.
+    const searching = await clientOf(await createProxy(upstream, { overrides: HIDING, surface: 'search', log: () => {} }))
+    for (const name of ['files.delete', 'files_delete', 'files.write']) {
+      const result = await searching.callTool({ name: 'call_tool', arguments: { name, arguments: { path: '/etc', root: '/' } } }) as { isError?: boolean, content: { text: string }[] }
+      expect([result.isError, result.content[0]!.text]).toEqual([true, `Unknown tool ${JSON.stringify(name)}.`])
+    }
+    expect(upstream.calls).toEqual([])
+    await client.callTool({ name: 'files_write', arguments: { path: 'a', root: '/' } })
+    expect(upstream.calls).toEqual([{ name: 'files.write', arguments: { path: 'a', root: '/srv' } }])
+
+    // A tool the list reader left out (its inputSchema is no object schema) is no tool either.
+    const leftOut = fakeUpstream([...DOTTED, { name: 'broken', inputSchema: 'object' } as never])
+    const reader = await clientOf(await createProxy(leftOut, { log: () => {} }))
+    expect((await reader.listTools()).tools.map(tool => tool.name)).toEqual(['files_delete', 'files_write'])
+    await expect(reader.callTool({ name: 'broken', arguments: {} })).rejects.toThrow('Unknown tool "broken".')
+    expect(leftOut.calls).toEqual([])
+
+    const { forwarded, post } = recordingHandler(proxy.snapshot('flatmcp@test'))
+    const answer = async (body: object): Promise<unknown> => (await post(body)).json()
+    for (const name of ['files.delete', 'files_delete', 'files.write', 'nope'])
+      expect(await answer({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { path: '/etc', root: '/' } } })).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Unknown tool ${JSON.stringify(name)}.` } })
+    expect(forwarded).toEqual([])
+    await answer({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'files_write', arguments: { path: 'a', root: '/' } } })
+    expect(forwarded).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'files.write', arguments: { path: 'a', root: '/srv' } } }])
+  })
+})

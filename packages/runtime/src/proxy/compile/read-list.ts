@@ -76,11 +76,15 @@ export interface ReadUpstreamOptions {
   log?: (line: string) => void
 }
 
-/** Every page of a connected upstream's list, its well-formed tools with their digests, and its cache hints. */
-export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints, fixed: Map<string, Record<string, FixedParameter>>, unmatched: string[] }> {
+/**
+ * Every page of a connected upstream's list, its well-formed tools with their digests, its cache
+ * hints, and every name it listed (those left out too: a call to one is no tool's).
+ */
+export async function readUpstream(client: Pick<UpstreamClient, 'request'>, options: ReadUpstreamOptions = {}): Promise<{ entries: UpstreamEntry[], hints: ListHints, fixed: Map<string, Record<string, FixedParameter>>, unmatched: string[], listed: string[] }> {
   const log = options.log ?? (() => {})
   const timing = { timeout: options.timeoutMs ?? 60_000, resetTimeoutOnProgress: true }
   const { tools, hints } = await listAll(message => client.request(message, ANY_RESULT, timing), log)
   const overridden = applyOverrides(tools, options.overrides, log)
-  return { entries: await readUpstreamList(overridden.tools, log), hints, fixed: overridden.fixed, unmatched: overridden.unmatched }
+  const listed = tools.flatMap(tool => typeof (tool as { name?: unknown } | null)?.name === 'string' ? [(tool as { name: string }).name] : [])
+  return { entries: await readUpstreamList(overridden.tools, log), hints, fixed: overridden.fixed, unmatched: overridden.unmatched, listed }
 }

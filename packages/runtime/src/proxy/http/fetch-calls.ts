@@ -25,6 +25,16 @@ function reached(surface: boolean, message: JsonRpcRequest): unknown {
   return surface && message.params?.name === SURFACE_TOOLS.call ? (callTarget(message.params.arguments) as { name?: unknown }).name : message.params?.name
 }
 
+/** Whether a name is a tool's the handler serves: in the snapshot's name map, and not hidden. */
+function callable(handler: Handler, name: unknown): boolean {
+  return typeof name === 'string' && handler.names.origin(name) !== undefined && !handler.overrides.hidden.has(name)
+}
+
+/** Whether a message calls find_tools or describe_tools, answered here (not call_tool, which names another). */
+function ownTool(surface: boolean, message: JsonRpcRequest): boolean {
+  return surfacedIn(surface, message) && message.params?.name !== SURFACE_TOOLS.call
+}
+
 /** Whether a message calls one of the search surface's own tools. */
 function surfacedIn(surface: boolean, message: JsonRpcRequest): boolean {
   return surface && message.method === 'tools/call' && SURFACED.has(message.params?.name as string)
@@ -39,8 +49,9 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
   const { batch, messages, profile } = posted
   const message = messages[0]!
   const surface = searching(handler, posted)
-  const hiddenCall = messages.find(m => m.method === 'tools/call' && handler.overrides.hidden.has(reached(surface, m) as string))
-  // A hidden tool is no tool: called by name (or in a batch), a protocol error; a lone call_tool answers below.
+  // Only a served name is called: a hidden tool, or a name the snapshot does not serve (an upstream's own
+  // `files.delete` beside the `files_delete` served), is no tool; called by name (or in a batch), a protocol error; a lone call_tool answers below.
+  const hiddenCall = messages.find(m => m.method === 'tools/call' && !ownTool(surface, m) && !callable(handler, reached(surface, m)))
   if (hiddenCall && (batch || !surfacedIn(surface, hiddenCall)))
     return rpcError(batch ? null : hiddenCall.id, -32602, `Unknown tool ${JSON.stringify(reached(surface, hiddenCall))}.`, batch ? 400 : 200)
   if (batch && messages.some(m => surfacedIn(surface, m)))
@@ -53,7 +64,7 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
     if ('error' in target)
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(target.error)) })
     // call_tool answers for a hidden tool as for a name no tool has: its tool error.
-    if (handler.overrides.hidden.has(target.name))
+    if (!callable(handler, target.name))
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(target.name)}.`)) })
     sent[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
   }
@@ -97,7 +108,5 @@ async function readCall(handler: Handler, message: JsonRpcRequest, profile: stri
     return { refused: read.message }
   const input = read?.ok ? read.input : message.params!.arguments
   const overridden = handler.fixed.has(name) || handler.overrides.hiddenParameters.has(name)
-  const sent = read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message
-  const own = handler.ownNames.get(name)
-  return own === undefined ? sent : { ...sent, params: { ...sent.params, name: own } }
+  return read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message
 }

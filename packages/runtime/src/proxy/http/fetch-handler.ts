@@ -11,6 +11,7 @@ import type { ForwardedResult } from '../serve/outputs'
 import type { ProxyHandler, ProxyHandlerOptions } from './fetch-options'
 import type { Handler, Posted, Send } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
+import type { NameMap } from '../upstream/name-map'
 import type { UpstreamFetch } from './upstream-fetch'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../../service/disclosure'
 import { instanceProfile } from '../../service/profile-choice'
@@ -18,6 +19,7 @@ import { choiceWithViews } from '../../service/views'
 import { logLine, shown } from '../../util/log'
 import { isObject } from '../../util/object'
 import { readSnapshot } from '../compile/snapshot-drift'
+import { recordedNames } from '../upstream/name-map'
 import { servedOverrides } from '../serve/served-overrides'
 import { servedTools } from '../serve/served-tools'
 import { answerShaped } from './answer-shaped'
@@ -85,14 +87,14 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
   })
   const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
   const base = { fetch: options.fetch ?? ((request: Request) => fetch(request)), guarded: (options.tokens?.length ?? 0) > 0, log }
-  const many = options.upstreams ? manyServers(options.upstreams, tools, base) : undefined
-  // A tool served under a fitted name is called upstream by its own.
-  const ownNames = new Map(many ? [] : tools.filter(tool => tool.origin !== undefined).map(tool => [tool.name, tool.origin!.name]))
+  // The snapshot's name map: a call reaches a served name's own server and name, nothing else.
+  const names = recordedNames(tools, snapshot.upstream.name)
+  const many = options.upstreams ? manyServers(options.upstreams, tools, names, base) : undefined
   const forward = many ? async () => rpcError(null, -32600, 'Send this to one of the servers behind this proxy.', 400) : upstreamFetch({
     ...base,
     upstream: new URL(options.upstream!),
     ...(options.headers ? { headers: options.headers } : {}),
-    declarations: new Map(tools.map(tool => [ownNames.get(tool.name) ?? tool.name, headerDeclarations(tool.upstream.tool)])),
+    declarations: new Map(tools.map(tool => [names.origin(tool.name)!.name, headerDeclarations(tool.upstream.tool)])),
   })
   const instructions = snapshot.handshake?.instructions
   return {
@@ -105,18 +107,26 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     fixed: new Map(Object.entries(snapshot.overrides?.fixed ?? {})),
     withOutput,
     forward,
-    send: many ? sendMany(many) : sendOne(forward),
+    send: many ? sendMany(many, names) : sendOne(forward, names),
     ...(many ? { many } : {}),
-    ownNames,
+    names,
   }
 }
 
-/** What goes to the one upstream: a lone 2026-07-28 call with its mirrored headers made from the arguments sent on. */
-function sendOne(forward: UpstreamFetch): Send {
+/**
+ * What goes to the one upstream: each call under its tool's own name (the name map's), a lone
+ * 2026-07-28 call with its mirrored headers made from the arguments sent on.
+ */
+function sendOne(forward: UpstreamFetch, names: NameMap): Send {
+  const own = (message: JsonRpcRequest): JsonRpcRequest => {
+    const origin = message.method === 'tools/call' && typeof message.params?.name === 'string' ? names.origin(message.params.name) : undefined
+    return origin ? { ...message, params: { ...message.params, name: origin.name } } : message
+  }
   return (request, body, era) => {
-    const params = Array.isArray(body) ? undefined : body.params
+    const sent = Array.isArray(body) ? body.map(own) : own(body)
+    const params = Array.isArray(sent) ? undefined : sent.params
     const call = era === 'modern' && typeof params?.name === 'string' ? { name: params.name, arguments: params.arguments } : undefined
-    return forward(request, JSON.stringify(body), call)
+    return forward(request, JSON.stringify(sent), call)
   }
 }
 

@@ -4,6 +4,7 @@
 // opened when the client's opens and carried in one composite `Mcp-Session-Id`; a 2026-07-28 request
 // goes as it came. Tools are what it serves: prompts and resources are the command's (`proxy --config`).
 import type { ProxiedTool, ToolOrigin } from '../../artifact/format'
+import type { NameMap } from '../upstream/name-map'
 import type { UpstreamEndpoint } from './fetch-options'
 import type { Handler, ManyServers, Posted, Send } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
@@ -29,13 +30,12 @@ const MODERN_VERSION = '2026-07-28'
 /** The servers a tool's calls may go to: its own, or each replica's. */
 const serversOf = (origin: ToolOrigin): readonly string[] => origin.replicas ?? [origin.server]
 
-/** Each served tool's origin, and one way upstream per server: what the snapshot's tools come from must each have an endpoint. */
-export function manyServers(endpoints: Readonly<Record<string, UpstreamEndpoint>>, tools: readonly ProxiedTool[], base: Omit<UpstreamFetchOptions, 'upstream' | 'headers' | 'declarations' | 'name'>): ManyServers {
+/** One way upstream per server: what the snapshot's tools come from (its name map) must each have an endpoint. */
+export function manyServers(endpoints: Readonly<Record<string, UpstreamEndpoint>>, tools: readonly ProxiedTool[], names: NameMap, base: Omit<UpstreamFetchOptions, 'upstream' | 'headers' | 'declarations' | 'name'>): ManyServers {
   const unplaced = tools.find(tool => tool.origin === undefined)
   if (unplaced)
     throw new TypeError(`the snapshot does not say which server tool ${JSON.stringify(unplaced.name)} comes from: make it with flatmcp snapshot --config, or give the handler one upstream`)
-  const origins = new Map(tools.map(tool => [tool.name, tool.origin!]))
-  const needed = [...new Set([...origins.values()].flatMap(serversOf))]
+  const needed = [...new Set([...names.entries()].flatMap(([, origin]) => serversOf(origin)))]
   const missing = needed.filter(name => !Object.hasOwn(endpoints, name))
   if (missing.length > 0)
     throw new TypeError(`upstreams gives no endpoint for ${missing.map(name => JSON.stringify(name)).join(', ')}, whose tools the snapshot holds`)
@@ -48,7 +48,7 @@ export function manyServers(endpoints: Readonly<Record<string, UpstreamEndpoint>
     const declarations = new Map(tools.filter(tool => serversOf(tool.origin!).includes(name)).map(tool => [tool.origin!.name, headerDeclarations(tool.upstream.tool)]))
     return [name, upstreamFetch({ ...base, upstream, ...(headers ? { headers } : {}), declarations, name })] as const
   }))
-  return { origins, servers }
+  return { servers }
 }
 
 /** Text as base64url, and back: what a header may carry. */
@@ -157,11 +157,11 @@ async function endSessions(many: ManyServers, request: Request): Promise<Respons
  * A lone call, sent to the server its tool came from under the tool's own name (a folded tool's to the
  * replica `target` names, without it); in a 2025 session, with that server's part of it.
  */
-export function sendMany(many: ManyServers): Send {
+export function sendMany(many: ManyServers, names: NameMap): Send {
   return async (request, body, era) => {
     const message = body as JsonRpcRequest
     const reply = (text: string): Response => jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: errorResult(text) })
-    const origin = many.origins.get(message.params?.name as string)
+    const origin = typeof message.params?.name === 'string' ? names.origin(message.params.name) : undefined
     if (!origin)
       return rpcError(message.id, -32602, `Unknown tool ${JSON.stringify(message.params?.name)}.`)
     const chosen = origin.replicas ? chosenReplica(message.params?.arguments, origin.replicas) : { replica: origin.server, arguments: message.params?.arguments }

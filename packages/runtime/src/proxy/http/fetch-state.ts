@@ -4,14 +4,13 @@ import type { ProfileChoice, RequestFacts } from '../../service/profile-choice'
 import type { FixedParameter } from '../compile/overrides'
 import type { ServedOverrides } from '../serve/served-overrides'
 import type { ServedTools } from '../serve/served-tools'
-import type { ToolOrigin } from '../../artifact/format'
+import type { NameMap } from '../upstream/name-map'
 import type { ProxyHandlerOptions } from './fetch-options'
 import type { JsonRpcRequest } from './json-rpc'
 import type { UpstreamFetch } from './upstream-fetch'
 
-/** The servers behind a handler in front of many: where each call goes, by served name, and the way to each server. */
+/** The servers behind a handler in front of many: the way to each server (where each call goes is the handler's name map). */
 export interface ManyServers {
-  origins: ReadonlyMap<string, ToolOrigin>
   servers: ReadonlyMap<string, UpstreamFetch>
 }
 
@@ -36,8 +35,8 @@ export interface Handler {
   send: Send
   /** In front of many servers: where each call goes. */
   many?: ManyServers
-  /** In front of one: the upstream's own name of each tool served under a fitted one (the snapshot's `origin`). */
-  ownNames: ReadonlyMap<string, string>
+  /** Each served name's server and own name, as the snapshot recorded them (its tools' `origin`): only these are called. */
+  names: NameMap
 }
 
 /** One POST's messages as parsed: a lone message, or a batch. */

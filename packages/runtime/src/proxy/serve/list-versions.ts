@@ -99,9 +99,9 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
   async function ahead(): Promise<void> {
     // The definitions it records were read with its overrides already: read again as they are.
     const recorded = snapshot?.tools.map(tool => tool.upstream.tool) ?? []
-    current = await versionOf({ entries: await readUpstreamList(recorded, () => {}), hints: {}, fixed: new Map(Object.entries(snapshot?.snapshot.overrides?.fixed ?? {})), unmatched: [] })
+    current = await versionOf({ entries: await readUpstreamList(recorded, () => {}), hints: {}, fixed: new Map(Object.entries(snapshot?.snapshot.overrides?.fixed ?? {})), unmatched: [], listed: [] })
   }
-  async function versionOf({ entries, hints, fixed, unmatched }: ReadList): Promise<ListVersion> {
+  async function versionOf({ entries, hints, fixed, unmatched, listed }: ReadList): Promise<ListVersion> {
     checkFixed(fixed, options.validator)
     const drift = snapshot ? driftOf(snapshot.tools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
@@ -117,7 +117,9 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     // Where callers present credentials, a shared cache must not answer one with another's list.
     const scope = options.cacheScope ?? hints.cacheScope
     const cache = { ttlMs: hints.ttlMs ?? 0, ...(scope === undefined ? {} : { scope }) }
-    return { served: serve(served, list.preset, cache, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed, unmatched }
+    // What the upstream listed and the proxy does not serve (left out by the reader, dropped, frozen out) is no tool.
+    const unserved = new Set(listed.filter(name => !tools.has(name)))
+    return { served: serve(served, list.preset, cache, unserved, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed, unmatched }
   }
   return { current: () => current, refresh, ahead }
 }
@@ -143,13 +145,16 @@ function surfaceLine(choice: SurfaceChoice): string {
 }
 
 /**
- * One list version's tools as a tool service: a name the list does not hold goes upstream as it
- * came, unless the operator hid it or serves a frozen snapshot (then only what it holds is called).
+ * One list version's tools as a tool service: a name the list does not hold goes to the upstream's
+ * name map (which answers it as no tool's, or as a tool of a server that is down), unless the
+ * operator hid it, the upstream listed it and it is not served, or the proxy serves a frozen
+ * snapshot (then only what it holds is called).
  */
-function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, options: ListVersionsOptions): ServedTools {
+function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, unserved: ReadonlySet<string>, options: ListVersionsOptions): ServedTools {
   const { hidden, alwaysLoad, views } = options.served
-  // A tool the operator hid is no tool: its name is not sent on; nor, frozen, is any name the list does not hold.
-  const unknown: UnknownToolCall = (name, args, request) => hidden.has(name) || options.frozen
+  // A tool the operator hid, or one listed and not served, is no tool: its name is not sent on; nor, frozen, is any name the list does not hold.
+  // Any other name the list does not hold reaches nobody past the name map (upstream/name-map.ts).
+  const unknown: UnknownToolCall = (name, args, request) => hidden.has(name) || unserved.has(name) || options.frozen
     ? Promise.reject(unknownTool(`Unknown tool ${JSON.stringify(name)}.`))
     : options.handler(name)(args as never, { params: undefined, context: undefined, ...request }) as never
   return servedTools(tools, {

@@ -1,59 +1,71 @@
 // One upstream's tools under names every client takes: a name outside `SERVED_NAME` (a dot, a space,
 // a leading digit, past 64 characters) is refused by Copilot in Visual Studio, Kimi and Gemini, so it
-// is served fitted (`fittedName`, deterministic; where that is taken, with its digest) and a call to
-// the fitted name reaches the upstream's own. Each renaming is said once. Names that fit pass as they are.
+// is served fitted (the name map's rule: deterministic; where two fit to one, with a digest) and a call
+// to the fitted name reaches the upstream's own. Only a served name is called: the upstream's own
+// `files.delete` beside the `files_delete` served is no tool's (so what the overrides hide or fix by
+// the served name holds). Each renaming is said once. Names that fit pass as they are.
 import type { ToolOrigin } from '../../artifact/format'
+import type { NameMap } from './name-map'
 import type { Message, RequestOptions, UpstreamClient } from './upstream'
 import { isObject } from '../../util/object'
-import { digest8, fittedName, SERVED_NAME } from './many/served-names'
+import { listAll } from './list-pages'
+import { SERVED_NAME } from './many/served-names'
+import { firstOfEach, nameMap, onceEach } from './name-map'
 
-/** The names a list's tools are served by, and the way back from each renamed one. */
-function fitList(tools: unknown[], back: Map<string, string>, said: Set<string>, log: (line: string) => void): unknown[] {
-  const names = new Set(tools.map(tool => isObject(tool) ? tool.name : undefined).filter(name => typeof name === 'string'))
-  return tools.map((tool) => {
-    if (!isObject(tool) || typeof tool.name !== 'string' || SERVED_NAME.test(tool.name))
-      return tool
-    const own = tool.name
-    let served = fittedName(own)
-    if (names.has(served) || (back.has(served) && back.get(served) !== own))
-      served = `${served.slice(0, 55)}_${digest8(own)}`
-    back.set(served, own)
-    if (!said.has(own))
-      log(`flatmcp proxy: tool ${JSON.stringify(own)} is served as ${JSON.stringify(served)} (clients refuse a name outside ${SERVED_NAME.source}); a call to it reaches ${JSON.stringify(own)}`)
-    said.add(own)
-    return { ...tool, name: served }
-  })
-}
+/** An error a client reads as a name no tool has. */
+const unknownTool = (name: unknown): Error => Object.assign(new Error(`Unknown tool ${JSON.stringify(typeof name === 'string' ? name.slice(0, 200) : name)}.`), { code: -32602 })
 
-/** The client, its tools listed under fitted names and called back under their own. */
+/** The client, its tools listed under fitted names (every page read at once, so a name is fitted knowing the whole list) and called back under their own. */
 export function withFittedNames(client: UpstreamClient, log: (line: string) => void): UpstreamClient {
-  // The way back of the list served, swapped whole once a list's last page is read (calls meanwhile use the one before).
-  let back = new Map<string, string>()
-  let reading = new Map<string, string>()
-  const said = new Set<string>()
-  const request = async (message: Message, resultSchema: unknown, options?: RequestOptions): Promise<unknown> => {
-    const params = isObject(message.params) ? message.params : undefined
-    const name = params?.name
-    const sent = message.method === 'tools/call' && typeof name === 'string' && back.has(name) ? { ...message, params: { ...params, name: back.get(name) } } : message
-    const result = await client.request(sent, resultSchema, options)
-    if (message.method !== 'tools/list' || !isObject(result) || !Array.isArray(result.tools))
+  // Many servers as one keep their own name map (their origins): their names are served already.
+  if (client.origins !== undefined)
+    return client
+  const server = (): string => client.getServerVersion()?.name ?? 'upstream'
+  const tell = onceEach(log)
+  // The map of the list served, swapped whole once the list is read (calls meanwhile use the one before).
+  let names: NameMap | undefined
+  const list = async (message: Message, resultSchema: unknown, options?: RequestOptions): Promise<unknown> => {
+    let first: Record<string, unknown> | undefined
+    const { tools } = await listAll(async (page) => {
+      const result = await client.request({ ...message, params: { ...message.params, ...page.params } }, resultSchema, options)
+      first ??= isObject(result) ? result : undefined
       return result
-    // A first page starts the list anew.
-    if (params?.cursor === undefined)
-      reading = new Map()
-    const tools = fitList(result.tools, reading, said, log)
-    if (result.nextCursor === undefined)
-      back = reading
-    return { ...result, tools }
+    }, log)
+    const nameOf = (tool: unknown): string | undefined => isObject(tool) && typeof tool.name === 'string' ? tool.name : undefined
+    const own = server()
+    const map = nameMap([{ server: own, names: tools.map(nameOf).filter(name => name !== undefined) }], { naming: { prefixes: { [own]: '' } }, tell })
+    names = map
+    // A tool without a name goes on as it came: the list's reader says what is wrong with it.
+    const served = firstOfEach(tools, nameOf).flatMap((tool) => {
+      const name = nameOf(tool) === undefined ? undefined : map.served(own, nameOf(tool)!)
+      if (name === undefined)
+        return nameOf(tool) === undefined ? [tool] : []
+      if (name !== nameOf(tool))
+        tell(`flatmcp proxy: tool ${JSON.stringify(nameOf(tool))} is served as ${JSON.stringify(name)} (clients refuse a name outside ${SERVED_NAME.source}); a call to it reaches ${JSON.stringify(nameOf(tool))}`)
+      return [{ ...tool as object, name }]
+    })
+    const { nextCursor: _, ...rest } = first ?? {}
+    return { ...rest, tools: served }
+  }
+  const request = async (message: Message, resultSchema: unknown, options?: RequestOptions): Promise<unknown> => {
+    if (message.method === 'tools/list')
+      return list(message, resultSchema, options)
+    if (message.method !== 'tools/call')
+      return client.request(message, resultSchema, options)
+    const name = message.params?.name
+    const origin = typeof name === 'string' ? names?.origin(name) : undefined
+    if (!origin)
+      throw unknownTool(name)
+    return client.request({ ...message, params: { ...message.params, name: origin.name } }, resultSchema, options)
   }
   // Where a renamed tool comes from, for a snapshot to record (a fetch handler calls it by its own name); many servers' origins are their own.
-  const origins = (): ReadonlyMap<string, ToolOrigin> => new Map([...back].map(([served, own]) => [served, { server: client.getServerVersion()?.name ?? 'upstream', name: own }]))
+  const origins = (): ReadonlyMap<string, ToolOrigin> => new Map([...names?.entries() ?? []].filter(([served, origin]) => served !== origin.name))
   // Everything else is the client's own, read and set on it (handlers the proxy sets later included).
   return new Proxy(client, {
     get(target, property) {
       if (property === 'request')
         return request
-      if (property === 'origins' && target.origins === undefined && back.size > 0)
+      if (property === 'origins' && origins().size > 0)
         return origins
       const value = Reflect.get(target, property, target) as unknown
       return typeof value === 'function' ? value.bind(target) : value

@@ -12,6 +12,7 @@ import { connectUpstream } from '../connect'
 import { ProxySetupError } from '../setup-error'
 import { memberQuestions } from './member-questions'
 import { mergedClient } from './merged-client'
+import { namespaceClash } from '../name-map'
 
 /** One server of many: its name (its tools' prefix), where it is, and what its config keeps of its tools. */
 export interface GatewayEntry {
@@ -175,6 +176,11 @@ function checkReplicas(entries: readonly GatewayEntry[], replicas: Readonly<Reco
  */
 export function connectMany(entries: readonly GatewayEntry[], options: ConnectManyOptions): Upstream {
   checkReplicas(entries, options.replicas ?? {})
+  // Names two servers could both take are refused before any starts: never settled by which lists first.
+  const grouped = new Set(Object.values(options.replicas ?? {}).flat())
+  const clash = namespaceClash([...Object.keys(options.replicas ?? {}), ...entries.map(entry => entry.name).filter(name => !grouped.has(name))], options.naming ?? {})
+  if (clash)
+    throw new ProxySetupError(clash)
   const members: Member[] = []
   const lives: Life[] = []
   const merged = mergedClient(members, { naming: options.naming ?? {}, ...(options.replicas ? { replicas: options.replicas } : {}), info: options.info ?? { name: 'flatmcp', version: '1' }, listMs: options.listMs ?? 10_000, log: options.log })

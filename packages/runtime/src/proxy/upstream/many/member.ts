@@ -21,5 +21,8 @@ export interface Member {
   listed?: () => void
 }
 
-/** Where a served name goes: its member (for folded replicas, the group, and each replica by name). */
-export type Route = NameOrigin & { member: Member, replicas?: readonly Member[] }
+/**
+ * Where a served name goes: its member (for folded replicas, the group, and each replica by name);
+ * `unlisted`: no list holds it, it is only under a down member's prefix (answered, never sent on).
+ */
+export type Route = NameOrigin & { member: Member, replicas?: readonly Member[], unlisted?: true }

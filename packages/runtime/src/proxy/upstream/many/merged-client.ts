@@ -5,6 +5,7 @@
 import type { ToolOrigin } from '../../../artifact/format'
 import type { AskedContext, Message, RequestOptions, UpstreamClient } from '../upstream'
 import type { Member, Route } from './member'
+import type { NameMapOptions } from '../name-map'
 import type { NamingOptions } from './served-names'
 import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
@@ -13,7 +14,7 @@ import { foldedList } from './replicas'
 import { listResources, memberOfUri, resourceRoutes, startedOf } from './resource-routes'
 import type { ResourceRoutes } from './resource-routes'
 import { downRoute, routed, rpcError } from './route-call'
-import { servedNames } from './served-names'
+import { firstOfEach, nameMap, onceEach } from '../name-map'
 
 export interface MergedOptions {
   naming: NamingOptions
@@ -77,16 +78,17 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
   return lists.filter(list => list !== undefined)
 }
 
-/** The members' lists as one, each item renamed; the routes from served name back to the member. */
-function merge(lists: Gathered[], options: MergedOptions, what: string): { items: Record<string, unknown>[], routes: Map<string, Route> } {
-  const listed = lists.flatMap(({ member, items, replicas }) => items.map(item => ({ member, item, replicas })))
-  // In the order of their origins (a collision throws): the i-th served name is the i-th item's.
-  const served = [...servedNames(listed.map(({ member, item }) => ({ server: member.name, name: item.name as string })), options.naming, what).keys()]
+/** The members' lists as one, each item under the name the name map serves it by (one it leaves out, left out); the routes from served name back to the member. */
+function merge(lists: Gathered[], options: MergedOptions & NameMapOptions): { items: Record<string, unknown>[], routes: Map<string, Route> } {
+  const names = nameMap(lists.map(({ member, items }) => ({ server: member.name, names: items.map(item => item.name as string) })), options)
   const routes = new Map<string, Route>()
-  const items = listed.map(({ member, item, replicas }, i) => {
-    routes.set(served[i]!, { server: member.name, name: item.name as string, member, ...(replicas ? { replicas } : {}) })
-    return { ...item, name: served[i] }
-  })
+  const items = lists.flatMap(({ member, items, replicas }) => firstOfEach(items, item => item.name as string).flatMap((item) => {
+    const served = names.served(member.name, item.name as string)
+    if (served === undefined)
+      return []
+    routes.set(served, { server: member.name, name: item.name as string, member, ...(replicas ? { replicas } : {}) })
+    return [{ ...item, name: served }]
+  }))
   return { items, routes }
 }
 
@@ -115,6 +117,13 @@ interface Routes {
   first: boolean
 }
 
+/** The names whose prefixes claim names: each group of replicas, and each member in none. */
+function prefixed(members: readonly Member[], options: MergedOptions): string[] {
+  const groups = Object.entries(options.replicas ?? {})
+  const grouped = new Set(groups.flatMap(([, names]) => names))
+  return [...groups.map(([group]) => group), ...members.filter(member => !grouped.has(member.name)).map(member => member.name)]
+}
+
 const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
 
 type Handle = (message: Message, schema: unknown, requestOptions?: RequestOptions) => Promise<unknown>
@@ -122,19 +131,22 @@ type Handle = (message: Message, schema: unknown, requestOptions?: RequestOption
 /** What the merged client does with each method it sends on: lists merged, names routed, the rest refused. */
 function requestTable(members: readonly Member[], routes: Routes, options: MergedOptions): Record<string, Handle> {
   const live = (): Member[] => liveOf(members)
+  // What the name map leaves out is said once, however often the lists are read; the members are read when a list is (they join after this is made).
+  const tell = onceEach(options.log)
+  const naming = (what: string): MergedOptions & NameMapOptions => ({ ...options, tell, servers: prefixed(members, options), what })
   const table: Record<string, Handle> = {
     'tools/list': async () => {
       if (routes.first) {
         routes.first = false
         await within(Promise.allSettled(members.map(member => member.started)), options.listMs)
       }
-      const merged = merge(foldReplicas(await gathered(live(), 'tools/list', options), members, options), options, 'tool')
+      const merged = merge(foldReplicas(await gathered(live(), 'tools/list', options), members, options), naming('tool'))
       routes.tools = merged.routes
       return { tools: merged.items }
     },
-    'tools/call': (message, schema, requestOptions) => routed(routes.tools.get(message.params?.name as string) ?? downRoute(members, message.params?.name, options.naming), message, schema, requestOptions),
+    'tools/call': (message, schema, requestOptions) => routed(routes.tools.get(message.params?.name as string) ?? downRoute(members, nameMap([], naming('tool')), message.params?.name), message, schema, requestOptions),
     'prompts/list': async () => {
-      const merged = merge(await gathered(live(), 'prompts/list', options), options, 'prompt')
+      const merged = merge(await gathered(live(), 'prompts/list', options), naming('prompt'))
       routes.prompts = merged.routes
       return { prompts: merged.items }
     },

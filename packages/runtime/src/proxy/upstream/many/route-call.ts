@@ -3,10 +3,9 @@
 // its `target` names.
 import type { Message, RequestOptions } from '../upstream'
 import type { Member, Route } from './member'
-import type { NamingOptions } from './served-names'
+import type { NameMap } from '../name-map'
 import { STARTING } from './member'
 import { chosenReplica } from './replicas'
-import { servedName } from './served-names'
 
 export const rpcError = (code: number, message: string): Error => Object.assign(new Error(message), { code })
 
@@ -18,7 +17,7 @@ export async function routed(route: Route | undefined, message: Message, schema:
   if ('error' in chosen)
     return { isError: true, content: [{ type: 'text', text: chosen.error }] }
   const { member, params } = chosen
-  if (!member.client) {
+  if (!member.client || route.unlisted) {
     const text = `The server "${member.name}" behind this proxy is not running (${member.down ?? STARTING}); its tools come back when it does.`
     if (message.method === 'tools/call')
       return { isError: true, content: [{ type: 'text', text }] }
@@ -28,17 +27,13 @@ export async function routed(route: Route | undefined, message: Message, schema:
 }
 
 /**
- * A name no list holds, under the prefix of a server that is down (one never up has listed nothing):
- * routed to it, so the call is told that server is not running rather than that the tool is unknown.
+ * A name no list holds, under the prefix of a member that is down (one never up has listed nothing):
+ * its call is told that member is not running rather than that the tool is unknown; never sent on.
  */
-export function downRoute(members: readonly Member[], name: unknown, naming: NamingOptions): Route | undefined {
-  if (typeof name !== 'string')
-    return undefined
-  const member = members.find((m) => {
-    const prefix = servedName(m.name, '', naming)
-    return !m.client && naming.prefixes?.[m.name] !== '' && name.startsWith(prefix) && name.length > prefix.length
-  })
-  return member && { server: member.name, name: name.slice(servedName(member.name, '', naming).length), member }
+export function downRoute(members: readonly Member[], names: NameMap, name: unknown): Route | undefined {
+  const claimant = typeof name === 'string' ? names.claimant(name) : undefined
+  const member = members.find(m => m.name === claimant && !m.client)
+  return member && { server: member.name, name: name as string, member, unlisted: true }
 }
 
 /** The replica a folded call's `target` names, and its params without it; the error's text where it names none. */

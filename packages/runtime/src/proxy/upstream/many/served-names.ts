@@ -1,7 +1,8 @@
 // What a tool (or a prompt) of one of many servers is called where they are served as one: the
 // server's prefix, a separator, and the tool's own name (`github__create_issue`), made to fit the
 // strictest rule clients apply to names (Copilot in Visual Studio, Kimi, OpenAI's 64 characters:
-// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`), deterministically; two origins that come out the same are refused.
+// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`), deterministically. What is served, and what is left out, is the
+// name map's (../name-map.ts).
 
 /** The strictest tool-name rule clients apply: a letter or `_` first, then letters, digits, `_` and `-`, 64 at most. */
 export const SERVED_NAME = /^[A-Za-z_][\w-]{0,63}$/
@@ -40,19 +41,3 @@ export function servedName(server: string, name: string, options: NamingOptions 
 
 /** Where a served name comes from. */
 export interface NameOrigin { server: string, name: string }
-
-/**
- * Each origin's served name, by served name; two origins that come out the same are an error naming
- * both (a collision is refused, never resolved by order).
- */
-export function servedNames(origins: readonly NameOrigin[], options: NamingOptions = {}, what = 'tool'): Map<string, NameOrigin> {
-  const names = new Map<string, NameOrigin>()
-  for (const origin of origins) {
-    const served = servedName(origin.server, origin.name, options)
-    const taken = names.get(served)
-    if (taken)
-      throw new TypeError(`${what} ${JSON.stringify(taken.name)} of server ${JSON.stringify(taken.server)} and ${what} ${JSON.stringify(origin.name)} of server ${JSON.stringify(origin.server)} would both be served as ${JSON.stringify(served)}: give one of the servers another prefix`)
-    names.set(served, origin)
-  }
-  return names
-}
