@@ -146,6 +146,26 @@ describe('named callers and the audit trail', () => {
     expect(readFileSync(audit, 'utf8').trim().split('\n').map(line => (JSON.parse(line) as { tool: string }).tool)).toEqual(['whoami'])
   })
 
+  it('an audit log the disk cannot take loses its lines and says so once, and the proxy serves on; one in a folder that does not exist stops it at start in one line naming the path', async () => {
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--audit-log', '/dev/full', '--artifact', snapshot, '--', process.execPath, UPSTREAM], ROOT)
+    const client = await clientWith(served.url, '', 'modern')
+    try {
+      for (let n = 0; n < 5; n++)
+        expect(JSON.parse(((await client.callTool({ name: 'whoami', arguments: { n } })).content as { text: string }[])[0]!.text).n).toBe(n)
+      await expect.poll(() => served.stderr()).toContain('the audit log /dev/full cannot be written (ENOSPC)')
+      expect(served.child.exitCode).toBe(null)
+    }
+    finally {
+      await client.close().catch(() => {})
+      await served.close()
+    }
+    expect(served.stderr().split('cannot be written').length).toBe(2)
+    const missing = join(scratch, 'no-such-folder', 'audit.jsonl')
+    const run = spawnSync(process.execPath, [CLI, 'proxy', '--audit-log', missing, '--artifact', snapshot, '--', process.execPath, UPSTREAM], { cwd: ROOT, encoding: 'utf8', input: '' })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(`flatmcp: --audit-log ${missing}: its folder does not exist\n`)
+  })
+
   it('the file is rotated past its size (FILE.1, the one before dropped), and lines that would fall too far behind the disk are dropped and said', async () => {
     const file = join(scratch, 'rotated.jsonl')
     const said: string[] = []

@@ -4,6 +4,7 @@
 import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { LogLevel } from './operator-log'
+import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
@@ -52,6 +53,13 @@ export interface ProxyCommandOptions {
   logLevel?: LogLevel
   /** Where operator lines go. Default: stderr, at `logLevel`. */
   log?: OperatorLog
+}
+
+/** The audit log, its file tried first: one that cannot be opened stops the proxy at start, in one line. */
+async function openAuditLog(file: string, log: OperatorLog): Promise<AuditLog> {
+  const { auditLog, checkAuditFile } = await import('./audit-log')
+  checkAuditFile(file)
+  return auditLog(file, log)
 }
 
 /** What hears each call: the audit log, and at `--log-level debug` a line per call. */
@@ -104,7 +112,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const named = options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined)
   // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
-  const audit = options.auditLog === undefined ? undefined : (await import('./audit-log')).auditLog(options.auditLog, log)
+  const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
   const telemetry = await (await import('./telemetry')).startTelemetry(log)
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
