@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -105,7 +106,7 @@ describe('OpenTelemetry', () => {
     }
   })
 
-  it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta', async () => {
+  it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta; the resource exported names the host and the process, never its command line or environment', async () => {
     const headers: string[] = []
     const handler = createMcpHandler(() => {
       const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
@@ -118,13 +119,22 @@ describe('OpenTelemetry', () => {
     })
     await new Promise(resolve => upstream.once('listening', resolve))
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
-    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50' })
-    const client = await httpClient(served.url, 'modern')
+    const before = received.length
+    // The README's own example: secrets on the command line and in the environment, none of which a collector may see.
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token', 'argv-token-secret-1', '--header', 'Authorization: Bearer header-secret-2', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50', SOME_API_KEY: 'env-secret-3' })
+    const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: 'Bearer argv-token-secret-1' } } }))
     try {
       const result = await client.callTool({ name: 'meta', arguments: { n: '3' } })
       const meta = JSON.parse((result.content as { text: string }[])[0]!.text) as { traceparent?: string }
       expect(meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
       expect(headers).toContain(meta.traceparent)
+      await expect.poll(() => received.slice(before).some(each => each.path === '/v1/traces'), { timeout: 10_000 }).toBe(true)
+      const exported = JSON.stringify(received.slice(before))
+      for (const secret of ['argv-token-secret-1', 'header-secret-2', 'env-secret-3', 'process.command_args', 'process.command_line', 'process.executable.path'])
+        expect(exported).not.toContain(secret)
+      const resource = (received.slice(before).find(each => each.path === '/v1/traces')!.body.resourceSpans[0].resource.attributes as OtlpSpan['attributes']).map(each => each.key)
+      expect(resource).toEqual(expect.arrayContaining(['service.name', 'host.name', 'process.pid', 'process.runtime.name']))
     }
     finally {
       await client.close()
