@@ -9,7 +9,7 @@ import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
@@ -103,7 +103,7 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
  * is compiled behind it: the first `tools/list` is what waits.
  */
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
-  const log = options.log ?? operatorLog(options.logLevel)
+  const log = options.log ?? operatorLog(options.logLevel, logLine)
   const snapshot = options.artifact === undefined ? undefined : readSnapshotFile(options.artifact)
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.

@@ -8,6 +8,7 @@ import type { Member } from './member'
 import { STARTING } from './member'
 import type { MergedClient } from './merged-client'
 import type { NamingOptions } from './served-names'
+import { escapeControl } from '../../../util/control-chars'
 import { connectUpstream } from '../connect'
 import { ProxySetupError } from '../setup-error'
 import { mergedClient } from './merged-client'
@@ -60,8 +61,8 @@ const MAX_HEARD = 1000
 const STDERR_CHARS_PER_SECOND = 64 * 1024
 
 /**
- * A member command's stderr on the proxy's, each line led by its name (`[memory] …`); while it is
- * down, a line it wrote at an earlier try (digits aside: times, process ids) is not written again.
+ * A member command's stderr on the proxy's, each line led by its name (`[memory] …`), its control
+ * characters escaped (a carriage return cannot rewrite the prefix); while it is down, a line it wrote at an earlier try (digits aside: times, process ids) is not written again.
  */
 function memberStderr(name: string, life: Life, write: (line: string) => void): (line: string) => void {
   const second = { start: 0, chars: 0 }
@@ -80,7 +81,7 @@ function memberStderr(name: string, life: Life, write: (line: string) => void): 
       return
     if (life.heard.size < MAX_HEARD)
       life.heard.add(key)
-    write(`[${name}] ${line}`)
+    write(`[${name}] ${escapeControl(line)}`)
   }
 }
 
