@@ -12,6 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { CALLER_TEXT_CHARS } from '../packages/runtime/src/util/caller-text'
 import { ROOT } from './support/client'
 import { CLI, httpClient, startListening } from './support/proxy'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
@@ -140,6 +141,46 @@ describe('OpenTelemetry', () => {
       await client.close()
       await served.close()
       upstream.close()
+    }
+  })
+
+  it('a caller\'s made-up text is cut to its stated length wherever it is written (audit, debug log, span names and attributes, metrics), and unknown tool names are one metric series', async () => {
+    const before = received.length
+    const audit = join(scratch, 'long-names.jsonl')
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--audit-log', audit, '--log-level', 'debug', '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_METRIC_EXPORT_INTERVAL: '200',
+    })
+    const long = (n: number): string => `${n}${'x'.repeat(2 ** 20)}`
+    const post = (id: unknown, method: string, params: unknown): Promise<Response> => fetch(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    })
+    try {
+      for (let n = 0; n < 3; n++)
+        expect((await post(long(n).slice(0, 100_000), 'tools/call', { name: long(n), arguments: {} })).status).toBe(200)
+      expect((await post(7, 'tools/call', { name: 'whoami', arguments: { n: 1 } })).status).toBe(200)
+      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(4)
+      const cut = (n: number): string => `${long(n).slice(0, CALLER_TEXT_CHARS)}…`
+      expect(readFileSync(audit, 'utf8').split('\n').filter(Boolean).map(line => (JSON.parse(line) as { tool: string }).tool)).toEqual([cut(0), cut(1), cut(2), 'whoami'])
+      await expect.poll(() => served.stderr().split('\n').filter(line => line.startsWith('flatmcp proxy: call ')).length).toBe(4)
+      for (const line of served.stderr().split('\n'))
+        expect(line.length).toBeLessThan(CALLER_TEXT_CHARS + 200)
+      await expect.poll(() => received.slice(before).filter(each => each.path === '/v1/traces').flatMap(each => JSON.stringify(each.body).match(/"name":"tools\/call/g) ?? []).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4)
+      const points = (): string[] => received.slice(before).filter(each => each.path === '/v1/metrics').flatMap(each => JSON.stringify(each.body).match(/"key":"gen_ai\.tool\.name","value":\{"stringValue":"[^"]*"/g) ?? [])
+      await expect.poll(() => new Set(points()).size, { timeout: 10_000 }).toBe(2)
+      expect([...new Set(points())].map(point => /"stringValue":"([^"]*)"/.exec(point)![1]).sort()).toEqual(['_OTHER', 'whoami'])
+      // No export holds more than the stated length of anything the caller sent.
+      for (const each of received.slice(before))
+        expect(JSON.stringify(each.body)).not.toMatch(new RegExp(`x{${CALLER_TEXT_CHARS + 1}}`))
+      expect(spans().filter(span => span.kind === 2 && span.name.startsWith('tools/call')).map(span => span.name)).toEqual(expect.arrayContaining(['tools/call', 'tools/call whoami']))
+    }
+    finally {
+      await served.close()
     }
   })
 
