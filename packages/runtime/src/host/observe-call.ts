@@ -11,6 +11,8 @@ export interface CallFacts {
   args: unknown
   authInfo?: unknown
   profile?: string
+  /** The request's JSON-RPC id. */
+  id?: string | number
 }
 
 /** The caller's name where the serving face put one in `authInfo.clientId`. */
@@ -31,6 +33,7 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
         time,
         tool: callerText(observed.tool ?? facts.tool),
         ...(caller === undefined ? {} : { caller: callerText(caller) }),
+        ...(facts.id === undefined ? {} : { id: typeof facts.id === 'number' ? facts.id : callerText(facts.id) }),
         ...(facts.profile === undefined ? {} : { profile: facts.profile }),
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
@@ -76,6 +79,6 @@ export type CallWay = Omit<IncomingRequest, 'method' | 'tool'>
 export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: { tool?: string, input?: unknown }) => Promise<T>): Promise<T> {
   const { onCall, telemetry } = watch
   const observed = onCall ? {} : undefined
-  const run = (): Promise<T> => onCall ? observeCall(onCall, facts, observed!, () => call(observed)) : call()
+  const run = (): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed)) : call()
   return telemetry ? telemetry.serve({ method: 'tools/call', tool: facts.tool, ...way }, run) : run()
 }
