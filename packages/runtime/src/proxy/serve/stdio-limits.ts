@@ -26,30 +26,34 @@ function cancelled(message: JsonRpcMessage): unknown {
  */
 export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRefused?: (refused: RefusedCall) => void): void {
   const take = callerLimits({}, limits)
-  const running = new Map<unknown, () => void>()
+  // By id, the places its requests hold: an id sent again while its request runs takes a place too.
+  const running = new Map<unknown, (() => void)[]>()
   const release = (id: unknown): void => {
-    running.get(id)?.()
-    running.delete(id)
+    const held = running.get(id)
+    held?.shift()?.()
+    if (held?.length === 0)
+      running.delete(id)
   }
   const receive = transport.onmessage!
+  // A refusal goes out past the count below: it frees no place (its id may be another request's, running).
+  const send = transport.send.bind(transport)
   transport.onmessage = (message) => {
     const { id } = message as { id?: unknown }
-    if (!sentUpstream(message) || running.has(id)) {
+    if (!sentUpstream(message)) {
       release(cancelled(message))
       receive(message)
       return
     }
     const taken = take(undefined, 1)
     if ('release' in taken) {
-      running.set(id, taken.release)
+      running.set(id, [...running.get(id) ?? [], taken.release])
       receive(message)
       return
     }
     onRefused?.(refusedCall(message, undefined, taken.why))
     const refusal = `The client is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`
-    void transport.send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
+    void send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
   }
-  const send = transport.send.bind(transport)
   transport.send = async (message) => {
     const { id, method } = message as { id?: unknown, method?: unknown }
     if (method === undefined)
