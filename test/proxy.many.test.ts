@@ -340,6 +340,23 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
+  it('one server behind the proxy that floods its stderr has 64 KiB a second of it passed on, the rest left out and said, and is served meanwhile', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', process.execPath, MISBEHAVING, 'shout'])
+    try {
+      const began = Date.now()
+      expect(await names(proxied)).toEqual(['echo'])
+      await expect.poll(() => proxied.stderr().split('left out').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
+      const seconds = (Date.now() - began) / 1000
+      expect(proxied.stderr()).toContain('[the upstream] … (its stderr past 64 KiB a second is left out)')
+      const shouted = proxied.stderr().split('\n').filter(line => line.startsWith('shout'))
+      expect(shouted.join('\n').length).toBeLessThanOrEqual(64 * 1024 * (Math.ceil(seconds) + 1))
+      expect(textOf(await proxied.client.callTool({ name: 'echo', arguments: { text: 'still' } }))).toBe(JSON.stringify({ text: 'still' }))
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+
   it('serves the whole set over HTTP too, in both protocol eras, each profile at its route', async () => {
     const file = configFile('http.json', {
       well: commandEntry([process.execPath, MISBEHAVING, 'well']),

@@ -9,6 +9,7 @@ import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
 import { commandName } from './command-name'
 import { escapeControl } from '../../util/control-chars'
+import { STDERR_CUT, stderrBudget } from './stderr-budget'
 
 /** A JSON-RPC message, as the transport reads and writes it. */
 type Message = Record<string, unknown>
@@ -42,8 +43,11 @@ function readLines(stream: NodeJS.ReadableStream, line: (text: string) => void):
   stream.on('end', () => pending === '' || line(pending))
 }
 
-/** A command's stderr line on the proxy's, its control characters escaped (none can rewrite the operator's screen). */
-const passedOn = (line: string): void => void process.stderr.write(`${escapeControl(line)}\n`)
+/** A command's stderr lines on the proxy's, their control characters escaped (none can rewrite the operator's screen), within `stderrBudget`. */
+const passedOn = (): ((line: string) => void) => {
+  const write = (line: string): void => void process.stderr.write(`${line}\n`)
+  return stderrBudget(line => write(escapeControl(line)), () => write(`[the upstream] ${STDERR_CUT}`))
+}
 
 /** A command started, and what a log line may say of it. */
 export interface StartedCommand {
@@ -72,7 +76,7 @@ export function startCommand(target: CommandTarget): StartedCommand {
   const windows = process.platform === 'win32'
   const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'pipe'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
   endsWithProcess(child)
-  readLines(child.stderr!, target.stderr ?? passedOn)
+  readLines(child.stderr!, target.stderr ?? passedOn())
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', error => reject(new ProxySetupError(error.message, { cause: error })))
