@@ -309,9 +309,14 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
     expect(parseOnly(serve, { CI_TOKEN: 'c', ALICE_TOKEN: 'a' }), where(callers!)).toEqual({ code: 0, output: '' })
     // The check reads the file: a variable not set is refused.
     expect(parseOnly(serve, { CI_TOKEN: 'c' }).code).toBe(2)
-    const [line] = blocks.filter(block => kindOf(block) === 'audit line')
-    const written = auditLine({ time: '', tool: 't', upstream: 'u', outcome: 'ok', durationMs: 0, repaired: [] })
-    expect(Object.keys(JSON.parse(line!.text) as object), where(line!)).toEqual(Object.keys(JSON.parse(written) as object))
+    // Each line of the example as the audit log writes one of its method and outcome.
+    const [block] = blocks.filter(block => kindOf(block) === 'audit line')
+    for (const line of block!.text.trim().split('\n').map(text => JSON.parse(text) as { method: string, outcome: string })) {
+      const written = line.outcome === 'refused'
+        ? auditLine({ time: '', id: 1, method: line.method, tool: 't', outcome: 'refused', why: '' })
+        : auditLine({ time: '', id: 1, tool: 't', upstream: 'u', outcome: 'ok', durationMs: 0, repaired: [], ...(line.method === 'tools/call' ? {} : { method: line.method }) })
+      expect(Object.keys(line), where(block!)).toEqual(Object.keys(JSON.parse(written) as object))
+    }
   })
 
   it('a failed validation\'s text is what the example server answers', async () => {

@@ -1,5 +1,5 @@
 // Named callers of `flatmcp proxy --http` (`--callers`), each limited on its own, and the audit
-// trail (`--audit-log`): one JSON line per call naming the caller's credential, never a value sent,
+// trail (`--audit-log`): one JSON line per request sent upstream or refused, naming the caller's credential, never a value sent,
 // a result or a token; the file rotated past its size.
 import type { ProxiedCall } from '@flatmcp/runtime/proxy'
 import { spawnSync } from 'node:child_process'
@@ -52,13 +52,15 @@ describe('named callers and the audit trail', () => {
       const refused = await rawCall(served.url, 'ci-secret-1')
       expect(refused.status).toBe(429)
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-      expect((await refused.json() as { error: { message: string } }).error.message).toMatch(/^Caller "ci" is at its limit \(3 calls a minute\); try again in \d+ s\.$/)
+      const answer = await refused.json() as { id: unknown, error: { message: string } }
+      expect(answer.error.message).toMatch(/^Caller "ci" is at its limit \(3 calls a minute\); try again in \d+ s\.$/)
+      expect(answer.id).toBe(1)
       // Alice's calls are hers alone: ci at its limit takes nothing from her.
       for (let n = 0; n < 10; n++)
         expect((await alice.callTool({ name: 'whoami', arguments: { n: String(515_150 + n) } })).isError).not.toBe(true)
       expect((await rawCall(served.url, 'nobody')).status).toBe(401)
       // Written behind the calls: all thirteen lines, soon after.
-      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(13)
+      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(15)
     }
     catch (error) {
       throw new Error(`${(error as Error).message}\n${served.stderr()}`, { cause: error })
@@ -67,10 +69,15 @@ describe('named callers and the audit trail', () => {
       await Promise.all(clients.map(client => client.close().catch(() => {})))
       await served.close()
     }
-    const lines = readFileSync(audit, 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
+    const all = readFileSync(audit, 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
+    // The two refusals are audited too, each with its request id and the limit it met.
+    const refusals = all.filter(line => line.outcome === 'refused')
+    expect(refusals.map(line => Object.keys(line))).toEqual([0, 1].map(() => ['time', 'caller', 'id', 'method', 'tool', 'outcome', 'why']))
+    expect(refusals.map(({ caller, id, method, tool, why }) => ({ caller, id, method, tool, why }))).toEqual([expect.objectContaining({ caller: 'ci', method: 'tools/call', tool: 'whoami', why: '3 calls a minute' }), { caller: 'ci', id: 1, method: 'tools/call', tool: 'whoami', why: '3 calls a minute' }])
+    const lines = all.filter(line => line.outcome !== 'refused')
     expect(lines.map(line => line.caller)).toEqual([...Array.from({ length: 3 }, () => 'ci'), ...Array.from({ length: 10 }, () => 'alice')])
     for (const line of lines) {
-      expect(Object.keys(line)).toEqual(['time', 'caller', 'tool', 'upstream', 'outcome', 'durationMs', 'repaired'])
+      expect(Object.keys(line)).toEqual(['time', 'caller', 'id', 'method', 'tool', 'upstream', 'outcome', 'durationMs', 'repaired'])
       expect(line).toMatchObject({ tool: 'whoami', upstream: 'replica-upstream', outcome: 'ok', repaired: ['/n'] })
       expect(Number.isNaN(Date.parse(line.time as string))).toBe(false)
     }
@@ -95,7 +102,9 @@ describe('named callers and the audit trail', () => {
       expect(refused?.data?.retryAfter).toBe(wait)
       // The session goes on: the list is not a call.
       expect((await served.client.listTools()).tools.map(tool => tool.name)).toEqual(['whoami'])
-      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(2)
+      // The two calls, and the refusal.
+      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(3)
+      expect(readFileSync(audit, 'utf8').split('\n').filter(Boolean).map(line => (JSON.parse(line) as { outcome: string }).outcome)).toEqual(['ok', 'ok', 'refused'])
     }
     finally {
       await served.close()
@@ -104,6 +113,55 @@ describe('named callers and the audit trail', () => {
     const run = spawnSync(process.execPath, [CLI, 'proxy', '--callers', callers, '--', process.execPath, UPSTREAM], { cwd: ROOT, encoding: 'utf8', input: '' })
     expect(run.status).toBe(2)
     expect(run.stderr).toContain(`--callers ${callers}: over stdio only the entry named "stdio" applies`)
+  })
+
+  it('limits and the audit cover every request that goes upstream: a resource read counts, past the limit it is refused (audited with its id and why) and never reaches the upstream, over stdio and HTTP', async () => {
+    const callers = join(scratch, 'every-method.json')
+    writeFileSync(callers, JSON.stringify({ callers: { stdio: { callsPerMinute: 2 }, ci: { token: 'ci-secret-9', callsPerMinute: 2 } } }))
+    const audit = join(scratch, 'every-method.jsonl')
+    const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--callers', callers, '--audit-log', audit, '--log-level', 'debug', '--env', 'RESOURCES=1', '--', process.execPath, UPSTREAM])
+    try {
+      expect((await served.client.callTool({ name: 'whoami', arguments: { n: 1 } })).isError).not.toBe(true)
+      const client = served.client as unknown as Client
+      expect((await client.readResource({ uri: 'mem://note' })).contents).toEqual([{ uri: 'mem://note', text: 'read 1' }])
+      const refused = await client.readResource({ uri: 'mem://note' }).then(() => undefined, (error: unknown) => error as { code: number, message: string })
+      expect(refused?.code).toBe(-32000)
+      expect(refused?.message).toMatch(/^The client is at its limit \(2 calls a minute\)/)
+      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(3)
+      await expect.poll(served.stderr).toMatch(/flatmcp proxy: resources\/read "mem:\/\/note" → refused \(2 calls a minute\)/)
+      expect(served.stderr()).toMatch(/flatmcp proxy: resources\/read "mem:\/\/note" \(replica-upstream\) → ok in \d+ ms/)
+    }
+    finally {
+      await served.close()
+    }
+    const lines = readFileSync(audit, 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
+    expect(lines.map(({ method, tool, uri, outcome, why }) => ({ method, tool, uri, outcome, why }))).toEqual([
+      { method: 'tools/call', tool: 'whoami', uri: undefined, outcome: 'ok', why: undefined },
+      { method: 'resources/read', tool: undefined, uri: 'mem://note', outcome: 'ok', why: undefined },
+      { method: 'resources/read', tool: undefined, uri: 'mem://note', outcome: 'refused', why: '2 calls a minute' },
+    ])
+    expect(lines.every(line => typeof line.id === 'number')).toBe(true)
+    expect(lines[2]!.id).not.toBe(lines[1]!.id)
+
+    const http = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--callers', callers, '--env', 'RESOURCES=1', '--', process.execPath, UPSTREAM], ROOT)
+    try {
+      const read = (id: unknown): Promise<Response> => fetch(http.url, {
+        method: 'POST',
+        headers: { 'authorization': 'Bearer ci-secret-9', 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify(Array.isArray(id) ? id.map(each => ({ jsonrpc: '2.0', id: each, method: 'resources/read', params: { uri: 'mem://note' } })) : { jsonrpc: '2.0', id, method: 'resources/read', params: { uri: 'mem://note' } }),
+      })
+      for (const id of ['a', 'b'])
+        expect((await read(id)).status).toBe(200)
+      const refused = await read('c')
+      expect(refused.status).toBe(429)
+      expect(await refused.json()).toMatchObject({ id: 'c', error: { code: -32000 } })
+      const batch = await read(['d', 'e'])
+      expect(batch.status).toBe(429)
+      expect((await batch.json() as { id: unknown }[]).map(answer => answer.id)).toEqual(['d', 'e'])
+    }
+    finally {
+      await http.close()
+    }
   })
 
   it('a callers file that is off is refused naming the file and the JSON path', () => {
@@ -144,6 +202,26 @@ describe('named callers and the audit trail', () => {
     }
     expect(served.stderr()).toContain('flatmcp proxy: the upstream server ended; stopping')
     expect(readFileSync(audit, 'utf8').trim().split('\n').map(line => (JSON.parse(line) as { tool: string }).tool)).toEqual(['whoami'])
+  })
+
+  it('an audit log the disk cannot take loses its lines and says so once, and the proxy serves on; one in a folder that does not exist stops it at start in one line naming the path', async () => {
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--audit-log', '/dev/full', '--artifact', snapshot, '--', process.execPath, UPSTREAM], ROOT)
+    const client = await clientWith(served.url, '', 'modern')
+    try {
+      for (let n = 0; n < 5; n++)
+        expect(JSON.parse(((await client.callTool({ name: 'whoami', arguments: { n } })).content as { text: string }[])[0]!.text).n).toBe(n)
+      await expect.poll(() => served.stderr()).toContain('the audit log /dev/full cannot be written (ENOSPC)')
+      expect(served.child.exitCode).toBe(null)
+    }
+    finally {
+      await client.close().catch(() => {})
+      await served.close()
+    }
+    expect(served.stderr().split('cannot be written').length).toBe(2)
+    const missing = join(scratch, 'no-such-folder', 'audit.jsonl')
+    const run = spawnSync(process.execPath, [CLI, 'proxy', '--audit-log', missing, '--artifact', snapshot, '--', process.execPath, UPSTREAM], { cwd: ROOT, encoding: 'utf8', input: '' })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toBe(`flatmcp: --audit-log ${missing}: its folder does not exist\n`)
   })
 
   it('the file is rotated past its size (FILE.1, the one before dropped), and lines that would fall too far behind the disk are dropped and said', async () => {

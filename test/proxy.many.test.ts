@@ -310,6 +310,53 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
     }
   })
 
+  it('a server\'s stderr reaches the operator with its control characters escaped: a carriage return cannot rewrite its name\'s prefix, nor a sequence set a title or clear the screen', async () => {
+    const written: string[] = []
+    const gateway = await createGateway([
+      { name: 'well', target: { command: [process.execPath, MISBEHAVING, 'well'] } },
+      { name: 'forger', target: { command: [process.execPath, MISBEHAVING, 'forge'] } },
+    ], { stderr: line => written.push(line), log: () => {} })
+    try {
+      await gateway.ready
+      await expect.poll(() => written.length, { timeout: 30_000 }).toBe(2)
+      expect(written).toEqual([
+        '[forger] starting\\r[well] all good',
+        '[forger] \\x1b]0;pwned\\x07\\x1b[2J\\x1b[Hcleared \\x9b31m c1 \\x7f del\tend',
+      ])
+    }
+    finally {
+      await gateway.close()
+    }
+    // One server behind the proxy writes on its stderr through the same escape.
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', process.execPath, MISBEHAVING, 'forge'])
+    try {
+      await expect.poll(proxied.stderr, { timeout: 30_000 }).toContain('cleared')
+      expect(proxied.stderr()).toContain('starting\\r[well] all good\n\\x1b]0;pwned\\x07\\x1b[2J')
+      // eslint-disable-next-line no-control-regex
+      expect(proxied.stderr()).not.toMatch(/[\r\x1B\x7F-\x9F]/)
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+
+  it('one server behind the proxy that floods its stderr has 64 KiB a second of it passed on, the rest left out and said, and is served meanwhile', async () => {
+    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', process.execPath, MISBEHAVING, 'shout'])
+    try {
+      const began = Date.now()
+      expect(await names(proxied)).toEqual(['echo'])
+      await expect.poll(() => proxied.stderr().split('left out').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
+      const seconds = (Date.now() - began) / 1000
+      expect(proxied.stderr()).toContain('[the upstream] … (its stderr past 64 KiB a second is left out)')
+      const shouted = proxied.stderr().split('\n').filter(line => line.startsWith('shout'))
+      expect(shouted.join('\n').length).toBeLessThanOrEqual(64 * 1024 * (Math.ceil(seconds) + 1))
+      expect(textOf(await proxied.client.callTool({ name: 'echo', arguments: { text: 'still' } }))).toBe(JSON.stringify({ text: 'still' }))
+    }
+    finally {
+      await proxied.close()
+    }
+  })
+
   it('serves the whole set over HTTP too, in both protocol eras, each profile at its route', async () => {
     const file = configFile('http.json', {
       well: commandEntry([process.execPath, MISBEHAVING, 'well']),

@@ -8,9 +8,11 @@ import type { AddressInfo } from 'node:net'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { CALLER_TEXT_CHARS } from '../packages/runtime/src/util/caller-text'
 import { ROOT } from './support/client'
 import { CLI, httpClient, startListening } from './support/proxy'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
@@ -105,7 +107,7 @@ describe('OpenTelemetry', () => {
     }
   })
 
-  it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta', async () => {
+  it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta; the resource exported names the host and the process, never its command line or environment', async () => {
     const headers: string[] = []
     const handler = createMcpHandler(() => {
       const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
@@ -118,18 +120,67 @@ describe('OpenTelemetry', () => {
     })
     await new Promise(resolve => upstream.once('listening', resolve))
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
-    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50' })
-    const client = await httpClient(served.url, 'modern')
+    const before = received.length
+    // The README's own example: secrets on the command line and in the environment, none of which a collector may see.
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token', 'argv-token-secret-1', '--header', 'Authorization: Bearer header-secret-2', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50', SOME_API_KEY: 'env-secret-3' })
+    const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: 'Bearer argv-token-secret-1' } } }))
     try {
       const result = await client.callTool({ name: 'meta', arguments: { n: '3' } })
       const meta = JSON.parse((result.content as { text: string }[])[0]!.text) as { traceparent?: string }
       expect(meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
       expect(headers).toContain(meta.traceparent)
+      await expect.poll(() => received.slice(before).some(each => each.path === '/v1/traces'), { timeout: 10_000 }).toBe(true)
+      const exported = JSON.stringify(received.slice(before))
+      for (const secret of ['argv-token-secret-1', 'header-secret-2', 'env-secret-3', 'process.command_args', 'process.command_line', 'process.executable.path'])
+        expect(exported).not.toContain(secret)
+      const resource = (received.slice(before).find(each => each.path === '/v1/traces')!.body.resourceSpans[0].resource.attributes as OtlpSpan['attributes']).map(each => each.key)
+      expect(resource).toEqual(expect.arrayContaining(['service.name', 'host.name', 'process.pid', 'process.runtime.name']))
     }
     finally {
       await client.close()
       await served.close()
       upstream.close()
+    }
+  })
+
+  it('a caller\'s made-up text is cut to its stated length wherever it is written (audit, debug log, span names and attributes, metrics), and unknown tool names are one metric series', async () => {
+    const before = received.length
+    const audit = join(scratch, 'long-names.jsonl')
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--audit-log', audit, '--log-level', 'debug', '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_METRIC_EXPORT_INTERVAL: '200',
+    })
+    const long = (n: number): string => `${n}${'x'.repeat(2 ** 20)}`
+    const post = (id: unknown, method: string, params: unknown): Promise<Response> => fetch(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    })
+    try {
+      for (let n = 0; n < 3; n++)
+        expect((await post(long(n).slice(0, 100_000), 'tools/call', { name: long(n), arguments: {} })).status).toBe(200)
+      expect((await post(7, 'tools/call', { name: 'whoami', arguments: { n: 1 } })).status).toBe(200)
+      await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(4)
+      const cut = (n: number): string => `${long(n).slice(0, CALLER_TEXT_CHARS)}…`
+      expect(readFileSync(audit, 'utf8').split('\n').filter(Boolean).map(line => (JSON.parse(line) as { tool: string }).tool)).toEqual([cut(0), cut(1), cut(2), 'whoami'])
+      await expect.poll(() => served.stderr().split('\n').filter(line => line.startsWith('flatmcp proxy: call ')).length).toBe(4)
+      for (const line of served.stderr().split('\n'))
+        expect(line.length).toBeLessThan(CALLER_TEXT_CHARS + 200)
+      await expect.poll(() => received.slice(before).filter(each => each.path === '/v1/traces').flatMap(each => JSON.stringify(each.body).match(/"name":"tools\/call/g) ?? []).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4)
+      const points = (): string[] => received.slice(before).filter(each => each.path === '/v1/metrics').flatMap(each => JSON.stringify(each.body).match(/"key":"gen_ai\.tool\.name","value":\{"stringValue":"[^"]*"/g) ?? [])
+      await expect.poll(() => new Set(points()).size, { timeout: 10_000 }).toBe(2)
+      expect([...new Set(points())].map(point => /"stringValue":"([^"]*)"/.exec(point)![1]).sort()).toEqual(['_OTHER', 'whoami'])
+      // No export holds more than the stated length of anything the caller sent.
+      for (const each of received.slice(before))
+        expect(JSON.stringify(each.body)).not.toMatch(new RegExp(`x{${CALLER_TEXT_CHARS + 1}}`))
+      expect(spans().filter(span => span.kind === 2 && span.name.startsWith('tools/call')).map(span => span.name)).toEqual(expect.arrayContaining(['tools/call', 'tools/call whoami']))
+    }
+    finally {
+      await served.close()
     }
   })
 

@@ -2,7 +2,8 @@
 // MODE [--starts file]`. `well`: answers everything at once; `hang`: answers its handshake and never
 // its tools/list or calls; `flood`: answers, and once it has listed its tools writes lines that are
 // not JSON-RPC as fast as its output drains; `shout`: answers, and once listed writes lines on stderr
-// as fast as they drain. Each start is one line appended to the --starts file. Its one tool, `echo`,
+// as fast as they drain; `forge`: answers, and writes on stderr at start a line whose carriage return
+// would rewrite its name's prefix, a terminal title and a clear-screen sequence. Each start is one line appended to the --starts file. Its one tool, `echo`,
 // says its arguments back.
 import { appendFileSync } from 'node:fs'
 import process from 'node:process'
@@ -13,6 +14,8 @@ const mode = process.argv[2] ?? 'well'
 const startsAt = process.argv.indexOf('--starts')
 if (startsAt >= 0)
   appendFileSync(process.argv[startsAt + 1], `${process.pid}\n`)
+if (mode === 'forge')
+  process.stderr.write('starting\r[well] all good\n\x1B]0;pwned\x07\x1B[2J\x1B[Hcleared \x9B31m c1 \x7F del\tend\n')
 const write = message => process.stdout.write(`${JSON.stringify(message)}\n`)
 const answers = {
   'initialize': params => ({ protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: `misbehaving-${mode}`, version: '1.0.0' } }),

@@ -3,7 +3,8 @@
 // `_meta` it was called with. It starts in milliseconds, so a test can run several. With
 // HUNG_AFTER_LIST set, it answers nothing once it has listed its tools (a server stuck mid-run);
 // with EXIT_AFTER_CALL, it exits once it has answered a call (a server that crashes); TOOL_NAME
-// names the tool otherwise (a name some clients refuse).
+// names the tool otherwise (a name some clients refuse); with RESOURCES, it serves resources too, each
+// read answered with how many reads it has had.
 import { createInterface } from 'node:readline'
 import { setTimeout } from 'node:timers'
 
@@ -16,18 +17,21 @@ const tools = [{
 const send = message => process.stdout.write(`${JSON.stringify(message)}\n`)
 
 let listed = false
+let reads = 0
 createInterface({ input: process.stdin }).on('line', (line) => {
   const { id, method, params } = JSON.parse(line)
   if (id === undefined || (listed && process.env.HUNG_AFTER_LIST))
     return
   if (method === 'initialize')
-    return send({ jsonrpc: '2.0', id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'replica-upstream', version: '1.0.0' } } })
+    return send({ jsonrpc: '2.0', id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {}, ...(process.env.RESOURCES ? { resources: {} } : {}) }, serverInfo: { name: 'replica-upstream', version: '1.0.0' } } })
   if (method === 'ping')
     return send({ jsonrpc: '2.0', id, result: {} })
   if (method === 'tools/list') {
     listed = true
     return send({ jsonrpc: '2.0', id, result: { tools } })
   }
+  if (method === 'resources/read' && process.env.RESOURCES)
+    return send({ jsonrpc: '2.0', id, result: { contents: [{ uri: params.uri, text: `read ${++reads}` }] } })
   if (method === 'tools/call' && params.name === name) {
     const answer = { replica: process.env.REPLICA ?? '', n: params.arguments?.n, meta: params._meta ?? {} }
     send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } })

@@ -27,4 +27,11 @@ describe('operatorLog', () => {
     // The upstream names itself: a line break in its name cannot start a forged line.
     expect(callLine({ ...call, upstream: 'chat\nflatmcp proxy: forged' }).split('\n')).toHaveLength(1)
   })
+
+  it('says another request that went upstream by its method and what it names, and a refusal by the limit it met', () => {
+    const read = { time: '2026-12-05T00:00:00.000Z', method: 'resources/read', tool: 'file:///a', upstream: 'files', outcome: 'ok' as const, durationMs: 3, repaired: [] }
+    expect(callLine(read)).toBe('flatmcp proxy: resources/read "file:///a" (files) → ok in 3 ms')
+    expect(callLine({ ...read, method: 'prompts/list', tool: '' })).toBe('flatmcp proxy: prompts/list (files) → ok in 3 ms')
+    expect(callLine({ time: read.time, caller: 'ci', id: 4, method: 'tools/call', tool: 'whoami', outcome: 'refused', why: '3 calls a minute' })).toBe('flatmcp proxy: call "whoami" by ci → refused (3 calls a minute)')
+  })
 })

@@ -77,6 +77,29 @@ describe('callers', () => {
     expect(written.map(message => [message.id, message.error?.code])).toEqual([[3, -32000], [1, undefined], [6, -32000]])
   })
 
+  it('over stdio every request sent upstream counts, a resource read as a tool call, and an id sent again while its request runs counts again', async () => {
+    const transport = new StdioTransport(new PassThrough(), new PassThrough())
+    const written: { id?: unknown, error?: { code: number } }[] = []
+    transport.send = async (message) => {
+      written.push(message as never)
+    }
+    const passed: unknown[] = []
+    transport.onmessage = message => passed.push((message as { id?: unknown }).id)
+    const refused: unknown[] = []
+    limitStdio(transport, { inFlight: 1 }, refusal => refused.push(refusal))
+    transport.onmessage!({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } })
+    transport.onmessage!({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } })
+    transport.onmessage!({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'file:///a' } })
+    transport.onmessage!({ jsonrpc: '2.0', id: 3, method: 'ping' })
+    await new Promise(resolve => setImmediate(resolve))
+    expect(passed).toEqual([1, 3])
+    expect(written.map(message => [message.id, message.error?.code])).toEqual([[1, -32000], [2, -32000]])
+    expect(refused).toEqual([
+      expect.objectContaining({ id: 1, method: 'tools/call', tool: 't', outcome: 'refused', why: '1 calls at once' }),
+      expect.objectContaining({ id: 2, method: 'resources/read', tool: 'file:///a', outcome: 'refused', why: '1 calls at once' }),
+    ])
+  })
+
   it('changed paths are JSON Pointers of what differs, keys escaped, and none for equal values', () => {
     expect(changedPaths({ n: '7', a: { 'b/c': [1, 2] }, same: 1 }, { n: 7, a: { 'b/c': [1, 3] }, same: 1 })).toEqual(['/n', '/a/b~1c/1'])
     expect(changedPaths({ flat: 'x' }, { nested: { flat: 'x' } })).toEqual(['/flat', '/nested'])

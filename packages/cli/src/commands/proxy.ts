@@ -31,7 +31,7 @@ export const proxy: Command = {
     ['--allow-origin origin', 'a browser origin allowed beyond loopback (repeatable)'],
     ['--allow-host name', 'a Host header allowed beyond loopback (repeatable)'],
     ['', 'operating it'],
-    ['--audit-log file', 'one JSON line per call: caller, tool, outcome, time, repaired paths (never a value)'],
+    ['--audit-log file', 'one JSON line per request sent upstream or refused at a limit: caller, id, method, tool, outcome, time, repaired paths (never a value)'],
     ['--check', 'connect, read the list, apply the overrides, compile every profile, say what would be served and exit: 0, or 1 where the overrides name what the upstream does not list'],
   ],
   examples: [

@@ -1,7 +1,7 @@
 // `--log-level`: which of the proxy's operator lines reach stderr. A line without a level is one
 // the operator may need to act on (a fallback, a drift, an upstream lost): `warn`. Nothing here
 // loads the runtime: the commands read `LOG_LEVELS` as they parse their arguments.
-import type { OperatorLog, ProxiedCall } from '@flatmcp/runtime/proxy'
+import type { OperatorLog, ProxiedCall, RefusedCall } from '@flatmcp/runtime/proxy'
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
@@ -15,8 +15,17 @@ export function operatorLog(level: LogLevel = 'info', write = (line: string): vo
   }
 }
 
-/** A call as `--log-level debug` says it: tool, upstream, outcome, time and the paths repaired (never a value); the upstream's words escaped, as they are its own. */
-export function callLine(call: ProxiedCall): string {
+/**
+ * A call as `--log-level debug` says it: tool (or another request's method and what it names),
+ * upstream, outcome, time and the paths repaired (never a value), or the limit that refused it; the
+ * upstream's words escaped, as they are its own.
+ */
+export function callLine(call: ProxiedCall | RefusedCall): string {
+  const method = call.method ?? 'tools/call'
+  const what = `${method === 'tools/call' ? 'call' : method}${call.tool ? ` ${JSON.stringify(call.tool)}` : ''}`
+  const by = call.caller ? ` by ${call.caller}` : ''
+  if (call.outcome === 'refused')
+    return `flatmcp proxy: ${what}${by} → refused (${call.why})`
   const repaired = call.repaired.length > 0 ? `; repaired ${call.repaired.join(', ')}` : ''
-  return `flatmcp proxy: call ${JSON.stringify(call.tool)} (${JSON.stringify(call.upstream).slice(1, -1)})${call.caller ? ` by ${call.caller}` : ''} → ${call.outcome} in ${Math.round(call.durationMs)} ms${repaired}`
+  return `flatmcp proxy: ${what} (${JSON.stringify(call.upstream).slice(1, -1)})${by} → ${call.outcome} in ${Math.round(call.durationMs)} ms${repaired}`
 }

@@ -2,13 +2,14 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RefusedCall, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { LogLevel } from './operator-log'
+import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
@@ -54,8 +55,15 @@ export interface ProxyCommandOptions {
   log?: OperatorLog
 }
 
+/** The audit log, its file tried first: one that cannot be opened stops the proxy at start, in one line. */
+async function openAuditLog(file: string, log: OperatorLog): Promise<AuditLog> {
+  const { auditLog, checkAuditFile } = await import('./audit-log')
+  checkAuditFile(file)
+  return auditLog(file, log)
+}
+
 /** What hears each call: the audit log, and at `--log-level debug` a line per call. */
-function callObserver(audit: { write: (call: ProxiedCall) => void } | undefined, debug: OperatorLog | undefined): { onCall?: (call: ProxiedCall) => void } {
+function callObserver(audit: AuditLog | undefined, debug: OperatorLog | undefined): { onCall?: (call: ProxiedCall | RefusedCall) => void } {
   if (!audit && !debug)
     return {}
   return { onCall: (call) => {
@@ -95,7 +103,7 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
  * is compiled behind it: the first `tools/list` is what waits.
  */
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
-  const log = options.log ?? operatorLog(options.logLevel)
+  const log = options.log ?? operatorLog(options.logLevel, logLine)
   const snapshot = options.artifact === undefined ? undefined : readSnapshotFile(options.artifact)
   const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
@@ -104,8 +112,11 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const named = options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined)
   // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
-  const audit = options.auditLog === undefined ? undefined : (await import('./audit-log')).auditLog(options.auditLog, log)
+  const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
   const telemetry = await (await import('./telemetry')).startTelemetry(log)
+  // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
+  const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined)
+  const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base, Object.keys(named?.views ?? {})) : base,
@@ -123,7 +134,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(countTokens ? { countTokens } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
-    ...callObserver(audit, options.logLevel === 'debug' ? log : undefined),
+    ...observer,
     ...(telemetry ? { telemetry: telemetry.api } : {}),
     // Callers with tokens of their own: no shared cache may answer one with another's list.
     ...(options.http?.tokens?.length || options.http?.callers?.length ? { cacheScope: 'private' as const } : {}),
@@ -154,10 +165,10 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const proxy = await start()
     watch(proxy)
     await listed(proxy)
-    await listenHttp(proxy, options.http, profiles ?? [], log, stop)
+    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...onRefused }, stop)
     return
   }
-  const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}) })
+  const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}), ...onRefused })
   served.proxy.then(async (proxy) => {
     watch(proxy)
     await listed(proxy)
@@ -190,8 +201,9 @@ function endOnSignals(started: StartedCommand | undefined, proxy: Promise<Proxy>
 }
 
 /** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal stops it. */
-async function listenHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: OperatorLog, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
-  const served = await serveProxy(proxy, { http, routes, log })
+async function listenHttp(proxy: Proxy, serving: ServeProxyOptions & { http: HttpServing, routes: readonly string[], log: OperatorLog }, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
+  const { log, routes } = serving
+  const served = await serveProxy(proxy, serving)
   log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`, 'info')
   process.once('SIGINT', () => stop(0)(proxy))
   process.once('SIGTERM', () => stop(0)(proxy))

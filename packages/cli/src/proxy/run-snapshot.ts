@@ -7,7 +7,7 @@ import type { GatewayEntry, OperatorLog, Overrides, Upstream, UpstreamTarget } f
 import type { LogLevel } from './operator-log'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, logLine, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { operatorLog } from './operator-log'
@@ -82,7 +82,7 @@ async function presetWhy(snapshot: ReturnType<typeof toSnapshot>, asked: Snapsho
 }
 
 export async function runSnapshot(options: SnapshotCommandOptions): Promise<SnapshotRun> {
-  const write = options.log ?? operatorLog(options.logLevel)
+  const write = options.log ?? operatorLog(options.logLevel, logLine)
   const prefix = options.check ? 'flatmcp proxy --check:' : 'flatmcp snapshot:'
   let unmatched = 0
   // The runtime's lines are the proxy's; here they are this command's.

@@ -1,8 +1,10 @@
 // OpenTelemetry for the proxy, configured by its standard environment (OTEL_EXPORTER_OTLP_ENDPOINT,
 // OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME, …):
 // the official Node SDK (an optional dependency) started only where that environment asks for it,
-// so a proxy without it loads no OpenTelemetry module at all.
+// so a proxy without it loads no OpenTelemetry module at all. What it exports never holds the proxy's
+// command line or environment: the SDK's process detector (which sends argv) is replaced.
 import type { OtelApi } from '@flatmcp/runtime/server'
+import type * as SdkNode from '@opentelemetry/sdk-node'
 
 /** Whether the environment asks for OpenTelemetry: an OTLP endpoint, or a traces or metrics exporter other than `none`. */
 export function telemetryConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -10,6 +12,28 @@ export function telemetryConfigured(env: NodeJS.ProcessEnv = process.env): boole
     return false
   const asked = (value: string | undefined): boolean => value !== undefined && value !== '' && value !== 'none'
   return asked(env.OTEL_EXPORTER_OTLP_ENDPOINT) || asked(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || asked(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) || asked(env.OTEL_TRACES_EXPORTER) || asked(env.OTEL_METRICS_EXPORTER)
+}
+
+type Resources = typeof SdkNode['resources']
+type Detector = Resources['hostDetector']
+
+/** The process as a resource says it, without its command line (the proxy's holds tokens and headers) or its environment. */
+const processWithoutArgs: Detector = {
+  detect: () => ({ attributes: { 'process.pid': process.pid, 'process.runtime.name': 'nodejs', 'process.runtime.version': process.versions.node, 'process.runtime.description': 'Node.js' } }),
+}
+
+/**
+ * The SDK's resource detectors by their OTEL_NODE_RESOURCE_DETECTORS names, `process` replaced by
+ * one that leaves out the command line: default, the SDK's own choice (env, process, host).
+ */
+export function resourceDetectors(resources: Resources, env: NodeJS.ProcessEnv): Detector[] {
+  const named: Record<string, Detector> = { env: resources.envDetector, process: processWithoutArgs, host: resources.hostDetector, os: resources.osDetector, serviceinstance: resources.serviceInstanceIdDetector }
+  const asked = (env.OTEL_NODE_RESOURCE_DETECTORS ?? '').split(',').map(name => name.trim()).filter(Boolean)
+  if (asked.length === 0)
+    return [named.env!, named.process!, named.host!]
+  if (asked.includes('none'))
+    return []
+  return asked.includes('all') ? Object.values(named) : asked.flatMap(name => named[name] ?? [])
 }
 
 export interface Telemetry {
@@ -23,9 +47,9 @@ export async function startTelemetry(log: (line: string) => void, env: NodeJS.Pr
   if (!telemetryConfigured(env))
     return undefined
   try {
-    const { NodeSDK } = await import('@opentelemetry/sdk-node')
+    const { NodeSDK, resources } = await import('@opentelemetry/sdk-node')
     // OTEL_SERVICE_NAME names the service where it is set; else the proxy does.
-    const sdk = new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [] })
+    const sdk = new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [], resourceDetectors: resourceDetectors(resources, env) })
     sdk.start()
     const api = await import('@opentelemetry/api') as unknown as OtelApi
     const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT

@@ -2,6 +2,7 @@
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
 import type { ObservedCall } from '../service/options'
 import type { CallTelemetry, IncomingRequest } from '../telemetry/call-telemetry'
+import { callerText } from '../util/caller-text'
 import { changedPaths } from '../util/changed-paths'
 
 /** What a call is known by before it runs. */
@@ -10,6 +11,8 @@ export interface CallFacts {
   args: unknown
   authInfo?: unknown
   profile?: string
+  /** The request's JSON-RPC id. */
+  id?: string | number
 }
 
 /** The caller's name where the serving face put one in `authInfo.clientId`. */
@@ -19,21 +22,23 @@ function callerOf(authInfo: unknown): string | undefined {
 }
 
 /** Runs `call` with `observed` filled as it is read, and tells `onCall` how it went (also when it throws). */
-export async function observeCall<T>(onCall: (call: ObservedCall) => void, facts: CallFacts, observed: { tool?: string, input?: unknown }, call: () => Promise<T>): Promise<T> {
+export async function observeCall<T>(onCall: (call: ObservedCall, reached: boolean) => void, facts: CallFacts, observed: { tool?: string, input?: unknown }, call: () => Promise<T>): Promise<T> {
   const time = new Date().toISOString()
   const started = performance.now()
   const told = (outcome: ObservedCall['outcome']): void => {
     const caller = callerOf(facts.authInfo)
     try {
+      // The caller's text cut to its stated length: a made-up name costs the log no more than a short one.
       onCall({
         time,
-        tool: observed.tool ?? facts.tool,
-        ...(caller === undefined ? {} : { caller }),
+        tool: callerText(observed.tool ?? facts.tool),
+        ...(caller === undefined ? {} : { caller: callerText(caller) }),
+        ...(facts.id === undefined ? {} : { id: typeof facts.id === 'number' ? facts.id : callerText(facts.id) }),
         ...(facts.profile === undefined ? {} : { profile: facts.profile }),
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         repaired: 'input' in observed ? changedPaths(facts.args ?? {}, observed.input) : [],
-      })
+      }, observed.tool !== undefined)
     }
     catch {
       // An observer's failure is not the call's.
@@ -52,14 +57,15 @@ export async function observeCall<T>(onCall: (call: ObservedCall) => void, facts
 
 /** What watches a server's tools/calls: `onCall` and telemetry (which hears each call too), made once per server. */
 export interface CallWatch {
-  onCall?: (call: ObservedCall) => void
+  /** Hears each call, and whether it reached a tool the server has (a made-up name did not). */
+  onCall?: (call: ObservedCall, reached: boolean) => void
   telemetry?: CallTelemetry
 }
 
 export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): CallWatch {
   const told = telemetry
-    ? (call: ObservedCall) => {
-        telemetry.finish(call)
+    ? (call: ObservedCall, reached: boolean) => {
+        telemetry.finish(call, reached)
         onCall?.(call)
       }
     : onCall
@@ -73,6 +79,6 @@ export type CallWay = Omit<IncomingRequest, 'method' | 'tool'>
 export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: { tool?: string, input?: unknown }) => Promise<T>): Promise<T> {
   const { onCall, telemetry } = watch
   const observed = onCall ? {} : undefined
-  const run = (): Promise<T> => onCall ? observeCall(onCall, facts, observed!, () => call(observed)) : call()
+  const run = (): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed)) : call()
   return telemetry ? telemetry.serve({ method: 'tools/call', tool: facts.tool, ...way }, run) : run()
 }

@@ -237,7 +237,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const questions = questionBridge(timing.timeout)
   const downstream = downstreams(options.notify)
   const observers = proxyObservers(upstream, options)
-  const forward = forwarder(upstream, { ...(observers.telemetry ? { telemetry: observers.telemetry } : {}), timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
+  const forward = forwarder(upstream, { ...observers, timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   const versions = listVersions(upstream, {
     ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope']),

@@ -4,6 +4,7 @@
 import type { ProfileRequest } from '../service/profile-choice'
 import type { OfferedCapabilities } from './upstream/upstream'
 import type { CallerLimits } from './serve/caller-limits'
+import type { RefusedCall } from './serve/upstream-methods'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
 import { createMcpHandler } from '@modelcontextprotocol/server'
@@ -39,8 +40,10 @@ export interface ServeProxyOptions {
   http?: HttpServing
   /** The profiles with routes of their own, `/mcp/<profile>` and `/<profile>/mcp` (the proxy must compile them and choose by `routedProfile`). */
   routes?: readonly string[]
-  /** Over stdio, the client's limits: past one, its tools/call is answered with an MCP error carrying `data.retryAfter`. */
+  /** Over stdio, the client's limits: past one, a request it sends upstream is answered with an MCP error carrying `data.retryAfter`. */
   limits?: CallerLimits
+  /** Hears each request refused at its caller's limits (over stdio or HTTP), for the audit trail. */
+  onRefused?: (refused: RefusedCall) => void
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
 }
@@ -110,17 +113,17 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
   const log = options.log ?? logLine
   if (typeof given === 'function' && options.http) {
     const proxy = await given({ offer: Promise.resolve({}) })
-    return { ...await serveOverHttp(proxy, options.http, options.routes ?? [], log), proxy: Promise.resolve(proxy) }
+    return { ...await serveOverHttp(proxy, options.http, options.routes ?? [], log, options.onRefused), proxy: Promise.resolve(proxy) }
   }
   if (typeof given === 'function')
-    return serveStarterOverStdio(given, options.limits)
+    return serveStarterOverStdio(given, options)
   if (options.http)
-    return serveOverHttp(given, options.http, options.routes ?? [], log)
+    return serveOverHttp(given, options.http, options.routes ?? [], log, options.onRefused)
   const transport = new StdioTransport()
   const session = serveStdio(request => given.server(request), { transport })
   const closed = endOfInput(transport)
   if (options.limits)
-    limitStdio(transport, options.limits)
+    limitStdio(transport, options.limits, options.onRefused)
   return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
 }
 
@@ -162,7 +165,7 @@ function endOfInput(transport: StdioTransport): Promise<void> {
 }
 
 /** Over stdio, a proxy started once the client's first message says what it can do; then every message goes as it came. */
-function serveStarterOverStdio(start: ProxyStarter, limits: CallerLimits | undefined): ServedProxy {
+function serveStarterOverStdio(start: ProxyStarter, { limits, onRefused }: ServeProxyOptions): ServedProxy {
   const first = opening<unknown>()
   const started = start({ offer: first.opened.then(offerOf) })
   started.catch(() => {}) // the caller hears of it through `proxy`
@@ -170,7 +173,7 @@ function serveStarterOverStdio(start: ProxyStarter, limits: CallerLimits | undef
   const session = serveStdio(async request => (await started).server(request), { transport })
   const closed = endOfInput(transport)
   if (limits)
-    limitStdio(transport, limits)
+    limitStdio(transport, limits, onRefused)
   const handle = transport.onmessage!
   transport.onmessage = (message) => {
     first.open(message)
@@ -181,7 +184,7 @@ function serveStarterOverStdio(start: ProxyStarter, limits: CallerLimits | undef
 }
 
 /** Stateless HTTP at /mcp and each profile's routes, guarded; its clients hear of changes on their subscriptions and listen streams. */
-async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: (line: string) => void): Promise<ServedProxy> {
+async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: (line: string) => void, onRefused?: (refused: RefusedCall) => void): Promise<ServedProxy> {
   checkServing(http, log)
   const routed = new Set(routes)
   const handler = createMcpHandler(request => proxy.server(request))
@@ -196,7 +199,7 @@ async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly s
     else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
       handler.notify.resourceUpdated(uri)
   })
-  const server = await serveHttp(admitted((request, given) => handler.fetch(request, given), http.limits), {
+  const server = await serveHttp(admitted((request, given) => handler.fetch(request, given), http.limits, onRefused), {
     host: listenAddress(http.host),
     port: http.port,
     route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),

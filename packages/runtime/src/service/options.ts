@@ -56,6 +56,8 @@ export interface ObservedCall {
   caller?: string
   /** The profile it was read with. */
   profile?: string
+  /** The request's JSON-RPC id (a string cut as `caller` is). */
+  id?: string | number
   /** `ok`; `tool-error`: the result says `isError`; `error`: a protocol error (an unknown tool, refused arguments). */
   outcome: 'ok' | 'tool-error' | 'error'
   durationMs: number

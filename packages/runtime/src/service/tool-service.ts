@@ -118,13 +118,14 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
 /** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */
 async function callTool(entry: ToolEntry, read: () => Promise<Reading>, request: RequestInfo, extend: ExtendOptions | undefined, where: CallPhase): Promise<CallToolResult> {
   const { definition } = entry
+  // The tool is reached (its name one the server has) before its arguments are read: a refused reading is still its call.
+  if (request.observed)
+    request.observed.tool = definition.name
   const { checked } = await read()
   if (!checked.ok)
     return errorResult(checked.message)
-  if (request.observed) {
-    request.observed.tool = definition.name
+  if (request.observed)
     request.observed.input = checked.input
-  }
   let context: unknown
   if (extend) {
     where.phase = 'extend'

@@ -3,9 +3,12 @@
 // attributed as the semantic conventions for MCP say, flatmcp's own attributes beside them (the
 // profile, the upstream, the JSON paths the repair changed: never a value), a CLIENT span per call
 // sent upstream with the W3C trace context in its `_meta`, a caller's `_meta.traceparent` taken as
-// the parent; metrics of calls, errors, durations and repairs by tool and upstream.
+// the parent; metrics of calls, errors, durations and repairs by tool and upstream. What the caller
+// made up (a method, a tool name, an id) is cut to CALLER_TEXT_CHARS, and a tool name no tool has is
+// one metric series (`_OTHER`), not one per name.
 import type { ObservedCall } from '../service/options'
 import type { OtelApi } from '../util/otel-api'
+import { callerText, OTHER_TOOL } from '../util/caller-text'
 
 export type { OtelApi } from '../util/otel-api'
 
@@ -28,7 +31,7 @@ export interface CallTelemetry {
   /** Runs `call` inside a SERVER span for the request (its parent the caller's `_meta.traceparent`, where sent). */
   serve: <T>(incoming: IncomingRequest, call: () => Promise<T>) => Promise<T>
   /** Completes the record of a call (the SERVER span's attributes, the metrics) with what `onCall` hears; called inside `serve`'s call. */
-  finish: (call: ObservedCall) => void
+  finish: (call: ObservedCall, reached?: boolean) => void
   /** A CLIENT span for a call sent upstream, and the `_meta` that carries its trace context. */
   upstream: (tool: string, meta: Record<string, unknown> | undefined) => { meta: Record<string, unknown>, end: (failed?: string) => void }
 }
@@ -54,17 +57,19 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
   return {
     async serve(incoming, call) {
       const parent = incoming.meta && typeof incoming.meta.traceparent === 'string' ? api.propagation.extract(api.context.active(), incoming.meta) : api.context.active()
-      const { method, tool } = incoming
-      const upstream = tool === undefined ? undefined : upstreamOf?.(tool)
+      // Each piece of the caller's text cut to its stated length (a method, a tool, an id are the caller's to make up).
+      const method = callerText(incoming.method)
+      const tool = incoming.tool === undefined ? undefined : callerText(incoming.tool)
+      const upstream = incoming.tool === undefined ? undefined : upstreamOf?.(incoming.tool)
       const span = tracer.startSpan(tool === undefined ? method : `${method} ${tool}`, {
         kind: KIND.server,
         attributes: {
           'mcp.method.name': method,
           ...(tool === undefined ? {} : { 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' }),
-          'jsonrpc.request.id': String(incoming.requestId),
+          'jsonrpc.request.id': callerText(incoming.requestId),
           'network.transport': incoming.transport,
-          ...(incoming.sessionId === undefined ? {} : { 'mcp.session.id': incoming.sessionId }),
-          ...(incoming.protocolVersion === undefined ? {} : { 'mcp.protocol.version': incoming.protocolVersion }),
+          ...(incoming.sessionId === undefined ? {} : { 'mcp.session.id': callerText(incoming.sessionId) }),
+          ...(incoming.protocolVersion === undefined ? {} : { 'mcp.protocol.version': callerText(incoming.protocolVersion) }),
           ...(upstream === undefined ? {} : { 'flatmcp.upstream': upstream }),
         },
       }, parent)
@@ -80,9 +85,10 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
         span.end()
       }
     },
-    finish(call) {
-      const upstream = upstreamOf?.(call.tool)
-      const attributes = { 'gen_ai.tool.name': call.tool, 'mcp.method.name': 'tools/call', ...(upstream === undefined ? {} : { 'flatmcp.upstream': upstream }), ...(call.outcome === 'ok' ? {} : { 'error.type': call.outcome === 'tool-error' ? 'tool_error' : 'protocol_error' }) }
+    finish(call, reached = true) {
+      const upstream = reached ? upstreamOf?.(call.tool) : undefined
+      // A name no tool has is one series, whatever the caller made up.
+      const attributes = { 'gen_ai.tool.name': reached ? call.tool : OTHER_TOOL, 'mcp.method.name': 'tools/call', ...(upstream === undefined ? {} : { 'flatmcp.upstream': upstream }), ...(call.outcome === 'ok' ? {} : { 'error.type': call.outcome === 'tool-error' ? 'tool_error' : 'protocol_error' }) }
       duration.record(call.durationMs / 1000, attributes)
       calls.add(1, { ...attributes, 'flatmcp.outcome': call.outcome })
       if (call.repaired.length > 0)
@@ -91,6 +97,8 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
       const span = api.trace.getActiveSpan()
       if (!span)
         return
+      if (!reached)
+        span.updateName('tools/call')
       if (call.profile !== undefined)
         span.setAttribute('flatmcp.profile', call.profile)
       span.setAttribute('flatmcp.repair', call.repaired)
@@ -100,7 +108,7 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
       }
     },
     upstream(tool, meta) {
-      const span = tracer.startSpan(`tools/call ${tool}`, { kind: KIND.client, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, ...(upstreamOf?.(tool) === undefined ? {} : { 'flatmcp.upstream': upstreamOf!(tool)! }) } }, api.context.active())
+      const span = tracer.startSpan(`tools/call ${callerText(tool)}`, { kind: KIND.client, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': callerText(tool), ...(upstreamOf?.(tool) === undefined ? {} : { 'flatmcp.upstream': upstreamOf!(tool)! }) } }, api.context.active())
       const carried: Record<string, unknown> = { ...meta }
       delete carried.traceparent
       delete carried.tracestate

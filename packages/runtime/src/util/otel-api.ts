@@ -21,6 +21,7 @@ export interface OtelApi {
 export interface Span {
   setAttribute(key: string, value: string | number | boolean | string[]): unknown
   setStatus(status: { code: number, message?: string }): unknown
+  updateName(name: string): unknown
   end(): void
 }
 interface Tracer { startSpan(name: string, options: { kind: number, attributes?: Record<string, string | number | boolean> }, context?: unknown): Span }

@@ -1,9 +1,13 @@
 // A request the guard let through, on its way to the MCP handler: the caller's name handed on as the
 // request's `authInfo` (its `clientId`; the token is never there), and where callers have limits, the
-// tool calls it carries counted against its caller's, refused past them with `429` and `Retry-After`.
+// requests it sends upstream (tool calls, resources, prompts, completions) counted against its
+// caller's, refused past them with `429`, `Retry-After` and a JSON-RPC error carrying each request's id.
 import type { Admitted } from './guard'
 import type { CallerLimits } from '../serve/caller-limits'
+import type { RefusedCall } from '../serve/upstream-methods'
 import { callerLimits } from '../serve/caller-limits'
+import { AT_LIMIT } from '../serve/stdio-limits'
+import { refusedCall, sentUpstream } from '../serve/upstream-methods'
 import { boundedText, rpcError } from './json-rpc'
 
 /** The largest body read to count its calls, as the MCP handler reads one. */
@@ -15,14 +19,23 @@ export interface HandlerOptions {
   parsedBody?: unknown
 }
 
-/** The tool calls a body carries: one request, or each of a batch. */
-function callsIn(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body]
-  return messages.filter(message => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'tools/call').length
+/** The requests a body carries that go upstream (`UPSTREAM_METHODS`): one request, or each of a batch. */
+function sentIn(body: unknown): { method: string, id: string | number, params?: unknown }[] {
+  return (Array.isArray(body) ? body : [body]).filter(sentUpstream)
 }
 
-/** `handle` behind the caller's name and, where given, the callers' limits (keyed by caller name). */
-export function admitted(handle: (request: Request, options: HandlerOptions) => Promise<Response>, limits?: Readonly<Record<string, CallerLimits>>): (request: Request, admitted: Admitted) => Promise<Response> {
+/** A refusal at the caller's limit: `429` with `Retry-After`, and a JSON-RPC error for each request refused, by its id. */
+function refusal(body: unknown, sent: readonly { id: string | number }[], message: string, retryAfter: number): Response {
+  const error = { code: AT_LIMIT, message, data: { retryAfter } }
+  const answer = Array.isArray(body) ? sent.map(({ id }) => ({ jsonrpc: '2.0', id, error })) : { jsonrpc: '2.0', id: sent[0]!.id, error }
+  return new Response(JSON.stringify(answer), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(retryAfter) } })
+}
+
+/**
+ * `handle` behind the caller's name and, where given, the callers' limits (keyed by caller name),
+ * each request a body sends upstream counted; a refusal told to `onRefused`.
+ */
+export function admitted(handle: (request: Request, options: HandlerOptions) => Promise<Response>, limits?: Readonly<Record<string, CallerLimits>>, onRefused?: (refused: RefusedCall) => void): (request: Request, admitted: Admitted) => Promise<Response> {
   const take = limits && Object.keys(limits).length > 0 ? callerLimits(limits) : undefined
   return async (request, { caller }) => {
     const authInfo = caller === undefined ? undefined : { token: '', clientId: caller, scopes: [] }
@@ -40,13 +53,13 @@ export function admitted(handle: (request: Request, options: HandlerOptions) => 
       // Not JSON: the handler says so as it always does.
       return handle(new Request(request, { body: text }), given)
     }
-    const calls = callsIn(parsedBody)
-    if (calls > 0) {
-      const taken = take(caller, calls)
+    const sent = sentIn(parsedBody)
+    if (sent.length > 0) {
+      const taken = take(caller, sent.length)
       if ('retryAfter' in taken) {
-        const refused = rpcError(null, -32000, `Caller "${caller}" is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`, 429)
-        refused.headers.set('retry-after', String(taken.retryAfter))
-        return refused
+        for (const message of sent)
+          onRefused?.(refusedCall(message, caller, taken.why))
+        return refusal(parsedBody, sent, `Caller "${caller}" is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`, taken.retryAfter)
       }
       // The request's signal ends with its answer (or its client): the call is in flight until then.
       request.signal.addEventListener('abort', taken.release, { once: true })

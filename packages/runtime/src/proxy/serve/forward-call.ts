@@ -11,6 +11,8 @@ import { PROTOCOL_ERROR } from '../../service/results'
 import { overriddenArguments } from '../compile/overrides'
 import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
+import type { ServedCall } from './observed'
+import { observedRequests } from './observed'
 import { callSlots } from './slots'
 
 /** How long one upstream request may wait (progress restarts it). */
@@ -34,6 +36,8 @@ export interface ForwarderOptions {
   hidden: (name: string) => readonly string[] | undefined
   /** Traces each call sent upstream (a CLIENT span, its trace context in `_meta`). */
   telemetry?: CallTelemetry
+  /** Hears each other request that goes upstream (resources, prompts, completions) once answered. */
+  onCall?: (call: ServedCall) => void
 }
 
 /** A tool result a client can read: an object with content, or a 2026-07-28 result of another type. */
@@ -103,12 +107,13 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
   }
   // Traced where telemetry is on: each request passed through a SERVER span of its method.
   const { telemetry } = options
-  const request: Forwarder['request'] = telemetry
+  const spanned: Forwarder['request'] = telemetry
     ? (message, ctx) => {
         const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta
         const about = ctx as { mcpReq: { id?: string | number }, http?: unknown, sessionId?: string }
         return telemetry.serve({ method: message.method, requestId: about.mcpReq.id ?? '', transport: about.http ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(about.sessionId === undefined ? {} : { sessionId: about.sessionId }) }, () => sent(message, ctx))
       }
     : sent
-  return { tool, request }
+  // Heard where someone listens: each request that goes upstream, as a tool call is.
+  return { tool, request: options.onCall ? observedRequests(spanned, options.onCall) : spanned }
 }

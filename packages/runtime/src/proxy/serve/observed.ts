@@ -4,12 +4,21 @@ import type { ObservedCall } from '../../service/options'
 import type { CallTelemetry, OtelApi } from '../../telemetry/call-telemetry'
 import type { UpstreamClient } from '../upstream/upstream'
 import { callTelemetry } from '../../telemetry/call-telemetry'
+import { callerText } from '../../util/caller-text'
+import { subjectOf, upstreamMethod } from './upstream-methods'
 
 /** A call the proxy served, as `onCall` hears it. */
 export interface ProxiedCall extends ObservedCall {
   /** The upstream's name as it gives it (`serverInfo.name`), or the server entry of a gateway the tool comes from. */
   upstream: string
+  /**
+   * A request other than a tool call that went upstream (`resources/read`, `prompts/get`,
+   * `completion/complete`…: `UPSTREAM_METHODS`), `tool` then holding what it names (a URI, a prompt's
+   * name; empty for a list). Absent for a tools/call.
+   */
+  method?: string
 }
+
 
 /** What hears the calls a proxy serves (`ProxyOptions`). */
 export interface CallObservers {
@@ -22,11 +31,56 @@ export interface CallObservers {
 /** The upstream a tool's calls go to: the gateway entry it comes from, else the server's own name. */
 const upstreamName = (upstream: UpstreamClient, tool: string): string => upstream.origins?.().get(tool)?.server ?? upstream.getServerVersion()?.name ?? 'upstream'
 
+/** A call as the proxy's observers hear it before its upstream is named: a tool call, or another request that went upstream. */
+export type ServedCall = ObservedCall & { method?: string }
+
+/**
+ * Forwarded requests, each that goes upstream (`UPSTREAM_METHODS`: resources, prompts, completions)
+ * told to `onCall` once answered as a tool call is: what it names, its caller, id, outcome and time.
+ */
+export function observedRequests<M extends { method: string, params?: unknown }, Ctx>(request: (message: M, ctx: Ctx) => Promise<unknown>, onCall: (call: ServedCall) => void): typeof request {
+  return async (message, ctx) => {
+    if (!upstreamMethod(message.method))
+      return request(message, ctx)
+    const time = new Date().toISOString()
+    const started = performance.now()
+    const about = ctx as { mcpReq: { id?: string | number }, http?: { authInfo?: { clientId?: unknown } } }
+    const caller = about.http?.authInfo?.clientId
+    const { id } = about.mcpReq
+    const told = (outcome: ObservedCall['outcome']): void => {
+      try {
+        onCall({
+          time,
+          method: message.method,
+          tool: callerText(subjectOf(message.method, message.params) ?? ''),
+          ...(typeof caller === 'string' && caller !== '' ? { caller: callerText(caller) } : {}),
+          ...(id === undefined ? {} : { id: typeof id === 'number' ? id : callerText(id) }),
+          outcome,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          repaired: [],
+        })
+      }
+      catch {
+        // An observer's failure is not the request's.
+      }
+    }
+    try {
+      const result = await request(message, ctx)
+      told('ok')
+      return result
+    }
+    catch (error) {
+      told('error')
+      throw error
+    }
+  }
+}
+
 /** What hears a proxy's calls: its `onCall` with each call's upstream named, and its telemetry (made once per proxy). */
-export function proxyObservers(upstream: UpstreamClient, options: CallObservers): { onCall?: (call: ObservedCall) => void, telemetry?: CallTelemetry } {
+export function proxyObservers(upstream: UpstreamClient, options: CallObservers): { onCall?: (call: ServedCall) => void, telemetry?: CallTelemetry } {
   const { onCall, telemetry } = options
   return {
-    ...(onCall ? { onCall: (call: ObservedCall) => onCall({ ...call, upstream: upstreamName(upstream, call.tool) }) } : {}),
+    ...(onCall ? { onCall: (call: ServedCall) => onCall({ ...call, upstream: upstreamName(upstream, call.tool) }) } : {}),
     ...(telemetry ? { telemetry: callTelemetry(telemetry, tool => upstreamName(upstream, tool)) } : {}),
   }
 }

@@ -1,4 +1,5 @@
-// Limits over stdio, where the one client is the caller: its tool calls a minute and at once, counted
+// Limits over stdio, where the one client is the caller: its requests that go upstream (tool calls,
+// resources, prompts, completions) a minute and at once, counted
 // as its requests come and released as their answers (or its cancellations) go. Past a limit the call
 // is answered at once with an MCP error that says when to try again (`data.retryAfter`, in seconds),
 // and nothing goes upstream.
@@ -6,7 +7,9 @@ import type { JsonRpcMessage } from '../../service/preserialized'
 import type { StdioTransport } from '../../host/stdio-transport'
 import type { CallerLimits } from './caller-limits'
 import { isObject } from '../../util/object'
+import type { RefusedCall } from './upstream-methods'
 import { callerLimits } from './caller-limits'
+import { refusedCall, sentUpstream } from './upstream-methods'
 
 /** The JSON-RPC error code of a call refused at a limit (the implementation-defined server range). */
 export const AT_LIMIT = -32000
@@ -17,32 +20,40 @@ function cancelled(message: JsonRpcMessage): unknown {
   return method === 'notifications/cancelled' && isObject(params) ? params.requestId : undefined
 }
 
-/** Counts the client's tools/calls against `limits` on `transport`, refusing those past them. Wrap after anything that owes answers. */
-export function limitStdio(transport: StdioTransport, limits: CallerLimits): void {
+/**
+ * Counts the client's requests that go upstream (`UPSTREAM_METHODS`) against `limits` on
+ * `transport`, refusing those past them, each refusal told to `onRefused`. Wrap after anything that owes answers.
+ */
+export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRefused?: (refused: RefusedCall) => void): void {
   const take = callerLimits({}, limits)
-  const running = new Map<unknown, () => void>()
+  // By id, the places its requests hold: an id sent again while its request runs takes a place too.
+  const running = new Map<unknown, (() => void)[]>()
   const release = (id: unknown): void => {
-    running.get(id)?.()
-    running.delete(id)
+    const held = running.get(id)
+    held?.shift()?.()
+    if (held?.length === 0)
+      running.delete(id)
   }
   const receive = transport.onmessage!
+  // A refusal goes out past the count below: it frees no place (its id may be another request's, running).
+  const send = transport.send.bind(transport)
   transport.onmessage = (message) => {
-    const { id, method } = message as { id?: unknown, method?: unknown }
-    if (method !== 'tools/call' || id === undefined || running.has(id)) {
+    const { id } = message as { id?: unknown }
+    if (!sentUpstream(message)) {
       release(cancelled(message))
       receive(message)
       return
     }
     const taken = take(undefined, 1)
     if ('release' in taken) {
-      running.set(id, taken.release)
+      running.set(id, [...running.get(id) ?? [], taken.release])
       receive(message)
       return
     }
+    onRefused?.(refusedCall(message, undefined, taken.why))
     const refusal = `The client is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`
-    void transport.send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
+    void send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
   }
-  const send = transport.send.bind(transport)
   transport.send = async (message) => {
     const { id, method } = message as { id?: unknown, method?: unknown }
     if (method === undefined)

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
 import { commandName } from './command-name'
+import { escapeControl } from '../../util/control-chars'
+import { STDERR_CUT, stderrBudget } from './stderr-budget'
 
 /** A JSON-RPC message, as the transport reads and writes it. */
 type Message = Record<string, unknown>
@@ -41,6 +43,12 @@ function readLines(stream: NodeJS.ReadableStream, line: (text: string) => void):
   stream.on('end', () => pending === '' || line(pending))
 }
 
+/** A command's stderr lines on the proxy's, their control characters escaped (none can rewrite the operator's screen), within `stderrBudget`. */
+const passedOn = (): ((line: string) => void) => {
+  const write = (line: string): void => void process.stderr.write(`${line}\n`)
+  return stderrBudget(line => write(escapeControl(line)), () => write(`[the upstream] ${STDERR_CUT}`))
+}
+
 /** A command started, and what a log line may say of it. */
 export interface StartedCommand {
   child: ChildProcess
@@ -66,10 +74,9 @@ export function startCommand(target: CommandTarget): StartedCommand {
   // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does. Elsewhere
   // the command leads a process group of its own, so what it starts (npx's server) ends with it.
   const windows = process.platform === 'win32'
-  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', target.stderr ? 'pipe' : 'inherit'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
+  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'pipe'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
   endsWithProcess(child)
-  if (target.stderr)
-    readLines(child.stderr!, target.stderr)
+  readLines(child.stderr!, target.stderr ?? passedOn())
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve())
     child.once('error', error => reject(new ProxySetupError(error.message, { cause: error })))

@@ -8,7 +8,9 @@ import type { Member } from './member'
 import { STARTING } from './member'
 import type { MergedClient } from './merged-client'
 import type { NamingOptions } from './served-names'
+import { escapeControl } from '../../../util/control-chars'
 import { connectUpstream } from '../connect'
+import { STDERR_CUT, stderrBudget } from '../stderr-budget'
 import { ProxySetupError } from '../setup-error'
 import { memberQuestions } from './member-questions'
 import { mergedClient } from './merged-client'
@@ -58,32 +60,20 @@ function serversWhere(members: readonly Member[]): string {
 
 /** The most stderr lines kept to tell a repeat by. */
 const MAX_HEARD = 1000
-/** The most of a member's stderr written in one second: past it, the rest of that second's is left out (said), so a flood costs the proxy little. */
-const STDERR_CHARS_PER_SECOND = 64 * 1024
-
 /**
- * A member command's stderr on the proxy's, each line led by its name (`[memory] …`); while it is
- * down, a line it wrote at an earlier try (digits aside: times, process ids) is not written again.
+ * A member command's stderr on the proxy's, each line led by its name (`[memory] …`), its control
+ * characters escaped (a carriage return cannot rewrite the prefix), within `stderrBudget`; while it
+ * is down, a line it wrote at an earlier try (digits aside: times, process ids) is not written again.
  */
 function memberStderr(name: string, life: Life, write: (line: string) => void): (line: string) => void {
-  const second = { start: 0, chars: 0 }
-  return (line) => {
-    const now = Date.now()
-    if (now - second.start >= 1000)
-      Object.assign(second, { start: now, chars: 0 })
-    second.chars += line.length + 1
-    if (second.chars > STDERR_CHARS_PER_SECOND) {
-      if (second.chars - line.length - 1 <= STDERR_CHARS_PER_SECOND)
-        write(`[${name}] … (its stderr past ${STDERR_CHARS_PER_SECOND / 1024} KiB a second is left out)`)
-      return
-    }
+  return stderrBudget((line) => {
     const key = line.replace(/\d+/g, '#')
     if (life.attempts > 0 && life.heard.has(key))
       return
     if (life.heard.size < MAX_HEARD)
       life.heard.add(key)
-    write(`[${name}] ${line}`)
-  }
+    write(`[${name}] ${escapeControl(line)}`)
+  }, () => write(`[${name}] ${STDERR_CUT}`))
 }
 
 /** The entry's target; a command's stderr through `memberStderr`. */
