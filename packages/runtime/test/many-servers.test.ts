@@ -3,6 +3,7 @@
 import { fittedName, SERVED_NAME, servedName } from '@flatmcp/runtime/proxy'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { laneSlots, MAX_LANES } from '../src/proxy/serve/slots'
 import { chosenReplica, foldedList } from '../src/proxy/upstream/many/replicas'
 import { servedNames } from '../src/proxy/upstream/many/served-names'
 
@@ -49,5 +50,39 @@ describe('replicas folded', () => {
     expect(() => foldedList('prom', ['a', 'b'], [{ server: 'a', items: [tool('query')] }, { server: 'b', items: [tool('query'), tool('write')] }])).toThrow('"b" lists tool "write", which "a" does not')
     expect(() => foldedList('prom', ['a', 'b'], [{ server: 'a', items: [{ name: 'u', inputSchema: { oneOf: [] } }] }])).toThrow('tool "u" has no plain object at the root of its input to add "target" to')
     expect(() => foldedList('prom', ['a', 'b'], [{ server: 'a', items: [tool('t', { inputSchema: { type: 'object', properties: { target: {} } } })] }])).toThrow('tool "t" has a parameter called "target" already')
+  })
+})
+
+describe('call slots by lane', () => {
+  it('each lane has its own running and waiting, whatever the others hold; lanes past the most kept share the unnamed lane', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', undefined), fc.boolean()), { maxLength: 60 }), async (steps) => {
+      const lanes = laneSlots(2, 3)
+      const held = new Map<string | undefined, (() => void)[]>()
+      for (const [lane, take] of steps) {
+        const slots = lanes(lane)
+        const mine = held.get(lane) ?? []
+        held.set(lane, mine)
+        if (!take) {
+          mine.shift()?.()
+          continue
+        }
+        const before = { running: slots.running, waiting: slots.waiting }
+        const taken = slots.take()
+        // A lane with room grants at once, however full the others are; a full one refuses at once.
+        if (before.running < 2)
+          mine.push((await taken)!)
+        else if (before.waiting >= 3)
+          expect(await taken).toBeUndefined()
+        else
+          void taken.then(release => release && mine.push(release))
+        expect(slots.running).toBeLessThanOrEqual(2)
+        expect(slots.waiting).toBeLessThanOrEqual(3)
+      }
+    }), { numRuns: 300 })
+    const lanes = laneSlots(1, 0)
+    for (let i = 0; i < MAX_LANES; i++)
+      lanes(`server${i}`)
+    expect(lanes('one more')).toBe(lanes(undefined))
+    expect(lanes('server7')).not.toBe(lanes(undefined))
   })
 })

@@ -79,7 +79,8 @@ export interface ProxyOptions extends CallObservers {
   timeoutMs?: number
   /**
    * Tool calls the upstream may have in flight at once; four times as many more wait their turn, and
-   * one past those is answered at once with a tool error. Default: 64.
+   * one past those is answered at once with a tool error. Behind a gateway, each server has as many
+   * of its own. Default: 64.
    */
   maxInFlight?: number
   /**

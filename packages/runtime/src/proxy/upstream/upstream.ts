@@ -22,6 +22,8 @@ export interface UpstreamClient {
   setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void) => void
   /** Many servers as one: where each tool of the last list comes from, by the name it is served by. */
   origins?: () => ReadonlyMap<string, ToolOrigin>
+  /** Many servers as one: the server a request goes to, whose own call slots it takes (none: the shared ones). */
+  lane?: (message: Message) => string | undefined
   // Methods, not function-typed properties: the SDK's own handlers take its narrower message types,
   // which a property type would refuse (a connected Client must be assignable as it is).
   fallbackNotificationHandler?(notification: Message): Promise<void>

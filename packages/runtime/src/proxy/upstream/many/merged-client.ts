@@ -145,6 +145,14 @@ function byUri(members: readonly Member[], routes: Routes, uri: unknown): Member
   return serving.length === 1 ? serving[0] : undefined
 }
 
+/** The server a request goes to, by what it names (a tool, a prompt, a resource's URI): its calls take slots of their own. */
+function laneOf(members: readonly Member[], routes: Routes, message: Message): string | undefined {
+  const { name, uri } = message.params ?? {}
+  if (message.method === 'tools/call' || message.method === 'prompts/get')
+    return (message.method === 'tools/call' ? routes.tools : routes.prompts).get(name as string)?.member.name
+  return message.method.startsWith('resources/') && uri !== undefined ? byUri(members, routes, uri)?.name : undefined
+}
+
 type Handle = (message: Message, schema: unknown, requestOptions?: RequestOptions) => Promise<unknown>
 
 /** What the merged client does with each method it sends on: lists merged, names routed, the rest refused. */
@@ -246,6 +254,7 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
       if (handler)
         requestHandler.open(handler)
     },
+    lane: message => laneOf(members, routes, message),
     changed: () => listChanged?.(),
     origins: () => new Map([...routes.tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])),
     membersChanged: () => {
