@@ -3,8 +3,8 @@
 // its tools/list or calls; `flood`: answers, and once it has listed its tools writes lines that are
 // not JSON-RPC as fast as its output drains; `shout`: answers, and once listed writes lines on stderr
 // as fast as they drain; `stall`: lists its tools and never answers a call; `crash`: lists, and exits
-// at its first call; `chatter`: answers, and once listed writes valid notifications (log messages) as
-// fast as its output drains, or `--count N` of them and then `poured N` on stderr. Each start is one
+// at its first call; `chatter`: answers, and from its first call on writes valid notifications (log
+// messages) as fast as its output drains, or `--count N` of them and then `poured N` on stderr. Each start is one
 // line appended to the --starts file. Its one tool, `echo`, says its arguments back.
 import { appendFileSync } from 'node:fs'
 import process from 'node:process'
@@ -41,7 +41,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     pour(process.stdout, 'noise')
   if (mode === 'shout' && message.method === 'tools/list')
     pour(process.stderr, 'shout')
-  if (mode === 'chatter' && message.method === 'tools/list' && !chattering) {
+  if (mode === 'chatter' && message.method === 'tools/call' && !chattering) {
     chattering = true
     chatter(Number(option('--count') ?? Infinity))
   }

@@ -4,6 +4,7 @@ import { fittedName, SERVED_NAME, servedName } from '@flatmcp/runtime/proxy'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { laneSlots, MAX_LANES } from '../src/proxy/serve/slots'
+import { backlog } from '../src/util/backlog'
 import { chosenReplica, foldedList } from '../src/proxy/upstream/many/replicas'
 import { servedNames } from '../src/proxy/upstream/many/served-names'
 
@@ -84,5 +85,34 @@ describe('call slots by lane', () => {
       lanes(`server${i}`)
     expect(lanes('one more')).toBe(lanes(undefined))
     expect(lanes('server7')).not.toBe(lanes(undefined))
+  })
+})
+
+describe('a notification backlog', () => {
+  it('holds at most its count and bytes, drops the rest, and says so at most once a backlog (with how many were dropped once it empties)', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constant(-1)), { maxLength: 200 }), (steps) => {
+      const lines: string[] = []
+      const admit = backlog({ count: 5, bytes: 1000 }, { full: () => lines.push('full'), drained: dropped => lines.push(`drained ${dropped}`) })
+      const held: { release: () => void, bytes: number }[] = []
+      let dropped = 0
+      for (const step of steps) {
+        if (step < 0) {
+          held.shift()?.release()
+          continue
+        }
+        const release = admit(step)
+        if (release)
+          held.push({ release, bytes: step })
+        else
+          dropped++
+        expect(held.length).toBeLessThanOrEqual(5)
+        expect(held.length <= 1 || held.reduce((sum, each) => sum + each.bytes, 0) <= 1000).toBe(true)
+      }
+      held.splice(0).forEach(each => each.release())
+      // Within a minute: one line that it is full, and one with the drops once it emptied.
+      expect(lines.length).toBe(dropped === 0 ? 0 : 2)
+      expect(lines.slice(0, 1)).toEqual(dropped === 0 ? [] : ['full'])
+      expect(Number(lines[1]?.slice('drained '.length) ?? 0)).toBeLessThanOrEqual(dropped)
+    }), { numRuns: 500 })
   })
 })

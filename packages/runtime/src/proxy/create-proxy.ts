@@ -236,7 +236,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const served = servedOverrides(options.overrides, snapshot?.snapshot.overrides, options.alwaysLoad)
   const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true as const }
   const questions = questionBridge(timing.timeout)
-  const downstream = downstreams(options.notify)
+  const downstream = downstreams(options.notify, log)
   const observers = proxyObservers(upstream, options)
   const forward = forwarder(upstream, { ...(observers.telemetry ? { telemetry: observers.telemetry } : {}), timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
