@@ -4,6 +4,7 @@
 // proxy's whole environment less its own credentials, the operator's additions over it.
 import type { ChildProcess } from 'node:child_process'
 import type { UpstreamTarget, UpstreamTransport } from './upstream'
+import { MAX_ANSWER_BYTES } from './upstream'
 import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
@@ -13,7 +14,7 @@ import { commandName } from './command-name'
 type Message = Record<string, unknown>
 
 /** The longest line read from the command (a result that size is read whole, not cut). */
-const MAX_LINE_BYTES = 256 * 1024 * 1024
+const MAX_LINE_BYTES = MAX_ANSWER_BYTES
 const NEWLINE = 0x0A
 /**
  * What is not JSON-RPC a command may write on stdout in a second (its own log lines, said and

@@ -4,6 +4,9 @@
 // transport beside this one (stdio.ts, http.ts, client.ts); connect.ts puts a transport to work.
 import type { ToolOrigin } from '../../artifact/format'
 
+/** The longest message read from an upstream, whatever carries it (a line of a command, an HTTP answer): a longer one is refused. */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
+
 /** A request or notification, as the proxy sends and hears them. */
 export interface Message { method: string, params?: Record<string, unknown> }
 
