@@ -71,7 +71,7 @@ function stdioProxy(args: string[]): { send: (message: object) => void, lines: s
 
 describe('notifications while the client is not reading', () => {
   const config = join(scratch, 'chatter.json')
-  const chatter = ['--', process.execPath, MISBEHAVING, 'chatter', '--count', '20000']
+  const chatter = ['--', process.execPath, MISBEHAVING, 'chatter', '--count', '5000']
   writeFileSync(config, JSON.stringify({ mcpServers: { well: { command: process.execPath, args: [MISBEHAVING, 'well'] }, chatter: { command: process.execPath, args: chatter.slice(2) } } }))
 
   for (const [what, args, call, said] of [
@@ -86,8 +86,8 @@ describe('notifications while the client is not reading', () => {
         proxy.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
         proxy.reading(false)
         proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: call, arguments: { text: 'go' } } })
-        // Every one of the 20,000 was read from the server before the client reads again.
-        await expect.poll(proxy.stderr, { timeout: 60_000 }).toMatch(/poured 20000/)
+        // Every one of the 5,000 was read from the server before the client reads again.
+        await expect.poll(proxy.stderr, { timeout: 60_000 }).toMatch(/poured 5000/)
         const before = proxy.lines.length
         proxy.send({ jsonrpc: '2.0', id: 3, method: 'ping' })
         proxy.reading(true)
