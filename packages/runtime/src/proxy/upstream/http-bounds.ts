@@ -97,15 +97,13 @@ function bounded(body: ReadableStream<Uint8Array>, reading: Reading): ReadableSt
   })
 }
 
-/** `fetch` for an HTTP upstream at `where`, within the bounds: each request's given up with it, each answer's size. */
+/** `fetch` for an HTTP upstream at `where`, within the bounds: each request's given up with it, each answer's size (a stream's too). */
 export function boundedFetch(where: string, send: Fetch = fetch): Fetch {
   const inFlight = new Map<unknown, AbortController>()
   return async (url, init) => {
     const { ids, cancels } = carried(init?.body)
     for (const id of cancels)
       inFlight.get(id)?.abort(new Error(`the request was cancelled`))
-    if (ids.length === 0)
-      return send(url, init)
     const controller = new AbortController()
     for (const id of ids)
       inFlight.set(id, controller)
