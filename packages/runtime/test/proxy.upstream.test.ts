@@ -10,7 +10,9 @@ import { Client } from '@modelcontextprotocol/client'
 import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import fc from 'fast-check'
 import { commandName } from '../src/proxy/upstream/command-name'
+import { messageBytes } from '../src/proxy/upstream/http-bounds'
 
 const ANY = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } }
 const servers: Server[] = []
@@ -147,6 +149,24 @@ async function callThrough(url: string, timeoutMs: number, check: (text: string)
     await proxy.close()
   }
 }
+
+describe('the size of one message of an HTTP answer', () => {
+  it('is an event stream\'s bytes since its last blank line (LF or CRLF), a JSON body\'s whole, wherever the chunks split it', () => {
+    const line = fc.constantFrom('data: {"a":1}', 'id: 7', 'event: message', '', 'data: x')
+    fc.assert(fc.property(fc.array(line, { maxLength: 30 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 10 }), (lines, eol, cuts) => {
+      const bytes = new TextEncoder().encode(lines.map(each => `${each}${eol}`).join(''))
+      const points = [...new Set(cuts.map(cut => cut % (bytes.length + 1)))].sort((a, b) => a - b)
+      const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i])).filter(chunk => chunk.length > 0)
+      const text = new TextDecoder().decode(bytes)
+      const blank = text.lastIndexOf(`${eol}${eol}`)
+      const expected = blank < 0 ? bytes.length : bytes.length - (blank + 2 * eol.length)
+      for (const [stream, whole] of [[true, expected], [false, bytes.length]] as const) {
+        const size = messageBytes(stream)
+        expect(chunks.reduce((_, chunk) => size(chunk), 0)).toBe(whole)
+      }
+    }), { numRuns: 1000 })
+  })
+})
 
 describe('an HTTP upstream\'s answer that never ends', () => {
   for (const kind of ['json', 'event-stream'] as const) {

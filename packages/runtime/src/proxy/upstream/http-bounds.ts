@@ -38,6 +38,21 @@ function afterBlankLine(chunk: Uint8Array, lastBytes: readonly number[]): number
   return after
 }
 
+/**
+ * A counter of the bytes of the message being read, chunk by chunk: since the body began, or (for an
+ * event stream) since its last blank line, wherever the chunks split it.
+ */
+export function messageBytes(stream: boolean): (chunk: Uint8Array) => number {
+  let size = 0
+  let last: number[] = []
+  return (chunk) => {
+    const boundary = stream ? afterBlankLine(chunk, last) : -1
+    size = boundary >= 0 ? chunk.length - boundary : size + chunk.length
+    last = [...last, ...chunk.subarray(-2)].slice(-2)
+    return size
+  }
+}
+
 interface Reading {
   /** An event stream (read event by event), or one JSON body. */
   stream: boolean
@@ -56,9 +71,7 @@ interface Reading {
  */
 function bounded(body: ReadableStream<Uint8Array>, reading: Reading): ReadableStream<Uint8Array> {
   const reader = body.getReader()
-  // Bytes of the message read so far: since the body began, or the stream's last blank line.
-  let size = 0
-  let last: number[] = []
+  const size = messageBytes(reading.stream)
   const refuse = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
     reading.abort()
     reading.ended()
@@ -78,10 +91,7 @@ function bounded(body: ReadableStream<Uint8Array>, reading: Reading): ReadableSt
           reading.ended()
           return controller.close()
         }
-        const boundary = reading.stream ? afterBlankLine(value, last) : -1
-        size = boundary >= 0 ? value.length - boundary : size + value.length
-        last = [...last, ...value.subarray(-2)].slice(-2)
-        if (size > MAX_ANSWER_BYTES)
+        if (size(value) > MAX_ANSWER_BYTES)
           return refuse(controller)
         controller.enqueue(value)
       }
