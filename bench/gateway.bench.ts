@@ -115,8 +115,11 @@ async function callsThrough(config: string): Promise<number> {
     const times: number[] = []
     for (let call = 0; call < CALLS; call++) {
       const started = performance.now()
-      await client.callTool({ name: 'well__echo', arguments: { text: `call ${call}` } })
+      const result = await client.callTool({ name: 'well__echo', arguments: { text: `call ${call}` } }) as { content: { text?: string }[] }
       times.push(performance.now() - started)
+      // A refusal is quick: only the answer itself counts.
+      if (result.content[0]?.text !== JSON.stringify({ text: `call ${call}` }))
+        throw new Error(`well__echo answered ${JSON.stringify(result).slice(0, 200)}`)
     }
     return median(times)
   }
