@@ -3,14 +3,18 @@
 // its tools/list or calls; `flood`: answers, and once it has listed its tools writes lines that are
 // not JSON-RPC as fast as its output drains; `shout`: answers, and once listed writes lines on stderr
 // as fast as they drain; `forge`: answers, and writes on stderr at start a line whose carriage return
-// would rewrite its name's prefix, a terminal title and a clear-screen sequence. Each start is one line appended to the --starts file. Its one tool, `echo`,
-// says its arguments back.
+// would rewrite its name's prefix, a terminal title and a clear-screen sequence; `stall`: lists its
+// tools and never answers a call; `crash`: lists, and exits at its first call; `chatter`: answers, and
+// from its first call on writes valid notifications (log messages) as fast as its output drains, or
+// `--count N` of them and then `poured N` on stderr. Each start is one line appended to the --starts
+// file. Its one tool, `echo`, says its arguments back.
 import { appendFileSync } from 'node:fs'
 import process from 'node:process'
 import { createInterface } from 'node:readline'
 import { setImmediate } from 'node:timers'
 
 const mode = process.argv[2] ?? 'well'
+const option = name => process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined
 const startsAt = process.argv.indexOf('--starts')
 if (startsAt >= 0)
   appendFileSync(process.argv[startsAt + 1], `${process.pid}\n`)
@@ -18,7 +22,7 @@ if (mode === 'forge')
   process.stderr.write('starting\r[well] all good\n\x1B]0;pwned\x07\x1B[2J\x1B[Hcleared \x9B31m c1 \x7F del\tend\n')
 const write = message => process.stdout.write(`${JSON.stringify(message)}\n`)
 const answers = {
-  'initialize': params => ({ protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: `misbehaving-${mode}`, version: '1.0.0' } }),
+  'initialize': params => ({ protocolVersion: params.protocolVersion, capabilities: { tools: {}, logging: {} }, serverInfo: { name: `misbehaving-${mode}`, version: '1.0.0' } }),
   'tools/list': () => ({ tools: [{ name: 'echo', description: 'Says its arguments back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] }),
   'tools/call': params => ({ content: [{ type: 'text', text: JSON.stringify(params.arguments ?? {}) }] }),
   'ping': () => ({}),
@@ -29,6 +33,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return
   if (mode === 'hang' && message.method !== 'initialize')
     return
+  if (mode === 'stall' && message.method === 'tools/call')
+    return
+  if (mode === 'crash' && message.method === 'tools/call')
+    process.exit(1)
   if (answers[message.method])
     write({ jsonrpc: '2.0', id: message.id, result: answers[message.method](message.params ?? {}) })
   else
@@ -37,7 +45,28 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     pour(process.stdout, 'noise')
   if (mode === 'shout' && message.method === 'tools/list')
     pour(process.stderr, 'shout')
+  if (mode === 'chatter' && message.method === 'tools/call' && !chattering) {
+    chattering = true
+    chatter(Number(option('--count') ?? Infinity))
+  }
 })
+
+let chattering = false
+/** Log notifications, `left` more of them, as fast as stdout drains; `poured N` on stderr once the last is read. */
+function chatter(left, poured = 0) {
+  let more = true
+  while (more && left > 0) {
+    more = process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'chatter', data: `line ${poured}` } })}\n`)
+    left--
+    poured++
+  }
+  if (left > 0)
+    process.stdout.once('drain', () => setImmediate(() => chatter(left, poured)))
+  else if (more)
+    process.stderr.write(`poured ${poured}\n`)
+  else
+    process.stdout.once('drain', () => process.stderr.write(`poured ${poured}\n`))
+}
 
 /** Lines of `word` on `stream`, as fast as it drains, from its first list on (on stderr it serves on meanwhile). */
 function pour(stream, word) {

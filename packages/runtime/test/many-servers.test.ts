@@ -3,6 +3,8 @@
 import { fittedName, SERVED_NAME, servedName } from '@flatmcp/runtime/proxy'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { laneSlots, MAX_LANES } from '../src/proxy/serve/slots'
+import { backlog } from '../src/util/backlog'
 import { chosenReplica, foldedList } from '../src/proxy/upstream/many/replicas'
 import { digest8 } from '../src/proxy/upstream/many/served-names'
 import { nameMap, namespaceClash } from '../src/proxy/upstream/name-map'
@@ -122,5 +124,68 @@ describe('replicas folded', () => {
     expect(() => foldedList('prom', ['a', 'b'], [{ server: 'a', items: [tool('query')] }, { server: 'b', items: [tool('query'), tool('write')] }])).toThrow('"b" lists tool "write", which "a" does not')
     expect(() => foldedList('prom', ['a', 'b'], [{ server: 'a', items: [{ name: 'u', inputSchema: { oneOf: [] } }] }])).toThrow('tool "u" has no plain object at the root of its input to add "target" to')
     expect(() => foldedList('prom', ['a', 'b'], [{ server: 'a', items: [tool('t', { inputSchema: { type: 'object', properties: { target: {} } } })] }])).toThrow('tool "t" has a parameter called "target" already')
+  })
+})
+
+describe('call slots by lane', () => {
+  it('each lane has its own running and waiting, whatever the others hold; lanes past the most kept share the unnamed lane', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', undefined), fc.boolean()), { maxLength: 60 }), async (steps) => {
+      const lanes = laneSlots(2, 3)
+      const held = new Map<string | undefined, (() => void)[]>()
+      for (const [lane, take] of steps) {
+        const slots = lanes(lane)
+        const mine = held.get(lane) ?? []
+        held.set(lane, mine)
+        if (!take) {
+          mine.shift()?.()
+          continue
+        }
+        const before = { running: slots.running, waiting: slots.waiting }
+        const taken = slots.take()
+        // A lane with room grants at once, however full the others are; a full one refuses at once.
+        if (before.running < 2)
+          mine.push((await taken)!)
+        else if (before.waiting >= 3)
+          expect(await taken).toBeUndefined()
+        else
+          void taken.then(release => release && mine.push(release))
+        expect(slots.running).toBeLessThanOrEqual(2)
+        expect(slots.waiting).toBeLessThanOrEqual(3)
+      }
+    }), { numRuns: 300 })
+    const lanes = laneSlots(1, 0)
+    for (let i = 0; i < MAX_LANES; i++)
+      lanes(`server${i}`)
+    expect(lanes('one more')).toBe(lanes(undefined))
+    expect(lanes('server7')).not.toBe(lanes(undefined))
+  })
+})
+
+describe('a notification backlog', () => {
+  it('holds at most its count and bytes, drops the rest, and says so at most once a backlog (with how many were dropped once it empties)', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constant(-1)), { maxLength: 200 }), (steps) => {
+      const lines: string[] = []
+      const admit = backlog({ count: 5, bytes: 1000 }, { full: () => lines.push('full'), drained: dropped => lines.push(`drained ${dropped}`) })
+      const held: { release: () => void, bytes: number }[] = []
+      let dropped = 0
+      for (const step of steps) {
+        if (step < 0) {
+          held.shift()?.release()
+          continue
+        }
+        const release = admit(step)
+        if (release)
+          held.push({ release, bytes: step })
+        else
+          dropped++
+        expect(held.length).toBeLessThanOrEqual(5)
+        expect(held.length <= 1 || held.reduce((sum, each) => sum + each.bytes, 0) <= 1000).toBe(true)
+      }
+      held.splice(0).forEach(each => each.release())
+      // Within a minute: one line that it is full, and one with the drops once it emptied.
+      expect(lines.length).toBe(dropped === 0 ? 0 : 2)
+      expect(lines.slice(0, 1)).toEqual(dropped === 0 ? [] : ['full'])
+      expect(Number(lines[1]?.slice('drained '.length) ?? 0)).toBeLessThanOrEqual(dropped)
+    }), { numRuns: 500 })
   })
 })

@@ -1,14 +1,18 @@
 // The upstream stage alone (connectUpstream over each transport), against real processes and a real
 // HTTP server on 127.0.0.1: a command that ends before its handshake, an upstream that asks for
-// OAuth, and one that loses the session, whose request goes once more on a fresh one.
+// OAuth, and one that loses the session, whose request goes once more on a fresh one; an answer that
+// never ends, read no further once its call is given up on, and refused past the bound of one message.
 import type { Server } from 'node:http'
 import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
-import { connectUpstream, ProxySetupError } from '@flatmcp/runtime/proxy'
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
+import { connectUpstream, createProxy, ProxySetupError } from '@flatmcp/runtime/proxy'
+import { Client } from '@modelcontextprotocol/client'
+import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import fc from 'fast-check'
 import { commandName } from '../src/proxy/upstream/command-name'
+import { messageBytes } from '../src/proxy/upstream/http-bounds'
 
 const ANY = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value }) } }
 const servers: Server[] = []
@@ -81,6 +85,107 @@ describe('connectUpstream', () => {
       await upstream.close()
     }
   })
+})
+
+/**
+ * An HTTP upstream whose answer to a call never ends (one JSON body, or one event of a stream, that
+ * keeps growing): poured as fast as the connection drains, or 64 KiB every 20 ms (`slow`).
+ */
+async function endlessUpstream(kind: 'json' | 'event-stream', pace: 'fast' | 'slow'): Promise<{ url: string, closed: () => boolean }> {
+  let closed = false
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'POST')
+      return void res.writeHead(405).end()
+    let text = ''
+    for await (const chunk of req)
+      text += String(chunk)
+    const message = JSON.parse(text) as { id?: number, method: string, params?: { protocolVersion?: string } }
+    if (message.id === undefined)
+      return void res.writeHead(202).end()
+    const answer = (result: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }))
+    if (message.method === 'initialize')
+      return answer({ protocolVersion: message.params!.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'endless', version: '1' } })
+    if (message.method === 'tools/list')
+      return answer({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] })
+    if (message.method !== 'tools/call')
+      return answer({})
+    res.on('close', () => void (closed = true))
+    res.writeHead(200, { 'content-type': kind === 'json' ? 'application/json' : 'text/event-stream' })
+    res.write(`${kind === 'json' ? '' : 'event: message\ndata: '}{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"`)
+    const chunk = 'x'.repeat(pace === 'fast' ? 1024 * 1024 : 64 * 1024)
+    const pour = (): void => {
+      while (!res.destroyed && res.write(chunk) && pace === 'fast');
+      if (res.destroyed)
+        return
+      if (pace === 'fast')
+        res.once('drain', pour)
+      else
+        setTimeout(pour, 20)
+    }
+    pour()
+  })
+  servers.push(server)
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mcp`, closed: () => closed }
+}
+
+/** What a call through a proxy in front of `url` comes to (its error's text, or its result's), held by `check` while the proxy still runs. */
+async function callThrough(url: string, timeoutMs: number, check: (text: string) => Promise<void>): Promise<void> {
+  const proxy = await createProxy(url, { timeoutMs, log: () => {} })
+  const client = new Client({ name: 'endless', version: '1' })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await proxy.server().connect(serverSide)
+  await client.connect(clientSide)
+  try {
+    const text = await client.callTool({ name: 'echo', arguments: { text: 'hi' } }, { timeout: 600_000 }).then(
+      result => (result as { content: { text: string }[] }).content.map(part => part.text).join(''),
+      (error: unknown) => (error as Error).message,
+    )
+    await check(text)
+  }
+  finally {
+    await client.close()
+    await proxy.close()
+  }
+}
+
+describe('the size of one message of an HTTP answer', () => {
+  it('is an event stream\'s bytes since its last blank line (LF or CRLF), a JSON body\'s whole, wherever the chunks split it', () => {
+    const line = fc.constantFrom('data: {"a":1}', 'id: 7', 'event: message', '', 'data: x')
+    fc.assert(fc.property(fc.array(line, { maxLength: 30 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 10 }), (lines, eol, cuts) => {
+      const bytes = new TextEncoder().encode(lines.map(each => `${each}${eol}`).join(''))
+      const points = [...new Set(cuts.map(cut => cut % (bytes.length + 1)))].sort((a, b) => a - b)
+      const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i])).filter(chunk => chunk.length > 0)
+      const text = new TextDecoder().decode(bytes)
+      const blank = text.lastIndexOf(`${eol}${eol}`)
+      const expected = blank < 0 ? bytes.length : bytes.length - (blank + 2 * eol.length)
+      for (const [stream, whole] of [[true, expected], [false, bytes.length]] as const) {
+        const size = messageBytes(stream)
+        expect(chunks.reduce((_, chunk) => size(chunk), 0)).toBe(whole)
+      }
+    }), { numRuns: 1000 })
+  })
+})
+
+describe('an HTTP upstream\'s answer that never ends', () => {
+  for (const kind of ['json', 'event-stream'] as const) {
+    it(`(${kind}) is read no further once its call timed out: its connection closes`, async () => {
+      const upstream = await endlessUpstream(kind, 'slow')
+      await callThrough(upstream.url, 1000, async (text) => {
+        expect(text).toMatch(/timed out/i)
+        await expect.poll(upstream.closed, { timeout: 30_000 }).toBe(true)
+      })
+    })
+
+    it(`(${kind}) is refused past 256 MiB in one message, said, and its connection closes`, async () => {
+      const upstream = await endlessUpstream(kind, 'fast')
+      await callThrough(upstream.url, 600_000, async (text) => {
+        expect(text).toContain(`the upstream ${upstream.url} answered with over 256 MiB in one message; it was refused`)
+        await expect.poll(upstream.closed, { timeout: 30_000 }).toBe(true)
+      })
+    })
+  }
 })
 
 describe('what the proxy calls an upstream command', () => {

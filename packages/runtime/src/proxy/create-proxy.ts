@@ -79,7 +79,8 @@ export interface ProxyOptions extends CallObservers {
   timeoutMs?: number
   /**
    * Tool calls the upstream may have in flight at once; four times as many more wait their turn, and
-   * one past those is answered at once with a tool error. Default: 64.
+   * one past those is answered at once with a tool error. Behind a gateway, each server has as many
+   * of its own. Default: 64.
    */
   maxInFlight?: number
   /**
@@ -235,7 +236,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const served = servedOverrides(options.overrides, snapshot?.snapshot.overrides, options.alwaysLoad)
   const timing = { timeout: timerMs(options.timeoutMs ?? 60_000, 'timeoutMs'), resetTimeoutOnProgress: true as const }
   const questions = questionBridge(timing.timeout)
-  const downstream = downstreams(options.notify)
+  const downstream = downstreams(options.notify, log)
   const observers = proxyObservers(upstream, options)
   const forward = forwarder(upstream, { ...observers, timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset

@@ -1,7 +1,8 @@
 // The proxy's downstream side: the SDK 2.x `Server` made for each connection (or each stateless
 // request), serving the list version of the moment and passing every other request and notification
 // upstream; the client that can be asked the upstream's questions; and where the upstream's own
-// notifications go (the connected session, and the listeners of a stateless serving entry).
+// notifications go (the connected session, and the listeners of a stateless serving entry), within a
+// bounded backlog while that session's client is not reading.
 import type { McpServerOptions, ServedRequest } from '../../service/options'
 import type { ToolService } from '../../service/tool-service'
 import type { Message, UpstreamClient } from '../upstream/upstream'
@@ -11,12 +12,16 @@ import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import { serveTools } from '../../host/sdk-v2'
 import { DISCLOSURE_CAPABILITY } from '../../service/disclosure'
 import { opening } from '../../util/wait'
+import { backlog, sendWithin } from '../../util/backlog'
 import { forwardedParams } from '../upstream/forward'
 
 /** Who hears the upstream's own notifications, and which client may be asked its questions. */
 export interface Downstreams {
-  /** Sends a notification to the session connected last and to every listener. */
-  tell: (notification: Message) => void
+  /**
+   * Sends a notification to the session connected last and to every listener; settles once the
+   * session has taken it (or it was dropped: past the backlog, or a list change told already).
+   */
+  tell: (notification: Message) => Promise<void>
   /** Adds a listener; returns what removes it. */
   listen: (listener: (notification: Message) => void) => () => void
   /** The client that can be asked: a 2025 session once initialized, or `rounds` (a 2026-07-28 client, in the rounds of its calls). */
@@ -25,15 +30,34 @@ export interface Downstreams {
   connected: (server: Server, request?: ServedRequest) => void
 }
 
-export function downstreams(notify?: (notification: Message) => void): Downstreams {
+/** The most notifications waiting for the session's client to read them, and their bytes: past either, the next are dropped. */
+export const NOTIFICATION_BACKLOG = { count: 1024, bytes: 16 * 1024 * 1024 }
+
+export function downstreams(notify?: (notification: Message) => void, log: (line: string) => void = () => {}): Downstreams {
   const listeners = new Set<(notification: Message) => void>(notify ? [notify] : [])
   const session = opening<Server | 'rounds'>()
   let latest: Server | undefined
+  const admit = backlog(NOTIFICATION_BACKLOG, {
+    full: () => log(`flatmcp proxy: the client is not reading its notifications; past ${NOTIFICATION_BACKLOG.count} waiting (or ${NOTIFICATION_BACKLOG.bytes / 1024 / 1024} MiB) they are dropped, a list change told once`),
+    drained: dropped => log(`flatmcp proxy: the client reads its notifications again; ${dropped} were dropped`),
+  })
+  // A list change waiting to be read tells the client of the next one too.
+  const changes = new Set<string>()
+  const send = (server: Server, notification: Message): Promise<void> => {
+    const sent = (): Promise<void> => server.notification(notification as never).catch(() => {})
+    if (!notification.method.endsWith('/list_changed'))
+      return sendWithin(admit, sent, JSON.stringify(notification.params ?? {}).length)
+    if (changes.has(notification.method))
+      return Promise.resolve()
+    changes.add(notification.method)
+    return sent().finally(() => changes.delete(notification.method))
+  }
   return {
     tell(notification) {
-      void latest?.notification(notification as never).catch(() => {})
+      const told = latest ? send(latest, notification) : Promise.resolve()
       for (const listener of listeners)
         listener(notification)
+      return told
     },
     listen(listener) {
       listeners.add(listener)

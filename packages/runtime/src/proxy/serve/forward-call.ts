@@ -7,13 +7,14 @@ import type { FixedParameter } from '../compile/overrides'
 import type { Message, UpstreamClient } from '../upstream/upstream'
 import type { ForwardedResult } from './outputs'
 import type { QuestionBridge } from './questions'
+import type { CallSlots } from './slots'
 import { PROTOCOL_ERROR } from '../../service/results'
 import { overriddenArguments } from '../compile/overrides'
 import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
 import type { ServedCall } from './observed'
 import { observedRequests } from './observed'
-import { callSlots } from './slots'
+import { laneSlots } from './slots'
 
 /** How long one upstream request may wait (progress restarts it). */
 export interface Timing { timeout: number, resetTimeoutOnProgress: true }
@@ -48,12 +49,18 @@ function isToolResult(result: unknown): result is ForwardedResult {
 /** Sends calls and requests upstream within the slots. */
 export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): Forwarder {
   const { timing, questions } = options
-  const slots = callSlots(options.maxInFlight, options.maxInFlight * 4)
-  const busy = (): string => `The server behind this proxy has ${slots.running} requests in flight and ${slots.waiting} waiting, its limit; try again shortly.`
+  // Each server behind a gateway has slots of its own (its lane): one that hangs fills only its own.
+  const lanes = laneSlots(options.maxInFlight, options.maxInFlight * 4)
+  const slotsOf = (message: Message): { lane: string | undefined, slots: CallSlots } => {
+    const lane = upstream.lane?.(message)
+    return { lane, slots: lanes(lane) }
+  }
+  const busy = ({ lane, slots }: ReturnType<typeof slotsOf>): string => `The server${lane === undefined ? '' : ` ${JSON.stringify(lane)}`} behind this proxy has ${slots.running} requests in flight and ${slots.waiting} waiting, its limit; try again shortly.`
   const tool = (name: string): ToolDefinition['handler'] => async (input, context) => {
-    const release = await slots.take(context.signal)
+    const lane = slotsOf({ method: 'tools/call', params: { name } })
+    const release = await lane.slots.take(context.signal)
     if (release === undefined)
-      return { isError: true, content: [{ type: 'text', text: busy() }] } as never
+      return { isError: true, content: [{ type: 'text', text: busy(lane) }] } as never
     const relayed = relay(context.progress)
     // Traced: a CLIENT span, its trace context in the _meta sent on (the caller's own replaced).
     const traced = options.telemetry?.upstream(name, context.meta)
@@ -90,9 +97,10 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
     }
   }
   const sent: Forwarder['request'] = async (message, ctx) => {
-    const release = await slots.take(ctx.mcpReq.signal)
+    const lane = slotsOf(message)
+    const release = await lane.slots.take(ctx.mcpReq.signal)
     if (release === undefined)
-      throw Object.assign(new Error(busy()), { code: -32000 })
+      throw Object.assign(new Error(busy(lane)), { code: -32000 })
     try {
       const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken
       const relayed = relay(token === undefined ? undefined : update => ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...update, progressToken: token } }))

@@ -60,3 +60,24 @@ export function callSlots(running: number, waiting: number): CallSlots {
     },
   }
 }
+
+/** The most lanes kept apart: past it, requests share the unnamed lane (a gateway has one lane a server). */
+export const MAX_LANES = 256
+
+/**
+ * Slots for each lane (a gateway's server, which a request goes to), each with its own `running` and
+ * `waiting`: calls stuck on one lane never hold up or crowd out another's. A request that names no
+ * lane, or one past `MAX_LANES`, takes the unnamed lane's.
+ */
+export function laneSlots(running: number, waiting: number): (lane?: string) => CallSlots {
+  const shared = callSlots(running, waiting)
+  const lanes = new Map<string, CallSlots>()
+  return (lane) => {
+    if (lane === undefined)
+      return shared
+    let slots = lanes.get(lane)
+    if (!slots && lanes.size < MAX_LANES)
+      lanes.set(lane, slots = callSlots(running, waiting))
+    return slots ?? shared
+  }
+}

@@ -23,7 +23,7 @@ export interface UpstreamEventsOptions {
 export function listenToUpstream(upstream: UpstreamClient, options: UpstreamEventsOptions): void {
   const { downstreams } = options
   upstream.setNotificationHandler('notifications/tools/list_changed', coalesced(options))
-  upstream.fallbackNotificationHandler = async notification => downstreams.tell(notification)
+  upstream.fallbackNotificationHandler = notification => downstreams.tell(notification)
   // A question asked before that client's session is open (roots at start-up) waits for it.
   upstream.fallbackRequestHandler = async (request: Message, ctx: AskedContext) => {
     const asked = options.asks ? await within(downstreams.asked, options.timeoutMs, ctx.mcpReq.signal) : undefined

@@ -5,6 +5,7 @@
 import type { OfferedCapabilities, UpstreamOAuth, UpstreamTransport } from './upstream'
 import { ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { expandVariables, refuseWithheld } from './environment'
+import { boundedFetch } from './http-bounds'
 
 /** A URL as a log line may show it: no user, password, query or fragment. */
 export function redacted(url: string): string {
@@ -59,10 +60,15 @@ export function httpTransport(target: { url: string, headers?: Record<string, st
     expectedIssuer: oauth.issuer,
     ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
   })
+  const where = redacted(target.url)
   return {
-    where: redacted(target.url),
+    where,
     ready: async (offer: OfferedCapabilities | Promise<OfferedCapabilities>) => offer,
-    open: () => new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: (url, init) => fetch(url, withTraceHeaders(init)), ...(authProvider ? { authProvider } : {}) }),
+    open: () => {
+      // Each connection's requests given up on (a time out, a cancel) are aborted, its answers bounded.
+      const bounded = boundedFetch(where)
+      return new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: (url, init) => bounded(url, withTraceHeaders(init)), ...(authProvider ? { authProvider } : {}) })
+    },
     restart: async () => {},
     endsOnClose: false,
     lostSession,

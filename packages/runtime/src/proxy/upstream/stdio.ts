@@ -4,6 +4,7 @@
 // proxy's whole environment less its own credentials, the operator's additions over it.
 import type { ChildProcess } from 'node:child_process'
 import type { UpstreamTarget, UpstreamTransport } from './upstream'
+import { MAX_ANSWER_BYTES } from './upstream'
 import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
@@ -15,7 +16,7 @@ import { STDERR_CUT, stderrBudget } from './stderr-budget'
 type Message = Record<string, unknown>
 
 /** The longest line read from the command (a result that size is read whole, not cut). */
-const MAX_LINE_BYTES = 256 * 1024 * 1024
+const MAX_LINE_BYTES = MAX_ANSWER_BYTES
 const NEWLINE = 0x0A
 /**
  * What is not JSON-RPC a command may write on stdout in a second (its own log lines, said and
@@ -23,6 +24,13 @@ const NEWLINE = 0x0A
  * proxy's whole time from everything else it serves).
  */
 const NOISE_BYTES_PER_SECOND = 1024 * 1024
+
+/**
+ * Notifications read from a command in a second: past it, its output is read no further until the
+ * second is out (it waits, nothing is lost), so one that floods them costs the proxy and the others
+ * little.
+ */
+export const NOTIFICATIONS_PER_SECOND = 1000
 
 /** An upstream command: what it runs, with what, where, and where its stderr goes. */
 type CommandTarget = Extract<UpstreamTarget, { command: string[] }>
@@ -140,6 +148,8 @@ export class CommandTransport {
   private length = 0
   private closed = false
   private noise = { since: 0, bytes: 0 }
+  private notices = { since: 0, count: 0 }
+  private resume?: ReturnType<typeof setTimeout>
 
   constructor(private readonly started: StartedCommand) {}
 
@@ -194,6 +204,7 @@ export class CommandTransport {
     if (this.closed)
       return
     this.closed = true
+    clearTimeout(this.resume)
     this.chunks = []
     this.onclose?.()
   }
@@ -238,11 +249,30 @@ export class CommandTransport {
       return false
     }
     const shaped = typeof message === 'object' && message !== null && !Array.isArray(message) && (message as Message).jsonrpc === '2.0'
-    if (shaped)
+    if (shaped) {
       this.onmessage?.(message as Message)
+      if ((message as Message).id === undefined)
+        this.paced()
+    }
     else
       this.onerror?.(new Error(`the upstream ${this.started.where} wrote JSON that is not a JSON-RPC message`))
     return shaped
+  }
+
+  /** Notifications counted per second: past the bound, the command's output waits for the next second. */
+  private paced(): void {
+    const now = Date.now()
+    if (now - this.notices.since >= 1000)
+      this.notices = { since: now, count: 0 }
+    if (++this.notices.count < NOTIFICATIONS_PER_SECOND || this.resume !== undefined || this.closed)
+      return
+    const stdout = this.started.child.stdout!
+    stdout.pause()
+    this.resume = setTimeout(() => {
+      this.resume = undefined
+      stdout.resume()
+    }, 1000 - (now - this.notices.since))
+    this.resume.unref()
   }
 
   /** Lines that were no message, counted per second: past the bound, the command is ended as one that floods. */

@@ -4,6 +4,9 @@
 // transport beside this one (stdio.ts, http.ts, client.ts); connect.ts puts a transport to work.
 import type { ToolOrigin } from '../../artifact/format'
 
+/** The longest message read from an upstream, whatever carries it (a line of a command, an HTTP answer): a longer one is refused. */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
+
 /** A request or notification, as the proxy sends and hears them. */
 export interface Message { method: string, params?: Record<string, unknown> }
 
@@ -32,6 +35,8 @@ export interface UpstreamClient {
   setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void) => void
   /** Many servers as one: where each tool of the last list comes from, by the name it is served by. */
   origins?: () => ReadonlyMap<string, ToolOrigin>
+  /** Many servers as one: the server a request goes to, whose own call slots it takes (none: the shared ones). */
+  lane?: (message: Message) => string | undefined
   // Methods, not function-typed properties: the SDK's own handlers take its narrower message types,
   // which a property type would refuse (a connected Client must be assignable as it is).
   fallbackNotificationHandler?(notification: Message): Promise<void>

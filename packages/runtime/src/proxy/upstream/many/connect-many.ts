@@ -15,6 +15,7 @@ import { ProxySetupError } from '../setup-error'
 import { memberQuestions } from './member-questions'
 import { mergedClient } from './merged-client'
 import { namespaceClash } from '../name-map'
+import { backlog, sendWithin } from '../../../util/backlog'
 
 /** One server of many: its name (its tools' prefix), where it is, and what its config keeps of its tools. */
 export interface GatewayEntry {
@@ -83,8 +84,15 @@ function memberTarget(entry: GatewayEntry, life: Life, options: ConnectManyOptio
   return { ...entry.target, stderr: memberStderr(entry.name, life, options.stderr ?? (line => process.stderr.write(`${line}\n`))) }
 }
 
+/** The most of one server's notifications waiting to reach the client: past it, its next are dropped (said), so one that floods leaves the others room. */
+export const MEMBER_NOTIFICATION_BACKLOG = 256
+
 /** Starts one member, and again whenever it ends or fails, with backoff, until the gateway closes. */
 function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life: Life, options: ConnectManyOptions): Promise<void> {
+  const admit = backlog({ count: MEMBER_NOTIFICATION_BACKLOG }, {
+    full: () => options.log(`flatmcp proxy: server "${entry.name}" sends notifications faster than the client reads them; past ${MEMBER_NOTIFICATION_BACKLOG} waiting, its next are dropped`),
+    drained: dropped => options.log(`flatmcp proxy: server "${entry.name}"'s notifications reach the client again; ${dropped} were dropped`),
+  })
   const again = (why: string): void => {
     member.client = undefined
     member.down = why
@@ -119,7 +127,7 @@ function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life:
       member.listed = () => void (life.hung && back())
       const { client } = connection
       client.setNotificationHandler('notifications/tools/list_changed', merged.changed)
-      client.fallbackNotificationHandler = merged.handlers.notification
+      client.fallbackNotificationHandler = notification => sendWithin(admit, () => merged.handlers.notification(notification))
       // Its questions heard only within its own calls.
       const asks = memberQuestions(entry.name, client, merged.handlers.request, options.log)
       client.fallbackRequestHandler = asks.handler

@@ -11,7 +11,7 @@ import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
 import { foldedList } from './replicas'
-import { listResources, memberOfUri, resourceRoutes, startedOf } from './resource-routes'
+import { knownMemberOfUri, listResources, memberOfUri, resourceRoutes, startedOf } from './resource-routes'
 import type { ResourceRoutes } from './resource-routes'
 import { downRoute, routed, rpcError } from './route-call'
 import { firstOfEach, nameMap, onceEach } from '../name-map'
@@ -126,6 +126,14 @@ function prefixed(members: readonly Member[], options: MergedOptions): string[] 
 
 const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
 
+/** The server a request goes to, by what it names (a tool, a prompt, a resource's URI): its calls take slots of their own. */
+function laneOf(members: readonly Member[], routes: Routes, message: Message): string | undefined {
+  const { name, uri } = message.params ?? {}
+  if (message.method === 'tools/call' || message.method === 'prompts/get')
+    return (message.method === 'tools/call' ? routes.tools : routes.prompts).get(name as string)?.member.name
+  return message.method.startsWith('resources/') ? knownMemberOfUri(members, routes.resources, uri)?.name : undefined
+}
+
 type Handle = (message: Message, schema: unknown, requestOptions?: RequestOptions) => Promise<unknown>
 
 /** What the merged client does with each method it sends on: lists merged, names routed, the rest refused. */
@@ -238,6 +246,7 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
       if (handler)
         requestHandler.open(handler)
     },
+    lane: message => laneOf(members, routes, message),
     changed: () => listChanged?.(),
     origins: () => new Map([...routes.tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])),
     membersChanged: () => {

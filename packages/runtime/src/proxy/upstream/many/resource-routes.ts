@@ -100,6 +100,16 @@ function placed(routes: ResourceRoutes, uri: string, options: ResourceOptions): 
   return makers[0]
 }
 
+/** The member a URI is known to go to now, without reading a list (a request's slots are chosen by it); undefined where none is, or two clash. */
+export function knownMemberOfUri(members: readonly Member[], routes: ResourceRoutes, uri: unknown): Member | undefined {
+  if (typeof uri !== 'string')
+    return undefined
+  const listed = routes.uris.get(uri)
+  const made = listed ? listed : [...new Set(routes.templates.filter(route => route.makes(uri)).map(route => route.member))]
+  const servingNow = serving(members)
+  return made.length === 1 ? made[0] : made.length === 0 && servingNow.length === 1 ? servingNow[0] : undefined
+}
+
 /**
  * The member a resource's URI goes to: by the routes known, else by the members' lists read anew,
  * else the only member that serves resources; undefined where none is.
