@@ -105,3 +105,29 @@ describe('notifications while the client is not reading', () => {
     })
   }
 })
+
+describe('JSON nested past the bound from one server', () => {
+  const config = join(scratch, 'deep.json')
+  writeFileSync(config, JSON.stringify({ mcpServers: { well: { command: process.execPath, args: [MISBEHAVING, 'well'] }, deep: { command: process.execPath, args: [MISBEHAVING, 'deep', '--depth', '20000', '--list'] }, nest: { command: process.execPath, args: [MISBEHAVING, 'deep', '--depth', '20000'] } } }))
+
+  it('a tool list or an answer nested 20,000 deep is refused with an error naming the bound: the proxy lives on, and the other server is served', async () => {
+    const proxy = stdioProxy(['--config', config, '--surface', 'full'])
+    const answer = (id: number): Promise<string> => expect.poll(() => proxy.lines.find(line => line.includes(`"id":${id},`) || line.endsWith(`"id":${id}}`)), { timeout: 60_000 }).toBeDefined().then(() => proxy.lines.find(line => line.includes(`"id":${id},`) || line.endsWith(`"id":${id}}`))!)
+    try {
+      proxy.send(JSON.parse(INITIALIZE))
+      await answer(1)
+      proxy.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+      proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+      const names = (JSON.parse(await answer(2)) as { result: { tools: { name: string }[] } }).result.tools.map(tool => tool.name)
+      expect(names.sort()).toEqual(['nest__echo', 'well__echo'])
+      expect(proxy.stderr()).toMatch(/server "deep" did not list its tools \(.* nested deeper than 1024 levels; it was refused\)/)
+      proxy.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'well__echo', arguments: { text: 'hi' } } })
+      expect(await answer(3)).toContain('{\\"text\\":\\"hi\\"}')
+      proxy.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'nest__echo', arguments: { text: 'hi' } } })
+      expect(JSON.parse(await answer(4))).toMatchObject({ error: { code: -32603, message: expect.stringMatching(/nested deeper than 1024 levels; it was refused$/) } })
+    }
+    finally {
+      proxy.close()
+    }
+  })
+})

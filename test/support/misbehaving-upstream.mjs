@@ -6,7 +6,9 @@
 // would rewrite its name's prefix, a terminal title and a clear-screen sequence; `stall`: lists its
 // tools and never answers a call; `crash`: lists, and exits at its first call; `chatter`: answers, and
 // from its first call on writes valid notifications (log messages) as fast as its output drains, or
-// `--count N` of them and then `poured N` on stderr. Each start is one line appended to the --starts
+// `--count N` of them and then `poured N` on stderr; `deep`: answers a call with `structuredContent`
+// nested `--depth N` (default 20,000) arrays deep, and with `--list` lists besides `echo` a tool whose
+// schema nests as many objects deep. Each start is one line appended to the --starts
 // file. Its one tool, `echo`, says its arguments back.
 import { appendFileSync } from 'node:fs'
 import process from 'node:process'
@@ -37,6 +39,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return
   if (mode === 'crash' && message.method === 'tools/call')
     process.exit(1)
+  if (mode === 'deep' && (message.method === 'tools/call' || (message.method === 'tools/list' && process.argv.includes('--list'))))
+    return void process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${deepResult(message.method)}}\n`)
   if (answers[message.method])
     write({ jsonrpc: '2.0', id: message.id, result: answers[message.method](message.params ?? {}) })
   else
@@ -50,6 +54,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     chatter(Number(option('--count') ?? Infinity))
   }
 })
+
+/** A list or a call's answer nested `--depth` deep, written as text (JSON.stringify would run out of stack). */
+function deepResult(method) {
+  const depth = Number(option('--depth') ?? 20000)
+  if (method === 'tools/call')
+    return `{"content":[{"type":"text","text":"deep"}],"structuredContent":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`
+  const echo = JSON.stringify(answers['tools/list']().tools[0])
+  return `{"tools":[${echo},{"name":"deep","inputSchema":{"type":"object","properties":{"a":${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${'}}'.repeat(depth)}}}}]}`
+}
 
 let chattering = false
 /** Log notifications, `left` more of them, as fast as stdout drains; `poured N` on stderr once the last is read. */

@@ -510,14 +510,20 @@ describe('the fetch handler over an upstream of data', () => {
 })
 
 describe('a proxy bounded against its upstream', () => {
-  it('a tool nested 1,500 levels deep is served as it came, said, and the others are compiled (it stopped the whole proxy)', async () => {
-    let deep: Record<string, unknown> = { type: 'string' }
-    for (let i = 0; i < 1500; i++)
-      deep = { type: 'object', properties: { a: deep } }
+  it('a tool nested 400 levels deep is served as it came, one 10,000 deep is left out, each said, and the others are compiled (they stopped the whole proxy)', async () => {
+    const nested = (levels: number): UpstreamTool['inputSchema'] => {
+      let deep: Record<string, unknown> = { type: 'string' }
+      for (let i = 0; i < levels; i++)
+        deep = { type: 'object', properties: { a: deep } }
+      return deep as UpstreamTool['inputSchema']
+    }
     const lines: string[] = []
-    const proxy = await createProxy(fakeUpstream([{ name: 'deep', inputSchema: deep as UpstreamTool['inputSchema'] }, ...TOOLS]), { log: line => lines.push(line) })
+    const proxy = await createProxy(fakeUpstream([{ name: 'deep', inputSchema: nested(200) }, { name: 'deeper', inputSchema: nested(5000) }, ...TOOLS]), { log: line => lines.push(line) })
     expect([...proxy.tools()].map(([name, tool]) => `${name} ${tool.served}`)).toEqual(['deep as-is', 'draw compiled', 'page compiled'])
-    expect(lines).toEqual(['flatmcp proxy: tool "deep" served as it came: its definition nests deeper than 256 levels'])
+    expect(lines).toEqual([
+      'flatmcp proxy: tool "deeper" left out: its definition nests deeper than 1024 levels',
+      'flatmcp proxy: tool "deep" served as it came: its definition nests deeper than 256 levels',
+    ])
   })
 
   it('a storm of list changes is two reads of the list, the newest served; a time limit no timer holds is clamped, a negative one refused', async () => {

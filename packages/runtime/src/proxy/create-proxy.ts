@@ -260,7 +260,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const listedAhead = versions.current()?.listed
   // The upstream's handlers hold from the start: it may ask (roots) as soon as it is initialized.
   let listed = Promise.resolve()
-  listenToUpstream(upstream, { ready: () => listed, refresh: versions.refresh, downstreams: downstream, questions, asks: options.asks !== false, timeoutMs: timing.timeout, log })
+  listenToUpstream(upstream, { ready: () => listed, refresh: versions.refresh, downstreams: downstream, questions, asks: options.asks !== false, timeoutMs: timing.timeout, log, where: connection.where })
   listed = versions.refresh().then(() => {
     // The overrides said once they held against the list; a list served ahead and not the upstream's own is listed anew.
     for (const line of served.overrides ? describeOverrides(served.overrides, versions.current()!.unmatched) : [])

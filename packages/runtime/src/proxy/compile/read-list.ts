@@ -10,6 +10,7 @@ import { hashedText, sha256Hex } from '../../service/schema-hash'
 import { shown } from '../../util/log'
 import { isObject, nestsDeeper } from '../../util/object'
 import { ANY_RESULT } from '../upstream/forward'
+import { MAX_ANSWER_NESTING } from '../upstream/upstream'
 import { listAll } from '../upstream/list-pages'
 import { applyOverrides } from './overrides'
 
@@ -27,6 +28,9 @@ export async function digestOf(value: unknown): Promise<string> {
  * without).
  */
 function upstreamProblem(tool: unknown): string | undefined {
+  // Checked first, without recursion: every other reading (and writing it to a client) recurses.
+  if (nestsDeeper(tool, MAX_ANSWER_NESTING))
+    return `its definition nests deeper than ${MAX_ANSWER_NESTING} levels`
   const output = (tool as { outputSchema?: unknown } | null)?.outputSchema
   if (output !== undefined && !isObject(output))
     return 'its outputSchema is not a JSON Schema object'

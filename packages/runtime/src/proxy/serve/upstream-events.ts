@@ -18,6 +18,8 @@ export interface UpstreamEventsOptions {
   asks: boolean
   timeoutMs: number
   log: (line: string) => void
+  /** The upstream, as a line about it names it (behind a gateway: its servers). */
+  where: string
 }
 
 export function listenToUpstream(upstream: UpstreamClient, options: UpstreamEventsOptions): void {
@@ -49,7 +51,7 @@ function coalesced(options: UpstreamEventsOptions): () => void {
     }
     reading = options.ready().catch(() => {}).then(options.refresh).then(
       () => options.downstreams.tell({ method: 'notifications/tools/list_changed' }),
-      error => options.log(`flatmcp proxy: the upstream's new tool list could not be read: ${(error as Error).message}`),
+      error => options.log(`flatmcp proxy: the new tool list of ${options.where} could not be read: ${(error as Error).message}`),
     ).finally(() => {
       reading = undefined
       if (again) {

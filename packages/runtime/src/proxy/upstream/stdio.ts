@@ -4,7 +4,8 @@
 // proxy's whole environment less its own credentials, the operator's additions over it.
 import type { ChildProcess } from 'node:child_process'
 import type { UpstreamTarget, UpstreamTransport } from './upstream'
-import { MAX_ANSWER_BYTES } from './upstream'
+import { nestsDeeper } from '../../util/object'
+import { MAX_ANSWER_BYTES, MAX_ANSWER_NESTING } from './upstream'
 import { spawn } from 'node:child_process'
 import { expandVariables, upstreamEnvironment } from './environment'
 import { ProxySetupError } from './setup-error'
@@ -249,7 +250,16 @@ export class CommandTransport {
       return false
     }
     const shaped = typeof message === 'object' && message !== null && !Array.isArray(message) && (message as Message).jsonrpc === '2.0'
-    if (shaped) {
+    if (shaped && nestsDeeper(message, MAX_ANSWER_NESTING)) {
+      // Checked before anything reads it: reading (and writing) it again recurses level by level.
+      const why = `the upstream ${this.started.where} wrote JSON nested deeper than ${MAX_ANSWER_NESTING} levels; it was refused`
+      const { id, method } = message as { id?: unknown, method?: unknown }
+      if (id === undefined || id === null || method !== undefined)
+        this.onerror?.(new Error(why))
+      else
+        this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: why } } as never)
+    }
+    else if (shaped) {
       this.onmessage?.(message as Message)
       if ((message as Message).id === undefined)
         this.paced()

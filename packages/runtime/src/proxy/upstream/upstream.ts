@@ -7,6 +7,13 @@ import type { ToolOrigin } from '../../artifact/format'
 /** The longest message read from an upstream, whatever carries it (a line of a command, an HTTP answer): a longer one is refused. */
 export const MAX_ANSWER_BYTES = 256 * 1024 * 1024
 
+/**
+ * The deepest an upstream's answer nests (objects and arrays within each other): a deeper one is
+ * refused, and a listed tool deeper is left out. Writing it again takes a stack frame a level, which
+ * runs out some thousands deep.
+ */
+export const MAX_ANSWER_NESTING = 1024
+
 /** A request or notification, as the proxy sends and hears them. */
 export interface Message { method: string, params?: Record<string, unknown> }
 
