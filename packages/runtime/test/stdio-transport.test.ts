@@ -39,6 +39,19 @@ async function pipedServer(maxMessageBytes?: number) {
 }
 
 describe('StdioTransport', () => {
+  it('writes waiting on a client that is not reading share one drain listener (each added one: a warning past 10), and all go out once it reads', async () => {
+    const output = new PassThrough({ highWaterMark: 16 })
+    const transport = new StdioTransport(new PassThrough(), output)
+    await transport.start()
+    const sent = Array.from({ length: 50 }, (_, i) => transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `line ${i}` } }))
+    expect(output.listenerCount('drain')).toBe(1)
+    let lines = ''
+    output.on('data', (chunk: Buffer) => void (lines += chunk.toString()))
+    await Promise.all(sent)
+    expect(lines.split('\n').filter(Boolean)).toHaveLength(50)
+    expect(output.listenerCount('drain')).toBe(0)
+  })
+
   it('answers an oversized line with an error that carries its id, and the session goes on', async () => {
     const pipe = await pipedServer(1024 * 1024)
     const big = pipe.call(7, 'x'.repeat(1.5 * 1024 * 1024))

@@ -69,13 +69,17 @@ export class StdioTransport {
     return this.write(framePreserialized(message) ?? `${JSON.stringify(message)}\n`)
   }
 
+  /** What every write the output holds back waits on: one drain listener for all (one each warns past 10). */
+  private drained?: Promise<void>
+
   private write(line: string): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.output.write(line))
-        resolve()
-      else
-        this.output.once('drain', resolve)
-    })
+    if (this.output.write(line))
+      return Promise.resolve()
+    this.drained ??= new Promise<void>(resolve => this.output.once('drain', () => {
+      this.drained = undefined
+      resolve()
+    }))
+    return this.drained
   }
 
   private readonly onInputError = (error: Error): void => {
