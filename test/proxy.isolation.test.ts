@@ -48,6 +48,28 @@ describe('a gateway\'s members are bulkheads', () => {
   })
 })
 
+describe('a server that lists more tools than the bound', () => {
+  it('is served with its first 10,000 (the rest left out, said), beside the others', async () => {
+    const lines: string[] = []
+    const gateway = await createGateway([
+      { name: 'well', target: { command: [process.execPath, MISBEHAVING, 'well'] } },
+      { name: 'many', target: { command: [process.execPath, MISBEHAVING, 'many', '--count', '10005'] } },
+    ], { log: line => void lines.push(line) })
+    try {
+      await gateway.ready
+      await expect.poll(() => gateway.tools().size, { timeout: 120_000 }).toBe(10_001)
+      const names = [...gateway.tools().keys()]
+      expect(names).toContain('well__echo')
+      expect(names).toContain('many__tool9998')
+      expect(names).not.toContain('many__tool9999')
+      expect(lines).toContain('flatmcp proxy: server "many" listed 10006 tools; the first 10000 are served, the rest left out')
+    }
+    finally {
+      await gateway.close()
+    }
+  })
+})
+
 /** The proxy over stdio, read line by line while `reading`; its stderr kept. */
 function stdioProxy(args: string[]): { send: (message: object) => void, lines: string[], reading: (on: boolean) => void, stderr: () => string, close: () => void } {
   const child = spawn(process.execPath, [CLI, 'proxy', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })

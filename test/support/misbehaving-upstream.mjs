@@ -8,7 +8,7 @@
 // from its first call on writes valid notifications (log messages) as fast as its output drains, or
 // `--count N` of them and then `poured N` on stderr; `deep`: answers a call with `structuredContent`
 // nested `--depth N` (default 20,000) arrays deep, and with `--list` lists besides `echo` a tool whose
-// schema nests as many objects deep. Each start is one line appended to the --starts
+// schema nests as many objects deep; `many`: lists besides `echo` `--count N` tools more. Each start is one line appended to the --starts
 // file. Its one tool, `echo`, says its arguments back.
 import { appendFileSync } from 'node:fs'
 import process from 'node:process'
@@ -41,6 +41,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     process.exit(1)
   if (mode === 'deep' && (message.method === 'tools/call' || (message.method === 'tools/list' && process.argv.includes('--list'))))
     return void process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${deepResult(message.method)}}\n`)
+  if (mode === 'many' && message.method === 'tools/list') {
+    const more = Array.from({ length: Number(option('--count')) }, (_, i) => ({ name: `tool${i}`, inputSchema: { type: 'object' } }))
+    return write({ jsonrpc: '2.0', id: message.id, result: { tools: [...answers['tools/list']().tools, ...more] } })
+  }
   if (answers[message.method])
     write({ jsonrpc: '2.0', id: message.id, result: answers[message.method](message.params ?? {}) })
   else

@@ -41,6 +41,17 @@ export interface MergedClient extends UpstreamClient {
 type Gathered = { member: Member, items: Record<string, unknown>[], replicas?: readonly Member[] }
 
 /** Whether a request failed for want of an answer in time (the MCP SDK's RequestTimeout: 2.x's code, or 1.x's -32001). */
+/** The most tools one server behind a gateway is served with: the rest are left out, said (50,000 stalled every server's calls and took a GiB). */
+export const MAX_MEMBER_TOOLS = 10_000
+
+/** A member's listed items, past `MAX_MEMBER_TOOLS` cut there, said. */
+function withinToolBound(member: Member, items: Record<string, unknown>[], log: (line: string) => void): Record<string, unknown>[] {
+  if (items.length <= MAX_MEMBER_TOOLS)
+    return items
+  log(`flatmcp proxy: server "${member.name}" listed ${items.length} tools; the first ${MAX_MEMBER_TOOLS} are served, the rest left out`)
+  return items.slice(0, MAX_MEMBER_TOOLS)
+}
+
 const timedOut = (error: unknown): boolean => ['REQUEST_TIMEOUT', -32001].includes((error as { code?: unknown } | null)?.code as never)
 
 /** Whether a member's config keeps a tool. */
@@ -64,7 +75,7 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
       const items = listed.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string')
       if (method === 'tools/list')
         member.listed?.()
-      return { member, items: method === 'tools/list' ? items.filter(item => kept(member, item.name as string)) : items }
+      return { member, items: method === 'tools/list' ? withinToolBound(member, items.filter(item => kept(member, item.name as string)), options.log) : items }
     }
     catch (error) {
       // One that does not answer in time is hung: started again, as one that ended is.
