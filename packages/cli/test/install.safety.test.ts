@@ -2,11 +2,12 @@
 // config it came from, a dry run shows no secret, a dotfiles link stays a link, every line it does
 // not own stays, `--undo` writes no server twice, and a config the client writes meanwhile is left
 // as the client wrote it.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../../test/support/proxy'
+import { CLI, runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
 import { ChangedSinceRead, replaceFile } from '../src/install/write-through'
@@ -47,6 +48,9 @@ url = "https://docs.example.com/mcp"
 http_headers = { "Authorization" = "Bearer ${SECRETS[1]}" }
 `
 
+/** This user's, for its own eyes only. */
+const MINE = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, mode: 0o600 }
+
 const modes = (folder: string): Record<string, number> => Object.fromEntries(readdirSync(folder).map(name => [name, statSync(path.join(folder, name)).mode & 0o777]))
 
 describe('flatmcp install keeps a config\'s secrets private', () => {
@@ -60,7 +64,7 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(installed.code, installed.stderr).toBe(0)
     const folder = path.join(home, '.flatmcp')
     expect(statSync(folder).mode & 0o777).toBe(0o700)
-    expect(modes(folder)).toEqual({ [`${client}.install.json`]: 0o600, [`${client}.servers.json`]: 0o600 })
+    expect(modes(folder)).toEqual({ '.gitignore': 0o600, [`${client}.install.json`]: 0o600, [`${client}.servers.json`]: 0o600 })
     expect(modes(home)).toMatchObject({ [path.basename(file)]: 0o600 })
     // No temporary file left beside the config.
     expect(readdirSync(home).sort()).toEqual(['.flatmcp', path.basename(file)].sort())
@@ -189,14 +193,14 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
     const home = mkdtempSync(path.join(scratch, 'replace-'))
     const file = path.join(home, 'config.json')
     write(file, 'the client\'s', 0o600)
-    expect(() => replaceFile(file, 'install\'s', 0o600, Buffer.from('what was read'))).toThrow(ChangedSinceRead)
+    expect(() => replaceFile(file, 'install\'s', MINE, Buffer.from('what was read'))).toThrow(ChangedSinceRead)
     expect([readFileSync(file, 'utf8'), readdirSync(home)]).toEqual(['the client\'s', ['config.json']])
-    replaceFile(file, 'install\'s', 0o600, Buffer.from('the client\'s'))
+    replaceFile(file, 'install\'s', MINE, Buffer.from('the client\'s'))
     expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777, readdirSync(home)]).toEqual(['install\'s', 0o600, ['config.json']])
     // A link whose file is not there yet is written through, and stays a link.
     mkdirSync(path.join(home, 'dotfiles'))
     symlinkSync('dotfiles/later.json', path.join(home, 'later.json'))
-    replaceFile(path.join(home, 'later.json'), 'new', 0o600, Buffer.alloc(0))
+    replaceFile(path.join(home, 'later.json'), 'new', MINE, Buffer.alloc(0))
     expect([lstatSync(path.join(home, 'later.json')).isSymbolicLink(), readFileSync(path.join(home, 'dotfiles', 'later.json'), 'utf8')]).toEqual([true, 'new'])
   })
 
@@ -207,7 +211,147 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
     writeFileSync(path.join(home, '.flatmcp'), '')
     const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(new RegExp(`^flatmcp: ${path.join(home, '.flatmcp').replace(/[.\\/]/g, '\\$&')}: could not be made \\(EEXIST`))
+    expect(refused.stderr).toBe(`flatmcp: ${path.join(home, '.flatmcp')}: is not a folder; flatmcp install keeps its own files in a folder of that name (move it away, then install again)\n`)
     expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+})
+
+describe('flatmcp install keeps one config\'s record to that config', () => {
+  it('claude-code: ~/.claude.json and ~/.mcp.json share a folder: --undo of the one never writes the other\'s record into it, and the other is not installed over the first\'s record', async () => {
+    const { home, run } = place()
+    const user = path.join(home, '.claude.json')
+    const project = path.join(home, '.mcp.json')
+    const userText = `{\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["server-github"], "env": { "GITHUB_TOKEN": "ghp_user_secret" } }\n  }\n}\n`
+    const projectText = `{\n  "mcpServers": {\n    "notes": { "command": "node", "args": ["notes.js"] }\n  }\n}\n`
+    write(user, userText)
+    write(project, projectText)
+    const installed = await run(['install', 'claude-code', '--scope', 'user', '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const userInstalled = readFileSync(user, 'utf8')
+    for (const force of [[], ['--force']]) {
+      const undone = await run(['install', 'claude-code', '--undo', ...force])
+      expect(undone.code).toBe(2)
+      expect(undone.stderr).toContain(`${project}: flatmcp is not installed there: ${path.join(home, '.flatmcp', 'claude-code.install.json')} is the install into ${user}`)
+      expect([readFileSync(project, 'utf8'), readFileSync(user, 'utf8')]).toEqual([projectText, userInstalled])
+    }
+    const other = await run(['install', 'claude-code', '--command', 'flatmcp'])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toContain(`${project}: ${path.join(home, '.flatmcp', 'claude-code.install.json')} holds the install into ${user}`)
+    expect(readFileSync(project, 'utf8')).toBe(projectText)
+    const back = await run(['install', 'claude-code', '--scope', 'user', '--undo'])
+    expect(back.code, back.stderr).toBe(0)
+    expect([readFileSync(project, 'utf8'), readFileSync(user, 'utf8')]).toEqual([projectText, userText])
+  })
+})
+
+/** Another local user (and a group neither it nor root's primary group is), as root can make them. */
+const OTHER = { uid: 4321, gid: 4321 }
+const GROUP = 3000
+const root = process.getuid?.() === 0
+
+/** The command run as `who` (root only: a test of what happens between users). */
+function runAs(who: { uid: number, gid: number }, home: string, args: string[]): Promise<{ code: number | null, stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: home, uid: who.uid, gid: who.gid, env: { ...process.env, HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()))
+    child.once('close', code => resolve({ code, stderr }))
+  })
+}
+
+/** A home another user can reach and write: theirs, with its parents searchable. */
+function homeOf(who: { uid: number, gid: number }): string {
+  const home = mkdtempSync(path.join(scratch, 'user-'))
+  chmodSync(scratch, 0o755)
+  chownSync(home, who.uid, who.gid)
+  return home
+}
+
+const planted = (folder: string, config: string): void => {
+  writeFileSync(path.join(folder, 'cursor.servers.json'), JSON.stringify({ mcpServers: { evil: { command: 'touch', args: ['/tmp/pwned'] } } }))
+  writeFileSync(path.join(folder, 'cursor.install.json'), JSON.stringify({ client: 'cursor', file: config, original: Buffer.from('{"evil": true}').toString('base64'), written: 'x' }))
+}
+
+describe('flatmcp install trusts no folder another user could write', () => {
+  it('a .flatmcp of its own that others may write is made theirs no longer, and holds a .gitignore of *', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    mkdirSync(path.join(home, '.flatmcp'))
+    chmodSync(path.join(home, '.flatmcp'), 0o777)
+    const installed = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(statSync(path.join(home, '.flatmcp')).mode & 0o022).toBe(0)
+    expect(readFileSync(path.join(home, '.flatmcp', '.gitignore'), 'utf8')).toMatch(/^\*$/m)
+    expect((await run(['install', 'cursor', '--file', file, '--undo'])).code).toBe(0)
+    expect(existsSync(path.join(home, '.flatmcp'))).toBe(false)
+  })
+
+  it.runIf(root)('a .flatmcp another user made, or a record another user put in one that was open to them, is refused, naming it; nothing is read from it or written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    const folder = path.join(home, '.flatmcp')
+    mkdirSync(folder)
+    planted(folder, file)
+    chownSync(folder, OTHER.uid, OTHER.gid)
+    for (const args of [['--command', 'flatmcp'], ['--undo'], ['--undo', '--force']]) {
+      const refused = await run(['install', 'cursor', '--file', file, ...args])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toBe(`flatmcp: ${folder}: belongs to user ${OTHER.uid}, neither you (0) nor the config's owner (0): files there could run commands as you or be written into the config (remove it, then install again)\n`)
+      expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+    }
+    // Ours, but it was open to others: what they put there is not read.
+    chownSync(folder, 0, 0)
+    chmodSync(folder, 0o777)
+    chownSync(path.join(folder, 'cursor.install.json'), OTHER.uid, OTHER.gid)
+    const undone = await run(['install', 'cursor', '--file', file, '--undo', '--force'])
+    expect(undone.code).toBe(2)
+    expect(undone.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: belongs to user ${OTHER.uid}`)
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+    // A record that is a link is not followed.
+    rmSync(path.join(folder, 'cursor.install.json'))
+    writeFileSync(path.join(home, 'record.json'), '{}')
+    symlinkSync(path.join(home, 'record.json'), path.join(folder, 'cursor.install.json'))
+    const linked = await run(['install', 'cursor', '--file', file, '--undo', '--force'])
+    expect(linked.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: is a symbolic link`)
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+})
+
+describe('flatmcp install keeps a config its owner\'s and its group\'s', () => {
+  it.runIf(root)('run as root on a user\'s 0640 config of group 3000: the config, .flatmcp and its files stay that user\'s and group\'s; the user undoes it', async () => {
+    const home = homeOf(OTHER)
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG, 0o640)
+    chownSync(file, OTHER.uid, GROUP)
+    const installed = await runAs({ uid: 0, gid: 0 }, home, ['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const folder = path.join(home, '.flatmcp')
+    for (const made of [file, folder, ...readdirSync(folder).map(name => path.join(folder, name))]) {
+      const stat = statSync(made)
+      expect([made, stat.uid, stat.gid, stat.mode & 0o777]).toEqual([made, OTHER.uid, GROUP, made === folder ? 0o750 : 0o640])
+    }
+    const undone = await runAs(OTHER, home, ['install', 'cursor', '--file', file, '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+
+  it.runIf(root)('a user whose config\'s group it is not in: the new files are read by no group rather than by its own; a permission refused on --undo is said as that', async () => {
+    const home = homeOf(OTHER)
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG, 0o640)
+    chownSync(file, OTHER.uid, GROUP)
+    const installed = await runAs(OTHER, home, ['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const folder = path.join(home, '.flatmcp')
+    for (const made of [file, folder, path.join(folder, 'cursor.servers.json')]) {
+      const stat = statSync(made)
+      expect([made, stat.uid, stat.gid, stat.mode & 0o777]).toEqual([made, OTHER.uid, OTHER.gid, made === folder ? 0o700 : 0o600])
+    }
+    chmodSync(path.join(folder, 'cursor.install.json'), 0)
+    const undone = await runAs(OTHER, home, ['install', 'cursor', '--file', file, '--undo'])
+    expect(undone.code).toBe(2)
+    expect(undone.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: could not be read (EACCES`)
   })
 })
