@@ -93,6 +93,28 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
   })
 })
 
+describe('flatmcp install --dry-run shows no credential written inside a string', () => {
+  const INLINE = ['url-pass-1', 'query-key-2', 'docker-tok-3', 'default-4', 'conn-pw-5']
+  const servers = {
+    db: { command: 'docker', args: ['run', '-e', `GITHUB_TOKEN=${INLINE[2]}`, '-e', 'LOG_LEVEL=debug', 'mcp/postgres', `postgresql://admin:${INLINE[4]}@db/prod`], env: { TOKEN: `\${TOKEN:-${INLINE[3]}}` } },
+    remote: { type: 'http', url: `https://bot:${INLINE[0]}@mcp.example.com/mcp?team=core&api_key=${INLINE[1]}` },
+  }
+  it.each([
+    ['cursor', 'config.json', `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`],
+    ['codex', 'config.toml', `[mcp_servers.db]\ncommand = "docker"\nargs = ${JSON.stringify(servers.db.args)}\nenv = { TOKEN = ${JSON.stringify(servers.db.env.TOKEN)} }\n\n[mcp_servers.remote]\nurl = ${JSON.stringify(servers.remote.url)}\n`],
+  ])('%s: a URL\'s password and credential query, a connection string, docker\'s -e NAME=VALUE and a variable\'s default read [redacted]; the rest stays', async (client, name, text) => {
+    const { home, run } = place()
+    const file = path.join(home, name)
+    write(file, text)
+    const dry = await run(['install', client, '--file', file, '--command', 'flatmcp', '--dry-run'])
+    expect(dry.code, dry.stderr).toBe(0)
+    for (const secret of INLINE)
+      expect(`${dry.stdout}${dry.stderr}`).not.toContain(secret)
+    for (const kept of ['LOG_LEVEL=debug', 'postgresql://admin:[redacted]@db/prod', '?team=core&api_key=[redacted]', 'https://bot:[redacted]@', '${TOKEN:-[redacted]}'])
+      expect(dry.stdout).toContain(kept)
+  })
+})
+
 describe('flatmcp install writes through a dotfiles link, and only where it means to', () => {
   it('a symlinked config stays a link to its file, which install and --undo write (byte for byte back)', async () => {
     const { home, run } = place()
