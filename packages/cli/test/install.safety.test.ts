@@ -377,3 +377,39 @@ describe('flatmcp install keeps a config its owner\'s and its group\'s', () => {
     expect(undone.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: could not be read (EACCES`)
   })
 })
+
+describe('flatmcp install reads a Codex config as TOML reads it', () => {
+  it('a multi-line string holding a line like [mcp_servers.NAME] is a string, not a table: kept whole, and --undo gives the bytes back', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    const text = `model = "gpt-5"\ninstructions = """\nServers to try:\n[mcp_servers.calendar]\ncommand = "from-the-string"\n"""\nnotes = '''\n[mcp_servers.calendar.env]\n'''\n\n[mcp_servers.calendar]\ncommand = "node"\nargs = ["calendar.js"]\n`
+    write(file, text)
+    const installed = await run(['install', 'codex', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const after = readFileSync(file, 'utf8')
+    expect(after).toContain('instructions = """\nServers to try:\n[mcp_servers.calendar]\ncommand = "from-the-string"\n"""\nnotes = \'\'\'\n[mcp_servers.calendar.env]\n\'\'\'\n')
+    expect(after).not.toContain('calendar.js')
+    expect((await run(['install', 'codex', '--file', file, '--undo'])).code).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('mixed line endings: each line it keeps keeps its own', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    write(file, `model = "gpt-5"\r\n# the calendar\n[mcp_servers.calendar]\ncommand = "node"\n\n[profiles.fast]\r\nmodel = "o4-mini"\n`)
+    const installed = await run(['install', 'codex', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toMatch(/^model = "gpt-5"\r\n# the calendar\n\[profiles\.fast\]\r\nmodel = "o4-mini"\r?\n/)
+  })
+
+  it('--dry-run: after a line its reader cannot follow (a date and time with a space), every value that follows is redacted, a multi-line string\'s lines too', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    write(file, `since = 1979-05-27 07:32:00Z\nnote = """\nml-secret-1\n"""\nraw = '''\nml-secret-2'''\n\n[mcp_servers.calendar]\ncommand = "node"\nenv = { CAL_TOKEN = "cal-secret-3" }\n`)
+    const dry = await run(['install', 'codex', '--file', file, '--command', 'flatmcp', '--dry-run'])
+    expect(dry.code, dry.stderr).toBe(0)
+    for (const secret of ['ml-secret-1', 'ml-secret-2', 'cal-secret-3'])
+      expect(dry.stdout).not.toContain(secret)
+    expect(dry.stdout).toContain('[mcp_servers.calendar]')
+  })
+})

@@ -3,7 +3,7 @@
 // in a command line (`isCommandLine`, `redactedArgs`) redacted in place, every other byte as it was,
 // so a diff of two redacted texts reads as the diff of the texts.
 import type { ConfigFormat } from './clients'
-import { inlineRedacted, isCommandLine, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
+import { inlineRedacted, isCommandLine, REDACTED, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
 import { visit } from 'jsonc-parser'
 
 interface Edit { offset: number, length: number, text: string }
@@ -169,14 +169,28 @@ class TomlScanner {
   }
 }
 
+/**
+ * Lines of TOML past where they could be read, as shown: a table's header and a blank line as they
+ * are, a key's value redacted, any other line (a multi-line string's, a comment) wholly.
+ */
+function redactedRest(text: string): string {
+  return text.replace(/^([ \t]*)(.*?)(\r?)$/gm, (_whole, indent: string, line: string, cr: string) => {
+    if (line === '' || /^\[\[?[\w.\-"' ]+\]\]?$/.test(line.trim()))
+      return `${indent}${line}${cr}`
+    const key = /^([\w.\-"' ]+?)\s*=/.exec(line)
+    return `${indent}${key ? `${key[1]} = "${REDACTED}"` : `# ${REDACTED}`}${cr}`
+  })
+}
+
 function redactedToml(text: string): string {
   const scanner = new TomlScanner(text)
   try {
     scanner.scan()
   }
   catch {
-    // Read no further than it could: every string after that point is redacted, to be sure.
-    return applied(text.slice(0, scanner.at), editsOf(scanner.literals)) + text.slice(scanner.at).replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '"[redacted]"')
+    // Read no further than it could: every value after that point is redacted, to be sure.
+    const line = text.lastIndexOf('\n', scanner.at - 1) + 1
+    return applied(text.slice(0, line), editsOf(scanner.literals.filter(literal => literal.offset + literal.length <= line))) + redactedRest(text.slice(line))
   }
   return applied(text, editsOf(scanner.literals))
 }

@@ -111,6 +111,7 @@ export function rewriteConfig(text: string, client: InstallClient, file: string,
   const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
   const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), ENTRY_NAME, entry) : rewriteJson(text, client.key, Object.keys(moved), ENTRY_NAME, entry)
   checkRewritten(written, client, file, kept, entry)
+  checkOutside(parsed, written, client, file)
   return { text: written, moved, kept }
 }
 
@@ -123,6 +124,17 @@ function checkRewritten(text: string, client: InstallClient, file: string, kept:
     throw new InstallError(`${file}: could not be rewritten in place (it would list ${names.join(', ')}); move its servers into a flatmcp config by hand (docs/proxy.md, "Many servers behind one endpoint")`)
 }
 
+/** A config's values, outside its servers' key, as plain JSON. */
+function outside(parsed: Record<string, unknown>, key: string): unknown {
+  return JSON.parse(JSON.stringify({ ...parsed, [key]: undefined }))
+}
+
+/** The rewritten text, read back: everything outside the servers' key as it was (an edit never reaches what it does not own). */
+function checkOutside(before: Record<string, unknown>, text: string, client: InstallClient, file: string): void {
+  if (!isDeepStrictEqual(outside(before, client.key), outside(parseConfig(text, client.format, file), client.key)))
+    throw new InstallError(`${file}: could not be rewritten in place (the edit would change what is outside "${client.key}"); move its servers into a flatmcp config by hand (docs/proxy.md, "Many servers behind one endpoint")`)
+}
+
 /**
  * A config the client changed since the install, undone by meaning: flatmcp's entry taken out, each
  * server of flatmcp's config put back (as the original had it, where it is unchanged), and the rest
@@ -130,19 +142,24 @@ function checkRewritten(text: string, client: InstallClient, file: string, kept:
  * as it is now, not written twice: those are `again`.
  */
 export function restoreConfig(now: string, original: string, servers: Record<string, unknown>, client: InstallClient, file: string): { text: string, again: string[] } {
-  const table = parseConfig(now, client.format, file)[client.key] as Record<string, unknown> | undefined
+  const parsed = parseConfig(now, client.format, file)
+  const table = parsed[client.key] as Record<string, unknown> | undefined
   if (!table || !runsFlatmcp(table[ENTRY_NAME]))
     throw new InstallError(`${file}: flatmcp's entry is no longer in it, so there is nothing to take out; \`--undo --force\` writes the file as it was before the install`)
   const again = Object.keys(servers).filter(name => Object.hasOwn(table, name))
-  const names = Object.keys(servers).filter(name => !again.includes(name))
+  const checked = (restored: { text: string, again: string[] }): { text: string, again: string[] } => {
+    checkOutside(parsed, restored.text, client, file)
+    return restored
+  }
+  const names = Object.keys(servers).filter(name => !Object.hasOwn(table, name))
   const eol = now.includes('\r\n') ? '\r\n' : '\n'
   if (client.format === 'json') {
     const without = withoutProperty(now, client.key, ENTRY_NAME)
-    return { text: [...names].reverse().reduce((out, name) => withFirstProperty(out, client.key, name, servers[name], eol), without), again }
+    return checked({ text: [...names].reverse().reduce((out, name) => withFirstProperty(out, client.key, name, servers[name], eol), without), again })
   }
   const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
   const originalTables = tomlSplit(original, names).tables
   const same = (name: string): boolean => isDeepStrictEqual(JSON.parse(JSON.stringify(before[name] ?? null)), servers[name])
   const tables = names.map(name => same(name) && originalTables.has(name) ? originalTables.get(name)! : tomlTable(name, servers[name] as Record<string, unknown>))
-  return { text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again }
+  return checked({ text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again })
 }
