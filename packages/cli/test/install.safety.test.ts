@@ -413,3 +413,70 @@ describe('flatmcp install reads a Codex config as TOML reads it', () => {
     expect(dry.stdout).toContain('[mcp_servers.calendar]')
   })
 })
+
+describe('flatmcp install refuses what it cannot edit in one line, and edits any size in one pass', () => {
+  it('a JSON config with "mcpServers" twice, or a server named twice: one line naming the file and the key, nothing written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    for (const [text, key] of [['{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"b": {"command": "y"}}}\n', '"mcpServers"'], ['{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}\n', '"mcpServers"."a"']] as const) {
+      write(file, text)
+      const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toBe(`flatmcp: ${file}: ${key} is given twice, so which one the client reads is unsure; keep one, then install again\n`)
+      expect([readFileSync(file, 'utf8'), existsSync(path.join(home, '.flatmcp'))]).toEqual([text, false])
+    }
+  })
+
+  it('a .flatmcp/CLIENT.servers.json that is a folder: one line naming it, no record left behind', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    mkdirSync(path.join(home, '.flatmcp', 'cursor.servers.json'), { recursive: true })
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(`flatmcp: ${path.join(home, '.flatmcp', 'cursor.servers.json')}: is not a file; flatmcp install writes its own file there (move it away, then install again)\n`)
+    expect(readdirSync(path.join(home, '.flatmcp'))).toEqual(['cursor.servers.json'])
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+
+  it('a JSON config that starts with a byte order mark is installed, and keeps it; --undo gives the bytes back', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, `\uFEFF${JSON_CONFIG}`)
+    const installed = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toMatch(/^\uFEFF\{\n {2}"apiPassword"|^\uFEFF\{\n {2}"mcpServers": \{\n {4}"flatmcp"/)
+    expect((await run(['install', 'cursor', '--file', file, '--undo'])).code).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(`\uFEFF${JSON_CONFIG}`)
+  })
+
+  it('a config that is no file (a link to /dev/zero) or over 16 MiB is refused at once, naming it', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    symlinkSync('/dev/zero', file)
+    const device = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect([device.code, device.stderr]).toEqual([2, `flatmcp: ${file}: is not a file, so not a config flatmcp install edits\n`])
+    const big = path.join(home, 'big.json')
+    write(big, `{"mcpServers": {"a": {"command": "x"}}, "pad": "${'x'.repeat(16 * 2 ** 20)}"}`)
+    const large = await run(['install', 'cursor', '--file', big, '--command', 'flatmcp'])
+    expect(large.code).toBe(2)
+    expect(large.stderr).toContain(`${big}: is ${statSync(big).size} bytes, over the 16 MiB flatmcp install reads`)
+  })
+
+  it.each([['cursor', 'config.json'], ['codex', 'config.toml']])('%s: 20,000 servers are moved and put back in one pass each (it took time by the square of their number)', async (client, name) => {
+    const { home, run } = place()
+    const file = path.join(home, name)
+    const names = Array.from({ length: 20_000 }, (_, i) => `s${i}`)
+    write(file, client === 'codex'
+      ? `model = "x"\n\n${names.map(n => `[mcp_servers.${n}]\ncommand = "node"\nargs = ["${n}.js"]\n`).join('\n')}`
+      : `{\n  "theme": "dark",\n  "mcpServers": {\n${names.map(n => `    "${n}": { "command": "node", "args": ["${n}.js"] }`).join(',\n')}\n  }\n}\n`)
+    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).not.toContain('s19999.js')
+    // Changed since: undone by meaning, every server put back.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(client === 'codex' ? 'model = "x"' : '"theme": "dark"', client === 'codex' ? 'model = "y"' : '"theme": "light"'))
+    const undone = await run(['install', client, '--file', file, '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8').match(/\.js"/g)).toHaveLength(20_000)
+  }, 120_000)
+})

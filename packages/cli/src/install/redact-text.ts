@@ -5,6 +5,7 @@
 import type { ConfigFormat } from './clients'
 import { inlineRedacted, isCommandLine, REDACTED, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
 import { visit } from 'jsonc-parser'
+import { splitBom } from './rewrite'
 
 interface Edit { offset: number, length: number, text: string }
 /** A string in a config's text: where it is, its key path and its value. */
@@ -55,8 +56,9 @@ function applied(text: string, edits: Edit[]): string {
 }
 
 /** The text with its secret values redacted. */
-export function redactedText(text: string, format: ConfigFormat): string {
-  return format === 'json' ? redactedJson(text) : redactedToml(text)
+export function redactedText(read: string, format: ConfigFormat): string {
+  const [bom, text] = splitBom(read)
+  return `${bom}${format === 'json' ? redactedJson(text) : redactedToml(text)}`
 }
 
 function redactedJson(text: string): string {
