@@ -84,7 +84,8 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(dry.stdout).toContain('"server-github"')
     if (client !== 'codex')
       expect(dry.stdout).toContain('"DEBUG": "${DEBUG_LEVEL}"')
-    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp', '--', '--http', '8080', '--auth-token', 'caller-secret-9'])
+    write(path.join(home, 'tokens'), 'caller-secret-9\n', 0o600)
+    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp', '--', '--http', '8080', '--auth-token-file', path.join(home, 'tokens')])
     expect(installed.code, installed.stderr).toBe(0)
     expect(installed.stderr).not.toContain('caller-secret-9')
     const undoDry = await run(['install', client, '--file', file, '--undo', '--dry-run'])
@@ -479,4 +480,17 @@ describe('flatmcp install refuses what it cannot edit in one line, and edits any
     expect(undone.code, undone.stderr).toBe(0)
     expect(readFileSync(file, 'utf8').match(/\.js"/g)).toHaveLength(20_000)
   }, 120_000)
+})
+
+describe('flatmcp install puts no proxy credential on a client\'s command line', () => {
+  it.each([['--auth-token', 'caller-secret-9'], ['--auth-token=caller-secret-9']])('%s after --: refused, pointing to FLATMCP_PROXY_TOKEN and --auth-token-file; nothing written', async (...flag) => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp', '--', '--http', '8080', ...flag.filter(Boolean)])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('after --: --auth-token would write the proxy\'s token into Cursor\'s config and onto its command line, which any local user reads (ps): give it by FLATMCP_PROXY_TOKEN in the environment flatmcp runs in, or --auth-token-file file')
+    expect(refused.stderr).not.toContain('caller-secret-9')
+    expect([readFileSync(file, 'utf8'), existsSync(path.join(home, '.flatmcp'))]).toEqual([JSON_CONFIG, false])
+  })
 })
