@@ -143,10 +143,11 @@ function removeMade(places: ReturnType<typeof placesOf>): void {
       rmSync(file)
   }
   const left = readdirSync(places.folder)
-  if (left.length === 1 && left[0] === '.gitignore' && readFileSync(ignore, 'utf8') === GITIGNORE)
-    rmSync(ignore)
-  if (left.length === 0 || left[0] === '.gitignore')
+  const onlyOurs = left.length === 0 || (left.length === 1 && left[0] === '.gitignore' && readFileSync(ignore, 'utf8') === GITIGNORE)
+  if (onlyOurs) {
+    rmSync(ignore, { force: true })
     rmdirSync(places.folder)
+  }
 }
 
 /** Restores the client's config as it was before the install, byte for byte; returns the exit code. */

@@ -1,6 +1,7 @@
 // How `flatmcp install` writes a file: whole or not at all (a temporary file beside it, renamed over
-// it), through a symbolic link to the file it names (a dotfiles link stays a link), with the mode of
-// the config it came from from the first byte (a config of secrets stays its owner's alone), and
+// it), through a symbolic link to the file it names (a dotfiles link stays a link), with the owner,
+// group and mode of the config it came from before its first byte (a config of secrets stays its
+// owner's alone), in a folder no other user could have written into, and
 // only over the bytes it read: a file another program wrote since is left as that program wrote it.
 import { randomBytes } from 'node:crypto'
 import { chmodSync, closeSync, constants, fchmodSync, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
