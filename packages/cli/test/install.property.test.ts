@@ -1,6 +1,7 @@
 // `flatmcp install` then `--undo` on generated configs: JSONC (comments above and after properties,
 // trailing commas where VS Code allows them, nested objects, servers on one line or many, CRLF) and
-// TOML (comments, tables, sub-tables, arrays of tables `[[…]]`, inline tables, quoted names). The
+// TOML (comments, tables, sub-tables, arrays of tables `[[…]]`, inline tables, quoted names, multi-line
+// strings holding lines that look like a server's table). The
 // install keeps every line it does not own (the moved servers' lines and the comment lines just
 // above a JSON server are its own; a comment above a TOML table is not), writes the moved servers as
 // they were, and `--undo` gives the file back byte for byte.
@@ -114,7 +115,7 @@ const tomlCase = fc.record({
   parent: fc.boolean(),
   blocks: fc.array(fc.oneof(
     fc.record({ block: fc.constant('server' as const), server, subtable: fc.boolean() }),
-    fc.record({ block: fc.constantFrom('profile' as const, 'hook' as const), name: word, comments: fc.array(fc.constantFrom('# introduces what follows', '#'), { maxLength: 2 }) }),
+    fc.record({ block: fc.constantFrom('profile' as const, 'hook' as const), name: word, comments: fc.array(fc.constantFrom('# introduces what follows', '#'), { maxLength: 2 }), multiline: fc.constantFrom(undefined, '"""', "'''") }),
   ), { minLength: 1, maxLength: 6 }),
 })
 
@@ -134,6 +135,8 @@ function renderToml(c: Drawn<typeof tomlCase>): Generated {
   const profiles = new Set<string>()
   const moved: Record<string, unknown> = {}
   let any = false
+  const movedFirst = c.blocks.find(b => b.block === 'server' && moves(b.server))
+  const lookalike = movedFirst?.block === 'server' ? tomlKey(movedFirst.server.name) : 'only'
   for (const b of c.blocks) {
     lines.push('')
     if (b.block !== 'server') {
@@ -141,6 +144,9 @@ function renderToml(c: Drawn<typeof tomlCase>): Generated {
         continue
       profiles.add(b.name)
       lines.push(...b.comments, b.block === 'profile' ? `[profiles.${b.name}]` : '[[hooks]]', `name = ${JSON.stringify(b.name)}`, `on = { event = "start", tags = ["a", "b"] } # inline`)
+      // A multi-line string's lines are the string's, however much they look like a server's table.
+      if (b.multiline)
+        lines.push(`notes = ${b.multiline}`, `[mcp_servers.${lookalike}]`, '# not a comment', `command = "from-the-string"${b.multiline}`)
       continue
     }
     const s = b.server

@@ -2,11 +2,12 @@
 // config it came from, a dry run shows no secret, a dotfiles link stays a link, every line it does
 // not own stays, `--undo` writes no server twice, and a config the client writes meanwhile is left
 // as the client wrote it.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../../test/support/proxy'
+import { CLI, runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
 import { ChangedSinceRead, replaceFile } from '../src/install/write-through'
@@ -47,6 +48,9 @@ url = "https://docs.example.com/mcp"
 http_headers = { "Authorization" = "Bearer ${SECRETS[1]}" }
 `
 
+/** This user's, for its own eyes only. */
+const MINE = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, mode: 0o600 }
+
 const modes = (folder: string): Record<string, number> => Object.fromEntries(readdirSync(folder).map(name => [name, statSync(path.join(folder, name)).mode & 0o777]))
 
 describe('flatmcp install keeps a config\'s secrets private', () => {
@@ -60,7 +64,7 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(installed.code, installed.stderr).toBe(0)
     const folder = path.join(home, '.flatmcp')
     expect(statSync(folder).mode & 0o777).toBe(0o700)
-    expect(modes(folder)).toEqual({ [`${client}.install.json`]: 0o600, [`${client}.servers.json`]: 0o600 })
+    expect(modes(folder)).toEqual({ '.gitignore': 0o600, [`${client}.install.json`]: 0o600, [`${client}.servers.json`]: 0o600 })
     expect(modes(home)).toMatchObject({ [path.basename(file)]: 0o600 })
     // No temporary file left beside the config.
     expect(readdirSync(home).sort()).toEqual(['.flatmcp', path.basename(file)].sort())
@@ -80,12 +84,35 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(dry.stdout).toContain('"server-github"')
     if (client !== 'codex')
       expect(dry.stdout).toContain('"DEBUG": "${DEBUG_LEVEL}"')
-    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp', '--', '--http', '8080', '--auth-token', 'caller-secret-9'])
+    write(path.join(home, 'tokens'), 'caller-secret-9\n', 0o600)
+    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp', '--', '--http', '8080', '--auth-token-file', path.join(home, 'tokens')])
     expect(installed.code, installed.stderr).toBe(0)
     expect(installed.stderr).not.toContain('caller-secret-9')
     const undoDry = await run(['install', client, '--file', file, '--undo', '--dry-run'])
     for (const secret of SECRETS)
       expect(undoDry.stdout).not.toContain(secret)
+  })
+})
+
+describe('flatmcp install --dry-run shows no credential written inside a string', () => {
+  const INLINE = ['url-pass-1', 'query-key-2', 'docker-tok-3', 'default-4', 'conn-pw-5']
+  const servers = {
+    db: { command: 'docker', args: ['run', '-e', `GITHUB_TOKEN=${INLINE[2]}`, '-e', 'LOG_LEVEL=debug', 'mcp/postgres', `postgresql://admin:${INLINE[4]}@db/prod`], env: { TOKEN: `\${TOKEN:-${INLINE[3]}}` } },
+    remote: { type: 'http', url: `https://bot:${INLINE[0]}@mcp.example.com/mcp?team=core&api_key=${INLINE[1]}` },
+  }
+  it.each([
+    ['cursor', 'config.json', `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`],
+    ['codex', 'config.toml', `[mcp_servers.db]\ncommand = "docker"\nargs = ${JSON.stringify(servers.db.args)}\nenv = { TOKEN = ${JSON.stringify(servers.db.env.TOKEN)} }\n\n[mcp_servers.remote]\nurl = ${JSON.stringify(servers.remote.url)}\n`],
+  ])('%s: a URL\'s password and credential query, a connection string, docker\'s -e NAME=VALUE and a variable\'s default read [redacted]; the rest stays', async (client, name, text) => {
+    const { home, run } = place()
+    const file = path.join(home, name)
+    write(file, text)
+    const dry = await run(['install', client, '--file', file, '--command', 'flatmcp', '--dry-run'])
+    expect(dry.code, dry.stderr).toBe(0)
+    for (const secret of INLINE)
+      expect(`${dry.stdout}${dry.stderr}`).not.toContain(secret)
+    for (const kept of ['LOG_LEVEL=debug', 'postgresql://admin:[redacted]@db/prod', '?team=core&api_key=[redacted]', 'https://bot:[redacted]@', '${TOKEN:-[redacted]}'])
+      expect(dry.stdout).toContain(kept)
   })
 })
 
@@ -189,14 +216,14 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
     const home = mkdtempSync(path.join(scratch, 'replace-'))
     const file = path.join(home, 'config.json')
     write(file, 'the client\'s', 0o600)
-    expect(() => replaceFile(file, 'install\'s', 0o600, Buffer.from('what was read'))).toThrow(ChangedSinceRead)
+    expect(() => replaceFile(file, 'install\'s', MINE, Buffer.from('what was read'))).toThrow(ChangedSinceRead)
     expect([readFileSync(file, 'utf8'), readdirSync(home)]).toEqual(['the client\'s', ['config.json']])
-    replaceFile(file, 'install\'s', 0o600, Buffer.from('the client\'s'))
+    replaceFile(file, 'install\'s', MINE, Buffer.from('the client\'s'))
     expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777, readdirSync(home)]).toEqual(['install\'s', 0o600, ['config.json']])
     // A link whose file is not there yet is written through, and stays a link.
     mkdirSync(path.join(home, 'dotfiles'))
     symlinkSync('dotfiles/later.json', path.join(home, 'later.json'))
-    replaceFile(path.join(home, 'later.json'), 'new', 0o600, Buffer.alloc(0))
+    replaceFile(path.join(home, 'later.json'), 'new', MINE, Buffer.alloc(0))
     expect([lstatSync(path.join(home, 'later.json')).isSymbolicLink(), readFileSync(path.join(home, 'dotfiles', 'later.json'), 'utf8')]).toEqual([true, 'new'])
   })
 
@@ -207,7 +234,263 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
     writeFileSync(path.join(home, '.flatmcp'), '')
     const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(new RegExp(`^flatmcp: ${path.join(home, '.flatmcp').replace(/[.\\/]/g, '\\$&')}: could not be made \\(EEXIST`))
+    expect(refused.stderr).toBe(`flatmcp: ${path.join(home, '.flatmcp')}: is not a folder; flatmcp install keeps its own files in a folder of that name (move it away, then install again)\n`)
     expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+})
+
+describe('flatmcp install keeps one config\'s record to that config', () => {
+  it('claude-code: ~/.claude.json and ~/.mcp.json share a folder: --undo of the one never writes the other\'s record into it, and the other is not installed over the first\'s record', async () => {
+    const { home, run } = place()
+    const user = path.join(home, '.claude.json')
+    const project = path.join(home, '.mcp.json')
+    const userText = `{\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["server-github"], "env": { "GITHUB_TOKEN": "ghp_user_secret" } }\n  }\n}\n`
+    const projectText = `{\n  "mcpServers": {\n    "notes": { "command": "node", "args": ["notes.js"] }\n  }\n}\n`
+    write(user, userText)
+    write(project, projectText)
+    const installed = await run(['install', 'claude-code', '--scope', 'user', '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const userInstalled = readFileSync(user, 'utf8')
+    for (const force of [[], ['--force']]) {
+      const undone = await run(['install', 'claude-code', '--undo', ...force])
+      expect(undone.code).toBe(2)
+      expect(undone.stderr).toContain(`${project}: flatmcp is not installed there: ${path.join(home, '.flatmcp', 'claude-code.install.json')} is the install into ${user}`)
+      expect([readFileSync(project, 'utf8'), readFileSync(user, 'utf8')]).toEqual([projectText, userInstalled])
+    }
+    const other = await run(['install', 'claude-code', '--command', 'flatmcp'])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toContain(`${project}: ${path.join(home, '.flatmcp', 'claude-code.install.json')} holds the install into ${user}`)
+    expect(readFileSync(project, 'utf8')).toBe(projectText)
+    const back = await run(['install', 'claude-code', '--scope', 'user', '--undo'])
+    expect(back.code, back.stderr).toBe(0)
+    expect([readFileSync(project, 'utf8'), readFileSync(user, 'utf8')]).toEqual([projectText, userText])
+  })
+})
+
+/** Another local user (and a group neither it nor root's primary group is), as root can make them. */
+const OTHER = { uid: 4321, gid: 4321 }
+const GROUP = 3000
+const root = process.getuid?.() === 0
+
+/** The command run as `who` (root only: a test of what happens between users). */
+function runAs(who: { uid: number, gid: number }, home: string, args: string[]): Promise<{ code: number | null, stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: home, uid: who.uid, gid: who.gid, env: { ...process.env, HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()))
+    child.once('close', code => resolve({ code, stderr }))
+  })
+}
+
+/** A home another user can reach and write: theirs, with its parents searchable. */
+function homeOf(who: { uid: number, gid: number }): string {
+  const home = mkdtempSync(path.join(scratch, 'user-'))
+  chmodSync(scratch, 0o755)
+  chownSync(home, who.uid, who.gid)
+  return home
+}
+
+const planted = (folder: string, config: string): void => {
+  writeFileSync(path.join(folder, 'cursor.servers.json'), JSON.stringify({ mcpServers: { evil: { command: 'touch', args: ['/tmp/pwned'] } } }))
+  writeFileSync(path.join(folder, 'cursor.install.json'), JSON.stringify({ client: 'cursor', file: config, original: Buffer.from('{"evil": true}').toString('base64'), written: 'x' }))
+}
+
+describe('flatmcp install trusts no folder another user could write', () => {
+  it('a .flatmcp of its own that others may write is made theirs no longer, and holds a .gitignore of *', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    mkdirSync(path.join(home, '.flatmcp'))
+    chmodSync(path.join(home, '.flatmcp'), 0o777)
+    const installed = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(statSync(path.join(home, '.flatmcp')).mode & 0o022).toBe(0)
+    expect(readFileSync(path.join(home, '.flatmcp', '.gitignore'), 'utf8')).toMatch(/^\*$/m)
+    expect((await run(['install', 'cursor', '--file', file, '--undo'])).code).toBe(0)
+    expect(existsSync(path.join(home, '.flatmcp'))).toBe(false)
+  })
+
+  it.runIf(root)('a .flatmcp another user made, or a record another user put in one that was open to them, is refused, naming it; nothing is read from it or written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    const folder = path.join(home, '.flatmcp')
+    mkdirSync(folder)
+    planted(folder, file)
+    chownSync(folder, OTHER.uid, OTHER.gid)
+    for (const args of [['--command', 'flatmcp'], ['--undo'], ['--undo', '--force']]) {
+      const refused = await run(['install', 'cursor', '--file', file, ...args])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toBe(`flatmcp: ${folder}: belongs to user ${OTHER.uid}, neither you (0) nor the config's owner (0): files there could run commands as you or be written into the config (remove it, then install again)\n`)
+      expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+    }
+    // Ours, but it was open to others: what they put there is not read.
+    chownSync(folder, 0, 0)
+    chmodSync(folder, 0o777)
+    chownSync(path.join(folder, 'cursor.install.json'), OTHER.uid, OTHER.gid)
+    const undone = await run(['install', 'cursor', '--file', file, '--undo', '--force'])
+    expect(undone.code).toBe(2)
+    expect(undone.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: belongs to user ${OTHER.uid}`)
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+    // A record that is a link is not followed.
+    rmSync(path.join(folder, 'cursor.install.json'))
+    writeFileSync(path.join(home, 'record.json'), '{}')
+    symlinkSync(path.join(home, 'record.json'), path.join(folder, 'cursor.install.json'))
+    const linked = await run(['install', 'cursor', '--file', file, '--undo', '--force'])
+    expect(linked.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: is a symbolic link`)
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+})
+
+describe('flatmcp install keeps a config its owner\'s and its group\'s', () => {
+  it.runIf(root)('run as root on a user\'s 0640 config of group 3000: the config, .flatmcp and its files stay that user\'s and group\'s; the user undoes it', async () => {
+    const home = homeOf(OTHER)
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG, 0o640)
+    chownSync(file, OTHER.uid, GROUP)
+    const installed = await runAs({ uid: 0, gid: 0 }, home, ['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const folder = path.join(home, '.flatmcp')
+    for (const made of [file, folder, ...readdirSync(folder).map(name => path.join(folder, name))]) {
+      const stat = statSync(made)
+      expect([made, stat.uid, stat.gid, stat.mode & 0o777]).toEqual([made, OTHER.uid, GROUP, made === folder ? 0o750 : 0o640])
+    }
+    const undone = await runAs(OTHER, home, ['install', 'cursor', '--file', file, '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+
+  it.runIf(root)('a user whose config\'s group it is not in: the new files are read by no group rather than by its own; a permission refused on --undo is said as that', async () => {
+    const home = homeOf(OTHER)
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG, 0o640)
+    chownSync(file, OTHER.uid, GROUP)
+    const installed = await runAs(OTHER, home, ['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const folder = path.join(home, '.flatmcp')
+    for (const made of [file, folder, path.join(folder, 'cursor.servers.json')]) {
+      const stat = statSync(made)
+      expect([made, stat.uid, stat.gid, stat.mode & 0o777]).toEqual([made, OTHER.uid, OTHER.gid, made === folder ? 0o700 : 0o600])
+    }
+    chmodSync(path.join(folder, 'cursor.install.json'), 0)
+    const undone = await runAs(OTHER, home, ['install', 'cursor', '--file', file, '--undo'])
+    expect(undone.code).toBe(2)
+    expect(undone.stderr).toContain(`${path.join(folder, 'cursor.install.json')}: could not be read (EACCES`)
+  })
+})
+
+describe('flatmcp install reads a Codex config as TOML reads it', () => {
+  it('a multi-line string holding a line like [mcp_servers.NAME] is a string, not a table: kept whole, and --undo gives the bytes back', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    const text = `model = "gpt-5"\ninstructions = """\nServers to try:\n[mcp_servers.calendar]\ncommand = "from-the-string"\n"""\nnotes = '''\n[mcp_servers.calendar.env]\n'''\n\n[mcp_servers.calendar]\ncommand = "node"\nargs = ["calendar.js"]\n`
+    write(file, text)
+    const installed = await run(['install', 'codex', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    const after = readFileSync(file, 'utf8')
+    expect(after).toContain('instructions = """\nServers to try:\n[mcp_servers.calendar]\ncommand = "from-the-string"\n"""\nnotes = \'\'\'\n[mcp_servers.calendar.env]\n\'\'\'\n')
+    expect(after).not.toContain('calendar.js')
+    expect((await run(['install', 'codex', '--file', file, '--undo'])).code).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('mixed line endings: each line it keeps keeps its own', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    write(file, `model = "gpt-5"\r\n# the calendar\n[mcp_servers.calendar]\ncommand = "node"\n\n[profiles.fast]\r\nmodel = "o4-mini"\n`)
+    const installed = await run(['install', 'codex', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toMatch(/^model = "gpt-5"\r\n# the calendar\n\[profiles\.fast\]\r\nmodel = "o4-mini"\r?\n/)
+  })
+
+  it('--dry-run: after a line its reader cannot follow (a date and time with a space), every value that follows is redacted, a multi-line string\'s lines too', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.toml')
+    write(file, `since = 1979-05-27 07:32:00Z\nnote = """\nml-secret-1\n"""\nraw = '''\nml-secret-2'''\n\n[mcp_servers.calendar]\ncommand = "node"\nenv = { CAL_TOKEN = "cal-secret-3" }\n`)
+    const dry = await run(['install', 'codex', '--file', file, '--command', 'flatmcp', '--dry-run'])
+    expect(dry.code, dry.stderr).toBe(0)
+    for (const secret of ['ml-secret-1', 'ml-secret-2', 'cal-secret-3'])
+      expect(dry.stdout).not.toContain(secret)
+    expect(dry.stdout).toContain('[mcp_servers.calendar]')
+  })
+})
+
+describe('flatmcp install refuses what it cannot edit in one line, and edits any size in one pass', () => {
+  it('a JSON config with "mcpServers" twice, or a server named twice: one line naming the file and the key, nothing written', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    for (const [text, key] of [['{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {"b": {"command": "y"}}}\n', '"mcpServers"'], ['{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}\n', '"mcpServers"."a"']] as const) {
+      write(file, text)
+      const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toBe(`flatmcp: ${file}: ${key} is given twice, so which one the client reads is unsure; keep one, then install again\n`)
+      expect([readFileSync(file, 'utf8'), existsSync(path.join(home, '.flatmcp'))]).toEqual([text, false])
+    }
+  })
+
+  it('a .flatmcp/CLIENT.servers.json that is a folder: one line naming it, no record left behind', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    mkdirSync(path.join(home, '.flatmcp', 'cursor.servers.json'), { recursive: true })
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(`flatmcp: ${path.join(home, '.flatmcp', 'cursor.servers.json')}: is not a file; flatmcp install writes its own file there (move it away, then install again)\n`)
+    expect(readdirSync(path.join(home, '.flatmcp'))).toEqual(['cursor.servers.json'])
+    expect(readFileSync(file, 'utf8')).toBe(JSON_CONFIG)
+  })
+
+  it('a JSON config that starts with a byte order mark is installed, and keeps it; --undo gives the bytes back', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, `\uFEFF${JSON_CONFIG}`)
+    const installed = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).toMatch(/^\uFEFF\{\n {2}"apiPassword"|^\uFEFF\{\n {2}"mcpServers": \{\n {4}"flatmcp"/)
+    expect((await run(['install', 'cursor', '--file', file, '--undo'])).code).toBe(0)
+    expect(readFileSync(file, 'utf8')).toBe(`\uFEFF${JSON_CONFIG}`)
+  })
+
+  it('a config that is no file (a link to /dev/zero) or over 16 MiB is refused at once, naming it', async () => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    symlinkSync('/dev/zero', file)
+    const device = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp'])
+    expect([device.code, device.stderr]).toEqual([2, `flatmcp: ${file}: is not a file, so not a config flatmcp install edits\n`])
+    const big = path.join(home, 'big.json')
+    write(big, `{"mcpServers": {"a": {"command": "x"}}, "pad": "${'x'.repeat(16 * 2 ** 20)}"}`)
+    const large = await run(['install', 'cursor', '--file', big, '--command', 'flatmcp'])
+    expect(large.code).toBe(2)
+    expect(large.stderr).toContain(`${big}: is ${statSync(big).size} bytes, over the 16 MiB flatmcp install reads`)
+  })
+
+  it.each([['cursor', 'config.json'], ['codex', 'config.toml']])('%s: 20,000 servers are moved and put back in one pass each (it took time by the square of their number)', async (client, name) => {
+    const { home, run } = place()
+    const file = path.join(home, name)
+    const names = Array.from({ length: 20_000 }, (_, i) => `s${i}`)
+    write(file, client === 'codex'
+      ? `model = "x"\n\n${names.map(n => `[mcp_servers.${n}]\ncommand = "node"\nargs = ["${n}.js"]\n`).join('\n')}`
+      : `{\n  "theme": "dark",\n  "mcpServers": {\n${names.map(n => `    "${n}": { "command": "node", "args": ["${n}.js"] }`).join(',\n')}\n  }\n}\n`)
+    const installed = await run(['install', client, '--file', file, '--command', 'flatmcp'])
+    expect(installed.code, installed.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8')).not.toContain('s19999.js')
+    // Changed since: undone by meaning, every server put back.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(client === 'codex' ? 'model = "x"' : '"theme": "dark"', client === 'codex' ? 'model = "y"' : '"theme": "light"'))
+    const undone = await run(['install', client, '--file', file, '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8').match(/\.js"/g)).toHaveLength(20_000)
+  }, 120_000)
+})
+
+describe('flatmcp install puts no proxy credential on a client\'s command line', () => {
+  it.each([['--auth-token', 'caller-secret-9'], ['--auth-token=caller-secret-9']])('%s after --: refused, pointing to FLATMCP_PROXY_TOKEN and --auth-token-file; nothing written', async (...flag) => {
+    const { home, run } = place()
+    const file = path.join(home, 'config.json')
+    write(file, JSON_CONFIG)
+    const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp', '--', '--http', '8080', ...flag.filter(Boolean)])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('after --: --auth-token would write the proxy\'s token into Cursor\'s config and onto its command line, which any local user reads (ps): give it by FLATMCP_PROXY_TOKEN in the environment flatmcp runs in, or --auth-token-file file')
+    expect(refused.stderr).not.toContain('caller-secret-9')
+    expect([readFileSync(file, 'utf8'), existsSync(path.join(home, '.flatmcp'))]).toEqual([JSON_CONFIG, false])
   })
 })

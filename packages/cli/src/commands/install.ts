@@ -1,14 +1,16 @@
 // `flatmcp install CLIENT`: a client's MCP servers put behind one `flatmcp proxy --config`, in that
 // client's own config file; `--undo` restores it, `--dry-run` shows the change.
+import type { InstallClient } from '../install/clients'
 import type { Command } from './command'
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { isCredentialKey } from '@flatmcp/runtime/proxy'
 import { configFileOf, here, INSTALL_CLIENTS } from '../install/clients'
 import { cliVersion } from '../version'
 import { oneOf, parseOnly, UsageError } from './command'
 import { servingOf } from './proxy'
-import { readUpstreamCommand } from './upstream-args'
+import { readUpstreamCommand, UPSTREAM_OPTIONS } from './upstream-args'
 
 const OPTIONS = {
   'scope': { type: 'string' },
@@ -41,7 +43,7 @@ export const install: Command = {
     const proxyArgs = split < 0 ? [] : args.slice(split + 1)
     const { values, positionals } = parseArgs({ args: split < 0 ? args : args.slice(0, split), allowPositionals: true, options: OPTIONS })
     const client = clientOf(positionals)
-    await checkProxyFlags(proxyArgs)
+    await checkProxyFlags(proxyArgs, client)
     if (values.force && !values.undo)
       throw new UsageError('--force is for --undo (it restores a config changed since the install)')
     const scope = oneOf(values.scope, '--scope', ['user', 'project'] as const)
@@ -71,7 +73,7 @@ function clientOf(positionals: string[]) {
 }
 
 /** The flags given for the proxy, read as the proxy reads them: one it would refuse is refused now. */
-async function checkProxyFlags(flags: readonly string[]): Promise<void> {
+async function checkProxyFlags(flags: readonly string[], client: InstallClient): Promise<void> {
   if (flags.includes('--config'))
     throw new UsageError('after --, --config is the install\'s own: give the proxy\'s other flags there')
   try {
@@ -80,7 +82,13 @@ async function checkProxyFlags(flags: readonly string[]): Promise<void> {
   catch (error) {
     throw new UsageError(`after --: ${(error as Error).message}`)
   }
+  const secret = flags.map(flag => /^--([\w-]+)/.exec(flag)?.[1]).find(name => name !== undefined && CREDENTIAL_FLAGS.includes(name))
+  if (secret !== undefined)
+    throw new UsageError(`after --: --${secret} would write the proxy's token into ${client.title}'s config and onto its command line, which any local user reads (ps): give it by FLATMCP_PROXY_TOKEN in the environment flatmcp runs in, or --auth-token-file file`)
 }
+
+/** The proxy's flags whose value is a credential itself (not a file of it): never written into a client's config. */
+const CREDENTIAL_FLAGS: readonly string[] = Object.entries(UPSTREAM_OPTIONS).filter(([name, option]) => option.type === 'string' && isCredentialKey(name) && !name.endsWith('-file')).map(([name]) => name)
 
 /** The words that run this flatmcp again: npx's, where npx ran it from its cache, else Node and this script. */
 function runningFlatmcp(): string[] {

@@ -7,13 +7,14 @@
 import type { InstallClient } from './clients'
 import type { FlatmcpEntry } from './rewrite'
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { redacted, redactedArgs } from '@flatmcp/runtime/proxy'
 import { lineDiff } from '../probe/diff'
 import { redactedText } from './redact-text'
 import { InstallError, restoreConfig, rewriteConfig } from './rewrite'
-import { ChangedSinceRead, modeOf, ownFolder, replaceFile } from './write-through'
+import type { Owner } from './write-through'
+import { ChangedSinceRead, checkFolder, GITIGNORE, MAX_CONFIG_BYTES, ownerOf, ownFolder, readOwnFile, replaceFile, targetOf } from './write-through'
 
 export interface InstallRun {
   client: InstallClient
@@ -51,11 +52,24 @@ function placesOf(run: Pick<InstallRun, 'client' | 'file'>): { folder: string, s
   return { folder, servers: path.join(folder, `${run.client.name}.servers.json`), record: path.join(folder, `${run.client.name}.install.json`) }
 }
 
-function readConfig(file: string, client: InstallClient): Buffer {
+/**
+ * A client's config as it is now: a file no larger than `MAX_CONFIG_BYTES` (a link to a device, a
+ * pipe or a folder is refused before it is read), or none (`missing`, where a missing file is so).
+ */
+function readConfig(file: string, client: InstallClient, missing?: Buffer): Buffer {
   try {
+    const stat = statSync(file)
+    if (!stat.isFile())
+      throw new InstallError(`${file}: is not a file, so not a config flatmcp install edits`)
+    if (stat.size > MAX_CONFIG_BYTES)
+      throw new InstallError(`${file}: is ${stat.size} bytes, over the ${MAX_CONFIG_BYTES / 2 ** 20} MiB flatmcp install reads; edit it by hand (docs/proxy.md, "Many servers behind one endpoint")`)
     return readFileSync(file)
   }
   catch (error) {
+    if (error instanceof InstallError)
+      throw error
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && missing)
+      return missing
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new InstallError(`${file}: no such file, so ${client.title} lists no servers there (give --file, or --scope ${Object.keys(client.files).join(' or ')})`)
     throw new InstallError(`${file}: ${(error as Error).message}`)
@@ -70,9 +84,13 @@ function shown(text: string, client: InstallClient): string {
 /** Moves the client's servers behind one `flatmcp proxy --config`; returns the exit code. */
 export function install(run: InstallRun): number {
   const places = placesOf(run)
-  if (existsSync(places.record))
-    throw new InstallError(`${run.file}: installed already (${places.record}); \`flatmcp install ${run.client.name} --undo\` first`)
   const original = readConfig(run.file, run.client)
+  const owner = ownerOf(run.file)
+  const earlier = checkFolder(places.folder, owner) ? readRecord(places.record, owner) : undefined
+  if (earlier !== undefined && !sameFile(earlier.file, run.file))
+    throw new InstallError(`${run.file}: ${places.record} holds the install into ${earlier.file}, which keeps its files in the same folder; \`flatmcp install ${run.client.name} --file ${earlier.file} --undo\` first, or install this one by hand (docs/proxy.md, "Many servers behind one endpoint")`)
+  if (earlier !== undefined)
+    throw new InstallError(`${run.file}: installed already (${places.record}); \`flatmcp install ${run.client.name} --undo\` first`)
   // Claude Code defers MCP tools behind its own tool search: it gets the full list, not --config's auto.
   const surface = run.client.surface && !run.proxyArgs.includes('--surface') ? ['--surface', run.client.surface] : []
   const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', ...surface, ...run.proxyArgs, '--config', places.servers] }
@@ -86,29 +104,28 @@ export function install(run: InstallRun): number {
     run.log(`flatmcp install: would move ${names.join(', ')} behind flatmcp (--dry-run: nothing written; secrets shown as [redacted])`)
     return 0
   }
-  const mode = modeOf(run.file)
-  ownFolder(places.folder, [places.record, places.servers], mode)
-  const record: InstallRecord = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text), mode }
+  ownFolder(places.folder, [places.record, places.servers], owner)
+  const record: InstallRecord = { client: run.client.name, file: run.file, original: original.toString('base64'), written: sha256(rewritten.text), mode: owner.mode }
   try {
-    replaceFile(places.record, `${JSON.stringify(record, null, 2)}\n`, mode)
-    replaceFile(places.servers, servers(rewritten.moved), mode)
+    replaceFile(places.record, `${JSON.stringify(record, null, 2)}\n`, owner)
+    replaceFile(places.servers, servers(rewritten.moved), owner)
   }
   catch (error) {
     removeMade(places)
     throw new InstallError(`${places.folder}: could not be written (${(error as Error).message}); nothing changed`)
   }
-  writeConfig(run, rewritten.text, mode, original, () => removeMade(places))
+  writeConfig(run, rewritten.text, owner, original, () => removeMade(places))
   run.log(`flatmcp install: ${names.join(', ')} now run behind flatmcp (${names.length} server${names.length === 1 ? '' : 's'}, their tools served as NAME__tool): ${run.file} runs \`${redactedArgs([entry.command, ...entry.args]).join(' ')}\`; the servers are in ${places.servers}. Restart ${run.client.title}; \`flatmcp install ${run.client.name} --undo\` restores the config`)
   return 0
 }
 
 /**
- * The client's config written anew over the bytes `read` (through a link, with `mode`); where it
+ * The client's config written anew over the bytes `read` (through a link, as `owner`'s); where it
  * holds others now (the client wrote it meanwhile) or cannot be written, `undone` and an error.
  */
-function writeConfig(run: InstallRun, contents: string | Buffer, mode: number, read: Buffer, undone: () => void): void {
+function writeConfig(run: InstallRun, contents: string | Buffer, owner: Owner, read: Buffer, undone: () => void): void {
   try {
-    replaceFile(run.file, contents, mode, read)
+    replaceFile(run.file, contents, owner, read)
   }
   catch (error) {
     undone()
@@ -118,32 +135,44 @@ function writeConfig(run: InstallRun, contents: string | Buffer, mode: number, r
   }
 }
 
-/** What an install made, removed (and its folder, once empty). */
+/** What an install made, removed (and its folder, once it holds nothing else): as much as can be. */
 function removeMade(places: ReturnType<typeof placesOf>): void {
-  rmSync(places.servers, { force: true })
-  rmSync(places.record, { force: true })
-  if (existsSync(places.folder) && readdirSync(places.folder).length === 0)
+  const ignore = path.join(places.folder, '.gitignore')
+  for (const file of [places.servers, places.record]) {
+    if (lstatSync(file, { throwIfNoEntry: false })?.isFile())
+      rmSync(file)
+  }
+  const left = readdirSync(places.folder)
+  const onlyOurs = left.length === 0 || (left.length === 1 && left[0] === '.gitignore' && readFileSync(ignore, 'utf8') === GITIGNORE)
+  if (onlyOurs) {
+    rmSync(ignore, { force: true })
     rmdirSync(places.folder)
+  }
 }
 
 /** Restores the client's config as it was before the install, byte for byte; returns the exit code. */
 export function undo(run: InstallRun): number {
   const places = placesOf(run)
-  if (!existsSync(places.record))
+  const now = readConfig(run.file, run.client, Buffer.alloc(0))
+  const owner = existsSync(run.file) ? ownerOf(run.file) : undefined
+  const trusted = owner ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, mode: 0o600 }
+  const record = checkFolder(places.folder, trusted) ? readRecord(places.record, trusted) : undefined
+  if (record === undefined)
     throw new InstallError(`${run.file}: flatmcp is not installed there (no ${places.record})`)
-  const record = JSON.parse(readFileSync(places.record, 'utf8')) as InstallRecord
+  // Two configs in one folder (Claude Code's ~/.claude.json and ~/.mcp.json) would share the record: never the other's.
+  if (!sameFile(record.file, run.file))
+    throw new InstallError(`${run.file}: flatmcp is not installed there: ${places.record} is the install into ${record.file} (\`flatmcp install ${run.client.name} --file ${record.file} --undo\` undoes that one)`)
   const original = Buffer.from(record.original, 'base64')
-  const now = existsSync(run.file) ? readFileSync(run.file) : Buffer.alloc(0)
   // Unchanged since the install (or --force): the original, byte for byte. Changed (a client keeps
   // its own state in it, as Claude Code does in ~/.claude.json): undone by meaning, its changes kept.
   const exact = sha256(now) === record.written || run.force === true
-  const restored = exact ? { text: original, again: [] } : restoreConfig(now.toString('utf8'), original.toString('utf8'), readServers(places.servers), run.client, run.file)
+  const restored = exact ? { text: original, again: [] } : restoreConfig(now.toString('utf8'), original.toString('utf8'), readServers(places.servers, trusted), run.client, run.file)
   if (run.dryRun) {
     run.out(lineDiff(shown(now.toString('utf8'), run.client), shown(restored.text.toString(), run.client), `${run.file} (now)`, `${run.file} (restored)`))
     run.log('flatmcp install: --undo --dry-run: nothing written')
     return 0
   }
-  writeConfig(run, restored.text, existsSync(run.file) ? modeOf(run.file) : record.mode ?? 0o600, now, () => {})
+  writeConfig(run, restored.text, owner ?? { ...trusted, mode: record.mode ?? 0o600 }, now, () => {})
   removeMade(places)
   const again = restored.again.length === 0 ? '' : ` ${restored.again.join(', ')} ${restored.again.length === 1 ? 'was' : 'were'} in it again, so ${restored.again.length === 1 ? 'it was' : 'they were'} kept as ${restored.again.length === 1 ? 'it is' : 'they are'} now, not put back twice;`
   run.log(exact
@@ -152,12 +181,39 @@ export function undo(run: InstallRun): number {
   return 0
 }
 
-/** The servers flatmcp's config holds now (the operator may have changed them since the install). */
-function readServers(file: string): Record<string, unknown> {
+/** The record of an install in this folder, or undefined where there is none. */
+function readRecord(file: string, owner: Owner): InstallRecord | undefined {
+  const text = readOwnFile(file, owner)
+  if (text === undefined)
+    return undefined
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
+    const record = JSON.parse(text) as InstallRecord
+    if (typeof record.file !== 'string' || typeof record.original !== 'string' || typeof record.written !== 'string')
+      throw new Error('it is not an install\'s record')
+    return record
   }
   catch (error) {
+    throw new InstallError(`${file}: ${(error as Error).message}; remove it, then run the command again`)
+  }
+}
+
+/** Whether two paths name one file (through links). */
+const sameFile = (a: string, b: string): boolean => targetOf(path.resolve(a)) === targetOf(path.resolve(b))
+
+/** The servers flatmcp's config holds now (the operator may have changed them since the install). */
+function readServers(file: string, owner: Owner): Record<string, unknown> {
+  try {
+    const text = readOwnFile(file, owner)
+    if (text === undefined)
+      throw new Error('no such file')
+    const servers = (JSON.parse(text) as { mcpServers?: unknown }).mcpServers
+    if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+      throw new Error('lists no "mcpServers"')
+    return servers as Record<string, unknown>
+  }
+  catch (error) {
+    if (error instanceof InstallError)
+      throw error
     throw new InstallError(`${file}: ${(error as Error).message}; \`--undo --force\` writes the client's config as it was before the install`)
   }
 }

@@ -20,58 +20,92 @@ function serversNode(text: string, key: string): Node {
   return findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, [key])!
 }
 
-/**
- * The text without one property of the servers object: its own lines (and the comment lines just
- * above it) where it has them, else its text alone; with the comma that joined it to the others
- * (the one before its own where it is last: that comma alone, the rest of its line kept).
- */
-export function withoutProperty(text: string, key: string, name: string): string {
-  const properties = serversNode(text, key).children ?? []
-  const index = properties.findIndex(property => property.children?.[0]?.value === name)
-  const property = properties[index]!
+/** A removed property's place: its own lines (and the comment lines just above it) where it stands alone on them, else its text; with its comma. */
+function placeOf(text: string, property: Node): [number, number] {
   let start = property.offset
   let end = property.offset + property.length
-  const comma = /^\s*,/.exec(text.slice(end))
+  const comma = match(/\s*,/y, text, end)
   if (comma)
-    end += comma[0].length
-  const previous = index > 0 ? properties[index - 1]! : undefined
-  const previousEnd = previous ? previous.offset + previous.length : 0
-  const joining = !comma && previous ? /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*,/.exec(text.slice(previousEnd)) : null
+    end += comma.length
   const line = lineOf(text, start)
-  const rest = /^[ \t]*(?:\/\/[^\n]*)?\r?\n/.exec(text.slice(end))
-  // Its own lines go where it stands alone on them.
-  if (text.slice(line.start, start).trim() === '' && rest && (comma || !previous || joining)) {
-    start = line.start
-    end += rest[0].length
-    // The comment lines just above it are its own.
-    while (/(^|\n)[ \t]*\/\/[^\n]*\r?\n$/.test(text.slice(0, start)))
-      start = text.lastIndexOf('\n', start - 2) + 1
-    const out = text.slice(0, start) + text.slice(end)
-    const at = joining ? previousEnd + joining[0].length - 1 : -1
-    return joining ? out.slice(0, at) + out.slice(at + 1) : out
-  }
-  if (!comma && previous)
-    start = previousEnd
-  return text.slice(0, start) + text.slice(end)
+  const rest = match(/[ \t]*(?:\/\/[^\n]*)?\r?\n/y, text, end)
+  if (text.slice(line.start, start).trim() !== '' || rest === undefined)
+    return [start, end]
+  start = line.start
+  // The comment lines just above it are its own.
+  for (let above = text.lastIndexOf('\n', start - 2) + 1; start > 0 && /^[ \t]*\/\/[^\n]*\r?\n$/.test(text.slice(above, start)); above = text.lastIndexOf('\n', start - 2) + 1)
+    start = above
+  return [start, end + rest.length]
 }
 
-/** The text with one property first in the servers object, indented as the properties there are. */
-export function withFirstProperty(text: string, key: string, name: string, value: unknown, eol: string): string {
+/** What a sticky pattern matches at `at`, or undefined. */
+function match(pattern: RegExp, text: string, at: number): string | undefined {
+  pattern.lastIndex = at
+  return pattern.exec(text)?.[0]
+}
+
+/**
+ * The text without the properties `names` of the servers object, in one pass: each with its own
+ * lines and comma (placeOf), and where the last ones go, the comma that joined them to the last one
+ * kept.
+ */
+export function withoutProperties(text: string, key: string, names: ReadonlySet<string>): string {
+  const properties = serversNode(text, key).children ?? []
+  const removed = properties.map(property => names.has(property.children?.[0]?.value as string))
+  const lastKept = removed.lastIndexOf(false)
+  const cuts = properties.flatMap((property, i) => removed[i] ? [placeOf(text, property)] : [])
+  const kept = properties[lastKept]
+  if (kept && lastKept < properties.length - 1) {
+    const joining = match(/(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*,/y, text, kept.offset + kept.length)
+    if (joining !== undefined) {
+      const at = kept.offset + kept.length + joining.length - 1
+      cuts.push([at, at + 1])
+    }
+  }
+  const parts: string[] = []
+  let at = 0
+  for (const [start, end] of cuts.sort((a, b) => a[0] - b[0])) {
+    parts.push(text.slice(at, Math.max(at, start)))
+    at = Math.max(at, end)
+  }
+  parts.push(text.slice(at))
+  return parts.join('')
+}
+
+/** The text with properties first in the servers object, in their order, indented as the properties there are. */
+export function withFirstProperties(text: string, key: string, entries: readonly (readonly [string, unknown])[], eol: string): string {
+  if (entries.length === 0)
+    return text
   const object = serversNode(text, key)
   const first = object.children?.[0]
   const unit = indentUnit(text)
   const outer = lineOf(text, object.offset).indent
   const indent = first ? lineOf(text, first.offset).indent : `${outer}${unit}`
-  const body = JSON.stringify(value, null, unit).split('\n').join(`${eol}${indent}`)
+  const body = entries.map(([name, value]) => `${eol}${indent}${JSON.stringify(name)}: ${JSON.stringify(value, null, unit).split('\n').join(`${eol}${indent}`)}`).join(',')
   const open = object.offset + 1
   // An empty object on its own lines keeps its closing line; `{}` gets one.
   const closed = first ? ',' : /^[ \t]*\r?\n/.test(text.slice(open)) ? '' : `${eol}${outer}`
-  return `${text.slice(0, open)}${eol}${indent}${JSON.stringify(name)}: ${body}${closed}${text.slice(open)}`
+  return `${text.slice(0, open)}${body}${closed}${text.slice(open)}`
 }
 
 /** The text with the servers `moved` taken out, and `name`'s entry first in their object. */
 export function rewriteJson(text: string, key: string, moved: readonly string[], name: string, entry: Record<string, unknown>): string {
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
-  const without = moved.reduce((out, server) => withoutProperty(out, key, server), text)
-  return withFirstProperty(without, key, name, entry, eol)
+  return withFirstProperties(withoutProperties(text, key, new Set(moved)), key, [[name, entry]], eol)
+}
+
+/** The names given twice in a JSON text: at its top, or in the servers object (where the client's reading of them is unsure). */
+export function twiceGiven(text: string, key: string): string | undefined {
+  const root = parseTree(text, [], { allowTrailingComma: true })
+  const twice = (object: Node | undefined, path: string): string | undefined => {
+    const seen = new Set<unknown>()
+    for (const property of object?.type === 'object' ? object.children ?? [] : []) {
+      const name = property.children?.[0]?.value as string
+      if (seen.has(name))
+        return `${path}${JSON.stringify(name)}`
+      seen.add(name)
+    }
+    return undefined
+  }
+  return twice(root, '') ?? twice(root && findNodeAtLocation(root, [key]), `${JSON.stringify(key)}.`)
 }

@@ -3,42 +3,62 @@
 // in a command line (`isCommandLine`, `redactedArgs`) redacted in place, every other byte as it was,
 // so a diff of two redacted texts reads as the diff of the texts.
 import type { ConfigFormat } from './clients'
-import { isCommandLine, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
+import { inlineRedacted, isCommandLine, REDACTED, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
 import { visit } from 'jsonc-parser'
+import { splitBom } from './rewrite'
 
 interface Edit { offset: number, length: number, text: string }
 /** A string in a config's text: where it is, its key path and its value. */
 interface Literal { path: (string | number)[], offset: number, length: number, value: string }
 
-/** The edits that redact a text's strings: each at a secret path, and each command line's credentials. */
+/**
+ * The edits that redact a text's strings: each at a secret path, each credential a string holds
+ * (`inlineRedacted`), and each command line's credentials; one edit a string at most.
+ */
 function editsOf(literals: readonly Literal[]): Edit[] {
-  const edits: Edit[] = []
+  const edits = new Map<number, Edit>()
   const lists = new Map<string, Literal[]>()
+  const edit = (literal: Literal, shown: string): void => {
+    if (shown !== literal.value)
+      edits.set(literal.offset, { offset: literal.offset, length: literal.length, text: JSON.stringify(shown) })
+  }
   for (const literal of literals) {
-    const list = JSON.stringify(literal.path.slice(0, -1))
-    if (typeof literal.path.at(-1) === 'number')
-      lists.set(list, [...lists.get(list) ?? [], literal])
-    const shown = redactedString(literal.value)
-    if (isSecretPath(literal.path) && shown !== literal.value)
-      edits.push({ offset: literal.offset, length: literal.length, text: JSON.stringify(shown) })
+    if (typeof literal.path.at(-1) === 'number') {
+      const list = JSON.stringify(literal.path.slice(0, -1))
+      const items = lists.get(list)
+      if (items)
+        items.push(literal)
+      else
+        lists.set(list, [literal])
+    }
+    edit(literal, isSecretPath(literal.path) ? redactedString(literal.value) : inlineRedacted(literal.value))
   }
   for (const [list, items] of lists) {
     const values = items.map(item => item.value)
     if (!isCommandLine(values, JSON.parse(list) as (string | number)[]))
       continue
     const shown = redactedArgs(values)
-    items.forEach((item, i) => shown[i] !== item.value && !isSecretPath(item.path) && edits.push({ offset: item.offset, length: item.length, text: JSON.stringify(shown[i]) }))
+    items.forEach((item, i) => !isSecretPath(item.path) && edit(item, shown[i]!))
   }
-  return edits
+  return [...edits.values()]
 }
 
+/** The text with each edit made, in one pass (many edits cost no more than one each). */
 function applied(text: string, edits: Edit[]): string {
-  return edits.sort((a, b) => b.offset - a.offset).reduce((out, edit) => out.slice(0, edit.offset) + edit.text + out.slice(edit.offset + edit.length), text)
+  const parts: string[] = []
+  let at = 0
+  for (const edit of edits.sort((a, b) => a.offset - b.offset)) {
+    parts.push(text.slice(at, edit.offset), edit.text)
+    at = edit.offset + edit.length
+  }
+  parts.push(text.slice(at))
+  return parts.join('')
 }
 
 /** The text with its secret values redacted. */
-export function redactedText(text: string, format: ConfigFormat): string {
-  return format === 'json' ? redactedJson(text) : redactedToml(text)
+export function redactedText(read: string, format: ConfigFormat): string {
+  const [bom, text] = splitBom(read)
+  return `${bom}${format === 'json' ? redactedJson(text) : redactedToml(text)}`
 }
 
 function redactedJson(text: string): string {
@@ -151,14 +171,28 @@ class TomlScanner {
   }
 }
 
+/**
+ * Lines of TOML past where they could be read, as shown: a table's header and a blank line as they
+ * are, a key's value redacted, any other line (a multi-line string's, a comment) wholly.
+ */
+function redactedRest(text: string): string {
+  return text.replace(/^([ \t]*)(.*?)(\r?)$/gm, (_whole, indent: string, line: string, cr: string) => {
+    if (line === '' || /^\[\[?[\w.\-"' ]+\]\]?$/.test(line.trim()))
+      return `${indent}${line}${cr}`
+    const key = /^([\w.\-"' ]+?)\s*=/.exec(line)
+    return `${indent}${key ? `${key[1]} = "${REDACTED}"` : `# ${REDACTED}`}${cr}`
+  })
+}
+
 function redactedToml(text: string): string {
   const scanner = new TomlScanner(text)
   try {
     scanner.scan()
   }
   catch {
-    // Read no further than it could: every string after that point is redacted, to be sure.
-    return applied(text.slice(0, scanner.at), editsOf(scanner.literals)) + text.slice(scanner.at).replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '"[redacted]"')
+    // Read no further than it could: every value after that point is redacted, to be sure.
+    const line = text.lastIndexOf('\n', scanner.at - 1) + 1
+    return applied(text.slice(0, line), editsOf(scanner.literals.filter(literal => literal.offset + literal.length <= line))) + redactedRest(text.slice(line))
   }
   return applied(text, editsOf(scanner.literals))
 }

@@ -10,7 +10,7 @@ import { parseTOML } from 'confbox'
 import type { ParseError } from 'jsonc-parser'
 import { parse, printParseErrorCode } from 'jsonc-parser'
 import { readServerEntry, ServersConfigError } from '../proxy/servers-config'
-import { rewriteJson, withFirstProperty, withoutProperty } from './json-text'
+import { rewriteJson, twiceGiven, withFirstProperties, withoutProperties } from './json-text'
 import { rewriteToml, tomlJoin, tomlSplit, tomlTable } from './toml-text'
 
 /** The name of the entry that runs flatmcp in the client's config. */
@@ -58,6 +58,20 @@ export function parseConfig(text: string, format: ConfigFormat, file: string): R
   return parsed as Record<string, unknown>
 }
 
+/** A text's byte order mark (or nothing) and the text after it. */
+export function splitBom(text: string): [string, string] {
+  return text.startsWith('\uFEFF') ? ['\uFEFF', text.slice(1)] : ['', text]
+}
+
+/** A client's config, parsed, where its edits are sure: a JSON config's top key or server given twice is refused (which one the client reads is unsure). */
+function parseClientConfig(text: string, client: InstallClient, file: string): Record<string, unknown> {
+  const parsed = parseConfig(text, client.format, file)
+  const twice = client.format === 'json' ? twiceGiven(text, client.key) : undefined
+  if (twice !== undefined)
+    throw new InstallError(`${file}: ${twice} is given twice, so which one the client reads is unsure; keep one, then install again`)
+  return parsed
+}
+
 /** Whether an entry is one that runs flatmcp over a config: the client is installed already. */
 export function runsFlatmcp(entry: unknown): boolean {
   const { args } = (typeof entry === 'object' && entry !== null ? entry : {}) as { args?: unknown }
@@ -95,8 +109,10 @@ function sortServers(servers: Record<string, unknown>, client: InstallClient, fi
 }
 
 /** The client's config with its servable entries moved out and flatmcp's entry in their place. */
-export function rewriteConfig(text: string, client: InstallClient, file: string, flatmcp: FlatmcpEntry): Rewritten {
-  const parsed = parseConfig(text, client.format, file)
+export function rewriteConfig(read: string, client: InstallClient, file: string, flatmcp: FlatmcpEntry): Rewritten {
+  // A byte order mark (as some Windows editors write) is kept, and read past.
+  const [bom, text] = splitBom(read)
+  const parsed = parseClientConfig(text, client, file)
   const servers = parsed[client.key]
   if (servers === undefined || typeof servers !== 'object' || servers === null || Array.isArray(servers))
     throw new InstallError(`${file}: lists no MCP servers (no "${client.key}"), so there is nothing to put behind flatmcp`)
@@ -111,7 +127,8 @@ export function rewriteConfig(text: string, client: InstallClient, file: string,
   const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
   const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), ENTRY_NAME, entry) : rewriteJson(text, client.key, Object.keys(moved), ENTRY_NAME, entry)
   checkRewritten(written, client, file, kept, entry)
-  return { text: written, moved, kept }
+  checkOutside(parsed, written, client, file)
+  return { text: `${bom}${written}`, moved, kept }
 }
 
 /** The rewritten text, read back: the servers kept and flatmcp's entry (as plain JSON: a TOML parser's objects have no prototype), nothing else under the key. */
@@ -123,26 +140,44 @@ function checkRewritten(text: string, client: InstallClient, file: string, kept:
     throw new InstallError(`${file}: could not be rewritten in place (it would list ${names.join(', ')}); move its servers into a flatmcp config by hand (docs/proxy.md, "Many servers behind one endpoint")`)
 }
 
+/** A config's values, outside its servers' key, as plain JSON. */
+function outside(parsed: Record<string, unknown>, key: string): unknown {
+  return JSON.parse(JSON.stringify({ ...parsed, [key]: undefined }))
+}
+
+/** The rewritten text, read back: everything outside the servers' key as it was (an edit never reaches what it does not own). */
+function checkOutside(before: Record<string, unknown>, text: string, client: InstallClient, file: string): void {
+  if (!isDeepStrictEqual(outside(before, client.key), outside(parseConfig(text, client.format, file), client.key)))
+    throw new InstallError(`${file}: could not be rewritten in place (the edit would change what is outside "${client.key}"); move its servers into a flatmcp config by hand (docs/proxy.md, "Many servers behind one endpoint")`)
+}
+
 /**
  * A config the client changed since the install, undone by meaning: flatmcp's entry taken out, each
  * server of flatmcp's config put back (as the original had it, where it is unchanged), and the rest
  * of the file as it is now. A server the config lists again (the client added it back since) is left
  * as it is now, not written twice: those are `again`.
  */
-export function restoreConfig(now: string, original: string, servers: Record<string, unknown>, client: InstallClient, file: string): { text: string, again: string[] } {
-  const table = parseConfig(now, client.format, file)[client.key] as Record<string, unknown> | undefined
+export function restoreConfig(read: string, originalRead: string, servers: Record<string, unknown>, client: InstallClient, file: string): { text: string, again: string[] } {
+  const [bom, now] = splitBom(read)
+  const original = splitBom(originalRead)[1]
+  const parsed = parseClientConfig(now, client, file)
+  const table = parsed[client.key] as Record<string, unknown> | undefined
   if (!table || !runsFlatmcp(table[ENTRY_NAME]))
     throw new InstallError(`${file}: flatmcp's entry is no longer in it, so there is nothing to take out; \`--undo --force\` writes the file as it was before the install`)
   const again = Object.keys(servers).filter(name => Object.hasOwn(table, name))
-  const names = Object.keys(servers).filter(name => !again.includes(name))
+  const checked = (restored: { text: string, again: string[] }): { text: string, again: string[] } => {
+    checkOutside(parsed, restored.text, client, file)
+    return { ...restored, text: `${bom}${restored.text}` }
+  }
+  const names = Object.keys(servers).filter(name => !Object.hasOwn(table, name))
   const eol = now.includes('\r\n') ? '\r\n' : '\n'
   if (client.format === 'json') {
-    const without = withoutProperty(now, client.key, ENTRY_NAME)
-    return { text: [...names].reverse().reduce((out, name) => withFirstProperty(out, client.key, name, servers[name], eol), without), again }
+    const without = withoutProperties(now, client.key, new Set([ENTRY_NAME]))
+    return checked({ text: withFirstProperties(without, client.key, names.map(name => [name, servers[name]]), eol), again })
   }
   const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
   const originalTables = tomlSplit(original, names).tables
   const same = (name: string): boolean => isDeepStrictEqual(JSON.parse(JSON.stringify(before[name] ?? null)), servers[name])
   const tables = names.map(name => same(name) && originalTables.has(name) ? originalTables.get(name)! : tomlTable(name, servers[name] as Record<string, unknown>))
-  return { text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again }
+  return checked({ text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again })
 }
