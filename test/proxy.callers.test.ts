@@ -128,17 +128,18 @@ describe('named callers and the audit trail', () => {
       expect(refused?.code).toBe(-32000)
       expect(refused?.message).toMatch(/^The client is at its limit \(2 calls a minute\)/)
       await expect.poll(() => existsSync(audit) ? readFileSync(audit, 'utf8').split('\n').filter(Boolean).length : 0).toBe(3)
-      await expect.poll(served.stderr).toMatch(/flatmcp proxy: resources\/read "mem:\/\/note" → refused \(2 calls a minute\)/)
-      expect(served.stderr()).toMatch(/flatmcp proxy: resources\/read "mem:\/\/note" \(replica-upstream\) → ok in \d+ ms/)
+      // The client is the caller its entry names: "stdio".
+      await expect.poll(served.stderr).toMatch(/flatmcp proxy: resources\/read "mem:\/\/note" by stdio → refused \(2 calls a minute\)/)
+      expect(served.stderr()).toMatch(/flatmcp proxy: resources\/read "mem:\/\/note" \(replica-upstream\) by stdio → ok in \d+ ms/)
     }
     finally {
       await served.close()
     }
     const lines = readFileSync(audit, 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, unknown>)
-    expect(lines.map(({ method, tool, uri, outcome, why }) => ({ method, tool, uri, outcome, why }))).toEqual([
-      { method: 'tools/call', tool: 'whoami', uri: undefined, outcome: 'ok', why: undefined },
-      { method: 'resources/read', tool: undefined, uri: 'mem://note', outcome: 'ok', why: undefined },
-      { method: 'resources/read', tool: undefined, uri: 'mem://note', outcome: 'refused', why: '2 calls a minute' },
+    expect(lines.map(({ caller, method, tool, uri, outcome, why }) => ({ caller, method, tool, uri, outcome, why }))).toEqual([
+      { caller: 'stdio', method: 'tools/call', tool: 'whoami', uri: undefined, outcome: 'ok', why: undefined },
+      { caller: 'stdio', method: 'resources/read', tool: undefined, uri: 'mem://note', outcome: 'ok', why: undefined },
+      { caller: 'stdio', method: 'resources/read', tool: undefined, uri: 'mem://note', outcome: 'refused', why: '2 calls a minute' },
     ])
     expect(lines.every(line => typeof line.id === 'number')).toBe(true)
     expect(lines[2]!.id).not.toBe(lines[1]!.id)

@@ -142,9 +142,10 @@ describe('the proxy\'s own credentials in a server\'s command line', () => {
     expect(withheld('{"mcpServers": {"leaky": {"command": "server", "args": ["--key=${CI_TOKEN}"]}}}')).toBe(`<dir>/withheld.json.mcpServers["leaky"].args[0]: ${why}`)
     expect(withheld('{"mcpServers": {"leaky": {"command": "server", "cwd": "/srv/${CI_TOKEN}"}}}')).toBe(`<dir>/withheld.json.mcpServers["leaky"].cwd: ${why}`)
     expect(withheld('{"mcpServers": {"leaky": {"url": "https://x.example/mcp?key=${CI_TOKEN}"}}}')).toBe(`<dir>/withheld.json.mcpServers["leaky"].url: ${why}`)
-    // In env, the variable is left for the proxy, which refuses a caller's token there when it starts the server.
-    writeFileSync(join(scratch, 'withheld.json'), '{"mcpServers": {"fine": {"command": "server", "env": {"KEY": "${CI_TOKEN}"}}}}')
-    expect(readServersConfigFile(join(scratch, 'withheld.json'), ENV, ['ci-secret-1']).entries).toHaveLength(1)
+    // In env the variable is left for the proxy to read when it starts the server, and one that holds a caller's token is refused now.
+    expect(withheld('{"mcpServers": {"leaky": {"command": "server", "env": {"KEY": "${CI_TOKEN}"}}}}')).toBe('<dir>/withheld.json.mcpServers["leaky"].env.KEY: names ${CI_TOKEN}, which holds a credential of the proxy\'s own (a caller\'s token), which never goes to a server')
+    writeFileSync(join(scratch, 'withheld.json'), '{"mcpServers": {"fine": {"command": "server", "env": {"KEY": "${GH_TOKEN}"}}}}')
+    expect(readServersConfigFile(join(scratch, 'withheld.json'), ENV, ['ci-secret-1']).entries[0]!.target).toEqual({ command: ['server'], env: { KEY: '${GH_TOKEN}' } })
   })
 
   it('flatmcp proxy --http --callers refuses a --config entry whose arguments name a caller\'s token, before starting anything', () => {

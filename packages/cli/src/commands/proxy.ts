@@ -1,5 +1,6 @@
 // `flatmcp proxy`: an MCP server's tools served flat, over stdio or stateless HTTP.
-import type { CallerLimits, HttpServing, Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, GatewayEntry, HttpServing, Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { Callers } from '../proxy/callers-file'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
@@ -43,20 +44,21 @@ export const proxy: Command = {
   async run(args) {
     const { values, common: { overridesFile, upstream: named, ...common } } = readUpstreamCommand('proxy', args)
     const overrides = overridesFile === undefined ? undefined : (await import('../proxy/files')).readOverridesFile(overridesFile)
-    const served = await servingOf(values)
-    // The callers' tokens are the proxy's own: no variable or header of any upstream's carries them.
-    const withheld = served.http && served.http.every.length > 0 ? { withheld: served.http.every } : {}
+    const { withheld: credentials, ...served } = await servingOf(values)
+    // The proxy's credentials (its callers' tokens, FLATMCP_PROXY_TOKEN's value), whatever the
+    // transport: no server's command line or variable carries them, checked or served alike.
+    const withheld = credentials.length > 0 ? { withheld: credentials } : {}
     if (parseOnly())
       return 0
+    const target = 'config' in named ? { config: named.config, entries: await gatewayEntries(named.config, withheld, 'proxy') } : { ...named, ...withheld }
     if (values.check)
-      return checkProxy(named, common, overrides, values.profile)
-    if ('config' in named) {
-      const gateway = await gatewayEntries(named.config, withheld, 'proxy')
+      return checkProxy(target, common, overrides, values.profile)
+    if ('entries' in target) {
       const { runProxy } = await import('../proxy/run-proxy')
-      await runProxy({ ...common, gateway, config: named.config, ...served, ...(overrides ? { overrides } : {}) })
+      await runProxy({ ...common, gateway: target.entries, config: target.config, ...served, ...(overrides ? { overrides } : {}) })
       return new Promise<number>(() => {})
     }
-    const upstream: UpstreamTarget = { ...named, ...withheld }
+    const upstream: UpstreamTarget = target
     // The upstream command starts first, and boots while the proxy's own modules load (a few hundred
     // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
@@ -70,9 +72,9 @@ export const proxy: Command = {
  * `--check`: the list read, the overrides applied and every profile compiled as the proxy would,
  * said, and nothing served: an operator's try of a file before a client is wired to it.
  */
-async function checkProxy(named: UpstreamCommandLine['upstream'], common: Omit<UpstreamCommandLine['common'], 'upstream' | 'overridesFile'>, overrides: Overrides | undefined, profile: string[] | undefined): Promise<number> {
+async function checkProxy(target: UpstreamTarget | { config: string, entries: GatewayEntry[] }, common: Omit<UpstreamCommandLine['common'], 'upstream' | 'overridesFile'>, overrides: Overrides | undefined, profile: string[] | undefined): Promise<number> {
   const { runSnapshot } = await import('../proxy/run-snapshot')
-  const upstream = 'config' in named ? { gateway: { config: named.config, entries: await gatewayEntries(named.config, {}, 'proxy') } } : { upstream: named }
+  const upstream = 'entries' in target ? { gateway: target } : { upstream: target }
   const profiles = profilesOf(profile)?.filter(name => name !== 'portable')
   const { unmatched } = await runSnapshot({ ...common, ...upstream, ...(overrides ? { overrides } : {}), ...(profiles ? { profiles } : {}), generator: 'flatmcp proxy --check', check: true })
   return unmatched > 0 ? 1 : 0
@@ -97,9 +99,11 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   const servingFlag = SERVING_FLAGS.find(flag => values[flag] !== undefined)
   if (servingFlag !== undefined && port === undefined)
     throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
-  const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values)
-  const limits = port === undefined && values.callers !== undefined ? await stdioLimits(values.callers) : undefined
+  const named = values.callers === undefined ? undefined : (await import('../proxy/callers-file')).readCallersFile(values.callers, port === undefined ? 'stdio' : 'http')
+  const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values, named)
+  const limits = port === undefined && named !== undefined ? stdioLimits(values.callers!, named) : undefined
   return {
+    withheld: http?.every ?? credentialsOf([], named),
     ...(values['audit-log'] ? { auditLog: values['audit-log'] } : {}),
     ...(limits ? { limits } : {}),
     ...(outputs ? { outputs } : {}),
@@ -112,11 +116,15 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
 }
 
 /** Over stdio the one client's limits: the callers file's entry named `stdio` (the tokens are HTTP's). */
-async function stdioLimits(file: string): Promise<CallerLimits> {
-  const { limits } = (await import('../proxy/callers-file')).readCallersFile(file)
-  if (!Object.hasOwn(limits, 'stdio'))
+function stdioLimits(file: string, named: Callers): CallerLimits {
+  if (!Object.hasOwn(named.limits, 'stdio'))
     throw new UsageError(`--callers ${file}: over stdio only the entry named "stdio" applies (the client's limits: {"stdio": {"callsPerMinute": n, "inFlight": n}}), and the file has none; its tokens are for --http`)
-  return limits.stdio!
+  return named.limits.stdio!
+}
+
+/** Every credential of the proxy's own: the tokens given, FLATMCP_PROXY_TOKEN's value and the named callers'. */
+function credentialsOf(tokens: readonly string[], named: Callers | undefined): string[] {
+  return [...tokens, ...(process.env.FLATMCP_PROXY_TOKEN ? [process.env.FLATMCP_PROXY_TOKEN] : []), ...(named?.callers ?? []).map(caller => caller.token)]
 }
 
 /**
@@ -124,10 +132,9 @@ async function stdioLimits(file: string): Promise<CallerLimits> {
  * line, `FLATMCP_PROXY_TOKEN`), `--no-auth`, the origins and host names allowed. Beyond loopback a
  * token is needed unless `--no-auth` says otherwise (the runtime's rule, as serving checks it).
  */
-async function httpServing(host: string, port: number, values: UpstreamCommandLine['values']): Promise<HttpServing & { tokens: string[], every: string[], open: boolean }> {
+async function httpServing(host: string, port: number, values: UpstreamCommandLine['values'], named: Callers | undefined): Promise<HttpServing & { tokens: string[], every: string[], open: boolean }> {
   const tokens = [...(values['auth-token'] ?? []), ...tokensInFile(values['auth-token-file']), ...(process.env.FLATMCP_PROXY_TOKEN ? [process.env.FLATMCP_PROXY_TOKEN] : [])]
-  const named = values.callers === undefined ? undefined : (await import('../proxy/callers-file')).readCallersFile(values.callers)
-  const every = [...tokens, ...(named?.callers ?? []).map(caller => caller.token)]
+  const every = credentialsOf([...(values['auth-token'] ?? []), ...tokensInFile(values['auth-token-file'])], named)
   if (values['no-auth'] && every.length > 0)
     throw new UsageError('--no-auth serves without a caller credential, and a token was given: choose one')
   const { needsCallerCredential } = await import('@flatmcp/runtime/proxy')

@@ -28,8 +28,11 @@ function limitOf(entry: Record<string, unknown>, key: 'callsPerMinute' | 'inFlig
   return value as number | undefined
 }
 
-/** One entry: its credential (where it has a token) and its limits. */
-function entryOf(name: string, entry: unknown, into: Callers): void {
+/** Whether `token` names a variable the environment does not set (a caller no one can be, over stdio). */
+const namesUnset = (token: string): boolean => [...token.matchAll(/\$\{([A-Za-z_]\w*)\}/g)].some(([, name]) => process.env[name!] === undefined)
+
+/** One entry: its credential (where it has a token; over stdio, where its variables are set) and its limits. */
+function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' | 'stdio'): void {
   const where = `.callers[${JSON.stringify(name)}]`
   if (!NAME.test(name))
     throw new Error(`${where}: a caller's name is 1 to 64 letters, digits, "_", ".", "@" or "-"`)
@@ -45,22 +48,27 @@ function entryOf(name: string, entry: unknown, into: Callers): void {
   if (entry.token !== undefined) {
     if (typeof entry.token !== 'string' || entry.token.trim() === '')
       throw new Error(`${where}.token: must be a non-empty string (\${NAME} reads a variable)`)
-    into.callers.push({ name, token: expandVariables(entry.token, `${where}.token`) })
+    // Over stdio the tokens are unused, and withheld from the servers only where they are set.
+    if (transport === 'http' || !namesUnset(entry.token))
+      into.callers.push({ name, token: expandVariables(entry.token, `${where}.token`) })
   }
   const limits = { callsPerMinute: limitOf(entry, 'callsPerMinute', where), inFlight: limitOf(entry, 'inFlight', where) }
   if (limits.callsPerMinute !== undefined || limits.inFlight !== undefined)
     into.limits[name] = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined))
 }
 
-/** The callers file, read and checked; two callers with one token are refused (the log could not tell them apart). */
-export function readCallersFile(file: string): Callers {
+/**
+ * The callers file, read and checked; two callers with one token are refused (the log could not tell
+ * them apart). Over stdio (`transport`) a token whose variable is not set is left out, not an error.
+ */
+export function readCallersFile(file: string, transport: 'http' | 'stdio' = 'http'): Callers {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown
     if (!isObject(parsed) || !isObject(parsed.callers) || Object.keys(parsed).some(key => key !== 'callers'))
       throw new Error('must be {"callers": {"NAME": {"token": "…", "callsPerMinute": n, "inFlight": n}}}')
     const read: Callers = { callers: [], limits: {} }
     for (const [name, entry] of Object.entries(parsed.callers))
-      entryOf(name, entry, read)
+      entryOf(name, entry, read, transport)
     const tokens = read.callers.map(caller => caller.token)
     const twice = read.callers.find((caller, at) => tokens.indexOf(caller.token) !== at)
     if (twice)

@@ -9,7 +9,7 @@ import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
@@ -62,11 +62,15 @@ async function openAuditLog(file: string, log: OperatorLog): Promise<AuditLog> {
   return auditLog(file, log)
 }
 
-/** What hears each call: the audit log, and at `--log-level debug` a line per call. */
-function callObserver(audit: AuditLog | undefined, debug: OperatorLog | undefined): { onCall?: (call: ProxiedCall | RefusedCall) => void } {
+/**
+ * What hears each call: the audit log, and at `--log-level debug` a line per call. Over stdio, where
+ * the callers file's `stdio` entry limits the client, `caller` names it (no credential of its own does).
+ */
+function callObserver(audit: AuditLog | undefined, debug: OperatorLog | undefined, caller: string | undefined): { onCall?: (call: ProxiedCall | RefusedCall) => void } {
   if (!audit && !debug)
     return {}
-  return { onCall: (call) => {
+  return { onCall: (heard) => {
+    const call = caller === undefined || heard.caller !== undefined ? heard : { ...heard, caller }
     audit?.write(call)
     debug?.(callLine(call), 'debug')
   } }
@@ -115,7 +119,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
   const telemetry = await (await import('./telemetry')).startTelemetry(log)
   // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
-  const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined)
+  const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined, options.limits && !options.http ? STDIO_CALLER : undefined)
   const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({

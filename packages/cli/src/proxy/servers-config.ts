@@ -4,11 +4,12 @@
 // error naming the entry and the key, one the client's own format switches off is skipped and said.
 // Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
 // `${NAME:-default}` (Claude Code); in `env` and `headers` they are left for the proxy to read when it
-// connects (so a secret's value is never read twice). The proxy's own credentials (its callers'
+// connects (so a secret's value is never copied), but one that is not set, or holds a caller's token,
+// is refused now: a static error, not one each try to start the server meets again. The proxy's own credentials (its callers'
 // tokens, `PROXY_VARIABLES`) are refused anywhere in an entry: in a command, its arguments or its
 // folder they would be on the server's command line, which any local user reads.
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
-import { PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
+import { holdsSecret, PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
 
 /** One server of the config, as flatmcp will reach it. */
 export interface ServerEntry {
@@ -67,13 +68,16 @@ function switchedOff(entry: Entry): string | undefined {
   return undefined
 }
 
+const HELD = 'holds a credential of the proxy\'s own (a caller\'s token), which never goes to a server'
+
 /**
  * `${NAME}`, `${env:NAME}` and `${NAME:-default}` read now (`read: 'now'`, a command, its arguments,
  * its folder, a URL), or written as `${NAME}` for the proxy to read when it connects (`read: 'later'`,
- * an environment's or a header's value). A variable of another kind (`${input:…}`,
- * `${workspaceFolder}`) is an error: no one is there to answer it.
+ * an environment's or a header's value): either way a variable that is not set (and has no default),
+ * or one that holds a credential of `withheld`, is an error now, not at each try to start the server.
+ * A variable of another kind (`${input:…}`, `${workspaceFolder}`) is an error: no one is there to answer it.
  */
-function variables(value: string, read: 'now' | 'later', env: Environment, fail: (message: string) => never): string {
+function variables(value: string, read: 'now' | 'later', env: Environment, withheld: readonly string[], fail: (message: string) => never): string {
   return value.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
     const match = /^(?:env:)?([A-Za-z_]\w*)(?::-(.*))?$/s.exec(inner)
     if (!match)
@@ -84,11 +88,13 @@ function variables(value: string, read: 'now' | 'later', env: Environment, fail:
     const found = env[name!]
     if (found === undefined && fallback !== undefined)
       return fallback
-    if (read === 'later')
-      return `\${${name}}`
     if (found === undefined)
       fail(`names \${${name}}, which is not set in the environment`)
-    return found
+    if (read === 'now')
+      return found
+    if (withheld.some(secret => holdsSecret(found, secret)))
+      fail(`names \${${name}}, which ${HELD}`)
+    return `\${${name}}`
   })
 }
 
@@ -97,23 +103,32 @@ function variables(value: string, read: 'now' | 'later', env: Environment, fail:
  * where it holds one of the proxy's credentials (`withheld`, its callers' tokens).
  */
 function readNow(value: string, env: Environment, withheld: readonly string[], fail: (message: string) => never): string {
-  const read = variables(value, 'now', env, fail)
-  if (withheld.some(secret => secret !== '' && read.includes(secret)))
-    fail('holds a credential of the proxy\'s own (a caller\'s token), which never goes to a server: on its command line any local user would read it')
+  const read = variables(value, 'now', env, withheld, fail)
+  if (withheld.some(secret => holdsSecret(read, secret)))
+    fail(`${HELD}: on its command line any local user would read it`)
   return read
 }
 
-/** A string-valued object (`env`, `headers`), each value's variables as `read` says. */
-function strings(value: unknown, read: 'now' | 'later', env: Environment, fail: (key: string, message: string) => never, key: string): Record<string, string> {
+/** A string-valued object (`env`, `headers`), each value's variables left for the proxy to read when it connects. */
+function strings(value: unknown, env: Environment, withheld: readonly string[], fail: (key: string, message: string) => never, key: string): Record<string, string> {
   if (!isObject(value))
     fail(key, 'must be an object of strings')
   const out: Record<string, string> = {}
   for (const [name, item] of Object.entries(value)) {
     if (typeof item !== 'string')
       fail(`${key}.${name}`, 'must be a string')
-    out[name] = variables(item, read, env, message => fail(`${key}.${name}`, message))
+    out[name] = variables(item, 'later', env, withheld, message => fail(`${key}.${name}`, message))
+    if (withheld.some(secret => holdsSecret(out[name]!, secret)))
+      fail(`${key}.${name}`, HELD)
   }
   return out
+}
+
+/** Codex's `env_http_headers` and `bearer_token_env_var`: names of variables, each read as `${NAME}` is. */
+function variableNamed(name: unknown, env: Environment, withheld: readonly string[], fail: (message: string) => never): string {
+  if (typeof name !== 'string' || !/^[A-Za-z_]\w*$/.test(name))
+    fail('must be the name of a variable')
+  return variables(`\${${name}}`, 'later', env, withheld, fail)
 }
 
 /** An entry that starts a command: its words, environment and folder. */
@@ -127,7 +142,7 @@ function commandTarget(entry: Entry, env: Environment, withheld: readonly string
     fail('cwd', 'must be a folder')
   return {
     command: words,
-    ...(entry.env === undefined ? {} : { env: strings(entry.env, 'later', env, fail, 'env') }),
+    ...(entry.env === undefined ? {} : { env: strings(entry.env, env, withheld, fail, 'env') }),
     ...(entry.cwd === undefined ? {} : { cwd: readNow(entry.cwd as string, env, withheld, message => fail('cwd', message)) }),
   }
 }
@@ -142,18 +157,17 @@ function urlTarget(entry: Entry, env: Environment, withheld: readonly string[], 
   if (!/^https?:\/\//.test(expanded))
     fail(key, `must start with http:// or https:// (it is ${JSON.stringify(expanded.slice(0, 80))})`)
   const headers: Record<string, string> = {
-    ...(entry.headers === undefined ? {} : strings(entry.headers, 'later', env, fail, 'headers')),
-    ...(entry.http_headers === undefined ? {} : strings(entry.http_headers, 'later', env, fail, 'http_headers')),
+    ...(entry.headers === undefined ? {} : strings(entry.headers, env, withheld, fail, 'headers')),
+    ...(entry.http_headers === undefined ? {} : strings(entry.http_headers, env, withheld, fail, 'http_headers')),
   }
   if (entry.env_http_headers !== undefined) {
-    for (const [name, variable] of Object.entries(strings(entry.env_http_headers, 'later', env, fail, 'env_http_headers')))
-      headers[name] = `\${${variable}}`
+    if (!isObject(entry.env_http_headers))
+      fail('env_http_headers', 'must be an object of strings')
+    for (const [name, variable] of Object.entries(entry.env_http_headers))
+      headers[name] = variableNamed(variable, env, withheld, message => fail(`env_http_headers.${name}`, message))
   }
-  if (entry.bearer_token_env_var !== undefined) {
-    if (typeof entry.bearer_token_env_var !== 'string' || !/^[A-Za-z_]\w*$/.test(entry.bearer_token_env_var))
-      fail('bearer_token_env_var', 'must be the name of a variable')
-    headers.Authorization = `Bearer \${${entry.bearer_token_env_var}}`
-  }
+  if (entry.bearer_token_env_var !== undefined)
+    headers.Authorization = `Bearer ${variableNamed(entry.bearer_token_env_var, env, withheld, message => fail('bearer_token_env_var', message))}`
   return { url: expanded, ...(Object.keys(headers).length > 0 ? { headers } : {}) }
 }
 

@@ -1,6 +1,6 @@
 // One tools/call, timed and told to `onCall` once answered: the tool it reached, the caller's
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
-import type { ObservedCall } from '../service/options'
+import type { ObservedCall, RequestInfo } from '../service/options'
 import type { CallTelemetry, IncomingRequest } from '../telemetry/call-telemetry'
 import { callerText } from '../util/caller-text'
 import { changedPaths } from '../util/changed-paths'
@@ -22,7 +22,7 @@ function callerOf(authInfo: unknown): string | undefined {
 }
 
 /** Runs `call` with `observed` filled as it is read, and tells `onCall` how it went (also when it throws). */
-export async function observeCall<T>(onCall: (call: ObservedCall, reached: boolean) => void, facts: CallFacts, observed: { tool?: string, input?: unknown }, call: () => Promise<T>): Promise<T> {
+export async function observeCall<T>(onCall: (call: ObservedCall, reached: boolean) => void, facts: CallFacts, observed: NonNullable<RequestInfo['observed']>, call: () => Promise<T>): Promise<T> {
   const time = new Date().toISOString()
   const started = performance.now()
   const told = (outcome: ObservedCall['outcome']): void => {
@@ -31,13 +31,13 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
       // The caller's text cut to its stated length: a made-up name costs the log no more than a short one.
       onCall({
         time,
-        tool: callerText(observed.tool ?? facts.tool),
+        tool: callerText(observed.tool ?? observed.called ?? facts.tool),
         ...(caller === undefined ? {} : { caller: callerText(caller) }),
         ...(facts.id === undefined ? {} : { id: typeof facts.id === 'number' ? facts.id : callerText(facts.id) }),
         ...(facts.profile === undefined ? {} : { profile: facts.profile }),
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
-        repaired: 'input' in observed ? changedPaths(facts.args ?? {}, observed.input) : [],
+        repaired: 'input' in observed ? changedPaths('sent' in observed ? observed.sent : facts.args ?? {}, observed.input) : [],
       }, observed.tool !== undefined)
     }
     catch {
@@ -76,7 +76,7 @@ export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, te
 export type CallWay = Omit<IncomingRequest, 'method' | 'tool'>
 
 /** One tools/call as `watch` sees it: `call` fills the record it is given (none where nothing listens), traced and told. */
-export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: { tool?: string, input?: unknown }) => Promise<T>): Promise<T> {
+export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: RequestInfo['observed']) => Promise<T>): Promise<T> {
   const { onCall, telemetry } = watch
   const observed = onCall ? {} : undefined
   const run = (): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed)) : call()

@@ -42,8 +42,12 @@ export interface RequestInfo {
   ask?: AskForm
   /** In a 2026-07-28 call: what the last `input_required` round minted and the client's answers to it. */
   rounds?: InputRounds
-  /** Filled as the call is read, where someone observes calls (`onCall`): the tool reached and the input it was read as. */
-  observed?: { tool?: string, input?: unknown }
+  /**
+   * Filled as the call is read, where someone observes calls (`onCall`): the name called and the
+   * arguments sent (through `call_tool`, those it named), the tool reached (none for a name no tool
+   * has) and the input the arguments were read as.
+   */
+  observed?: { called?: string, sent?: unknown, tool?: string, input?: unknown }
 }
 
 /** One tools/call as `onCall` hears it: never an argument's value, a result or a credential. */

@@ -75,6 +75,9 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
     async call(name, args, request, profile, unsure = false) {
       const byName = await ready
       const entry = byName.get(name)
+      // What is observed is the tool's own call (through call_tool, the one it names): its name, and the repair measured from its arguments.
+      if (request.observed)
+        Object.assign(request.observed, { called: name, sent: args ?? {} })
       if (!entry && unknown)
         return unknown(name, args, request)
       if (!entry)

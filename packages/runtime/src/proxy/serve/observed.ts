@@ -5,7 +5,7 @@ import type { CallTelemetry, OtelApi } from '../../telemetry/call-telemetry'
 import type { UpstreamClient } from '../upstream/upstream'
 import { callTelemetry } from '../../telemetry/call-telemetry'
 import { callerText } from '../../util/caller-text'
-import { subjectOf, upstreamMethod } from './upstream-methods'
+import { subjectOf, UPSTREAM_METHODS, upstreamMethod } from './upstream-methods'
 
 /** A call the proxy served, as `onCall` hears it. */
 export interface ProxiedCall extends ObservedCall {
@@ -28,8 +28,15 @@ export interface CallObservers {
   telemetry?: OtelApi
 }
 
-/** The upstream a tool's calls go to: the gateway entry it comes from, else the server's own name. */
-const upstreamName = (upstream: UpstreamClient, tool: string): string => upstream.origins?.().get(tool)?.server ?? upstream.getServerVersion()?.name ?? 'upstream'
+/**
+ * The upstream a request went to: the gateway entry it was routed to (a tool's, one of a server that
+ * is down, a prompt's, a resource's), else the server's own name. `subject` is what it names.
+ */
+function upstreamName(upstream: UpstreamClient, subject: string, method = 'tools/call'): string {
+  const param = UPSTREAM_METHODS[method]?.param
+  const routed = method === 'tools/call' ? upstream.origins?.().get(subject)?.server : undefined
+  return routed ?? (param === undefined ? undefined : upstream.lane?.({ method, params: { [param]: subject } })) ?? upstream.getServerVersion()?.name ?? 'upstream'
+}
 
 /** A call as the proxy's observers hear it before its upstream is named: a tool call, or another request that went upstream. */
 export type ServedCall = ObservedCall & { method?: string }
@@ -80,7 +87,7 @@ export function observedRequests<M extends { method: string, params?: unknown },
 export function proxyObservers(upstream: UpstreamClient, options: CallObservers): { onCall?: (call: ServedCall) => void, telemetry?: CallTelemetry } {
   const { onCall, telemetry } = options
   return {
-    ...(onCall ? { onCall: (call: ServedCall) => onCall({ ...call, upstream: upstreamName(upstream, call.tool) }) } : {}),
+    ...(onCall ? { onCall: (call: ServedCall) => onCall({ ...call, upstream: upstreamName(upstream, call.tool, call.method) }) } : {}),
     ...(telemetry ? { telemetry: callTelemetry(telemetry, tool => upstreamName(upstream, tool)) } : {}),
   }
 }

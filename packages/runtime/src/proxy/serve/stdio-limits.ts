@@ -11,6 +11,9 @@ import type { RefusedCall } from './upstream-methods'
 import { callerLimits } from './caller-limits'
 import { refusedCall, sentUpstream } from './upstream-methods'
 
+/** The caller's name over stdio, where the callers file's `stdio` entry limits the client: as the audit log says it. */
+export const STDIO_CALLER = 'stdio'
+
 /** The JSON-RPC error code of a call refused at a limit (the implementation-defined server range). */
 export const AT_LIMIT = -32000
 
@@ -50,7 +53,7 @@ export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRe
       receive(message)
       return
     }
-    onRefused?.(refusedCall(message, undefined, taken.why))
+    onRefused?.(refusedCall(message, STDIO_CALLER, taken.why))
     const refusal = `The client is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`
     void send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
   }

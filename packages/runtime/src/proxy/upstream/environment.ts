@@ -33,26 +33,37 @@ export function expandVariables(value: string, what: string, env: Environment = 
   })
 }
 
+/** Below this length a credential is matched whole only: a shorter one would be found inside ordinary values (`PATH`). */
+const SHORTEST_FOUND_INSIDE = 8
+
+/**
+ * Whether `value` carries `secret`, one of the proxy's credentials: is it, or holds it inside a longer
+ * value (`Bearer <token>`, `--key=<token>`), for a credential of 8 characters or more.
+ */
+export function holdsSecret(value: string, secret: string): boolean {
+  return secret !== '' && (value === secret || (secret.length >= SHORTEST_FOUND_INSIDE && value.includes(secret)))
+}
+
 /**
  * `values` (an added variable's, a header's) checked against the credentials the proxy holds
  * (`withheld`): one that carries a credential is a `ProxySetupError` naming `what` holds it.
  */
 export function refuseWithheld(values: Readonly<Record<string, string>>, withheld: readonly string[], what: (name: string) => string): void {
-  const name = Object.keys(values).find(name => withheld.some(secret => secret !== '' && values[name]!.includes(secret)))
+  const name = Object.keys(values).find(name => withheld.some(secret => holdsSecret(values[name]!, secret)))
   if (name !== undefined)
     throw new ProxySetupError(`${what(name)} holds a credential of the proxy's own (a caller's token, or its OAuth client secret), which never goes upstream`)
 }
 
 /**
  * The environment a stdio upstream runs with: the proxy's own, every variable but those it keeps
- * for itself (`PROXY_VARIABLES`, and any that holds a value of `withheld`, the credentials it was
- * given), with `added` over it (one that holds a withheld value is refused).
+ * for itself (`PROXY_VARIABLES`, and any whose value is or holds one of `withheld`, the credentials
+ * it was given: `AUTH="Bearer <token>"` too), with `added` over it (one that holds a withheld value is refused).
  */
 export function upstreamEnvironment(added: Readonly<Record<string, string>> = {}, env: Environment = processEnvironment(), withheld: readonly string[] = []): Record<string, string> {
   refuseWithheld(added, withheld, name => `the upstream's variable ${JSON.stringify(name)}`)
   const whole: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !withheld.includes(value))
+    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !withheld.some(secret => holdsSecret(value, secret)))
       whole[name] = value
   }
   return { ...whole, ...added }

@@ -137,11 +137,15 @@ function prefixed(members: readonly Member[], options: MergedOptions): string[] 
 
 const liveOf = (members: readonly Member[]): Member[] => members.filter(member => member.client !== undefined)
 
-/** The server a request goes to, by what it names (a tool, a prompt, a resource's URI): its calls take slots of their own. */
-function laneOf(members: readonly Member[], routes: Routes, message: Message): string | undefined {
+/**
+ * The server a request goes to, by what it names (a tool, a prompt, a resource's URI; a name under
+ * the prefix of one that is down, that one): its calls take slots of their own, and it is the
+ * upstream its audit line names.
+ */
+function laneOf(members: readonly Member[], routes: Routes, message: Message, claimant: (name: unknown) => string | undefined): string | undefined {
   const { name, uri } = message.params ?? {}
   if (message.method === 'tools/call' || message.method === 'prompts/get')
-    return (message.method === 'tools/call' ? routes.tools : routes.prompts).get(name as string)?.member.name
+    return (message.method === 'tools/call' ? routes.tools : routes.prompts).get(name as string)?.member.name ?? claimant(name)
   return message.method.startsWith('resources/') ? knownMemberOfUri(members, routes.resources, uri)?.name : undefined
 }
 
@@ -257,7 +261,7 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
       if (handler)
         requestHandler.open(handler)
     },
-    lane: message => laneOf(members, routes, message),
+    lane: message => laneOf(members, routes, message, name => downRoute(members, nameMap([], { ...options, servers: prefixed(members, options) }), name)?.server),
     changed: () => listChanged?.(),
     origins: () => new Map([...routes.tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])),
     membersChanged: () => {
