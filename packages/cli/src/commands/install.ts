@@ -5,7 +5,6 @@ import type { Command } from './command'
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { isCredentialKey } from '@flatmcp/runtime/proxy'
 import { configFileOf, here, INSTALL_CLIENTS } from '../install/clients'
 import { cliVersion } from '../version'
 import { oneOf, parseOnly, UsageError } from './command'
@@ -82,13 +81,21 @@ async function checkProxyFlags(flags: readonly string[], client: InstallClient):
   catch (error) {
     throw new UsageError(`after --: ${(error as Error).message}`)
   }
-  const secret = flags.map(flag => /^--([\w-]+)/.exec(flag)?.[1]).find(name => name !== undefined && CREDENTIAL_FLAGS.includes(name))
+  const credentialFlags = await proxyCredentialFlags()
+  const secret = flags.map(flag => /^--([\w-]+)/.exec(flag)?.[1]).find(name => name !== undefined && credentialFlags.includes(name))
   if (secret !== undefined)
     throw new UsageError(`after --: --${secret} would write the proxy's token into ${client.title}'s config and onto its command line, which any local user reads (ps): give it by FLATMCP_PROXY_TOKEN in the environment flatmcp runs in, or --auth-token-file file`)
 }
 
-/** The proxy's flags whose value is a credential itself (not a file of it): never written into a client's config. */
-const CREDENTIAL_FLAGS: readonly string[] = Object.entries(UPSTREAM_OPTIONS).filter(([name, option]) => option.type === 'string' && isCredentialKey(name) && !name.endsWith('-file')).map(([name]) => name)
+/**
+ * The proxy's flags whose value is a credential itself (not a file of it): never written into a
+ * client's config. The runtime's proxy entry is loaded here, not with the CLI, so `flatmcp proxy`
+ * still starts its upstream before it loads the SDK.
+ */
+async function proxyCredentialFlags(): Promise<string[]> {
+  const { isCredentialKey } = await import('@flatmcp/runtime/proxy')
+  return Object.entries(UPSTREAM_OPTIONS).filter(([name, option]) => option.type === 'string' && isCredentialKey(name) && !name.endsWith('-file')).map(([name]) => name)
+}
 
 /** The words that run this flatmcp again: npx's, where npx ran it from its cache, else Node and this script. */
 function runningFlatmcp(): string[] {
