@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CLI, runCli } from '../../../test/support/proxy'
@@ -270,7 +271,16 @@ describe('flatmcp install keeps one config\'s record to that config', () => {
 /** Another local user (and a group neither it nor root's primary group is), as root can make them. */
 const OTHER = { uid: 4321, gid: 4321 }
 const GROUP = 3000
-const root = process.getuid?.() === 0
+/** Whether another user can reach this checkout (every folder above it open to others): those tests run the CLI as another user. */
+function reachableByOthers(folder: string): boolean {
+  for (let at = path.resolve(folder); ; at = path.dirname(at)) {
+    if ((statSync(at).mode & 0o001) === 0)
+      return false
+    if (path.dirname(at) === at)
+      return true
+  }
+}
+const root = process.getuid?.() === 0 && reachableByOthers(fileURLToPath(new URL('.', import.meta.url)))
 
 /** The command run as `who` (root only: a test of what happens between users). */
 function runAs(who: { uid: number, gid: number }, home: string, args: string[]): Promise<{ code: number | null, stderr: string }> {
