@@ -6,6 +6,8 @@
 // text counts too, so a task finds its server before its tool. Ties go to the tool that holds more of
 // the query's words, then to the one whose name does, then by name: never by list order.
 import type { McpTool } from '../artifact/format'
+import type { MeaningTable } from './meaning-table'
+import { nearbyWords } from './meaning'
 import { SYNONYMS } from './synonyms'
 import { wordsOf } from './words'
 
@@ -45,6 +47,11 @@ const SERVER_SEPARATOR = '__'
 
 /** A tool found, and its fit: its score as a share of the best one's (1 for the best). */
 export interface RankedTool { tool: McpTool, fit: number }
+
+export interface ToolSearchOptions {
+  /** A word table (`readMeaningTable`): a query's word no tool holds counts by the tools' words nearest it in meaning. Without it, words alone. */
+  meaning?: MeaningTable
+}
 
 export interface ToolSearch {
   /** The tools that match `query` best, at most `limit`, best first. */
@@ -183,12 +190,14 @@ function wordScores(index: Index, word: string, share: number, into: Map<number,
   }
 }
 
-/** A query word's score in each document: the word's own where it stands, else its best stand-in's (a synonym, a longer word it begins). */
-function queryWordScores(index: Index, word: string): Map<number, number> {
+/** A query word's score in each document: the word's own where it stands, else its best stand-in's (a synonym, a word near in meaning, a longer word it begins). */
+function queryWordScores(index: Index, word: string, nearby?: (word: string) => [string, number][]): Map<number, number> {
   const scores = new Map<number, number>()
   wordScores(index, word, 1, scores)
   for (const synonym of SYNONYMS.get(word) ?? [])
     wordScores(index, synonym, SYNONYM_SHARE, scores)
+  for (const [near, share] of nearby?.(word) ?? [])
+    wordScores(index, near, share, scores)
   // A word the query only begins ("conf" for "config") counts half, where it is long enough to mean something.
   if (word.length >= 4) {
     for (const longer of prefixed(index.vocabulary, word))
@@ -220,10 +229,11 @@ function serversOf(tools: readonly McpTool[], fields: readonly Record<Field, str
 interface Scored { relevance: Float64Array, matched: Uint16Array, named: Float64Array }
 
 /** An index of a list's tools, built once: a query costs the postings of its (bounded) words. */
-export function toolSearch(tools: readonly McpTool[]): ToolSearch {
+export function toolSearch(tools: readonly McpTool[], options: ToolSearchOptions = {}): ToolSearch {
   const fields = tools.map(fieldsOf)
   const index = indexOf(documentsOf(fields))
   const servers = serversOf(tools, fields)
+  const nearby = options.meaning && nearbyWords(options.meaning, index.vocabulary)
   const lowerNames = tools.map(tool => tool.name.toLowerCase())
   const scored = (query: string): Scored => {
     const total = new Float64Array(tools.length)
@@ -231,7 +241,7 @@ export function toolSearch(tools: readonly McpTool[]): ToolSearch {
     const named = new Float64Array(tools.length)
     const server = new Float64Array(servers ? servers.index.size : 0)
     for (const word of askedWords(query)) {
-      for (const [at, score] of queryWordScores(index, word)) {
+      for (const [at, score] of queryWordScores(index, word, nearby)) {
         total[at]! += score
         matched[at]!++
         if (fields[at]!.name.includes(word))
