@@ -155,10 +155,16 @@ describe('named callers and the audit trail', () => {
         expect((await read(id)).status).toBe(200)
       const refused = await read('c')
       expect(refused.status).toBe(429)
-      expect(await refused.json()).toMatchObject({ id: 'c', error: { code: -32000 } })
+      // The JSON-RPC error carries when to try again, as over stdio.
+      const wait = Number(refused.headers.get('retry-after'))
+      expect(await refused.json()).toMatchObject({ id: 'c', error: { code: -32000, data: { retryAfter: wait } } })
       const batch = await read(['d', 'e'])
       expect(batch.status).toBe(429)
       expect((await batch.json() as { id: unknown }[]).map(answer => answer.id)).toEqual(['d', 'e'])
+      // A batch larger than the limit ever takes is told so, not to wait.
+      const larger = await read(['f', 'g', 'h'])
+      expect([larger.status, larger.headers.get('retry-after')]).toEqual([400, null])
+      expect((await larger.json() as { error: unknown }[])[0]!.error).toEqual({ code: -32000, message: 'Caller "ci" sent a batch of 3 requests, more than its limit (2 calls a minute) ever lets through: send them in smaller batches.' })
     }
     finally {
       await http.close()

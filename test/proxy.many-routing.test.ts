@@ -108,4 +108,19 @@ describe('flatmcp proxy --config: resources and prompts', () => {
       await served.close()
     }
   })
+
+  it('a URI two members list is listed by neither and read from neither, said; the gateway names itself flatmcp, at flatmcp\'s version', async () => {
+    const file = configFile('twice.json', { one: asking('plain', '--scheme', 'shared'), two: asking('plain', '--scheme', 'shared'), own: asking('plain', '--scheme', 'own') })
+    const served = await gateway(file, 'legacy')
+    try {
+      const version = (JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')) as { version: string }).version
+      expect(served.client.getServerVersion()).toMatchObject({ name: 'flatmcp', version })
+      await expect.poll(async () => (await served.client.listResources()).resources.map(resource => resource.uri), { timeout: 30_000 }).toEqual(['own://readme'])
+      await expect(served.client.readResource({ uri: 'shared://readme' })).rejects.toThrow('both list resource "shared://readme": it is read from neither')
+      expect(served.stderr()).toContain('flatmcp proxy: servers "one" and "two" both list resource "shared://readme": it is read from neither')
+    }
+    finally {
+      await served.close()
+    }
+  })
 })

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { PassThrough } from 'node:stream'
 import { StdioTransport } from '../src/host/stdio-transport'
 import { limitStdio } from '../src/proxy/serve/stdio-limits'
+import { refusalOf } from '../src/proxy/serve/caller-limits'
 import { changedPaths } from '../src/util/changed-paths'
 
 const asking = (token?: string): Request => new Request('http://127.0.0.1/mcp', { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })
@@ -49,6 +50,17 @@ describe('callers', () => {
     first.release()
     expect('release' in take('bot', 1)).toBe(true)
     expect('retryAfter' in take('bot', 1)).toBe(true)
+  })
+
+  it('a batch larger than a limit is refused for good, not told to wait; one call is "1 call"', () => {
+    const take = callerLimits({ bot: { inFlight: 2 }, ci: { callsPerMinute: 1, inFlight: 1 } })
+    expect(take('bot', 3)).toEqual({ over: 3, why: '2 calls at once' })
+    expect(refusalOf('Caller "bot"', { over: 3, why: '2 calls at once' })).toEqual({ message: 'Caller "bot" sent a batch of 3 requests, more than its limit (2 calls at once) ever lets through: send them in smaller batches.' })
+    // Nothing was taken by it: the two still pass.
+    expect('release' in take('bot', 2)).toBe(true)
+    expect('release' in take('ci', 1)).toBe(true)
+    expect(take('ci', 1)).toMatchObject({ why: '1 call a minute' })
+    expect(take('ci', 2)).toEqual({ over: 2, why: '1 call a minute' })
   })
 
   it('over stdio, a call at once past the limit is answered at once with data.retryAfter, never passed on; an answer or a cancellation frees its place', async () => {
@@ -95,8 +107,8 @@ describe('callers', () => {
     expect(passed).toEqual([1, 3])
     expect(written.map(message => [message.id, message.error?.code])).toEqual([[1, -32000], [2, -32000]])
     expect(refused).toEqual([
-      expect.objectContaining({ id: 1, method: 'tools/call', tool: 't', outcome: 'refused', why: '1 calls at once' }),
-      expect.objectContaining({ id: 2, method: 'resources/read', tool: 'file:///a', outcome: 'refused', why: '1 calls at once' }),
+      expect.objectContaining({ id: 1, method: 'tools/call', tool: 't', outcome: 'refused', why: '1 call at once' }),
+      expect.objectContaining({ id: 2, method: 'resources/read', tool: 'file:///a', outcome: 'refused', why: '1 call at once' }),
     ])
   })
 

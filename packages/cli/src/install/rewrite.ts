@@ -121,6 +121,8 @@ export function rewriteConfig(read: string, client: InstallClient, file: string,
     throw new InstallError(`${file}: its servers run behind flatmcp already; \`flatmcp install ${client.name} --undo\` restores the config it had`)
   if (ENTRY_NAME in table)
     throw new InstallError(`${file}: a server is named "${ENTRY_NAME}" already; rename it, then install again`)
+  if (Object.keys(table).length === 0)
+    throw new InstallError(`${file}: lists no MCP servers ("${client.key}" is empty), so there is nothing to put behind flatmcp`)
   const { moved, kept } = sortServers(table, client, file)
   if (Object.keys(moved).length === 0)
     throw new InstallError(`${file}: no server flatmcp can serve (${kept.map(entry => `${entry.name}: ${entry.why}`).join('; ')})`)

@@ -13,6 +13,7 @@ import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasO
 import { readSnapshotFile } from './files'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
+import { cliVersion } from '../version'
 import { ajvValidator } from './validator'
 
 export interface ProxyCommandOptions {
@@ -121,7 +122,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
   const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined, options.limits && !options.http ? STDIO_CALLER : undefined)
   const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}
-  const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
+  const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, info: { name: 'flatmcp', version: cliVersion() }, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base, Object.keys(named?.views ?? {})) : base,
     ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),

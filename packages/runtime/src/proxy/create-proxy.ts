@@ -284,12 +284,19 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
     call: async (...args) => (await listed, versions.current()!.served.service().call(...args)),
     read: async (...args) => (await listed, versions.current()!.served.service().read(...args)),
   }
+  // Many servers as one: a list asked for after a server is said to come or go is the list read since.
+  const settled = upstream.settled
+  const afterSettled: ToolService | undefined = settled && {
+    list: async profile => (await settled(), versions.current()!.served.service().list(profile)),
+    call: async (...args) => versions.current()!.served.service().call(...args),
+    read: async (...args) => versions.current()!.served.service().read(...args),
+  }
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const current = (): ListVersion => versions.current()!
   return {
-    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...observers }),
+    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? afterSettled ?? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...observers }),
     ready: listed,
-    refresh: versions.refresh,
+    refresh: async () => void await versions.refresh(),
     tools: () => current().tools,
     drift: () => current().drift,
     snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(upstream.origins ? { origins: upstream.origins() } : {}), ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),

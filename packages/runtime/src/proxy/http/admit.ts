@@ -5,7 +5,7 @@
 import type { Admitted } from './guard'
 import type { CallerLimits } from '../serve/caller-limits'
 import type { RefusedCall } from '../serve/upstream-methods'
-import { callerLimits } from '../serve/caller-limits'
+import { callerLimits, refusalOf } from '../serve/caller-limits'
 import { AT_LIMIT } from '../serve/stdio-limits'
 import { refusedCall, sentUpstream } from '../serve/upstream-methods'
 import { boundedText, rpcError } from './json-rpc'
@@ -24,11 +24,14 @@ function sentIn(body: unknown): { method: string, id: string | number, params?: 
   return (Array.isArray(body) ? body : [body]).filter(sentUpstream)
 }
 
-/** A refusal at the caller's limit: `429` with `Retry-After`, and a JSON-RPC error for each request refused, by its id. */
-function refusal(body: unknown, sent: readonly { id: string | number }[], message: string, retryAfter: number): Response {
-  const error = { code: AT_LIMIT, message, data: { retryAfter } }
+/**
+ * A refusal at the caller's limit: `429` with `Retry-After`, or `400` for a batch larger than the
+ * limit ever takes, and a JSON-RPC error for each request refused, by its id (`data.retryAfter` as over stdio).
+ */
+function refusal(body: unknown, sent: readonly { id: string | number }[], { message, retryAfter }: { message: string, retryAfter?: number }): Response {
+  const error = { code: AT_LIMIT, message, ...(retryAfter === undefined ? {} : { data: { retryAfter } }) }
   const answer = Array.isArray(body) ? sent.map(({ id }) => ({ jsonrpc: '2.0', id, error })) : { jsonrpc: '2.0', id: sent[0]!.id, error }
-  return new Response(JSON.stringify(answer), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(retryAfter) } })
+  return new Response(JSON.stringify(answer), { status: retryAfter === undefined ? 400 : 429, headers: { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }) } })
 }
 
 /**
@@ -56,10 +59,10 @@ export function admitted(handle: (request: Request, options: HandlerOptions) => 
     const sent = sentIn(parsedBody)
     if (sent.length > 0) {
       const taken = take(caller, sent.length)
-      if ('retryAfter' in taken) {
+      if (!('release' in taken)) {
         for (const message of sent)
           onRefused?.(refusedCall(message, caller, taken.why))
-        return refusal(parsedBody, sent, `Caller "${caller}" is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`, taken.retryAfter)
+        return refusal(parsedBody, sent, refusalOf(`Caller "${caller}"`, taken))
       }
       // The request's signal ends with its answer (or its client): the call is in flight until then.
       request.signal.addEventListener('abort', taken.release, { once: true })

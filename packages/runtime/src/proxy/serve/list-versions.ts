@@ -22,7 +22,7 @@ import { checkFixed } from '../compile/overrides'
 import type { OperatorLog } from '../../util/log'
 import { shown } from '../../util/log'
 import { readUpstream, readUpstreamList } from '../compile/read-list'
-import { describeDrift, driftOf } from '../compile/snapshot-drift'
+import { describeDrift, driftOf, sameList } from '../compile/snapshot-drift'
 import { servedTools } from './served-tools'
 
 /** What the proxy says of one tool it serves. */
@@ -79,8 +79,8 @@ export interface ListVersionsOptions {
 export interface ListVersions {
   /** The version served now: none before the first list is compiled. */
   current: () => ListVersion | undefined
-  /** Reads and compiles the upstream's list anew, and serves it. */
-  refresh: () => Promise<void>
+  /** Reads and compiles the upstream's list anew, and serves it: false where the tools served are as they were. */
+  refresh: () => Promise<boolean>
   /** Serves the snapshot's tools as the upstream listed them when it was made, until the upstream lists its own. */
   ahead: () => Promise<void>
 }
@@ -93,8 +93,10 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
   let current: ListVersion | undefined
   const { snapshot, log } = options
   const fromSnapshot = new Set(snapshot?.tools ?? [])
-  async function refresh(): Promise<void> {
+  async function refresh(): Promise<boolean> {
+    const before = current
     current = await versionOf(await readUpstream(upstream, { timeoutMs: options.timeoutMs, log, ...(options.served.overrides ? { overrides: options.served.overrides } : {}) }))
+    return before === undefined || !sameList(before.listed, current.listed)
   }
   async function ahead(): Promise<void> {
     // The definitions it records were read with its overrides already: read again as they are.

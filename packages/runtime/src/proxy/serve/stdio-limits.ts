@@ -8,7 +8,7 @@ import type { StdioTransport } from '../../host/stdio-transport'
 import type { CallerLimits } from './caller-limits'
 import { isObject } from '../../util/object'
 import type { RefusedCall } from './upstream-methods'
-import { callerLimits } from './caller-limits'
+import { callerLimits, refusalOf } from './caller-limits'
 import { refusedCall, sentUpstream } from './upstream-methods'
 
 /** The caller's name over stdio, where the callers file's `stdio` entry limits the client: as the audit log says it. */
@@ -54,8 +54,8 @@ export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRe
       return
     }
     onRefused?.(refusedCall(message, STDIO_CALLER, taken.why))
-    const refusal = `The client is at its limit (${taken.why}); try again in ${taken.retryAfter} s.`
-    void send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, data: { retryAfter: taken.retryAfter } } } as JsonRpcMessage)
+    const { message: refusal, retryAfter } = refusalOf('The client', taken)
+    void send({ jsonrpc: '2.0', id, error: { code: AT_LIMIT, message: refusal, ...(retryAfter === undefined ? {} : { data: { retryAfter } }) } } as JsonRpcMessage)
   }
   transport.send = async (message) => {
     const { id, method } = message as { id?: unknown, method?: unknown }

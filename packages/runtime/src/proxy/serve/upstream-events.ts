@@ -11,7 +11,8 @@ import { ANY_RESULT } from '../upstream/forward'
 export interface UpstreamEventsOptions {
   /** Settles when the first list is compiled: a change waits for it. */
   ready: () => Promise<void>
-  refresh: () => Promise<void>
+  /** Reads the list anew; false where the list served is as it was. */
+  refresh: () => Promise<boolean | void>
   downstreams: Downstreams
   questions: QuestionBridge
   /** Whether the upstream may ask the client behind the proxy at all. */
@@ -39,26 +40,29 @@ export function listenToUpstream(upstream: UpstreamClient, options: UpstreamEven
 
 /**
  * A list change handled with at most one read of the list in flight and one more after it (a storm of
- * notifications is two reads), so the list read last, the newest, is the one served.
+ * notifications is two reads), so the list read last, the newest, is the one served; clients are told
+ * only where it differs from the list served before. Each change's promise settles once a read that
+ * began after it is served.
  */
-function coalesced(options: UpstreamEventsOptions): () => void {
+function coalesced(options: UpstreamEventsOptions): () => Promise<void> {
   let reading: Promise<void> | undefined
-  let again = false
-  const changed = (): void => {
-    if (reading) {
-      again = true
-      return
+  let next: Promise<void> | undefined
+  const read = (): Promise<void> => options.ready().catch(() => {}).then(options.refresh).then(
+    changed => changed === false ? undefined : options.downstreams.tell({ method: 'notifications/tools/list_changed' }),
+    error => options.log(`flatmcp proxy: the new tool list of ${options.where} could not be read: ${(error as Error).message}`),
+  )
+  const changed = (): Promise<void> => {
+    if (!reading) {
+      reading = read().finally(() => {
+        reading = undefined
+      })
+      return reading
     }
-    reading = options.ready().catch(() => {}).then(options.refresh).then(
-      () => options.downstreams.tell({ method: 'notifications/tools/list_changed' }),
-      error => options.log(`flatmcp proxy: the new tool list of ${options.where} could not be read: ${(error as Error).message}`),
-    ).finally(() => {
-      reading = undefined
-      if (again) {
-        again = false
-        changed()
-      }
+    next ??= reading.then(() => {
+      next = undefined
+      return changed()
     })
+    return next
   }
   return changed
 }

@@ -31,8 +31,9 @@ export interface MergedClient extends UpstreamClient {
   /** A member changed its list: the proxy reads the list anew. */
   changed: () => void
   origins: () => ReadonlyMap<string, ToolOrigin>
-  /** A member came up or went down: the tools read anew, and clients told the prompts and resources changed. */
+  /** A member came up or went down: the tools read anew (a list served after waits for it, `settled`), and clients told the prompts and resources changed. */
   membersChanged: () => void
+  settled: () => Promise<void>
   /** The handlers the proxy set, for a member connected later. */
   handlers: { notification: (notification: Message) => Promise<void>, request: (request: Message, ctx: AskedContext) => Promise<unknown> }
 }
@@ -221,7 +222,9 @@ function capabilitiesOf(members: readonly Member[]): Record<string, unknown> {
 export function mergedClient(members: readonly Member[], options: MergedOptions): MergedClient {
   const routes: Routes = { tools: new Map(), prompts: new Map(), resources: resourceRoutes(), first: true }
   const requests = requestTable(members, routes, options)
-  let listChanged: (() => void) | undefined
+  let listChanged: (() => void | Promise<void>) | undefined
+  // The list read since the last server came or went: a list is served once it is.
+  let settled: Promise<void> = Promise.resolve()
   const requestHandler = opening<NonNullable<UpstreamClient['fallbackRequestHandler']>>()
   let notificationHandler: UpstreamClient['fallbackNotificationHandler']
   // Members come up in a burst at start: clients hear of it once or twice, not per member.
@@ -265,9 +268,10 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
     changed: () => listChanged?.(),
     origins: () => new Map([...routes.tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])),
     membersChanged: () => {
-      listChanged?.()
+      settled = Promise.resolve(listChanged?.()).catch(() => {})
       othersChanged()
     },
+    settled: () => settled,
     handlers: {
       notification: async notification => notificationHandler?.(notification),
       request: async (request, ctx) => (await requestHandler.opened)(request, ctx),

@@ -75,7 +75,9 @@ export async function listResources(members: readonly Member[], routes: Resource
   else {
     routes.templates = templates
   }
-  return { [key]: lists.flatMap(list => list.items) }
+  // A URI two servers list is read from neither: it is not listed either (said above).
+  const readable = (item: unknown): boolean => key !== 'resources' || (uris.get((item as { uri?: unknown } | null)?.uri as string)?.length ?? 0) <= 1
+  return { [key]: lists.flatMap(list => list.items.filter(readable)) }
 }
 
 const twiceListed = (uri: string, holders: readonly Member[]): string => `servers ${holders.map(member => `"${member.name}"`).join(' and ')} both list resource ${quoted(uri)}: it is read from neither`
