@@ -12,6 +12,7 @@ import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
 import { firstList } from './npm-servers.bench'
 import { fittedName } from '../packages/runtime/src/proxy/upstream/many/served-names'
 import { chooseSurface } from '../packages/runtime/src/service/auto-surface'
+import { readMeaningTable } from '../packages/runtime/src/service/meaning-table'
 import { toolSearch } from '../packages/runtime/src/service/tool-search'
 import { loadTokenizer, tokensOf } from '../packages/unplugin/src/core/compile/tokens'
 
@@ -75,9 +76,12 @@ export function bm25(tools: readonly McpTool[]): Ranker {
   }
 }
 
-/** find_tools' ranking, as the search surface answers it, each tool's server from the gateway's origin map. */
-export function findTools(tools: readonly McpTool[], origins?: ReadonlyMap<string, { server: string, name: string }>): Ranker {
-  const search = toolSearch(tools, origins ? { originOf: name => origins.get(name) } : {})
+/** The meaning table `npm run meaning-table` makes, where it has been made: find_tools is measured with it too. */
+const MEANING = path.join(ROOT, '.cache/meaning/meaning-table.bin')
+
+/** find_tools' ranking, as the search surface answers it: each tool's server from the gateway's origin map, with a meaning table where given. */
+export function findTools(tools: readonly McpTool[], origins?: ReadonlyMap<string, { server: string, name: string }>, meaning?: ReturnType<typeof readMeaningTable>): Ranker {
+  const search = toolSearch(tools, { ...(origins ? { originOf: (name: string) => origins.get(name) } : {}), ...(meaning ? { meaning } : {}) })
   return (query, limit) => search.search(query, limit).map(tool => tool.name)
 }
 
@@ -163,7 +167,7 @@ export async function npmServersMerged(log: (line: string) => void): Promise<{ c
   }
 }
 
-export interface RetrievalRow { catalogue: string, tools: number, queries: number, findTools: Scores, bm25: Scores }
+export interface RetrievalRow { catalogue: string, tools: number, queries: number, findTools: Scores, bm25: Scores, meaning?: Scores }
 
 /** Where the search surface pays, per server: o200k_base tokens of its full list beside the surface's list and one describe answer, and what `--surface auto` chooses. */
 export interface SurfaceRow { server: string, tools: number, full: number, surface: number, describe: number, auto: 'full' | 'search' }
@@ -174,7 +178,8 @@ export interface RetrievalResult { rows: RetrievalRow[], surfaces: SurfaceRow[] 
 export async function runRetrieval(log: (line: string) => void): Promise<RetrievalResult> {
   const npm = await npmServersMerged(log)
   const catalogues = [goldenSet(), liveMcpTool(false), liveMcpTool(true), ...npm.catalogues].filter(catalogue => catalogue !== undefined)
-  const rows = catalogues.map(({ name, tools, queries, origins }) => ({ catalogue: name, tools: tools.length, queries: queries.length, findTools: scored(queries, findTools(tools, origins)), bm25: scored(queries, bm25(tools)) }))
+  const meaning = existsSync(MEANING) ? readMeaningTable(readFileSync(MEANING)) : undefined
+  const rows = catalogues.map(({ name, tools, queries, origins }) => ({ catalogue: name, tools: tools.length, queries: queries.length, findTools: scored(queries, findTools(tools, origins)), bm25: scored(queries, bm25(tools)), ...(meaning ? { meaning: scored(queries, findTools(tools, origins, meaning)) } : {}) }))
   await loadTokenizer()
   const surfaces = [...npm.servers, { name: 'all merged', tools: npm.catalogues[0]!.tools }].map(({ name, tools }) => {
     const choice = chooseSurface(tools, undefined, [], tokensOf)
@@ -187,7 +192,8 @@ export async function runRetrieval(log: (line: string) => void): Promise<Retriev
 export function printRetrieval({ rows, surfaces }: RetrievalResult, table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
   const figures = (s: Scores): string => `${s.recall[1].toFixed(2)} / ${s.recall[3].toFixed(2)} / ${s.recall[5].toFixed(2)}`
   console.log('\n16. finding a tool across many servers: find_tools beside a plain BM25 (name, description, parameter names), recall@1 / @3 / @5 and MRR, tools named as a gateway serves them')
-  table(['catalogue', 'tools', 'queries', 'find_tools', 'MRR', 'BM25', 'MRR'], rows.map(row => [row.catalogue, row.tools, row.queries, figures(row.findTools), row.findTools.mrr.toFixed(2), figures(row.bm25), row.bm25.mrr.toFixed(2)]))
+  const meaning = rows.some(row => row.meaning) ? ['+ meaning table', 'MRR'] : []
+  table(['catalogue', 'tools', 'queries', 'find_tools', 'MRR', 'BM25', 'MRR', ...meaning], rows.map(row => [row.catalogue, row.tools, row.queries, figures(row.findTools), row.findTools.mrr.toFixed(2), figures(row.bm25), row.bm25.mrr.toFixed(2), ...(row.meaning ? [figures(row.meaning), row.meaning.mrr.toFixed(2)] : [])]))
   const golden = rows.find(row => row.catalogue.startsWith('golden'))
   if (golden)
     target('recall@5 ≥ 0.90 on the golden set (its published BM25: 0.68)', golden.findTools.recall[5] >= 0.9, golden.findTools.recall[5].toFixed(2))

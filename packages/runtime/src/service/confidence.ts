@@ -2,7 +2,7 @@
 // query's words the tool holds, each weighed by its rarity among the tools (a word no tool holds
 // weighs as the rarest), a word met in a tool's description counting less than one in its name or
 // first sentence. Below a floor nothing fits: find_tools says so, and names the closest as such.
-import type { WordIndex } from './word-index'
+import type { Nearby, WordIndex } from './word-index'
 import { FIELDS, rarity, saturated, standIns } from './word-index'
 
 /** Under this fit, no tool fits the query: the closest are named as such. */
@@ -15,9 +15,9 @@ const UNKNOWN_WEIGHT = Number(process.env.X_UNKNOWN ?? 0.6)
 const HELD_IN_FULL = saturated(FIELDS.lead.weight)
 
 /** How much a query's word weighs in a fit: its share times its rarity (else its commonest stand-in's, else an unknown word's). */
-export function wordWeight(index: WordIndex, word: string, share: number): number {
+export function wordWeight(index: WordIndex, word: string, share: number, nearby?: Nearby): number {
   const own = index.postings.get(word)?.length
-  const held = own ?? Math.max(0, ...standIns(index, word).map(([each]) => index.postings.get(each)?.length ?? 0))
+  const held = own ?? Math.max(0, ...standIns(index, word, nearby).map(([each]) => index.postings.get(each)?.length ?? 0))
   return share * (held > 0 ? rarity(index, held) : UNKNOWN_WEIGHT * rarity(index, 0))
 }
 

@@ -1,76 +1,92 @@
 // Words people use for what tools name otherwise, both ways round where both are common: the verbs
 // of creating, reading, changing and removing, the nouns of a few fields (weather, money, security),
 // and file extensions for their programs. A tool search counts a word met through one less than the
-// word itself.
+// word itself. Each group says why its words name one job and what it was made from: tuning tasks
+// by id (bench/data/livemcptool-tasks.json, test/data/task-phrasings.json), each asking with one
+// word of the group for a tool or server another names, or an outside source with the words it
+// lists. A held-out task is never evidence, and a word a held-out task uses is in the table only on
+// other evidence (test/synonym-evidence.test.ts holds both).
 import { stem } from './words'
 
-const SYNONYM_GROUPS: readonly (readonly string[])[] = [
-  ['create', 'add', 'new', 'make', 'open', 'write', 'post', 'insert', 'store', 'save', 'record'],
-  ['delete', 'remove', 'erase', 'forget', 'drop', 'destroy', 'clear'],
-  ['get', 'read', 'show', 'view', 'display', 'fetch', 'retrieve', 'look', 'see', 'what'],
-  ['list', 'show', 'enumerate', 'which'],
-  ['search', 'find', 'look', 'lookup', 'query', 'seek'],
-  ['update', 'edit', 'change', 'modify', 'patch', 'set', 'replace', 'rename'],
-  ['move', 'rename', 'relocate'],
-  ['navigate', 'open', 'go', 'visit', 'browse', 'load'],
-  ['issue', 'bug', 'ticket', 'report'],
-  ['directory', 'folder', 'dir'],
-  ['relation', 'link', 'connect', 'relate', 'relationship'],
-  ['entity', 'thing', 'fact', 'person', 'node'],
-  ['history', 'said', 'messages', 'conversation', 'past'],
-  ['elevation', 'altitude', 'height'],
-  ['self', 'myself', 'logged', 'whoami', 'current', 'account'],
-  ['sum', 'add', 'plus', 'total', 'addition'],
-  ['screenshot', 'capture', 'picture', 'image'],
-  ['comment', 'note', 'reply', 'remark'],
-  ['user', 'people', 'member', 'person'],
-  ['log', 'logs', 'output'],
-  ['history', 'log', 'timeline', 'past', 'previous'],
-  ['status', 'state', 'condition'],
-  ['delete', 'rid', 'discard', 'purge', 'trash'],
-  ['multiple', 'several', 'many', 'batch', 'bulk'],
-  ['file', 'document', 'doc'],
-  ['web', 'website', 'webpage', 'page', 'site', 'url', 'link', 'internet'],
-  ['image', 'picture', 'photo', 'pic', 'screenshot'],
-  ['price', 'cost', 'worth', 'quote', 'trading', 'valuation', 'much'],
-  ['crypto', 'cryptocurrency', 'bitcoin', 'btc', 'ethereum', 'eth', 'coin', 'token'],
-  ['metal', 'gold', 'silver', 'platinum', 'commodity'],
-  ['stock', 'share', 'equity', 'ticker', 'symbol'],
-  ['insider', 'executive', 'officer', 'director'],
-  ['stay', 'lodging', 'accommodation', 'rental', 'hotel', 'listing'],
-  ['paper', 'article', 'publication', 'study', 'preprint', 'literature'],
-  ['calculate', 'compute', 'math', 'percent', 'arithmetic', 'evaluate', 'expression'],
-  ['search', 'grep'],
-  ['code', 'source', 'todo'],
-  ['tempo', 'bpm', 'beat', 'speed'],
-  ['route', 'direction', 'drive', 'travel', 'trip', 'way', 'navigate'],
-  ['presentation', 'deck', 'slide', 'slideshow', 'powerpoint', 'pptx', 'ppt'],
-  ['execute', 'run', 'evaluate', 'eval'],
-  ['javascript', 'js', 'script'],
-  ['news', 'story', 'headline', 'article'],
-  ['coordinate', 'latitude', 'longitude', 'geocode', 'location', 'address'],
-  ['line', 'range'],
-  ['text', 'txt', 'plain'],
-  ['know', 'knowledge', 'information', 'info', 'fact'],
-  ['weather', 'forecast', 'rain', 'snow', 'temperature', 'sunny', 'wind', 'umbrella', 'humidity'],
-  ['currency', 'exchange', 'forex', 'euro', 'dollar', 'yen', 'pound', 'krone', 'kroner'],
-  ['vulnerability', 'security', 'cve', 'exploit', 'advisory', 'vulnerable', 'hole'],
-  ['whois', 'owner', 'own', 'registrant', 'registrar'],
-  ['date', 'when', 'schedule', 'upcoming', 'calendar'],
-  ['plan', 'planning', 'step', 'breakdown'],
-  ['size', 'big', 'large', 'byte'],
-  ['reset', 'undo', 'revert', 'unstage', 'rollback'],
-  ['start', 'run', 'launch', 'spawn'],
-  ['day', 'daily', 'today'],
-  ['excel', 'xlsx', 'xls', 'spreadsheet', 'workbook', 'sheet'],
-  ['word', 'docx'],
-  ['remember', 'memory', 'memorize', 'recall', 'knowledge'],
+/** An outside source a group was made from, and the group's words it lists. */
+export interface SynonymSource { readonly name: string, readonly words: readonly string[] }
+
+/** Words that name one job, why they do, and the evidence. */
+export interface SynonymGroup {
+  readonly words: readonly string[]
+  readonly reason: string
+  /** Tuning tasks by id. */
+  readonly tasks: readonly string[]
+  readonly sources: readonly SynonymSource[]
+}
+
+const WORDNET = 'WordNet 3.1'
+const MEDIA_TYPES = 'IANA media types and their registered file extensions'
+/** mcpproxy-go's public golden set (retrieval_golden_v1.json), a query and the tool it grades best. */
+const GOLDEN = 'mcpproxy-go\'s golden set, the query'
+
+export const SYNONYM_GROUPS: readonly SynonymGroup[] = [
+  { words: ['create', 'add', 'new', 'make', 'open', 'write', 'insert', 'store', 'save', 'record'], reason: 'bringing a new item into being', tasks: ['npm-002', 'live-184', 'npm-014', 'npm-047', 'npm-041', 'live-167', 'live-218', 'live-129', 'live-283'], sources: [{ name: `${WORDNET} verb 01620211 (make or cause to be)`, words: ['create', 'make'] }, { name: `${WORDNET} verb 01000931 (record data on a computer)`, words: ['save', 'write'] }] },
+  { words: ['delete', 'remove', 'erase', 'forget', 'drop', 'destroy', 'clear'], reason: 'taking an item away', tasks: ['live-284', 'npm-010'], sources: [{ name: `${WORDNET} verb 01001860 (wipe out recorded information)`, words: ['delete', 'erase'] }, { name: `${GOLDEN} "Remove some nodes and every link attached to them" (memory delete_entities)`, words: ['delete', 'remove'] }] },
+  { words: ['get', 'read', 'show', 'view', 'display', 'fetch', 'retrieve', 'see', 'what'], reason: 'reading one item', tasks: ['live-071', 'live-043', 'npm-001', 'live-023', 'live-173', 'live-155', 'live-191', 'live-209', 'live-067'], sources: [{ name: `${WORDNET} verb 02155378 (see or watch)`, words: ['see', 'view'] }, { name: `${WORDNET} verb 01435927 (go after and bring back)`, words: ['fetch', 'get'] }, { name: `${WORDNET} noun 06892571 (something shown)`, words: ['display', 'show'] }] },
+  { words: ['list', 'show', 'enumerate', 'which'], reason: 'reading many items', tasks: ['npm-021', 'npm-048', 'live-186', 'npm-061', 'live-178', 'live-276'], sources: [] },
+  { words: ['search', 'find', 'look', 'lookup', 'query', 'seek'], reason: 'finding items by words', tasks: ['live-091', 'live-256', 'live-272', 'live-287', 'npm-019', 'npm-024', 'npm-039', 'live-165', 'npm-011'], sources: [{ name: `${WORDNET} verb 02158139 (search or seek)`, words: ['look', 'search'] }, { name: `${WORDNET} verb 01318273 (try to locate)`, words: ['search', 'seek'] }, { name: `${WORDNET} noun 13574763 (an operation that finds an item)`, words: ['lookup', 'search'] }] },
+  { words: ['update', 'edit', 'change', 'modify', 'patch', 'set', 'replace', 'rename'], reason: 'changing an item in place', tasks: ['live-033', 'npm-006'], sources: [{ name: `${WORDNET} verb 00126072 (cause to change)`, words: ['change', 'modify'] }] },
+  { words: ['move', 'rename', 'relocate'], reason: 'a file\'s new path or name, one call in file systems', tasks: ['npm-003'], sources: [] },
+  { words: ['navigate', 'open', 'go', 'visit', 'browse', 'load'], reason: 'taking a browser to a page', tasks: ['live-119', 'npm-051', 'live-240', 'npm-055'], sources: [] },
+  { words: ['issue', 'bug', 'ticket', 'report'], reason: 'an item of a tracker', tasks: ['npm-014'], sources: [] },
+  { words: ['directory', 'folder', 'dir'], reason: 'one thing in a file system', tasks: ['live-045', 'live-184', 'live-185', 'live-186', 'npm-002', 'npm-007'], sources: [] },
+  { words: ['relation', 'link', 'connect', 'relate', 'relationship'], reason: 'an edge between two items', tasks: ['live-283', 'npm-009'], sources: [{ name: `${WORDNET} verb 00715072 (make a logical or causal connection)`, words: ['connect', 'link', 'relate'] }] },
+  { words: ['entity', 'thing', 'fact', 'person', 'node'], reason: 'a knowledge graph\'s item', tasks: [], sources: [{ name: `${GOLDEN} "Remove some nodes and every link attached to them" (memory delete_entities)`, words: ['entity', 'node'] }] },
+  { words: ['history', 'said', 'messages', 'conversation', 'past'], reason: 'what a channel held before', tasks: ['npm-027'], sources: [] },
+  { words: ['elevation', 'altitude', 'height'], reason: 'a point\'s height above sea level', tasks: ['npm-032'], sources: [{ name: `${WORDNET} noun 05138912 (height above sea level)`, words: ['altitude', 'height'] }, { name: `${WORDNET} noun 13858749`, words: ['altitude', 'elevation'] }] },
+  { words: ['self', 'myself', 'logged', 'whoami', 'account'], reason: 'the signed-in user', tasks: ['npm-043'], sources: [] },
+  { words: ['sum', 'add', 'plus', 'total', 'addition'], reason: 'adding numbers', tasks: ['npm-012'], sources: [{ name: `${WORDNET} verb 00951320 (determine the sum of)`, words: ['add', 'sum', 'total'] }, { name: `${WORDNET} noun 00873785 (the operation of summing)`, words: ['addition', 'plus'] }] },
+  { words: ['capture', 'picture', 'image'], reason: 'an image taken of what is shown', tasks: ['live-023', 'live-061'], sources: [{ name: `${WORDNET} noun 03937282 (a visual representation)`, words: ['image', 'picture'] }] },
+  { words: ['comment', 'note', 'reply', 'remark'], reason: 'a short text attached to an item', tasks: [], sources: [{ name: `${WORDNET} verb 01060446 (make or write a comment on)`, words: ['comment', 'remark'] }, { name: `${WORDNET} verb 01022014 (make mention of)`, words: ['note', 'remark'] }] },
+  { words: ['history', 'log', 'timeline', 'past', 'previous'], reason: 'what happened before', tasks: ['live-123'], sources: [{ name: `${GOLDEN} "Look back over the recorded history of what changed and when" (git git_log)`, words: ['history', 'log'] }] },
+  { words: ['status', 'condition'], reason: 'how an item stands now', tasks: [], sources: [{ name: `${WORDNET} noun 13943868 (a state at a particular time)`, words: ['condition', 'status'] }] },
+  { words: ['file', 'document', 'doc'], reason: 'a stored document', tasks: ['live-171', 'live-216', 'live-167'], sources: [] },
+  { words: ['web', 'website', 'webpage', 'page', 'site', 'url', 'link', 'internet'], reason: 'a place on the web', tasks: ['live-043', 'live-121', 'live-277'], sources: [{ name: `${WORDNET} noun 06370600 (a computer on the internet serving pages)`, words: ['site', 'website'] }] },
+  { words: ['image', 'picture', 'photo', 'pic'], reason: 'an image', tasks: ['live-023', 'live-061', 'live-280'], sources: [{ name: `${WORDNET} noun 03931348 (a photograph)`, words: ['photo', 'pic', 'picture'] }, { name: `${WORDNET} noun 03937282 (a visual representation)`, words: ['image', 'picture'] }] },
+  { words: ['price', 'cost', 'worth', 'quote', 'trading', 'valuation', 'much'], reason: 'what an asset costs', tasks: ['live-069', 'live-195', 'live-001'], sources: [{ name: `${WORDNET} noun 05152365 (the property of having material worth)`, words: ['cost', 'price'] }] },
+  { words: ['crypto', 'cryptocurrency', 'bitcoin', 'btc', 'eth', 'coin'], reason: 'cryptocurrencies and their tickers', tasks: ['live-069', 'live-195'], sources: [] },
+  { words: ['metal', 'gold', 'silver', 'platinum', 'commodity'], reason: 'precious metals priced as commodities', tasks: ['live-001'], sources: [] },
+  { words: ['insider', 'executive', 'officer', 'director'], reason: 'a company\'s insiders, as filings name them', tasks: ['live-063', 'live-198'], sources: [] },
+  { words: ['stay', 'lodging', 'accommodation', 'hotel'], reason: 'a place to stay', tasks: ['live-005'], sources: [] },
+  { words: ['paper', 'article', 'publication', 'study', 'literature'], reason: 'a scholarly paper', tasks: ['live-017', 'live-253'], sources: [] },
+  { words: ['calculate', 'compute', 'math', 'percent', 'arithmetic', 'evaluate', 'expression'], reason: 'working out a number', tasks: ['live-019', 'live-236'], sources: [{ name: `${WORDNET} verb 00638921 (make a mathematical calculation)`, words: ['calculate', 'compute'] }] },
+  { words: ['search', 'grep'], reason: 'grep is the Unix command that searches text', tasks: ['live-031'], sources: [] },
+  { words: ['code', 'todo'], reason: 'a project\'s source code and its TODO comments', tasks: ['live-031'], sources: [] },
+  { words: ['tempo', 'bpm', 'beat', 'speed'], reason: 'a song\'s tempo in beats per minute', tasks: ['live-093'], sources: [] },
+  { words: ['route', 'direction', 'drive', 'travel', 'trip', 'way', 'navigate'], reason: 'how to get from one place to another', tasks: ['live-081', 'live-113', 'live-260', 'npm-030'], sources: [{ name: `${WORDNET} noun 08697710 (a line leading to a place)`, words: ['direction', 'way'] }] },
+  { words: ['presentation', 'deck', 'slide', 'slideshow', 'powerpoint', 'pptx', 'ppt'], reason: 'a slide presentation and its file types', tasks: ['live-129', 'live-133'], sources: [{ name: `${MEDIA_TYPES}: application/vnd.ms-powerpoint (.ppt), …presentationml.presentation (.pptx)`, words: ['pptx', 'ppt', 'powerpoint', 'presentation'] }] },
+  { words: ['execute', 'run', 'evaluate', 'eval'], reason: 'running code', tasks: ['live-135', 'live-189'], sources: [{ name: `${WORDNET} verb 02569242 (carry out a program on a computer)`, words: ['execute', 'run'] }] },
+  { words: ['javascript', 'js', 'script'], reason: 'JavaScript and its file extension', tasks: ['live-135'], sources: [{ name: 'text/javascript and its extension .js (RFC 9239)', words: ['javascript', 'js'] }] },
+  { words: ['news', 'story', 'headline'], reason: 'a news item', tasks: ['live-157', 'live-159'], sources: [] },
+  { words: ['coordinate', 'latitude', 'longitude', 'geocode', 'location', 'address'], reason: 'a place as coordinates or an address', tasks: ['npm-029', 'live-115'], sources: [] },
+  { words: ['line', 'range'], reason: 'a span of a text file', tasks: ['live-153'], sources: [] },
+  { words: ['text', 'txt', 'plain'], reason: 'plain text and its file extension', tasks: ['npm-001'], sources: [{ name: `${MEDIA_TYPES}: text/plain (RFC 2046), files .txt`, words: ['text', 'plain', 'txt'] }] },
+  { words: ['know', 'knowledge', 'information', 'info', 'fact'], reason: 'what a knowledge store holds', tasks: ['live-087', 'live-282'], sources: [{ name: `${WORDNET} noun 06646883 (a message received and understood)`, words: ['info', 'information'] }] },
+  { words: ['weather', 'forecast', 'rain', 'snow', 'temperature', 'sunny', 'wind', 'umbrella', 'humidity'], reason: 'the weather and what a forecast says', tasks: ['live-193'], sources: [] },
+  { words: ['currency', 'exchange', 'forex', 'euro', 'dollar', 'yen', 'pound', 'krone', 'kroner'], reason: 'currencies and their exchange rates', tasks: ['live-194'], sources: [] },
+  { words: ['vulnerability', 'security', 'cve', 'exploit', 'advisory', 'vulnerable', 'hole'], reason: 'a package\'s known vulnerabilities', tasks: ['live-207'], sources: [] },
+  { words: ['whois', 'owner', 'own', 'registrant', 'registrar'], reason: 'who holds a domain or address (WHOIS)', tasks: ['live-163', 'live-210'], sources: [] },
+  { words: ['date', 'when', 'schedule', 'upcoming', 'calendar'], reason: 'when an event is', tasks: ['live-107', 'live-201', 'live-266'], sources: [] },
+  { words: ['planning', 'step', 'breakdown'], reason: 'breaking a task into steps', tasks: ['live-275'], sources: [] },
+  { words: ['size', 'big', 'large', 'byte'], reason: 'how large an item is', tasks: ['live-097', 'live-185', 'live-205'], sources: [{ name: `${WORDNET} adjective 01385012 (above average in size)`, words: ['big', 'large'] }] },
+  { words: ['reset', 'undo', 'revert', 'unstage', 'rollback'], reason: 'undoing a change', tasks: ['live-179'], sources: [] },
+  { words: ['start', 'run', 'launch', 'spawn'], reason: 'starting a process', tasks: ['live-189'], sources: [] },
+  { words: ['day', 'daily'], reason: 'the current day', tasks: ['live-270'], sources: [] },
+  { words: ['excel', 'xlsx', 'xls', 'spreadsheet', 'workbook', 'sheet'], reason: 'a spreadsheet and its file types', tasks: ['live-039', 'live-220', 'live-041', 'live-219'], sources: [{ name: `${MEDIA_TYPES}: application/vnd.ms-excel (.xls), …spreadsheetml.sheet (.xlsx)`, words: ['xlsx', 'xls', 'excel', 'spreadsheet', 'sheet'] }] },
+  { words: ['word', 'docx'], reason: 'a Word document and its file type', tasks: ['live-215'], sources: [{ name: 'Microsoft\'s documented file types: .docx is a Word document', words: ['docx', 'word'] }] },
+  { words: ['remember', 'memory', 'memorize', 'recall', 'knowledge'], reason: 'storing and recalling what is known', tasks: ['live-085', 'npm-008', 'live-009'], sources: [{ name: `${WORDNET} verb 00609334 (recall knowledge from memory)`, words: ['recall', 'remember'] }] },
 ]
 
 /** Each stem's synonyms (stems too), from the groups above. */
 export const SYNONYMS = new Map<string, Set<string>>()
-for (const group of SYNONYM_GROUPS) {
-  const stems = group.map(word => stem(word))
+for (const { words } of SYNONYM_GROUPS) {
+  const stems = words.map(word => stem(word))
   for (const word of stems) {
     const known = SYNONYMS.get(word) ?? new Set<string>()
     stems.filter(other => other !== word).forEach(other => known.add(other))

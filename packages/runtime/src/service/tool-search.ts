@@ -8,9 +8,11 @@
 // Ties go to the tool that holds more of the query's words, then to the one whose name does, then by
 // name: never by list order.
 import type { McpTool } from '../artifact/format'
+import type { MeaningTable } from './meaning-table'
 import type { AskedWord } from './query-words'
 import type { Fields, WordIndex } from './word-index'
 import { heldWeight, NOTHING_FITS_BELOW, wordWeight } from './confidence'
+import { nearbyWords } from './meaning'
 import { askedWords, QUERY_BOUNDS } from './query-words'
 import { noFields, queryWordScores, wordIndex } from './word-index'
 import { wordsOf } from './words'
@@ -32,8 +34,13 @@ export interface RankedTool { tool: McpTool, fit: number }
 /** A search's answer: the tools best first; whether any fits; the tools that do one job on two servers or more. */
 export interface Found { tools: RankedTool[], fits: boolean, sameJob: McpTool[][] }
 
-/** How a search reads its tools: `originOf` gives each served name's server and own name there, where many are served as one. */
-export interface SearchOptions { originOf?: (name: string) => { server: string, name: string } | undefined }
+/** How a search reads its tools. */
+export interface SearchOptions {
+  /** Each served name's server and own name there, where many are served as one (a gateway's origin map). */
+  originOf?: (name: string) => { server: string, name: string } | undefined
+  /** A word table (`readMeaningTable`): a query's word no tool holds counts by the tools' words nearest it in meaning. Without it, words alone. */
+  meaning?: MeaningTable
+}
 
 export interface ToolSearch {
   /** The tools that match `query` best, at most `limit`, best first. */
@@ -128,6 +135,7 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
   const servers = serversOf(tools, fields, options.originOf)
   const lowerNames = tools.map(tool => tool.name.toLowerCase())
   const ownNames = new Set(tools.flatMap((tool, at) => [tool.name.toLowerCase(), ...(origins[at] ? [origins[at].name.toLowerCase()] : [])]))
+  const nearby = options.meaning && nearbyWords(options.meaning, index.vocabulary)
   const known = (word: string): boolean => index.postings.has(word)
   const scored = (asked: readonly AskedWord[]): Scored => {
     const total = new Float64Array(tools.length)
@@ -137,9 +145,9 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
     const server = new Float64Array(servers ? servers.index.size : 0)
     let weights = 0
     for (const { word, share } of asked) {
-      const weight = wordWeight(index, word, share)
+      const weight = wordWeight(index, word, share, nearby)
       weights += weight
-      for (const [at, score] of queryWordScores(index, word, share)) {
+      for (const [at, score] of queryWordScores(index, word, share, nearby)) {
         total[at]! += score
         fit[at]! += heldWeight(score, weight)
         matched[at]!++

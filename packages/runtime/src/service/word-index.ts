@@ -108,11 +108,15 @@ function wordScores(index: WordIndex, word: string, share: number, into: Map<num
   }
 }
 
-/** The words a query's word is met by: itself, its synonyms, the longer words it begins; each with its share. */
-export function standIns(index: WordIndex, word: string): [string, number][] {
+/** What finds the tools' words nearest a word in meaning, each with its share (see meaning.ts). */
+export type Nearby = (word: string) => [string, number][]
+
+/** The words a query's word is met by: itself, its synonyms, words near it in meaning, the longer words it begins; each with its share. */
+export function standIns(index: WordIndex, word: string, nearby?: Nearby): [string, number][] {
   const found: [string, number][] = [[word, 1]]
   for (const synonym of SYNONYMS.get(word) ?? [])
     found.push([synonym, SYNONYM_SHARE])
+  found.push(...nearby?.(word) ?? [])
   // A word the query only begins ("conf" for "config") counts half, where it is long enough to mean something.
   if (word.length >= 4) {
     for (const longer of prefixed(index.vocabulary, word))
@@ -122,9 +126,9 @@ export function standIns(index: WordIndex, word: string): [string, number][] {
 }
 
 /** A query word's score in each document: the word's own where it stands, else its best stand-in's. */
-export function queryWordScores(index: WordIndex, word: string, share = 1): Map<number, number> {
+export function queryWordScores(index: WordIndex, word: string, share = 1, nearby?: Nearby): Map<number, number> {
   const scores = new Map<number, number>()
-  for (const [each, own] of standIns(index, word))
+  for (const [each, own] of standIns(index, word, nearby))
     wordScores(index, each, share * own, scores)
   return scores
 }
