@@ -45,15 +45,37 @@ export interface ServerResult {
   strict: Record<string, number>
 }
 
-/** Spawns a command as a client would and times it to its first tools/list answer. */
-export async function firstList(command: string[], env: Record<string, string>): Promise<{ ms: number, tools: UpstreamTool[] }> {
+/**
+ * Spawns a command as a client would and times it to its first tools/list answer (every page of it).
+ * With `timeoutMs`, a server that has not answered by then is stopped and the promise rejects.
+ */
+export async function firstList(command: string[], env: Record<string, string>, timeoutMs?: number): Promise<{ ms: number, tools: UpstreamTool[] }> {
   const started = performance.now()
   const client = new Client({ name: 'bench', version: '1' })
-  await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stderr: 'ignore' }))
-  const { tools } = await client.listTools()
-  const ms = performance.now() - started
-  await client.close()
-  return { ms, tools: tools as UpstreamTool[] }
+  let timer: NodeJS.Timeout | undefined
+  const listed = (async () => {
+    await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), cwd: ROOT, env: { ...process.env, ...env } as Record<string, string>, stderr: 'ignore' }))
+    const tools: UpstreamTool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor })
+      tools.push(...page.tools as UpstreamTool[])
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    return { ms: performance.now() - started, tools }
+  })()
+  const bound = new Promise<never>((_, reject) => {
+    if (timeoutMs !== undefined)
+      timer = setTimeout(() => reject(new Error(`no tools/list answer within ${timeoutMs / 1000} s`)), timeoutMs)
+  })
+  try {
+    return await Promise.race([listed, bound])
+  }
+  finally {
+    clearTimeout(timer)
+    listed.catch(() => {})
+    await client.close().catch(() => {})
+  }
 }
 
 /** A server's command and environment in a scratch folder of its own, and its snapshot made there by the built command. */

@@ -23,6 +23,7 @@ import { printNpmServers, runNpmServers } from './npm-servers.bench'
 import { printGateway, runGateway } from './gateway.bench'
 import { printRetrieval, runRetrieval } from './retrieval.bench'
 import { printReplicas, runReplicas } from './replicas.bench'
+import { printScale, runScale } from './scale.bench'
 
 const log = (line: string): void => {
   process.stderr.write(`· ${line}\n`)
@@ -55,6 +56,7 @@ const forms = await runForms(log)
 const npmServers = await runNpmServers(log)
 const gateway = await runGateway(log)
 const retrieval = await runRetrieval(log)
+const scale = await runScale(log)
 const replicas = await runReplicas(log)
 
 console.log('\n1a. tools/list, in process: the server\'s tools/list handler plus the line its stdio transport writes, per request')
@@ -279,6 +281,7 @@ table(['schema', 'rounds', 'fields asked (at most)', 'tokens of the forms'], for
 printNpmServers(npmServers, table, target)
 printGateway(gateway, table, target)
 printRetrieval(retrieval, table, target)
+printScale(scale, table)
 printReplicas(replicas, table, target)
 
 console.log('\ntargets')

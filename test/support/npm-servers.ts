@@ -65,17 +65,18 @@ function kubeconfig(scratch: string): string {
 
 /**
  * The folder of the installed servers' binaries, installed on first use (about 20 s, from the
- * committed lockfile) and kept, keyed by the lockfile's hash.
+ * committed lockfile) and kept, keyed by the lockfile's hash. `manifest` is the folder of the
+ * package.json and lockfile: the suite's by default, or a benchmark's own.
  */
-export function installNpmServers(): string {
-  const lock = readFileSync(join(MANIFEST, 'package-lock.json'))
+export function installNpmServers(manifest = MANIFEST): string {
+  const lock = readFileSync(join(manifest, 'package-lock.json'))
   const dir = join(CACHE, createHash('sha256').update(lock).digest('hex').slice(0, 12))
   const ready = join(dir, '.ready')
   if (!existsSync(ready)) {
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
     for (const file of ['package.json', 'package-lock.json'])
-      copyFileSync(join(MANIFEST, file), join(dir, file))
+      copyFileSync(join(manifest, file), join(dir, file))
     // `npm install` with the lockfile in place installs what it pins; `npm ci` would refuse it, for
     // the Go server names platform packages the registry does not have, which the lockfile leaves out.
     execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 })
