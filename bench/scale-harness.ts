@@ -14,8 +14,11 @@ export interface ScaleTask { task: string, tools: string[], kind: 'fits' | 'none
 /** What a ranker answers: the served names best first, and whether it says nothing fits. */
 export interface Answer { names: string[], nothingFits: boolean }
 
-/** A ranker, built once per sub-catalogue: the tools as a gateway serves them, and each served name's server (the gateway's origin map). */
-export type ScaleRanker = (tools: McpTool[], serverOf: (servedName: string) => string) => (query: string, limit: number) => Answer
+/** Each served name's server and own name there, as the gateway's origin map gives them. */
+export type OriginOf = (servedName: string) => { server: string, name: string } | undefined
+
+/** A ranker, built once per sub-catalogue: the tools as a gateway serves them, and the gateway's origin map. */
+export type ScaleRanker = (tools: McpTool[], originOf: OriginOf) => (query: string, limit: number) => Answer
 
 const KINDS = ['fits', 'none', 'second-language'] as const
 const HALVES = ['tuning', 'held-out'] as const
@@ -98,14 +101,14 @@ export function subCatalogue(order: readonly ScaleServer[], own: readonly string
 }
 
 /** A sub-catalogue as a gateway serves it: each tool under its served name, and the origin map from served name to server. */
-export function served(servers: readonly ScaleServer[]): { tools: McpTool[], serverOf: (servedName: string) => string } {
-  const origin = new Map<string, string>()
+export function served(servers: readonly ScaleServer[]): { tools: McpTool[], originOf: OriginOf } {
+  const origin = new Map<string, { server: string, name: string }>()
   const tools = servers.flatMap(server => server.tools.map((tool) => {
     const name = servedAs(server.id, tool.name)
-    origin.set(name, server.id)
+    origin.set(name, { server: server.id, name: tool.name })
     return { ...tool, name }
   }))
-  return { tools, serverOf: name => origin.get(name) ?? '' }
+  return { tools, originOf: name => origin.get(name) }
 }
 
 /** Recall at 1 and 5 and MRR over tasks a tool fits; how often the ranker wrongly said nothing fits. */
