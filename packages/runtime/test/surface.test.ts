@@ -291,8 +291,7 @@ describe('a query is bounded', () => {
       client.callTool({ name: 'find_tools', arguments: { query } }),
       client.callTool({ name: 'call_tool', arguments: { name: 'list_chats', arguments: {} } }),
     ])
-    // Read from its first words, of which two hold: it answers, nothing said to fit so little of it.
-    expect(textOf(found)).toMatch(/^No tool fits "delete chat zq0x .*\ndelete_chat: /)
+    expect(textOf(found)).toMatch(/^delete_chat: /)
     expect(textOf(listed)).toBe('chats: a, b')
     // Only the first 64 distinct words are read, whatever follows: a query costs no more past them.
     const past = `${Array.from({ length: 64 }, (_, i) => `zq${i}x`).join(' ')} delete chat`

@@ -9,7 +9,7 @@ import { wordsOf } from './words'
 export const QUERY_BOUNDS = { chars: 4096, words: 64 } as const
 
 /** How much a word of an identifier (a flag's, a branch's name) counts beside a word of the task. */
-const IDENTIFIER_SHARE = Number(process.env.X_ID ?? 0.35)
+const IDENTIFIER_SHARE = 0.35
 
 /** Endings that make a dotted name a domain (a value), not a file whose extension names its program. */
 const DOMAIN_ENDINGS = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'us', 'uk', 'de', 'fr', 'eu', 'info', 'biz', 'gov', 'edu', 'me', 'xyz', 'cloud', 'site', 'tech', 'sh', 'so', 'gg', 'tv', 'ly', 'in', 'jp', 'ca', 'au', 'nl', 'es', 'it', 'ch', 'se', 'local', 'internal', 'example', 'test', 'invalid'])
@@ -32,8 +32,8 @@ function extensionOf(match: string): string {
   return last === undefined || DOMAIN_ENDINGS.has(last) ? ' ' : ` ${last} `
 }
 
-/** One word of a query and how much it counts. */
-export interface AskedWord { word: string, share: number }
+/** One word of a query, how much it counts, and whether it was written as a name (capitalised past a sentence's start). */
+export interface AskedWord { word: string, share: number, named: boolean }
 
 /** Words joined by `_`, `-` or camelCase: an identifier (a flag's, a branch's name), unless a tool is so named. */
 const JOINED = /^(?=.*\p{L})(?:[\p{L}\p{N}]+[_-])+[\p{L}\p{N}]+$|^\p{Ll}+\p{Lu}[\p{L}\p{N}]*$/u
@@ -58,13 +58,23 @@ export function askedWords(query: string, known: (word: string) => boolean, name
     text = text.replace(pattern, match => leaves?.(match) ?? ' ')
   // The first distinct words are read, a value's or not: what follows them costs nothing.
   const shares = new Map<string, number>()
-  for (const token of text.split(/[^\p{L}\p{N}_-]+/u)) {
+  const named = new Set<string>()
+  // A token at a sentence's start is capitalised for that alone, not as a name.
+  let start = true
+  for (const [token] of text.matchAll(/[\p{L}\p{N}_-]+|[.!?]/gu)) {
+    if (/^[.!?]$/.test(token)) {
+      start = true
+      continue
+    }
     const trimmed = token.replace(/^[-_]+|[-_]+$/g, '')
     for (const word of wordsOf(trimmed)) {
       if (shares.size >= QUERY_BOUNDS.words && !shares.has(word))
         break
       shares.set(word, Math.max(shares.get(word) ?? 0, shareOf(trimmed, word, known, names)))
+      if (!start && /^\p{Lu}/u.test(trimmed))
+        named.add(word)
     }
+    start = false
   }
-  return [...shares].filter(([, share]) => share > 0).map(([word, share]) => ({ word, share }))
+  return [...shares].filter(([, share]) => share > 0).map(([word, share]) => ({ word, share, named: named.has(word) }))
 }

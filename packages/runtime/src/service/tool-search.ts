@@ -3,8 +3,7 @@
 // of its description and the rest); a query's values (paths, quoted strings, versions, ids) read out
 // first. Where the tools come from many servers (the gateway's origin map says which, never a name's
 // prefix), the server is chosen too: each server's words, counted once however many of its tools
-// hold them, so a server of 400 tools cannot bury a small one's exact tool by its many near ones; and
-// one server's tools after its first count less, so the first five hold more than one server's guess.
+// hold them, so a server of 400 tools does not outscore a small one by its size alone.
 // Ties go to the tool that holds more of the query's words, then to the one whose name does, then by
 // name: never by list order.
 import type { McpTool } from '../artifact/format'
@@ -21,9 +20,7 @@ export { QUERY_BOUNDS } from './query-words'
 export { wordsOf } from './words'
 
 /** How much the server's fit counts beside the tool's own (each as a share of the best). */
-const SERVER_SHARE = Number(process.env.X_SS ?? 0.35)
-/** What each further tool of a server already in the answer keeps of its score. */
-const SAME_SERVER_KEEP = Number(process.env.X_KEEP ?? 0.85)
+const SERVER_SHARE = 0.35
 
 /** The most enum values of one key read: a long enum says no more than its first ones. */
 const MAX_VALUES = 50
@@ -119,8 +116,8 @@ function serversOf(tools: readonly McpTool[], fields: readonly Fields[], originO
       joined[of[at]!]![field].push(...words)
   })
   for (const [at, server] of servers.entries())
-    if (process.env.X_SNAME !== '0') joined[at]!.name.push(...wordsOf(server!))
-  const distinct = process.env.X_DISTINCT === '0' ? joined : joined.map(each => Object.fromEntries(Object.entries(each).map(([field, words]) => [field, [...new Set(words)]])) as Fields)
+    joined[at]!.name.push(...wordsOf(server!))
+  const distinct = joined.map(each => Object.fromEntries(Object.entries(each).map(([field, words]) => [field, [...new Set(words)]])) as Fields)
   return { index: wordIndex(distinct), of }
 }
 
@@ -137,15 +134,16 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
   const ownNames = new Set(tools.flatMap((tool, at) => [tool.name.toLowerCase(), ...(origins[at] ? [origins[at].name.toLowerCase()] : [])]))
   const nearby = options.meaning && nearbyWords(options.meaning, index.vocabulary)
   const known = (word: string): boolean => index.postings.has(word)
-  const scored = (asked: readonly AskedWord[]): Scored => {
+  const scored = (words: readonly AskedWord[]): Scored => {
     const total = new Float64Array(tools.length)
     const matched = new Uint16Array(tools.length)
     const named = new Float64Array(tools.length)
     const fit = new Float64Array(tools.length)
     const server = new Float64Array(servers ? servers.index.size : 0)
     let weights = 0
-    for (const { word, share } of asked) {
-      const weight = wordWeight(index, word, share, nearby)
+    for (const asked of words) {
+      const { word, share } = asked
+      const weight = wordWeight(index, asked, nearby)
       weights += weight
       for (const [at, score] of queryWordScores(index, word, share, nearby)) {
         total[at]! += score
@@ -170,7 +168,7 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
     const order = [...relevance.keys()]
       .filter(at => relevance[at]! > 0 || first(at) === 1)
       .sort((a, b) => first(b) - first(a) || relevance[b]! - relevance[a]! || matched[b]! - matched[a]! || named[b]! - named[a]! || (tools[a]!.name < tools[b]!.name ? -1 : 1))
-    const taken = spread(order, relevance, servers?.of, limit)
+    const taken = order.slice(0, limit)
     const found = taken.map(at => ({ tool: tools[at]!, fit: first(at) === 1 ? 1 : fit[at]! }))
     return { tools: found, fits: found.some(({ fit }) => fit >= NOTHING_FITS_BELOW), sameJob: servers ? sameJob(taken, fields, servers.of).map(group => group.map(at => tools[at]!)) : [] }
   }
@@ -186,31 +184,4 @@ function sameJob(taken: readonly number[], fields: readonly Fields[], serverOf: 
     jobs.set(job, [...jobs.get(job) ?? [], at])
   }
   return [...jobs.values()].filter(group => new Set(group.map(at => serverOf[at])).size > 1)
-}
-
-/**
- * The first `limit` of an order, each tool's score kept less for each tool of its server already
- * taken: the answer holds the best of more than one server where they come close.
- */
-function spread(order: readonly number[], relevance: Float64Array, serverOf: Int32Array | undefined, limit: number): number[] {
-  if (!serverOf)
-    return order.slice(0, limit)
-  const taken: number[] = []
-  const counts = new Map<number, number>()
-  const left = order.slice(0, Math.max(limit * 4, 20))
-  while (taken.length < limit && left.length > 0) {
-    let best = 0
-    let bestScore = -1
-    for (const [at, tool] of left.entries()) {
-      const score = relevance[tool]! * SAME_SERVER_KEEP ** (counts.get(serverOf[tool]!) ?? 0)
-      if (score > bestScore) {
-        best = at
-        bestScore = score
-      }
-    }
-    const [tool] = left.splice(best, 1)
-    taken.push(tool!)
-    counts.set(serverOf[tool!]!, (counts.get(serverOf[tool!]!) ?? 0) + 1)
-  }
-  return taken
 }
