@@ -9,7 +9,7 @@ import { createRandom } from '../packages/unplugin/src/core/check/sample'
 export interface ScaleServer { id: string, source: string, field: string, tools: McpTool[] }
 
 /** One task phrasing: any one of `tools` (`server id:tool name`) does the whole job; none where no tool fits. */
-export interface ScaleTask { task: string, tools: string[], kind: 'fits' | 'none' | 'second-language', half: 'tuning' | 'held-out', batch: number }
+export interface ScaleTask { id?: string, task: string, tools: string[], kind: 'fits' | 'none' | 'second-language', half: 'tuning' | 'held-out', batch: number }
 
 /** What a ranker answers: the served names best first, and whether it says nothing fits. */
 export interface Answer { names: string[], nothingFits: boolean }
@@ -66,7 +66,7 @@ export function loadTasks(json: unknown, servers: readonly ScaleServer[]): Scale
       refuse(`names tools the catalogue does not hold: ${unknown.join(', ')}`)
     if ((entry.kind === 'none') !== (entry.tools!.length === 0))
       refuse(entry.kind === 'none' ? 'kind none names tools' : 'names no tool, yet its kind is not none')
-    return { task: entry.task!, tools: entry.tools!, kind: entry.kind!, half: entry.half!, batch: entry.batch! }
+    return { ...(typeof entry.id === 'string' ? { id: entry.id } : {}), task: entry.task!, tools: entry.tools!, kind: entry.kind!, half: entry.half!, batch: entry.batch! }
   })
 }
 

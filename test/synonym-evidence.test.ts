@@ -14,6 +14,7 @@ import { ROOT } from './support/client'
 const TASK_FILES = [
   'bench/data/livemcptool-tasks.json',
   'test/data/task-phrasings.json',
+  'bench/data/scale-tasks.json',
 ]
 
 interface Task { id: string, task: string, needs: string, heldOut: boolean }
@@ -22,14 +23,15 @@ interface Task { id: string, task: string, needs: string, heldOut: boolean }
 function readTasks(): Map<string, Task> {
   const tasks = new Map<string, Task>()
   for (const file of TASK_FILES) {
-    const listed = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as { tasks: { id: string, task: string, tool: string, server?: string, heldOut?: boolean, half?: string }[] }
-    for (const { id, task, tool, server, heldOut, half } of listed.tasks) {
+    const listed = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as { tasks: { id: string, task: string, tool?: string, tools?: string[], server?: string, heldOut?: boolean, half?: string }[] }
+    for (const { id, task, tool, tools, server, heldOut, half } of listed.tasks) {
       const held = heldOut ?? (half === undefined ? undefined : half === 'held-out')
       if (held === undefined || (half !== undefined && !['tuning', 'held-out'].includes(half)))
         throw new Error(`${file}: task ${id} says neither heldOut nor half`)
       if (tasks.has(id))
         throw new Error(`${file}: task id ${id} is given twice`)
-      tasks.set(id, { id, task, needs: `${server ?? ''} ${tool}`, heldOut: held })
+      // A task names its tool (and server), or the tools any one of which does its job (`server:tool`).
+      tasks.set(id, { id, task, needs: tools ? tools.join(' ') : `${server ?? ''} ${tool}`, heldOut: held })
     }
   }
   return tasks
