@@ -101,8 +101,8 @@ describe('an absolute fit', () => {
 })
 
 describe('a member\'s tool list costs the index a bounded share', () => {
-  it('each field of a tool is read to its first 256 words: a word past them finds nothing, so a 100,000-word description costs no more than 256 words', () => {
-    const filler = Array.from({ length: 300 }, (_, i) => `filler${i}x`).join(' ')
+  it('each field of a tool is read to its first 512 words: a word past them finds nothing, so a 100,000-word description costs no more than 512 words', () => {
+    const filler = Array.from({ length: 600 }, (_, i) => `filler${i}x`).join(' ')
     const stuffed = { ...tool('stuffed', `Does one thing. ${filler} zebra`), title: `${filler} okapi`, _meta: { 'anthropic/searchHint': `${filler} quokka` } }
     const search = toolSearch([stuffed, tool('other', 'Does another thing.')])
     expect(search.search('zebra', 5)).toEqual([])

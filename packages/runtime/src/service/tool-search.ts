@@ -31,8 +31,8 @@ const MAX_VALUES = 50
  * stuffed with 100,000 words costs the index no more than these; past them, a word says no more of
  * which tool is meant.
  */
-const MAX_FIELD_WORDS = 256
-const MAX_FIELD_CHARS = 8192
+const MAX_FIELD_WORDS = 512
+const MAX_FIELD_CHARS = 16_384
 
 /** A field's words: its text's first characters, then its first words. */
 const fieldWords = (text: string): string[] => wordsOf(text.slice(0, MAX_FIELD_CHARS)).slice(0, MAX_FIELD_WORDS)
