@@ -59,6 +59,18 @@ describe('choosing the server, then the tool', () => {
     expect(toolSearch(tools).find('bank balance', 5).sameJob).toEqual([])
   })
 
+  it('a prefix the operator set counts as the server\'s name: the served name a model reads is searched as it reads it, whatever the separator', () => {
+    const origins = new Map<string, { server: string, name: string }>()
+    const tools = [['srv-a1', 'jira', '__'], ['srv-b2', 'github', '.'], ['srv-c3', 'gitlab', '']].flatMap(([server, prefix, separator]) => ['create_issue', 'list_issues', ...Array.from({ length: 4 }, (_, i) => `other_${i}`)].map((name) => {
+      origins.set(`${prefix}${separator}${name}`, { server: server!, name })
+      return tool(`${prefix}${separator}${name}`, 'Works with issues.')
+    }))
+    const first = (query: string): string | undefined => toolSearch(tools, { originOf: name => origins.get(name) }).search(query, 5)[0]?.name
+    expect(first('create a jira issue')).toBe('jira__create_issue')
+    expect(first('github create issue')).toBe('github.create_issue')
+    expect(first('create an issue in gitlab')).toBe('gitlabcreate_issue')
+  })
+
   it('a small server\'s exact tool is not buried by a large server\'s many near ones', () => {
     const large = Array.from({ length: 200 }, (_, i) => tool(`list_${i}_items`, `List items of kind ${i} in the project, with their alert rules and status.`))
     const { tools, originOf } = served({ platform: large, pager: [tool('list_alerts', 'List firing alerts.')] })

@@ -95,6 +95,17 @@ function leadAndRest(description: string): [string, string] {
   return end === -1 ? [description, ''] : [description.slice(0, end + 1), description.slice(end + 1)]
 }
 
+/**
+ * The words of a served name's prefix, the name a model reads the server by (an operator may set it
+ * and its separator): the served name less its own name at its end, else less its own name's words.
+ */
+function prefixWords(served: string, own: string): string[] {
+  if (served.endsWith(own))
+    return wordsOf(served.slice(0, served.length - own.length))
+  const owned = new Set(wordsOf(own))
+  return wordsOf(served).filter(word => !owned.has(word))
+}
+
 /** One tool's words, counted by field. */
 function fieldsOf(tool: McpTool, origin: { server: string, name: string } | undefined): Fields {
   const keys: string[] = []
@@ -105,7 +116,7 @@ function fieldsOf(tool: McpTool, origin: { server: string, name: string } | unde
   const hint = tool._meta?.['anthropic/searchHint']
   return {
     name: fieldWords(origin?.name ?? tool.name),
-    server: fieldWords(origin?.server ?? ''),
+    server: origin ? [...new Set(fieldWords(`${origin.server} ${prefixWords(tool.name, origin.name).join(' ')}`))] : [],
     title: fieldWords(`${(tool.title ?? '').slice(0, MAX_FIELD_CHARS)} ${typeof hint === 'string' ? hint : ''}`),
     key: fieldWords(keys.join(' ')),
     value: fieldWords(values.join(' ')),
