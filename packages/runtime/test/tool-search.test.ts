@@ -33,6 +33,17 @@ describe('a query\'s values are read out of its words', () => {
     expect(words('turn off the merge-queue flag for user42')).toEqual({ turn: 1, off: 1, merg: 0.35, queu: 0.35, flag: 1 })
     expect(Object.fromEntries(askedWords('call get_weather', () => true, new Set(['get_weather'])).map(({ word, share }) => [word, share]))).toEqual({ call: 1, get: 1, weather: 1 })
   })
+
+  it('a run of more than 128 characters without a space is one value, and a quote holds at most 256: no value pattern reads further from one place (4 KiB cost each pattern its square, up to 0.6 s)', () => {
+    expect(words('aB'.repeat(2048))).toEqual({})
+    expect(words(`list ${'x.'.repeat(2000)} buckets`)).toEqual({ list: 1, bucket: 1 })
+    expect(words(`list ${'bucket_'.repeat(600)}x`)).toEqual({ list: 1 })
+    expect(Object.keys(words(`fetch https://example.com/${'a'.repeat(200)} now`))).toEqual(['fetch', 'url', 'now'])
+    // A quote left open, or longer than a quoted name, is words.
+    expect(Object.keys(words(`${'“ '.repeat(1000)}list buckets`))).toEqual(['list', 'bucket'])
+    expect(Object.keys(words(`list "${'bucket '.repeat(60)}"`))).toEqual(['list', 'bucket'])
+    expect(Object.keys(words('list "bucket names" now'))).toEqual(['list', 'now'])
+  })
 })
 
 describe('choosing the server, then the tool', () => {
@@ -46,6 +57,18 @@ describe('choosing the server, then the tool', () => {
     expect(first('balance in billing')).toBe('billing-get_balance')
     // Without the origin map, no name is split: the server's word counts only as the name holds it.
     expect(toolSearch(tools).find('bank balance', 5).sameJob).toEqual([])
+  })
+
+  it('a prefix the operator set counts as the server\'s name: the served name a model reads is searched as it reads it, whatever the separator', () => {
+    const origins = new Map<string, { server: string, name: string }>()
+    const tools = [['srv-a1', 'jira', '__'], ['srv-b2', 'github', '.'], ['srv-c3', 'gitlab', '']].flatMap(([server, prefix, separator]) => ['create_issue', 'list_issues', ...Array.from({ length: 4 }, (_, i) => `other_${i}`)].map((name) => {
+      origins.set(`${prefix}${separator}${name}`, { server: server!, name })
+      return tool(`${prefix}${separator}${name}`, 'Works with issues.')
+    }))
+    const first = (query: string): string | undefined => toolSearch(tools, { originOf: name => origins.get(name) }).search(query, 5)[0]?.name
+    expect(first('create a jira issue')).toBe('jira__create_issue')
+    expect(first('github create issue')).toBe('github.create_issue')
+    expect(first('create an issue in gitlab')).toBe('gitlabcreate_issue')
   })
 
   it('a small server\'s exact tool is not buried by a large server\'s many near ones', () => {
@@ -86,5 +109,17 @@ describe('an absolute fit', () => {
     const found = toolSearch(tools).find('list the Invoices in QuickBooks', 5)
     expect(found.tools[0]!.tool.name).toBe('list_files')
     expect(found.tools[0]!.fit).toBeLessThan(0.5)
+  })
+})
+
+describe('a member\'s tool list costs the index a bounded share', () => {
+  it('each field of a tool is read to its first 512 words: a word past them finds nothing, so a 100,000-word description costs no more than 512 words', () => {
+    const filler = Array.from({ length: 600 }, (_, i) => `filler${i}x`).join(' ')
+    const stuffed = { ...tool('stuffed', `Does one thing. ${filler} zebra`), title: `${filler} okapi`, _meta: { 'anthropic/searchHint': `${filler} quokka` } }
+    const search = toolSearch([stuffed, tool('other', 'Does another thing.')])
+    expect(search.search('zebra', 5)).toEqual([])
+    expect(search.search('okapi', 5)).toEqual([])
+    expect(search.search('quokka', 5)).toEqual([])
+    expect(search.search('filler0x', 5).map(each => each.name)).toEqual(['stuffed'])
   })
 })

@@ -8,6 +8,17 @@ import { wordsOf } from './words'
 /** How much of a query is read: its first characters, and the first distinct words of those. */
 export const QUERY_BOUNDS = { chars: 4096, words: 64 } as const
 
+/**
+ * The longest run without a space read for values and words, and the longest quote: a longer run is
+ * one value (a token, a hash, a blob), a longer quote is words. The value patterns read no further
+ * from any one place, so a 4 KiB query costs them a bounded multiple of its length, not its square.
+ */
+const MAX_RUN = 128
+const MAX_QUOTED = 256
+/** A run past `MAX_RUN`, and what it leaves: a link's mark, else nothing. */
+const LONG_RUN = new RegExp(`(?<!\\S)\\S{${MAX_RUN + 1},}`, 'g')
+const LINK = /^[a-z][a-z0-9+.-]{0,31}:\/\//i
+
 /** How much a word of an identifier (a flag's, a branch's name) counts beside a word of the task. */
 const IDENTIFIER_SHARE = 0.35
 
@@ -16,7 +27,7 @@ const DOMAIN_ENDINGS = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', '
 
 /** A value's kinds, in the order they are read out of a query, and what each leaves of it. */
 const VALUES: readonly { kind: string, pattern: RegExp, leaves?: (match: string) => string }[] = [
-  { kind: 'quoted', pattern: /"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu },
+  { kind: 'quoted', pattern: new RegExp(`"[^"\\n]{0,${MAX_QUOTED}}"|“[^”\\n]{0,${MAX_QUOTED}}”|‘[^’\\n]{0,${MAX_QUOTED}}’|\`[^\`\\n]{0,${MAX_QUOTED}}\`|(?<![\\p{L}\\p{N}])'[^'\\n]{0,${MAX_QUOTED}}'(?![\\p{L}\\p{N}])`, 'gu') },
   { kind: 'url', pattern: /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, leaves: () => ' url ' },
   { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, leaves: () => ' email ' },
   { kind: 'path', pattern: /(?:~|\.{1,2})?(?:[\w.@-]*[/\\])+[\w.@-]*/g, leaves: extensionOf },
@@ -41,10 +52,10 @@ const JOINED = /^(?=.*\p{L})(?:[\p{L}\p{N}]+[_-])+[\p{L}\p{N}]+$|^\p{Ll}+\p{Lu}[
 const ALPHANUMERIC = /^(?=.*\p{L})(?=.*\d)[\p{L}\p{N}]+$/u
 
 /** How much a query's token counts for each of its words. */
-function shareOf(token: string, word: string, known: (word: string) => boolean, names: ReadonlySet<string>): number {
+function shareOf(token: string, word: string, known: (word: string) => boolean, joined: boolean): number {
   if (ALPHANUMERIC.test(token))
     return known(word) ? 1 : 0
-  return JOINED.test(token) && !names.has(token.toLowerCase()) ? IDENTIFIER_SHARE : 1
+  return joined ? IDENTIFIER_SHARE : 1
 }
 
 /**
@@ -53,7 +64,7 @@ function shareOf(token: string, word: string, known: (word: string) => boolean, 
  */
 export function askedWords(query: string, known: (word: string) => boolean, names: ReadonlySet<string> = new Set()): AskedWord[] {
   // "17%" asks for a percentage once its number is read out.
-  let text = query.slice(0, QUERY_BOUNDS.chars).replace(/%/g, ' percent ')
+  let text = query.slice(0, QUERY_BOUNDS.chars).replace(/%/g, ' percent ').replace(LONG_RUN, run => LINK.test(run) ? ' url ' : ' ')
   for (const { pattern, leaves } of VALUES)
     text = text.replace(pattern, match => leaves?.(match) ?? ' ')
   // The first distinct words are read, a value's or not: what follows them costs nothing.
@@ -67,10 +78,11 @@ export function askedWords(query: string, known: (word: string) => boolean, name
       continue
     }
     const trimmed = token.replace(/^[-_]+|[-_]+$/g, '')
+    const joined = JOINED.test(trimmed) && !names.has(trimmed.toLowerCase())
     for (const word of wordsOf(trimmed)) {
       if (shares.size >= QUERY_BOUNDS.words && !shares.has(word))
         break
-      shares.set(word, Math.max(shares.get(word) ?? 0, shareOf(trimmed, word, known, names)))
+      shares.set(word, Math.max(shares.get(word) ?? 0, shareOf(trimmed, word, known, joined)))
       if (!start && /^\p{Lu}/u.test(trimmed))
         named.add(word)
     }

@@ -65,12 +65,15 @@ function text(value: string): { content: { type: 'text', text: string }[] } {
   return { content: [{ type: 'text', text: value }] }
 }
 
-/** A tool's description cut to its first sentence, for one line of a search's answer. */
+/** What a reader may take for a line's end (CR, VT, FF, NEL, U+2028, U+2029) or is no text at all: a member's words would forge a line of the answer with them. */
+const NOT_IN_A_LINE = /[\p{Cc}\p{Zl}\p{Zp}]/gu
+
+/** A tool's description cut to its first sentence, for one line of a search's answer: one line, whatever its name and description hold. */
 export function summary(tool: McpTool): string {
   const keys = topKeys(tool)
   const said = keys.length === 0 ? 'no arguments' : `arguments: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`
   const line = firstSentence(tool, 160)
-  return `${tool.name}: ${line || '(no description)'} (${said})`
+  return `${tool.name}: ${line || '(no description)'} (${said})`.replace(NOT_IN_A_LINE, ' ')
 }
 
 /**

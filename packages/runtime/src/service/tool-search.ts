@@ -25,6 +25,18 @@ const SERVER_SHARE = 0.35
 /** The most enum values of one key read: a long enum says no more than its first ones. */
 const MAX_VALUES = 50
 
+/**
+ * The most words of one field of a tool read, and the characters read to find them: the longest real
+ * description the benchmarks hold is 440 words, its first sentence with its rest. A member's tool
+ * stuffed with 100,000 words costs the index no more than these; past them, a word says no more of
+ * which tool is meant.
+ */
+const MAX_FIELD_WORDS = 512
+const MAX_FIELD_CHARS = 16_384
+
+/** A field's words: its text's first characters, then its first words. */
+const fieldWords = (text: string): string[] => wordsOf(text.slice(0, MAX_FIELD_CHARS)).slice(0, MAX_FIELD_WORDS)
+
 /** A tool found, and its fit: the share of the query's words it holds, rarer ones weighing more (see confidence.ts). */
 export interface RankedTool { tool: McpTool, fit: number }
 
@@ -83,6 +95,17 @@ function leadAndRest(description: string): [string, string] {
   return end === -1 ? [description, ''] : [description.slice(0, end + 1), description.slice(end + 1)]
 }
 
+/**
+ * The words of a served name's prefix, the name a model reads the server by (an operator may set it
+ * and its separator): the served name less its own name at its end, else less its own name's words.
+ */
+function prefixWords(served: string, own: string): string[] {
+  if (served.endsWith(own))
+    return wordsOf(served.slice(0, served.length - own.length))
+  const owned = new Set(wordsOf(own))
+  return wordsOf(served).filter(word => !owned.has(word))
+}
+
 /** One tool's words, counted by field. */
 function fieldsOf(tool: McpTool, origin: { server: string, name: string } | undefined): Fields {
   const keys: string[] = []
@@ -92,13 +115,13 @@ function fieldsOf(tool: McpTool, origin: { server: string, name: string } | unde
   // The words an author or operator gave Claude Code's tool search count as a title does.
   const hint = tool._meta?.['anthropic/searchHint']
   return {
-    name: wordsOf(origin?.name ?? tool.name),
-    server: wordsOf(origin?.server ?? ''),
-    title: wordsOf(`${tool.title ?? ''} ${typeof hint === 'string' ? hint : ''}`),
-    key: keys.flatMap(wordsOf),
-    value: values.flatMap(wordsOf),
-    lead: wordsOf(lead),
-    description: wordsOf(rest),
+    name: fieldWords(origin?.name ?? tool.name),
+    server: origin ? [...new Set(fieldWords(`${origin.server} ${prefixWords(tool.name, origin.name).join(' ')}`))] : [],
+    title: fieldWords(`${(tool.title ?? '').slice(0, MAX_FIELD_CHARS)} ${typeof hint === 'string' ? hint : ''}`),
+    key: fieldWords(keys.join(' ')),
+    value: fieldWords(values.join(' ')),
+    lead: fieldWords(lead),
+    description: fieldWords(rest),
   }
 }
 
