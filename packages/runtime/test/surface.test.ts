@@ -186,9 +186,10 @@ describe('a catalogue longer than one answer', () => {
     await client.connect(clientSide)
     const answer = textOf(await client.callTool({ name: 'find_tools', arguments: { query: 'create an issue' } }))
     const lines = answer.split('\n\n')[0]!.split('\n')
-    const fits = lines.map(line => Number(/ \[fit (\d\.\d\d)\]$/.exec(line)?.[1]))
+    // The fit leads each line, where nothing a member writes can stand before it.
+    const fits = lines.map(line => Number(/^\[fit (\d\.\d\d)\] /.exec(line)?.[1]))
     // Both words in its name: it holds the task whole; the others one word of two.
-    expect(lines[0]).toMatch(/^create_issue: creates issue in a repository\. \(arguments: repo\) \[fit 1\.00\]$/)
+    expect(lines[0]).toMatch(/^\[fit 1\.00\] create_issue: creates issue in a repository\. \(arguments: repo\)$/)
     expect(lines.length).toBeGreaterThan(2)
     expect(fits.every(fit => fit > 0 && fit <= 1)).toBe(true)
     expect(fits[1]).toBeLessThan(1)
@@ -316,13 +317,13 @@ describe('a query is bounded', () => {
       client.callTool({ name: 'find_tools', arguments: { query } }),
       client.callTool({ name: 'call_tool', arguments: { name: 'list_chats', arguments: {} } }),
     ])
-    expect(textOf(found)).toMatch(/^delete_chat: /)
+    expect(textOf(found)).toMatch(/^\[fit \d\.\d\d\] delete_chat: /)
     expect(textOf(listed)).toBe('chats: a, b')
     // Only the first 64 distinct words are read, whatever follows: a query costs no more past them.
     const past = `${Array.from({ length: 64 }, (_, i) => `zq${i}x`).join(' ')} delete chat`
     expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: past } }))).toMatch(/^No tool matches/)
     // Tokens of letters and digits no tool holds are values (ids), not words that fit or not.
-    expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: past.replace('zq0x ', '') } }))).toMatch(/^delete_chat: .*\[fit 1\.00\]/)
+    expect(textOf(await client.callTool({ name: 'find_tools', arguments: { query: past.replace('zq0x ', '') } }))).toMatch(/^\[fit 1\.00\] delete_chat: /)
     // The full list, asked for by words.
     const full = createMcpServerV2(many, { name: 'many', version: '1.0.0' })
     const [catalogSide, fullSide] = InMemoryTransportV2.createLinkedPair()

@@ -137,7 +137,7 @@ function foundText(query: string, found: Found, byName: ReadonlyMap<string, McpT
   if (!whole) {
     const lead = found.fits ? '' : `No tool fits ${quoteClipped(query)} well (every fit is under ${NOTHING_FITS_BELOW.toFixed(2)}); the closest, none of which may do it:\n`
     const same = found.sameJob.map(group => `\n${group.map(tool => tool.name).join(', ')} do one job on ${group.length} servers: choose by the server the task means.`).join('')
-    return `${lead}${found.tools.map(({ tool, fit }) => `${summary(tool)} [fit ${fit.toFixed(2)}]`).join('\n')}\n${same}\n${next} A fit is the share of the task's words a tool holds, rarer words weighing more.`
+    return `${lead}${found.tools.map(({ tool, fit }) => `[fit ${fit.toFixed(2)}] ${summary(tool)}`).join('\n')}\n${same}\n${next} A fit is the share of the task's words a tool holds, rarer words weighing more.`
   }
   const tools = found.tools.map(({ tool }) => tool)
   const rest = [...byName.values()].filter(tool => !tools.includes(tool)).sort((a, b) => a.name < b.name ? -1 : 1)
