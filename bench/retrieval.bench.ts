@@ -26,7 +26,7 @@ const SUITES = process.env.FLATMCP_SUITES ?? path.join(ROOT, '../shared/suites')
 export interface Query { query: string, relevant: Map<string, number>, any?: boolean }
 
 /** A catalogue as a gateway serves it, and what is asked of it. */
-export interface Catalogue { name: string, tools: McpTool[], queries: Query[] }
+export interface Catalogue { name: string, tools: McpTool[], queries: Query[], origins: Map<string, { server: string, name: string }> }
 
 /** What a ranker does: the served names that answer `query` best, best first. */
 export type Ranker = (query: string, limit: number) => string[]
@@ -34,6 +34,9 @@ export type Ranker = (query: string, limit: number) => string[]
 export interface Scores { recall: { 1: number, 3: number, 5: number }, mrr: number, queries: number }
 
 const served = (server: string, tool: string): string => fittedName(`${server}__${tool}`)
+
+/** Each served name's server and own name, as a gateway's origin map gives them. */
+const originsOf = (pairs: readonly [string, string][]): Map<string, { server: string, name: string }> => new Map(pairs.map(([server, name]) => [served(server, name), { server, name }]))
 
 /** Lowercase runs of letters and digits: the plainest words a BM25 reads. */
 const plainWords = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
@@ -76,9 +79,9 @@ export function bm25(tools: readonly McpTool[]): Ranker {
 /** The meaning table `npm run meaning-table` makes, where it has been made: find_tools is measured with it too. */
 const MEANING = path.join(ROOT, '.cache/meaning/meaning-table.bin')
 
-/** find_tools' ranking, as the search surface answers it (with a meaning table, as toolSearch's option reads it). */
-export function findTools(tools: readonly McpTool[], meaning?: ReturnType<typeof readMeaningTable>): Ranker {
-  const search = toolSearch(tools, { meaning })
+/** find_tools' ranking, as the search surface answers it: each tool's server from the gateway's origin map, with a meaning table where given. */
+export function findTools(tools: readonly McpTool[], origins?: ReadonlyMap<string, { server: string, name: string }>, meaning?: ReturnType<typeof readMeaningTable>): Ranker {
+  const search = toolSearch(tools, { ...(origins ? { originOf: (name: string) => origins.get(name) } : {}), ...(meaning ? { meaning } : {}) })
   return (query, limit) => search.search(query, limit).map(tool => tool.name)
 }
 
@@ -114,6 +117,7 @@ export function goldenSet(): Catalogue | undefined {
   return {
     name: 'golden set (mcpproxy-go), 7 servers',
     tools: corpus.tools.map(tool => bare(served(tool.server, tool.tool), tool.description)),
+    origins: originsOf(corpus.tools.map(tool => [tool.server, tool.tool])),
     queries: golden.queries.map(({ query, labels }) => ({ query, relevant: new Map(labels.filter(label => label.relevance > 0).map(label => [named(label.tool_id), label.relevance])) })),
   }
 }
@@ -129,6 +133,7 @@ export function liveMcpTool(heldOut: boolean): Catalogue | undefined {
   return {
     name: `LiveMCPTool, 70 servers, ${heldOut ? 'held-out' : 'tuning'} tasks`,
     tools: corpus.tools.map(tool => bare(served(tool.server, tool.tool), tool.description, tool.inputSchema ?? { type: 'object' })),
+    origins: originsOf(corpus.tools.map(tool => [tool.server, tool.tool])),
     // A task is answered by its tool or one that does the same job elsewhere: found is found once.
     queries: tasks.filter(task => task.heldOut === heldOut).map(task => ({ query: task.task, relevant: new Map([task.tool, ...(task.also ?? [])].map(id => [named(id), 1])), any: true })),
   }
@@ -147,10 +152,12 @@ export async function npmServersMerged(log: (line: string) => void): Promise<{ c
       return tools as McpTool[]
     }))
     const merged = lists.flatMap((tools, at) => tools.map(tool => ({ ...tool, name: served(NPM_SERVERS[at]!.name, tool.name) })))
+    const origins = originsOf(lists.flatMap((tools, at) => tools.map(tool => [NPM_SERVERS[at]!.name, tool.name] as [string, string])))
     const { tasks } = JSON.parse(readFileSync(path.join(ROOT, 'test/data/task-phrasings.json'), 'utf8')) as { tasks: { server: string, task: string, tool: string, heldOut: boolean }[] }
     const catalogues = [false, true].map(heldOut => ({
       name: `the suite's ${NPM_SERVERS.length} npm servers merged, ${heldOut ? 'held-out' : 'tuning'} tasks`,
       tools: merged,
+      origins,
       queries: tasks.filter(task => task.heldOut === heldOut).map(task => ({ query: task.task, relevant: new Map([[served(task.server, task.tool), 1]]), any: true })),
     }))
     return { catalogues, servers: NPM_SERVERS.map((server, at) => ({ name: server.name, tools: lists[at]! })) }
@@ -172,7 +179,7 @@ export async function runRetrieval(log: (line: string) => void): Promise<Retriev
   const npm = await npmServersMerged(log)
   const catalogues = [goldenSet(), liveMcpTool(false), liveMcpTool(true), ...npm.catalogues].filter(catalogue => catalogue !== undefined)
   const meaning = existsSync(MEANING) ? readMeaningTable(readFileSync(MEANING)) : undefined
-  const rows = catalogues.map(({ name, tools, queries }) => ({ catalogue: name, tools: tools.length, queries: queries.length, findTools: scored(queries, findTools(tools)), bm25: scored(queries, bm25(tools)), ...(meaning ? { meaning: scored(queries, findTools(tools, meaning)) } : {}) }))
+  const rows = catalogues.map(({ name, tools, queries, origins }) => ({ catalogue: name, tools: tools.length, queries: queries.length, findTools: scored(queries, findTools(tools, origins)), bm25: scored(queries, bm25(tools)), ...(meaning ? { meaning: scored(queries, findTools(tools, origins, meaning)) } : {}) }))
   await loadTokenizer()
   const surfaces = [...npm.servers, { name: 'all merged', tools: npm.catalogues[0]!.tools }].map(({ name, tools }) => {
     const choice = chooseSurface(tools, undefined, [], tokensOf)

@@ -9,13 +9,16 @@ import { createRandom } from '../packages/unplugin/src/core/check/sample'
 export interface ScaleServer { id: string, source: string, field: string, tools: McpTool[] }
 
 /** One task phrasing: any one of `tools` (`server id:tool name`) does the whole job; none where no tool fits. */
-export interface ScaleTask { task: string, tools: string[], kind: 'fits' | 'none' | 'second-language', half: 'tuning' | 'held-out', batch: number }
+export interface ScaleTask { id?: string, task: string, tools: string[], kind: 'fits' | 'none' | 'second-language', half: 'tuning' | 'held-out', batch: number }
 
 /** What a ranker answers: the served names best first, and whether it says nothing fits. */
 export interface Answer { names: string[], nothingFits: boolean }
 
-/** A ranker, built once per sub-catalogue: the tools as a gateway serves them, and each served name's server (the gateway's origin map). */
-export type ScaleRanker = (tools: McpTool[], serverOf: (servedName: string) => string) => (query: string, limit: number) => Answer
+/** Each served name's server and own name there, as the gateway's origin map gives them. */
+export type OriginOf = (servedName: string) => { server: string, name: string } | undefined
+
+/** A ranker, built once per sub-catalogue: the tools as a gateway serves them, and the gateway's origin map. */
+export type ScaleRanker = (tools: McpTool[], originOf: OriginOf) => (query: string, limit: number) => Answer
 
 const KINDS = ['fits', 'none', 'second-language'] as const
 const HALVES = ['tuning', 'held-out'] as const
@@ -63,7 +66,7 @@ export function loadTasks(json: unknown, servers: readonly ScaleServer[]): Scale
       refuse(`names tools the catalogue does not hold: ${unknown.join(', ')}`)
     if ((entry.kind === 'none') !== (entry.tools!.length === 0))
       refuse(entry.kind === 'none' ? 'kind none names tools' : 'names no tool, yet its kind is not none')
-    return { task: entry.task!, tools: entry.tools!, kind: entry.kind!, half: entry.half!, batch: entry.batch! }
+    return { ...(typeof entry.id === 'string' ? { id: entry.id } : {}), task: entry.task!, tools: entry.tools!, kind: entry.kind!, half: entry.half!, batch: entry.batch! }
   })
 }
 
@@ -98,14 +101,14 @@ export function subCatalogue(order: readonly ScaleServer[], own: readonly string
 }
 
 /** A sub-catalogue as a gateway serves it: each tool under its served name, and the origin map from served name to server. */
-export function served(servers: readonly ScaleServer[]): { tools: McpTool[], serverOf: (servedName: string) => string } {
-  const origin = new Map<string, string>()
+export function served(servers: readonly ScaleServer[]): { tools: McpTool[], originOf: OriginOf } {
+  const origin = new Map<string, { server: string, name: string }>()
   const tools = servers.flatMap(server => server.tools.map((tool) => {
     const name = servedAs(server.id, tool.name)
-    origin.set(name, server.id)
+    origin.set(name, { server: server.id, name: tool.name })
     return { ...tool, name }
   }))
-  return { tools, serverOf: name => origin.get(name) ?? '' }
+  return { tools, originOf: name => origin.get(name) }
 }
 
 /** Recall at 1 and 5 and MRR over tasks a tool fits; how often the ranker wrongly said nothing fits. */

@@ -5,12 +5,12 @@ import type { ScaleRanker } from './scale-harness'
 import { toolSearch } from '../packages/runtime/src/service/tool-search'
 import { bm25 } from './retrieval.bench'
 
-/** find_tools' ranking. It says nothing fits where its answer does: today it never does, so an empty answer is the only such case. */
-export const findToolsRanker: ScaleRanker = (tools) => {
-  const search = toolSearch(tools)
+/** find_tools' ranking, each tool's server from the origin map; it says nothing fits where its answer does (none found, or none at its fit floor). */
+export const findToolsRanker: ScaleRanker = (tools, originOf) => {
+  const search = toolSearch(tools, { originOf })
   return (query, limit) => {
-    const names = search.search(query, limit).map(tool => tool.name)
-    return { names, nothingFits: names.length === 0 }
+    const found = search.find(query, limit)
+    return { names: found.tools.map(({ tool }) => tool.name), nothingFits: !found.fits }
   }
 }
 

@@ -45,8 +45,8 @@ function answered(tasks: readonly ScaleTask[], order: readonly ScaleServer[], si
       continue
     const key = servers.map(server => server.id).join(' ')
     if (!built.has(key)) {
-      const { tools: list, serverOf } = served(servers)
-      built.set(key, ranker(list, serverOf))
+      const { tools: list, originOf } = served(servers)
+      built.set(key, ranker(list, originOf))
     }
     judged.push({ task, answer: built.get(key)!(task.task, LIMIT) })
     tools.push(servers.reduce((sum, server) => sum + server.tools.length, 0))
@@ -79,8 +79,8 @@ function breakdown(tasks: readonly ScaleTask[], order: readonly ScaleServer[]): 
 
 /** The time of one find_tools query over the whole catalogue: the tasks' phrasings, or the tools' descriptions while there are none. */
 function timing(tasks: readonly ScaleTask[], order: readonly ScaleServer[]): ScaleResult['timing'] {
-  const { tools, serverOf } = served(order)
-  const search = SCALE_RANKERS[0]!.ranker(tools, serverOf)
+  const { tools, originOf } = served(order)
+  const search = SCALE_RANKERS[0]!.ranker(tools, originOf)
   const queries = tasks.length > 0 ? tasks.map(task => task.task) : tools.filter((_, at) => at % 10 === 0).map(tool => (tool.description ?? tool.name).split(/\s+/).slice(0, 12).join(' '))
   const times = queries.map((query) => {
     const started = performance.now()

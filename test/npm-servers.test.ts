@@ -83,7 +83,7 @@ async function searchSurfaceHolds(command: string[], env: Record<string, string>
           continue
         let byWords = 0
         for (const tool of tools) {
-          const lines = async (query: string): Promise<string[]> => textOf(await client.callTool({ name: 'find_tools', arguments: { query } })).split('\n').map(line => line.split(':')[0]!)
+          const lines = async (query: string): Promise<string[]> => textOf(await client.callTool({ name: 'find_tools', arguments: { query } })).split('\n').map(line => line.replace(/^\[fit \d\.\d\d\] /, '').split(':')[0]!)
           expect((await lines(tool.name))[0], tool.name).toBe(tool.name)
           const opening = String((tool as { description?: string }).description ?? tool.name).split(/\s+/).slice(0, 8).join(' ')
           byWords += Number((await lines(opening)).slice(0, 5).includes(tool.name))

@@ -161,7 +161,11 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(listed.find(tool => tool.name === 'page')!.description).toBe('Pages through the chat.')
       expect((await lean.client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
       const found = textOf(await lean.client.callTool({ name: 'find_tools', arguments: { query: 'environment variable' } }))
-      expect(found).toMatch(/^weather-env: /)
+      expect(found).toMatch(/^\[fit \d\.\d\d\] weather-env: /)
+      // Each tool's server is read from the origin map, not from a prefix: chat's tools have none, and "chat" finds them.
+      const chat = textOf(await lean.client.callTool({ name: 'find_tools', arguments: { query: 'chat' } })).split('\n\n')[0]!.split('\n').map(line => /^\[fit \d\.\d\d\] ([^:]+):/.exec(line)![1]!)
+      expect(chat.length).toBeGreaterThan(3)
+      expect(chat.filter(name => name.startsWith('weather-'))).toEqual([])
       expect(textOf(await lean.client.callTool({ name: 'call_tool', arguments: { name: 'page', arguments: { query: 'q' } } }))).toBe('{"query":"q"}')
     }
     finally {

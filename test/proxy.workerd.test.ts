@@ -140,7 +140,7 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
     for (const era of ['legacy', 'modern'] as const) {
       const client = await connect(`http://127.0.0.1:${port}/mcp`, era)
       expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
-      expect((await call(client, 'find_tools', { query: 'send an album' })).content[0]!.text).toMatch(/^send: /)
+      expect((await call(client, 'find_tools', { query: 'send an album' })).content[0]!.text).toMatch(/^\[fit 1\.00\] send: /)
       const described = JSON.parse((await call(client, 'describe_tools', { names: ['send'] })).content[0]!.text!) as { tools: Listed[] }
       expect(described.tools.map(({ name, inputSchema }) => ({ name, inputSchema }))).toEqual(snapshot.tools.filter(tool => tool.name === 'send').map(({ name, inputSchema }) => ({ name, inputSchema })))
       expect((await call(client, 'call_tool', { name: 'send', arguments: { kind: 'album', urls: '["a","b"]' } })).content).toEqual((await call(direct, 'send', { kind: 'album', urls: ['a', 'b'] })).content)

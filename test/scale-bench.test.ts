@@ -42,10 +42,10 @@ describe('the sub-catalogue of a size bucket', () => {
   })
 
   it('serves each tool as `id__tool` and maps it back to its server by the origin map, not the name', () => {
-    const { tools, serverOf } = served([server('a__b', 1), server('a', 1)])
+    const { tools, originOf } = served([server('a__b', 1), server('a', 1)])
     expect(tools.map(one => one.name)).toEqual(['a__b__tool_0', 'a__tool_0'])
-    expect(serverOf('a__b__tool_0')).toBe('a__b')
-    expect(serverOf('a__tool_0')).toBe('a')
+    expect(originOf('a__b__tool_0')).toEqual({ server: 'a__b', name: 'tool_0' })
+    expect(originOf('a__tool_0')).toEqual({ server: 'a', name: 'tool_0' })
   })
 })
 
@@ -106,7 +106,7 @@ describe('the metrics', () => {
 
   it('rank by the regex baseline: distinct words of the query matched in name and description, ties in list order', () => {
     const tools = [tool('a__list_buckets', 'List storage buckets.'), tool('b__delete_bucket', 'Delete a storage bucket and its objects.'), tool('c__send_mail', 'Send an email.')]
-    const rank = regexRanker(tools, () => '')
+    const rank = regexRanker(tools, () => undefined)
     expect(rank('delete the storage bucket', 5)).toEqual({ names: ['b__delete_bucket', 'a__list_buckets'], nothingFits: false })
     expect(rank('(.*)', 5).names).toEqual([])
   })

@@ -1,8 +1,8 @@
 // The search's synonym table can be trusted: each group of words says why they name one job and what
-// it was made from, and no word reaches a held-out task's tool on a held-out task's say. A group word
-// a held-out task uses must be held by the group's own evidence: a tuning task it cites (the task's
-// words or the name of the tool and server it needs, the pair that shows one standing for the other) or an outside source's
-// words. A group cites tuning tasks alone, each by an id the task files hold.
+// it was made from, and no word reaches a held-out task's tool on a held-out task's say. Every group
+// word must be held by the group's own evidence: a tuning task it cites (the task's words or the name
+// of the tool and server it needs, the pair that shows one standing for the other) or an outside
+// source's words. A group cites tuning tasks alone, each by an id the task files hold.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { ROOT } from './support/client'
 const TASK_FILES = [
   'bench/data/livemcptool-tasks.json',
   'test/data/task-phrasings.json',
+  'bench/data/scale-tasks.json',
 ]
 
 interface Task { id: string, task: string, needs: string, heldOut: boolean }
@@ -22,14 +23,15 @@ interface Task { id: string, task: string, needs: string, heldOut: boolean }
 function readTasks(): Map<string, Task> {
   const tasks = new Map<string, Task>()
   for (const file of TASK_FILES) {
-    const listed = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as { tasks: { id: string, task: string, tool: string, server?: string, heldOut?: boolean, half?: string }[] }
-    for (const { id, task, tool, server, heldOut, half } of listed.tasks) {
+    const listed = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as { tasks: { id: string, task: string, tool?: string, tools?: string[], server?: string, heldOut?: boolean, half?: string }[] }
+    for (const { id, task, tool, tools, server, heldOut, half } of listed.tasks) {
       const held = heldOut ?? (half === undefined ? undefined : half === 'held-out')
       if (held === undefined || (half !== undefined && !['tuning', 'held-out'].includes(half)))
         throw new Error(`${file}: task ${id} says neither heldOut nor half`)
       if (tasks.has(id))
         throw new Error(`${file}: task id ${id} is given twice`)
-      tasks.set(id, { id, task, needs: `${server ?? ''} ${tool}`, heldOut: held })
+      // A task names its tool (and server), or the tools any one of which does its job (`server:tool`).
+      tasks.set(id, { id, task, needs: tools ? tools.join(' ') : `${server ?? ''} ${tool}`, heldOut: held })
     }
   }
   return tasks
@@ -62,12 +64,13 @@ describe('the synonym table\'s evidence', () => {
     expect(stray).toEqual([])
   })
 
-  it('holds every group word a held-out task uses by the group\'s own evidence', () => {
+  it('holds every word of every group by the group\'s own evidence', () => {
     const unheld = SYNONYM_GROUPS.flatMap((group) => {
       const held = evidenced(group)
-      return group.words
-        .filter(word => !held.has(stem(word)))
-        .flatMap(word => heldOutWords.filter(task => task.words.has(stem(word))).map(task => `${group.words[0]} group: "${word}" (${task.id})`))
+      return group.words.filter(word => !held.has(stem(word))).map((word) => {
+        const users = heldOutWords.filter(task => task.words.has(stem(word))).map(task => task.id)
+        return `${group.words[0]} group: "${word}"${users.length > 0 ? ` (held-out ${users.join(' ')})` : ''}`
+      })
     })
     expect(unheld).toEqual([])
   })

@@ -4,6 +4,7 @@
 import type { McpTool } from '../artifact/format'
 import type { SurfaceChoice } from './options'
 import type { ToolService } from './service'
+import type { SearchOptions } from './tool-search'
 import { searchSurface, surfaceTools, withinBudget } from './surface'
 
 /** Without a tokenizer: four characters a token, about what o200k_base gives for JSON. */
@@ -27,8 +28,8 @@ export function chooseSurface(tools: readonly McpTool[], profile: string | undef
 }
 
 /** `service` with the surface each profile's list is cheaper behind, chosen when that list is first asked for. */
-export function autoSurface(service: ToolService, alwaysLoad: readonly string[], count: (text: string) => number, told: (choice: SurfaceChoice) => void): ToolService {
-  const search = searchSurface(service, alwaysLoad)
+export function autoSurface(service: ToolService, alwaysLoad: readonly string[], count: (text: string) => number, told: (choice: SurfaceChoice) => void, options: SearchOptions = {}): ToolService {
+  const search = searchSurface(service, alwaysLoad, options)
   const chosen = new Map<string | undefined, Promise<SurfaceChoice>>()
   const choice = (profile: string | undefined): Promise<SurfaceChoice> => {
     let made = chosen.get(profile)

@@ -5,10 +5,11 @@
 import type { ObjectFacts } from '@flatmcp/core'
 import type { McpTool } from '../artifact/format'
 import type { ToolService } from './service'
-import type { RankedTool } from './tool-search'
+import type { Found, SearchOptions } from './tool-search'
 import { PROFILE_OBJECTS } from '@flatmcp/core'
 import { ownValue } from '../util/object'
 import { quoteClipped } from '../validate/messages'
+import { NOTHING_FITS_BELOW } from './confidence'
 import { firstSentence } from './disclosure'
 import { preserialize } from './preserialized'
 import { errorResult } from './results'
@@ -64,12 +65,15 @@ function text(value: string): { content: { type: 'text', text: string }[] } {
   return { content: [{ type: 'text', text: value }] }
 }
 
-/** A tool's description cut to its first sentence, for one line of a search's answer. */
+/** What a reader may take for a line's end (CR, VT, FF, NEL, U+2028, U+2029) or is no text at all: a member's words would forge a line of the answer with them. */
+const NOT_IN_A_LINE = /[\p{Cc}\p{Zl}\p{Zp}]/gu
+
+/** A tool's description cut to its first sentence, for one line of a search's answer: one line, whatever its name and description hold. */
 export function summary(tool: McpTool): string {
   const keys = topKeys(tool)
   const said = keys.length === 0 ? 'no arguments' : `arguments: ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`
   const line = firstSentence(tool, 160)
-  return `${tool.name}: ${line || '(no description)'} (${said})`
+  return `${tool.name}: ${line || '(no description)'} (${said})`.replace(NOT_IN_A_LINE, ' ')
 }
 
 /**
@@ -121,23 +125,28 @@ export function callTarget(given: unknown): { name: string, arguments: unknown }
 /**
  * find_tools' answer. A catalogue no longer than one answer is shown whole, matches first: a task
  * never meets "no tool" beside the tool it needs. A longer one answers its best matches, each with
- * its fit (its score as a share of the best's), so a close second reads apart from a distant one.
+ * its fit (the share of the task's words it holds, rarer ones weighing more); where none fits, it
+ * says so and names the closest as such, so a model does not call a wrong tool with confidence; where
+ * one job is done on two servers, it says which.
  */
-function foundText(query: string, found: readonly RankedTool[], byName: ReadonlyMap<string, McpTool>): string {
+function foundText(query: string, found: Found, byName: ReadonlyMap<string, McpTool>): string {
   const whole = byName.size <= FOUND
-  if (found.length === 0 && !whole)
+  if (found.tools.length === 0 && !whole)
     return `No tool matches ${quoteClipped(query)}. Try other words: what it acts on, or what it does.`
   const next = 'Call describe_tools with the names you need before call_tool.'
-  if (!whole)
-    return `${found.map(({ tool, fit }) => `${summary(tool)} [fit ${fit.toFixed(2)}]`).join('\n')}\n\n${next} A fit is a tool's score as a share of the best's.`
-  const tools = found.map(({ tool }) => tool)
+  if (!whole) {
+    const lead = found.fits ? '' : `No tool fits ${quoteClipped(query)} well (every fit is under ${NOTHING_FITS_BELOW.toFixed(2)}); the closest, none of which may do it:\n`
+    const same = found.sameJob.map(group => `\n${group.map(tool => tool.name).join(', ')} do one job on ${group.length} servers: choose by the server the task means.`).join('')
+    return `${lead}${found.tools.map(({ tool, fit }) => `[fit ${fit.toFixed(2)}] ${summary(tool)}`).join('\n')}\n${same}\n${next} A fit is the share of the task's words a tool holds, rarer words weighing more.`
+  }
+  const tools = found.tools.map(({ tool }) => tool)
   const rest = [...byName.values()].filter(tool => !tools.includes(tool)).sort((a, b) => a.name < b.name ? -1 : 1)
-  const lead = found.length === 0 ? `No tool matches ${quoteClipped(query)} word for word; here are all ${byName.size} of them:\n` : ''
+  const lead = tools.length === 0 ? `No tool matches ${quoteClipped(query)} word for word; here are all ${byName.size} of them:\n` : ''
   return `${lead}${[...tools, ...rest].map(summary).join('\n')}\n\n${next}`
 }
 
 /** `service` behind the search surface; `alwaysLoad`: the tools listed beside the three as they are. */
-export function searchSurface(service: ToolService, alwaysLoad: readonly string[]): ToolService {
+export function searchSurface(service: ToolService, alwaysLoad: readonly string[], options: SearchOptions = {}): ToolService {
   const loaded = new Set(alwaysLoad)
   const own = new Set<string>(Object.values(SURFACE_TOOLS))
   /** What the surface serves for one profile, made once from the full list: its own list, the search, the tools by name. */
@@ -152,7 +161,7 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
     if (!made) {
       made = service.list(profile).then(({ tools, ttlMs, cacheScope }) => ({
         list: preserialize({ tools: [...surfaceTools(profile), ...tools.filter(tool => loaded.has(tool.name) && !own.has(tool.name))], ttlMs, cacheScope }),
-        search: toolSearch(tools),
+        search: toolSearch(tools, options),
         byName: new Map(tools.map(tool => [tool.name, tool])),
       }))
       catalogs.set(profile, made)
@@ -170,7 +179,7 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         if (typeof given.query !== 'string' || given.query.trim() === '')
           return errorResult('find_tools needs "query": words for the task, e.g. "create issue".')
         const { search, byName } = await catalog(profile)
-        return text(foundText(given.query, search.rank(given.query, FOUND), byName))
+        return text(foundText(given.query, search.find(given.query, FOUND), byName))
       }
       if (name === SURFACE_TOOLS.describe) {
         const names = Array.isArray(given.names) ? given.names.filter((item): item is string => typeof item === 'string').slice(0, MAX_DESCRIBED) : []

@@ -6,6 +6,7 @@ import type { Reading } from './arguments'
 import type { CallPhase, ExtendOptions, McpServerOptions, RequestInfo } from './options'
 import type { CallToolResult } from './results'
 import type { ToolService, UnknownToolCall } from './service'
+import type { SearchOptions } from './tool-search'
 import type { ToolEntry } from './tools'
 import { elicitValue } from '../elicit/ask'
 import { InputRequired } from '../elicit/replay'
@@ -49,7 +50,7 @@ export function saidOnce<T>(make: () => T): T {
  * The tools, checked and collected once (compiled lazily where the build did not precompute them).
  * `unknownTool` makes the error an SDK answers a call for a name no tool has.
  */
-export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall): ToolService {
+export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall, search: SearchOptions = {}): ToolService {
   checkOptionKeys(options)
   const { extend } = options
   checkTools(tools, extend)
@@ -111,8 +112,8 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
   }
   const surfaced = (behind: ToolService, chosen: Surface): ToolService => {
     if (chosen === 'auto')
-      return autoSurface(behind, options.alwaysLoad ?? [], options.countTokens ?? estimatedTokens, options.onSurface ?? (() => {}))
-    return chosen === 'search' ? searchSurface(behind, options.alwaysLoad ?? []) : behind
+      return autoSurface(behind, options.alwaysLoad ?? [], options.countTokens ?? estimatedTokens, options.onSurface ?? (() => {}), search)
+    return chosen === 'search' ? searchSurface(behind, options.alwaysLoad ?? [], search) : behind
   }
   const served = surfaced(service, surface)
   return withViews(served, service, options.views ?? {}, surfaced, unknownTool)

@@ -8,9 +8,9 @@ export function clip(text: string, max = ECHO_LIMIT): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`
 }
 
-/** A value as JSON, quoted where a string, capped. */
+/** A value as JSON, quoted where a string, capped; the line breaks JSON leaves as they are (NEL, U+2028, U+2029) and C1 controls escaped too, so an echo stays on its line. */
 export function quoteClipped(value: unknown): string {
-  return clip(JSON.stringify(value) ?? String(value))
+  return clip((JSON.stringify(value) ?? String(value)).replace(/[\u007F-\u009F\u2028\u2029]/g, char => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`))
 }
 
 function segments(issue: Issue): PropertyKey[] {

@@ -72,6 +72,8 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
   const refused = (): never => {
     throw new Error('the proxy handler forwards calls; it does not run them')
   }
+  // The snapshot's name map: a call reaches a served name's own server and name, nothing else.
+  const names = recordedNames(tools, snapshot.upstream.name)
   const served = servedTools(tools, {
     preset: snapshot.options.preset as Compiler.PresetName,
     ...(options.validator ? { validator: options.validator } : {}),
@@ -83,12 +85,11 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     ...(options.surface ? { surface: options.surface } : {}),
     ...(overrides.alwaysLoad.length > 0 ? { alwaysLoad: overrides.alwaysLoad } : {}),
     ...(overrides.views ? { views: overrides.views } : {}),
+    originOf: names.origin,
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
   const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
   const base = { fetch: options.fetch ?? ((request: Request) => fetch(request)), guarded: (options.tokens?.length ?? 0) > 0, log }
-  // The snapshot's name map: a call reaches a served name's own server and name, nothing else.
-  const names = recordedNames(tools, snapshot.upstream.name)
   const many = options.upstreams ? manyServers(options.upstreams, tools, names, base) : undefined
   const forward = many ? async () => rpcError(null, -32600, 'Send this to one of the servers behind this proxy.', 400) : upstreamFetch({
     ...base,

@@ -11,6 +11,7 @@ import type { Validator } from '../compile/chooser'
 import type { CompileListOptions } from '../compile/compile-list'
 import type { FixedParameter } from '../compile/overrides'
 import type { Drift } from '../compile/snapshot-drift'
+import type { SearchOptions } from '../../service/tool-search'
 import type { UpstreamClient } from '../upstream/upstream'
 import type { ServedOverrides } from './served-overrides'
 import type { ServedTools } from './served-tools'
@@ -121,9 +122,21 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     const cache = { ttlMs: hints.ttlMs ?? 0, ...(scope === undefined ? {} : { scope }) }
     // What the upstream listed and the proxy does not serve (left out by the reader, dropped, frozen out) is no tool.
     const unserved = new Set(listed.filter(name => !tools.has(name)))
-    return { served: serve(served, list.preset, cache, unserved, options), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed, unmatched }
+    return { served: serve(served, list.preset, cache, unserved, { ...options, originOf: originsOf(served, upstream) }), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed, unmatched }
   }
   return { current: () => current, refresh, ahead }
+}
+
+/**
+ * Each served tool's server and own name, where many are served as one: the upstream's name map (a
+ * snapshot's recorded origin before it is connected), never a name's prefix, which the operator sets.
+ */
+function originsOf(tools: readonly ProxiedTool[], upstream: UpstreamClient): SearchOptions['originOf'] {
+  const origins = upstream.origins?.()
+  const recorded = new Map(tools.filter(tool => tool.origin !== undefined).map(tool => [tool.name, tool.origin!]))
+  if (!origins && recorded.size === 0)
+    return undefined
+  return name => origins?.get(name) ?? recorded.get(name)
 }
 
 /**
@@ -152,7 +165,7 @@ function surfaceLine(choice: SurfaceChoice): string {
  * operator hid it, the upstream listed it and it is not served, or the proxy serves a frozen
  * snapshot (then only what it holds is called).
  */
-function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, unserved: ReadonlySet<string>, options: ListVersionsOptions): ServedTools {
+function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache: { ttlMs: number, scope?: 'public' | 'private' }, unserved: ReadonlySet<string>, options: ListVersionsOptions & SearchOptions): ServedTools {
   const { hidden, alwaysLoad, views } = options.served
   // A tool the operator hid, or one listed and not served, is no tool: its name is not sent on; nor, frozen, is any name the list does not hold.
   // Any other name the list does not hold reaches nobody past the name map (upstream/name-map.ts).
@@ -173,6 +186,7 @@ function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache
     ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
     ...(options.countTokens ? { countTokens: options.countTokens } : {}),
     ...(views ? { views } : {}),
+    ...(options.originOf ? { originOf: options.originOf } : {}),
     // Said once per list and profile: what the session's list holds, by the tokens it was chosen by.
     onSurface: choice => options.log(surfaceLine(choice), 'info'),
     onWithdraw: (tool) => {

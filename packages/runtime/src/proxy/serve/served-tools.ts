@@ -7,6 +7,7 @@ import type { ProxiedTool } from '../../artifact/format'
 import type { ProfileChoice } from '../../service/profile-choice'
 import type { Surface, SurfaceChoice, ToolView } from '../../service/options'
 import type { ToolService, UnknownToolCall } from '../../service/tool-service'
+import type { SearchOptions } from '../../service/tool-search'
 import type { ToolDefinition } from '../../tool/define-tool'
 import type { Validator } from '../compile/chooser'
 import type { ForwardedResult } from './outputs'
@@ -40,6 +41,8 @@ export interface ServedToolsOptions {
   onSurface?: (choice: SurfaceChoice) => void
   /** Named subsets of the tools (see `McpServerOptions.views`). */
   views?: Readonly<Record<string, ToolView>>
+  /** Each served name's server and own name, where many are served as one: find_tools chooses the server, then the tool. */
+  originOf?: SearchOptions['originOf']
 }
 
 export interface ServedTools {
@@ -66,7 +69,7 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
       const run = options.handler(tool.name)
       return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
     })
-    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}) }, options.unknownTool, options.unknown)
+    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}) }, options.unknownTool, options.unknown, options.originOf ? { originOf: options.originOf } : {})
   }
   let service = build()
   // Rebuilt once when next asked for, however many schemas a burst of results withdrew.
