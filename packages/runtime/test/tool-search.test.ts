@@ -1,5 +1,6 @@
 import type { McpTool } from '../src/artifact/format'
 import { describe, expect, it } from 'vitest'
+import { firstSentence } from '../src/service/disclosure'
 import { askedWords } from '../src/service/query-words'
 import { toolSearch } from '../src/service/tool-search'
 
@@ -121,5 +122,12 @@ describe('a member\'s tool list costs the index a bounded share', () => {
     expect(search.search('okapi', 5)).toEqual([])
     expect(search.search('quokka', 5)).toEqual([])
     expect(search.search('filler0x', 5).map(each => each.name)).toEqual(['stuffed'])
+  })
+})
+
+describe('a tool\'s line in an answer', () => {
+  it('is its description\'s first sentence, blank lines before it skipped (a server that starts its descriptions with a newline)', () => {
+    expect(firstSentence({ name: 'scrape', description: '\nScrape content from a single URL. Returns markdown.', inputSchema: { type: 'object' } }, 200)).toBe('Scrape content from a single URL.')
+    expect(firstSentence({ name: 'crawl', description: '\n\n  \n', title: 'Crawl a site', inputSchema: { type: 'object' } }, 200)).toBe('Crawl a site')
   })
 })
