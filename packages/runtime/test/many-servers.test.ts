@@ -60,6 +60,8 @@ describe('served names', () => {
     expect(said.at(-1)).toBe('flatmcp proxy: server "big": 990 more of its names left out or told apart, not said one by one')
     expect(namespaceClash(['a.b', 'a_b'], {})).toBe('servers "a.b" and "a_b" would serve their tools under one prefix ("a_b__"): give one of them another prefix')
     expect(namespaceClash(['a', 'b'], {})).toBeUndefined()
+    // A prefix given to a server the config does not have is refused, the closest named: a typo would drop it silently.
+    expect(namespaceClash(['memory', 'files'], { prefixes: { memroy: 'kg' } })).toBe('the overrides give server "memroy" a prefix, and no server of the config is called so (did you mean "memory"?)')
   })
 
   it('property: every served name fits, is unique and maps back to its origin only; none reaches another server; a server keeps what it keeps whatever the others list', () => {

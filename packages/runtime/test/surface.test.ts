@@ -193,7 +193,7 @@ describe('a catalogue longer than one answer', () => {
     expect(lines.length).toBeGreaterThan(2)
     expect(fits.every(fit => fit > 0 && fit <= 1)).toBe(true)
     expect(fits[1]).toBeLessThan(1)
-    expect(answer).toMatch(/A fit is the share of the task's words a tool holds, rarer words weighing more\.$/)
+    expect(answer).toMatch(/A fit is the share of the task's words a tool holds, rarer words weighing more; the order also weighs where each word stands and how well the tool's server fits\.$/)
     await client.close()
   })
   it('a query that forges lines of the answer is quoted on one line, escaped and clipped: a fake "No tool fits" lead, "[fit 1.00]", NEL, U+2028', async () => {

@@ -1,6 +1,8 @@
 import type { McpTool } from '../src/artifact/format'
 import { describe, expect, it } from 'vitest'
+import { firstSentence } from '../src/service/disclosure'
 import { askedWords } from '../src/service/query-words'
+import { sameJobLines } from '../src/service/surface'
 import { toolSearch } from '../src/service/tool-search'
 
 const tool = (name: string, description: string, keys: string[] = []): McpTool => ({ name, description, inputSchema: { type: 'object', properties: Object.fromEntries(keys.map(key => [key, { type: 'string' }])) } as McpTool['inputSchema'] })
@@ -23,7 +25,7 @@ describe('a query\'s values are read out of its words', () => {
     expect(Object.keys(words('check the DNS records of shop.example.com'))).toEqual(['check', 'dns', 'record'])
     expect(Object.keys(words('what changed in spec 3.2 and v1.4.0-rc.1'))).toEqual(['what', 'chang', 'spec'])
     expect(Object.keys(words('search for "merge conflict" in ~/projects/stripe-app/src'))).toEqual(['search'])
-    expect(Object.keys(words('close #123 and ping @octocat about 1,000 rows'))).toEqual(['clos', 'ping', 'about', 'row'])
+    expect(Object.keys(words('close #123 and ping @octocat about 1,000 rows'))).toEqual(['clos', 'ping', 'row'])
     expect(Object.keys(words('load budget.xlsx'))).toEqual(['load', 'xlsx'])
     expect(Object.keys(words('fetch https://status.example.org/feed and mail ops@example.com'))).toEqual(['fetch', 'url', 'mail', 'email'])
   })
@@ -71,6 +73,22 @@ describe('choosing the server, then the tool', () => {
     expect(first('create an issue in gitlab')).toBe('gitlabcreate_issue')
   })
 
+  it('a server the task names by its name counts for its tools: "in memory, find what we know" is the memory server\'s search, not a file\'s information', () => {
+    const { tools, originOf } = served({
+      files: [
+        tool('get_file_info', 'Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type.', ['path']),
+        tool('search_files', 'Recursively search for files and directories matching a pattern.', ['path', 'pattern']),
+        tool('read_text_file', 'Read the complete contents of a file as text.', ['path']),
+      ],
+      memory: [
+        tool('search_nodes', 'Search for nodes in the knowledge graph based on a query.', ['query']),
+        tool('read_graph', 'Read the entire knowledge graph.'),
+        tool('open_nodes', 'Open specific nodes in the knowledge graph by their names.', ['names']),
+      ],
+    })
+    expect(toolSearch(tools, { originOf }).search('in memory, find everything we know about "Acme Corp"', 5)[0]!.name).toMatch(/^memory-/)
+  })
+
   it('a small server\'s exact tool is not buried by a large server\'s many near ones', () => {
     const large = Array.from({ length: 200 }, (_, i) => tool(`list_${i}_items`, `List items of kind ${i} in the project, with their alert rules and status.`))
     const { tools, originOf } = served({ platform: large, pager: [tool('list_alerts', 'List firing alerts.')] })
@@ -84,6 +102,9 @@ describe('choosing the server, then the tool', () => {
     })
     const found = toolSearch(tools, { originOf }).find('open an issue', 8)
     expect(found.sameJob.map(group => group.map(each => each.name).sort())).toEqual([['github-create_issue', 'gitlab-create_issue']])
+    // Two copies of one server's tools are one line, not one a tool.
+    const copy = (name: string): McpTool => tool(name, 'x')
+    expect(sameJobLines([[copy('files-read'), copy('archive-read')], [copy('files-list'), copy('archive-list')]])).toEqual(['The same job on 2 servers: files-read and archive-read; files-list and archive-list. Choose by the server the task means.'])
   })
 })
 
@@ -96,17 +117,20 @@ describe('an absolute fit', () => {
   it('a task whose words the tools hold fits; one about what no tool does is said not to fit, its closest named', () => {
     const search = toolSearch(tools)
     expect(search.find('weather forecast for Paris', 5)).toMatchObject({ fits: true, tools: [{ tool: { name: 'get_weather' } }] })
-    // A product no server offers, named, weighs as the rarest word: the closest tools are named, none said to fit.
-    const none = search.find('move money from Payoneer to Revolut and Wise before the weather turns', 5)
+    // One word of many held, the rest no tool's: the closest tools are named, none said to fit.
+    const none = search.find(`${Array.from({ length: 30 }, (_, i) => `zork${String.fromCharCode(97 + i % 26)}${String.fromCharCode(97 + Math.floor(i / 26))}`).join(' ')} city`, 5)
     expect(none.fits).toBe(false)
     expect(none.tools.map(({ tool }) => tool.name)).toEqual(['get_weather'])
     expect(none.tools[0]!.fit).toBeLessThan(0.15)
+    // Names no tool holds weigh little: a memory task about Alice at Acme still fits.
+    const memory = toolSearch([tool('create_entities', 'Create entities in the knowledge graph, for what to remember.', ['entities']), tool('read_graph', 'Read the whole knowledge graph.')])
+    expect(memory.find('remember that Alice works at Acme Corp as CTO', 5).fits).toBe(true)
     // Everyday words no tool holds weigh little: a task in many words still fits.
     expect(search.find('could you kindly list the files in that folder for me', 5).fits).toBe(true)
   })
 
   it('a fit does not depend on the other tools\' scores: the best is not 1 for a poor match', () => {
-    const found = toolSearch(tools).find('list the Invoices in QuickBooks', 5)
+    const found = toolSearch(tools).find('list the unpaid invoices of last quarter in QuickBooks', 5)
     expect(found.tools[0]!.tool.name).toBe('list_files')
     expect(found.tools[0]!.fit).toBeLessThan(0.5)
   })
@@ -121,5 +145,12 @@ describe('a member\'s tool list costs the index a bounded share', () => {
     expect(search.search('okapi', 5)).toEqual([])
     expect(search.search('quokka', 5)).toEqual([])
     expect(search.search('filler0x', 5).map(each => each.name)).toEqual(['stuffed'])
+  })
+})
+
+describe('a tool\'s line in an answer', () => {
+  it('is its description\'s first sentence, blank lines before it skipped (a server that starts its descriptions with a newline)', () => {
+    expect(firstSentence({ name: 'scrape', description: '\nScrape content from a single URL. Returns markdown.', inputSchema: { type: 'object' } }, 200)).toBe('Scrape content from a single URL.')
+    expect(firstSentence({ name: 'crawl', description: '\n\n  \n', title: 'Crawl a site', inputSchema: { type: 'object' } }, 200)).toBe('Crawl a site')
   })
 })

@@ -39,7 +39,9 @@ export type DisclosureAnswer = { result: object } | { error: { code: number, mes
 
 /** A tool's description (or title) cut to its first sentence, at most `max` characters. */
 export function firstSentence(tool: McpTool, max: number): string {
-  const first = (tool.description ?? tool.title ?? '').split(/(?<=[.!?])\s|\n/)[0]!.trim()
+  // Blank lines before the text are skipped: some servers start every description with a newline.
+  const text = [tool.description, tool.title].map(each => (each ?? '').trim()).find(each => each !== '') ?? ''
+  const first = text.split(/(?<=[.!?])\s|\n/)[0]!.trim()
   return first.length > max ? `${first.slice(0, max - 1)}…` : first
 }
 

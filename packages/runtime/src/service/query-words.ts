@@ -43,8 +43,8 @@ function extensionOf(match: string): string {
   return last === undefined || DOMAIN_ENDINGS.has(last) ? ' ' : ` ${last} `
 }
 
-/** One word of a query, how much it counts, and whether it was written as a name (capitalised past a sentence's start). */
-export interface AskedWord { word: string, share: number, named: boolean }
+/** One word of a query and how much it counts. */
+export interface AskedWord { word: string, share: number }
 
 /** Words joined by `_`, `-` or camelCase: an identifier (a flag's, a branch's name), unless a tool is so named. */
 const JOINED = /^(?=.*\p{L})(?:[\p{L}\p{N}]+[_-])+[\p{L}\p{N}]+$|^\p{Ll}+\p{Lu}[\p{L}\p{N}]*$/u
@@ -69,24 +69,14 @@ export function askedWords(query: string, known: (word: string) => boolean, name
     text = text.replace(pattern, match => leaves?.(match) ?? ' ')
   // The first distinct words are read, a value's or not: what follows them costs nothing.
   const shares = new Map<string, number>()
-  const named = new Set<string>()
-  // A token at a sentence's start is capitalised for that alone, not as a name.
-  let start = true
-  for (const [token] of text.matchAll(/[\p{L}\p{N}_-]+|[.!?]/gu)) {
-    if (/^[.!?]$/.test(token)) {
-      start = true
-      continue
-    }
+  for (const [token] of text.matchAll(/[\p{L}\p{N}_-]+/gu)) {
     const trimmed = token.replace(/^[-_]+|[-_]+$/g, '')
     const joined = JOINED.test(trimmed) && !names.has(trimmed.toLowerCase())
     for (const word of wordsOf(trimmed)) {
       if (shares.size >= QUERY_BOUNDS.words && !shares.has(word))
         break
       shares.set(word, Math.max(shares.get(word) ?? 0, shareOf(trimmed, word, known, joined)))
-      if (!start && /^\p{Lu}/u.test(trimmed))
-        named.add(word)
     }
-    start = false
   }
-  return [...shares].filter(([, share]) => share > 0).map(([word, share]) => ({ word, share, named: named.has(word) }))
+  return [...shares].filter(([, share]) => share > 0).map(([word, share]) => ({ word, share }))
 }

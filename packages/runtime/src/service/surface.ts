@@ -136,13 +136,24 @@ function foundText(query: string, found: Found, byName: ReadonlyMap<string, McpT
   const next = 'Call describe_tools with the names you need before call_tool.'
   if (!whole) {
     const lead = found.fits ? '' : `No tool fits ${quoteClipped(query)} well (every fit is under ${NOTHING_FITS_BELOW.toFixed(2)}); the closest, none of which may do it:\n`
-    const same = found.sameJob.map(group => `\n${group.map(tool => tool.name).join(', ')} do one job on ${group.length} servers: choose by the server the task means.`).join('')
-    return `${lead}${found.tools.map(({ tool, fit }) => `[fit ${fit.toFixed(2)}] ${summary(tool)}`).join('\n')}\n${same}\n${next} A fit is the share of the task's words a tool holds, rarer words weighing more.`
+    const same = sameJobLines(found.sameJob).map(line => `\n${line}`).join('')
+    return `${lead}${found.tools.map(({ tool, fit }) => `[fit ${fit.toFixed(2)}] ${summary(tool)}`).join('\n')}\n${same}\n${next} A fit is the share of the task's words a tool holds, rarer words weighing more; the order also weighs where each word stands and how well the tool's server fits.`
   }
   const tools = found.tools.map(({ tool }) => tool)
   const rest = [...byName.values()].filter(tool => !tools.includes(tool)).sort((a, b) => a.name < b.name ? -1 : 1)
   const lead = tools.length === 0 ? `No tool matches ${quoteClipped(query)} word for word; here are all ${byName.size} of them:\n` : ''
   return `${lead}${[...tools, ...rest].map(summary).join('\n')}\n\n${next}`
+}
+
+/**
+ * The tools an answer holds that do one job on two servers or more, one line for each number of servers
+ * (two copies of one server make one line, not one a tool).
+ */
+export function sameJobLines(groups: readonly McpTool[][]): string[] {
+  const bySize = new Map<number, McpTool[][]>()
+  for (const group of groups)
+    bySize.set(group.length, [...bySize.get(group.length) ?? [], group])
+  return [...bySize].map(([size, alike]) => `The same job on ${size} servers: ${alike.map(group => group.map(tool => tool.name).join(' and ')).join('; ')}. Choose by the server the task means.`)
 }
 
 /** `service` behind the search surface; `alwaysLoad`: the tools listed beside the three as they are. */

@@ -21,6 +21,8 @@ export { wordsOf } from './words'
 
 /** How much the server's fit counts beside the tool's own (each as a share of the best). */
 const SERVER_SHARE = 0.35
+/** How much a server the query names (a word of its name or prefix, as written) adds to its tools, as a share of the best tool's score. */
+const NAMED_SERVER_SHARE = 0.3
 
 /** The most enum values of one key read: a long enum says no more than its first ones. */
 const MAX_VALUES = 50
@@ -126,7 +128,7 @@ function fieldsOf(tool: McpTool, origin: { server: string, name: string } | unde
 }
 
 /** The servers' index, where the tools come from two or more: each server's words once per field, its name's as a tool's name. */
-function serversOf(tools: readonly McpTool[], fields: readonly Fields[], originOf: SearchOptions['originOf']): { index: WordIndex, of: Int32Array } | undefined {
+function serversOf(tools: readonly McpTool[], fields: readonly Fields[], originOf: SearchOptions['originOf']): { index: WordIndex, of: Int32Array, named: Map<string, Set<number>> } | undefined {
   const names = tools.map(tool => originOf?.(tool.name)?.server)
   const servers = [...new Set(names)]
   if (servers.length < 2 || servers.includes(undefined))
@@ -141,7 +143,10 @@ function serversOf(tools: readonly McpTool[], fields: readonly Fields[], originO
   for (const [at, server] of servers.entries())
     joined[at]!.name.push(...wordsOf(server!))
   const distinct = joined.map(each => Object.fromEntries(Object.entries(each).map(([field, words]) => [field, [...new Set(words)]])) as Fields)
-  return { index: wordIndex(distinct), of }
+  // The servers each word of a server's name or prefix names.
+  const named = new Map<string, Set<number>>()
+  fields.forEach(({ server }, at) => server.forEach(word => named.set(word, (named.get(word) ?? new Set()).add(of[at]!))))
+  return { index: wordIndex(distinct), of, named }
 }
 
 /** Each tool's score for a query (0 where no word of it stands), its fit, and what breaks a tie: how many of its words, and their score in the name. */
@@ -163,6 +168,7 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
     const named = new Float64Array(tools.length)
     const fit = new Float64Array(tools.length)
     const server = new Float64Array(servers ? servers.index.size : 0)
+    const namedServer = new Uint8Array(servers ? servers.index.size : 0)
     let weights = 0
     for (const asked of words) {
       const { word, share } = asked
@@ -177,10 +183,12 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
       }
       for (const [at, score] of servers ? queryWordScores(servers.index, word, share) : [])
         server[at]! += score
+      for (const at of share === 1 ? servers?.named.get(word) ?? [] : [])
+        namedServer[at] = 1
     }
     const best = Math.max(0, ...total)
     const bestServer = Math.max(0, ...server)
-    const relevance = total.map((score, at) => score === 0 || !servers || bestServer === 0 ? score : score + SERVER_SHARE * best * server[servers.of[at]!]! / bestServer)
+    const relevance = total.map((score, at) => score === 0 || !servers || bestServer === 0 ? score : score + best * (SERVER_SHARE * server[servers.of[at]!]! / bestServer + NAMED_SERVER_SHARE * namedServer[servers.of[at]!]!))
     return { relevance, fit: fit.map(held => weights === 0 ? 0 : held / weights), matched, named }
   }
   const find = (query: string, limit: number): Found => {

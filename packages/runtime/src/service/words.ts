@@ -2,7 +2,7 @@
 // which tool is meant left out, each reduced to a common stem.
 
 /** Words that say nothing of which tool is meant. */
-const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'by', 'from', 'at', 'is', 'it', 'as', 'be', 'this', 'that', 'my', 'me', 'i', 'all', 'some', 'using', 'use', 'tool', 'tools', 'how', 'are', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'you', 'your', 'we', 'our', 'they', 'their', 'there', 'any', 'please', 'want', 'need', 'into', 'than', 'then', 'so', 'if', 'just', 'its', 'am', 'has', 'have', 'been', 'these', 'those', 'them', 'it\'s', 'what\'s', 's'])
+const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with', 'by', 'from', 'at', 'is', 'it', 'as', 'be', 'this', 'that', 'my', 'me', 'i', 'all', 'some', 'using', 'use', 'tool', 'tools', 'how', 'are', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'you', 'your', 'we', 'our', 'they', 'their', 'there', 'any', 'please', 'want', 'need', 'into', 'than', 'then', 'so', 'if', 'just', 'its', 'am', 'has', 'have', 'been', 'these', 'those', 'them', 'about', 'it\'s', 'what\'s', 's'])
 
 /** Lowercase words, camelCase and snake_case split, each reduced to a common stem. */
 export function wordsOf(text: string): string[] {

@@ -6,6 +6,7 @@
 // a name under another server's prefix is left out; each said once. Never decided by arrival order.
 import type { ToolOrigin } from '../../artifact/format'
 import type { NamingOptions } from './many/served-names'
+import { closestName } from '../../util/closest-name'
 import { digest8, servedName } from './many/served-names'
 
 /** One server's list of names (its tools, or its prompts), as it gave them. */
@@ -39,9 +40,15 @@ export function namespaceOf(server: string, naming: NamingOptions): string | und
 /**
  * Why servers cannot be named apart, before any lists: two prefixes one of which starts the other
  * (`a__` and `a__b__`: `a__b__x` could be either's), two servers by their own names (a name both list
- * would be either's), a prefix too long to start a cut name. Undefined where they can.
+ * would be either's), a prefix too long to start a cut name, a prefix given to a server the config
+ * does not have (a typo that would drop it). Undefined where they can.
  */
 export function namespaceClash(servers: readonly string[], naming: NamingOptions): string | undefined {
+  const stray = Object.keys(naming.prefixes ?? {}).find(server => !servers.includes(server))
+  if (stray !== undefined) {
+    const meant = closestName(stray, servers)
+    return `the overrides give server ${JSON.stringify(stray)} a prefix, and no server of the config is called so${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}`
+  }
   const bare = servers.filter(server => prefixOf(server, naming) === '')
   if (bare.length > 1)
     return `servers "${bare[0]}" and "${bare[1]}" both serve their tools by their own names (prefix ""): a name both list would be either's; give one of them a prefix`
