@@ -153,3 +153,19 @@ describe('JSON nested past the bound from one server', () => {
     }
   })
 })
+
+describe('a gateway that closes', () => {
+  it('says nothing of its servers\' lists failing because it closed them: a client leaving is no outage', async () => {
+    const lines: string[] = []
+    const gateway = await createGateway([
+      { name: 'one', target: { command: [process.execPath, MISBEHAVING, 'well'] } },
+      { name: 'two', target: { command: [process.execPath, MISBEHAVING, 'well'] } },
+    ], { log: line => void lines.push(line) })
+    await gateway.ready
+    await gateway.close()
+    // A list read after the close (a change heard as the servers stopped) finds them closed.
+    await gateway.refresh().catch(() => {})
+    expect(lines.filter(line => /did not list|no longer reads/.test(line))).toEqual([])
+  })
+})
+

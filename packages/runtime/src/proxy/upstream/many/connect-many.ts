@@ -172,7 +172,10 @@ function checkReplicas(entries: readonly GatewayEntry[], replicas: Readonly<Reco
  * Connects every entry at once and serves them as one upstream (`mergedClient`): its close ends them
  * all; none ending ends it.
  */
-export function connectMany(entries: readonly GatewayEntry[], options: ConnectManyOptions): Upstream {
+export function connectMany(entries: readonly GatewayEntry[], given: ConnectManyOptions): Upstream {
+  // Once the gateway closes, its servers failing for being closed is no news: nothing more is said.
+  let closing = false
+  const options: ConnectManyOptions = { ...given, log: line => closing ? undefined : given.log(line) }
   checkReplicas(entries, options.replicas ?? {})
   // Names two servers could both take are refused before any starts: never settled by which lists first.
   const grouped = new Set(Object.values(options.replicas ?? {}).flat())
@@ -197,6 +200,7 @@ export function connectMany(entries: readonly GatewayEntry[], options: ConnectMa
     },
     onEnd: () => {},
     close: async () => {
+      closing = true
       for (const life of lives) {
         life.closing = true
         clearTimeout(life.timer)
