@@ -148,7 +148,7 @@ export const UPSTREAM_HELP = [
   ['--preset name', `the parser its schemas were written for: auto (default: told by their fingerprints), ${PRESET_NAMES.join(', ')}`],
   ['--on-invalid serve|drop', 'a tool whose schema cannot be compiled: served as it came (default), or left out'],
   ['--compile-timeout ms', 'how long compiling one tool may take; past it, the tool is served as it came (default: 10000)'],
-  ['--overrides file', 'hide tools or parameters, fix a parameter\'s value, replace descriptions, mark alwaysLoad or searchHint (checked against the list: a name it does not list is an error)'],
+  ['--overrides file', 'hide tools or parameters, fix a parameter\'s value, replace descriptions, mark alwaysLoad or searchHint (checked against the list: a name it does not list is an error); with --config, each server\'s prefix ("servers": {"NAME": {"prefix": "gh"}}) and the separator ("separator": "-")'],
   ['--log-level level', 'which lines reach stderr: error (why it stopped), warn (also what needs a look: a tool served as it came, a drift), info (default: also what is served), debug (proxy: also a line per call, its outcome, time and repaired paths)'],
 ] as const
 
