@@ -154,3 +154,11 @@ describe('a tool\'s line in an answer', () => {
     expect(firstSentence({ name: 'crawl', description: '\n\n  \n', title: 'Crawl a site', inputSchema: { type: 'object' } }, 200)).toBe('Crawl a site')
   })
 })
+
+describe('a catalogue past what a call\'s arguments hold', () => {
+  it('ranks 200,000 tools (20 servers at the gateway\'s bound of 10,000 each) without running out of stack', () => {
+    const tools = Array.from({ length: 200_000 }, (_, i) => ({ name: `t${i}`, description: i === 123_456 ? 'Purge the edge cache.' : '', inputSchema: { type: 'object' } }) as McpTool)
+    const origins = new Map(tools.map((each, i) => [each.name, { server: `s${i % 20}`, name: each.name }]))
+    expect(toolSearch(tools, { originOf: name => origins.get(name) }).search('purge the cache', 5).map(each => each.name)).toEqual(['t123456'])
+  })
+})

@@ -128,15 +128,16 @@ function fieldsOf(tool: McpTool, origin: { server: string, name: string } | unde
 }
 
 /** The servers' index, where the tools come from two or more: each server's words once per field, its name's as a tool's name. */
-function serversOf(tools: readonly McpTool[], fields: readonly Fields[], originOf: SearchOptions['originOf']): { index: WordIndex, of: Int32Array, named: Map<string, Set<number>> } | undefined {
-  const names = tools.map(tool => originOf?.(tool.name)?.server)
+function serversOf(fields: readonly Fields[], origins: readonly ({ server: string } | undefined)[]): { index: WordIndex, of: Int32Array, named: Map<string, Set<number>> } | undefined {
+  const names = origins.map(origin => origin?.server)
   const servers = [...new Set(names)]
   if (servers.length < 2 || servers.includes(undefined))
     return undefined
+  const position = new Map(servers.map((server, at) => [server, at]))
   const joined = servers.map(() => noFields())
-  const of = new Int32Array(tools.length)
+  const of = new Int32Array(fields.length)
   names.forEach((name, at) => {
-    of[at] = servers.indexOf(name)
+    of[at] = position.get(name)!
     for (const [field, words] of Object.entries(fields[at]!) as [keyof Fields, string[]][])
       joined[of[at]!]![field].push(...words)
   })
@@ -157,7 +158,7 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
   const origins = tools.map(tool => options.originOf?.(tool.name))
   const fields = tools.map((tool, at) => fieldsOf(tool, origins[at]))
   const index = wordIndex(fields)
-  const servers = serversOf(tools, fields, options.originOf)
+  const servers = serversOf(fields, origins)
   const lowerNames = tools.map(tool => tool.name.toLowerCase())
   const ownNames = new Set(tools.flatMap((tool, at) => [tool.name.toLowerCase(), ...(origins[at] ? [origins[at].name.toLowerCase()] : [])]))
   const nearby = options.meaning && nearbyWords(options.meaning, index.vocabulary)
@@ -186,8 +187,8 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
       for (const at of share === 1 ? servers?.named.get(word) ?? [] : [])
         namedServer[at] = 1
     }
-    const best = Math.max(0, ...total)
-    const bestServer = Math.max(0, ...server)
+    const best = largest(total)
+    const bestServer = largest(server)
     const relevance = total.map((score, at) => score === 0 || !servers || bestServer === 0 ? score : score + best * (SERVER_SHARE * server[servers.of[at]!]! / bestServer + NAMED_SERVER_SHARE * namedServer[servers.of[at]!]!))
     return { relevance, fit: fit.map(held => weights === 0 ? 0 : held / weights), matched, named }
   }
@@ -205,6 +206,14 @@ export function toolSearch(tools: readonly McpTool[], options: SearchOptions = {
   }
   const rank = (query: string, limit: number): RankedTool[] => find(query, limit).tools
   return { find, rank, search: (query, limit) => rank(query, limit).map(({ tool }) => tool) }
+}
+
+/** The largest of scores, 0 for none: spread into Math.max, 200,000 of them overflow the stack. */
+function largest(scores: Float64Array): number {
+  let most = 0
+  for (const score of scores)
+    most = Math.max(most, score)
+  return most
 }
 
 /** The tools of an answer whose own names say one job (the same words) on two servers or more. */
