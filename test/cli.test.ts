@@ -467,6 +467,34 @@ describe('flatmcp probe', () => {
     }
   })
 
+  it('says where a shipped schema holds what Mistral or DeepSeek V4 refuse: `$id`/`$schema` as a warning naming Mistral, `required: null` and draft-04 booleans as a broken profile too', async () => {
+    const noisy = fixtureProject('cli-mistral-rules', {
+      'src/bound.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const bound = defineTool({ name: 'bound', input: z.object({ n: z.number(), o: z.object({ s: z.string() }) }), handler: () => 'ok' })\n`,
+    })
+    try {
+      expect(await flatmcp(['build', 'src/*.tools.ts'], noisy.root)).toMatchObject({ code: 0 })
+      const file = path.join(noisy.root, 'dist/src/bound.tools.mcp.json')
+      const artifact = JSON.parse(readFileSync(file, 'utf8'))
+      const input = artifact.tools[0].inputSchema
+      input.$id = 'urn:bound'
+      input.properties.o.required = null
+      Object.assign(input.properties.n, { minimum: 0, exclusiveMinimum: true })
+      writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
+      const report = await probe({ paths: ['dist'], root: noisy.root, samples: 5 })
+      const said = report.artifacts[0]!.findings.filter(f => f.check === 'clients' || f.check === 'profile').map(f => `${f.severity} ${f.check}: ${f.message}`)
+      expect(said).toEqual([
+        'error profile: breaks the portable profile at /properties/n: a draft-04 boolean "exclusiveMinimum", which is not 2020-12 (Mistral refuses it)',
+        'error profile: breaks the portable profile at /properties/o: "required" is null, not an array, which is not 2020-12 (DeepSeek V4 refuses it)',
+        'warning clients: Mistral refuses it: "$id" at / (docs/clients.md)',
+        'warning clients: Mistral refuses it: a draft-04 boolean "exclusiveMinimum" at /properties/n (docs/clients.md)',
+        'warning clients: DeepSeek V4 refuses it: "required" is null, not an array at /properties/o (docs/clients.md)',
+      ])
+    }
+    finally {
+      noisy.remove()
+    }
+  })
+
   it('samples strings that match a pattern, reports values per tool, and fails a tool it could not check', async () => {
     const odd = fixtureProject('cli-sampling', {
       'src/odd.tools.ts': [

@@ -7,39 +7,9 @@
 // back to itself. A profile may widen or serve portable; it may never leave a valid value no form.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { jsonSchema as schema } from './support/json-schema-arbitrary'
 import { asTool, PROFILES, sampled, unsoundData } from './support/json-schema-soundness'
 import { RUNS, SEED } from './support/schema-arbitrary'
-
-const leaf = fc.constantFrom<unknown>({ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: ['string', 'null'] }, true, false, {})
-const literal = fc.constantFrom<unknown>([false], [0], { a: 1 }, [], 'x', 1, null)
-
-const schema = fc.letrec<{ node: unknown }>(tie => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.record({ enum: fc.uniqueArray(literal, { minLength: 1, maxLength: 3, selector: value => JSON.stringify(value) }) }),
-    fc.record({ const: literal }),
-    fc.record({
-      type: fc.constant('object'),
-      properties: fc.dictionary(fc.constantFrom('a', 'b', 'v1', 'toString', 'x0'), tie('node'), { maxKeys: 3 }),
-      patternProperties: fc.dictionary(fc.constantFrom('^v', '^x[0-9]$'), tie('node'), { maxKeys: 2 }),
-      additionalProperties: fc.oneof(fc.constant(false), fc.constant(true), tie('node')),
-      dependentSchemas: fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { maxKeys: 1 }),
-      unevaluatedProperties: fc.oneof(fc.constant(false), tie('node')),
-      required: fc.subarray(['a', 'b']),
-    }, { requiredKeys: ['type'] }),
-    fc.record({ type: fc.constant('array'), items: tie('node'), minItems: fc.constantFrom(0, 1) }, { requiredKeys: ['type'] }),
-    fc.record({
-      type: fc.constant('array'),
-      prefixItems: fc.array(tie('node'), { minLength: 1, maxLength: 2 }),
-      items: fc.oneof(fc.constant(false), tie('node')),
-      unevaluatedItems: fc.constant(false),
-    }, { requiredKeys: ['type', 'prefixItems'] }),
-    fc.record({ maximum: fc.constantFrom(3, 0.5), minimum: fc.constantFrom(-2, 1), multipleOf: fc.constant(1), maxLength: fc.constant(2) }, { requiredKeys: ['maximum'] }),
-    fc.record({ title: fc.constantFrom('MySchema', 'Foo Property', 'v'), type: fc.constantFrom('string', 'number'), maximum: fc.constant(3) }, { requiredKeys: ['title', 'type'] }),
-    fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
-  ),
-})).node
 
 describe('JSON Schema keywords a strict profile cannot say (property)', () => {
   it(`every valid value of ${RUNS} generated schemas has a form in every profile`, () => {

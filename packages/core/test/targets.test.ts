@@ -225,6 +225,45 @@ describe('rules', () => {
     }
   })
 
+  it('Mistral\'s meta-schema and DeepSeek V4\'s `required` are said by client; every built-in profile meets them, and every profile (minimal too) is free of `required: null` and draft-04 booleans', () => {
+    const upstream = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      $id: 'urn:tool',
+      type: 'object',
+      required: null,
+      properties: {
+        n: { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false },
+        o: { type: 'object', $id: 'urn:o', required: null, properties: { z: { type: 'string', $schema: 'http://json-schema.org/draft-04/schema#' } } },
+        l: { type: 'array', items: [{ type: 'integer', maximum: 4, exclusiveMaximum: true }] },
+      },
+    }
+    expect(clientRuleViolations('t', upstream).map(v => `${v.client}: ${v.message}`)).toEqual([
+      'Mistral: "$id" at /',
+      'Mistral: "$schema" at /',
+      'Mistral: "$id" at /properties/o',
+      'Mistral: "$schema" at /properties/o/properties/z',
+      'DeepSeek V4: "required" is null, not an array at /',
+      'Mistral: a draft-04 boolean "exclusiveMinimum" at /properties/n',
+      'Mistral: a draft-04 boolean "exclusiveMaximum" at /properties/n',
+      'DeepSeek V4: "required" is null, not an array at /properties/o',
+      'Mistral: a draft-04 boolean "exclusiveMaximum" at /properties/l/items/0',
+    ])
+    expect(profileViolations(upstream as JsonSchemaObject, 'minimal')).toEqual([
+      '/: "required" is null, not an array, which is not 2020-12 (DeepSeek V4 refuses it)',
+      '/properties/n: a draft-04 boolean "exclusiveMinimum", which is not 2020-12 (Mistral refuses it)',
+      '/properties/n: a draft-04 boolean "exclusiveMaximum", which is not 2020-12 (Mistral refuses it)',
+      '/properties/o: "required" is null, not an array, which is not 2020-12 (DeepSeek V4 refuses it)',
+      '/properties/l/items/0: a draft-04 boolean "exclusiveMaximum", which is not 2020-12 (Mistral refuses it)',
+    ])
+    for (const profile of PROFILE_NAMES) {
+      const tool = compileTool({ name: 't', input: upstream }, { profile, preset: 'json-schema' })
+      expect(profileViolations(tool.inputSchema, tool.strict === false ? 'portable' : profile), profile).toEqual([])
+      // `minimal` keeps identifiers as the schema wrote them (its `$ref`s may need them).
+      const broken = clientRuleViolations(tool.name, tool.inputSchema).filter(v => profile !== 'minimal' || !/"\$(?:id|schema)"/.test(v.message))
+      expect(broken, profile).toEqual([])
+    }
+  })
+
   it('a profile of one\'s own from the built-in rules', () => {
     const closedOnly: TargetProfile = { name: 'closed-only', strict: true, rules: [targetRules.encodeOpenObjects, targetRules.closeObjects] }
     const tool = compileTool({ name: 't', input: z.object({ a: z.string().optional(), r: z.record(z.string(), z.number()) }) }, { profile: closedOnly })

@@ -16,6 +16,7 @@ import { keepOpenAIKeywords, openaiLimits, openaiStrict } from './openai-strict'
 import { FLATTEN_PROFILE_NAMES, PROFILE_NAMES } from './names'
 import { portable, portableViolations } from './portable'
 import { withoutSharedDefinitions } from './shared-definitions'
+import { draftViolations } from './client-rules'
 import { closeObjects, encodeOpenObjects, keepKeywords, omitAbsentNulls, requireEveryKey, splitKinds } from './rules'
 
 const FLATTENING: Record<FlattenProfileName, FlatteningProfile> = { portable, minimal }
@@ -89,12 +90,14 @@ function firstDifference(a: unknown, b: unknown, path: JsonPointer = ''): JsonPo
 
 /**
  * Where a schema breaks a profile's rules, as `pointer: rule` lines (empty when it holds). The
- * ship-time probe runs this on what ships. `minimal` promises no shape beyond flat object unions. A
- * target profile's output is a fixed point of its rules: applied again, they change nothing.
+ * ship-time probe runs this on what ships. `minimal` promises no shape beyond flat object unions and
+ * 2020-12's `required` and bounds (as every profile does). A target profile's output is a fixed point
+ * of its rules: applied again, they change nothing.
  */
 export function profileViolations(schema: JsonSchema, profile: ProfileName | TargetProfile = 'portable'): string[] {
   const headers = misplacedHeaders(schema).map(([path, rule]) => `${path || '/'}: ${rule}`)
-  return headers.length > 0 ? headers : shapeViolations(schema, profile)
+  const leftovers = draftViolations(schema)
+  return headers.length > 0 || leftovers.length > 0 ? [...headers, ...leftovers] : shapeViolations(schema, profile)
 }
 
 function shapeViolations(schema: JsonSchema, profile: ProfileName | TargetProfile): string[] {
