@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util'
 import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
 import type { LogLevel } from '../proxy/operator-log'
 import { LOG_LEVELS } from '../proxy/operator-log'
-import { duration, oneOf, presetOf, UsageError } from './command'
+import { count, duration, oneOf, presetOf, UsageError } from './command'
 
 /** The OAuth flags of proxy and snapshot, as given. */
 interface OAuthFlags { 'oauth-client-id'?: string, 'oauth-client-secret-file'?: string, 'oauth-issuer'?: string, 'oauth-scope'?: string }
@@ -105,6 +105,7 @@ export const UPSTREAM_OPTIONS = {
   'env': { type: 'string', multiple: true },
   'timeout': { type: 'string' },
   'compile-timeout': { type: 'string' },
+  'strict-budget': { type: 'string' },
   'http': { type: 'string' },
   'host': { type: 'string' },
   'artifact': { type: 'string' },
@@ -148,6 +149,7 @@ export const UPSTREAM_HELP = [
   ['--preset name', `the parser its schemas were written for: auto (default: told by their fingerprints), ${PRESET_NAMES.join(', ')}`],
   ['--on-invalid serve|drop', 'a tool whose schema cannot be compiled: served as it came (default), or left out'],
   ['--compile-timeout ms', 'how long compiling one tool may take; past it, the tool is served as it came (default: 10000)'],
+  ['--strict-budget points', 'how much of Anthropic\'s combined strict grammar the anthropic-strict tools may spend together; past it, the tools strictness buys least are served as portable there (default: 48, below every list reported refused)'],
   ['--overrides file', 'hide tools or parameters, fix a parameter\'s value, replace descriptions, mark alwaysLoad or searchHint (checked against the list: a name it does not list is an error); with --config, each server\'s prefix ("servers": {"NAME": {"prefix": "gh"}}) and the separator ("separator": "-")'],
   ['--log-level level', 'which lines reach stderr: error (why it stopped), warn (also what needs a look: a tool served as it came, a drift), info (default: also what is served), debug (proxy: also a line per call, its outcome, time and repaired paths)'],
 ] as const
@@ -177,7 +179,7 @@ function configOf(values: UpstreamValues, named: boolean): { config: string } {
 export interface UpstreamCommandLine {
   values: UpstreamValues
   upstream: CommandUpstream
-  common: { upstream: CommandUpstream, preset?: ReturnType<typeof presetOf> & string, onInvalid?: 'serve' | 'drop', timeoutMs?: number, compileTimeoutMs?: number, overridesFile?: string, logLevel?: LogLevel }
+  common: { upstream: CommandUpstream, preset?: ReturnType<typeof presetOf> & string, onInvalid?: 'serve' | 'drop', timeoutMs?: number, compileTimeoutMs?: number, strictBudget?: number, overridesFile?: string, logLevel?: LogLevel }
 }
 
 /** Reads the command line of proxy or snapshot: a flag the other command owns is refused. */
@@ -200,6 +202,7 @@ export function readUpstreamCommand(command: 'proxy' | 'snapshot', rest: string[
     ...(logLevel ? { logLevel } : {}),
     ...(values.timeout === undefined ? {} : { timeoutMs: duration(values.timeout, '--timeout')! }),
     ...(values['compile-timeout'] === undefined ? {} : { compileTimeoutMs: duration(values['compile-timeout'], '--compile-timeout')! }),
+    ...(values['strict-budget'] === undefined ? {} : { strictBudget: count(values['strict-budget'], '--strict-budget')! }),
     ...(values.overrides === undefined ? {} : { overridesFile: values.overrides }),
   }
   return { values, upstream, common }

@@ -27,6 +27,8 @@ export interface ProxyCommandOptions {
   timeoutMs?: number
   /** How long compiling one upstream tool may take, in milliseconds (past it, the tool is served as it came). */
   compileTimeoutMs?: number
+  /** Points of Anthropic's strict grammar the anthropic-strict tools may spend together (`--strict-budget`). */
+  strictBudget?: number
   profile?: ProfileName
   /** The profiles compiled (a snapshot's, or every target profile for `--http`'s routes). */
   profiles?: ProfileName[]
@@ -132,6 +134,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     validator: ajvValidator(),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
+    ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }),
     ...(offer ? { offer, wait: 'connection' as const } : { asks: false }),
     ...(options.started ? { started: options.started } : {}),
     ...(options.outputs ? { outputs: options.outputs } : {}),

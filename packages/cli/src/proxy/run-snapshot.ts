@@ -26,6 +26,8 @@ export interface SnapshotCommandOptions {
   onInvalid?: 'serve' | 'drop'
   timeoutMs?: number
   compileTimeoutMs?: number
+  /** Points of Anthropic's strict grammar the anthropic-strict tools may spend together (`--strict-budget`). */
+  strictBudget?: number
   /** What made the snapshot, as its `generator` field says: `flatmcp@1.0.0`. */
   generator: string
   /** The operator's overrides (`--overrides file`), applied to the list and recorded in the snapshot. */
@@ -104,6 +106,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
         profiles,
         ...(options.preset ? { preset: options.preset } : {}),
         ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
+        ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }),
       }), { fixed })
     })().catch((error: unknown) => {
       throw listSetupError(error, upstream.where)

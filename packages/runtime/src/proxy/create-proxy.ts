@@ -64,6 +64,11 @@ export interface ProxyOptions extends CallObservers {
   snapshot?: unknown
   /** With a snapshot: serve only what it holds. A live tool that differs from it, or is new, is left out. */
   frozen?: boolean
+  /**
+   * Points of Anthropic's combined strict grammar the anthropic-strict tools may spend together
+   * (default: the compiler's DEFAULT_STRICT_BUDGET, 48); the tools left out are served as portable there, said on stderr.
+   */
+  strictBudget?: number
   /** Bounds on compiling one upstream tool. */
   compile?: {
     /** Milliseconds one tool's compile may take (on a watched thread, where Node's are at hand). Default: 10,000. */
@@ -241,7 +246,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const forward = forwarder(upstream, { ...observers, timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   const versions = listVersions(upstream, {
-    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope']),
+    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'strictBudget', 'outputs', 'surface', 'countTokens', 'cacheScope']),
     ...(snapshot ? { snapshot } : {}),
     ...(preset ? { preset } : {}),
     profiles,

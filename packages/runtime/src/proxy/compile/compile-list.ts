@@ -11,6 +11,8 @@ import { ownValue } from '../../util/object'
 import { timerMs } from '../../util/wait'
 import { compileList } from './bounded-compile'
 import { compiledKey, servedAsIs } from './compile-upstream'
+import { loadCompiler } from '../../precomputed/compiler'
+import { BUDGETED_PROFILE, overBudget, withinStrictBudget } from './strict-budget'
 
 export interface CompileListOptions {
   /** The parser the upstream's schemas were written for. Default: `auto`, told over the whole list. */
@@ -26,6 +28,11 @@ export interface CompileListOptions {
     /** A schema whose JSON text is longer (the upstream's, or a compiled form) is served as it came. Default: 262,144. */
     maxSchemaBytes?: number
   }
+  /**
+   * Points of Anthropic's combined strict grammar the anthropic-strict tools may spend together (the
+   * compiler's `DEFAULT_STRICT_BUDGET` where not given); the tools left out are served as portable there.
+   */
+  strictBudget?: number
   /** Tools compiled before, with the preset they were read with: one of the same definition and preset is taken as it is, not compiled. */
   known?: readonly { preset: Compiler.PresetName, tools: readonly ProxiedTool[] }[]
 }
@@ -45,7 +52,8 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
   limits.timeoutMs = timerMs(limits.timeoutMs, 'compile.timeoutMs')
   const known = new Map<string, ProxiedTool>()
   for (const { preset, tools } of options.known ?? []) {
-    for (const tool of tools)
+    // One served non-strict for the budget is compiled again: the list it is chosen in may have changed.
+    for (const tool of tools.filter(tool => !overBudget(tool)))
       known.set(compiledKey(preset, tool.name, tool.upstream.digest), tool)
   }
   // A tool too deep to read is served as it came, and not handed to the compiler at all; under a
@@ -63,15 +71,17 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
   }, limits)
   const byEntry = new Map(compiling.map((entry, i) => [entry, compiled.tools[i]]))
   const profiles = ['portable', ...(options.profiles ?? []).filter(profile => profile !== 'portable')]
+  const listed = entries.map((entry): ProxiedTool | Omit<ProxiedTool, 'schemaHash'> => {
+    const { tool, digest } = entry
+    const made = entry.uncompiled === undefined ? byEntry.get(entry) ?? null : servedAsIs(tool, entry.uncompiled)
+    return made === null ? known.get(compiledKey(compiled.preset, tool.name, digest))! : { ...made!, upstream: { digest, tool } }
+  })
+  const compiler = profiles.includes(BUDGETED_PROFILE) ? loadCompiler('a proxied tool') : undefined
+  const budgeted = compiler ? withinStrictBudget(compiler, listed, options.strictBudget ?? compiler.DEFAULT_STRICT_BUDGET) : listed
   return {
     preset: compiled.preset,
-    tools: await Promise.all(entries.map(async (entry): Promise<ProxiedTool> => {
-      const { tool, digest } = entry
-      const made = entry.uncompiled === undefined ? byEntry.get(entry) ?? null : servedAsIs(tool, entry.uncompiled)
-      if (made === null)
-        return known.get(compiledKey(compiled.preset, tool.name, digest))!
-      return { ...made!, upstream: { digest, tool }, schemaHash: await schemaHashes(made!.precomputed, profiles) }
-    })),
+    // A tool taken as it was keeps its hashes; one compiled now, or served otherwise for the budget, is hashed.
+    tools: await Promise.all(budgeted.map(async (tool, i) => tool === listed[i] && 'schemaHash' in tool ? tool : { ...tool, schemaHash: await schemaHashes(tool.precomputed, profiles) })),
   }
 }
 

@@ -1,0 +1,34 @@
+// Anthropic refuses a whole request whose strict tools together compile to too large a grammar. Over
+// an upstream's list, the compiler's estimate chooses which tools keep anthropic-strict within the
+// operator's budget (`--strict-budget`); each other one is served as portable there, with its reason.
+import type * as Compiler from '@flatmcp/core'
+import type { ProxiedTool } from '../../artifact/format'
+import { ownValue } from '../../util/object'
+
+/** The profile whose strict tools share one grammar per request. */
+export const BUDGETED_PROFILE = 'anthropic-strict'
+
+/** Whether a tool is served non-strict for the budget: such a tool is compiled again, not reused, when the list changes (another may fit then). */
+export function overBudget(tool: ProxiedTool): boolean {
+  return tool.diagnostics.some(d => d.code === 'strict-fallback' && d.message.includes(': over the strict budget: '))
+}
+
+/** The list with every tool the budget leaves out served as portable in the budgeted profile (the others as they were). */
+export function withinStrictBudget(compiler: typeof Compiler, tools: readonly ProxiedTool[], budget: number): ProxiedTool[] {
+  const strict = tools.filter(tool => ownValue(tool.precomputed.profiles, BUDGETED_PROFILE)?.strict === true)
+  const choice = compiler.chooseStrict(strict.map(tool => ({ name: tool.name, schema: tool.precomputed.profiles![BUDGETED_PROFILE]!.inputSchema as Compiler.JsonSchemaObject })), budget)
+  const reasons = new Map(choice.tools.flatMap(tool => tool.reason === undefined ? [] : [[tool.name, tool.reason] as const]))
+  return tools.map((tool) => {
+    const reason = reasons.get(tool.name)
+    if (reason === undefined)
+      return tool
+    const { precomputed } = tool
+    const portable = { inputSchema: precomputed.tool.inputSchema, coercion: precomputed.coercion, strict: false }
+    const message = `served as portable, not ${BUDGETED_PROFILE}: ${reason}`
+    return {
+      ...tool,
+      precomputed: { ...precomputed, profiles: { ...precomputed.profiles, [BUDGETED_PROFILE]: portable } },
+      diagnostics: [...tool.diagnostics, { tool: tool.name, schema: 'input', code: 'strict-fallback', severity: 'warning', path: '', message }],
+    }
+  })
+}
