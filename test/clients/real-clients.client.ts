@@ -177,6 +177,22 @@ describe(`${STRICT_AGENT.name} ${STRICT_AGENT.version} in strict mode`, () => {
   })
 })
 
+// The era bridge: Codex has no 2026-07-28 client, so a server that speaks only that era reaches it
+// through the proxy, and the server's question (an `input_required` round) as `elicitation/create`.
+// `codex exec`, which runs with approvals off, declines a form of its own accord: the decline is the
+// answer the server gets, and the call completes with it.
+const CODEX = REAL_CLIENTS.find(client => client.name === 'Codex')!
+// The server runs from the turn's scratch home: tsx is given by its path, not by name.
+const ROUNDS = { command: process.execPath, args: [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'proxy', '--', process.execPath, '--import', path.join(ROOT, 'node_modules/tsx/dist/loader.mjs'), path.join(ROOT, 'test/support/rounds-upstream.ts')] }
+
+describe(`${CODEX.name} ${CODEX.version} in front of a server that speaks only MCP 2026-07-28`, () => {
+  it('through flatmcp proxy, the server\'s question reaches Codex as elicitation/create and the call completes with its answer', async () => {
+    const { recorded, output } = await turn(CODEX, { tool: 'confirm', args: { question: 'Who are you?' } }, ROUNDS, 'Ask who I am.')
+    expect(recorded.calls, output).toBe(1)
+    expect(recorded.results.join('\n'), output).toContain('{"action":"decline","content":null}')
+  })
+})
+
 // The search surface (`flatmcp proxy --surface search`) in front of the example server: the clients
 // that send every listed tool to the model each turn are offered three; the model finds the tool,
 // describes it, and calls it through call_tool, and the call reaches the handler as a direct one does.

@@ -37,7 +37,7 @@ export class InputNeeded extends InputRequired {
 }
 
 /** The answers a retried 2026-07-28 call carries back, at most this many. */
-const MAX_ANSWERS = 64
+export const MAX_ANSWERS = 64
 
 /**
  * 2026-07-28 has no server-to-client requests: a call that needs an answer ends with `input_required`,

@@ -12,7 +12,8 @@ export interface StdioTransportOptions {
   maxMessageBytes?: number
 }
 
-const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+/** The longest message read from a client by default: a longer line is refused. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 /** How much of an oversized line is kept to find its id. */
 const ID_PREFIX_BYTES = 4096
 const NEWLINE = 0x0A

@@ -12,6 +12,7 @@ import { PROTOCOL_ERROR } from '../../service/results'
 import { overriddenArguments } from '../compile/overrides'
 import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
+import { UnansweredQuestion } from '../upstream/input-rounds'
 import type { ServedCall } from './observed'
 import { observedRequests } from './observed'
 import { laneSlots } from './slots'
@@ -44,6 +45,23 @@ export interface ForwarderOptions {
 /** A tool result a client can read: an object with content, or a 2026-07-28 result of another type. */
 function isToolResult(result: unknown): result is ForwardedResult {
   return typeof result === 'object' && result !== null && (Array.isArray((result as ForwardedResult).content) || (result as ForwardedResult).resultType !== undefined)
+}
+
+/** The JSON-RPC code of a 2026-07-28 server that would ask a question its client did not say it can answer. */
+const MISSING_CLIENT_CAPABILITY = -32021
+
+/**
+ * A call that ends for a question its client cannot answer, said as a tool error the model reads:
+ * one the proxy could not have answered (input-rounds.ts), or one the server would not ask, for the
+ * client offers no such question (-32021, which names it).
+ */
+function unanswerable(error: unknown, name: string): string | undefined {
+  if (error instanceof UnansweredQuestion)
+    return error.message
+  const { code, message } = (error ?? {}) as { code?: unknown, message?: unknown }
+  if (code !== MISSING_CLIENT_CAPABILITY)
+    return undefined
+  return `The call to "${name}" needs an answer from the user that this client cannot give (it offers no such question to the server behind this proxy): ${String(message).replace(/^MCP error -?\d+: /, '')}`
 }
 
 /** Sends calls and requests upstream within the slots. */
@@ -86,6 +104,9 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
     }
     catch (error) {
       failed = error instanceof Error ? error.name : 'error'
+      const unanswered = unanswerable(error, name)
+      if (unanswered !== undefined)
+        return { isError: true, content: [{ type: 'text', text: unanswered }] } as never
       // The upstream's JSON-RPC error goes downstream as it came, not as a tool error.
       if (Number.isSafeInteger((error as { code?: unknown } | null)?.code))
         Object.defineProperty(error, PROTOCOL_ERROR, { value: true })

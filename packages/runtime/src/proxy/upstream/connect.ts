@@ -5,13 +5,14 @@
 // more; progress that arrives just ahead of its answer handed on first; the handlers the proxy sets
 // holding for every connection to it.
 import type { StartedCommand } from './stdio'
-import type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamTarget, UpstreamTransport } from './upstream'
+import type { AskedContext, Message, OfferedCapabilities, RequestOptions, Upstream, UpstreamClient, UpstreamTarget, UpstreamTransport } from './upstream'
 import { Client } from '@modelcontextprotocol/client'
 import { opening, within } from '../../util/wait'
 import type { Recorded } from './ahead'
 import { ahead } from './ahead'
 import type { OperatorLog } from '../../util/log'
 import { httpTransport } from './http'
+import { answerRounds, asksFirst } from './input-rounds'
 import { ProxySetupError } from './setup-error'
 import { stdioTransport } from './stdio'
 
@@ -32,6 +33,9 @@ export interface ConnectOptions {
 
 /** How long a question the upstream asks before the proxy has set its handler waits for it. */
 const EARLY_QUESTION_MS = 10_000
+
+/** How long a question asked in a call's rounds waits for its answer, where the call names no time limit. */
+const DEFAULT_QUESTION_MS = 60_000
 
 type Handlers = Pick<UpstreamClient, 'fallbackNotificationHandler' | 'fallbackRequestHandler'> & { listChanged?: () => void }
 
@@ -93,9 +97,10 @@ async function connectOver(transport: UpstreamTransport, options: ConnectOptions
   const requestHandler = opening<NonNullable<Handlers['fallbackRequestHandler']>>()
   const offer = options.offer ?? (options.asks === false ? {} : { sampling: {}, elicitation: {}, roots: { listChanged: true } })
   const life: Life = { closing: false }
+  const asked = questionsAsked(handlers, requestHandler.opened)
   const connect = async (): Promise<Client> => {
     const client = await handshake(transport, offered(await transport.ready(offer)), life, log)
-    holdHandlers(client, handlers, requestHandler.opened)
+    holdHandlers(client, handlers, asked)
     return client
   }
   let client = await connect().catch((error: unknown) => {
@@ -119,7 +124,7 @@ async function connectOver(transport: UpstreamTransport, options: ConnectOptions
     return reconnecting
   }
   return {
-    client: upstreamClient(() => client, again, transport, handlers, handler => requestHandler.open(handler)),
+    client: upstreamClient({ current: () => client, again, transport, handlers, questionsTaken: handler => requestHandler.open(handler), asked, modern: () => life.era !== undefined }),
     where,
     onEnd: (handler) => {
       life.ended = handler
@@ -171,34 +176,71 @@ async function handshake(transport: UpstreamTransport, capabilities: OfferedCapa
 }
 
 /**
- * What the proxy set on the upstream holds for every connection to it; a question the upstream asks
- * before the proxy has set its handler (at once, once initialized) waits for it.
+ * Where the upstream's questions go, for every connection to it: the handler the proxy set; one the
+ * upstream asks before the proxy has set it (at once, once initialized) waits for it.
  */
-function holdHandlers(client: Client, handlers: Handlers, requestHandler: Promise<NonNullable<Handlers['fallbackRequestHandler']>>): void {
-  client.fallbackNotificationHandler = handlers.fallbackNotificationHandler as never
-  client.fallbackRequestHandler = (async (request: Message, ctx: { mcpReq: { signal: AbortSignal } }) => {
+function questionsAsked(handlers: Handlers, requestHandler: Promise<NonNullable<Handlers['fallbackRequestHandler']>>): (request: Message, ctx: AskedContext) => Promise<unknown> {
+  return async (request, ctx) => {
     const handler = handlers.fallbackRequestHandler ?? await within(requestHandler, EARLY_QUESTION_MS, ctx.mcpReq.signal)
     if (!handler)
       throw Object.assign(new Error(`the proxy takes no ${request.method} from its upstream`), { code: -32601 })
     return handler(request, ctx)
-  }) as never
+  }
+}
+
+/** What the proxy set on the upstream holds for every connection to it. */
+function holdHandlers(client: Client, handlers: Handlers, asked: (request: Message, ctx: AskedContext) => Promise<unknown>): void {
+  client.fallbackNotificationHandler = handlers.fallbackNotificationHandler as never
+  client.fallbackRequestHandler = asked as never
   client.setNotificationHandler('notifications/tools/list_changed', () => handlers.listChanged?.())
 }
 
-/** The upstream as the proxy sees it: the connection of the moment, a request that found its session gone sent once more on a fresh one. */
-function upstreamClient(current: () => Client, again: (stale: Client) => Promise<Client>, transport: UpstreamTransport, handlers: Handlers, questionsTaken: (handler: NonNullable<Handlers['fallbackRequestHandler']>) => void): UpstreamClient {
+interface Connection {
+  /** The connection of the moment. */
+  current: () => Client
+  /** A fresh connection in place of a stale one. */
+  again: (stale: Client) => Promise<Client>
+  transport: UpstreamTransport
+  handlers: Handlers
+  questionsTaken: (handler: NonNullable<Handlers['fallbackRequestHandler']>) => void
+  /** Asks the client behind the proxy, as the upstream's own request would. */
+  asked: (request: Message, ctx: AskedContext) => Promise<unknown>
+  /** Whether the upstream was connected in the 2026-07-28 era, which asks in the rounds of a call. */
+  modern: () => boolean
+}
+
+/**
+ * The upstream as the proxy sees it: the connection of the moment, a request that found its session
+ * gone sent once more on a fresh one; in the 2026-07-28 era, a call's rounds answered by the client
+ * behind the proxy (input-rounds.ts).
+ */
+function upstreamClient(connection: Connection): UpstreamClient {
+  const { current, again, transport, handlers, questionsTaken } = connection
+  const send = async (message: Message, schema: unknown, requestOptions: RequestOptions | undefined): Promise<unknown> => {
+    const used = current()
+    // A 2026-07-28 call that asks its client first comes back as it is, for the proxy's own rounds.
+    const options = connection.modern() ? { ...requestOptions, allowInputRequired: true } : requestOptions
+    try {
+      return await used.request(message as never, schema as never, options as never)
+    }
+    catch (error) {
+      // A request the upstream did not run is sent once more on a fresh session.
+      if (!transport.lostSession(error))
+        throw error
+      return (await again(used)).request(message as never, schema as never, options as never)
+    }
+  }
   return {
     async request(message, schema, requestOptions) {
-      const used = current()
-      try {
-        return await used.request(message as never, schema as never, requestOptions as never)
-      }
-      catch (error) {
-        // A request the upstream did not run is sent once more on a fresh session.
-        if (!transport.lostSession(error))
-          throw error
-        return (await again(used)).request(message as never, schema as never, requestOptions as never)
-      }
+      const result = await send(message, schema, requestOptions)
+      if (!connection.modern() || !asksFirst(result))
+        return result
+      return answerRounds(result, {
+        ask: connection.asked,
+        retry: added => send({ ...message, params: { ...message.params, ...added } }, schema, requestOptions),
+        timeout: requestOptions?.timeout ?? DEFAULT_QUESTION_MS,
+        ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
+      })
     },
     notification: message => current().notification(message as never),
     getServerCapabilities: () => current().getServerCapabilities() as Record<string, unknown> | undefined,

@@ -1,0 +1,96 @@
+// A server that speaks only MCP 2026-07-28 asks its client in the rounds of a call: the call ends
+// `input_required` with its questions, and is made again with their answers. The proxy answers those
+// rounds itself, each question asked of the client behind it by the handler a 2025 server's own
+// request would reach (a 2025 session gets `elicitation/create`; a 2026-07-28 client, the rounds of
+// its own call), so a client of either era is asked in its own. Bounded as a flatmcp server's own
+// rounds are: at most `MAX_ANSWERS` questions and rounds a call, no question longer than a message
+// the proxy reads from a client, each answered within the call's time limit; else the call fails
+// naming the question (`UnansweredQuestion`, a tool error for a tool call).
+import type { AskedContext, Message } from './upstream'
+import { MAX_ANSWERS } from '../../elicit/replay'
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../../host/stdio-transport'
+import { isObject } from '../../util/object'
+import { within } from '../../util/wait'
+
+/** The questions 2026-07-28 lets a server ask in its rounds. */
+const QUESTIONS: ReadonlySet<string> = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list'])
+
+/** A call whose server's question was not answered: said to the client as a tool error. */
+export class UnansweredQuestion extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UnansweredQuestion'
+  }
+}
+
+/** Whether a 2026-07-28 answer asks its client first. */
+export const asksFirst = (result: unknown): result is { inputRequests?: unknown, requestState?: unknown } =>
+  isObject(result) && result.resultType === 'input_required'
+
+/** What a question asks, for a line about it: its method and the start of its message. */
+function named(key: string, request: unknown): string {
+  const { method, params } = isObject(request) ? request : {}
+  const message = isObject(params) && typeof params.message === 'string' ? `: "${params.message.slice(0, 200)}${params.message.length > 200 ? '…' : ''}"` : ''
+  return `${typeof method === 'string' ? method.slice(0, 64) : 'a question'} (${JSON.stringify(key.slice(0, 64))})${message}`
+}
+
+export interface RoundsOptions {
+  /** Asks the client behind the proxy, as the upstream's own request would. */
+  ask: (request: Message, ctx: AskedContext) => Promise<unknown>
+  /** Makes the call again with these added to its params. */
+  retry: (added: Record<string, unknown>) => Promise<unknown>
+  /** How long a question waits for its answer. */
+  timeout: number
+  signal?: AbortSignal
+}
+
+/** One question asked of the client and its answer; an unanswered one names itself. */
+async function answer(key: string, request: unknown, options: RoundsOptions, signal: AbortSignal): Promise<unknown> {
+  const { method, params } = isObject(request) ? request : {}
+  if (typeof method !== 'string' || !QUESTIONS.has(method))
+    throw new UnansweredQuestion(`The server behind this proxy asked ${named(key, request)}, which is no question MCP 2026-07-28 lets a server ask; the call was not completed.`)
+  if (JSON.stringify(request).length > DEFAULT_MAX_MESSAGE_BYTES)
+    throw new UnansweredQuestion(`The server behind this proxy asked ${named(key, request)}, a question over ${DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024} MiB, which is not passed on; the call was not completed.`)
+  let failure = 'no answer came in time'
+  const asked = options.ask({ method, ...(isObject(params) ? { params } : {}) }, { mcpReq: { signal } }).catch((error: unknown) => {
+    failure = (error as Error | undefined)?.message ?? String(error)
+    return undefined
+  })
+  const answered = await within(asked, options.timeout, signal)
+  if (answered === undefined)
+    throw new UnansweredQuestion(`The server behind this proxy asked ${named(key, request)}, and the client did not answer it (${failure}); the call was not completed.`)
+  return answered
+}
+
+/** The result of a call whose first answer is `first`, each round's questions answered by the client and the call made again. */
+export async function answerRounds(first: { inputRequests?: unknown, requestState?: unknown }, options: RoundsOptions): Promise<unknown> {
+  let result: unknown = first
+  let asked = 0
+  for (let round = 1; asksFirst(result); round++) {
+    const requests = isObject(result.inputRequests) ? Object.entries(result.inputRequests) : []
+    asked += requests.length
+    if (round > MAX_ANSWERS || asked > MAX_ANSWERS)
+      throw new UnansweredQuestion(`The server behind this proxy went on asking past ${MAX_ANSWERS} questions (or rounds) in one call${requests[0] ? `, the last ${named(...requests[0])}` : ''}; the call was not completed.`)
+    const { requestState } = result
+    // One question at a time: a client asked in the rounds of its own call answers one a round.
+    const controller = new AbortController()
+    const abort = (): void => controller.abort()
+    options.signal?.addEventListener('abort', abort, { once: true })
+    const responses: Record<string, unknown> = {}
+    try {
+      for (const [key, request] of requests)
+        responses[key] = await answer(key, request, options, controller.signal)
+    }
+    catch (error) {
+      // A call its client cancelled ends as cancelled, not for want of an answer.
+      options.signal?.throwIfAborted()
+      throw error
+    }
+    finally {
+      options.signal?.removeEventListener('abort', abort)
+      controller.abort()
+    }
+    result = await options.retry({ ...(requests.length > 0 ? { inputResponses: responses } : {}), ...(requestState === undefined ? {} : { requestState }) })
+  }
+  return result
+}

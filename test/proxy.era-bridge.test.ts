@@ -1,0 +1,107 @@
+// `flatmcp proxy` in front of a server that speaks only MCP 2026-07-28 and asks its questions in the
+// rounds of a call (`input_required`; test/support/rounds-upstream.ts, the real SDK 2.x server), with
+// real clients over stdio: an SDK 1.x client (the 2025 era, as Codex is) asked each question as an
+// `elicitation/create` request, or told in a tool error where it offers no elicitation; an SDK 2.x
+// client in the 2026-07-28 era asked in its own rounds; and what a hostile server or client does
+// (questions for ever, a huge one, one never answered, an answer to nothing asked) ends the call,
+// never the proxy.
+import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ROOT, TS_NODE } from './support/client'
+import { CLI } from './support/proxy'
+
+const PROXY = [CLI, 'proxy', '--', ...TS_NODE, join(ROOT, 'test/support/rounds-upstream.ts')]
+type Result = { isError?: boolean, content: { type: string, text: string }[] }
+type Answer = (message: string) => Promise<{ action: string, content?: Record<string, unknown> }>
+
+const opened: { close: () => Promise<void> }[] = []
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map(client => client.close()))
+})
+
+/** An SDK 1.x client of the proxy, answering forms with `answer` where given (else offering no elicitation). */
+async function legacyClient(answer?: Answer, flags: string[] = []): Promise<Client> {
+  const client = new Client({ name: 'codex-like', version: '1' }, { capabilities: answer ? { elicitation: {} } : {} })
+  if (answer)
+    client.setRequestHandler(ElicitRequestSchema, request => answer(request.params.message))
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', ...flags, ...PROXY.slice(2)], cwd: ROOT, stderr: 'pipe' }))
+  opened.push(client)
+  return client
+}
+
+const call = async (client: Client | ClientV2, name: string, args: Record<string, unknown> = {}): Promise<Result> =>
+  await (client.callTool as (params: unknown) => Promise<Result>)({ name, arguments: args })
+
+describe('flatmcp proxy bridges a 2026-07-28-only server\'s questions to a client of either era', () => {
+  it('an SDK 1.x client with elicitation is asked the question as elicitation/create, and the call completes with its answer', async () => {
+    const asked: string[] = []
+    const client = await legacyClient(async (message) => {
+      asked.push(message)
+      return { action: 'accept', content: { name: 'Ada' } }
+    })
+    const result = await call(client, 'confirm', { question: 'Who are you?' })
+    expect(result.isError).toBeFalsy()
+    expect(JSON.parse(result.content[0]!.text)).toEqual({ action: 'accept', content: { name: 'Ada' } })
+    expect(asked).toEqual(['Who are you?'])
+    // A decline reaches the server as a decline.
+    const declined = await legacyClient(async () => ({ action: 'decline' }))
+    expect(JSON.parse((await call(declined, 'confirm', { question: 'Who?' })).content[0]!.text)).toEqual({ action: 'decline', content: null })
+  })
+
+  it('an SDK 1.x client without elicitation gets a tool error naming the question, not a protocol error', async () => {
+    const client = await legacyClient()
+    const result = await call(client, 'confirm', { question: 'Who are you?' })
+    expect(result.isError).toBe(true)
+    expect(result.content[0]!.text).toContain('needs an answer from the user that this client cannot give')
+    expect(result.content[0]!.text).toContain('\'name\' (elicitation/create)')
+  })
+
+  it('an SDK 2.x client in the 2026-07-28 era is asked in the rounds of its own call, and its answer reaches the server', async () => {
+    const client = new ClientV2({ name: 'modern', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    const asked: string[] = []
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(String(request.params.message))
+      return { action: 'accept', content: { name: 'Grace' } }
+    })
+    await client.connect(new StdioClientTransportV2({ command: process.execPath, args: PROXY, cwd: ROOT, stderr: 'pipe' }))
+    opened.push(client)
+    const result = await call(client, 'confirm', { question: 'And you?' })
+    expect(JSON.parse(result.content[0]!.text)).toEqual({ action: 'accept', content: { name: 'Grace' } })
+    expect(asked).toEqual(['And you?'])
+  })
+})
+
+describe('the era bridge is bounded: neither a hostile server nor a client stalls or stops the proxy', () => {
+  it('a server asking round after round is stopped at 64 questions, a question over 10 MiB is not passed on, and the proxy serves on', async () => {
+    let asked = 0
+    const client = await legacyClient(async () => {
+      asked++
+      return { action: 'accept', content: { name: 'Ada' } }
+    })
+    const pestered = await call(client, 'pester')
+    expect(pestered.isError).toBe(true)
+    expect(pestered.content[0]!.text).toContain('went on asking past 64 questions (or rounds) in one call, the last elicitation/create ("q65"): "question 65"')
+    expect(asked).toBe(64)
+    const huge = await call(client, 'huge')
+    expect(huge.isError).toBe(true)
+    expect(huge.content[0]!.text).toContain('a question over 10 MiB, which is not passed on')
+    expect(asked).toBe(64)
+    // 64 rounds of pester and one of huge, and the proxy still answers.
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('66')
+  })
+
+  it('a question never answered ends its call within the time limit with a tool error naming it; an answer to nothing asked is ignored', async () => {
+    const client = await legacyClient(() => new Promise(() => {}), ['--timeout', '1000'])
+    const result = await call(client, 'confirm', { question: 'Anyone there?' })
+    expect(result.isError).toBe(true)
+    expect(result.content[0]!.text).toContain('asked elicitation/create ("name"): "Anyone there?", and the client did not answer it')
+    // A response to a request the proxy never sent: nothing goes upstream, and calls go on.
+    await (client.transport as StdioClientTransport).send({ jsonrpc: '2.0', id: 4242, result: { action: 'accept', content: { name: 'Mallory' } } })
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('1')
+  })
+})

@@ -1,0 +1,35 @@
+// A server on the real SDK 2.x that speaks only MCP 2026-07-28 and asks its client in the rounds of
+// its calls (`input_required`), for the proxy's bridge between eras: `tsx test/support/rounds-upstream.ts`.
+// `confirm` asks one form and says the answer; `pester` asks a new form every round, for ever; `huge`
+// asks a form whose message is 11 MiB; `rounds` says how many rounds its calls took so far.
+import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import { z } from 'zod'
+
+const state = { rounds: 0 }
+const text = (value: unknown): { content: { type: 'text', text: string }[] } => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] })
+const nameForm = { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] }
+
+function makeServer(): McpServer {
+  const server = new McpServer({ name: 'rounds-upstream', version: '1.0.0' }, { capabilities: { tools: {} } })
+  server.registerTool('confirm', { description: 'Asks the user for a name, and says it.', inputSchema: z.object({ question: z.string() }) }, ({ question }, ctx) => {
+    state.rounds++
+    const answer = (ctx.mcpReq.inputResponses as Record<string, { action?: string, content?: unknown }> | undefined)?.name
+    if (answer === undefined)
+      return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: question, requestedSchema: nameForm }) } }) as never
+    return text({ action: answer.action, content: acceptedContent(ctx.mcpReq.inputResponses, 'name') ?? null })
+  })
+  server.registerTool('pester', { description: 'Asks again every round, for ever.', inputSchema: z.object({}) }, (_input, ctx) => {
+    state.rounds++
+    const n = Number(ctx.mcpReq.requestState() ?? 0) + 1
+    return inputRequired({ inputRequests: { [`q${n}`]: inputRequired.elicit({ message: `question ${n}`, requestedSchema: nameForm }) }, requestState: String(n) }) as never
+  })
+  server.registerTool('huge', { description: 'Asks a question of 11 MiB.', inputSchema: z.object({}) }, () => {
+    state.rounds++
+    return inputRequired({ inputRequests: { big: inputRequired.elicit({ message: 'x'.repeat(11 * 1024 * 1024), requestedSchema: nameForm }) } }) as never
+  })
+  server.registerTool('rounds', { description: 'How many rounds the asking tools ran.', inputSchema: z.object({}) }, () => text(String(state.rounds)))
+  return server
+}
+
+serveStdio(() => makeServer(), { legacy: 'reject' })
