@@ -6,6 +6,7 @@ import { createProxy, serveProxy } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
+import { headedByBody } from '../src/proxy/http/body-era'
 
 const upstream = {
   request: async (message: { method: string, params?: { arguments?: unknown } }) => message.method === 'tools/list'
@@ -123,5 +124,26 @@ describe('the proxy\'s fetch handler, a header and a body of different eras', ()
       expect((await handler.fetch(mismatched('http://proxy.test/mcp', 'tools/call', { name: 'echo', arguments: { n: 1 } }))).status).toBe(200)
     expect(sent).toEqual(['2026-07-28', '2026-07-28'])
     expect(lines).toEqual(['flatmcp proxy: a client sent Mcp-Protocol-Version "2025-11-25" with a body of protocol version "2026-07-28"; served in the body\'s (said once)'])
+  })
+})
+
+describe('the line a mismatch is said in', () => {
+  it('holds what a caller sent escaped and cut short, on one line, said once whatever comes after; a body version in no version\'s shape is left to the handler', () => {
+    const lines: string[] = []
+    const log = (line: string): void => {
+      lines.push(line)
+    }
+    const sent = (header: string): Request => new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'mcp-protocol-version': header } })
+    const body = (version: string): object => ({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version } } })
+    const forged = sent('2025-11-25')
+    expect(headedByBody(forged, body('2026-07-28\nflatmcp proxy: forged'), log)).toBe(forged)
+    expect(lines).toEqual([])
+    const headed = headedByBody(sent(`"2025" ${'x'.repeat(500)}`), body('2026-07-28'), log)
+    expect(headed.headers.get('mcp-protocol-version')).toBe('2026-07-28')
+    for (let i = 0; i < 100; i++)
+      headedByBody(sent(`v${i}`), body('2026-07-28'), log)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain('Mcp-Protocol-Version "\\"2025\\" xxx')
+    expect(lines[0]!.length).toBeLessThan(250)
   })
 })

@@ -12,6 +12,9 @@ import { parsedText } from './json-rpc'
 /** Where a 2026-07-28 request names its revision. */
 const VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion'
 
+/** What a protocol version looks like: a body's claim that is not one is left to the handler to refuse. */
+const VERSION = /^\d{4}-\d{2}-\d{2}$/
+
 /** The largest body read, as the MCP handler reads one. */
 const MAX_BODY = 4 * 1024 * 1024
 
@@ -28,13 +31,13 @@ const told = new WeakSet<(line: string) => void>()
 /**
  * `request` with its `Mcp-Protocol-Version` header set to the revision its body names where the two
  * disagree (said once on `log`, both escaped), carrying `text` (a body already read is not read
- * again); the request itself otherwise. A body that names none, or a request with no header, is
- * left to the handler's own rules.
+ * again); the request itself otherwise. A body that names no version (or names one in no version's
+ * shape), or a request with no header, is left to the handler's own rules.
  */
 export function headedByBody(request: Request, body: unknown, log: (line: string) => void, text?: string): Request {
   const header = request.headers.get('mcp-protocol-version')
   const claimed = bodyVersion(body)
-  if (header === null || claimed === undefined || header.trim() === claimed)
+  if (header === null || claimed === undefined || !VERSION.test(claimed) || header.trim() === claimed)
     return request
   if (!told.has(log)) {
     told.add(log)
