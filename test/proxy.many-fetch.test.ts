@@ -137,7 +137,7 @@ describe('the fetch handler in front of many servers', () => {
     expect(open).toEqual(before)
   })
 
-  it('a 2026-07-28 client is served with no session: its calls go to each server as it sent them', async () => {
+  it('a 2026-07-28 client is served with no session: its calls go to each server as it sent them, its discover and list carry ttlMs and cacheScope', async () => {
     const handler = createProxyHandler({ upstreams: urls, snapshot, log: () => {} })
     const client = await connected(handler, { pin: '2026-07-28' })
     try {
@@ -146,6 +146,12 @@ describe('the fetch handler in front of many servers', () => {
     }
     finally {
       await client.close()
+    }
+    // Read raw: the SDK client takes a discover without them (Claude Code 2.1.233+ refuses a list without them).
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+    for (const method of ['server/discover', 'tools/list']) {
+      const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: envelope } }) }))
+      expect((await answer.json() as { result: object }).result, method).toMatchObject({ ttlMs: expect.any(Number), cacheScope: 'public' })
     }
   })
 

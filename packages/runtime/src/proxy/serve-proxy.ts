@@ -18,6 +18,7 @@ import { opening } from '../util/wait'
 import { corsHeaders, httpGuard } from './http/guard'
 import { hostsServed, listenAddress, needsCallerCredential, urlHost } from './http/loopback'
 import { admitted } from './http/admit'
+import { servedInBodyEra } from './http/body-era'
 import { limitStdio } from './serve/stdio-limits'
 import { serveHttp } from './http/serve-http'
 import { ProxySetupError } from './upstream/setup-error'
@@ -199,7 +200,7 @@ async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly s
     else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
       handler.notify.resourceUpdated(uri)
   })
-  const server = await serveHttp(admitted((request, given) => handler.fetch(request, given), http.limits, onRefused), {
+  const server = await serveHttp(admitted(servedInBodyEra((request, given) => handler.fetch(request, given), log), http.limits, onRefused), {
     host: listenAddress(http.host),
     port: http.port,
     route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),

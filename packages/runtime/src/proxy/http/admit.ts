@@ -8,7 +8,7 @@ import type { RefusedCall } from '../serve/upstream-methods'
 import { callerLimits, refusalOf } from '../serve/caller-limits'
 import { AT_LIMIT } from '../serve/stdio-limits'
 import { refusedCall, sentUpstream } from '../serve/upstream-methods'
-import { boundedText, rpcError } from './json-rpc'
+import { parsedText } from './json-rpc'
 
 /** The largest body read to count its calls, as the MCP handler reads one. */
 const MAX_BODY = 4 * 1024 * 1024
@@ -45,17 +45,12 @@ export function admitted(handle: (request: Request, options: HandlerOptions) => 
     const given = authInfo ? { authInfo } : {}
     if (!take || request.method !== 'POST' || caller === undefined || !Object.hasOwn(limits!, caller))
       return handle(request, given)
-    const text = await boundedText(request, MAX_BODY)
-    if (text === undefined)
-      return rpcError(null, -32600, `The request body is over ${MAX_BODY} bytes.`, 413)
-    let parsedBody: unknown
-    try {
-      parsedBody = JSON.parse(text)
-    }
-    catch {
-      // Not JSON: the handler says so as it always does.
-      return handle(new Request(request, { body: text }), given)
-    }
+    const read = await parsedText(request, MAX_BODY)
+    if (read instanceof Response)
+      return read
+    if (!('parsed' in read))
+      return handle(new Request(request, { body: read.text }), given)
+    const parsedBody = read.parsed
     const sent = sentIn(parsedBody)
     if (sent.length > 0) {
       const taken = take(caller, sent.length)

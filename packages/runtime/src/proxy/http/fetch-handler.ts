@@ -23,11 +23,12 @@ import { recordedNames } from '../upstream/name-map'
 import { servedOverrides } from '../serve/served-overrides'
 import { servedTools } from '../serve/served-tools'
 import { answerShaped } from './answer-shaped'
+import { headedByBody } from './body-era'
 import { answerCalls } from './fetch-calls'
 import { answerMany, manyServers, sendMany } from './fetch-many'
-import { answered } from './fetch-state'
+import { answered, scoped } from './fetch-state'
 import { httpGuard } from './guard'
-import { boundedText, jsonResponse, readMessages, rpcError } from './json-rpc'
+import { boundedText, jsonResponse, readMessages, rpcError, tooLarge } from './json-rpc'
 import { headerDeclarations } from './param-headers'
 import { upstreamFetch } from './upstream-fetch'
 
@@ -54,15 +55,6 @@ function factsOf(request: Request, message: JsonRpcRequest): RequestFacts {
 
 /** Whether a message lists tools (tools/list, tools/catalog, tools/describe): answered from the snapshot. */
 const listing = (message: JsonRpcRequest): boolean => message.method === 'tools/list' || isDisclosureMethod(message.method)
-
-/**
- * A list answer as a shared cache may keep it: `private` where the caller presents a credential (the
- * handler's `tokens`, or one of its own it sends on), so no cache answers one caller with another's.
- */
-function scoped(handler: Handler, request: Request, list: { cacheScope: 'public' | 'private' }): object {
-  const credentialed = (handler.options.tokens?.length ?? 0) > 0 || request.headers.has('authorization') || request.headers.has('cookie')
-  return credentialed ? { ...list, cacheScope: 'private' } : list
-}
 
 /** The snapshot served, the overrides it was made with, and the way upstream: made once per handler. */
 function handlerOf(options: ProxyHandlerOptions): Handler {
@@ -151,11 +143,13 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
         return handler.many ? (await answerMany(handler, handler.many, request))! : handler.forward(request)
       const text = await boundedText(request, max)
       if (text === undefined)
-        return rpcError(null, -32600, `The request body is over ${max} bytes.`, 413)
+        return tooLarge(max)
       const read = readMessages(text)
       if ('error' in read)
         return rpcError(null, read.error.code, read.error.message, 400)
-      return answerPost(handler, request, postedOf(request, read))
+      // A body that names another revision than the header is served, and sent on, in the body's.
+      const headed = read.batch ? request : headedByBody(request, read.messages[0], handler.options.log ?? logLine)
+      return answerPost(handler, headed, postedOf(headed, read))
     },
   }
 }

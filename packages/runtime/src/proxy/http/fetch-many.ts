@@ -13,7 +13,7 @@ import { DISCLOSURE_CAPABILITY } from '../../service/disclosure'
 import { errorResult } from '../../service/results'
 import { isObject } from '../../util/object'
 import { chosenReplica } from '../upstream/many/replicas'
-import { answered } from './fetch-state'
+import { answered, scoped } from './fetch-state'
 import { jsonResponse, rpcError } from './json-rpc'
 import { headerDeclarations } from './param-headers'
 import { upstreamFetch } from './upstream-fetch'
@@ -196,8 +196,11 @@ export async function answerMany(handler: Handler, many: ManyServers, request: R
   switch (message.method) {
     case 'initialize':
       return openSessions(handler, many, request, message)
-    case 'server/discover':
-      return jsonResponse({ jsonrpc: '2.0', id: message.id, result: answered(handler, posted, { supportedVersions: [MODERN_VERSION], capabilities: { tools: { ...DISCLOSURE_CAPABILITY } }, ...(handler.instructions ? { instructions: handler.instructions } : {}) }) })
+    case 'server/discover': {
+      // A cacheable result in 2026-07-28 (ttlMs and cacheScope required): as lasting as the list it offers.
+      const { ttlMs, cacheScope } = await handler.served.service().list(posted.profile)
+      return jsonResponse({ jsonrpc: '2.0', id: message.id, result: answered(handler, posted, { supportedVersions: [MODERN_VERSION], capabilities: { tools: { ...DISCLOSURE_CAPABILITY } }, ...(handler.instructions ? { instructions: handler.instructions } : {}), ...scoped(handler, request, { ttlMs, cacheScope }) }) })
+    }
     case 'ping':
       return jsonResponse({ jsonrpc: '2.0', id: message.id, result: answered(handler, posted, {}) })
     default:

@@ -46,3 +46,12 @@ export interface Posted { text: string, batch: boolean, messages: JsonRpcRequest
 export function answered(handler: Handler, posted: Pick<Posted, 'facts'>, result: object): object {
   return posted.facts.era === 'modern' ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': handler.upstream } } : result
 }
+
+/**
+ * A cacheable answer as a shared cache may keep it: `private` where the caller presents a credential
+ * (the handler's `tokens`, or one of its own it sends on), so no cache answers one caller with another's.
+ */
+export function scoped<T extends { cacheScope: 'public' | 'private' }>(handler: Handler, request: Request, answer: T): T {
+  const credentialed = (handler.options.tokens?.length ?? 0) > 0 || request.headers.has('authorization') || request.headers.has('cookie')
+  return credentialed ? { ...answer, cacheScope: 'private' } : answer
+}

@@ -45,6 +45,25 @@ export async function boundedText(request: Request, max: number): Promise<string
   return new TextDecoder().decode(bytes)
 }
 
+/** A body over `max` bytes is answered 413. */
+export const tooLarge = (max: number): Response => rpcError(null, -32600, `The request body is over ${max} bytes.`, 413)
+
+/**
+ * A POST's body read within `max` bytes (past it, the 413 answer) and parsed: `parsed` is missing
+ * where it is not JSON, for the handler to say so as it always does.
+ */
+export async function parsedText(request: Request, max: number): Promise<Response | { text: string, parsed?: unknown }> {
+  const text = await boundedText(request, max)
+  if (text === undefined)
+    return tooLarge(max)
+  try {
+    return { text, parsed: JSON.parse(text) as unknown }
+  }
+  catch {
+    return { text }
+  }
+}
+
 /** A JSON-RPC message's own keys, as MCP spells them. */
 const ENVELOPE = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error'])
 
