@@ -1,9 +1,15 @@
 // An upstream's list in anthropic-strict keeps within the strict grammar budget: seven plain tools
 // (anthropic-sdk-typescript #885's refused count) are not all strict, each left out says why, the
-// operator's budget is taken, and a tool left out is compiled again when the list changes.
-import { compileUpstreamList, fallbacksOf, readUpstreamList } from '@flatmcp/runtime/proxy'
+// operator's budget is taken, a tool left out is compiled again when the list changes, and a gateway's
+// servers share one budget: the client receives one list.
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { compileUpstreamList, createGateway, fallbacksOf, readUpstreamList } from '@flatmcp/runtime/proxy'
 import { grammarCost } from '@flatmcp/core'
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { serveFetch } from '../../../test/support/serve-fetch'
 
 const plain = (name: string): object => ({
   name,
@@ -34,5 +40,39 @@ describe('the anthropic-strict budget over an upstream list', () => {
     // Four tools fewer: what the budget left out before fits now.
     const fewer = await compileUpstreamList(entries.slice(4), { profiles: ['anthropic-strict'], known: [{ preset: tight.preset, tools: tight.tools }] })
     expect(fewer.tools.every(tool => tool.precomputed.profiles!['anthropic-strict']!.strict === true)).toBe(true)
+  })
+})
+
+/** An HTTP server of three plain tools, each within the budget alone, all three too (45 points). */
+async function plainServer(name: string): Promise<{ url: string, close: () => void }> {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name, version: '1' })
+    for (const tool of ['a', 'b', 'c'])
+      server.registerTool(tool, { inputSchema: z.object({ id: z.string(), fields: z.array(z.string()).optional(), verbose: z.boolean().optional() }) }, () => ({ content: [{ type: 'text', text: tool }] }))
+    return server
+  })
+  const http: Server = serveFetch(name, 0, request => handler.fetch(request))
+  await new Promise(resolve => http.once('listening', resolve))
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, close: () => http.close() }
+}
+
+describe('the anthropic-strict budget over a gateway\'s servers', () => {
+  it('holds over the one list the client receives, not per server', async () => {
+    const servers = await Promise.all([plainServer('one'), plainServer('two')])
+    const gateway = await createGateway(servers.map((server, i) => ({ name: ['one', 'two'][i]!, target: { url: server.url } })), { profile: 'anthropic-strict', log: () => {}, listMs: 5000 })
+    try {
+      await gateway.ready
+      const profiles = Object.values(gateway.snapshot('test').runtime).map(entry => entry.profiles!['anthropic-strict']!)
+      expect(profiles).toHaveLength(6)
+      const strict = profiles.filter(profile => profile.strict === true)
+      // Each server's three tools fit alone (45 points); all six (90) do not: three keep strict.
+      expect(grammarCost(strict[0]!.inputSchema).points * 3).toBeLessThanOrEqual(48)
+      expect(strict).toHaveLength(3)
+      expect(strict.reduce((sum, profile) => sum + grammarCost(profile.inputSchema).points, 0)).toBeLessThanOrEqual(48)
+    }
+    finally {
+      await gateway.close()
+      servers.forEach(server => server.close())
+    }
   })
 })
