@@ -8,10 +8,13 @@ import { promisify } from 'node:util'
 import { assertProbe, probe, renderReport } from 'flatmcp'
 import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { isToolDefinition, registerArtifact } from '@flatmcp/runtime'
+import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
+import { compileUpstreamList, readUpstreamList } from '@flatmcp/runtime/proxy'
 import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { snapshotGenerator } from '../packages/cli/src/version'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
 import { atScale } from './support/full'
@@ -703,6 +706,61 @@ describe('probe() and assertProbe() in a test suite', () => {
     }
     finally {
       narrowed.remove()
+    }
+  })
+})
+
+/** Seven plain tools and one an enum and a format make worth strictness (anthropic-sdk-typescript #885's refused count). */
+const PLAIN = ['a', 'b', 'c', 'd', 'e', 'f'].map(name => ({ name, inputSchema: { type: 'object', properties: { id: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } }, verbose: { type: 'boolean' } }, required: ['id'] } }))
+const STATE = { name: 'set_state', inputSchema: { type: 'object', properties: { state: { enum: ['open', 'closed'] }, at: { type: 'string', format: 'date-time' } }, required: ['state', 'at'] } }
+
+describe('the probe and the anthropic-strict budget', () => {
+  /** A snapshot of the seven tools made within `budget`, recorded in it or not. */
+  async function snapshotText(budget: number, record: boolean): Promise<string> {
+    const list = await compileUpstreamList(await readUpstreamList([...PLAIN, STATE], () => {}), { profiles: ['anthropic-strict'], strictBudget: budget })
+    return artifactText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: { name: 'kb', version: '1' }, preset: list.preset, profiles: ['anthropic-strict'], ...(record ? { strictBudget: budget } : {}) }))
+  }
+
+  it('prints each strict tool\'s points and share, the total against the budget, and a finding past it', async () => {
+    const made = fixtureProject('cli-grammar', { 'kb.mcp.json': await snapshotText(500, true) })
+    try {
+      const report = await probe({ paths: ['kb.mcp.json'], root: made.root, samples: 5 })
+      expect(report.ok).toBe(true)
+      const grammar = report.strictGrammar!
+      // All seven keep strict within 500; each tool's points are what grammarCost says of its strict form.
+      expect(grammar).toMatchObject({ profile: 'anthropic-strict', budget: 500, notStrict: [] })
+      expect(grammar.tools).toHaveLength(7)
+      expect(grammar.spent).toBe(grammar.tools.reduce((sum, tool) => sum + tool.points, 0))
+      expect(grammar.tools[0]).toEqual({ name: expect.any(String), points: grammar.tools[0]!.points, share: Math.round(grammar.tools[0]!.points / 500 * 1000) / 1000 })
+      const text = renderReport(report, made.root, { isTTY: false })
+      expect(text).toContain(`anthropic-strict grammar: the 7 strict tools spend ${grammar.spent} of a budget of 500 points`)
+      expect(text).toMatch(/\n {2}set_state: \d+ points, \d+%\n/)
+      // Held to a budget the list is over: a finding for the list, its tools named.
+      const tight = await probe({ paths: ['kb.mcp.json'], root: made.root, samples: 5, strictBudget: 48 })
+      const together = tight.artifacts.find(artifact => artifact.file === '')!
+      expect(together.findings).toEqual([expect.objectContaining({ check: 'profile', severity: 'warning', message: expect.stringContaining(`anthropic-strict: the 7 strict tools these artifacts hold spend ${grammar.spent} points of Anthropic's combined strict grammar, over the budget of 48`) })])
+      expect(renderReport(tight, made.root, { isTTY: false })).toContain(`spend ${grammar.spent} of a budget of 48 points (${Math.round(grammar.spent / 48 * 100)}%), over it`)
+    }
+    finally {
+      made.remove()
+    }
+  })
+
+  it('re-derives a snapshot made within a budget of its own alike, by the budget it records', async () => {
+    const made = fixtureProject('cli-grammar-own', { 'kb.mcp.json': await snapshotText(30, true), 'unrecorded.mcp.json': await snapshotText(30, false) })
+    try {
+      expect(JSON.parse(made.read('kb.mcp.json')).options.strictBudget).toBe(30)
+      const report = await probe({ paths: ['kb.mcp.json'], root: made.root, samples: 5 })
+      expect(report.artifacts.flatMap(artifact => artifact.findings).filter(finding => finding.severity === 'error')).toEqual([])
+      expect(report.strictGrammar!.budget).toBe(30)
+      expect(report.strictGrammar!.spent).toBeLessThanOrEqual(30)
+      expect(report.strictGrammar!.notStrict.length).toBeGreaterThan(0)
+      // Unrecorded, the probe compiles it within the default budget: another list.
+      const unrecorded = await probe({ paths: ['unrecorded.mcp.json'], root: made.root, samples: 5 })
+      expect(unrecorded.artifacts[0]!.findings).toContainEqual(expect.objectContaining({ check: 'current', severity: 'error' }))
+    }
+    finally {
+      made.remove()
     }
   })
 })

@@ -7,7 +7,7 @@ export type { BuildOptions } from './build/build-artifacts'
 export { inspectModule } from './inspect/inspect-module'
 export type { InspectOptions } from './inspect/inspect-module'
 export { probe, ProbeLoadError } from './probe/probe'
-export type { ArtifactReport, Check, Finding, ProbeOptions, ProbeReport } from './probe/probe'
+export type { ArtifactReport, Check, Finding, GrammarShare, ProbeOptions, ProbeReport } from './probe/probe'
 export { renderReport } from './probe/report'
 
 /**

@@ -16,6 +16,7 @@ export const probe: Command = {
     ['--seed N', 'the generator\'s seed, to reproduce a run (default: 1)'],
     ['--max-tokens N', 'fail a tool whose definition takes more tokens in any profile'],
     ['--max-module-tokens N', 'fail a module whose tools together take more, per profile'],
+    ['--strict-budget points', 'the anthropic-strict budget each strict tool\'s share is reported against, and a list over it said (default: a snapshot\'s own, else 48)'],
     ['--upstream url', 'a snapshot\'s live upstream over HTTP: it must list what the snapshot holds (--header \'Name: value\' sent with it)'],
     ['-- <command>', 'a snapshot\'s live upstream as a command (--env NAME=value added to its environment)'],
     ['--json', 'the report as JSON, for machines'],
@@ -31,11 +32,11 @@ export const probe: Command = {
     const { values, positionals } = parseArgs({
       args: split < 0 ? args : args.slice(0, split),
       allowPositionals: true,
-      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'upstream': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true } },
+      options: { 'root': { type: 'string' }, 'source': { type: 'string', multiple: true }, 'samples': { type: 'string' }, 'seed': { type: 'string' }, 'json': { type: 'boolean' }, 'max-tokens': { type: 'string' }, 'max-module-tokens': { type: 'string' }, 'strict-budget': { type: 'string' }, 'upstream': { type: 'string' }, 'header': { type: 'string', multiple: true }, 'env': { type: 'string', multiple: true } },
     })
     const live = split < 0 && values.upstream === undefined && values.header === undefined && values.env === undefined ? undefined : upstreamOf('probe', split < 0 ? undefined : args.slice(split + 1), values.upstream === undefined ? [] : [values.upstream], values.header, values.env)
     const root = path.resolve(values.root ?? process.cwd())
-    const counts = { samples: count(values.samples, '--samples'), seed: count(values.seed, '--seed'), maxTokens: count(values['max-tokens'], '--max-tokens'), maxModuleTokens: count(values['max-module-tokens'], '--max-module-tokens') }
+    const counts = { samples: count(values.samples, '--samples'), seed: count(values.seed, '--seed'), maxTokens: count(values['max-tokens'], '--max-tokens'), maxModuleTokens: count(values['max-module-tokens'], '--max-module-tokens'), strictBudget: count(values['strict-budget'], '--strict-budget') }
     if (parseOnly())
       return 0
     const progress = process.stderr.isTTY && !values.json

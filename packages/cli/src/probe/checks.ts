@@ -5,11 +5,12 @@
 import type { JsonSchema, ProfileName } from '@flatmcp/core'
 import type { FreshModule, ProfiledForm } from 'unplugin-flatmcp/internal'
 import type { Artifact, ListedTool } from './artifact-files'
-import type { ArtifactReport, Budget, Finding, Sampling } from './findings'
+import type { ArtifactReport, Budget, Finding, GrammarShare, Sampling } from './findings'
 import { clientRuleViolations, profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
 import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, locateTool, modulePath, ParserThrew, toolParts } from 'unplugin-flatmcp/internal'
 import { ajvCompile } from 'unplugin-flatmcp/internal/shared'
 import { isObject } from '../util'
+import { grammarShare, strictBudgetOf } from './strict-grammar'
 
 export function compileErrors(schema: JsonSchema): string[] {
   const errors: string[] = []
@@ -208,11 +209,17 @@ export function startReport(file: string, artifact: Artifact, budget: Budget): {
 /**
  * A target that takes a budget per request (Anthropic: few strict parameters, across every strict
  * tool): the artifacts probed together are one server's tools. Over a limit is a warning naming it
- * (serve fewer tools that way). One report for what the artifacts hold together, where any is over.
+ * (serve fewer tools that way), and so is Anthropic's combined strict grammar past the strict budget.
+ * One report for what the artifacts hold together, where any is over, and what their strict tools spend of the grammar.
  */
-export function requestBudgets(read: Artifact[]): ArtifactReport | undefined {
+export function requestBudgets(read: Artifact[], strictBudget?: number): { report?: ArtifactReport, strictGrammar?: GrammarShare } {
   const tools = new Set<string>()
   const findings: Finding[] = []
+  const grammar = grammarShare(read, strictBudgetOf(read, strictBudget))
+  if (grammar.finding) {
+    findings.push(grammar.finding)
+    grammar.share!.tools.forEach(tool => tools.add(tool.name))
+  }
   for (const name of TARGET_NAMES) {
     const target = resolveTarget(name).profile!
     const budget = target.requestBudget
@@ -228,5 +235,8 @@ export function requestBudgets(read: Artifact[]): ArtifactReport | undefined {
     for (const { limit, total } of over)
       findings.push({ check: 'profile', severity: 'warning', message: `${name}: ${limit === 'tools' ? `these artifacts hold ${total} strict tools` : `the ${strict.length} strict tools these artifacts hold have ${total} ${budget.words[limit]}`}; ${target.vendor} takes ${budget.limits[limit]} per request, so a client sending them all as strict fails. Serve fewer tools to ${target.vendor}, or leave some out of the profile.` })
   }
-  return findings.length === 0 ? undefined : { file: '', tools: [...tools], samplesChecked: 0, sampled: [], roundTrips: [], findings }
+  return {
+    ...(findings.length === 0 ? {} : { report: { file: '', tools: [...tools], samplesChecked: 0, sampled: [], roundTrips: [], findings } }),
+    ...(grammar.share ? { strictGrammar: grammar.share } : {}),
+  }
 }

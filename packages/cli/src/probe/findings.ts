@@ -31,6 +31,19 @@ export interface ArtifactReport {
   findings: Finding[]
 }
 
+/** What the anthropic-strict tools of the artifacts probed together spend of Anthropic's combined strict grammar. */
+export interface GrammarShare {
+  profile: 'anthropic-strict'
+  /** Points the strict tools may spend together: `--strict-budget`, else a snapshot's, else `DEFAULT_STRICT_BUDGET`. */
+  budget: number
+  /** Points the strict tools spend together. */
+  spent: number
+  /** Each strict tool's points (`grammarCost`) and its share of the budget (a fraction; none where the budget is 0), the most first. */
+  tools: { name: string, points: number, share?: number }[]
+  /** The tools served non-strict there (a fallback, or the budget). */
+  notStrict: string[]
+}
+
 export interface ProbeReport {
   ok: boolean
   seed: number
@@ -38,6 +51,8 @@ export interface ProbeReport {
   /** The token budgets the probe held the tools to (none given: the tokens check was skipped). */
   budgets: { maxTokens?: number, maxModuleTokens?: number }
   artifacts: ArtifactReport[]
+  /** Where an artifact ships anthropic-strict: what its strict tools spend of the grammar budget. */
+  strictGrammar?: GrammarShare
 }
 
 export interface ProbeOptions {
@@ -59,6 +74,8 @@ export interface ProbeOptions {
   maxTokens?: number
   /** A module whose tools together, in any profile they ship, take more tokens fails the probe. */
   maxModuleTokens?: number
+  /** Points of Anthropic's combined strict grammar the anthropic-strict tools may spend together. Default: a snapshot's own, else `DEFAULT_STRICT_BUDGET` (48). */
+  strictBudget?: number
   /** The live upstream of the snapshots probed: each must hold exactly the definitions it lists now. */
   upstream?: UpstreamTarget
   /** How long sampling one tool may take, in milliseconds (each check: the superset, each round trip). Default: 30,000. */

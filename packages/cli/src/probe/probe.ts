@@ -16,7 +16,7 @@ import { ProbeLoadError } from './findings'
 import { liveList, probeSnapshot } from './probe-snapshot'
 
 export { ProbeLoadError } from './findings'
-export type { ArtifactReport, Check, Finding, ProbeOptions, ProbeReport } from './findings'
+export type { ArtifactReport, Check, Finding, GrammarShare, ProbeOptions, ProbeReport } from './findings'
 
 /** The `flatmcp build` command that writes this artifact again, where it is, with the options it records (`extend`, `coercion: false` and `examples: false` are the plugin's alone). */
 function buildCommand(file: string, root: string, artifact: Artifact): string {
@@ -147,14 +147,14 @@ export async function probe(options: ProbeOptions = {}): Promise<ProbeReport> {
     artifacts.push(report)
     read.push(artifact)
   }
-  const budget = requestBudgets(read)
-  if (budget)
-    artifacts.push(budget)
+  const { report: together, strictGrammar } = requestBudgets(read, options.strictBudget)
+  if (together)
+    artifacts.push(together)
   for (const source of options.sources ?? []) {
     const module = modulePath(root, source)
     if (!artifacts.some(a => a.module === module))
       artifacts.push({ file: '', module, tools: [], samplesChecked: 0, sampled: [], roundTrips: [], findings: [{ check: 'current', severity: 'error', message: `no artifact for ${module}` }] })
   }
   const budgets = { ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }), ...(options.maxModuleTokens === undefined ? {} : { maxModuleTokens: options.maxModuleTokens }) }
-  return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, budgets, artifacts }
+  return { ok: artifacts.every(a => a.findings.every(f => f.severity !== 'error')), seed, samples, budgets, artifacts, ...(strictGrammar ? { strictGrammar } : {}) }
 }

@@ -61,6 +61,14 @@ function ranText(check: Check, artifact: ProbeReport['artifacts'][number], repor
   return ''
 }
 
+/** What the anthropic-strict tools spend of the grammar budget, together and each (a line per tool, the most first). */
+function grammarLines(grammar: NonNullable<ProbeReport['strictGrammar']>): string[] {
+  const percent = (share: number | undefined): string => share === undefined ? '' : `, ${Math.round(share * 100)}%`
+  const over = grammar.spent > grammar.budget
+  const head = `${grammar.profile} grammar: the ${plural(grammar.tools.length, 'strict tool')} spend ${grammar.spent} of a budget of ${grammar.budget} points${grammar.budget > 0 ? ` (${Math.round(grammar.spent / grammar.budget * 100)}%)` : ''}${over ? ', over it' : ''}${grammar.notStrict.length > 0 ? `; ${grammar.notStrict.length} served non-strict there` : ''}`
+  return [head, ...grammar.tools.map(tool => `  ${tool.name}: ${plural(tool.points, 'point')}${percent(tool.share)}`)]
+}
+
 /** The probe's report for a person: one block per artifact, each check passed or its findings. */
 export function renderReport(report: ProbeReport, root: string, stream?: { isTTY?: boolean, columns?: number }): string {
   const s = createStyle(stream)
@@ -96,6 +104,8 @@ export function renderReport(report: ProbeReport, root: string, stream?: { isTTY
     for (const finding of untyped)
       push(`    ${s.yellow('!')} ${finding.tool}: ${finding.message}`)
   }
+  if (report.strictGrammar)
+    push('', ...grammarLines(report.strictGrammar))
   const errors = report.artifacts.flatMap(a => a.findings).filter(f => f.severity === 'error').length
   // What the artifacts hold together is a block of its own, not an artifact.
   const files = report.artifacts.filter(a => a.file || a.module).length

@@ -51,10 +51,11 @@ function shellWord(word: string): string {
  * The whole command that snapshots an upstream again into `file`, with the profiles and preset it
  * had: a header's or an added variable's value is left for the operator to give (never shown).
  */
-export function snapshotCommand(target: UpstreamTarget | { config: string }, file: string, made: { profiles?: readonly string[], preset?: string } = {}): string {
+export function snapshotCommand(target: UpstreamTarget | { config: string }, file: string, made: { profiles?: readonly string[], preset?: string, strictBudget?: number } = {}): string {
   const flags = [
     ...(made.profiles ?? []).flatMap(profile => ['--profile', profile]),
     ...(made.preset === undefined || made.preset === 'json-schema' ? [] : ['--preset', made.preset]),
+    ...(made.strictBudget === undefined ? [] : ['--strict-budget', String(made.strictBudget)]),
   ]
   const upstream = 'config' in target
     ? ['--config', target.config]
@@ -117,7 +118,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
         log(`${prefix} tool ${shown(tool.name)} ${fallback}`)
       return !dropped
     })
-    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(named.origins ? { origins: named.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
+    const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), ...(named.origins ? { origins: named.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = options.check ? undefined : path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))
     if (file !== undefined)
       writeFileAtomic(file, artifactText(snapshot))

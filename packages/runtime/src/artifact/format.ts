@@ -144,7 +144,8 @@ export interface Snapshot {
    * client's `initialize` and first `tools/list` from it while the upstream is still starting.
    */
   handshake?: UpstreamHandshake
-  options: { profile: 'portable', profiles: ProfileName[], preset: PresetName, coercion: true, extend: null }
+  /** How it was compiled; `strictBudget` where the operator gave one (`--strict-budget`), so the list re-derives alike. */
+  options: { profile: 'portable', profiles: ProfileName[], preset: PresetName, coercion: true, extend: null, strictBudget?: number }
   tools: McpTool[]
   runtime: Record<string, SnapshotRuntimeEntry>
   /** What the compiler said of each tool (`schema` where it is not the input: `output`), strict fallbacks in every profile among it. */

@@ -151,6 +151,7 @@ export function readSnapshotArtifact(value: unknown): Extract<ArtifactContents, 
     [isObject(value), 'the top level is not an object'],
     [typeof upstream.name === 'string' && typeof upstream.version === 'string', '"upstream" needs the server\'s name and version'],
     [typeof o?.preset === 'string' && isStringList(o.profiles), '"options" needs a preset and a list of profiles'],
+    [o?.strictBudget === undefined || (Number.isSafeInteger(o.strictBudget) && (o.strictBudget as number) >= 0), `"options.strictBudget" is ${JSON.stringify(o?.strictBudget)}, not a number of points`],
     [Array.isArray(s.tools) && isObject(s.runtime), 'it needs "tools", a list, and "runtime", an object'],
     [s.handshake === undefined || (isObject(s.handshake) && isObject(s.handshake.capabilities) && (s.handshake.instructions === undefined || typeof s.handshake.instructions === 'string')), '"handshake" needs the upstream\'s capabilities, an object, and its instructions, if any, a string'],
   ])

@@ -54,6 +54,8 @@ export interface SnapshotAbout {
   handshake?: UpstreamHandshake
   preset: PresetName
   profiles: readonly ProfileName[]
+  /** The anthropic-strict budget the list was chosen within, where the operator gave one (`--strict-budget`). */
+  strictBudget?: number
   /** The operator's overrides the list was read with, and each tool's fixed parameters. */
   overrides?: unknown
   fixed?: ReadonlyMap<string, Record<string, { value: unknown, schema: unknown }>>
@@ -67,7 +69,7 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
     generator: about.generator,
     upstream: { name: about.upstream.name, version: about.upstream.version },
     ...(about.handshake === undefined ? {} : { handshake: recordedHandshake(about.handshake) }),
-    options: { profile: 'portable', profiles: about.profiles.filter(profile => profile !== 'portable'), preset: about.preset, coercion: true, extend: null },
+    options: { profile: 'portable', profiles: about.profiles.filter(profile => profile !== 'portable'), preset: about.preset, coercion: true, extend: null, ...(about.strictBudget === undefined ? {} : { strictBudget: about.strictBudget }) },
     tools: tools.map(tool => tool.precomputed.tool),
     runtime: Object.fromEntries(tools.map(tool => [tool.name, {
       ...runtimeData(tool.precomputed),

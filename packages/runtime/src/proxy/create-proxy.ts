@@ -245,10 +245,13 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const observers = proxyObservers(upstream, options)
   const forward = forwarder(upstream, { ...observers, timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
+  // A snapshot's budget holds where none is given: its strict tools are chosen within it again.
+  const strictBudget = options.strictBudget ?? snapshot?.snapshot.options.strictBudget
   const versions = listVersions(upstream, {
-    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'strictBudget', 'outputs', 'surface', 'countTokens', 'cacheScope']),
+    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope']),
     ...(snapshot ? { snapshot } : {}),
     ...(preset ? { preset } : {}),
+    ...(strictBudget === undefined ? {} : { strictBudget }),
     profiles,
     profile: options.profile,
     served,
@@ -304,7 +307,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
     refresh: async () => void await versions.refresh(),
     tools: () => current().tools,
     drift: () => current().drift,
-    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(upstream.origins ? { origins: upstream.origins() } : {}), ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
+    snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(strictBudget === undefined ? {} : { strictBudget }), ...(upstream.origins ? { origins: upstream.origins() } : {}), ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
     get where() {
       return connection.where
     },
