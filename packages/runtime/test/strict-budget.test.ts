@@ -4,7 +4,7 @@
 // servers share one budget: the client receives one list.
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { compileUpstreamList, createGateway, fallbacksOf, readUpstreamList } from '@flatmcp/runtime/proxy'
+import { compileUpstreamList, createGateway, createProxy, fallbacksOf, readUpstreamList } from '@flatmcp/runtime/proxy'
 import { grammarCost } from '@flatmcp/core'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
@@ -43,7 +43,7 @@ describe('the anthropic-strict budget over an upstream list', () => {
   })
 })
 
-/** An HTTP server of three plain tools, each within the budget alone, all three too (45 points). */
+/** An HTTP server of three plain tools, each within the budget alone, all three too (16 points each, 48 together). */
 async function plainServer(name: string): Promise<{ url: string, close: () => void }> {
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name, version: '1' })
@@ -65,7 +65,7 @@ describe('the anthropic-strict budget over a gateway\'s servers', () => {
       const profiles = Object.values(gateway.snapshot('test').runtime).map(entry => entry.profiles!['anthropic-strict']!)
       expect(profiles).toHaveLength(6)
       const strict = profiles.filter(profile => profile.strict === true)
-      // Each server's three tools fit alone (45 points); all six (90) do not: three keep strict.
+      // Each server's three tools fit alone (48 points); all six (96) do not: three keep strict.
       expect(grammarCost(strict[0]!.inputSchema).points * 3).toBeLessThanOrEqual(48)
       expect(strict).toHaveLength(3)
       expect(strict.reduce((sum, profile) => sum + grammarCost(profile.inputSchema).points, 0)).toBeLessThanOrEqual(48)
@@ -73,6 +73,34 @@ describe('the anthropic-strict budget over a gateway\'s servers', () => {
     finally {
       await gateway.close()
       servers.forEach(server => server.close())
+    }
+  })
+})
+
+describe('the anthropic-strict budget a snapshot records', () => {
+  it('is the one a proxy serving the snapshot chooses within, where it is given none', async () => {
+    const server = await plainServer('kb')
+    const made = await createProxy({ url: server.url }, { profile: 'anthropic-strict', strictBudget: 35, log: () => {} })
+    try {
+      await made.ready
+      const snapshot = made.snapshot('test')
+      expect(snapshot.options.strictBudget).toBe(35)
+      const strict = (listed: typeof snapshot): string[] => Object.entries(listed.runtime).filter(([, entry]) => entry.profiles!['anthropic-strict']!.strict === true).map(([name]) => name)
+      // Two of the three plain tools (16 points each) fit 35; all three fit the default 48.
+      expect(strict(snapshot)).toHaveLength(2)
+      const served = await createProxy({ url: server.url }, { profile: 'anthropic-strict', snapshot, log: () => {} })
+      try {
+        await served.ready
+        expect(strict(served.snapshot('test'))).toEqual(strict(snapshot))
+        expect(served.snapshot('test')).toEqual(snapshot)
+      }
+      finally {
+        await served.close()
+      }
+    }
+    finally {
+      await made.close()
+      server.close()
     }
   })
 })
