@@ -1,15 +1,20 @@
 // An upstream's list in anthropic-strict keeps within the strict grammar budget: seven plain tools
 // (anthropic-sdk-typescript #885's refused count) are not all strict, each left out says why, the
 // operator's budget is taken, a tool left out is compiled again when the list changes, and a gateway's
-// servers share one budget: the client receives one list.
+// servers share one budget (the client receives one list), and an author's server built with
+// anthropic-strict keeps its list within it too.
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { JsonSchema } from '@flatmcp/core'
+import type { ToolDefinition } from '@flatmcp/runtime'
 import { compileUpstreamList, createGateway, createProxy, fallbacksOf, readUpstreamList } from '@flatmcp/runtime/proxy'
-import { grammarCost } from '@flatmcp/core'
+import { compileTool, grammarCost } from '@flatmcp/core'
+import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { serveFetch } from '../../../test/support/serve-fetch'
+import { createToolService } from '../src/service/tool-service'
 
 const plain = (name: string): object => ({
   name,
@@ -101,6 +106,36 @@ describe('the anthropic-strict budget a snapshot records', () => {
     finally {
       await made.close()
       server.close()
+    }
+  })
+})
+
+describe('the anthropic-strict budget in an author\'s server', () => {
+  /** Six plain tools and one worth strictness, each built with anthropic-strict as the plugin builds it. */
+  const built = [...['a', 'b', 'c', 'd', 'e', 'f'].map(name => defineTool({ name, input: z.object({ id: z.string(), fields: z.array(z.string()).optional(), verbose: z.boolean().optional() }), handler: ({ id }) => id })), defineTool({ name: 'set_state', input: z.object({ state: z.enum(['open', 'closed']), at: z.iso.datetime() }), handler: ({ state }) => state })]
+    .map(tool => attachCompiled(tool, toPrecomputed(compileTool(tool), [compileTool(tool, { profile: 'anthropic-strict' })])))
+  const strictOf = (tool: ToolDefinition): JsonSchema => compileTool(tool, { profile: 'anthropic-strict' }).inputSchema
+
+  it('serves strict only what fits, the rest in their base form, and reads a call in the form it listed', async () => {
+    const said = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    try {
+      const service = createToolService(built, { profile: 'anthropic-strict' }, message => new Error(message))
+      const { tools } = await service.list('anthropic-strict')
+      const strict = tools.filter(tool => JSON.stringify(tool.inputSchema) === JSON.stringify(strictOf(built.find(b => b.name === tool.name)!)))
+      expect(strict.length).toBeLessThan(7)
+      expect(strict.map(tool => tool.name)).toContain('set_state')
+      expect(strict.reduce((sum, tool) => sum + grammarCost(tool.inputSchema).points, 0)).toBeLessThanOrEqual(48)
+      const out = tools.find(tool => !strict.includes(tool))!
+      expect(out.inputSchema).toEqual(compileTool(built.find(b => b.name === out.name)!).inputSchema)
+      expect(said.mock.calls.map(call => String(call[0])).join('\n')).toMatch(new RegExp(`flatmcp: tool "${out.name}" served in its base form, not anthropic-strict: over the strict budget: `))
+      // Called as listed (no rest key): read in its base form.
+      expect(await service.call(out.name, { id: 'x' }, { signal: new AbortController().signal }, 'anthropic-strict')).toMatchObject({ content: [{ type: 'text', text: 'x' }] })
+      // The operator's budget is taken.
+      const wide = await createToolService(built, { profile: 'anthropic-strict', strictBudget: 500 }, message => new Error(message)).list('anthropic-strict')
+      expect(wide.tools.map(tool => tool.inputSchema)).toEqual(built.map(strictOf))
+    }
+    finally {
+      said.mockRestore()
     }
   })
 })

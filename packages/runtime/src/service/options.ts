@@ -120,6 +120,13 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
    */
   profile?: ProfileChoice
   /**
+   * Points of Anthropic's combined strict grammar the `anthropic-strict` tools may spend together
+   * (`flatmcp proxy --strict-budget`'s, for a server of one's own): past it the tools strictness buys
+   * least are served in their base form there, each said once on stderr. Default: the compiler's
+   * `DEFAULT_STRICT_BUDGET`, 48.
+   */
+  strictBudget?: number
+  /**
    * The request this server instance was made for, as the MCP SDK 2.x serving entries hand their
    * factory (`createMcpHandler(request => createMcpServer(tools, info, { profile, request }))`, or
    * `serveStdio`): its era, authorization and HTTP request reach a `profile` function.
@@ -166,7 +173,7 @@ const LIST_TTL_MS = 3_600_000
 
 /** The cache hints of a server's lists, checked once: a bad one fails at start-up. */
 /** Every option `createMcpServer` takes: another is a mistyped one, which would be ignored in silence. */
-const OPTION_KEYS: readonly (keyof McpServerOptions)[] = ['extend', 'instructions', 'capabilities', 'onError', 'onCall', 'telemetry', 'profile', 'request', 'cache', 'requestState', 'surface', 'alwaysLoad', 'countTokens', 'onSurface', 'views']
+const OPTION_KEYS: readonly (keyof McpServerOptions)[] = ['extend', 'instructions', 'capabilities', 'onError', 'onCall', 'telemetry', 'profile', 'strictBudget', 'request', 'cache', 'requestState', 'surface', 'alwaysLoad', 'countTokens', 'onSurface', 'views']
 
 /** Refuses an option `createMcpServer` does not take, naming the one meant. */
 export function checkOptionKeys(options: McpServerOptions): void {

@@ -21,6 +21,7 @@ import { withViews } from './views'
 import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
 import { checkProfileBuilt, checkTools, collectTools, formFor } from './tools'
+import { BUDGETED_PROFILE, keepStrictBudget } from './strict-budget'
 
 export type { ToolService, UnknownToolCall } from './service'
 
@@ -63,12 +64,21 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
   const ready = collectTools(tools, extend)
   ready.catch(() => {}) // surfaced by the first request instead of as an unhandled rejection
   const lists = new Map<string | undefined, Awaited<ReturnType<ToolService['list']>>>()
+  // The strict budget is chosen over the whole list the first time the budgeted profile is asked for, list or call.
+  let budgeted = false
+  const formIn = (byName: ReadonlyMap<string, ToolEntry>, entry: ToolEntry, profile: string | undefined): ReturnType<typeof formFor> => {
+    if (profile === BUDGETED_PROFILE && !budgeted) {
+      budgeted = true
+      keepStrictBudget(byName, extend, options.strictBudget)
+    }
+    return formFor(entry, profile, extend)
+  }
   const service: ToolService = {
     async list(profile) {
       const byName = await ready
       let list = lists.get(profile)
       if (!list) {
-        list = preserialize({ tools: [...byName.values()].map(entry => formFor(entry, profile, extend).tool), ...hints })
+        list = preserialize({ tools: [...byName.values()].map(entry => formIn(byName, entry, profile).tool), ...hints })
         lists.set(profile, list)
       }
       return list
@@ -85,10 +95,10 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
         throw unknownTool(`Unknown tool ${quoteClipped(name)}. Available tools: ${[...byName.keys()].join(', ')}.`)
       const where: CallPhase = { tool: entry.definition.name, phase: 'validate' }
       try {
-        const form = formFor(entry, profile, extend)
+        const form = formIn(byName, entry, profile)
         const raw = args ?? {}
         const read = unsure
-          ? () => readUnsure(entry, form, raw, extend, other => formFor(entry, other, extend))
+          ? () => readUnsure(entry, form, raw, extend, other => formIn(byName, entry, other))
           : () => readArgs(entry, form, raw, extend)
         return await callTool(entry, read, request, extend, where)
       }
@@ -106,7 +116,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       const entry = byName.get(name)
       if (!entry)
         return undefined
-      const { checked } = await readArgs(entry, formFor(entry, profile, extend), args ?? {}, extend)
+      const { checked } = await readArgs(entry, formIn(byName, entry, profile), args ?? {}, extend)
       return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }

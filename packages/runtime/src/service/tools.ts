@@ -17,6 +17,8 @@ import { quoteClipped } from '../validate/messages'
 export interface Form {
   tool: McpTool
   reading: ReadingPlan
+  /** In a strict profile: whether the tool met it (false: its schema is the base one). */
+  strict?: boolean
 }
 
 /** One tool of a server: its definition, its precomputed data, and its forms by profile. */
@@ -31,7 +33,7 @@ export interface ToolEntry {
 
 function formOf(tool: McpTool, plan: ProfiledTool): Form {
   // The hosts parse a whole arguments object sent as JSON text as the message arrives.
-  return { tool, reading: readingPlan(plan, true) }
+  return { tool, reading: readingPlan(plan, true), ...(plan.strict === undefined ? {} : { strict: plan.strict }) }
 }
 
 /** Fails early on what would otherwise fail on every call: bad tools, or a build made with other shared fields. */
