@@ -731,7 +731,7 @@ describe('the probe and the anthropic-strict budget', () => {
       expect(grammar).toMatchObject({ profile: 'anthropic-strict', budget: 500, notStrict: [] })
       expect(grammar.tools).toHaveLength(7)
       expect(grammar.spent).toBe(grammar.tools.reduce((sum, tool) => sum + tool.points, 0))
-      expect(grammar.tools[0]).toEqual({ name: expect.any(String), points: grammar.tools[0]!.points, share: Math.round(grammar.tools[0]!.points / 500 * 1000) / 1000 })
+      expect(grammar.tools[0]).toEqual({ name: expect.any(String), points: grammar.tools[0]!.points, share: Math.round(grammar.tools[0]!.points / 500 * 1000) / 1000, kept: true })
       const text = renderReport(report, made.root, { isTTY: false })
       expect(text).toContain(`anthropic-strict grammar: the 7 strict tools spend ${grammar.spent} of a budget of 500 points`)
       expect(text).toMatch(/\n {2}set_state: \d+ points, \d+%\n/)
@@ -739,7 +739,12 @@ describe('the probe and the anthropic-strict budget', () => {
       const tight = await probe({ paths: ['kb.mcp.json'], root: made.root, samples: 5, strictBudget: 48 })
       const together = tight.artifacts.find(artifact => artifact.file === '')!
       expect(together.findings).toEqual([expect.objectContaining({ check: 'profile', severity: 'warning', message: expect.stringContaining(`anthropic-strict: the 7 strict tools these artifacts hold spend ${grammar.spent} points of Anthropic's combined strict grammar, over the budget of 48`) })])
-      expect(renderReport(tight, made.root, { isTTY: false })).toContain(`spend ${grammar.spent} of a budget of 48 points (${Math.round(grammar.spent / 48 * 100)}%), over it`)
+      const tightText = renderReport(tight, made.root, { isTTY: false })
+      expect(tightText).toContain(`spend ${grammar.spent} of a budget of 48 points (${Math.round(grammar.spent / 48 * 100)}%), over it`)
+      // Which of them a flatmcp server would serve in their base form: the chooser's, the enum and format kept.
+      expect(tight.strictGrammar!.tools.find(tool => tool.name === 'set_state')!.kept).toBe(true)
+      expect(tight.strictGrammar!.tools.filter(tool => tool.kept).reduce((sum, tool) => sum + tool.points, 0)).toBeLessThanOrEqual(48)
+      expect(tightText).toMatch(/\n {2}[a-f]: \d+ points, \d+%, served in its base form to keep within the budget\n/)
     }
     finally {
       made.remove()

@@ -38,8 +38,8 @@ export interface GrammarShare {
   budget: number
   /** Points the strict tools spend together. */
   spent: number
-  /** Each strict tool's points (`grammarCost`) and its share of the budget (a fraction; none where the budget is 0), the most first. */
-  tools: { name: string, points: number, share?: number }[]
+  /** Each strict tool's points (`grammarCost`), its share of the budget (a fraction; none where the budget is 0), and whether a flatmcp server keeps it strict within the budget (`chooseStrict`), the most points first. */
+  tools: { name: string, points: number, share?: number, kept: boolean }[]
   /** The tools served non-strict there (a fallback, or the budget). */
   notStrict: string[]
 }

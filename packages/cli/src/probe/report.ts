@@ -66,7 +66,7 @@ function grammarLines(grammar: NonNullable<ProbeReport['strictGrammar']>): strin
   const percent = (share: number | undefined): string => share === undefined ? '' : `, ${Math.round(share * 100)}%`
   const over = grammar.spent > grammar.budget
   const head = `${grammar.profile} grammar: the ${plural(grammar.tools.length, 'strict tool')} spend ${grammar.spent} of a budget of ${grammar.budget} points${grammar.budget > 0 ? ` (${Math.round(grammar.spent / grammar.budget * 100)}%)` : ''}${over ? ', over it' : ''}${grammar.notStrict.length > 0 ? `; ${grammar.notStrict.length} served non-strict there` : ''}`
-  return [head, ...grammar.tools.map(tool => `  ${tool.name}: ${plural(tool.points, 'point')}${percent(tool.share)}`)]
+  return [head, ...grammar.tools.map(tool => `  ${tool.name}: ${plural(tool.points, 'point')}${percent(tool.share)}${tool.kept ? '' : ', served in its base form to keep within the budget'}`)]
 }
 
 /** The probe's report for a person: one block per artifact, each check passed or its findings. */

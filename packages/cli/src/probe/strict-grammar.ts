@@ -4,7 +4,7 @@
 // finding when the strict tools a list ships together are over it.
 import type { Artifact } from './artifact-files'
 import type { Finding, GrammarShare } from './findings'
-import { DEFAULT_STRICT_BUDGET, grammarCost } from '@flatmcp/core'
+import { chooseStrict, DEFAULT_STRICT_BUDGET } from '@flatmcp/core'
 
 /** The profile whose strict tools share one grammar per request. */
 const PROFILE = 'anthropic-strict'
@@ -23,8 +23,9 @@ export function grammarShare(read: readonly Artifact[], budget: number): { share
   }))
   if (forms.length === 0)
     return {}
-  const tools = forms.filter(form => form.strict).map(form => ({ name: form.name, points: grammarCost(form.schema).points }))
-    .map(tool => ({ ...tool, ...(budget > 0 ? { share: Math.round(tool.points / budget * 1000) / 1000 } : {}) }))
+  // What a flatmcp server or proxy would keep strict of them within the budget (the rest served in their base form).
+  const choice = chooseStrict(forms.filter(form => form.strict).map(form => ({ name: form.name, schema: form.schema as never })), budget)
+  const tools = choice.tools.map(tool => ({ name: tool.name, points: tool.cost.points, ...(budget > 0 ? { share: Math.round(tool.cost.points / budget * 1000) / 1000 } : {}), kept: tool.strict }))
     .sort((a, b) => b.points - a.points)
   const spent = tools.reduce((sum, tool) => sum + tool.points, 0)
   const share: GrammarShare = { profile: PROFILE, budget, spent, tools, notStrict: forms.filter(form => !form.strict).map(form => form.name) }
@@ -32,6 +33,6 @@ export function grammarShare(read: readonly Artifact[], budget: number): { share
     return { share }
   return {
     share,
-    finding: { check: 'profile', severity: 'warning', message: `${PROFILE}: the ${tools.length} strict tools these artifacts hold spend ${spent} points of Anthropic's combined strict grammar, over the budget of ${budget}; a request sending them all as strict may be refused ("The compiled grammar is too large"). Serve fewer of them strict (flatmcp proxy and flatmcp snapshot choose within --strict-budget themselves), or give the budget Anthropic takes for this list.` },
+    finding: { check: 'profile', severity: 'warning', message: `${PROFILE}: the ${tools.length} strict tools these artifacts hold spend ${spent} points of Anthropic's combined strict grammar, over the budget of ${budget}; a request sending them all as strict may be refused ("The compiled grammar is too large"). A flatmcp server or proxy serves strict only the ${tools.filter(tool => tool.kept).length} that fit, the others in their base form; give it the budget Anthropic takes for this list (strictBudget, --strict-budget) to keep more.` },
   }
 }
