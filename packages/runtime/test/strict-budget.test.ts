@@ -37,11 +37,17 @@ describe('the anthropic-strict budget over an upstream list', () => {
     expect(fallbacksOf(out).join('\n')).toMatch(/served as portable, not anthropic-strict: over the strict budget: .* of a grammar budget of 48 points/)
   })
 
-  it('takes the operator\'s budget, and compiles a tool left out again when the list changes', async () => {
+  it('takes the operator\'s budget, and compiles a tool left out again when the list or the budget changes, not otherwise', async () => {
     const entries = await readUpstreamList(seven, () => {})
     const wide = await compileUpstreamList(entries, { profiles: ['anthropic-strict'], strictBudget: 500 })
     expect(wide.tools.every(tool => tool.precomputed.profiles!['anthropic-strict']!.strict === true)).toBe(true)
     const tight = await compileUpstreamList(entries, { profiles: ['anthropic-strict'] })
+    // The same list within the same budget chooses as it did: every tool taken as it was (a snapshot served as made).
+    const again = await compileUpstreamList(entries, { profiles: ['anthropic-strict'], preset: tight.preset, known: [{ preset: tight.preset, tools: tight.tools }] })
+    expect(again.tools.every((tool, i) => tool === tight.tools[i])).toBe(true)
+    // Within another budget, what was left out is compiled again and fits.
+    const wider = await compileUpstreamList(entries, { profiles: ['anthropic-strict'], strictBudget: 500, known: [{ preset: tight.preset, tools: tight.tools }] })
+    expect(wider.tools.every(tool => tool.precomputed.profiles!['anthropic-strict']!.strict === true)).toBe(true)
     // Four tools fewer: what the budget left out before fits now.
     const fewer = await compileUpstreamList(entries.slice(4), { profiles: ['anthropic-strict'], known: [{ preset: tight.preset, tools: tight.tools }] })
     expect(fewer.tools.every(tool => tool.precomputed.profiles!['anthropic-strict']!.strict === true)).toBe(true)

@@ -12,7 +12,7 @@ import { timerMs } from '../../util/wait'
 import { compileList } from './bounded-compile'
 import { compiledKey, servedAsIs } from './compile-upstream'
 import { loadCompiler } from '../../precomputed/compiler'
-import { BUDGETED_PROFILE, overBudget, withinStrictBudget } from './strict-budget'
+import { BUDGETED_PROFILE, overBudget, sameTools, withinStrictBudget } from './strict-budget'
 
 export interface CompileListOptions {
   /** The parser the upstream's schemas were written for. Default: `auto`, told over the whole list. */
@@ -33,8 +33,11 @@ export interface CompileListOptions {
    * compiler's `DEFAULT_STRICT_BUDGET` where not given); the tools left out are served as portable there.
    */
   strictBudget?: number
-  /** Tools compiled before, with the preset they were read with: one of the same definition and preset is taken as it is, not compiled. */
-  known?: readonly { preset: Compiler.PresetName, tools: readonly ProxiedTool[] }[]
+  /**
+   * Tools compiled before, with the preset they were read with (and the strict budget they were chosen
+   * within, where one was given): one of the same definition and preset is taken as it is, not compiled.
+   */
+  known?: readonly { preset: Compiler.PresetName, tools: readonly ProxiedTool[], strictBudget?: number }[]
 }
 
 /** An upstream's list, compiled: the preset it was read with, and each tool in the list's order. */
@@ -51,9 +54,10 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
   const limits = { ...DEFAULT_COMPILE, ...options.compile }
   limits.timeoutMs = timerMs(limits.timeoutMs, 'compile.timeoutMs')
   const known = new Map<string, ProxiedTool>()
-  for (const { preset, tools } of options.known ?? []) {
-    // One served non-strict for the budget is compiled again: the list it is chosen in may have changed.
-    for (const tool of tools.filter(tool => !overBudget(tool)))
+  for (const { preset, tools, strictBudget } of options.known ?? []) {
+    // One served non-strict for the budget is compiled again unless the same list is chosen within the same budget.
+    const same = strictBudget === options.strictBudget && sameTools(tools, entries)
+    for (const tool of tools.filter(tool => same || !overBudget(tool)))
       known.set(compiledKey(preset, tool.name, tool.upstream.digest), tool)
   }
   // A tool too deep to read is served as it came, and not handed to the compiler at all; under a

@@ -3,6 +3,8 @@
 // operator's budget (`--strict-budget`); each other one is served as portable there, with its reason.
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../../artifact/format'
+import type { UpstreamEntry } from './read-list'
+import { driftOf } from './snapshot-drift'
 import { ownValue } from '../../util/object'
 
 /** The profile whose strict tools share one grammar per request. */
@@ -11,6 +13,12 @@ export const BUDGETED_PROFILE = 'anthropic-strict'
 /** Whether a tool is served non-strict for the budget: such a tool is compiled again, not reused, when the list changes (another may fit then). */
 export function overBudget(tool: ProxiedTool): boolean {
   return tool.diagnostics.some(d => d.code === 'strict-fallback' && d.message.includes(': over the strict budget: '))
+}
+
+/** Whether tools compiled before are the list's very tools (each name with the same definition): the budget then chooses as it did. */
+export function sameTools(tools: readonly ProxiedTool[], entries: readonly UpstreamEntry[]): boolean {
+  const drift = driftOf(tools, new Map(entries.map(entry => [entry.tool.name, entry.digest])))
+  return drift.changed.length + drift.added.length + drift.removed.length === 0
 }
 
 /** The list with every tool the budget leaves out served as portable in the budgeted profile (the others as they were). */

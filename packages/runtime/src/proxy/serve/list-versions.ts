@@ -22,6 +22,7 @@ import { fallbacksOf } from '../compile/fallbacks'
 import { checkFixed } from '../compile/overrides'
 import type { OperatorLog } from '../../util/log'
 import { shown } from '../../util/log'
+import { definedOf } from '../../util/object'
 import { readUpstream, readUpstreamList } from '../compile/read-list'
 import { describeDrift, driftOf, sameList } from '../compile/snapshot-drift'
 import { servedTools } from './served-tools'
@@ -110,7 +111,7 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     const drift = snapshot ? driftOf(snapshot.tools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
     // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
-    const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshot.tools }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled }] : [])]
+    const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshot.tools, ...definedOf(snapshot.snapshot.options, ['strictBudget']) }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled, ...definedOf(options, ['strictBudget']) }] : [])]
     const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: options.preset ?? 'auto', profiles: options.profiles, ...(options.compile ? { compile: options.compile } : {}), ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), known })
     const served = keptAndSaid(list.tools, new Set(current?.compiled), options)
     if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
