@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020'
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { refusedInputRoot } from '../packages/runtime/src/artifact/tool-shape'
+import { servedShapeProblems } from '../packages/runtime/src/artifact/tool-shape'
 import { compileUpstreamTool } from '../packages/runtime/src/proxy/compile/compile-upstream'
 import { refusedAsListed } from '../packages/runtime/src/proxy/compile/fallbacks'
 import { RUNS, SEED } from './support/schema-arbitrary'
@@ -20,33 +20,9 @@ import { rejectedBy } from './support/validators'
 const PROFILES = ['minimal', 'openai-strict', 'anthropic-strict', 'gemini', { name: 'composed', rules: [] }] as const
 const ajv = new Ajv2020({ strict: false })
 
-/** Where a served form breaks the guarantee, by JSON path; empty when it holds. */
+/** Where a served form breaks the guarantee, by JSON path (what the probe says); empty when it holds. */
 function broken(schema: unknown): string[] {
-  const found: string[] = []
-  const root = refusedInputRoot(schema)
-  if (root !== undefined)
-    found.push(`/: ${root}`)
-  const visit = (node: unknown, path: string): void => {
-    if (Array.isArray(node))
-      return node.forEach((child, i) => visit(child, `${path}/${i}`))
-    if (typeof node !== 'object' || node === null)
-      return
-    const record = node as Record<string, unknown>
-    if ('required' in record && record.required === null)
-      found.push(`${path}/required: null`)
-    for (const keyword of ['exclusiveMinimum', 'exclusiveMaximum']) {
-      if (typeof record[keyword] === 'boolean')
-        found.push(`${path}/${keyword}: a boolean`)
-    }
-    for (const [key, child] of Object.entries(record)) {
-      if (key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples')
-        visit(child, `${path}/${key}`)
-    }
-  }
-  visit(schema, '')
-  if (!ajv.validateSchema(schema as object))
-    found.push(`/: not valid 2020-12 (${ajv.errorsText(ajv.errors)})`)
-  return found
+  return [...servedShapeProblems(schema), ...(ajv.validateSchema(schema as object) ? [] : [`/: not valid 2020-12 (${ajv.errorsText(ajv.errors)})`])]
 }
 
 const leaf = fc.constantFrom<unknown>(
@@ -148,6 +124,13 @@ describe('every served tool has an object root a client takes, in every profile 
       expect(forms.length, tool.name).toBeGreaterThan(1)
       expect(forms.flatMap(form => broken(form.schema).map(line => `${tool.name} ${form.profile}: ${line}`))).toEqual([])
     }
+  })
+
+  it('what the probe says of a form a client refuses: the tool\'s JSON path and why', () => {
+    expect(servedShapeProblems({ anyOf: [{ type: 'object' }] })).toEqual(['/: its inputSchema is not an object schema ({ "type": "object", … })'])
+    expect(servedShapeProblems({ type: 'object', allOf: [] })).toEqual(['/: its inputSchema has "allOf" at the root'])
+    expect(servedShapeProblems({ type: 'object', properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true }, o: { type: 'object', required: null } } }))
+      .toEqual(['/properties/n/exclusiveMinimum: a draft-04 boolean', '/properties/o/required: null'])
   })
 
   it('a schema that takes no object is left out, never passed through', () => {
