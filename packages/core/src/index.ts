@@ -1,3 +1,5 @@
+export { argumentsRoot } from './compile/arguments-root'
+export type { ArgumentsReading } from './compile/arguments-root'
 export { canonicalSchema } from './compile/canonical'
 export { CompileError, compileInProfiles, compileTool } from './compile/compile-tool'
 export type { CompiledTool, CompileOptions, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from './compile/compile-tool'
