@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020'
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { servedShapeProblems } from '../packages/runtime/src/artifact/tool-shape'
+import { refusedInputRoot } from '../packages/runtime/src/artifact/tool-shape'
 import { compileUpstreamTool } from '../packages/runtime/src/proxy/compile/compile-upstream'
 import { refusedAsListed } from '../packages/runtime/src/proxy/compile/fallbacks'
 import { RUNS, SEED } from './support/schema-arbitrary'
@@ -20,9 +20,13 @@ import { rejectedBy } from './support/validators'
 const PROFILES = ['minimal', 'openai-strict', 'anthropic-strict', 'gemini', { name: 'composed', rules: [] }] as const
 const ajv = new Ajv2020({ strict: false })
 
-/** Where a served form breaks the guarantee, by JSON path (what the probe says); empty when it holds. */
+/**
+ * Where a served form breaks the guarantee (empty when it holds): its root, as the probe says it, and
+ * the 2020-12 meta-schema, which also refuses a `required: null` or a boolean bound at any depth.
+ */
 function broken(schema: unknown): string[] {
-  return [...servedShapeProblems(schema), ...(ajv.validateSchema(schema as object) ? [] : [`/: not valid 2020-12 (${ajv.errorsText(ajv.errors)})`])]
+  const root = refusedInputRoot(schema)
+  return [...(root === undefined ? [] : [`/: ${root}`]), ...(ajv.validateSchema(schema as object) ? [] : [`/: not valid 2020-12 (${ajv.errorsText(ajv.errors)})`])]
 }
 
 const leaf = fc.constantFrom<unknown>(
@@ -126,11 +130,12 @@ describe('every served tool has an object root a client takes, in every profile 
     }
   })
 
-  it('what the probe says of a form a client refuses: the tool\'s JSON path and why', () => {
-    expect(servedShapeProblems({ anyOf: [{ type: 'object' }] })).toEqual(['/: its inputSchema is not an object schema ({ "type": "object", … })'])
-    expect(servedShapeProblems({ type: 'object', allOf: [] })).toEqual(['/: its inputSchema has "allOf" at the root'])
-    expect(servedShapeProblems({ type: 'object', properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true }, o: { type: 'object', required: null } } }))
-      .toEqual(['/properties/n/exclusiveMinimum: a draft-04 boolean', '/properties/o/required: null'])
+  it('what the probe says of a form a client refuses at its root, and that the meta-schema refuses below it', () => {
+    expect(refusedInputRoot({ anyOf: [{ type: 'object' }] })).toBe('its inputSchema is not an object schema ({ "type": "object", … })')
+    expect(refusedInputRoot({ type: 'object', allOf: [] })).toBe('its inputSchema has "allOf" at the root')
+    const below = { type: 'object', properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true }, o: { type: 'object', required: null } } }
+    expect(refusedInputRoot(below)).toBeUndefined()
+    expect(broken(below)).toHaveLength(1)
   })
 
   it('a schema that takes no object is left out, never passed through', () => {

@@ -29,37 +29,6 @@ export function refusedInputRoot(schema: unknown): string | undefined {
   return keyword === undefined ? undefined : `its inputSchema has "${keyword}" at the root`
 }
 
-/**
- * Where a served input schema breaks what every client takes, as `pointer: what` lines (empty when
- * it holds): its root (`refusedInputRoot`), and anywhere a `required: null` (DeepSeek refuses it) or
- * a draft-04 boolean exclusive (not 2020-12; Mistral refuses it).
- */
-export function servedShapeProblems(schema: unknown): string[] {
-  const root = refusedInputRoot(schema)
-  const found = root === undefined ? [] : [`/: ${root}`]
-  const visit = (node: unknown, path: string): void => {
-    if (Array.isArray(node))
-      return node.forEach((child, i) => visit(child, `${path}/${i}`))
-    if (!isObject(node))
-      return
-    if ('required' in node && node.required === null)
-      found.push(`${path}/required: null`)
-    for (const keyword of ['exclusiveMinimum', 'exclusiveMaximum']) {
-      if (typeof node[keyword] === 'boolean')
-        found.push(`${path}/${keyword}: a draft-04 boolean`)
-    }
-    for (const [key, child] of Object.entries(node)) {
-      if (!DATA_KEYWORDS.has(key))
-        visit(child, `${path}/${key}`)
-    }
-  }
-  visit(schema, '')
-  return found
-}
-
-/** Keywords whose values are data, not schemas. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
-
 /** What is wrong with a tool as a list advertises it; undefined when nothing is. */
 export function malformedTool(tool: unknown): string | undefined {
   if (!isObject(tool))
