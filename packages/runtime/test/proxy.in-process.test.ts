@@ -150,6 +150,12 @@ describe('what the proxy reads of an upstream', () => {
     expect(Object.keys(cut.properties)).toEqual(['pattern', '__proto__'])
   })
 
+  it('the chooser reads a draft-04 schema as 2020-12, which ajv compiles: a boolean exclusive bound as a number, tuple items as prefixItems, id and a required that is no list of names left out', () => {
+    const schema = { id: 'x', type: 'object', required: null, properties: { n: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, m: { type: 'number', exclusiveMaximum: true }, t: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' } }, u: { type: 'array', items: { type: 'string' }, additionalItems: false } } }
+    expect(chooserSchema(schema)).toEqual({ type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0, maximum: 9 }, m: { type: 'number' }, t: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } }, u: { type: 'array', items: { type: 'string' } } } })
+    expect(() => new Ajv2020({ strict: false, logger: false }).compile(chooserSchema(schema) as object)).not.toThrow()
+  })
+
   it('leaves the downstream hop\'s envelope and progress token out of what goes upstream, and keeps the rest of _meta', () => {
     expect(forwardedParams({ name: 'x', _meta: { 'progressToken': 1, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'trace': 't' } })).toEqual({ name: 'x', _meta: { trace: 't' } })
     expect(forwardedParams({ name: 'x', _meta: { progressToken: 1 } })).toEqual({ name: 'x' })
@@ -235,6 +241,20 @@ describe('a proxy over an upstream of data', () => {
       await client.callTool({ name: 'page', arguments: { limit: 7 } })
     expect(made).toBe(1)
     expect(upstream.calls).toEqual(Array.from({ length: 3 }, () => ({ name: 'page', arguments: { limit: 7 } })))
+  })
+
+  it('an upstream schema in draft-04 (id, boolean exclusive bounds, a tuple items array, a required that is not a list) is read as 2020-12 by the chooser: ajv refused it, so its stringified integers went upstream unrepaired', async () => {
+    const draft04 = { id: 'urn:page', $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' as const, properties: {
+      limit: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 100, exclusiveMaximum: false },
+      at: { type: 'array', items: [{ type: 'integer' }, { type: 'integer' }], additionalItems: false },
+      filter: { type: 'object', properties: { depth: { type: 'integer' } }, required: null },
+    } }
+    const upstream = fakeUpstream([{ name: 'page', inputSchema: draft04 }])
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, validator: schema => ajv.compile(schema) as never }))
+    await client.callTool({ name: 'page', arguments: { limit: '3', at: [1, 2], filter: '{"depth":2}' } })
+    await client.callTool({ name: 'page', arguments: { limit: '100' } })
+    expect(upstream.calls).toEqual([{ name: 'page', arguments: { limit: 3, at: [1, 2], filter: { depth: 2 } } }, { name: 'page', arguments: { limit: 100 } }])
   })
 
   it('reads every page of the upstream\'s list, and cuts a list that never ends at 100 pages, said', async () => {
