@@ -5,7 +5,7 @@
 // client in the 2026-07-28 era asked in its own rounds; and what a hostile server or client does
 // (questions for ever, a huge one, one never answered, an answer to nothing asked) ends the call,
 // never the proxy.
-import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -13,7 +13,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ROOT, TS_NODE } from './support/client'
-import { CLI } from './support/proxy'
+import { CLI, startListening } from './support/proxy'
 
 const PROXY = [CLI, 'proxy', '--', ...TS_NODE, join(ROOT, 'test/support/rounds-upstream.ts')]
 type Result = { isError?: boolean, content: { type: string, text: string }[] }
@@ -103,5 +103,34 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
     // A response to a request the proxy never sent: nothing goes upstream, and calls go on.
     await (client.transport as StdioClientTransport).send({ jsonrpc: '2.0', id: 4242, result: { action: 'accept', content: { name: 'Mallory' } } })
     expect((await call(client, 'rounds')).content[0]!.text).toBe('1')
+  })
+})
+
+describe('a question goes only to the caller of the call that asked it', () => {
+  it('over --http, where no client keeps a session, a hostile server\'s question reaches no client: its call fails naming it, another caller\'s newer call is untouched', async () => {
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--env', 'ASKS_ANYWAY=1', ...PROXY.slice(2)], ROOT)
+    opened.push(served)
+    const modern = async (name: string, asked: string[]): Promise<ClientV2> => {
+      const client = new ClientV2({ name, version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+      client.setRequestHandler('elicitation/create', (request) => {
+        asked.push(String(request.params.message))
+        return { action: 'accept', content: { name } }
+      })
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url)))
+      opened.push(client)
+      return client
+    }
+    const asked: string[] = []
+    const a = await modern('Ann', asked)
+    const b = await modern('Bob', asked)
+    // A's call asks once B's call, sent after it, is waiting too: the newest call waiting is B's.
+    const called = call(a, 'later', { question: 'for A only', ms: 1000 })
+    await new Promise(resolve => setTimeout(resolve, 200))
+    const waited = call(b, 'wait', { ms: 2000 })
+    const failed = await called
+    expect(failed.isError).toBe(true)
+    expect(failed.content[0]!.text).toContain('asked elicitation/create ("name"): "for A only", and the client did not answer it (no client behind this proxy keeps a session')
+    expect(await waited).toMatchObject({ content: [{ text: 'waited' }] })
+    expect(asked).toEqual([])
   })
 })

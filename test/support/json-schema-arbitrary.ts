@@ -1,6 +1,7 @@
 // Generated JSON Schemas as upstreams write them: `patternProperties`, open and closed objects,
 // `enum`s and `const`s of arrays and objects, boolean subschemas, `dependentSchemas`,
-// `unevaluated*`, tuples, untyped bounds, titles, unions (`jsonSchema`); and the same with what older
+// `unevaluated*`, tuples, untyped bounds, titles, unions, `oneOf`, nodes of several kinds, arrays without `items`,
+// `properties` without a type (`jsonSchema`); and the same with what older
 // generators and hand-written servers leave in them (`upstreamSchema`): `$id` and `$schema` at any
 // node, `required: null`, draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` beside their bounds.
 import fc from 'fast-check'
@@ -33,6 +34,16 @@ export const jsonSchema = fc.letrec<{ node: unknown }>(tie => ({
     fc.record({ maximum: fc.constantFrom(3, 0.5), minimum: fc.constantFrom(-2, 1), multipleOf: fc.constant(1), maxLength: fc.constant(2) }, { requiredKeys: ['maximum'] }),
     fc.record({ title: fc.constantFrom('MySchema', 'Foo Property', 'v'), type: fc.constantFrom('string', 'number'), maximum: fc.constant(3) }, { requiredKeys: ['title', 'type'] }),
     fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+    // The shapes a conversion to Gemini's OpenAPI nodes trips on: a union of kinds in one node, `oneOf`,
+    // an array without `items`, `properties` and `required` on a node of no type.
+    fc.record({ oneOf: fc.array(tie('node'), { minLength: 1, maxLength: 2 }) }),
+    fc.record({
+      type: fc.constantFrom(['object', 'array'], ['object', 'null'], ['array', 'string', 'null']),
+      properties: fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { maxKeys: 2 }),
+      items: tie('node'),
+    }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('array'), maxItems: fc.constantFrom(2, 5) }, { requiredKeys: ['type'] }),
+    fc.record({ properties: fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { minKeys: 1, maxKeys: 2 }), required: fc.subarray(['a', 'b']) }, { requiredKeys: ['properties'] }),
   ),
 })).node
 
@@ -51,7 +62,7 @@ const NOISE: ((node: Node) => void)[] = [
 ]
 
 const MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs'])
-const SUBSCHEMAS = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'prefixItems', 'anyOf'])
+const SUBSCHEMAS = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'prefixItems', 'anyOf', 'oneOf'])
 
 /** Each schema object of a schema, the root first. */
 function objectNodes(schema: unknown, found: Node[] = []): Node[] {

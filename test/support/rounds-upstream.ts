@@ -1,7 +1,8 @@
 // A server on the real SDK 2.x that speaks only MCP 2026-07-28 and asks its client in the rounds of
 // its calls (`input_required`), for the proxy's bridge between eras: `tsx test/support/rounds-upstream.ts`.
 // `confirm` asks one form and says the answer; `pester` asks a new form every round, for ever; `huge`
-// asks a form whose message is 11 MiB; `rounds` says how many rounds its calls took so far.
+// asks a form whose message is 11 MiB; `later` asks as `confirm` does once `ms` have passed, and `wait`
+// answers `waited` once they have (two calls in flight at once); `rounds` says how many rounds its calls took so far.
 import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
@@ -12,6 +13,9 @@ const nameForm = { type: 'object' as const, properties: { name: { type: 'string'
 
 function makeServer(): McpServer {
   const server = new McpServer({ name: 'rounds-upstream', version: '1.0.0' }, { capabilities: { tools: {} } })
+  // A hostile server (ASKS_ANYWAY=1) asks whatever its client offers.
+  if (process.env.ASKS_ANYWAY === '1')
+    Object.assign(server.server, { _inputRequestCapabilityView: () => ({ elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }) })
   server.registerTool('confirm', { description: 'Asks the user for a name, and says it.', inputSchema: z.object({ question: z.string() }) }, ({ question }, ctx) => {
     state.rounds++
     const answer = (ctx.mcpReq.inputResponses as Record<string, { action?: string, content?: unknown }> | undefined)?.name
@@ -27,6 +31,17 @@ function makeServer(): McpServer {
   server.registerTool('huge', { description: 'Asks a question of 11 MiB.', inputSchema: z.object({}) }, () => {
     state.rounds++
     return inputRequired({ inputRequests: { big: inputRequired.elicit({ message: 'x'.repeat(11 * 1024 * 1024), requestedSchema: nameForm }) } }) as never
+  })
+  server.registerTool('later', { description: 'Asks for a name after a pause, and says it.', inputSchema: z.object({ question: z.string(), ms: z.number() }) }, async ({ question, ms }, ctx) => {
+    const answer = (ctx.mcpReq.inputResponses as Record<string, { content?: unknown }> | undefined)?.name
+    if (answer !== undefined)
+      return text(answer.content)
+    await new Promise(resolve => setTimeout(resolve, ms))
+    return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: question, requestedSchema: nameForm }) } }) as never
+  })
+  server.registerTool('wait', { description: 'Answers after a pause.', inputSchema: z.object({ ms: z.number() }) }, async ({ ms }) => {
+    await new Promise(resolve => setTimeout(resolve, ms))
+    return text('waited')
   })
   server.registerTool('rounds', { description: 'How many rounds the asking tools ran.', inputSchema: z.object({}) }, () => text(String(state.rounds)))
   return server

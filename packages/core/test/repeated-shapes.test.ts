@@ -122,3 +122,33 @@ describe('withSharedDefinitions (property)', () => {
     expect(shared).toBeGreaterThan(0)
   }, 300_000)
 })
+
+/** Every `$ref` in a schema that stands beside a keyword other than `description` and `default` (Gemini's `parametersJsonSchema` refuses those; Kimi refuses any). */
+function crowdedRefs(schema: unknown, at = ''): string[] {
+  if (typeof schema !== 'object' || schema === null)
+    return []
+  const here = !Array.isArray(schema) && typeof (schema as Record<string, unknown>).$ref === 'string' && Object.keys(schema).some(key => !['$ref', 'description', 'default'].includes(key)) ? [at || '/'] : []
+  return [...here, ...Object.entries(schema).flatMap(([key, child]) => crowdedRefs(child, `${at}/${key}`))]
+}
+
+describe('a $ref a profile writes (property)', () => {
+  it('stands beside nothing but description and default, in every profile that writes one, for generated and crowded originals', () => {
+    // The original's own `$ref`s with siblings: `minimal` keeps them as written (it promises no shape); the others write them out.
+    const crowded = { type: 'object', properties: { a: { $ref: '#/$defs/box', type: 'object', minProperties: 1, description: 'A box.' }, b: { $ref: '#/$defs/box', title: 'B' } }, $defs: { box: { type: 'object', properties: { width: { type: 'number', description: 'The width, in centimetres.' }, height: { type: 'number' } }, required: ['width'] } } }
+    const writing = PROFILE_NAMES.filter(profile => profile !== 'minimal')
+    for (const profile of writing) {
+      expect(crowdedRefs(compileTool({ name: 'crowded', input: crowded }, { profile }).inputSchema)).toEqual([])
+      expect(crowdedRefs(compileTool({ name: 'create-folder', input: graphInput }, { profile }).inputSchema)).toEqual([])
+    }
+    let refs = 0
+    fc.assert(fc.property(cases, ([s]) => {
+      for (const profile of writing) {
+        const schema = compileTool({ name: 'generated', input: toZod(s) }, { profile }).inputSchema
+        refs += JSON.stringify(schema).includes('"$ref"') ? 1 : 0
+        expect(crowdedRefs(schema)).toEqual([])
+      }
+    }), { numRuns: Math.ceil(RUNS / 25), seed: SEED })
+    // The generator makes shapes the strict profiles share: the property meets real `$ref`s.
+    expect(refs).toBeGreaterThan(0)
+  }, 300_000)
+})

@@ -149,6 +149,30 @@ describe('rules', () => {
     expect(hint(z.record(z.string(), z.number()))).toBe('Send as JSON text (an object).')
   })
 
+  it('gemini: its check names each node rule of the OpenAPI parameters route a schema breaks', () => {
+    const broken = {
+      type: 'object',
+      properties: {
+        either: { anyOf: [{ type: 'string' }, { type: 'integer' }], description: 'beside anyOf' },
+        untyped: { description: 'no type: TYPE_UNSPECIFIED' },
+        list: { type: 'array' },
+        text: { type: 'string', properties: { a: { type: 'string' } }, required: ['a'] },
+      },
+    }
+    const found = profileViolations(broken, 'gemini')
+    for (const rule of [
+      '/properties/either: anyOf beside description (Gemini takes anyOf as the only keyword of its node)',
+      '/properties/untyped: type left out is not one OpenAPI type (Gemini 3 refuses TYPE_UNSPECIFIED)',
+      '/properties/list: an array without items (Gemini wants items on every array)',
+      '/properties/text: properties on a node that is no object (Gemini takes it on objects only)',
+      '/properties/text: required on a node that is no object (Gemini takes it on objects only)',
+    ])
+      expect(found).toContain(rule)
+    // What the profile writes keeps them all.
+    const union = compileTool({ name: 't', input: { type: 'object', properties: { v: { anyOf: [{ type: 'string' }, { type: 'object', properties: { a: { type: 'array' } } }], description: 'd' }, w: {} } } }, { profile: 'gemini', preset: 'json-schema' })
+    expect(profileViolations(union.inputSchema, 'gemini')).toEqual([])
+  })
+
   it('openai-strict: a place of any kind whose numbers are bounded keeps the bounded number beside the JSON text', () => {
     const input = { type: 'object', properties: { v: { maximum: 3 } }, required: ['v'], additionalProperties: false }
     const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })

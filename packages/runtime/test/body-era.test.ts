@@ -127,6 +127,24 @@ describe('the proxy\'s fetch handler, a header and a body of different eras', ()
   })
 })
 
+describe('the proxy\'s fetch handler, a body nested too deeply to write anew', () => {
+  it('refuses it with 400 and -32600, sending nothing upstream, rather than throwing', async () => {
+    const snapshot = (await createProxy(upstream, { log: () => {} })).snapshot('flatmcp@test')
+    let sent = 0
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, log: () => {}, fetch: async () => {
+      sent++
+      return Response.json({ jsonrpc: '2.0', id: 1, result: { content: [] } })
+    } })
+    const depth = 1_000_000
+    const request = mismatched('http://proxy.test/mcp', 'tools/call', { name: 'echo' })
+    const body = (await request.text()).replace('"params":{', `"params":{"arguments":{"n":${'['.repeat(depth)}${']'.repeat(depth)}},`)
+    const answer = await handler.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }))
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toMatchObject({ error: { code: -32600 } })
+    expect(sent).toBe(0)
+  })
+})
+
 describe('the line a mismatch is said in', () => {
   it('holds what a caller sent escaped and cut short, on one line, said once whatever comes after; a body version in no version\'s shape is left to the handler', () => {
     const lines: string[] = []

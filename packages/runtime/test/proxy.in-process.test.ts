@@ -3,10 +3,13 @@
 // upstreams, clients and transports are in test/proxy*.test.ts.
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
 import { isSnapshot, malformedTool, toSnapshot } from '@flatmcp/runtime/artifact'
-import { createProxy, digestOf, readSnapshot } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, digestOf, readSnapshot, serveProxy } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import type { AddressInfo } from 'node:net'
+import { once } from 'node:events'
 import path from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
@@ -21,6 +24,7 @@ import { questionBridge } from '../src/proxy/serve/questions'
 import { canonicalJson } from '../src/service/schema-hash'
 import { SLOW } from '../../../test/support/timeouts'
 import { recordingHandler } from '../../../test/support/recording-handler'
+import { serveFetch } from '../../../test/support/serve-fetch'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
 const TOOLS: UpstreamTool[] = [
@@ -150,6 +154,12 @@ describe('what the proxy reads of an upstream', () => {
     expect(Object.keys(cut.properties)).toEqual(['pattern', '__proto__'])
   })
 
+  it('the chooser reads a draft-04 schema as 2020-12, which ajv compiles: a boolean exclusive bound as a number, tuple items as prefixItems, id and a required that is no list of names left out', () => {
+    const schema = { id: 'x', type: 'object', required: null, properties: { n: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, m: { type: 'number', exclusiveMaximum: true }, t: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' } }, u: { type: 'array', items: { type: 'string' }, additionalItems: false } } }
+    expect(chooserSchema(schema)).toEqual({ type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0, maximum: 9 }, m: { type: 'number' }, t: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } }, u: { type: 'array', items: { type: 'string' } } } })
+    expect(() => new Ajv2020({ strict: false, logger: false }).compile(chooserSchema(schema) as object)).not.toThrow()
+  })
+
   it('leaves the downstream hop\'s envelope and progress token out of what goes upstream, and keeps the rest of _meta', () => {
     expect(forwardedParams({ name: 'x', _meta: { 'progressToken': 1, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'trace': 't' } })).toEqual({ name: 'x', _meta: { trace: 't' } })
     expect(forwardedParams({ name: 'x', _meta: { progressToken: 1 } })).toEqual({ name: 'x' })
@@ -235,6 +245,20 @@ describe('a proxy over an upstream of data', () => {
       await client.callTool({ name: 'page', arguments: { limit: 7 } })
     expect(made).toBe(1)
     expect(upstream.calls).toEqual(Array.from({ length: 3 }, () => ({ name: 'page', arguments: { limit: 7 } })))
+  })
+
+  it('an upstream schema in draft-04 (id, boolean exclusive bounds, a tuple items array, a required that is not a list) is read as 2020-12 by the chooser: ajv refused it, so its stringified integers went upstream unrepaired', async () => {
+    const draft04 = { id: 'urn:page', $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' as const, properties: {
+      limit: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 100, exclusiveMaximum: false },
+      at: { type: 'array', items: [{ type: 'integer' }, { type: 'integer' }], additionalItems: false },
+      filter: { type: 'object', properties: { depth: { type: 'integer' } }, required: null },
+    } }
+    const upstream = fakeUpstream([{ name: 'page', inputSchema: draft04 }])
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, validator: schema => ajv.compile(schema) as never }))
+    await client.callTool({ name: 'page', arguments: { limit: '3', at: [1, 2], filter: '{"depth":2}' } })
+    await client.callTool({ name: 'page', arguments: { limit: '100' } })
+    expect(upstream.calls).toEqual([{ name: 'page', arguments: { limit: 3, at: [1, 2], filter: { depth: 2 } } }, { name: 'page', arguments: { limit: 100 } }])
   })
 
   it('reads every page of the upstream\'s list, and cuts a list that never ends at 100 pages, said', async () => {
@@ -635,32 +659,49 @@ describe('the fetch handler\'s mirrored headers (2026-07-28)', () => {
     expect(seen[1]!.has('mcp-param-page')).toBe(false)
   })
 
-  it('a real SDK 2.x server checks them and takes the call; a 2025 client and a 2026-07-28 one are both served, the JSON text repaired', async () => {
+  it('a real SDK 2.x server checks them and takes the call: through every face (the proxy\'s own server, as stdio serves it; --http; the fetch handler; a gateway) a 2025 client and a 2026-07-28 one are both served, "3" and the JSON text repaired', async () => {
     const server = (): McpServer => {
       const made = new McpServer({ name: 'headers', version: '1.0.0' })
-      made.registerTool('page', { inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), filter: z.object({ q: z.string() }).optional() }) }, args => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }))
+      made.registerTool('page', { inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), n: z.number().int().optional(), filter: z.object({ q: z.string() }).optional() }) }, args => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }))
       return made
     }
     const upstream = createMcpHandler(server)
-    const listed = await (async () => {
-      const client = new Client({ name: 'lister', version: '1' })
-      await client.connect(new StreamableHTTPClientTransport(new URL('http://upstream.test/mcp'), { fetch: (url, init) => upstream.fetch(new Request(url, init)) }))
-      const { tools } = await client.listTools()
-      await client.close()
-      return tools
-    })()
-    expect(JSON.stringify(listed[0]!.inputSchema)).toContain('x-mcp-header')
-    const snapshot = (await createProxy(fakeUpstream(listed as UpstreamTool[]), { log: () => {} })).snapshot('flatmcp@test')
-    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: request => upstream.fetch(request) })
-    for (const mode of ['legacy', { pin: '2026-07-28' }] as const) {
-      const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode } })
-      await client.connect(new StreamableHTTPClientTransport(new URL('http://proxy.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }))
-      const result = await client.callTool({ name: 'page', arguments: { region: 'eu', filter: '{"q":"x"}' } }) as { isError?: boolean, content: { text: string }[] }
-      expect(result.isError, JSON.stringify(result)).not.toBe(true)
-      expect(JSON.parse(result.content[0]!.text), JSON.stringify(mode)).toEqual({ region: 'eu', filter: { q: 'x' } })
-      await client.close()
+    const listening = serveFetch('upstream', 0, request => upstream.fetch(request))
+    await once(listening, 'listening')
+    const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`
+    // As the command's: ajv 2020-12, nothing strict.
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
+    const validator = (schema: object) => ajv.compile(schema) as (value: unknown) => boolean
+    const proxy = await createProxy({ url }, { log: () => {}, validator })
+    const gateway = await createGateway([{ name: 'up', target: { url } }], { log: () => {}, validator })
+    const http = await serveProxy(proxy, { http: { host: '127.0.0.1', port: 0 }, log: () => {} })
+    const handler = createProxyHandler({ upstream: url, snapshot: proxy.snapshot('flatmcp@test'), validator })
+    const overHttp = (at: string, fetching?: (request: Request) => Promise<Response>) => new StreamableHTTPClientTransport(new URL(at), fetching ? { fetch: (to, init) => fetching(new Request(to, init)) } : {})
+    // As `serveProxy` serves stdio: each connection in the era its client opens with.
+    const sessions: { close: () => Promise<void> }[] = []
+    const inMemory = async (served: typeof proxy) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+      sessions.push(serveStdio(request => served.server(request), { transport: serverSide }))
+      return clientSide
     }
-  })
+    const faces = { 'stdio': { tool: 'page', transport: () => inMemory(proxy) }, '--http': { tool: 'page', transport: async () => overHttp(http.url!) }, 'fetch handler': { tool: 'page', transport: async () => overHttp('http://proxy.test/mcp', request => handler.fetch(request)) }, 'gateway': { tool: 'up__page', transport: () => inMemory(gateway) } }
+    try {
+      for (const [face, { tool, transport }] of Object.entries(faces)) {
+        for (const mode of ['legacy', { pin: '2026-07-28' }] as const) {
+          const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode } })
+          await client.connect(await transport())
+          const result = await client.callTool({ name: tool, arguments: { region: 'eu', n: '3', filter: '{"q":"x"}' } }) as { isError?: boolean, content: { text: string }[] }
+          expect(result.isError, `${face} ${JSON.stringify(mode)}: ${JSON.stringify(result)}`).not.toBe(true)
+          expect(JSON.parse(result.content[0]!.text), `${face} ${JSON.stringify(mode)}`).toEqual({ region: 'eu', n: 3, filter: { q: 'x' } })
+          await client.close()
+        }
+      }
+    }
+    finally {
+      await Promise.all([...sessions.map(session => session.close()), http.close(), proxy.close(), gateway.close()])
+      listening.close()
+    }
+  }, SLOW)
 })
 
 describe('an upstream\'s questions to a 2026-07-28 client (input_required rounds)', () => {
@@ -729,8 +770,8 @@ describe('the proxy whole in the library', () => {
   it('compileUpstreamList is what the proxy serves and its snapshot holds, and takes a tool compiled before as it is', async () => {
     const { compileUpstreamList, readUpstreamList } = await import('@flatmcp/runtime/proxy')
     const lines: string[] = []
-    const entries = await readUpstreamList([...TOOLS, { name: 'broken', inputSchema: { type: 'array' } }], line => lines.push(line))
-    expect(lines).toEqual(['flatmcp proxy: tool "broken" left out: its inputSchema is not an object schema ({ "type": "object", … })'])
+    const entries = await readUpstreamList([...TOOLS, { name: 'broken', inputSchema: 'object' }], line => lines.push(line))
+    expect(lines).toEqual(['flatmcp proxy: tool "broken" left out: its inputSchema is not an object schema (it is no JSON object)'])
     const list = await compileUpstreamList(entries, { profiles: ['openai-strict'] })
     expect(list.preset).toBe('json-schema')
     const proxy = await createProxy(fakeUpstream(TOOLS), { profiles: ['openai-strict'], log: () => {} })

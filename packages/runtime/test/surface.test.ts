@@ -4,7 +4,7 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import type { McpTool } from '../src/artifact/format'
 import type { SurfaceChoice } from '../src/service/options'
-import { PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import { PROFILE_NAMES, profileViolations, withoutSharedDefinitions } from '@flatmcp/core'
 import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
@@ -272,6 +272,31 @@ describe('views', () => {
     expect((await everyone.listTools()).tools.map(tool => tool.name)).toEqual(TOOLS.map(tool => tool.name))
     const unknown = await connect('view:nobody')
     expect((await unknown.listTools()).tools).toHaveLength(TOOLS.length)
+  })
+})
+
+describe('a describe_tools answer holds no $ref nor $defs (Gemini 3.x refuses them in a tool\'s answer)', () => {
+  const address = z.object({ street: z.string().describe('Street and number.'), city: z.string().describe('The city.'), country: z.string().describe('ISO 3166 code.') })
+  const ship = defineTool({ name: 'ship_parcel', description: 'Ships a parcel.', input: z.object({ from: address, to: address, returns: address.optional() }), handler: () => 'shipped' })
+  it.each(['openai-strict', 'anthropic-strict', 'gemini', 'portable'])('in %s: each shared shape written out where it is used; the hash is the listed tool\'s', async (profile) => {
+    const server = createMcpServerV2([ship], { name: 'refs', version: '1.0.0' }, { surface: 'search', profile: () => profile })
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await client.connect(clientSide)
+    const full = createMcpServerV2([ship], { name: 'refs', version: '1.0.0' }, { profile: () => profile })
+    const [fullClient, fullServer] = InMemoryTransportV2.createLinkedPair()
+    await full.connect(fullServer)
+    const lister = new ClientV2({ name: 'test-client', version: '1.0.0' })
+    await lister.connect(fullClient)
+    const listed = (await lister.listTools()).tools[0]!
+    const answer = textOf(await client.callTool({ name: SURFACE_TOOLS.describe, arguments: { names: ['ship_parcel'] } }))
+    expect(answer).not.toMatch(/"\$ref"|"\$defs"/)
+    const { schemaHash, ...described } = JSON.parse(answer).tools[0]
+    expect(described.inputSchema).toEqual(withoutSharedDefinitions(listed.inputSchema as never))
+    expect(schemaHash).toBe(createHash('sha256').update(canonicalJson(JSON.parse(JSON.stringify(listed)))).digest('hex'))
+    // The strict profiles list the address once, in $defs: that is what the answer writes out.
+    expect(JSON.stringify(listed).includes('"$defs"')).toBe(profile.endsWith('-strict'))
   })
 })
 

@@ -9,6 +9,7 @@ import type { ArtifactReport, Budget, Finding, GrammarShare, Sampling } from './
 import { clientRuleViolations, profileViolations, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
 import { checkOutputs, checkRoundTrip, checkSuperset, definitionTokens, locateTool, modulePath, ParserThrew, toolParts } from 'unplugin-flatmcp/internal'
 import { ajvCompile } from 'unplugin-flatmcp/internal/shared'
+import { refusedInputRoot } from '@flatmcp/runtime/artifact'
 import { isObject } from '../util'
 import { grammarShare, strictBudgetOf } from './strict-grammar'
 
@@ -128,6 +129,11 @@ export function shapeChecks(artifact: Artifact, flats: { tool: ListedTool, profi
       add({ check: 'profile', severity: 'error', tool: tool.name, message: `breaks the ${profile} profile at ${violation}` })
     for (const leaf of untypedLeaves(tool.inputSchema))
       add({ check: 'untyped', severity: 'warning', tool: tool.name, message: `untyped leaf at ${leaf} (any JSON value)` })
+    // Claude Code drops a whole server for one tool without an object root (issue 67); what is wrong
+    // below the root (a null `required`, a boolean bound) the profile check names.
+    const root = refusedInputRoot(tool.inputSchema)
+    if (root !== undefined)
+      add({ check: 'clients', severity: 'error', tool: tool.name, message: `no client may take its input schema at /: ${root} (Claude Code drops the whole server; docs/clients.md)` })
     for (const broken of clientRuleViolations(tool.name.replace(/ \(.*\)$/, ''), tool.inputSchema))
       add({ check: 'clients', severity: 'warning', tool: tool.name, message: `${broken.client} refuses it: ${broken.message} (docs/clients.md)` })
     const target = resolveTarget(profile).profile

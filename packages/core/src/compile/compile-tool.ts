@@ -19,6 +19,8 @@ import { applyTarget } from '../profiles/apply'
 import { omitAbsentNulls } from '../profiles/rules'
 import type { ResolvedProfile } from '../profiles/registry'
 import { resolveTarget } from '../profiles/registry'
+import type { ArgumentsReading } from './arguments-root'
+import { withoutRootConditions } from './arguments-root'
 import { canonicalSchema } from './canonical'
 import { withSharedDefinitions } from '../profiles/shared-definitions'
 import { withLoosenedCopies } from '../profiles/loosened-copies'
@@ -144,7 +146,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   let referenced = false
   const partOriginals = new Map<ToolSchemaPart, JsonSchema>()
   const target = resolveTarget(options.profile ?? 'portable')
-  const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
+  const flatPart = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
     let original
     try {
       original = toOriginalSchema(schema, part === 'output' ? 'output' : 'input', options.converters, { preset: options.preset })
@@ -181,6 +183,16 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
       diagnostics.push({ tool: tool.name, schema: part, code: READING_CODES[reading.kind], severity: reading.kind === 'default' ? 'warning' : 'info', path: reading.path, message: reading.message })
     // An output of another root is advertised wrapped (`outputWrap`), not refused.
     return part === 'output' ? result.schema as JsonSchemaObject : objectRoot(tool.name, part, result.schema, diagnostics)
+  }
+  // Clients refuse a root condition (Claude Code drops the tool): one the flattening kept or folded up goes, which only widens.
+  const flat = (part: ToolSchemaPart, schema: unknown): JsonSchemaObject => {
+    const flattened = flatPart(part, schema)
+    if (part === 'output' || !isSchemaObject(flattened))
+      return flattened
+    const readings: ArgumentsReading[] = []
+    const plain = withoutRootConditions(flattened, readings)
+    diagnostics.push(...readings.map(reading => ({ tool: tool.name, schema: part, code: 'generator-preset' as const, severity: 'info' as const, path: '', message: reading.message })))
+    return readings.length === 0 ? flattened : plain
   }
 
   const parts: [ToolSchemaPart, JsonSchemaObject][] = []

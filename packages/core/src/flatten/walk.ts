@@ -42,7 +42,8 @@ export function rewrite(ctx: FlattenContext, node: unknown, path: JsonPointer, d
   faithfulKeywords(ctx, node, children, path)
   carryNote(ctx, node, children)
   let out: JsonSchema = children
-  if (Array.isArray(children.allOf) && ctx.profile.foldAllOf)
+  // A root intersection is folded in every profile: clients refuse a root `allOf`.
+  if (Array.isArray(children.allOf) && (ctx.profile.foldAllOf || path === ''))
     out = foldIntersection(withoutKeyword(children, 'allOf'), children.allOf as JsonSchema[])
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (isSchemaObject(out) && Array.isArray(out[keyword]))

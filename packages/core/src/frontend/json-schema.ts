@@ -10,6 +10,7 @@ import { withSentence } from '../keywords'
 import { mark, noteOf, takeMarks } from './marks'
 import { choosePreset } from './presets'
 import { eachNode, restatesKey } from './presets/preset'
+import { readLegacyKeywords } from './legacy-keywords'
 import { ecmascriptPattern } from './regex-dialect'
 
 /** The Standard Schema vendor name of a JSON Schema validator behind `~standard`. */
@@ -74,6 +75,7 @@ function readGeneratorOutput(root: JsonSchemaObject, preset: Preset, refSiblings
   const ctx: ReadContext = { root, preset, refSiblings, unevaluated: refSiblings === 'and', readings: [] }
   let titles = 0
   eachNode(root, (node, { pointer, name }) => {
+    ctx.readings.push(...readLegacyKeywords(node, pointer))
     readDiscriminator(ctx, node, pointer)
     if (preset.smartUnions)
       readSmartUnion(ctx, node)

@@ -62,6 +62,8 @@ export interface TargetProfile {
   definitions?: 'shared'
   /** What its client takes of an object (see `PROFILE_OBJECTS`). Default: objects of any keys, and `additionalProperties`. */
   objects?: ObjectFacts
+  /** Rules of the target's route a schema may break beyond the profile's rules' fixed point, as `pointer: rule` lines (`profileViolations` reports them). */
+  violations?: (schema: JsonSchemaObject) => string[]
 }
 
 /** A vendor's budget per request, summed over the strict tools sent: each of `limits` by what `cost` counts. */

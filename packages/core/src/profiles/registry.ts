@@ -108,8 +108,9 @@ function shapeViolations(schema: JsonSchema, profile: ProfileName | TargetProfil
     return ['/: not an object schema']
   // A target that reads `$defs` sees each shared definition where it is referenced.
   const read = resolved.profile.definitions === 'shared' ? withoutSharedDefinitions(schema) as JsonSchemaObject : schema
+  const own = resolved.profile.violations?.(read) ?? []
   const again = applyTarget(read, resolved.profile)
   if (again.strict === false)
-    return again.diagnostics.map(d => `${d.path || '/'}: ${d.message}`)
-  return jsonEqual(again.schema, read) && !again.decode ? [] : [`${firstDifference(read, again.schema) || '/'}: not in ${resolved.profile.name} form (its rules would still change it)`]
+    return [...own, ...again.diagnostics.map(d => `${d.path || '/'}: ${d.message}`)]
+  return jsonEqual(again.schema, read) && !again.decode ? own : [...own, `${firstDifference(read, again.schema) || '/'}: not in ${resolved.profile.name} form (its rules would still change it)`]
 }

@@ -166,7 +166,7 @@ export function keepKeywords(name: string, kept: ReadonlySet<string>, annotation
 }
 
 /** Whether one of the `dropped` keywords let in keys that `additionalProperties` does not: pattern keys, or unevaluated keys. */
-function admitsKeys(node: JsonSchemaObject, dropped: readonly string[]): boolean {
+export function admitsKeys(node: JsonSchemaObject, dropped: readonly string[]): boolean {
   const patterns = dropped.includes('patternProperties') && isSchemaObject(node.patternProperties) && Object.keys(node.patternProperties).length > 0
   const unevaluated = dropped.includes('unevaluatedProperties') && node.unevaluatedProperties !== false && node.unevaluatedProperties !== undefined
   return patterns || unevaluated

@@ -14,6 +14,21 @@ export function malformedSchema(schema: unknown, field: string): string | undefi
   return undefined
 }
 
+/** Keywords a client refuses at the root of an input schema (Claude Code drops the tool, or the whole server). */
+const ROOT_REFUSED = ['anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else'] as const
+
+/**
+ * What a client refuses at the root of a tool's input schema beyond `malformedSchema`: a combinator
+ * or a condition beside the object; undefined when nothing is.
+ */
+export function refusedInputRoot(schema: unknown): string | undefined {
+  const wrong = malformedSchema(schema, 'inputSchema')
+  if (wrong !== undefined)
+    return wrong
+  const keyword = ROOT_REFUSED.find(key => key in (schema as object))
+  return keyword === undefined ? undefined : `its inputSchema has "${keyword}" at the root`
+}
+
 /** What is wrong with a tool as a list advertises it; undefined when nothing is. */
 export function malformedTool(tool: unknown): string | undefined {
   if (!isObject(tool))

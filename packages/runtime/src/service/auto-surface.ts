@@ -5,6 +5,7 @@ import type { McpTool } from '../artifact/format'
 import type { SurfaceChoice } from './options'
 import type { ToolService } from './service'
 import type { SearchOptions } from './tool-search'
+import { describedTool } from './described-tool'
 import { searchSurface, surfaceTools, withinBudget } from './surface'
 
 /** Without a tokenizer: four characters a token, about what o200k_base gives for JSON. */
@@ -23,7 +24,7 @@ export function chooseSurface(tools: readonly McpTool[], profile: string | undef
   const full = count(JSON.stringify(tools))
   const list = count(JSON.stringify([...surfaceTools(profile), ...loaded]))
   const median = medianTool(tools)
-  const describe = median ? count(JSON.stringify(withinBudget([median]))) : 0
+  const describe = median ? count(JSON.stringify(withinBudget([describedTool(median)]))) : 0
   return { profile, surface: full <= list + describe ? 'full' : 'search', tools: tools.length, full, search: { list, describe } }
 }
 

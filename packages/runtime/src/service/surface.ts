@@ -10,6 +10,7 @@ import { PROFILE_OBJECTS } from '@flatmcp/core'
 import { ownValue } from '../util/object'
 import { quoteClipped } from '../validate/messages'
 import { NOTHING_FITS_BELOW } from './confidence'
+import { describedTool } from './described-tool'
 import { firstSentence } from './disclosure'
 import { preserialize } from './preserialized'
 import { errorResult } from './results'
@@ -199,7 +200,8 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
         const { byName } = await catalog(profile)
         const known = names.filter(item => byName.has(item)).map(item => byName.get(item)!)
         const unknown = names.filter(item => !byName.has(item))
-        const described = withinBudget(await Promise.all(known.map(async tool => ({ ...tool, schemaHash: await schemaHash(tool) }))))
+        // Each schema without `$ref` or `$defs` (Gemini refuses them in a tool's answer); the hash is the listed tool's.
+        const described = withinBudget(await Promise.all(known.map(async tool => ({ ...describedTool(tool), schemaHash: await schemaHash(tool) }))))
         // An object, as tools/list answers (a client may read JSON text as structured content, which must be an object).
         return text(JSON.stringify({ ...described, ...(unknown.length === 0 ? {} : { notFound: unknown, hint: 'find_tools finds tools by words' }) }))
       }

@@ -7,6 +7,7 @@ import type { ProxiedTool } from '../../artifact/format'
 import type { ChooserSchema } from '../../tool/standard-schema'
 import type { ToolDefinition } from '../../tool/define-tool'
 import { attachCompiled } from '../../precomputed/registry'
+import { as2020 } from './chooser-drafts'
 import { boundedTest } from './chooser-work'
 import { defineOwn, isObject } from '../../util/object'
 
@@ -20,18 +21,25 @@ export type Validator = (schema: object) => (value: unknown) => boolean
  */
 const COSTLY = new Set(['pattern', 'patternProperties', 'propertyNames', 'format', 'uniqueItems', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$comment'])
 
-/** The upstream's schema as a chooser reads it: costly keywords cut, `additionalProperties` beside a cut `patternProperties` opened. */
+/** Keywords whose value maps names to subschemas (or to lists of names): their keys stay. */
+const NAMED = new Set(['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies', 'dependentRequired'])
+
+/**
+ * The upstream's schema as a chooser reads it: costly keywords cut, `additionalProperties` beside a
+ * cut `patternProperties` opened, and older drafts' forms as 2020-12 has them (`chooser-drafts.ts`).
+ */
 export function chooserSchema(schema: unknown): unknown {
   if (Array.isArray(schema))
     return schema.map(chooserSchema)
   if (!isObject(schema))
     return schema
+  const node = as2020(schema)
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (COSTLY.has(key) || (key === 'additionalProperties' && schema.patternProperties !== undefined))
+  for (const [key, value] of Object.entries(node)) {
+    if (COSTLY.has(key) || (key === 'additionalProperties' && node.patternProperties !== undefined))
       continue
     // `properties`, `$defs` and the like hold names, not keywords: their keys stay (as own keys, `__proto__` too).
-    const kept = key === 'properties' || key === '$defs' || key === 'definitions' || key === 'dependentSchemas'
+    const kept = NAMED.has(key)
       ? (isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, child]) => [name, chooserSchema(child)])) : value)
       : key === 'enum' || key === 'const' || key === 'required' || key === 'default' || key === 'examples' ? value : chooserSchema(value)
     defineOwn(out, key, kept)

@@ -4,7 +4,7 @@
 import type * as Compiler from '@flatmcp/core'
 import type { CompiledUpstream, UpstreamTool } from '../../artifact/format'
 import { toPrecomputed } from '../../artifact/precomputed'
-import { malformedSchema } from '../../artifact/tool-shape'
+import { malformedSchema, refusedInputRoot } from '../../artifact/tool-shape'
 
 export type { CompiledUpstream } from '../../artifact/format'
 
@@ -70,12 +70,14 @@ export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamToo
   if (size > request.maxSchemaBytes)
     return servedAsIs(tool, `its ${tool.outputSchema === undefined ? 'input schema is' : 'input and output schemas are'} ${kib(size)}, over the ${kib(request.maxSchemaBytes)} the proxy compiles`)
   try {
+    // A client's arguments are one object: the root is read so (a root union of type-less branches, a root `if`…).
+    const read = compiler.argumentsRoot(tool.inputSchema as Compiler.JsonSchemaObject)
     const definition = {
       name: tool.name,
       ...(tool.title === undefined ? {} : { title: tool.title }),
       ...(tool.description === undefined ? {} : { description: tool.description }),
       ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-      input: tool.inputSchema,
+      input: read.schema,
       ...(tool.outputSchema === undefined ? {} : { output: tool.outputSchema }),
     }
     let outputLeftOut: string | undefined
@@ -93,6 +95,10 @@ export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamToo
     })()
     const [base, ...others] = forms
     for (const form of forms) {
+      // Never a form a client refuses (one the compiler reported and kept, as a root that takes no object).
+      const refused = refusedInputRoot(form.inputSchema)
+      if (refused !== undefined)
+        return servedAsIs(tool, `its ${form.profile ?? 'portable'} form cannot be served: ${refused}`)
       const flat = JSON.stringify(form.inputSchema).length + JSON.stringify(form.outputSchema ?? {}).length
       if (flat > request.maxSchemaBytes)
         return servedAsIs(tool, `its ${form.profile ?? 'portable'} form is ${kib(flat)}, over the ${kib(request.maxSchemaBytes)} the proxy serves`)
@@ -103,6 +109,7 @@ export function compileUpstreamTool(compiler: typeof Compiler, tool: UpstreamToo
     precomputed.tool = { ...rest, ...precomputed.tool }
     // The base profile's word, each strict profile's fallback, and an output schema left out.
     const diagnostics = [
+      ...read.readings.map(reading => ({ tool: tool.name, schema: 'input' as const, code: 'generator-preset' as const, severity: 'info' as const, path: reading.path, message: reading.message })),
       ...base.diagnostics,
       ...others.flatMap(other => other.diagnostics.filter(d => d.code === 'strict-fallback')),
       ...(outputLeftOut === undefined ? [] : [{ tool: tool.name, schema: 'output' as const, code: 'output-left-out' as const, severity: 'warning' as const, path: '', message: `its output schema is not listed, so no client checks a result against it: ${outputLeftOut}` }]),

@@ -23,18 +23,21 @@ export async function digestOf(value: unknown): Promise<string> {
 }
 
 /**
- * What keeps an upstream's tool from being served: what a client refuses in a list, except an output
- * schema whose root is not an object, which the compiler wraps (and one served as it came goes
- * without).
+ * What keeps an upstream's tool from being read: what a client refuses in a list, except in its
+ * schemas, which the compiler reads (an output schema whose root is not an object is wrapped, and
+ * one served as it came goes without; an input schema it cannot read leaves the tool out).
  */
 function upstreamProblem(tool: unknown): string | undefined {
   // Checked first, without recursion: every other reading (and writing it to a client) recurses.
   if (nestsDeeper(tool, MAX_ANSWER_NESTING))
     return `its definition nests deeper than ${MAX_ANSWER_NESTING} levels`
-  const output = (tool as { outputSchema?: unknown } | null)?.outputSchema
+  const { inputSchema: input, outputSchema: output } = (isObject(tool) ? tool : {}) as { inputSchema?: unknown, outputSchema?: unknown }
   if (output !== undefined && !isObject(output))
     return 'its outputSchema is not a JSON Schema object'
-  return malformedTool(isObject(tool) && output !== undefined ? { ...tool, outputSchema: undefined } : tool)
+  // Any input schema that is a JSON object is the compiler's to read (a root union, `allOf`, `if`, a null `required`…).
+  if (isObject(tool) && !isObject(input))
+    return 'its inputSchema is not an object schema (it is no JSON object)'
+  return malformedTool(isObject(tool) ? { ...tool, inputSchema: { type: 'object' }, outputSchema: undefined } : tool)
 }
 
 /** A listed tool, well-formed, with the digest of its definition. */

@@ -155,9 +155,9 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
 }
 
 /** A POST's messages as read, and the body that goes upstream where nothing in it changes: the messages written anew, never the text as it came. */
-function postedOf(request: Request, read: { batch: boolean, messages: JsonRpcRequest[] }): Omit<Posted, 'profile'> {
-  const { batch, messages } = read
-  return { text: JSON.stringify(batch ? messages : messages[0]), batch, messages, facts: factsOf(request, messages[0]!) }
+function postedOf(request: Request, read: { batch: boolean, messages: JsonRpcRequest[], text: string }): Omit<Posted, 'profile'> {
+  const { batch, messages, text } = read
+  return { text, batch, messages, facts: factsOf(request, messages[0]!) }
 }
 
 /** A POST answered: a listing from the snapshot, a handshake with what this handler offers besides, a call read and sent on, anything else as it came. */

@@ -70,8 +70,8 @@ const ENVELOPE = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error'
 /** The keys of a request's params the proxy reads: a key spelled otherwise (`Name`) is refused, as a parser that folds case would read it. */
 const READ_PARAMS = new Set(['name', 'arguments', '_meta', 'cursor', 'uri'])
 
-/** A POST's messages as read, or the JSON-RPC error that refuses the body. */
-export type ReadBody = { batch: boolean, messages: JsonRpcRequest[] } | { error: { code: -32700 | -32600, message: string } }
+/** A POST's messages as read and written anew (`text`, what goes upstream), or the JSON-RPC error that refuses the body. */
+export type ReadBody = { batch: boolean, messages: JsonRpcRequest[], text: string } | { error: { code: -32700 | -32600, message: string } }
 
 /** A key spelled otherwise than MCP spells one of `known` (a parser that matches keys without case would read it as that key). */
 function misspelled(object: Record<string, unknown>, known: ReadonlySet<string>): string | undefined {
@@ -111,8 +111,8 @@ function canonical(message: Record<string, unknown>): JsonRpcRequest {
 /**
  * A body's JSON-RPC messages, read: a body that is not JSON is a parse error (-32700, as a body
  * another parser reads otherwise, with a `NaN` in it); a message that is not an object, or spells a
- * key MCP reads otherwise (`"Method"`, `"Params": {"Name": …}`), an invalid request (-32600), for
- * the whole batch.
+ * key MCP reads otherwise (`"Method"`, `"Params": {"Name": …}`), or nests too deeply to be written
+ * anew, an invalid request (-32600), for the whole batch.
  */
 export function readMessages(text: string): ReadBody {
   let parsed: unknown
@@ -131,5 +131,12 @@ export function readMessages(text: string): ReadBody {
     if (problem !== undefined)
       return { error: { code: -32600, message: `Invalid Request: ${batch ? `member ${index} of the batch is ` : ''}${problem}.` } }
   }
-  return { batch, messages: members.map(member => canonical(member as Record<string, unknown>)) }
+  const messages = members.map(member => canonical(member as Record<string, unknown>))
+  try {
+    return { batch, messages, text: JSON.stringify(batch ? messages : messages[0]) }
+  }
+  catch {
+    // JSON.parse reads nesting JSON.stringify cannot write (a million arrays deep fits in 4 MiB).
+    return { error: { code: -32600, message: 'Invalid Request: the body is nested too deeply to be sent on.' } }
+  }
 }

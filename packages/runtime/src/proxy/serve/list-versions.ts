@@ -18,7 +18,7 @@ import type { ServedTools } from './served-tools'
 import type { Surface, SurfaceChoice } from '../../service/options'
 import { unknownTool } from '../../host/sdk-v2'
 import { compileUpstreamList } from '../compile/compile-list'
-import { fallbacksOf } from '../compile/fallbacks'
+import { fallbacksOf, isServed } from '../compile/fallbacks'
 import { checkFixed } from '../compile/overrides'
 import type { OperatorLog } from '../../util/log'
 import { shown } from '../../util/log'
@@ -142,7 +142,7 @@ function originsOf(tools: readonly ProxiedTool[], upstream: UpstreamClient): Sea
 }
 
 /**
- * The tools served (less those `onInvalid: 'drop'` leaves out); each fallback said once per list
+ * The tools served (less those `onInvalid: 'drop'` leaves out, and those clients refuse as they came); each fallback said once per list
  * version it first appears in: a snapshot's at start-up, a tool compiled anew when it is.
  */
 function keptAndSaid(tools: readonly ProxiedTool[], before: ReadonlySet<ProxiedTool>, options: ListVersionsOptions): ProxiedTool[] {
@@ -151,7 +151,7 @@ function keptAndSaid(tools: readonly ProxiedTool[], before: ReadonlySet<ProxiedT
       for (const fallback of fallbacksOf(tool, options.onInvalid))
         options.log(`flatmcp proxy: tool ${shown(tool.name)} ${fallback}`)
     }
-    return !(tool.served === 'as-is' && options.onInvalid === 'drop')
+    return isServed(tool, options.onInvalid)
   })
 }
 
