@@ -11,8 +11,9 @@ import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { refusedInputRoot } from '../packages/runtime/src/artifact/tool-shape'
-import { compileUpstreamTool } from '../packages/runtime/src/proxy/compile/compile-upstream'
-import { refusedAsListed } from '../packages/runtime/src/proxy/compile/fallbacks'
+import { compileUpstreamTool, servedAsIs } from '../packages/runtime/src/proxy/compile/compile-upstream'
+import { isServed, refusedAsListed } from '../packages/runtime/src/proxy/compile/fallbacks'
+import { fallbacksOf } from '../packages/runtime/src/proxy/compile/fallbacks'
 import { RUNS, SEED } from './support/schema-arbitrary'
 import { rejectedBy } from './support/validators'
 
@@ -142,4 +143,46 @@ describe('every served tool has an object root a client takes, in every profile 
     expect(servedForms({ name: 't', inputSchema: { type: 'array' } } as never)).toEqual([])
     expect(servedForms({ name: 't', inputSchema: { type: 'string', anyOf: [{ minLength: 1 }] } } as never)).toEqual([])
   })
+
+  // The paths that serve a tool without compiling it: over the size limit, past the compile time or
+  // memory, the compiler thread failing on it, a definition nested too deep. Each goes through `servedAsIs`.
+  it('a tool served without compiling meets the same guarantee, or is left out (property)', () => {
+    let kept = 0
+    fc.assert(fc.property(fc.oneof(hostileRoot, typeless, hostileObject(nested)), (inputSchema) => {
+      const result = servedAsIs({ name: 't', inputSchema } as UpstreamTool, 'compiling it took longer than 10 ms')
+      if (!isServed(result))
+        return
+      kept++
+      expect(broken(result.precomputed.tool.inputSchema), JSON.stringify(inputSchema)).toEqual([])
+    }), { numRuns: RUNS, seed: SEED })
+    // Roots of one object (a third of them, and those of the typeless arm) are repaired, not left out.
+    expect(kept).toBeGreaterThan(RUNS / 4)
+  })
+
+  it('over the size limit: nested draft-04 forms read as 2020-12, a root union left out, --on-invalid drop leaves all out', () => {
+    const big = 'x'.repeat(300)
+    const nestedLegacy = { type: 'object', description: big, properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true }, o: { type: 'object', required: null }, t: { type: 'array', items: [{ type: 'string' }], additionalItems: false } } }
+    const small = { profiles: PROFILES as never, maxSchemaBytes: 200 }
+    const listed = compileUpstreamTool(compiler, { name: 't', inputSchema: nestedLegacy } as never, 'json-schema', small)
+    expect([listed.served, isServed(listed), isServed(listed, 'drop')]).toEqual(['as-is', true, false])
+    expect(broken(listed.precomputed.tool.inputSchema)).toEqual([])
+    expect((listed.precomputed.tool.inputSchema as unknown as { properties: Record<string, unknown> }).properties).toEqual({ n: { type: 'number', exclusiveMinimum: 1 }, o: { type: 'object' }, t: { type: 'array', prefixItems: [{ type: 'string' }], items: false } })
+    const union = compileUpstreamTool(compiler, { name: 'u', inputSchema: { description: big, anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }] } } as never, 'json-schema', small)
+    expect([union.served, isServed(union), refusedAsListed(union)]).toEqual(['as-is', false, 'its inputSchema has "anyOf" at the root, which only compiling flattens'])
+    expect(fallbacksLine(union)).toMatch(/^left out: its input schema is 1 KiB/)
+  })
+
+  it('without compiling, what no bounded repair makes whole is left out: a keyword of the wrong kind, too many nodes', () => {
+    expect(compiler.listedForm({ type: 'object', properties: { a: { type: 'text' } } })).toEqual({ refused: 'its inputSchema\'s "type" at /properties/a names no JSON type' })
+    expect(compiler.listedForm({ type: 'object', properties: { a: { minLength: -1 } } })).toEqual({ refused: 'its inputSchema\'s "minLength" at /properties/a is not a count' })
+    expect(compiler.listedForm({ properties: { a: {}, b: {} } }, 2)).toEqual({ refused: 'its inputSchema has more than 2 schemas to check' })
+    expect(compiler.listedForm({ properties: { a: {}, b: {} } }, 3)).toEqual({ schema: { type: 'object', properties: { a: {}, b: {} } }, read: 0 })
+    // A key named like an object's prototype stays a key.
+    const proto = compiler.listedForm(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'))
+    expect(Object.keys((proto as unknown as { schema: { properties: object } }).schema.properties)).toEqual(['__proto__'])
+  })
 })
+
+function fallbacksLine(tool: Parameters<typeof fallbacksOf>[0]): string {
+  return fallbacksOf(tool).join('\n')
+}

@@ -1,5 +1,7 @@
 export { argumentsRoot } from './compile/arguments-root'
 export type { ArgumentsReading } from './compile/arguments-root'
+export { listedForm, MAX_LISTED_NODES } from './compile/listed-form'
+export { readLegacyKeywords, readTupleItems } from './frontend/legacy-keywords'
 export { canonicalSchema } from './compile/canonical'
 export { CompileError, compileInProfiles, compileTool } from './compile/compile-tool'
 export type { CompiledTool, CompileOptions, ToolDefinition, ToolDiagnostic, ToolSchemaPart } from './compile/compile-tool'

@@ -5,7 +5,7 @@
 export type { ProxiedTool, Snapshot, ToolOrigin, UpstreamHandshake, UpstreamRecord, UpstreamTool } from './artifact/format'
 export type { Validator } from './proxy/compile/chooser'
 export { compileUpstreamList } from './proxy/compile/compile-list'
-export { fallbacksOf } from './proxy/compile/fallbacks'
+export { fallbacksOf, isServed } from './proxy/compile/fallbacks'
 export type { CompiledUpstreamList, CompileListOptions } from './proxy/compile/compile-list'
 export { connectUpstream } from './proxy/upstream/connect'
 export { handshakeOf } from './proxy/upstream/upstream'

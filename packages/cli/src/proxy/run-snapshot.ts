@@ -7,7 +7,7 @@ import type { GatewayEntry, OperatorLog, Overrides, Upstream, UpstreamTarget } f
 import type { LogLevel } from './operator-log'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, listSetupError, logLine, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, isServed, listSetupError, logLine, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { operatorLog } from './operator-log'
@@ -113,10 +113,10 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
       throw listSetupError(error, upstream.where)
     })
     const kept = list.tools.filter((tool) => {
-      const dropped = tool.served === 'as-is' && options.onInvalid === 'drop'
       for (const fallback of fallbacksOf(tool, options.onInvalid))
         log(`${prefix} tool ${shown(tool.name)} ${fallback}`)
-      return !dropped
+      // Never one a client refuses: the snapshot's reader refuses it too.
+      return isServed(tool, options.onInvalid)
     })
     const snapshot = toSnapshot(kept, { generator: options.generator, upstream: upstream.client.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream.client), preset: list.preset, profiles, ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), ...(named.origins ? { origins: named.origins() } : {}), ...(options.overrides ? { overrides: options.overrides, fixed: list.fixed } : {}) })
     const file = options.check ? undefined : path.resolve(options.out ?? fileNameOf(snapshot.upstream.name))

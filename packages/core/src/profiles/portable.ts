@@ -156,15 +156,19 @@ function finishedDocument(schema: JsonSchema, path: JsonPointer, ctx: FlattenCon
       delete out.required
     report(ctx, 'keyword-rewritten', 'info', childPointer(path, 'required'), `required ${unnamed.map(key => JSON.stringify(key)).join(', ')} not in "properties" (which Kimi and Gemini refuse): left out of "required" (the schema only gets wider)`)
   }
-  if (isSchemaObject(schema.properties)) {
-    let properties: Record<string, JsonSchema> | undefined
-    for (const [key, child] of Object.entries(schema.properties)) {
-      const limited = finishedDocument(child as JsonSchema, childPointer(path, 'properties', key), ctx)
+  // A `patternProperties` value is a key's schema as much as a `properties` one (Kimi reads both).
+  for (const keyword of ['properties', 'patternProperties'] as const) {
+    const named = schema[keyword]
+    if (!isSchemaObject(named))
+      continue
+    let limitedMap: Record<string, JsonSchema> | undefined
+    for (const [key, child] of Object.entries(named)) {
+      const limited = finishedDocument(child as JsonSchema, childPointer(path, keyword, key), ctx)
       if (limited !== child)
-        setOwn(properties ??= { ...schema.properties as Record<string, JsonSchema> }, key, limited)
+        setOwn(limitedMap ??= { ...named as Record<string, JsonSchema> }, key, limited)
     }
-    if (properties)
-      change('properties', properties)
+    if (limitedMap)
+      change(keyword, limitedMap)
   }
   for (const keyword of CHILDREN) {
     const limited = finishedDocument(schema[keyword] as JsonSchema, childPointer(path, keyword), ctx)

@@ -164,6 +164,8 @@ export interface CompiledUpstream {
   served: 'compiled' | 'as-is'
   /** Why the tool is served as it came. */
   reason?: string
+  /** Why no client can be served it as it came either (it is then left out): not kept in a snapshot, which holds no such tool. */
+  refused?: string
   precomputed: PrecomputedTool
   diagnostics: ToolDiagnostic[]
 }

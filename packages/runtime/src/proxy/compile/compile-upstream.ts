@@ -4,7 +4,8 @@
 import type * as Compiler from '@flatmcp/core'
 import type { CompiledUpstream, UpstreamTool } from '../../artifact/format'
 import { toPrecomputed } from '../../artifact/precomputed'
-import { malformedSchema, refusedInputRoot } from '../../artifact/tool-shape'
+import { listedForm } from '@flatmcp/core'
+import { refusedInputRoot } from '../../artifact/tool-shape'
 
 export type { CompiledUpstream } from '../../artifact/format'
 
@@ -49,13 +50,20 @@ export function* compileRequested(compiler: typeof Compiler, request: CompileReq
 }
 
 /**
- * The tool served as the upstream listed it: no flat form, no repair beyond the whole-arguments
- * string; an output schema a client would refuse the whole list for (a root that is not an object) left out.
+ * The tool served as the upstream listed it, without compiling (too large or too slow for that): its
+ * root read as arguments and its draft-04 forms as 2020-12 in one bounded walk (`listedForm`), no
+ * flat form, no repair beyond the whole-arguments string. One that walk cannot make a schema every
+ * client takes is `refused` (left out, never passed through); an output schema so is left out.
  */
 export function servedAsIs(tool: UpstreamTool, reason: string): CompiledUpstream {
-  const { outputSchema, ...rest } = tool
-  const keepOutput = outputSchema !== undefined && malformedSchema(outputSchema, 'outputSchema') === undefined
-  return { name: tool.name, served: 'as-is', reason, precomputed: { tool: keepOutput ? { ...rest, outputSchema } : rest, coercion: {} }, diagnostics: [] }
+  const { outputSchema, inputSchema, ...rest } = tool
+  const input = listedForm(inputSchema)
+  const output = outputSchema === undefined ? undefined : listedForm(outputSchema)
+  const served = { ...rest, inputSchema: 'schema' in input ? input.schema : inputSchema, ...(output !== undefined && 'schema' in output ? { outputSchema: output.schema } : {}) } as UpstreamTool
+  const read = 'schema' in input && input.read > 0
+    ? [{ tool: tool.name, schema: 'input' as const, code: 'generator-preset' as const, severity: 'info' as const, path: '', message: `${input.read} node${input.read === 1 ? '' : 's'} of its input schema written in a draft older than 2020-12 read as 2020-12` }]
+    : []
+  return { name: tool.name, served: 'as-is', reason, ...('refused' in input ? { refused: input.refused } : {}), precomputed: { tool: served, coercion: {} }, diagnostics: read }
 }
 
 /**

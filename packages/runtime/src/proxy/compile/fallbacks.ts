@@ -9,20 +9,21 @@ export type OnInvalid = 'serve' | 'drop'
 
 /**
  * Why a tool the compiler could not improve cannot be served as it came either: its input schema as
- * listed is one clients refuse (and Claude Code drops the whole server for). Such a tool is left out
- * whatever `onInvalid` says; never passed through unflattened.
+ * listed is one clients refuse (and Claude Code drops the whole server for), which the bounded repair
+ * of `servedAsIs` could not make whole. Such a tool is left out whatever `onInvalid` says; never
+ * passed through unflattened.
  */
-export function refusedAsListed(tool: Pick<CompiledUpstream, 'served' | 'precomputed'>): string | undefined {
-  return tool.served === 'as-is' ? refusedInputRoot(tool.precomputed.tool.inputSchema) : undefined
+export function refusedAsListed(tool: Pick<CompiledUpstream, 'served' | 'precomputed' | 'refused'>): string | undefined {
+  return tool.served === 'as-is' ? tool.refused ?? refusedInputRoot(tool.precomputed.tool.inputSchema) : undefined
 }
 
 /** Whether a tool is served: not one left out by `onInvalid: 'drop'` or because clients refuse it as it came. */
-export function isServed(tool: Pick<CompiledUpstream, 'served' | 'precomputed'>, onInvalid: OnInvalid = 'serve'): boolean {
+export function isServed(tool: Pick<CompiledUpstream, 'served' | 'precomputed' | 'refused'>, onInvalid: OnInvalid = 'serve'): boolean {
   return tool.served !== 'as-is' || (onInvalid !== 'drop' && refusedAsListed(tool) === undefined)
 }
 
 /** What a tool falls back to, a sentence each (none for a tool compiled in every profile). */
-export function fallbacksOf(tool: Pick<CompiledUpstream, 'served' | 'reason' | 'precomputed' | 'diagnostics'>, onInvalid: OnInvalid = 'serve'): string[] {
+export function fallbacksOf(tool: Pick<CompiledUpstream, 'served' | 'reason' | 'refused' | 'precomputed' | 'diagnostics'>, onInvalid: OnInvalid = 'serve'): string[] {
   if (tool.served === 'as-is') {
     const refused = refusedAsListed(tool)
     return [`${isServed(tool, onInvalid) ? 'served as it came' : 'left out'}: ${tool.reason}${refused === undefined || tool.reason?.includes(refused) ? '' : `, and as it came clients refuse it (${refused})`}`]
