@@ -267,6 +267,16 @@ describe('a proxy over an upstream of data', () => {
     expect(upstream.calls).toEqual([{ name: 'page', arguments: { limit: 3, at: [1, 2], filter: { depth: 2 } } }, { name: 'page', arguments: { limit: 100 } }])
   })
 
+  it('a root anyOf of objects with no type: branches left open serve each other\'s keys as any value, closed ones keep their types', async () => {
+    const branches = (closed: object) => ({ anyOf: [{ properties: { id: { type: 'integer' } }, required: ['id'], ...closed }, { properties: { name: { type: 'string' } }, required: ['name'], ...closed }] })
+    const upstream = fakeUpstream([{ name: 'open', inputSchema: branches({}) as never }, { name: 'shut', inputSchema: branches({ additionalProperties: false }) as never }])
+    const { tools } = await (await clientOf(await createProxy(upstream, { log: () => {} }))).listTools()
+    const [open, shut] = tools.map(tool => tool.inputSchema as { type: string, properties: Record<string, { type: unknown }> })
+    expect(open!.type).toBe('object')
+    expect(open!.properties.id!.type).toEqual(['object', 'array', 'string', 'number', 'boolean', 'null'])
+    expect(shut!.properties).toEqual({ id: { type: 'integer' }, name: { type: 'string' } })
+  })
+
   it('an upstream schema with a $ref to a network URI still has its stringified integers repaired: ajv refused it, so the chooser chose nothing and "2" went upstream as a string', async () => {
     const upstream = fakeUpstream([{ name: 'page', inputSchema: { type: 'object', properties: { filter: { $ref: 'http://127.0.0.1:9/filter.json' }, limit: { type: 'integer' } } } }])
     const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
