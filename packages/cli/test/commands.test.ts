@@ -70,6 +70,14 @@ describe('the command table', () => {
     expect([profile.code, profile.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: --profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "gemni"'])
   })
 
+  it('proxy serves the profiles it compiles: minimal, a base profile no route serves, is refused (it was served portable with a line telling the operator to change a plugin option)', async () => {
+    const minimal = await parse(['proxy', '--profile', 'minimal', '--', 'node', 'server.js'])
+    expect([minimal.code, minimal.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: proxy serves portable, openai-strict, anthropic-strict or gemini, not "minimal"'])
+    for (const profile of ['portable', 'openai-strict', 'anthropic-strict', 'gemini'])
+      expect((await parse(['proxy', '--profile', profile, '--', 'node', 'server.js'])).code, profile).toBe(0)
+    expect(helpText(COMMANDS.proxy!, 200)).toContain('a target profile: portable, openai-strict, anthropic-strict, gemini (the one served')
+  })
+
   it('prints each command\'s usage with --help, and the list of them without a command', async () => {
     const all = await runCli(['--help'])
     for (const command of ['build', 'inspect', 'proxy', 'snapshot', 'probe'])

@@ -629,6 +629,16 @@ describe('bad input', () => {
     }), { numRuns: 1000 })
   })
 
+  it('a $ref to a network URI is never fetched (MCP 2026-07-28 forbids a server to): it reads as any value, said, in every profile', () => {
+    const schema = { type: 'object', properties: { far: { $ref: 'https://example.com/schema.json' }, n: { type: 'integer' } }, required: ['far'] } as const
+    for (const profile of ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const) {
+      const tool = compileTool({ name: 't', input: schema }, { profile, preset: 'json-schema' })
+      expect(tool.diagnostics.map(d => d.code), profile).toContain('ref-unresolved')
+      expect(JSON.stringify(tool.inputSchema), profile).not.toContain('example.com')
+    }
+    expect(accepts(flattenSchema(schema as never).schema, { far: { any: ['value'] }, n: 1 })).toBe(true)
+  })
+
   it('a `required` entry that is no string is left alone, even one that converts to no key (found by the property above)', () => {
     const value = JSON.parse('{"$ref":"","properties":{},"required":[{"toString":null}]}')
     for (const profile of ['portable', 'minimal'] as const)

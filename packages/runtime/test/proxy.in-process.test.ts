@@ -160,6 +160,12 @@ describe('what the proxy reads of an upstream', () => {
     expect(() => new Ajv2020({ strict: false, logger: false }).compile(chooserSchema(schema) as object)).not.toThrow()
   })
 
+  it('the chooser reads a $ref that points outside the schema (a network URI, another file) as any value: ajv cannot compile it, and MCP 2026-07-28 says a server must not fetch it', () => {
+    const schema = { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' }, b: { $ref: 'other.json#/x' }, c: { $ref: '#/$defs/c' } }, $defs: { c: { type: 'integer' } } }
+    expect(chooserSchema(schema)).toEqual({ type: 'object', properties: { a: {}, b: {}, c: { $ref: '#/$defs/c' } }, $defs: { c: { type: 'integer' } } })
+    expect(() => new Ajv2020({ strict: false, logger: false }).compile(chooserSchema(schema) as object)).not.toThrow()
+  })
+
   it('leaves the downstream hop\'s envelope and progress token out of what goes upstream, and keeps the rest of _meta', () => {
     expect(forwardedParams({ name: 'x', _meta: { 'progressToken': 1, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'trace': 't' } })).toEqual({ name: 'x', _meta: { trace: 't' } })
     expect(forwardedParams({ name: 'x', _meta: { progressToken: 1 } })).toEqual({ name: 'x' })
@@ -259,6 +265,24 @@ describe('a proxy over an upstream of data', () => {
     await client.callTool({ name: 'page', arguments: { limit: '3', at: [1, 2], filter: '{"depth":2}' } })
     await client.callTool({ name: 'page', arguments: { limit: '100' } })
     expect(upstream.calls).toEqual([{ name: 'page', arguments: { limit: 3, at: [1, 2], filter: { depth: 2 } } }, { name: 'page', arguments: { limit: 100 } }])
+  })
+
+  it('a root anyOf of objects with no type: branches left open serve each other\'s keys as any value, closed ones keep their types', async () => {
+    const branches = (closed: object) => ({ anyOf: [{ properties: { id: { type: 'integer' } }, required: ['id'], ...closed }, { properties: { name: { type: 'string' } }, required: ['name'], ...closed }] })
+    const upstream = fakeUpstream([{ name: 'open', inputSchema: branches({}) as never }, { name: 'shut', inputSchema: branches({ additionalProperties: false }) as never }])
+    const { tools } = await (await clientOf(await createProxy(upstream, { log: () => {} }))).listTools()
+    const [open, shut] = tools.map(tool => tool.inputSchema as { type: string, properties: Record<string, { type: unknown }> })
+    expect(open!.type).toBe('object')
+    expect(open!.properties.id!.type).toEqual(['object', 'array', 'string', 'number', 'boolean', 'null'])
+    expect(shut!.properties).toEqual({ id: { type: 'integer' }, name: { type: 'string' } })
+  })
+
+  it('an upstream schema with a $ref to a network URI still has its stringified integers repaired: ajv refused it, so the chooser chose nothing and "2" went upstream as a string', async () => {
+    const upstream = fakeUpstream([{ name: 'page', inputSchema: { type: 'object', properties: { filter: { $ref: 'http://127.0.0.1:9/filter.json' }, limit: { type: 'integer' } } } }])
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, logger: false })
+    const client = await clientOf(await createProxy(upstream, { log: () => {}, validator: schema => ajv.compile(schema) as never }))
+    await client.callTool({ name: 'page', arguments: { filter: 'x', limit: '2' } })
+    expect(upstream.calls).toEqual([{ name: 'page', arguments: { filter: 'x', limit: 2 } }])
   })
 
   it('reads every page of the upstream\'s list, and cuts a list that never ends at 100 pages, said', async () => {

@@ -112,6 +112,17 @@ describe('the search surface\'s own tools', () => {
     expect(call('openai-strict')).toBe('string')
   })
 
+  it('are the same list whatever tools the server holds, so a client\'s prompt cache holds as tools come and go (the protocol\'s client guide: one stable call_tool)', async () => {
+    const listed = async (tools: ToolDefinition[]): Promise<unknown> => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+      await createMcpServer(tools, { name: 'test', version: '1.0.0' }, { surface: 'search' }).connect(serverSide)
+      const client = new Client({ name: 'test-client', version: '1.0.0' })
+      await client.connect(clientSide)
+      return (await client.listTools()).tools
+    }
+    expect(await listed(TOOLS.slice(0, 1))).toEqual(await listed(TOOLS))
+  })
+
   it('a server with an unknown surface or an alwaysLoad of no tool fails at start-up', () => {
     expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'lean' as never })).toThrow(/surface must be "full", "search" or "auto"/)
     expect(() => createMcpServer(TOOLS, { name: 't', version: '1' }, { surface: 'search', alwaysLoad: ['nope'] })).toThrow(/alwaysLoad names no tool called "nope"/)

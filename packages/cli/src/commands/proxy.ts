@@ -4,9 +4,13 @@ import type { Callers } from '../proxy/callers-file'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
+import { TARGET_NAMES } from '@flatmcp/core/names'
 import { count, oneOf, parseOnly, profilesOf, UsageError } from './command'
 import { gatewayEntries } from './gateway-entries'
 import { readUpstreamCommand, SERVING_FLAGS, UPSTREAM_HELP } from './upstream-args'
+
+/** The profiles the proxy compiles and serves: `minimal`, a base profile an author builds with, has no route. */
+const SERVED_PROFILES: readonly string[] = ['portable', ...TARGET_NAMES]
 
 export const proxy: Command = {
   summary: 'serve any MCP server\'s tools flat, over stdio or HTTP, calls repaired and mapped back',
@@ -15,7 +19,7 @@ export const proxy: Command = {
   flatmcp proxy [options] --config FILE`,
   about: 'Runs the upstream (or reaches it over Streamable HTTP), compiles its tools and output schemas as the plugin compiles a module\'s, and serves them flat: a call\'s arguments are repaired and mapped back to what the upstream takes; everything else passes through unchanged. Over stdio by default; --http serves stateless HTTP (both protocol eras) at /mcp and /mcp/<profile>.',
   options: [
-    ...UPSTREAM_HELP.map(([flag, what]) => [flag, flag === '--profile name' ? `${what} (the one served at /mcp and over stdio; default: portable)` : what] as const),
+    ...UPSTREAM_HELP.map(([flag, what]) => [flag, flag === '--profile name' ? `a target profile: ${SERVED_PROFILES.join(', ')} (the one served at /mcp and over stdio; default: portable)` : what] as const),
     ['--artifact file', 'serve a snapshot (flatmcp snapshot\'s) without compiling at start'],
     ['--frozen', 'serve only what the snapshot holds: an upstream that lists otherwise is refused, with the command that refreshes the snapshot'],
     ['--outputs unlisted', 'list no output schema (for a server whose results miss its own)'],
@@ -85,6 +89,9 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   const profiles = profilesOf(values.profile)
   if ((profiles?.length ?? 0) > 1)
     throw new UsageError('proxy serves one --profile (with --http, every compiled profile has its own /mcp/<profile> route too)')
+  const unserved = profiles?.find(profile => !SERVED_PROFILES.includes(profile))
+  if (unserved !== undefined)
+    throw new UsageError(`proxy serves ${SERVED_PROFILES.slice(0, -1).join(', ')} or ${SERVED_PROFILES.at(-1)}, not "${unserved}"`)
   if (values.frozen && values.artifact === undefined)
     throw new UsageError('--frozen serves only what a snapshot holds: give it with --artifact file')
   if (values.host !== undefined && values.http === undefined)

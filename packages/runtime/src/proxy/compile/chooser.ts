@@ -21,12 +21,19 @@ export type Validator = (schema: object) => (value: unknown) => boolean
  */
 const COSTLY = new Set(['pattern', 'patternProperties', 'propertyNames', 'format', 'uniqueItems', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$comment'])
 
+/**
+ * A `$ref` outside the schema (a network URI, another file): no validator compiles it without fetching
+ * it, which MCP 2026-07-28 forbids a server, and a chooser that cannot be compiled chooses nothing.
+ */
+const outsideRef = (key: string, value: unknown): boolean => key === '$ref' && typeof value === 'string' && !value.startsWith('#')
+
 /** Keywords whose value maps names to subschemas (or to lists of names): their keys stay. */
 const NAMED = new Set(['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies', 'dependentRequired'])
 
 /**
- * The upstream's schema as a chooser reads it: costly keywords cut, `additionalProperties` beside a
- * cut `patternProperties` opened, and older drafts' forms as 2020-12 has them (`chooser-drafts.ts`).
+ * The upstream's schema as a chooser reads it: costly keywords cut, a `$ref` outside it read as any
+ * value, `additionalProperties` beside a cut `patternProperties` opened, and older drafts' forms as
+ * 2020-12 has them (`chooser-drafts.ts`).
  */
 export function chooserSchema(schema: unknown): unknown {
   if (Array.isArray(schema))
@@ -36,7 +43,7 @@ export function chooserSchema(schema: unknown): unknown {
   const node = as2020(schema)
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
-    if (COSTLY.has(key) || (key === 'additionalProperties' && node.patternProperties !== undefined))
+    if (COSTLY.has(key) || outsideRef(key, value) || (key === 'additionalProperties' && node.patternProperties !== undefined))
       continue
     // `properties`, `$defs` and the like hold names, not keywords: their keys stay (as own keys, `__proto__` too).
     const kept = NAMED.has(key)
