@@ -79,4 +79,13 @@ describe('a schema without references, built to cost (issue 67)', () => {
     expect(cut).toHaveLength(1000)
     expect(listed).toBeLessThanOrEqual(1)
   })
+
+  it('stays bounded where a target that is too big says a type thousands of names long', () => {
+    // A cut node took its target's `type` as written: 100 KB of schema became 90 MB.
+    const uses = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, { $ref: '#/$defs/t' }]))
+    const schema = { type: 'object', properties: uses, $defs: { t: { type: Array.from({ length: 5000 }, () => 'string') } } }
+    const { schema: written, cut } = withoutReferences(schema, 32_768)
+    expect(cut).toHaveLength(2000)
+    expect(JSON.stringify(written).length).toBeLessThanOrEqual(JSON.stringify(schema).length + 32_768 + cut.length * 120)
+  })
 })

@@ -7,7 +7,7 @@
 // answer is a description for a model to read, and the call is still checked against the real schema.
 import type { JsonSchema, JsonSchemaObject } from '../types'
 import { isSchemaObject, resolvePointer } from '../json'
-import { mapSubschemas } from '../keywords'
+import { KIND_ORDER, mapSubschemas } from '../keywords'
 
 /** Annotations a `$ref`'s siblings may set over its target's without changing what it accepts. */
 const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', '$comment'])
@@ -102,9 +102,17 @@ function decodePointer(fragment: string): string {
   }
 }
 
+/** JSON Schema's type names: a cut node takes its target's `type` only as one or a few of them (a hostile one thousands long was copied into every cut node). */
+const TYPE_NAMES: ReadonlySet<string> = new Set(KIND_ORDER)
+
+function isTypeName(name: unknown): boolean {
+  return typeof name === 'string' && TYPE_NAMES.has(name)
+}
+
 /** What stands for a `$ref` not written out: its target's `type` where it says one, and a sentence of what it was. */
 function cutNode(ref: string, why: ReferenceFree['cut'][number]['why'], target: unknown): JsonSchemaObject {
-  const type = isSchemaObject(target) && (typeof target.type === 'string' || Array.isArray(target.type)) ? { type: target.type } : {}
+  const typed = isSchemaObject(target) ? target.type : undefined
+  const type = isTypeName(typed) || (Array.isArray(typed) && typed.length <= TYPE_NAMES.size && typed.every(isTypeName)) ? { type: typed } : {}
   const name = ref.split('/').at(-1) || ref
   const said = why === 'recursive' ? `the same shape as the enclosing "${name}" (recursive; not written out again)` : why === 'budget' ? `the shape "${name}" (not written out: the answer's size bound)` : `the shape "${name}" (not in this document)`
   return { ...type, description: `As ${said}.` }
