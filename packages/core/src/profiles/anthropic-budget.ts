@@ -122,7 +122,9 @@ export interface StrictChoice {
  * budget and Anthropic's documented limits (20 tools, 24 optional, 16 union parameters). A tool that
  * does not fit is passed over, and a smaller one after it may still fit.
  */
-export function chooseStrict(list: readonly BudgetedTool[], budget: number = DEFAULT_STRICT_BUDGET): StrictChoice {
+export function chooseStrict(list: readonly BudgetedTool[], given: number = DEFAULT_STRICT_BUDGET): StrictChoice {
+  // A budget that is no number (NaN, text) compares false with every sum, which kept every tool strict: read as none.
+  const budget = typeof given === 'number' && given >= 0 ? given : 0
   const tools = list.map(tool => ({ name: tool.name, cost: grammarCost(tool.schema), gain: strictGain(tool.schema), limits: anthropicCost(tool.schema), strict: false, reason: undefined as string | undefined }))
   const order = tools.map((_, i) => i).sort((a, b) => tools[b]!.gain - tools[a]!.gain || tools[a]!.cost.points - tools[b]!.cost.points || a - b)
   const sum = { points: 0, tools: 0, optional: 0, unions: 0 }
