@@ -139,6 +139,22 @@ describe('every served tool has an object root a client takes, in every profile 
     expect(broken(below)).toHaveLength(1)
   })
 
+  it('a root union\'s branch that is a $ref, a union or true, saying no type, is read for objects too: the tool is served, and takes what it took', () => {
+    // Such a branch was passed over, so the union kept no object root and the tool was left out.
+    const schemas = [
+      { anyOf: [{ $ref: '#/$defs/a' }, { properties: { b: { type: 'string' } }, required: ['b'] }], $defs: { a: { properties: { a: { type: 'string' } }, required: ['a'] } } },
+      { oneOf: [{ anyOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] }, { properties: { c: { type: 'number' } }, required: ['c'] }] },
+      { anyOf: [true, { properties: { a: { type: 'string' } }, required: ['a'] }] },
+    ]
+    for (const inputSchema of schemas) {
+      const result = compiled({ name: 't', inputSchema } as never)
+      expect(result.served, JSON.stringify(inputSchema)).toBe('compiled')
+      expect(servedForms({ name: 't', inputSchema } as never).flatMap(form => broken(form.schema))).toEqual([])
+      for (const value of [{ a: 'x' }, { b: 'y' }, { c: 1 }, { z: null }].filter(value => rejectedBy(inputSchema, value).length === 0))
+        expect(rejectedBy(result.precomputed.tool.inputSchema, value), JSON.stringify(value)).toEqual([])
+    }
+  })
+
   it('a schema that takes no object is left out, never passed through', () => {
     expect(servedForms({ name: 't', inputSchema: { type: 'array' } } as never)).toEqual([])
     expect(servedForms({ name: 't', inputSchema: { type: 'string', anyOf: [{ minLength: 1 }] } } as never)).toEqual([])

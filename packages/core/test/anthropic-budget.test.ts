@@ -42,6 +42,23 @@ describe('the grammar budget', () => {
     expect(chooseStrict(knowledgeBase, 0).tools.some(tool => tool.strict)).toBe(false)
   })
 
+  it('keeps nothing strict for a budget that is no number (a library caller\'s NaN or text), as for none', () => {
+    // Every comparison with NaN is false, so such a budget kept every tool strict: the list Anthropic refuses.
+    for (const budget of [Number.NaN, 'many' as unknown as number, -1]) {
+      const choice = chooseStrict(knowledgeBase, budget)
+      expect(choice.tools.some(tool => tool.strict), String(budget)).toBe(false)
+      expect(choice.spent).toBe(0)
+    }
+  })
+
+  it('chooses the same tools however the upstream orders its list', () => {
+    // Ties went to the list's order, so a server that reorders its list on each change flipped tools between strict and not.
+    const alike = Array.from({ length: 6 }, (_, i) => ({ ...time, name: `t${i}` }))
+    const strictOf = (list: BudgetedTool[]): string[] => chooseStrict(list, 20).tools.filter(tool => tool.strict).map(tool => tool.name).sort()
+    expect(strictOf(alike).length).toBeGreaterThan(0)
+    expect(strictOf([...alike].reverse())).toEqual(strictOf(alike))
+  })
+
   it('keeps to the documented 20 strict tools whatever the budget', () => {
     const many = Array.from({ length: 25 }, (_, i) => ({ ...time, name: `t${i}` }))
     expect(chooseStrict(many, 10_000).tools.filter(tool => tool.strict)).toHaveLength(20)

@@ -67,3 +67,25 @@ describe('a schema without references', () => {
     expect(withoutReferences(schema, 32_768)).toEqual({ schema, cut: [] })
   })
 })
+
+describe('a schema without references, built to cost (issue 67)', () => {
+  it('measures a big target once, and no further than the budget, however many $refs name it', () => {
+    // Each $ref's target was written as JSON to learn its size: 3,000 $refs to a 280 KB shape took 5 s.
+    let listed = 0
+    const keys = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, { type: 'string', description: 'A key among many.' }]))
+    const properties = new Proxy(keys, { ownKeys: (target) => { listed++; return Reflect.ownKeys(target) } })
+    const uses = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`p${i}`, { $ref: '#/$defs/big' }]))
+    const { cut } = withoutReferences({ type: 'object', properties: uses, $defs: { big: { type: 'object', properties } } }, 32_768)
+    expect(cut).toHaveLength(1000)
+    expect(listed).toBeLessThanOrEqual(1)
+  })
+
+  it('stays bounded where a target that is too big says a type thousands of names long', () => {
+    // A cut node took its target's `type` as written: 100 KB of schema became 90 MB.
+    const uses = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, { $ref: '#/$defs/t' }]))
+    const schema = { type: 'object', properties: uses, $defs: { t: { type: Array.from({ length: 5000 }, () => 'string') } } }
+    const { schema: written, cut } = withoutReferences(schema, 32_768)
+    expect(cut).toHaveLength(2000)
+    expect(JSON.stringify(written).length).toBeLessThanOrEqual(JSON.stringify(schema).length + 32_768 + cut.length * 120)
+  })
+})

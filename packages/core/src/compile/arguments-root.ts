@@ -37,11 +37,13 @@ export function argumentsRoot(schema: JsonSchemaObject): { schema: JsonSchemaObj
   const union = (['anyOf', 'oneOf'] as const).find(keyword => Array.isArray(root[keyword]))
   const types = [root.type ?? []].flat()
   if (union !== undefined && root.type === undefined) {
+    // A `$ref` or a union in the branch is read beside `type` (they narrow it to the objects they take),
+    // and a `true` branch is any object.
     root[union] = (root[union] as unknown[]).map((branch, i) => {
-      if (!isSchemaObject(branch) || branch.type !== undefined || typeof branch.$ref === 'string' || isUnion(branch))
+      if (branch !== true && (!isSchemaObject(branch) || branch.type !== undefined))
         return branch
       readings.push({ path: childPointer('', union, i, 'type'), message: 'a branch of the root union that says no type read as an object: a client\'s arguments are always one' })
-      return { ...branch, type: 'object' }
+      return { ...(isSchemaObject(branch) ? branch : {}), type: 'object' }
     })
   }
   else if (root.type !== 'object' && (types.length === 0 || types.includes('object'))) {
@@ -49,8 +51,4 @@ export function argumentsRoot(schema: JsonSchemaObject): { schema: JsonSchemaObj
     root.type = 'object'
   }
   return { schema: root, readings }
-}
-
-function isUnion(schema: JsonSchemaObject): boolean {
-  return Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)
 }

@@ -108,6 +108,10 @@ export interface BudgetedTool {
   schema: JsonSchemaObject
 }
 
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
 /** Which tools of a list keep strict, each one's cost and gain, and why each other one does not. */
 export interface StrictChoice {
   budget: number
@@ -118,13 +122,15 @@ export interface StrictChoice {
 
 /**
  * Chooses the tools that keep strict: the most gain first (a tool strictness helps most), the
- * cheaper of two that gain alike, then the list's order; each taken while the list stays within the
+ * cheaper of two that gain alike, then by name (not the list's order, which a server may change at will); each taken while the list stays within the
  * budget and Anthropic's documented limits (20 tools, 24 optional, 16 union parameters). A tool that
  * does not fit is passed over, and a smaller one after it may still fit.
  */
-export function chooseStrict(list: readonly BudgetedTool[], budget: number = DEFAULT_STRICT_BUDGET): StrictChoice {
+export function chooseStrict(list: readonly BudgetedTool[], given: number = DEFAULT_STRICT_BUDGET): StrictChoice {
+  // A budget that is no number (NaN, text) compares false with every sum, which kept every tool strict: read as none.
+  const budget = typeof given === 'number' && given >= 0 ? given : 0
   const tools = list.map(tool => ({ name: tool.name, cost: grammarCost(tool.schema), gain: strictGain(tool.schema), limits: anthropicCost(tool.schema), strict: false, reason: undefined as string | undefined }))
-  const order = tools.map((_, i) => i).sort((a, b) => tools[b]!.gain - tools[a]!.gain || tools[a]!.cost.points - tools[b]!.cost.points || a - b)
+  const order = tools.map((_, i) => i).sort((a, b) => tools[b]!.gain - tools[a]!.gain || tools[a]!.cost.points - tools[b]!.cost.points || byName(tools[a]!.name, tools[b]!.name) || a - b)
   const sum = { points: 0, tools: 0, optional: 0, unions: 0 }
   for (const i of order) {
     const tool = tools[i]!
