@@ -34,6 +34,20 @@ async function legacyClient(answer?: Answer, flags: string[] = []): Promise<Clie
   return client
 }
 
+/** An SDK 2.x client of the proxy over stdio in the 2026-07-28 era that answers no round itself: each round comes back to the test. */
+async function manualClient(): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'manual', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } })
+  await client.connect(new StdioClientTransportV2({ command: process.execPath, args: PROXY, cwd: ROOT, stderr: 'pipe' }))
+  opened.push(client)
+  return client
+}
+
+type Round = Result & { resultType?: string, inputRequests?: Record<string, unknown>, requestState?: string }
+
+/** One round of a call: its result, or the questions it asks and the state to call again with. */
+const round = async (client: ClientV2, params: Record<string, unknown>): Promise<Round> =>
+  await (client.callTool as (params: unknown, options: unknown) => Promise<Round>)(params, { allowInputRequired: true, timeout: 10_000 })
+
 const call = async (client: Client | ClientV2, name: string, args: Record<string, unknown> = {}): Promise<Result> =>
   await (client.callTool as (params: unknown) => Promise<Result>)({ name, arguments: args })
 
@@ -107,6 +121,21 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
 })
 
 describe('a question goes only to the caller of the call that asked it', () => {
+  it('over stdio, a 2026-07-28 client with two calls in flight is asked each question in the rounds of the call that asked it, not the newest', async () => {
+    const client = await manualClient()
+    // A's call asks once B's call, sent after it, is waiting too: the newest call waiting is B's.
+    const a = round(client, { name: 'later', arguments: { question: 'for A only', ms: 1000 } })
+    await new Promise(resolve => setTimeout(resolve, 200))
+    const b = round(client, { name: 'wait', arguments: { ms: 2000 } })
+    const asked = await a
+    expect(asked.resultType).toBe('input_required')
+    const [key, question] = Object.entries(asked.inputRequests!)[0]!
+    expect((question as { params: { message: string } }).params.message).toBe('for A only')
+    expect(await b).toMatchObject({ content: [{ text: 'waited' }] })
+    const answered = await round(client, { name: 'later', arguments: { question: 'for A only', ms: 1000 }, inputResponses: { [key]: { action: 'accept', content: { name: 'Ann' } } }, requestState: asked.requestState })
+    expect(answered).toMatchObject({ content: [{ text: '{"name":"Ann"}' }] })
+  })
+
   it('over --http, where no client keeps a session, a hostile server\'s question reaches no client: its call fails naming it, another caller\'s newer call is untouched', async () => {
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--env', 'ASKS_ANYWAY=1', ...PROXY.slice(2)], ROOT)
     opened.push(served)
