@@ -136,6 +136,22 @@ describe('a question goes only to the caller of the call that asked it', () => {
     expect(answered).toMatchObject({ content: [{ text: '{"name":"Ann"}' }] })
   })
 
+  it('a 2026-07-28 client calling again with a made-up or spent requestState starts a call of its own: its answers reach no question asked', async () => {
+    const client = await manualClient()
+    const confirm = { name: 'confirm', arguments: { question: 'Who are you?' } }
+    const asked = await round(client, confirm)
+    expect(asked.resultType).toBe('input_required')
+    const mallory = { q0: { action: 'accept', content: { name: 'Mallory' } } }
+    // A state the proxy never gave, shaped as its own are: the call is made anew and asks again.
+    const madeUp = await round(client, { ...confirm, inputResponses: mallory, requestState: `q1:${crypto.randomUUID()}` })
+    expect(madeUp.resultType).toBe('input_required')
+    expect(madeUp.requestState).not.toBe(asked.requestState)
+    // The question first asked still waits for its own caller, whose answer completes it.
+    expect(await round(client, { ...confirm, inputResponses: { q0: { action: 'accept', content: { name: 'Ada' } } }, requestState: asked.requestState })).toMatchObject({ content: [{ text: '{"action":"accept","content":{"name":"Ada"}}' }] })
+    // A state answered once is spent: calling again with it starts anew.
+    expect((await round(client, { ...confirm, inputResponses: mallory, requestState: asked.requestState })).resultType).toBe('input_required')
+  })
+
   it('over --http, where no client keeps a session, a hostile server\'s question reaches no client: its call fails naming it, another caller\'s newer call is untouched', async () => {
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--env', 'ASKS_ANYWAY=1', ...PROXY.slice(2)], ROOT)
     opened.push(served)
