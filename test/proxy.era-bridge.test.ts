@@ -105,8 +105,13 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
     expect(huge.isError).toBe(true)
     expect(huge.content[0]!.text).toContain('a question over 10 MiB, which is not passed on')
     expect(asked).toBe(64)
-    // 64 rounds of pester and one of huge, and the proxy still answers.
-    expect((await call(client, 'rounds')).content[0]!.text).toBe('66')
+    // The limit counts bytes: 6 Mi characters of two bytes each are 12 MiB.
+    const wide = await call(client, 'wide')
+    expect(wide.isError).toBe(true)
+    expect(wide.content[0]!.text).toContain('a question over 10 MiB, which is not passed on')
+    expect(asked).toBe(64)
+    // 64 rounds of pester, one of huge and one of wide, and the proxy still answers.
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('67')
   })
 
   it('a question never answered ends its call within the time limit with a tool error naming it; an answer to nothing asked is ignored', async () => {

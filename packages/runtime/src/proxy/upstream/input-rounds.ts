@@ -3,8 +3,8 @@
 // rounds itself, each question asked of the client behind it by the handler a 2025 server's own
 // request would reach (a 2025 session gets `elicitation/create`; a 2026-07-28 client, the rounds of
 // its own call), so a client of either era is asked in its own. Bounded as a flatmcp server's own
-// rounds are: at most `MAX_ANSWERS` questions and rounds a call, no question longer than a message
-// the proxy reads from a client, each answered within the call's time limit; else the call fails
+// rounds are: at most `MAX_ANSWERS` questions and rounds a call, no question longer (in bytes) than a
+// message the proxy reads from a client, each answered within the call's time limit; else the call fails
 // naming the question (`UnansweredQuestion`, a tool error for a tool call).
 import type { AskedContext, Message } from './upstream'
 import { MAX_ANSWERS } from '../../elicit/replay'
@@ -26,6 +26,9 @@ export class UnansweredQuestion extends Error {
 /** Whether a 2026-07-28 answer asks its client first. */
 export const asksFirst = (result: unknown): result is { inputRequests?: unknown, requestState?: unknown } =>
   isObject(result) && result.resultType === 'input_required'
+
+/** How many bytes `value` takes as JSON in UTF-8: what the message carrying it takes. */
+const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value) ?? '').byteLength
 
 /** What a question asks, for a line about it: its method and the start of its message. */
 function named(key: string, request: unknown): string {
@@ -49,7 +52,7 @@ async function answer(key: string, request: unknown, options: RoundsOptions, sig
   const { method, params } = isObject(request) ? request : {}
   if (typeof method !== 'string' || !QUESTIONS.has(method))
     throw new UnansweredQuestion(`The server behind this proxy asked ${named(key, request)}, which is no question MCP 2026-07-28 lets a server ask; the call was not completed.`)
-  if (JSON.stringify(request).length > DEFAULT_MAX_MESSAGE_BYTES)
+  if (jsonBytes(request) > DEFAULT_MAX_MESSAGE_BYTES)
     throw new UnansweredQuestion(`The server behind this proxy asked ${named(key, request)}, a question over ${DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024} MiB, which is not passed on; the call was not completed.`)
   let failure = 'no answer came in time'
   const asked = options.ask({ method, ...(isObject(params) ? { params } : {}) }, { mcpReq: { signal } }).catch((error: unknown) => {
