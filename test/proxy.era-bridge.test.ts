@@ -91,7 +91,7 @@ describe('flatmcp proxy bridges a 2026-07-28-only server\'s questions to a clien
 })
 
 describe('the era bridge is bounded: neither a hostile server nor a client stalls or stops the proxy', () => {
-  it('a server asking round after round is stopped at 64 questions, a question over 10 MiB is not passed on, and the proxy serves on', async () => {
+  it('a server asking round after round is stopped at 64 questions, a question or round state over 10 MiB is not passed on, and the proxy serves on', async () => {
     let asked = 0
     const client = await legacyClient(async () => {
       asked++
@@ -110,8 +110,13 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
     expect(wide.isError).toBe(true)
     expect(wide.content[0]!.text).toContain('a question over 10 MiB, which is not passed on')
     expect(asked).toBe(64)
-    // 64 rounds of pester, one of huge and one of wide, and the proxy still answers.
-    expect((await call(client, 'rounds')).content[0]!.text).toBe('67')
+    // A round state is held while the client answers and sent back: bounded as a question is.
+    const bloated = await call(client, 'bloat')
+    expect(bloated.isError).toBe(true)
+    expect(bloated.content[0]!.text).toContain('a round state (requestState) over 10 MiB, which is not kept')
+    expect(asked).toBe(64)
+    // 64 rounds of pester, one each of huge, wide and bloat, and the proxy still answers.
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('68')
   })
 
   it('a question never answered ends its call within the time limit with a tool error naming it; an answer to nothing asked is ignored', async () => {

@@ -3,8 +3,8 @@
 // rounds itself, each question asked of the client behind it by the handler a 2025 server's own
 // request would reach (a 2025 session gets `elicitation/create`; a 2026-07-28 client, the rounds of
 // its own call), so a client of either era is asked in its own. Bounded as a flatmcp server's own
-// rounds are: at most `MAX_ANSWERS` questions and rounds a call, no question longer (in bytes) than a
-// message the proxy reads from a client, each answered within the call's time limit; else the call fails
+// rounds are: at most `MAX_ANSWERS` questions and rounds a call, no question nor round state longer
+// (in bytes) than a message the proxy reads from a client, each answered within the call's time limit; else the call fails
 // naming the question (`UnansweredQuestion`, a tool error for a tool call).
 import type { AskedContext, Message } from './upstream'
 import { MAX_ANSWERS } from '../../elicit/replay'
@@ -75,6 +75,9 @@ export async function answerRounds(first: { inputRequests?: unknown, requestStat
     if (round > MAX_ANSWERS || asked > MAX_ANSWERS)
       throw new UnansweredQuestion(`The server behind this proxy went on asking past ${MAX_ANSWERS} questions (or rounds) in one call${requests[0] ? `, the last ${named(...requests[0])}` : ''}; the call was not completed.`)
     const { requestState } = result
+    // Held while the client answers and sent back each round: bounded as a question is.
+    if (requestState !== undefined && jsonBytes(requestState) > DEFAULT_MAX_MESSAGE_BYTES)
+      throw new UnansweredQuestion(`The server behind this proxy kept a round state (requestState) over ${DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024} MiB, which is not kept${requests[0] ? `, asking ${named(...requests[0])}` : ''}; the call was not completed.`)
     // One question at a time: a client asked in the rounds of its own call answers one a round.
     const controller = new AbortController()
     const abort = (): void => controller.abort()
