@@ -119,6 +119,24 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
     expect((await call(client, 'rounds')).content[0]!.text).toBe('68')
   })
 
+  it('rounds that ask nothing are paced as the SDK paces them and stopped after 10: a server asking only to be called again spins no core, and other calls are served meanwhile', async () => {
+    const client = await legacyClient(async () => ({ action: 'accept', content: { name: 'Ada' } }))
+    let done = false
+    const spun = call(client, 'spin').finally(() => {
+      done = true
+    })
+    // Other calls are served while it goes on, and find it still going after two rounds.
+    let rounds = 0
+    while (rounds < 2)
+      rounds = Number((await call(client, 'rounds')).content[0]!.text)
+    expect(done).toBe(false)
+    const result = await spun
+    expect(result.isError).toBe(true)
+    expect(result.content[0]!.text).toContain('went on past 10 rounds that asked nothing but to be called again in one call')
+    // Its first answer and 10 rounds more, not 64.
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('11')
+  })
+
   it('a question never answered ends its call within the time limit with a tool error naming it; an answer to nothing asked is ignored', async () => {
     const client = await legacyClient(() => new Promise(() => {}), ['--timeout', '1000'])
     const result = await call(client, 'confirm', { question: 'Anyone there?' })

@@ -15,6 +15,14 @@ import { within } from '../../util/wait'
 /** The questions 2026-07-28 lets a server ask in its rounds. */
 const QUESTIONS: ReadonlySet<string> = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list'])
 
+/**
+ * A round that asks nothing, only to be called again (a server shedding load), is made again after
+ * the pause the MCP SDK's client makes, and a call takes at most as many as that client takes rounds
+ * in all: nothing else slows such rounds, so a server could otherwise keep the proxy busy for nothing.
+ */
+export const IDLE_ROUND_MS = 250
+export const MAX_IDLE_ROUNDS = 10
+
 /** A call whose server's question was not answered: said to the client as a tool error. */
 export class UnansweredQuestion extends Error {
   constructor(message: string) {
@@ -69,15 +77,23 @@ async function answer(key: string, request: unknown, options: RoundsOptions, sig
 export async function answerRounds(first: { inputRequests?: unknown, requestState?: unknown }, options: RoundsOptions): Promise<unknown> {
   let result: unknown = first
   let asked = 0
+  let idle = 0
   for (let round = 1; asksFirst(result); round++) {
     const requests = isObject(result.inputRequests) ? Object.entries(result.inputRequests) : []
     asked += requests.length
+    if (requests.length === 0 && ++idle > MAX_IDLE_ROUNDS)
+      throw new UnansweredQuestion(`The server behind this proxy went on past ${MAX_IDLE_ROUNDS} rounds that asked nothing but to be called again in one call; the call was not completed.`)
     if (round > MAX_ANSWERS || asked > MAX_ANSWERS)
       throw new UnansweredQuestion(`The server behind this proxy went on asking past ${MAX_ANSWERS} questions (or rounds) in one call${requests[0] ? `, the last ${named(...requests[0])}` : ''}; the call was not completed.`)
     const { requestState } = result
     // Held while the client answers and sent back each round: bounded as a question is.
     if (requestState !== undefined && jsonBytes(requestState) > DEFAULT_MAX_MESSAGE_BYTES)
       throw new UnansweredQuestion(`The server behind this proxy kept a round state (requestState) over ${DEFAULT_MAX_MESSAGE_BYTES / 1024 / 1024} MiB, which is not kept${requests[0] ? `, asking ${named(...requests[0])}` : ''}; the call was not completed.`)
+    // A round that asks nothing is paced (IDLE_ROUND_MS).
+    if (requests.length === 0) {
+      await within(new Promise(() => {}), IDLE_ROUND_MS, options.signal)
+      options.signal?.throwIfAborted()
+    }
     // One question at a time: a client asked in the rounds of its own call answers one a round.
     const controller = new AbortController()
     const abort = (): void => controller.abort()
