@@ -34,6 +34,20 @@ async function legacyClient(answer?: Answer, flags: string[] = []): Promise<Clie
   return client
 }
 
+/** An SDK 2.x client of the proxy over stdio in the 2026-07-28 era that answers no round itself: each round comes back to the test. */
+async function manualClient(): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'manual', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } })
+  await client.connect(new StdioClientTransportV2({ command: process.execPath, args: PROXY, cwd: ROOT, stderr: 'pipe' }))
+  opened.push(client)
+  return client
+}
+
+type Round = Result & { resultType?: string, inputRequests?: Record<string, unknown>, requestState?: string }
+
+/** One round of a call: its result, or the questions it asks and the state to call again with. */
+const round = async (client: ClientV2, params: Record<string, unknown>): Promise<Round> =>
+  await (client.callTool as (params: unknown, options: unknown) => Promise<Round>)(params, { allowInputRequired: true, timeout: 10_000 })
+
 const call = async (client: Client | ClientV2, name: string, args: Record<string, unknown> = {}): Promise<Result> =>
   await (client.callTool as (params: unknown) => Promise<Result>)({ name, arguments: args })
 
@@ -77,7 +91,7 @@ describe('flatmcp proxy bridges a 2026-07-28-only server\'s questions to a clien
 })
 
 describe('the era bridge is bounded: neither a hostile server nor a client stalls or stops the proxy', () => {
-  it('a server asking round after round is stopped at 64 questions, a question over 10 MiB is not passed on, and the proxy serves on', async () => {
+  it('a server asking round after round is stopped at 64 questions, a question or round state over 10 MiB is not passed on, and the proxy serves on', async () => {
     let asked = 0
     const client = await legacyClient(async () => {
       asked++
@@ -91,8 +105,36 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
     expect(huge.isError).toBe(true)
     expect(huge.content[0]!.text).toContain('a question over 10 MiB, which is not passed on')
     expect(asked).toBe(64)
-    // 64 rounds of pester and one of huge, and the proxy still answers.
-    expect((await call(client, 'rounds')).content[0]!.text).toBe('66')
+    // The limit counts bytes: 6 Mi characters of two bytes each are 12 MiB.
+    const wide = await call(client, 'wide')
+    expect(wide.isError).toBe(true)
+    expect(wide.content[0]!.text).toContain('a question over 10 MiB, which is not passed on')
+    expect(asked).toBe(64)
+    // A round state is held while the client answers and sent back: bounded as a question is.
+    const bloated = await call(client, 'bloat')
+    expect(bloated.isError).toBe(true)
+    expect(bloated.content[0]!.text).toContain('a round state (requestState) over 10 MiB, which is not kept')
+    expect(asked).toBe(64)
+    // 64 rounds of pester, one each of huge, wide and bloat, and the proxy still answers.
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('68')
+  })
+
+  it('rounds that ask nothing are paced as the SDK paces them and stopped after 10: a server asking only to be called again spins no core, and other calls are served meanwhile', async () => {
+    const client = await legacyClient(async () => ({ action: 'accept', content: { name: 'Ada' } }))
+    let done = false
+    const spun = call(client, 'spin').finally(() => {
+      done = true
+    })
+    // Other calls are served while it goes on, and find it still going after two rounds.
+    let rounds = 0
+    while (rounds < 2)
+      rounds = Number((await call(client, 'rounds')).content[0]!.text)
+    expect(done).toBe(false)
+    const result = await spun
+    expect(result.isError).toBe(true)
+    expect(result.content[0]!.text).toContain('went on past 10 rounds that asked nothing but to be called again in one call')
+    // Its first answer and 10 rounds more, not 64.
+    expect((await call(client, 'rounds')).content[0]!.text).toBe('11')
   })
 
   it('a question never answered ends its call within the time limit with a tool error naming it; an answer to nothing asked is ignored', async () => {
@@ -107,6 +149,37 @@ describe('the era bridge is bounded: neither a hostile server nor a client stall
 })
 
 describe('a question goes only to the caller of the call that asked it', () => {
+  it('over stdio, a 2026-07-28 client with two calls in flight is asked each question in the rounds of the call that asked it, not the newest', async () => {
+    const client = await manualClient()
+    // A's call asks once B's call, sent after it, is waiting too: the newest call waiting is B's.
+    const a = round(client, { name: 'later', arguments: { question: 'for A only', ms: 1000 } })
+    await new Promise(resolve => setTimeout(resolve, 200))
+    const b = round(client, { name: 'wait', arguments: { ms: 2000 } })
+    const asked = await a
+    expect(asked.resultType).toBe('input_required')
+    const [key, question] = Object.entries(asked.inputRequests!)[0]!
+    expect((question as { params: { message: string } }).params.message).toBe('for A only')
+    expect(await b).toMatchObject({ content: [{ text: 'waited' }] })
+    const answered = await round(client, { name: 'later', arguments: { question: 'for A only', ms: 1000 }, inputResponses: { [key]: { action: 'accept', content: { name: 'Ann' } } }, requestState: asked.requestState })
+    expect(answered).toMatchObject({ content: [{ text: '{"name":"Ann"}' }] })
+  })
+
+  it('a 2026-07-28 client calling again with a made-up or spent requestState starts a call of its own: its answers reach no question asked', async () => {
+    const client = await manualClient()
+    const confirm = { name: 'confirm', arguments: { question: 'Who are you?' } }
+    const asked = await round(client, confirm)
+    expect(asked.resultType).toBe('input_required')
+    const mallory = { q0: { action: 'accept', content: { name: 'Mallory' } } }
+    // A state the proxy never gave, shaped as its own are: the call is made anew and asks again.
+    const madeUp = await round(client, { ...confirm, inputResponses: mallory, requestState: `q1:${crypto.randomUUID()}` })
+    expect(madeUp.resultType).toBe('input_required')
+    expect(madeUp.requestState).not.toBe(asked.requestState)
+    // The question first asked still waits for its own caller, whose answer completes it.
+    expect(await round(client, { ...confirm, inputResponses: { q0: { action: 'accept', content: { name: 'Ada' } } }, requestState: asked.requestState })).toMatchObject({ content: [{ text: '{"action":"accept","content":{"name":"Ada"}}' }] })
+    // A state answered once is spent: calling again with it starts anew.
+    expect((await round(client, { ...confirm, inputResponses: mallory, requestState: asked.requestState })).resultType).toBe('input_required')
+  })
+
   it('over --http, where no client keeps a session, a hostile server\'s question reaches no client: its call fails naming it, another caller\'s newer call is untouched', async () => {
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--env', 'ASKS_ANYWAY=1', ...PROXY.slice(2)], ROOT)
     opened.push(served)

@@ -1,7 +1,8 @@
 // A server on the real SDK 2.x that speaks only MCP 2026-07-28 and asks its client in the rounds of
 // its calls (`input_required`), for the proxy's bridge between eras: `tsx test/support/rounds-upstream.ts`.
 // `confirm` asks one form and says the answer; `pester` asks a new form every round, for ever; `huge`
-// asks a form whose message is 11 MiB; `later` asks as `confirm` does once `ms` have passed, and `wait`
+// asks a form whose message is 11 MiB, `wide` one of 6 Mi characters that take 12 MiB in UTF-8;
+// `bloat` asks a form with a requestState of 11 MiB; `spin` asks nothing but to be called again, for ever; `later` asks as `confirm` does once `ms` have passed, and `wait`
 // answers `waited` once they have (two calls in flight at once); `rounds` says how many rounds its calls took so far.
 import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
@@ -31,6 +32,18 @@ function makeServer(): McpServer {
   server.registerTool('huge', { description: 'Asks a question of 11 MiB.', inputSchema: z.object({}) }, () => {
     state.rounds++
     return inputRequired({ inputRequests: { big: inputRequired.elicit({ message: 'x'.repeat(11 * 1024 * 1024), requestedSchema: nameForm }) } }) as never
+  })
+  server.registerTool('wide', { description: 'Asks a question of 6 Mi two-byte characters.', inputSchema: z.object({}) }, () => {
+    state.rounds++
+    return inputRequired({ inputRequests: { wide: inputRequired.elicit({ message: 'é'.repeat(6 * 1024 * 1024), requestedSchema: nameForm }) } }) as never
+  })
+  server.registerTool('bloat', { description: 'Asks a question with a round state of 11 MiB.', inputSchema: z.object({}) }, () => {
+    state.rounds++
+    return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Who?', requestedSchema: nameForm }) }, requestState: 's'.repeat(11 * 1024 * 1024) }) as never
+  })
+  server.registerTool('spin', { description: 'Asks only to be called again with a new state, for ever.', inputSchema: z.object({}) }, (_input, ctx) => {
+    state.rounds++
+    return inputRequired({ requestState: String(Number(ctx.mcpReq.requestState() ?? 0) + 1) }) as never
   })
   server.registerTool('later', { description: 'Asks for a name after a pause, and says it.', inputSchema: z.object({ question: z.string(), ms: z.number() }) }, async ({ question, ms }, ctx) => {
     const answer = (ctx.mcpReq.inputResponses as Record<string, { content?: unknown }> | undefined)?.name

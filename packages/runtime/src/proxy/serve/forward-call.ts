@@ -86,13 +86,13 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
     const meta = traced ? traced.meta : context.meta
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
     // outlives the round that sent it (that round's signal), so only its time limit bounds it.
-    const send = (signal?: AbortSignal, routedTo?: (server: string) => void): Promise<unknown> => upstream.request(
+    const send = (signal?: AbortSignal, routedTo?: (server: string) => void, asking?: object): Promise<unknown> => upstream.request(
       { method: 'tools/call', params: { ...forwardedParams(meta === undefined ? undefined : { _meta: meta }), name, arguments: overriddenArguments(input, options.fixed(name), options.hidden(name)) as Record<string, unknown> } },
       ANY_RESULT,
-      { ...timing, ...(signal ? { signal } : {}), ...(routedTo ? { routedTo } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
+      { ...timing, ...(signal ? { signal } : {}), ...(routedTo ? { routedTo } : {}), ...(asking ? { asking } : {}), ...(relayed ? { onprogress: relayed.onprogress } : {}) },
     )
     try {
-      const result = context.rounds ? await questions.call(context.rounds, routedTo => send(undefined, routedTo)) : await send(context.signal)
+      const result = context.rounds ? await questions.call(context.rounds, (routedTo, asking) => send(undefined, routedTo, asking)) : await send(context.signal)
       await relayed?.sent()
       // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
       if (!isToolResult(result)) {

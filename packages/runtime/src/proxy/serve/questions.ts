@@ -17,6 +17,8 @@ interface Question {
   request: InputRequest
   /** Behind a gateway: the server that asks. */
   asker?: string
+  /** A 2026-07-28 server's question in a call's rounds: that call, the only one that may ask it. */
+  of?: object
   answer: (result: unknown) => void
   refuse: (error: Error) => void
 }
@@ -49,13 +51,14 @@ export interface QuestionBridge {
    * through the call now waiting, else at the next call (behind a gateway, of that server's calls
    * only). Settles with the client's answer (or a refusal after `timeoutMs`).
    */
-  ask: (request: InputRequest, signal?: AbortSignal, asker?: string) => Promise<unknown>
+  ask: (request: InputRequest, signal?: AbortSignal, asker?: string, asking?: object) => Promise<unknown>
   /**
    * Runs one round of a call: answers what the last round asked (`rounds`), sends the call upstream
    * (`send`, once across rounds), and gives its result, or throws `InputRequired` with the next
-   * questions the upstream asks meanwhile. `send` names the server the call went to, behind a gateway.
+   * questions the upstream asks meanwhile. `send` names the server the call went to, behind a gateway,
+   * and is given the call's token, which a question asked in its upstream rounds carries (`ask`'s `asking`).
    */
-  call: (rounds: InputRounds, send: (routedTo: (server: string) => void) => Promise<unknown>) => Promise<unknown>
+  call: (rounds: InputRounds, send: (routedTo: (server: string) => void, asking: object) => Promise<unknown>) => Promise<unknown>
 }
 
 /** A call whose client came back: each question its last round asked answered with the client's response, or refused. */
@@ -70,8 +73,11 @@ function answerRound(call: Call, responses: Record<string, unknown> | undefined)
   }
 }
 
-/** Whether `call` may ask `question`: any call, a single upstream's; behind a gateway, a call to the server that asks. */
-const asksOf = (call: Call, question: Question): boolean => question.asker === undefined || call.to === question.asker
+/**
+ * Whether `call` may ask `question`: any call, a single upstream's; behind a gateway, a call to the
+ * server that asks; one asked in a call's upstream rounds, that call only.
+ */
+const asksOf = (call: Call, question: Question): boolean => (question.asker === undefined || call.to === question.asker) && (question.of === undefined || question.of === call)
 
 /** The queued questions `call` may ask, taken from the queue. */
 function takenBy(queued: Question[], call: Call): Question[] {
@@ -103,7 +109,7 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
   const waiting: Call[] = []
   let next = 0
 
-  const ask = (request: InputRequest, signal?: AbortSignal, asker?: string): Promise<unknown> => new Promise((resolve, reject) => {
+  const ask = (request: InputRequest, signal?: AbortSignal, asker?: string, asking?: object): Promise<unknown> => new Promise((resolve, reject) => {
     // Behind a gateway, a server none of whose calls is in rounds has nowhere to ask.
     if (asker !== undefined && ![...waiting, ...calls.values()].some(call => call.to === asker)) {
       reject(outsideCalls(asker, request.method))
@@ -115,7 +121,7 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
       fn(value)
     }
     const refuse = settle(reject)
-    const question: Question = { request, answer: settle(resolve), refuse, ...(asker === undefined ? {} : { asker }) }
+    const question: Question = { request, answer: settle(resolve), refuse, ...(asker === undefined ? {} : { asker }), ...(asking === undefined ? {} : { of: asking }) }
     signal?.addEventListener('abort', () => refuse(unanswered(request.method)), { once: true })
     if (!heardBy(waiting, question))
       queued.push(question)
@@ -164,7 +170,7 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
       const routedTo = (server: string): void => {
         call.to = server
       }
-      call.upstream ??= (known?.settled ? new Promise(resolve => setTimeout(resolve, SETTLE_MS)).then(() => send(routedTo)) : send(routedTo))
+      call.upstream ??= (known?.settled ? new Promise(resolve => setTimeout(resolve, SETTLE_MS)).then(() => send(routedTo, call)) : send(routedTo, call))
       call.upstream.catch(() => {})
       const upstream = call.upstream
       const question = new Promise<Question>((resolve) => {

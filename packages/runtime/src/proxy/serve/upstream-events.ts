@@ -31,7 +31,7 @@ export function listenToUpstream(upstream: UpstreamClient, options: UpstreamEven
   upstream.fallbackRequestHandler = async (request: Message, ctx: AskedContext) => {
     const asked = options.asks ? await within(downstreams.asked, options.timeoutMs, ctx.mcpReq.signal) : undefined
     if (asked === 'rounds')
-      return options.questions.ask({ method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx.mcpReq.signal, ctx.asker) as Promise<never>
+      return options.questions.ask({ method: request.method, ...(request.params === undefined ? {} : { params: request.params }) }, ctx.mcpReq.signal, ctx.asker, ctx.asking) as Promise<never>
     if (!asked)
       throw Object.assign(new Error(`no client behind this proxy keeps a session that can be asked for ${request.method}`), { code: -32601 })
     return asked.request({ method: request.method, params: request.params } as never, ANY_RESULT as never, { signal: ctx.mcpReq.signal }) as Promise<never>

@@ -236,7 +236,8 @@ function upstreamClient(connection: Connection): UpstreamClient {
       if (!connection.modern() || !asksFirst(result))
         return result
       return answerRounds(result, {
-        ask: connection.asked,
+        // Its questions are its own call's: asked in no other call's rounds.
+        ask: (request, ctx) => connection.asked(request, requestOptions?.asking ? { ...ctx, asking: requestOptions.asking } : ctx),
         retry: added => send({ ...message, params: { ...message.params, ...added } }, schema, requestOptions),
         timeout: requestOptions?.timeout ?? DEFAULT_QUESTION_MS,
         ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),

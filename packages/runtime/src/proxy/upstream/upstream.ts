@@ -24,10 +24,18 @@ export interface RequestOptions {
   onprogress?: (progress: { progress: number, total?: number, message?: string }) => void
   /** Behind a gateway: told which server the request went to (its questions are asked within this call only). */
   routedTo?: (server: string) => void
+  /**
+   * The downstream call in rounds this request is made for: the questions a 2026-07-28 server asks in
+   * its rounds are asked in that call's rounds only (an opaque token, handed back in `AskedContext`).
+   */
+  asking?: object
 }
 
-/** What the proxy's handler hears with a request its upstream sends: behind a gateway, which server asks. */
-export interface AskedContext { mcpReq: { signal: AbortSignal }, asker?: string }
+/**
+ * What the proxy's handler hears with a request its upstream sends: behind a gateway, which server
+ * asks; for a question a 2026-07-28 server asked in a call's rounds, the call it belongs to.
+ */
+export interface AskedContext { mcpReq: { signal: AbortSignal }, asker?: string, asking?: object }
 
 /**
  * What the proxy asks of its upstream: a connected MCP SDK 2.x `Client` (`@modelcontextprotocol/client`)
