@@ -768,6 +768,29 @@ describe('the probe and the anthropic-strict budget', () => {
       made.remove()
     }
   })
+
+  it('gives each server of a gateway\'s snapshot its share of the budget, as the proxy does', async () => {
+    // A server whose one tool of 22 enums costs the whole budget, and two of plain tools, by their recorded origins.
+    const grab = { name: 'grabby__grab', inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 22 }, (_, i) => [`k${i}`, { enum: ['a', 'b', 'c', 'd'] }])), required: Array.from({ length: 22 }, (_, i) => `k${i}`) } }
+    const plain = ['one', 'two'].flatMap(server => PLAIN.slice(0, 3).map(tool => ({ ...tool, name: `${server}__${tool.name}` })))
+    const origins = new Map([grab, ...plain].map(tool => [tool.name, { server: tool.name.split('__')[0]!, name: tool.name.split('__')[1]! }]))
+    const list = await compileUpstreamList(await readUpstreamList([grab, ...plain], () => {}), { profiles: ['anthropic-strict'], strictBudget: 500, originOf: name => origins.get(name) })
+    const made = fixtureProject('cli-grammar-shares', { 'servers.mcp.json': artifactText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: { name: 'gateway', version: '1' }, preset: list.preset, profiles: ['anthropic-strict'], strictBudget: 500, origins })) })
+    try {
+      // All seven strict within the 500 it was made in; held to 48, which a proxy would keep strict.
+      const report = await probe({ paths: ['servers.mcp.json'], root: made.root, samples: 5, strictBudget: 48 })
+      expect(report.strictGrammar!.tools).toHaveLength(7)
+      // Compiled again with the origins it records: the same choice, so no finding that it differs.
+      expect(report.artifacts.flatMap(artifact => artifact.findings).filter(finding => finding.severity === 'error')).toEqual([])
+      const kept = report.strictGrammar!.tools.filter(tool => tool.kept).map(tool => tool.name)
+      expect(kept).not.toContain('grabby__grab')
+      expect(kept.some(name => name.startsWith('one__'))).toBe(true)
+      expect(kept.some(name => name.startsWith('two__'))).toBe(true)
+    }
+    finally {
+      made.remove()
+    }
+  })
 })
 
 describe('the probe\'s time per tool', () => {

@@ -56,10 +56,22 @@ describe('the anthropic-strict budget over an upstream list', () => {
 
 /** An HTTP server of three plain tools, each within the budget alone, all three too (16 points each, 48 together). */
 async function plainServer(name: string): Promise<{ url: string, close: () => void }> {
-  const handler = createMcpHandler(() => {
-    const server = new McpServer({ name, version: '1' })
+  return httpServer(name, (server) => {
     for (const tool of ['a', 'b', 'c'])
       server.registerTool(tool, { inputSchema: z.object({ id: z.string(), fields: z.array(z.string()).optional(), verbose: z.boolean().optional() }) }, () => ({ content: [{ type: 'text', text: tool }] }))
+  })
+}
+
+/** An HTTP server of one tool strictness buys much and that costs the whole default budget: 22 enum keys (48 points). */
+async function grabbingServer(name: string): Promise<{ url: string, close: () => void }> {
+  const keys = Object.fromEntries(Array.from({ length: 22 }, (_, i) => [`k${i}`, z.enum(['a', 'b', 'c', 'd'])]))
+  return httpServer(name, server => server.registerTool('grab', { inputSchema: z.object(keys) }, () => ({ content: [{ type: 'text', text: 'grab' }] })))
+}
+
+async function httpServer(name: string, register: (server: McpServer) => void): Promise<{ url: string, close: () => void }> {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name, version: '1' })
+    register(server)
     return server
   })
   const http: Server = serveFetch(name, 0, request => handler.fetch(request))
@@ -80,6 +92,29 @@ describe('the anthropic-strict budget over a gateway\'s servers', () => {
       expect(grammarCost(strict[0]!.inputSchema).points * 3).toBeLessThanOrEqual(48)
       expect(strict).toHaveLength(3)
       expect(strict.reduce((sum, profile) => sum + grammarCost(profile.inputSchema).points, 0)).toBeLessThanOrEqual(48)
+    }
+    finally {
+      await gateway.close()
+      servers.forEach(server => server.close())
+    }
+  })
+
+  it('keeps each server\'s strict tools within its share beside a server whose one tool costs the whole budget', async () => {
+    const servers = await Promise.all([grabbingServer('grabby'), plainServer('one'), plainServer('two')])
+    const gateway = await createGateway(servers.map((server, i) => ({ name: ['grabby', 'one', 'two'][i]!, target: { url: server.url } })), { profile: 'anthropic-strict', log: () => {}, listMs: 5000 })
+    try {
+      await gateway.ready
+      const runtime = gateway.snapshot('test').runtime
+      const strictOf = (server: string): string[] => Object.entries(runtime).filter(([, entry]) => entry.origin?.server === server && entry.profiles!['anthropic-strict']!.strict === true).map(([name]) => name)
+      expect(Object.keys(runtime)).toHaveLength(7)
+      const grab = runtime.grabby__grab!.profiles!['anthropic-strict']!
+      expect(grammarCost(grab.inputSchema).points).toBeGreaterThanOrEqual(48)
+      // Its 22 enums bought it the whole budget before. Shares of 16 points: each plain server keeps one
+      // tool (16 points), one more fills what is left by name, and the 48-point tool fits no share nor the rest.
+      expect(grab.strict).toBe(false)
+      expect(strictOf('grabby')).toEqual([])
+      expect(strictOf('one')).toEqual(['one__a', 'one__b'])
+      expect(strictOf('two')).toEqual(['two__a'])
     }
     finally {
       await gateway.close()

@@ -49,9 +49,10 @@ export async function probeSnapshot(file: string, parsed: unknown, sampling: Sam
   // Compiled again from the definitions it records, with the options it records.
   const text = readFileSync(file, 'utf8')
   const strictBudget = snapshot.options.strictBudget === undefined ? {} : { strictBudget: snapshot.options.strictBudget }
-  const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles, ...strictBudget })
+  const origins = new Map(tools.flatMap(tool => tool.origin ? [[tool.name, tool.origin] as const] : []))
+  const list = await compileUpstreamList(await readUpstreamList(tools.map(tool => tool.upstream.tool), () => {}), { preset: snapshot.options.preset, profiles: snapshot.options.profiles, ...strictBudget, originOf: name => origins.get(name) })
   const recorded = snapshot.overrides
-  const again = artifactText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, ...(snapshot.handshake ? { handshake: snapshot.handshake } : {}), preset: list.preset, profiles: snapshot.options.profiles, ...strictBudget, origins: new Map(tools.flatMap(tool => tool.origin ? [[tool.name, tool.origin] as const] : [])), ...(recorded ? { overrides: recorded.file, fixed: new Map(Object.entries(recorded.fixed)) } : {}) }))
+  const again = artifactText(toSnapshot(list.tools, { generator: snapshotGenerator(), upstream: snapshot.upstream, ...(snapshot.handshake ? { handshake: snapshot.handshake } : {}), preset: list.preset, profiles: snapshot.options.profiles, ...strictBudget, origins, ...(recorded ? { overrides: recorded.file, fixed: new Map(Object.entries(recorded.fixed)) } : {}) }))
   const out = path.relative(process.cwd(), file) || file
   const command = live ? snapshotCommand(live.target, out, snapshot.options) : `${snapshotCommand({ command: [] }, out, snapshot.options)} <the upstream's command>`
   if (again !== text)

@@ -18,13 +18,16 @@ export function strictBudgetOf(read: readonly Artifact[], asked: number | undefi
 /** Each strict tool's share of the budget, the most first; undefined where no artifact ships anthropic-strict. */
 export function grammarShare(read: readonly Artifact[], budget: number): { share?: GrammarShare, finding?: Finding } {
   const forms = read.flatMap(artifact => artifact.tools.flatMap((tool) => {
-    const data = artifact.runtime[tool.name]?.profiles?.[PROFILE]
-    return data ? [{ name: tool.name, strict: data.strict !== false, schema: data.inputSchema }] : []
+    const entry = artifact.runtime[tool.name]
+    const data = entry?.profiles?.[PROFILE]
+    // A gateway's snapshot records each tool's server: the proxy gives each server its share first.
+    const member = (entry as { origin?: { server?: unknown } } | undefined)?.origin?.server
+    return data ? [{ name: tool.name, strict: data.strict !== false, schema: data.inputSchema, ...(typeof member === 'string' ? { member } : {}) }] : []
   }))
   if (forms.length === 0)
     return {}
   // What a flatmcp server or proxy would keep strict of them within the budget (the rest served in their base form).
-  const choice = chooseStrict(forms.filter(form => form.strict).map(form => ({ name: form.name, schema: form.schema as never })), budget)
+  const choice = chooseStrict(forms.filter(form => form.strict).map(({ strict: _, schema, ...form }) => ({ ...form, schema: schema as never })), budget)
   const tools = choice.tools.map(tool => ({ name: tool.name, points: tool.cost.points, ...(budget > 0 ? { share: Math.round(tool.cost.points / budget * 1000) / 1000 } : {}), kept: tool.strict }))
     .sort((a, b) => b.points - a.points)
   const spent = tools.reduce((sum, tool) => sum + tool.points, 0)

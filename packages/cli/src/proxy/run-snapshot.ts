@@ -108,6 +108,8 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
         ...(options.preset ? { preset: options.preset } : {}),
         ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
         ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }),
+        // Many servers as one share the strict budget by server, as the proxy does.
+        ...(named.origins ? { originOf: (name: string) => named.origins!().get(name) } : {}),
       }), { fixed })
     })().catch((error: unknown) => {
       throw listSetupError(error, upstream.where)

@@ -102,10 +102,15 @@ export function strictGain(schema: JsonSchema): number {
   return gain
 }
 
-/** A tool of a list as the budget sees it: its name and its strict input schema. */
+/** A tool of a list as the budget sees it: its name, its strict input schema, and where many servers are served as one, its own. */
 export interface BudgetedTool {
   name: string
   schema: JsonSchemaObject
+  /**
+   * The gateway member (server) the tool comes from, from the gateway's name map (never a name's
+   * prefix). Where the list holds two members or more, each is first given an equal share of the budget.
+   */
+  member?: string
 }
 
 function byName(a: string, b: string): number {
@@ -117,38 +122,84 @@ export interface StrictChoice {
   budget: number
   /** Points the strict tools spend together (at most `budget`). */
   spent: number
+  /** Where the list holds two members or more: how many, and the points of each one's share. */
+  shares?: { members: number, points: number }
   tools: { name: string, cost: GrammarCost, gain: number, strict: boolean, reason?: string }[]
 }
 
+function groupedBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>()
+  for (const item of items)
+    groups.set(keyOf(item), [...groups.get(keyOf(item)) ?? [], item])
+  return groups
+}
+
+/** What strict tools spend together, of each thing that is bounded: grammar points and Anthropic's three limits. */
+interface Spend { points: number, tools: number, optional: number, unions: number }
+type Candidate = StrictChoice['tools'][number] & { limits: { optional: number, unions: number }, member?: string }
+
+/** Why one tool does not fit beside what is spent already, within `caps` (none where it fits). */
+function overCaps(tool: Candidate, sum: Spend, caps: Spend): string[] {
+  return [
+    sum.points + tool.cost.points > caps.points && `the strict tools would spend ${sum.points + tool.cost.points} of a grammar budget of ${caps.points} points (this one ${tool.cost.points})`,
+    sum.tools + 1 > caps.tools && `Anthropic takes ${caps.tools} strict tools per request`,
+    sum.optional + tool.limits.optional > caps.optional && `Anthropic takes ${caps.optional} optional parameters per request`,
+    sum.unions + tool.limits.unions > caps.unions && `Anthropic takes ${caps.unions} union parameters per request`,
+  ].filter((reason): reason is string => typeof reason === 'string')
+}
+
 /**
- * Chooses the tools that keep strict: the most gain first (a tool strictness helps most), the
- * cheaper of two that gain alike, then by name (not the list's order, which a server may change at will); each taken while the list stays within the
- * budget and Anthropic's documented limits (20 tools, 24 optional, 16 union parameters). A tool that
- * does not fit is passed over, and a smaller one after it may still fit.
+ * Takes strict, the most gain first, the cheaper of two that gain alike, then by name (not the list's
+ * order, which a server may change at will), each tool that fits within `caps` beside `sum` (which it
+ * adds to); a tool that does not fit is passed over with its reason, and a smaller one after it may still fit.
  */
-export function chooseStrict(list: readonly BudgetedTool[], given: number = DEFAULT_STRICT_BUDGET): StrictChoice {
-  // A budget that is no number (NaN, text) compares false with every sum, which kept every tool strict: read as none.
-  const budget = typeof given === 'number' && given >= 0 ? given : 0
-  const tools = list.map(tool => ({ name: tool.name, cost: grammarCost(tool.schema), gain: strictGain(tool.schema), limits: anthropicCost(tool.schema), strict: false, reason: undefined as string | undefined }))
-  const order = tools.map((_, i) => i).sort((a, b) => tools[b]!.gain - tools[a]!.gain || tools[a]!.cost.points - tools[b]!.cost.points || byName(tools[a]!.name, tools[b]!.name) || a - b)
-  const sum = { points: 0, tools: 0, optional: 0, unions: 0 }
-  for (const i of order) {
-    const tool = tools[i]!
-    const over = [
-      sum.points + tool.cost.points > budget && `the strict tools would spend ${sum.points + tool.cost.points} of a grammar budget of ${budget} points (this one ${tool.cost.points})`,
-      sum.tools + 1 > ANTHROPIC_LIMITS.tools && `Anthropic takes ${ANTHROPIC_LIMITS.tools} strict tools per request`,
-      sum.optional + tool.limits.optional > ANTHROPIC_LIMITS.optional && `Anthropic takes ${ANTHROPIC_LIMITS.optional} optional parameters per request`,
-      sum.unions + tool.limits.unions > ANTHROPIC_LIMITS.unions && `Anthropic takes ${ANTHROPIC_LIMITS.unions} union parameters per request`,
-    ].filter((reason): reason is string => typeof reason === 'string')
+function take(tools: readonly Candidate[], sum: Spend, caps: Spend): void {
+  const order = [...tools].sort((a, b) => b.gain - a.gain || a.cost.points - b.cost.points || byName(a.name, b.name))
+  for (const tool of order.filter(tool => !tool.strict)) {
+    const over = overCaps(tool, sum, caps)
     if (over.length > 0) {
       tool.reason = `over the strict budget: ${over.join('; ')}; tools it buys more kept strict first`
       continue
     }
     tool.strict = true
+    tool.reason = undefined
     sum.points += tool.cost.points
     sum.tools++
     sum.optional += tool.limits.optional
     sum.unions += tool.limits.unions
   }
-  return { budget, spent: sum.points, tools: tools.map(({ limits: _, reason, ...tool }) => reason === undefined ? tool : { ...tool, reason }) }
+}
+
+/**
+ * Chooses the tools that keep strict within the budget and Anthropic's documented limits (20 tools, 24
+ * optional, 16 union parameters), by what strictness buys each (`take`). Where the list holds tools of
+ * two members or more, one member's costly tool must not cost every other member its strict tools:
+ * each member first chooses its own within an equal share of the budget and of each limit, then what
+ * the shares leave is filled over the whole list by the same rule. A list of one member is chosen by the
+ * rule alone, as it was.
+ */
+export function chooseStrict(list: readonly BudgetedTool[], given: number = DEFAULT_STRICT_BUDGET): StrictChoice {
+  // A budget that is no number (NaN, text) compares false with every sum, which kept every tool strict: read as none.
+  const budget = typeof given === 'number' && given >= 0 ? given : 0
+  const tools: Candidate[] = list.map(tool => ({ name: tool.name, cost: grammarCost(tool.schema), gain: strictGain(tool.schema), limits: anthropicCost(tool.schema), strict: false, reason: undefined, member: tool.member }))
+  const caps = { points: budget, ...ANTHROPIC_LIMITS }
+  const sum = { points: 0, tools: 0, optional: 0, unions: 0 }
+  const members = new Set(tools.flatMap(tool => tool.member === undefined ? [] : [tool.member]))
+  // A tool of no member named, beside two members or more, is a member of its own kind: it shares too.
+  const groups = members.size < 2 ? [] : [...groupedBy(tools, tool => tool.member).values()]
+  const share = { points: Math.floor(budget / groups.length), tools: Math.floor(caps.tools / groups.length), optional: Math.floor(caps.optional / groups.length), unions: Math.floor(caps.unions / groups.length) }
+  for (const group of groups) {
+    const own = { points: 0, tools: 0, optional: 0, unions: 0 }
+    take(group, own, share)
+    for (const part of Object.keys(sum) as (keyof Spend)[])
+      sum[part] += own[part]
+  }
+  take(tools, sum, caps)
+  const shared = groups.length === 0 ? '' : ` (each of ${groups.length} servers first kept within its share of ${share.points} points)`
+  return {
+    budget,
+    spent: sum.points,
+    ...(groups.length === 0 ? {} : { shares: { members: groups.length, points: share.points } }),
+    tools: tools.map(({ limits: _, member: __, reason, ...tool }) => reason === undefined ? tool : { ...tool, reason: `${reason}${shared}` }),
+  }
 }

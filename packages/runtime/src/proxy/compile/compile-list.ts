@@ -3,7 +3,7 @@
 // thread, within its time bound), each tool compiled in the base and every profile asked for, a tool
 // compiled before (a snapshot's, the last list version's) taken as it was.
 import type * as Compiler from '@flatmcp/core'
-import type { PrecomputedTool, ProxiedTool, SchemaHashes } from '../../artifact/format'
+import type { PrecomputedTool, ProxiedTool, SchemaHashes, ToolOrigin } from '../../artifact/format'
 import type { UpstreamEntry } from './read-list'
 import { schemaHash } from '../../service/schema-hash'
 import { listedTool } from '../../service/tools'
@@ -33,6 +33,11 @@ export interface CompileListOptions {
    * compiler's `DEFAULT_STRICT_BUDGET` where not given); the tools left out are served as portable there.
    */
   strictBudget?: number
+  /**
+   * Each tool's server and own name where many servers are served as one (the gateway's name map): the
+   * strict budget gives each server an equal share first. None: the list is one server's.
+   */
+  originOf?: (name: string) => ToolOrigin | undefined
   /**
    * Tools compiled before, with the preset they were read with (and the strict budget they were chosen
    * within, where one was given): one of the same definition and preset is taken as it is, not compiled.
@@ -81,7 +86,7 @@ export async function compileUpstreamList(entries: readonly UpstreamEntry[], opt
     return made === null ? known.get(compiledKey(compiled.preset, tool.name, digest))! : { ...made!, upstream: { digest, tool } }
   })
   const compiler = profiles.includes(BUDGETED_PROFILE) ? loadCompiler('a proxied tool') : undefined
-  const budgeted = compiler ? withinStrictBudget(compiler, listed, options.strictBudget ?? compiler.DEFAULT_STRICT_BUDGET) : listed
+  const budgeted = compiler ? withinStrictBudget(compiler, listed, options.strictBudget ?? compiler.DEFAULT_STRICT_BUDGET, options.originOf) : listed
   return {
     preset: compiled.preset,
     // A tool taken as it was keeps its hashes; one compiled now, or served otherwise for the budget, is hashed.

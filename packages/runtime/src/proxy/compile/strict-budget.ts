@@ -1,8 +1,10 @@
 // Anthropic refuses a whole request whose strict tools together compile to too large a grammar. Over
 // an upstream's list, the compiler's estimate chooses which tools keep anthropic-strict within the
 // operator's budget (`--strict-budget`); each other one is served as portable there, with its reason.
+// Where many servers are served as one, each first chooses within an equal share (its own by the
+// gateway's name map): one server's costly tool cannot cost the others all their strict tools.
 import type * as Compiler from '@flatmcp/core'
-import type { ProxiedTool } from '../../artifact/format'
+import type { ProxiedTool, ToolOrigin } from '../../artifact/format'
 import type { UpstreamEntry } from './read-list'
 import { driftOf } from './snapshot-drift'
 import { ownValue } from '../../util/object'
@@ -21,10 +23,16 @@ export function sameTools(tools: readonly ProxiedTool[], entries: readonly Upstr
   return drift.changed.length + drift.added.length + drift.removed.length === 0
 }
 
-/** The list with every tool the budget leaves out served as portable in the budgeted profile (the others as they were). */
-export function withinStrictBudget(compiler: typeof Compiler, tools: readonly ProxiedTool[], budget: number): ProxiedTool[] {
+/**
+ * The list with every tool the budget leaves out served as portable in the budgeted profile (the others
+ * as they were); `originOf` gives each tool's server where many are served as one.
+ */
+export function withinStrictBudget(compiler: typeof Compiler, tools: readonly ProxiedTool[], budget: number, originOf?: (name: string) => ToolOrigin | undefined): ProxiedTool[] {
   const strict = tools.filter(tool => ownValue(tool.precomputed.profiles, BUDGETED_PROFILE)?.strict === true)
-  const choice = compiler.chooseStrict(strict.map(tool => ({ name: tool.name, schema: tool.precomputed.profiles![BUDGETED_PROFILE]!.inputSchema as Compiler.JsonSchemaObject })), budget)
+  const choice = compiler.chooseStrict(strict.map((tool) => {
+    const member = originOf?.(tool.name)?.server
+    return { name: tool.name, schema: tool.precomputed.profiles![BUDGETED_PROFILE]!.inputSchema as Compiler.JsonSchemaObject, ...(member === undefined ? {} : { member }) }
+  }), budget)
   const reasons = new Map(choice.tools.flatMap(tool => tool.reason === undefined ? [] : [[tool.name, tool.reason] as const]))
   return tools.map((tool) => {
     const reason = reasons.get(tool.name)

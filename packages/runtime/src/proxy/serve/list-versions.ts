@@ -112,7 +112,7 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
     // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
     const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshot.tools, ...definedOf(snapshot.snapshot.options, ['strictBudget']) }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled, ...definedOf(options, ['strictBudget']) }] : [])]
-    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: options.preset ?? 'auto', profiles: options.profiles, ...(options.compile ? { compile: options.compile } : {}), ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), known })
+    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: options.preset ?? 'auto', profiles: options.profiles, ...(options.compile ? { compile: options.compile } : {}), ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), ...definedOf({ originOf: originsOf(snapshot?.tools ?? [], upstream) }, ['originOf']), known })
     const served = keptAndSaid(list.tools, new Set(current?.compiled), options)
     if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
       log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
