@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { budgetedForms } from './support/budgeted-forms'
 import { connectStdioV2 } from './support/client'
 import { CLI, freePort, listening, progressOrder } from './support/proxy'
 import { PYTHON_DIR, pythonStack } from './support/python'
@@ -83,9 +84,9 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp p
 
   it.each(['openai-strict', 'anthropic-strict', 'gemini'] as const)('%s: the model\'s form of each call is mapped back to the output a direct call gives', async (profile) => {
     const advertised = (await proxy(profile).client.listTools()).tools as unknown as Listed[]
+    const served = budgetedForms(listed, { profile, preset: 'pydantic' })
     for (const [name, args] of CALLS) {
-      const original = listed.find(t => t.name === name)!
-      const compiled = compileTool({ name, input: original.inputSchema }, { profile, preset: 'pydantic' })
+      const compiled = served.get(name)!
       expect(advertised.find(t => t.name === name)!.inputSchema, `${profile} ${name}`).toEqual(compiled.inputSchema)
       const written = modelAnswer(compiled.inputSchema, compiled.decode, args, { nullsForMissing: profile === 'openai-strict' && compiled.strict === true })
       const expected = await call(direct, name, args)

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { compileTool, modelAnswer } from '@flatmcp/core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { budgetedForms } from './support/budgeted-forms'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { startOAuthUpstream } from './support/oauth-upstream'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
@@ -264,8 +265,9 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
       for (const [era, route] of [['legacy', `/mcp/${profile}`], ['modern', `/${profile}/mcp`]] as const) {
         const client = await connect(route, era)
         const advertised = (await client.listTools()).tools as unknown as Listed[]
+        const served = budgetedForms(listed, { profile })
         for (const [name, args] of CALLS) {
-          const compiled = compileTool({ name, input: listed.find(tool => tool.name === name)!.inputSchema }, { profile })
+          const compiled = served.get(name)!
           expect(advertised.find(tool => tool.name === name)!.inputSchema, `${profile} ${name}`).toEqual(compiled.inputSchema)
           const written = modelAnswer(compiled.inputSchema, compiled.decode, args, { nullsForMissing: profile === 'openai-strict' && compiled.strict === true })
           expect((await call(client, name, written)).content, `${profile} ${era} ${name} ${JSON.stringify(written)}`).toEqual((await call(direct, name, args)).content)
