@@ -89,6 +89,9 @@ function kindOf(block: DocBlock): string | undefined {
   }
   if (block.lang === 'sh')
     return 'commands'
+  // Its port is the exporter's default, which test/proxy.telemetry-conventions.test.ts reads back.
+  if (block.lang === 'yaml' && block.text.startsWith('scrape_configs:'))
+    return 'scrape config'
   if (block.lang === 'toml')
     return 'client config'
   if (block.lang === 'json') {

@@ -3,10 +3,8 @@
 // semantic conventions for MCP say, the caller's traceparent its parent, a CLIENT span for the call
 // sent upstream whose trace context the upstream receives in `_meta`, and metrics of calls,
 // durations and repairs. Without that environment, no OpenTelemetry module loads.
-import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
@@ -16,6 +14,8 @@ import { CALLER_TEXT_CHARS } from '../packages/runtime/src/util/caller-text'
 import { ROOT } from './support/client'
 import { CLI, httpClient, startListening } from './support/proxy'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
+import type { OtlpReceiver } from './support/otlp-receiver'
+import { otlpReceiver } from './support/otlp-receiver'
 import { serveFetch } from './support/serve-fetch'
 
 interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number, attributes: { key: string, value: Record<string, unknown> }[] }
@@ -23,24 +23,14 @@ interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, nam
 let snapshot = ''
 let scratch = ''
 let remove = (): void => {}
-let receiver: Server
+let receiver: OtlpReceiver
 let endpoint = ''
-const received: { path: string, body: Record<string, any> }[] = []
+let received: OtlpReceiver['received'] = []
 
 beforeAll(async () => {
   ({ snapshot, scratch, remove } = await replicaSnapshot())
-  receiver = createServer((req, res) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => {
-      text += chunk.toString()
-    })
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body: JSON.parse(text || '{}') as Record<string, any> })
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
-    })
-  })
-  await new Promise<void>(resolve => receiver.listen(0, '127.0.0.1', resolve))
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+  receiver = await otlpReceiver()
+  ;({ endpoint, received } = receiver)
 })
 afterAll(() => {
   receiver.close()

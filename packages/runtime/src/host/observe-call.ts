@@ -22,10 +22,10 @@ function callerOf(authInfo: unknown): string | undefined {
 }
 
 /** Runs `call` with `observed` filled as it is read, and tells `onCall` how it went (also when it throws). */
-export async function observeCall<T>(onCall: (call: ObservedCall, reached: boolean) => void, facts: CallFacts, observed: NonNullable<RequestInfo['observed']>, call: () => Promise<T>): Promise<T> {
+export async function observeCall<T>(onCall: (call: ObservedCall, reached: boolean, error?: unknown) => void, facts: CallFacts, observed: NonNullable<RequestInfo['observed']>, call: () => Promise<T>): Promise<T> {
   const time = new Date().toISOString()
   const started = performance.now()
-  const told = (outcome: ObservedCall['outcome']): void => {
+  const told = (outcome: ObservedCall['outcome'], error?: unknown): void => {
     const caller = callerOf(facts.authInfo)
     try {
       // The caller's text cut to its stated length: a made-up name costs the log no more than a short one.
@@ -38,7 +38,7 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         repaired: 'input' in observed ? changedPaths('sent' in observed ? observed.sent : facts.args ?? {}, observed.input) : [],
-      }, observed.tool !== undefined)
+      }, observed.tool !== undefined, error)
     }
     catch {
       // An observer's failure is not the call's.
@@ -50,22 +50,22 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
     return result
   }
   catch (error) {
-    told('error')
+    told('error', error)
     throw error
   }
 }
 
 /** What watches a server's tools/calls: `onCall` and telemetry (which hears each call too), made once per server. */
 export interface CallWatch {
-  /** Hears each call, and whether it reached a tool the server has (a made-up name did not). */
-  onCall?: (call: ObservedCall, reached: boolean) => void
+  /** Hears each call, whether it reached a tool the server has (a made-up name did not), and what it threw. */
+  onCall?: (call: ObservedCall, reached: boolean, error?: unknown) => void
   telemetry?: CallTelemetry
 }
 
 export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): CallWatch {
   const told = telemetry
-    ? (call: ObservedCall, reached: boolean) => {
-        telemetry.finish(call, reached)
+    ? (call: ObservedCall, reached: boolean, error?: unknown) => {
+        telemetry.finish(call, reached, error)
         onCall?.(call)
       }
     : onCall

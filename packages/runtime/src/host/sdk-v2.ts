@@ -11,6 +11,7 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateC
 import { replayedAsk } from '../elicit/replay'
 import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
+import { requestWay } from '../telemetry/request-way'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { createToolService, saidOnce } from '../service/tool-service'
@@ -81,7 +82,8 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     }
   }
   // Traced where telemetry is on: each request a SERVER span of its method.
-  const spanned = <T>(ctx: ServerContext, run: () => Promise<T>): Promise<T> => telemetry ? telemetry.serve({ method: ctx.mcpReq.method, requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' : 'pipe', ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }, run) : run()
+  const wayOf = (ctx: ServerContext): ReturnType<typeof requestWay> => requestWay(ctx, () => server.getNegotiatedProtocolVersion(), http?.headers)
+  const spanned = <T>(ctx: ServerContext, run: () => Promise<T>): Promise<T> => telemetry ? telemetry.serve({ method: ctx.mcpReq.method, ...wayOf(ctx) }, run) : run()
   server.setRequestHandler('tools/list', async (_request, ctx) => spanned(ctx, async () => service().list((await profile(factsOf(ctx), 'list')).profile) as never))
   // Progressive disclosure: views of the same list, for clients that ask for them.
   for (const method of DISCLOSURE_METHODS) {
@@ -110,7 +112,7 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
     const called = { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }
-    const way = { requestId: ctx.mcpReq.id, transport: ctx.http ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta: meta as Record<string, unknown> } : {}), ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }) }
+    const way = { ...wayOf(ctx), ...(meta ? { meta: meta as Record<string, unknown> } : {}) }
     const result = await watchedCall(watch, called, way, observed => service().call(request.params.name, request.params.arguments, observed ? { ...about, observed } : about, name, unsure))
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)

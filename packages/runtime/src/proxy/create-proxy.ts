@@ -200,7 +200,7 @@ export async function createProxy(upstream: UpstreamClient | UpstreamTarget | st
     // Answered from the snapshot's record while the upstream starts: where the proxy waits only for the connection, and serves the snapshot as made.
     const recorded = options.wait === 'connection' && options.overrides === undefined ? recordedHandshake(options.snapshot) : undefined
     const connection = recorded ? connectAhead(target, recorded, connecting) : await connectUpstream(target, connecting)
-    return servedOver(connection, options, log)
+    return servedOver(Object.assign(connection, { transport: 'command' in target ? 'pipe' as const : 'tcp' as const }), options, log)
   }
   return proxyOver(clientUpstream(upstream), options, log)
 }
@@ -243,7 +243,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const questions = questionBridge(timing.timeout)
   const downstream = downstreams(options.notify, log)
   const observers = proxyObservers(upstream, options)
-  const forward = forwarder(upstream, { ...observers, timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
+  const forward = forwarder(upstream, { ...observers, ...(connection.transport ? { transport: connection.transport } : {}), timing, maxInFlight: options.maxInFlight ?? 64, questions, fixed: name => versions.current()?.fixed.get(name), hidden: name => served.hiddenParameters.get(name) })
   const preset = (options.preset === 'auto' ? undefined : options.preset) ?? snapshot?.snapshot.options.preset
   // A snapshot's budget holds where none is given: its strict tools are chosen within it again.
   const strictBudget = options.strictBudget ?? snapshot?.snapshot.options.strictBudget

@@ -187,6 +187,9 @@ export function searchSurface(service: ToolService, alwaysLoad: readonly string[
       if (!own.has(name))
         return service.call(name, args, request, profile, unsure)
       const given = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>
+      // find_tools and describe_tools are tools the server has: their calls reach them (call_tool's, the tool it names).
+      if (request.observed && name !== SURFACE_TOOLS.call)
+        request.observed.tool = name
       if (name === SURFACE_TOOLS.find) {
         if (typeof given.query !== 'string' || given.query.trim() === '')
           return errorResult('find_tools needs "query": words for the task, e.g. "create issue".')

@@ -26,6 +26,7 @@ export interface Span {
 }
 interface Tracer { startSpan(name: string, options: { kind: number, attributes?: Record<string, string | number | boolean> }, context?: unknown): Span }
 interface Meter {
-  createHistogram(name: string, options: { unit?: string, description?: string }): { record(value: number, attributes?: Record<string, string>): void }
-  createCounter(name: string, options: { description?: string }): { add(value: number, attributes?: Record<string, string>): void }
+  /** `advice.explicitBucketBoundaries`: the API's since 1.7, which an SDK without it ignores. */
+  createHistogram(name: string, options: { unit?: string, description?: string, advice?: { explicitBucketBoundaries?: number[] } }): { record(value: number, attributes?: Record<string, string>): void }
+  createCounter(name: string, options: { unit?: string, description?: string }): { add(value: number, attributes?: Record<string, string>): void }
 }

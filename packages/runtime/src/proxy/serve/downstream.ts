@@ -97,7 +97,7 @@ export function serverFactory(upstream: UpstreamClient, options: ServerFactoryOp
   return (request) => {
     const server = new Server(options.info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
     serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}), ...(options.onCall ? { onCall: options.onCall } : {}) }, undefined, options.telemetry)
-    server.fallbackRequestHandler = options.forward.request as never
+    server.fallbackRequestHandler = ((message: Message, ctx: never) => options.forward.request(message, ctx, () => server.getNegotiatedProtocolVersion())) as never
     server.fallbackNotificationHandler = async (notification) => {
       const params = forwardedParams((notification as Message).params)
       await upstream.notification({ method: (notification as Message).method, ...(params === undefined ? {} : { params }) })

@@ -11,6 +11,10 @@ import type { CallSlots } from './slots'
 import { PROTOCOL_ERROR } from '../../service/results'
 import { overriddenArguments } from '../compile/overrides'
 import type { CallTelemetry } from '../../telemetry/call-telemetry'
+import type { Failure } from '../../telemetry/conventions'
+import type { RequestContext } from '../../telemetry/request-way'
+import { errorType, TOOL_ERROR } from '../../telemetry/conventions'
+import { requestWay } from '../../telemetry/request-way'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
 import { UnansweredQuestion } from '../upstream/input-rounds'
 import type { ServedCall } from './observed'
@@ -23,8 +27,8 @@ export interface Timing { timeout: number, resetTimeoutOnProgress: true }
 export interface Forwarder {
   /** The handler of the tool named: its call sent upstream. */
   tool: (name: string) => ToolDefinition['handler']
-  /** Any other request of a downstream client, sent upstream as it came. */
-  request: (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }) => Promise<unknown>
+  /** Any other request of a downstream client, sent upstream as it came (`negotiated`: the MCP version of its session, for its span). */
+  request: (message: Message, ctx: { mcpReq: { signal: AbortSignal, notify: (notification: Message) => Promise<void> } }, negotiated?: () => string | undefined) => Promise<unknown>
 }
 
 export interface ForwarderOptions {
@@ -38,6 +42,8 @@ export interface ForwarderOptions {
   hidden: (name: string) => readonly string[] | undefined
   /** Traces each call sent upstream (a CLIENT span, its trace context in `_meta`). */
   telemetry?: CallTelemetry
+  /** How calls reach the upstream, where one way reaches all. */
+  transport?: 'pipe' | 'tcp'
   /** Hears each other request that goes upstream (resources, prompts, completions) once answered. */
   onCall?: (call: ServedCall) => void
 }
@@ -81,8 +87,8 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
       return { isError: true, content: [{ type: 'text', text: busy(lane) }] } as never
     const relayed = relay(context.progress)
     // Traced: a CLIENT span, its trace context in the _meta sent on (the caller's own replaced).
-    const traced = options.telemetry?.upstream(name, context.meta)
-    let failed: string | undefined
+    const traced = options.telemetry?.upstream(name, context.meta, options.transport ? { transport: options.transport } : {})
+    let failed: Failure | undefined
     const meta = traced ? traced.meta : context.meta
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
     // outlives the round that sent it (that round's signal), so only its time limit bounds it.
@@ -96,14 +102,14 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
       await relayed?.sent()
       // A result no client could read is said as a tool error, not passed on (nor read as a handler's plain value).
       if (!isToolResult(result)) {
-        failed = 'not_a_tool_result'
+        failed = { type: 'not_a_tool_result' }
         return { isError: true, content: [{ type: 'text', text: `The server behind this proxy answered the call to "${name}" with something that is not a tool result.` }] } as never
       }
-      failed = result.isError === true ? 'tool_error' : undefined
+      failed = result.isError === true ? { type: TOOL_ERROR } : undefined
       return result as never
     }
     catch (error) {
-      failed = error instanceof Error ? error.name : 'error'
+      failed = errorType(error)
       const unanswered = unanswerable(error, name)
       if (unanswered !== undefined)
         return { isError: true, content: [{ type: 'text', text: unanswered }] } as never
@@ -137,10 +143,9 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
   // Traced where telemetry is on: each request passed through a SERVER span of its method.
   const { telemetry } = options
   const spanned: Forwarder['request'] = telemetry
-    ? (message, ctx) => {
+    ? (message, ctx, negotiated) => {
         const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta
-        const about = ctx as { mcpReq: { id?: string | number }, http?: unknown, sessionId?: string }
-        return telemetry.serve({ method: message.method, requestId: about.mcpReq.id ?? '', transport: about.http ? 'tcp' : 'pipe', ...(meta ? { meta } : {}), ...(about.sessionId === undefined ? {} : { sessionId: about.sessionId }) }, () => sent(message, ctx))
+        return telemetry.serve({ method: message.method, ...requestWay(ctx as RequestContext, negotiated), ...(meta ? { meta } : {}) }, () => sent(message, ctx))
       }
     : sent
   // Heard where someone listens: each request that goes upstream, as a tool call is.

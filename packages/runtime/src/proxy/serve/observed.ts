@@ -45,10 +45,10 @@ export type ServedCall = ObservedCall & { method?: string }
  * Forwarded requests, each that goes upstream (`UPSTREAM_METHODS`: resources, prompts, completions)
  * told to `onCall` once answered as a tool call is: what it names, its caller, id, outcome and time.
  */
-export function observedRequests<M extends { method: string, params?: unknown }, Ctx>(request: (message: M, ctx: Ctx) => Promise<unknown>, onCall: (call: ServedCall) => void): typeof request {
-  return async (message, ctx) => {
+export function observedRequests<M extends { method: string, params?: unknown }, Ctx, Rest extends unknown[]>(request: (message: M, ctx: Ctx, ...rest: Rest) => Promise<unknown>, onCall: (call: ServedCall) => void): typeof request {
+  return async (message, ctx, ...rest) => {
     if (!upstreamMethod(message.method))
-      return request(message, ctx)
+      return request(message, ctx, ...rest)
     const time = new Date().toISOString()
     const started = performance.now()
     const about = ctx as { mcpReq: { id?: string | number }, http?: { authInfo?: { clientId?: unknown } } }
@@ -72,7 +72,7 @@ export function observedRequests<M extends { method: string, params?: unknown },
       }
     }
     try {
-      const result = await request(message, ctx)
+      const result = await request(message, ctx, ...rest)
       told('ok')
       return result
     }

@@ -128,6 +128,8 @@ export interface Upstream {
   close: () => Promise<void>
   /** Where it is served before it is connected (`connectAhead`): settles once it is, rejects where it cannot be. */
   connected?: Promise<void>
+  /** How calls reach it, where one way reaches all (a command: `pipe`; a URL: `tcp`), as its CLIENT spans say. */
+  transport?: 'pipe' | 'tcp'
 }
 
 /** Whether a value says where an upstream is (rather than being a connected client). */
