@@ -9,6 +9,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
+import { limitsStoreOf } from '../packages/cli/src/proxy/limits-store'
+import { redisCount } from '../packages/runtime/src/proxy/serve/redis-limits'
 import { CLI, startListening } from './support/proxy'
 import { ensureRedis, startRedis } from './support/redis'
 
@@ -118,5 +120,31 @@ describe('limits counted in Redis across replicas', () => {
       await closeAll(served)
       await redis!.start()
     }
+  })
+})
+
+describe('the store itself', () => {
+  it.skipIf('missing' in installed)('calls at once are shared by two counts of one store (two replicas), and a release frees a place in both', async () => {
+    const store = { ...limitsStoreOf(redis!.url, 'refuse', {}), log: () => {} }
+    const [a, b] = [redisCount(store), redisCount(store)]
+    const charge = [{ key: 'c:flight-test', limit: { inFlight: 2 }, count: 1, of: '' }]
+    try {
+      const first = await a.take(charge) as { release: () => void }
+      expect(await b.take(charge)).toHaveProperty('release')
+      expect(await a.take(charge)).toEqual({ retryAfter: 1, why: '2 calls at once' })
+      first.release()
+      await expect.poll(() => b.take(charge).then(taken => 'release' in taken)).toBe(true)
+    }
+    finally {
+      a.close()
+      b.close()
+    }
+  })
+
+  it('a store URL: a password in it is refused (FLATMCP_LIMITS_STORE_PASSWORD holds it), the log names it without one', () => {
+    expect(() => limitsStoreOf('redis://u:pw@h:1', 'refuse', {})).toThrow(/a password in the URL is readable in the process list; give it in FLATMCP_LIMITS_STORE_PASSWORD/)
+    expect(() => limitsStoreOf('http://h', 'refuse', {})).toThrow(/speaks redis:\/\//)
+    expect(() => limitsStoreOf('redis://h/x', 'refuse', {})).toThrow(/database is a whole number/)
+    expect(limitsStoreOf('redis://ops@h/2', 'admit', { FLATMCP_LIMITS_STORE_PASSWORD: 'pw' })).toEqual({ host: 'h', port: 6379, user: 'ops', password: 'pw', db: 2, timeoutMs: 500, whenDown: 'admit', name: 'redis://h/2' })
   })
 })
