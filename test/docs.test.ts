@@ -100,10 +100,11 @@ function kindOf(block: DocBlock): string | undefined {
     const overridesServers = Object.values((value.servers ?? {}) as Record<string, object>).every(server => 'prefix' in server || 'replicas' in server)
     if ('mcpServers' in value || ('servers' in value && !overridesServers))
       return 'client config'
-    if ('tools' in value || 'servers' in value || 'separator' in value)
-      return 'overrides'
+    // A callers file may name tools too (their limits).
     if ('callers' in value)
       return 'callers'
+    if ('tools' in value || 'servers' in value || 'separator' in value)
+      return 'overrides'
     return compiledChecks.has(block) ? 'compiled' : undefined
   }
   return undefined
@@ -306,10 +307,14 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
   })
 
   it('a callers file is one the proxy reads, and an audit line has the fields the audit log writes, in order', () => {
-    const [callers] = blocks.filter(block => kindOf(block) === 'callers')
+    const [callers, ...more] = blocks.filter(block => kindOf(block) === 'callers')
     writeFileSync(path.join(SNIPPETS, 'callers.json'), callers!.text)
     const serve = ['proxy', '--http', '0', '--callers', 'callers.json', '--', 'node', 'server.js']
     expect(parseOnly(serve, { CI_TOKEN: 'c', ALICE_TOKEN: 'a' }), where(callers!)).toEqual({ code: 0, output: '' })
+    for (const [i, block] of more.entries()) {
+      writeFileSync(path.join(SNIPPETS, `callers-${i}.json`), block.text)
+      expect(parseOnly(['proxy', '--http', '0', '--callers', `callers-${i}.json`, '--', 'node', 'server.js'], { CI_TOKEN: 'c', ALICE_TOKEN: 'a' }), where(block)).toEqual({ code: 0, output: '' })
+    }
     // The check reads the file: a variable not set is refused.
     expect(parseOnly(serve, { CI_TOKEN: 'c' }).code).toBe(2)
     // Each line of the example as the audit log writes one of its method and outcome.

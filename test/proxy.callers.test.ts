@@ -183,13 +183,21 @@ describe('named callers and the audit trail', () => {
         return (error as Error).message
       }
     }
-    expect(refusal({ callers: { ci: { token: 'a', callsPerMinut: 3 } } })).toBe(`--callers ${file}: .callers["ci"].callsPerMinut: is not a caller's key ("token", "callsPerMinute", "inFlight")`)
+    expect(refusal({ callers: { ci: { token: 'a', callsPerMinut: 3 } } })).toBe(`--callers ${file}: .callers["ci"].callsPerMinut: is not a caller's key ("token", "callsPerMinute", "inFlight", "tools")`)
     expect(refusal({ callers: { ci: { inFlight: 3 } } })).toMatch(/\.callers\["ci"\]\.token: is missing \(only the entries named "token", the unnamed tokens' limits, and "stdio", the stdio client's, have none\)$/)
     expect(refusal({ callers: { stdio: { token: 'a' } } })).toMatch(/\.callers\["stdio"\]\.token: the stdio client presents no token/)
     expect(refusal({ callers: { a: { token: 't' }, b: { token: 't' } } })).toMatch(/\.callers\["b"\]\.token: is another caller's token too$/)
     expect(refusal({ callers: { a: { token: 't', inFlight: 0 } } })).toMatch(/\.callers\["a"\]\.inFlight: must be a positive whole number \(it was 0\)$/)
     expect(refusal({ callers: { 'a b': { token: 't' } } })).toMatch(/a caller's name is 1 to 64 letters/)
     expect(refusal({ ci: { token: 't' } })).toMatch(/must be \{"callers"/)
+    // Tools' limits: all callers' at the top, a caller's own in its entry, each path named.
+    expect(refusal({ callers: { ci: { token: 't', tools: { send: { callsPerMinut: 3 } } } } })).toBe(`--callers ${file}: .callers["ci"].tools["send"].callsPerMinut: is not a tool limit's key ("callsPerMinute", "inFlight")`)
+    expect(refusal({ callers: {}, tools: { send: { inFlight: -1 } } })).toMatch(/\.tools\["send"\]\.inFlight: must be a positive whole number \(it was -1\)$/)
+    expect(refusal({ callers: {}, tools: { send: {} } })).toMatch(/\.tools\["send"\]: sets no limit/)
+    expect(refusal({ callers: {}, tools: ['send'] })).toMatch(/\.tools: must be an object/)
+    expect(refusal({ callers: {}, tools: { send: { callsPerMinute: 10 } }, rates: {} })).toMatch(/must be \{"callers"/)
+    expect(refusal({ callers: { ci: { token: 'c', tools: { send: { callsPerMinute: 2 } } } }, tools: { send: { callsPerMinute: 10, inFlight: 1 } } })).toBe('')
+    expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 'c' }], limits: { ci: { tools: { send: { callsPerMinute: 2 } } } }, tools: { send: { callsPerMinute: 10, inFlight: 1 } } })
     expect(refusal({ callers: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 }, ci: { token: 't' } } })).toBe('')
     expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 't' }], limits: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 } } })
   })

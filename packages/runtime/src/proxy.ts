@@ -39,6 +39,8 @@ export type { Admitted, CallerCredential, HttpGuard, HttpGuardOptions } from './
 export { callerLimits } from './proxy/serve/caller-limits'
 export { STDIO_CALLER } from './proxy/serve/stdio-limits'
 export type { CallerLimits } from './proxy/serve/caller-limits'
+export type { RateLimits } from './proxy/serve/limit-charges'
+export type { LimitsStore } from './proxy/serve/redis-limits'
 export { describeDrift, driftOf, readSnapshot } from './proxy/compile/snapshot-drift'
 export type { Drift } from './proxy/compile/snapshot-drift'
 export { listSetupError, ProxySetupError } from './proxy/upstream/setup-error'

@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream'
 import { StdioTransport } from '../src/host/stdio-transport'
 import { limitStdio } from '../src/proxy/serve/stdio-limits'
 import { refusalOf } from '../src/proxy/serve/caller-limits'
+import { toolCalled } from '../src/proxy/serve/limit-charges'
 import { changedPaths } from '../src/util/changed-paths'
 
 const asking = (token?: string): Request => new Request('http://127.0.0.1/mcp', { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })
@@ -50,6 +51,29 @@ describe('callers', () => {
     first.release()
     expect('release' in take('bot', 1)).toBe(true)
     expect('retryAfter' in take('bot', 1)).toBe(true)
+  })
+
+  it('per-tool limits: a tool\'s for all callers together and a caller\'s own of it, each refusal naming it; a refused call takes from no limit; behind the search surface the tool call_tool names is the one counted', () => {
+    const take = callerLimits({ bob: { tools: { send: { callsPerMinute: 1 } } }, ci: { callsPerMinute: 10 } }, {}, () => 0, { send: { callsPerMinute: 3 }, slow: { inFlight: 1 } })
+    const send = [{ tool: 'send' }]
+    expect('release' in take('bob', send)).toBe(true)
+    expect(take('bob', send)).toEqual({ retryAfter: 60, why: '1 call a minute of "send"' })
+    // Another tool, and a call of no tool, pass: the limit is of send alone.
+    expect('release' in take('bob', [{ tool: 'read' }, {}])).toBe(true)
+    expect('release' in take('ci', send)).toBe(true)
+    expect('release' in take('alice', send)).toBe(true)
+    expect(take('ci', send)).toEqual({ retryAfter: 20, why: '3 calls a minute of "send", all callers together' })
+    const held = take('alice', [{ tool: 'slow' }]) as { release: () => void }
+    expect(take('ci', [{ tool: 'slow' }])).toEqual({ retryAfter: 1, why: '1 call at once of "slow", all callers together' })
+    held.release()
+    expect('release' in take('ci', [{ tool: 'slow' }])).toBe(true)
+    // ci's refusals took none of its own ten: 2 of 10 spent.
+    expect(take('ci', Array.from({ length: 8 }, () => ({ tool: 'read' })))).toHaveProperty('release')
+    expect(take('ci', [{ tool: 'read' }])).toMatchObject({ why: '10 calls a minute' })
+    expect(take('bob', [{ tool: 'send' }, { tool: 'send' }])).toEqual({ over: 2, why: '1 call a minute of "send"' })
+    expect(toolCalled({ method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'send', arguments: {} } } })).toBe('send')
+    expect(toolCalled({ method: 'tools/call', params: { name: 'send' } })).toBe('send')
+    expect(toolCalled({ method: 'resources/read', params: { uri: 'x' } })).toBe(undefined)
   })
 
   it('a batch larger than a limit is refused for good, not told to wait; one call is "1 call"', () => {

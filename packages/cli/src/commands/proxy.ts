@@ -1,5 +1,5 @@
 // `flatmcp proxy`: an MCP server's tools served flat, over stdio or stateless HTTP.
-import type { CallerLimits, GatewayEntry, HttpServing, Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, GatewayEntry, HttpServing, LimitsStore, Overrides, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { Callers } from '../proxy/callers-file'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
@@ -31,7 +31,9 @@ export const proxy: Command = {
     ['--host address', 'where it listens (default: 127.0.0.1); beyond loopback a caller credential is needed'],
     ['--auth-token-file file', 'the callers\' bearer tokens, one per line (or FLATMCP_PROXY_TOKEN)'],
     ['--auth-token token', 'a caller\'s bearer token (repeatable; a file keeps it out of the process list)'],
-    ['--callers file', 'named tokens, each with calls a minute and at once (over stdio, its "stdio" entry limits the client)'],
+    ['--callers file', 'named tokens, each with calls a minute and at once, and each tool\'s limits (over stdio, its "stdio" entry limits the client)'],
+    ['--limits-store url', 'count the limits in Redis or Valkey (redis://[user@]host:port/db; password in FLATMCP_LIMITS_STORE_PASSWORD), shared by every replica naming it'],
+    ['--limits-store-down refuse|admit', 'while the store does not answer: refuse calls with limits (503, default) or let them through uncounted'],
     ['--no-auth', 'serve beyond loopback without a credential: anyone who reaches the port uses the upstream'],
     ['--allow-origin origin', 'a browser origin allowed beyond loopback (repeatable)'],
     ['--allow-host name', 'a Host header allowed beyond loopback (repeatable)'],
@@ -110,6 +112,7 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values, named)
   const limits = port === undefined && named !== undefined ? stdioLimits(values.callers!, named) : undefined
   return {
+    ...(named?.tools ? { toolLimits: named.tools } : {}),
     withheld: http?.every ?? credentialsOf([], named),
     ...(values['audit-log'] ? { auditLog: values['audit-log'] } : {}),
     ...(limits ? { limits } : {}),
@@ -124,6 +127,8 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
 
 /** Over stdio the one client's limits: the callers file's entry named `stdio` (the tokens are HTTP's). */
 function stdioLimits(file: string, named: Callers): CallerLimits {
+  if (!Object.hasOwn(named.limits, 'stdio') && named.tools)
+    return {}
   if (!Object.hasOwn(named.limits, 'stdio'))
     throw new UsageError(`--callers ${file}: over stdio only the entry named "stdio" applies (the client's limits: {"stdio": {"callsPerMinute": n, "inFlight": n}}), and the file has none; its tokens are for --http`)
   return named.limits.stdio!
@@ -147,7 +152,24 @@ async function httpServing(host: string, port: number, values: UpstreamCommandLi
   const { needsCallerCredential } = await import('@flatmcp/runtime/proxy')
   if (needsCallerCredential(host, every) && !values['no-auth'])
     throw new UsageError(`--host ${host} serves beyond loopback: give a caller credential (--auth-token-file file, FLATMCP_PROXY_TOKEN, --auth-token or --callers file), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
-  return { host, port, tokens, ...(named ? { callers: named.callers, limits: named.limits } : {}), every, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
+  return { host, port, tokens, ...(named ? { callers: named.callers, limits: named.limits } : {}), ...await storeOf(values), every, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
+}
+
+/** `--limits-store` and `--limits-store-down`: where the limits are counted, and what its silence means. */
+async function storeOf(values: UpstreamCommandLine['values']): Promise<{ limitsStore?: LimitsStore }> {
+  const { limitsStoreOf, WHEN_DOWN } = await import('../proxy/limits-store')
+  const whenDown = oneOf(values['limits-store-down'], '--limits-store-down', WHEN_DOWN) ?? WHEN_DOWN[0]
+  if (values['limits-store'] === undefined) {
+    if (values['limits-store-down'] !== undefined)
+      throw new UsageError('--limits-store-down says what happens while the limits store does not answer: give --limits-store url too')
+    return {}
+  }
+  try {
+    return { limitsStore: limitsStoreOf(values['limits-store'], whenDown) }
+  }
+  catch (error) {
+    throw new UsageError((error as Error).message)
+  }
 }
 
 /** The tokens of `--auth-token-file`: one per line, blank lines and `#` comments left out. */

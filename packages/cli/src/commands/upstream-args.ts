@@ -117,6 +117,8 @@ export const UPSTREAM_OPTIONS = {
   'auth-token': { type: 'string', multiple: true },
   'auth-token-file': { type: 'string' },
   'callers': { type: 'string' },
+  'limits-store': { type: 'string' },
+  'limits-store-down': { type: 'string' },
   'no-auth': { type: 'boolean' },
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
@@ -155,7 +157,7 @@ export const UPSTREAM_HELP = [
 ] as const
 
 /** The options that say who may use the proxy over HTTP. */
-export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] as const
+export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host', 'limits-store', 'limits-store-down'] as const
 
 /** The options only one of proxy and snapshot takes. */
 const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', ...SERVING_FLAGS], snapshot: ['out'] } as const

@@ -2,7 +2,7 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RefusedCall, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, RateLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RefusedCall, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { LogLevel } from './operator-log'
 import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
@@ -48,6 +48,8 @@ export interface ProxyCommandOptions {
   overrides?: Overrides
   /** Over stdio, the client's limits (`--callers` file's `stdio` entry). */
   limits?: CallerLimits
+  /** Each tool's limits, all callers together (`--callers` file's top-level `tools`). */
+  toolLimits?: Record<string, RateLimits>
   /** A file that gets one JSON line per tool call (`--audit-log`). */
   auditLog?: string
   /** The upstream command, started already (before the MCP SDK loaded). */
@@ -124,6 +126,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
   const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined, options.limits && !options.http ? STDIO_CALLER : undefined)
   const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}
+  const toolLimits = options.toolLimits ? { toolLimits: options.toolLimits } : {}
   const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, info: { name: 'flatmcp', version: cliVersion() }, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
   const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
     profile: options.http ? routedProfile(base, Object.keys(named?.views ?? {})) : base,
@@ -173,10 +176,10 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     const proxy = await start()
     watch(proxy)
     await listed(proxy)
-    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...onRefused }, stop)
+    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...toolLimits, ...onRefused }, stop)
     return
   }
-  const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}), ...onRefused })
+  const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}), ...toolLimits, ...onRefused })
   served.proxy.then(async (proxy) => {
     watch(proxy)
     await listed(proxy)

@@ -4,6 +4,8 @@
 import type { ProfileRequest } from '../service/profile-choice'
 import type { OfferedCapabilities } from './upstream/upstream'
 import type { CallerLimits } from './serve/caller-limits'
+import type { RateLimits } from './serve/limit-charges'
+import type { LimitsStore } from './serve/redis-limits'
 import type { RefusedCall } from './serve/upstream-methods'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
@@ -20,6 +22,7 @@ import { hostsServed, listenAddress, needsCallerCredential, urlHost } from './ht
 import { admitted } from './http/admit'
 import { servedInBodyEra } from './http/body-era'
 import { limitStdio } from './serve/stdio-limits'
+import { redisCount } from './serve/redis-limits'
 import { serveHttp } from './http/serve-http'
 import { ProxySetupError } from './upstream/setup-error'
 
@@ -34,6 +37,8 @@ export interface HttpServing extends HttpGuardOptions {
   open?: boolean
   /** Each named caller's limits (`callers`' names, or `token` for the unnamed tokens): past one, `429` with `Retry-After`. */
   limits?: Readonly<Record<string, CallerLimits>>
+  /** Where the limits are counted: a Redis or Valkey store all replicas share. Default: in this process. */
+  limitsStore?: LimitsStore
 }
 
 export interface ServeProxyOptions {
@@ -43,6 +48,8 @@ export interface ServeProxyOptions {
   routes?: readonly string[]
   /** Over stdio, the client's limits: past one, a request it sends upstream is answered with an MCP error carrying `data.retryAfter`. */
   limits?: CallerLimits
+  /** Each tool's limits, all callers together (over HTTP, in the store where one is named). */
+  toolLimits?: Readonly<Record<string, RateLimits>>
   /** Hears each request refused at its caller's limits (over stdio or HTTP), for the audit trail. */
   onRefused?: (refused: RefusedCall) => void
   /** Where operator lines go. Default: one line on stderr. */
@@ -114,17 +121,17 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
   const log = options.log ?? logLine
   if (typeof given === 'function' && options.http) {
     const proxy = await given({ offer: Promise.resolve({}) })
-    return { ...await serveOverHttp(proxy, options.http, options.routes ?? [], log, options.onRefused), proxy: Promise.resolve(proxy) }
+    return { ...await serveOverHttp(proxy, { ...options, http: options.http }, log), proxy: Promise.resolve(proxy) }
   }
   if (typeof given === 'function')
     return serveStarterOverStdio(given, options)
   if (options.http)
-    return serveOverHttp(given, options.http, options.routes ?? [], log, options.onRefused)
+    return serveOverHttp(given, { ...options, http: options.http }, log)
   const transport = new StdioTransport()
   const session = serveStdio(request => given.server(request), { transport })
   const closed = endOfInput(transport)
-  if (options.limits)
-    limitStdio(transport, options.limits, options.onRefused)
+  if (options.limits || options.toolLimits)
+    limitStdio(transport, options.limits ?? {}, options.onRefused, options.toolLimits)
   return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
 }
 
@@ -166,15 +173,15 @@ function endOfInput(transport: StdioTransport): Promise<void> {
 }
 
 /** Over stdio, a proxy started once the client's first message says what it can do; then every message goes as it came. */
-function serveStarterOverStdio(start: ProxyStarter, { limits, onRefused }: ServeProxyOptions): ServedProxy {
+function serveStarterOverStdio(start: ProxyStarter, { limits, toolLimits, onRefused }: ServeProxyOptions): ServedProxy {
   const first = opening<unknown>()
   const started = start({ offer: first.opened.then(offerOf) })
   started.catch(() => {}) // the caller hears of it through `proxy`
   const transport = new StdioTransport()
   const session = serveStdio(async request => (await started).server(request), { transport })
   const closed = endOfInput(transport)
-  if (limits)
-    limitStdio(transport, limits, onRefused)
+  if (limits || toolLimits)
+    limitStdio(transport, limits ?? {}, onRefused, toolLimits)
   const handle = transport.onmessage!
   transport.onmessage = (message) => {
     first.open(message)
@@ -185,8 +192,9 @@ function serveStarterOverStdio(start: ProxyStarter, { limits, onRefused }: Serve
 }
 
 /** Stateless HTTP at /mcp and each profile's routes, guarded; its clients hear of changes on their subscriptions and listen streams. */
-async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly string[], log: (line: string) => void, onRefused?: (refused: RefusedCall) => void): Promise<ServedProxy> {
+async function serveOverHttp(proxy: Proxy, { http, routes = [], onRefused, toolLimits }: ServeProxyOptions & { http: HttpServing }, log: (line: string) => void): Promise<ServedProxy> {
   checkServing(http, log)
+  const store = http.limitsStore ? redisCount({ ...http.limitsStore, log }) : undefined
   const routed = new Set(routes)
   const handler = createMcpHandler(request => proxy.server(request))
   const stop = proxy.onNotification((notification) => {
@@ -200,7 +208,7 @@ async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly s
     else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
       handler.notify.resourceUpdated(uri)
   })
-  const server = await serveHttp(admitted(servedInBodyEra((request, given) => handler.fetch(request, given), log), http.limits, onRefused), {
+  const server = await serveHttp(admitted(servedInBodyEra((request, given) => handler.fetch(request, given), log), http.limits, onRefused, { ...(toolLimits ? { tools: toolLimits } : {}), ...(store ? { count: store.take } : {}) }), {
     host: listenAddress(http.host),
     port: http.port,
     route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
@@ -218,6 +226,7 @@ async function serveOverHttp(proxy: Proxy, http: HttpServing, routes: readonly s
     closed,
     close: async () => {
       stop()
+      store?.close()
       await new Promise<void>(resolve => server.close(() => resolve()))
     },
   }

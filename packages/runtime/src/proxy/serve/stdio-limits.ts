@@ -6,9 +6,11 @@
 import type { JsonRpcMessage } from '../../service/preserialized'
 import type { StdioTransport } from '../../host/stdio-transport'
 import type { CallerLimits } from './caller-limits'
+import type { RateLimits } from './limit-charges'
 import { isObject } from '../../util/object'
 import type { RefusedCall } from './upstream-methods'
 import { callerLimits, refusalOf } from './caller-limits'
+import { toolCalled } from './limit-charges'
 import { refusedCall, sentUpstream } from './upstream-methods'
 
 /** The caller's name over stdio, where the callers file's `stdio` entry limits the client: as the audit log says it. */
@@ -24,11 +26,11 @@ function cancelled(message: JsonRpcMessage): unknown {
 }
 
 /**
- * Counts the client's requests that go upstream (`UPSTREAM_METHODS`) against `limits` on
- * `transport`, refusing those past them, each refusal told to `onRefused`. Wrap after anything that owes answers.
+ * Counts the client's requests that go upstream (`UPSTREAM_METHODS`) against `limits` and the tools'
+ * (`tools`) on `transport`, refusing those past them, each refusal told to `onRefused`. Wrap after anything that owes answers.
  */
-export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRefused?: (refused: RefusedCall) => void): void {
-  const take = callerLimits({}, limits)
+export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRefused?: (refused: RefusedCall) => void, tools: Readonly<Record<string, RateLimits>> = {}): void {
+  const take = callerLimits({}, limits, Date.now, tools)
   // By id, the places its requests hold: an id sent again while its request runs takes a place too.
   const running = new Map<unknown, (() => void)[]>()
   const release = (id: unknown): void => {
@@ -47,7 +49,7 @@ export function limitStdio(transport: StdioTransport, limits: CallerLimits, onRe
       receive(message)
       return
     }
-    const taken = take(undefined, 1)
+    const taken = take(undefined, [{ tool: toolCalled(message) }])
     if ('release' in taken) {
       running.set(id, [...running.get(id) ?? [], taken.release])
       receive(message)
