@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { clientConfigText } from '../../../test/support/client-configs'
 import { CLI, runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
@@ -57,10 +58,11 @@ const modes = (folder: string): Record<string, number> => Object.fromEntries(rea
 describe('flatmcp install keeps a config\'s secrets private', () => {
   it.each(INSTALL_CLIENTS.map(client => client.name))('%s: a 0600 config\'s servers and its kept original are 0600 in a 0700 folder, and --undo keeps it 0600', async (client) => {
     const { home, run } = place()
+    const row = INSTALL_CLIENTS.find(known => known.name === client)!
     const codex = client === 'codex'
-    const file = path.join(home, codex ? 'config.toml' : 'config.json')
-    const key = INSTALL_CLIENTS.find(known => known.name === client)!.key
-    write(file, codex ? TOML_CONFIG : JSON_CONFIG.replace('"mcpServers"', JSON.stringify(key)), 0o600)
+    const file = path.join(home, `config.${row.format}`)
+    const { mcpServers, ...top } = JSON.parse(JSON_CONFIG) as { mcpServers: Record<string, Record<string, unknown>> }
+    write(file, codex ? TOML_CONFIG : clientConfigText(row, mcpServers, top), 0o600)
     const installed = await run(['install', client, '--file', file, '--command', 'flatmcp'])
     expect(installed.code, installed.stderr).toBe(0)
     const folder = path.join(home, '.flatmcp')
