@@ -75,9 +75,16 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG]])('%s: --dry-run and the install\'s own lines show no secret: env and header values, credential keys and a credential flag\'s argument read [redacted], variables stay', async (client, text) => {
+  /** The JSON config in a YAML client's own shape and format. */
+  const yamlConfig = (name: string): string => {
+    const { mcpServers, ...top } = JSON.parse(JSON_CONFIG) as { mcpServers: Record<string, Record<string, unknown>> }
+    return clientConfigText(INSTALL_CLIENTS.find(known => known.name === name)!, mcpServers, top)
+  }
+
+  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG], ['goose', yamlConfig('goose')], ['continue', yamlConfig('continue')]])('%s: --dry-run and the install\'s own lines show no secret: env and header values, credential keys and a credential flag\'s argument read [redacted], variables stay', async (client, text) => {
     const { home, run } = place()
-    const file = path.join(home, client === 'codex' ? 'config.toml' : 'config.json')
+    const format = INSTALL_CLIENTS.find(known => known.name === client)!.format
+    const file = path.join(home, `config.${format}`)
     write(file, text)
     const dry = await run(['install', client, '--file', file, '--command', 'flatmcp', '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
