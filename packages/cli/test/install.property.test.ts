@@ -178,7 +178,7 @@ function renderToml(c: Drawn<typeof tomlCase>): Generated {
 }
 
 /** The lines of `text` not owned, as install must keep them (a JSON comma a neighbour's move takes or gives aside; blank lines aside in TOML). */
-function keptLines(text: string, owned: ReadonlySet<number>, format: 'json' | 'toml'): string[] {
+function keptLines(text: string, owned: ReadonlySet<number>, format: string): string[] {
   return text.split(/\r?\n/).filter((line, n) => !owned.has(n) && (format === 'json' || line.trim() !== '')).map(line => format === 'json' ? line.replace(/,(\s*(?:\/\/.*)?)$/, '$1') : line)
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { clientConfigText } from '../../../test/support/client-configs'
 import { CLI, runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
@@ -57,10 +58,11 @@ const modes = (folder: string): Record<string, number> => Object.fromEntries(rea
 describe('flatmcp install keeps a config\'s secrets private', () => {
   it.each(INSTALL_CLIENTS.map(client => client.name))('%s: a 0600 config\'s servers and its kept original are 0600 in a 0700 folder, and --undo keeps it 0600', async (client) => {
     const { home, run } = place()
+    const row = INSTALL_CLIENTS.find(known => known.name === client)!
     const codex = client === 'codex'
-    const file = path.join(home, codex ? 'config.toml' : 'config.json')
-    const key = INSTALL_CLIENTS.find(known => known.name === client)!.key
-    write(file, codex ? TOML_CONFIG : JSON_CONFIG.replace('"mcpServers"', JSON.stringify(key)), 0o600)
+    const file = path.join(home, `config.${row.format}`)
+    const { mcpServers, ...top } = JSON.parse(JSON_CONFIG) as { mcpServers: Record<string, Record<string, unknown>> }
+    write(file, codex ? TOML_CONFIG : clientConfigText(row, mcpServers, top), 0o600)
     const installed = await run(['install', client, '--file', file, '--command', 'flatmcp'])
     expect(installed.code, installed.stderr).toBe(0)
     const folder = path.join(home, '.flatmcp')
@@ -73,9 +75,16 @@ describe('flatmcp install keeps a config\'s secrets private', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG]])('%s: --dry-run and the install\'s own lines show no secret: env and header values, credential keys and a credential flag\'s argument read [redacted], variables stay', async (client, text) => {
+  /** The JSON config in a YAML client's own shape and format. */
+  const yamlConfig = (name: string): string => {
+    const { mcpServers, ...top } = JSON.parse(JSON_CONFIG) as { mcpServers: Record<string, Record<string, unknown>> }
+    return clientConfigText(INSTALL_CLIENTS.find(known => known.name === name)!, mcpServers, top)
+  }
+
+  it.each([['claude-code', JSON_CONFIG], ['codex', TOML_CONFIG], ['goose', yamlConfig('goose')], ['continue', yamlConfig('continue')]])('%s: --dry-run and the install\'s own lines show no secret: env and header values, credential keys and a credential flag\'s argument read [redacted], variables stay', async (client, text) => {
     const { home, run } = place()
-    const file = path.join(home, client === 'codex' ? 'config.toml' : 'config.json')
+    const format = INSTALL_CLIENTS.find(known => known.name === client)!.format
+    const file = path.join(home, `config.${format}`)
     write(file, text)
     const dry = await run(['install', client, '--file', file, '--command', 'flatmcp', '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)

@@ -1,10 +1,11 @@
 // The clients `flatmcp install` knows: where each keeps its MCP servers (by scope and platform), in
 // which format and under which key, and how an entry that runs flatmcp is written in it.
+import type { EntryShape } from './entries'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 
-export type ConfigFormat = 'json' | 'toml'
+export type ConfigFormat = 'json' | 'toml' | 'yaml'
 export type Scope = 'user' | 'project'
 
 export interface InstallClient {
@@ -13,8 +14,14 @@ export interface InstallClient {
   /** As the client calls itself. */
   title: string
   format: ConfigFormat
-  /** The key its servers are under: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`. */
-  key: 'mcpServers' | 'servers' | 'mcp_servers'
+  /** The key its servers are under: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`, Zed's `context_servers`, Goose's `extensions`, opencode's and Crush's `mcp`. */
+  key: 'mcpServers' | 'servers' | 'mcp_servers' | 'context_servers' | 'extensions' | 'mcp'
+  /** Its servers are a list of entries, each with its `name` (Continue), not an object by name. */
+  list?: boolean
+  /** Its entry names itself too (`name`: Goose, Continue): flatmcp's is written with `name: "flatmcp"`. */
+  named?: boolean
+  /** How its entry differs from the one flatmcp's `--config` reads (entries.ts), where it does. */
+  entry?: EntryShape
   /** Its config file in each scope it has, from the home folder, the folder it runs in and the environment. */
   files: Partial<Record<Scope, (where: Where) => string>>
   /** What its entry for a stdio server holds besides the command and arguments. */
@@ -36,6 +43,16 @@ export interface Where {
   cwd: string
   platform: NodeJS.Platform
   env: Readonly<Record<string, string | undefined>>
+}
+
+/** The folder of settings by the XDG convention (Linux, and the CLIs that keep to it on macOS too). */
+function xdgConfig(where: Where): string {
+  return where.env.XDG_CONFIG_HOME ?? path.join(where.home, '.config')
+}
+
+/** A VS Code extension's settings file (Cline's, Roo Code's), in VS Code's own folder. */
+function vscodeExtension(where: Where, extension: string, file: string): string {
+  return path.join(appData(where, 'Code'), 'User', 'globalStorage', extension, 'settings', file)
 }
 
 /** The folder an application keeps its settings in on this platform (Claude Desktop's, VS Code's). */
@@ -94,6 +111,106 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
     key: 'mcp_servers',
     files: { user: w => path.join(w.env.CODEX_HOME || path.join(w.home, '.codex'), 'config.toml') },
     carried: { required: 'any', startup_timeout_sec: 'max', startup_timeout_ms: 'max', tool_timeout_sec: 'max' },
+  },
+  {
+    name: 'cline',
+    title: 'Cline',
+    format: 'json',
+    key: 'mcpServers',
+    files: { user: w => vscodeExtension(w, 'saoudrizwan.claude-dev', 'cline_mcp_settings.json') },
+    carried: { timeout: 'max' },
+  },
+  {
+    name: 'roo-code',
+    title: 'Roo Code',
+    format: 'json',
+    key: 'mcpServers',
+    files: { project: w => path.join(w.cwd, '.roo', 'mcp.json'), user: w => vscodeExtension(w, 'rooveterinaryinc.roo-cline', 'mcp_settings.json') },
+    entry: { keys: { disabledTools: 'excludeTools' } },
+    carried: { timeout: 'max' },
+  },
+  {
+    name: 'windsurf',
+    title: 'Windsurf',
+    format: 'json',
+    key: 'mcpServers',
+    files: { user: w => path.join(w.home, '.codeium', 'windsurf', 'mcp_config.json') },
+    entry: { keys: { disabledTools: 'excludeTools' } },
+  },
+  {
+    name: 'kiro',
+    title: 'Kiro',
+    format: 'json',
+    key: 'mcpServers',
+    files: { project: w => path.join(w.cwd, '.kiro', 'settings', 'mcp.json'), user: w => path.join(w.home, '.kiro', 'settings', 'mcp.json') },
+    entry: { keys: { disabledTools: 'excludeTools' } },
+    carried: { timeout: 'max' },
+  },
+  {
+    name: 'lm-studio',
+    title: 'LM Studio',
+    format: 'json',
+    key: 'mcpServers',
+    files: { user: w => path.join(w.home, '.lmstudio', 'mcp.json') },
+  },
+  {
+    name: 'zed',
+    title: 'Zed',
+    format: 'json',
+    key: 'context_servers',
+    files: {
+      project: w => path.join(w.cwd, '.zed', 'settings.json'),
+      user: w => w.platform === 'win32' ? path.join(appData(w, 'Zed'), 'settings.json') : path.join(xdgConfig(w), 'zed', 'settings.json'),
+    },
+    stdio: { source: 'custom' },
+    entry: { idle: { source: 'custom' } },
+  },
+  {
+    name: 'opencode',
+    title: 'opencode',
+    format: 'json',
+    key: 'mcp',
+    files: { project: w => path.join(w.cwd, 'opencode.json'), user: w => path.join(xdgConfig(w), 'opencode', 'opencode.json') },
+    stdio: { type: 'local', enabled: true },
+    entry: { keys: { environment: 'env' }, types: { local: 'stdio', remote: 'http' }, commandList: true },
+    carried: { timeout: 'max' },
+  },
+  {
+    name: 'crush',
+    title: 'Crush',
+    format: 'json',
+    key: 'mcp',
+    files: {
+      project: w => path.join(w.cwd, '.crush.json'),
+      user: w => w.platform === 'win32' ? path.join(w.env.LOCALAPPDATA ?? path.join(w.home, 'AppData', 'Local'), 'crush', 'crush.json') : path.join(xdgConfig(w), 'crush', 'crush.json'),
+    },
+    stdio: { type: 'stdio' },
+    carried: { timeout: 'max' },
+  },
+  {
+    name: 'goose',
+    title: 'Goose',
+    format: 'yaml',
+    key: 'extensions',
+    named: true,
+    files: { user: w => w.platform === 'win32' ? path.join(appData(w, path.join('Block', 'goose')), 'config', 'config.yaml') : path.join(xdgConfig(w), 'goose', 'config.yaml') },
+    stdio: { type: 'stdio', enabled: true, envs: {}, env_keys: [], timeout: 300, bundled: null, description: 'MCP servers behind flatmcp' },
+    entry: {
+      keys: { cmd: 'command', envs: 'env', uri: 'url', available_tools: 'includeTools' },
+      types: { stdio: 'stdio', streamable_http: 'http' },
+      idle: { bundled: null, env_keys: [], available_tools: [], envs: {} },
+    },
+    carried: { timeout: 'max' },
+  },
+  {
+    name: 'continue',
+    title: 'Continue',
+    format: 'yaml',
+    key: 'mcpServers',
+    list: true,
+    named: true,
+    files: { user: w => path.join(w.home, '.continue', 'config.yaml') },
+    entry: { keys: { connectionTimeout: 'timeout' } },
   },
 ]
 

@@ -5,6 +5,7 @@
 import type { ConfigFormat } from './clients'
 import { inlineRedacted, isCommandLine, REDACTED, isSecretPath, redactedArgs, redactedString } from '@flatmcp/runtime/proxy'
 import { visit } from 'jsonc-parser'
+import { isPair, isScalar, isSeq, parseDocument, visit as visitYaml } from 'yaml'
 import { splitBom } from './rewrite'
 
 interface Edit { offset: number, length: number, text: string }
@@ -58,7 +59,28 @@ function applied(text: string, edits: Edit[]): string {
 /** The text with its secret values redacted. */
 export function redactedText(read: string, format: ConfigFormat): string {
   const [bom, text] = splitBom(read)
-  return `${bom}${format === 'json' ? redactedJson(text) : redactedToml(text)}`
+  return `${bom}${format === 'json' ? redactedJson(text) : format === 'yaml' ? redactedYaml(text) : redactedToml(text)}`
+}
+
+/** A YAML text's strings redacted, each shown as a JSON string (which YAML reads as its double-quoted one). */
+function redactedYaml(text: string): string {
+  const literals: Literal[] = []
+  visitYaml(parseDocument(text), {
+    Scalar(key, node, ancestors) {
+      if (key === 'key' || typeof node.value !== 'string' || !node.range)
+        return
+      const path: (string | number)[] = []
+      ancestors.forEach((ancestor, i) => {
+        const child = ancestors[i + 1] ?? node
+        if (isPair(ancestor) && isScalar(ancestor.key))
+          path.push(String(ancestor.key.value))
+        else if (isSeq(ancestor))
+          path.push(ancestor.items.indexOf(child as never))
+      })
+      literals.push({ path, offset: node.range[0], length: node.range[1] - node.range[0], value: node.value })
+    },
+  })
+  return applied(text, editsOf(literals))
 }
 
 function redactedJson(text: string): string {

@@ -1,7 +1,7 @@
 // A client's config rewritten so its servers run behind one `flatmcp proxy --config`: each entry
 // flatmcp can serve moved out (as the client had it, env and all), one entry that runs flatmcp in
 // their place, everything else in the file as it was (the edits are made in the text: json-text.ts,
-// toml-text.ts). The result is read back before anything is written, and must hold exactly what it
+// toml-text.ts, yaml-text.ts; a client's own entry shape is translated by entries.ts). The result is read back before anything is written, and must hold exactly what it
 // should; an undo puts back what the install took out.
 import type { ConfigFormat, InstallClient } from './clients'
 import { carriedKeys } from './clients'
@@ -9,9 +9,12 @@ import { isDeepStrictEqual } from 'node:util'
 import { parseTOML } from 'confbox'
 import type { ParseError } from 'jsonc-parser'
 import { parse, printParseErrorCode } from 'jsonc-parser'
+import { parseDocument } from 'yaml'
 import { readServerEntry, ServersConfigError } from '../proxy/servers-config'
+import { fromFlatmcp, serversTable, toFlatmcp } from './entries'
 import { rewriteJson, twiceGiven, withFirstProperties, withoutProperties } from './json-text'
 import { rewriteToml, tomlJoin, tomlSplit, tomlTable } from './toml-text'
+import { rewriteYaml, yamlWithFirst, yamlWithout } from './yaml-text'
 
 /** The name of the entry that runs flatmcp in the client's config. */
 export const ENTRY_NAME = 'flatmcp'
@@ -51,10 +54,22 @@ export function parseConfig(text: string, format: ConfigFormat, file: string): R
       throw new InstallError(`${file}: not TOML (${(error as Error).message.split('\n')[0]}); fix it, then install again`)
     }
   }
+  if (format === 'yaml')
+    return parseYaml(text, file)
   const errors: ParseError[] = []
   const parsed = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown
   if (errors.length > 0 || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new InstallError(`${file}: not a JSON object${errors[0] ? ` (${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset})` : ''}; fix it, then install again`)
+  return parsed as Record<string, unknown>
+}
+
+/** A YAML config, parsed: a mapping at its top, each key once (a key given twice is an error, as which one the client reads is unsure). */
+function parseYaml(text: string, file: string): Record<string, unknown> {
+  const document = parseDocument(text, { uniqueKeys: true })
+  const error = document.errors[0]
+  const parsed = error ? undefined : document.toJS() as unknown
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InstallError(`${file}: not a YAML mapping${error ? ` (${error.message.split('\n')[0]})` : ''}; fix it, then install again`)
   return parsed as Record<string, unknown>
 }
 
@@ -72,6 +87,14 @@ function parseClientConfig(text: string, client: InstallClient, file: string): R
   return parsed
 }
 
+/** The client's servers by name, as it writes them; undefined where its key holds none. */
+function clientServers(parsed: Record<string, unknown>, client: InstallClient, file: string): Record<string, unknown> | undefined {
+  const { table, twice } = serversTable(parsed, client.key, client.list)
+  if (twice !== undefined)
+    throw new InstallError(`${file}: "${client.key}" lists "${twice}" twice, so which one the client reads is unsure; keep one, then install again`)
+  return table
+}
+
 /** Whether an entry is one that runs flatmcp over a config: the client is installed already. */
 export function runsFlatmcp(entry: unknown): boolean {
   const { args } = (typeof entry === 'object' && entry !== null ? entry : {}) as { args?: unknown }
@@ -87,17 +110,23 @@ function bracedVariables(entry: Record<string, unknown>): Record<string, unknown
   return { ...entry, env: Object.fromEntries(braced) }
 }
 
+/** A client's entry as flatmcp's config holds it once moved: in flatmcp's shape, its variables as flatmcp reads them. */
+function movedForm(client: InstallClient, entry: unknown): unknown {
+  const flat = toFlatmcp(client.entry, entry)
+  return client.bareVariables ? bracedVariables(flat as Record<string, unknown>) : flat
+}
+
 /** Which of the client's servers move behind flatmcp, and which stay (switched off, or not a server flatmcp reaches). */
 function sortServers(servers: Record<string, unknown>, client: InstallClient, file: string): Omit<Rewritten, 'text'> {
   const moved: Record<string, unknown> = {}
   const kept: Rewritten['kept'] = []
   for (const [name, entry] of Object.entries(servers)) {
     try {
-      const read = readServerEntry(name, entry, client.key, file, ANY_VALUE)
+      const read = readServerEntry(name, toFlatmcp(client.entry, entry), client.key, file, ANY_VALUE)
       if ('off' in read)
         kept.push({ name, why: read.off })
       else
-        moved[name] = client.bareVariables ? bracedVariables(entry as Record<string, unknown>) : entry
+        moved[name] = movedForm(client, entry)
     }
     catch (error) {
       if (!(error instanceof ServersConfigError))
@@ -113,11 +142,10 @@ export function rewriteConfig(read: string, client: InstallClient, file: string,
   // A byte order mark (as some Windows editors write) is kept, and read past.
   const [bom, text] = splitBom(read)
   const parsed = parseClientConfig(text, client, file)
-  const servers = parsed[client.key]
-  if (servers === undefined || typeof servers !== 'object' || servers === null || Array.isArray(servers))
+  const table = clientServers(parsed, client, file)
+  if (table === undefined)
     throw new InstallError(`${file}: lists no MCP servers (no "${client.key}"), so there is nothing to put behind flatmcp`)
-  const table = servers as Record<string, unknown>
-  if (Object.values(table).some(runsFlatmcp))
+  if (Object.values(table).some(entry => runsFlatmcp(toFlatmcp(client.entry, entry))))
     throw new InstallError(`${file}: its servers run behind flatmcp already; \`flatmcp install ${client.name} --undo\` restores the config it had`)
   if (ENTRY_NAME in table)
     throw new InstallError(`${file}: a server is named "${ENTRY_NAME}" already; rename it, then install again`)
@@ -126,16 +154,31 @@ export function rewriteConfig(read: string, client: InstallClient, file: string,
   const { moved, kept } = sortServers(table, client, file)
   if (Object.keys(moved).length === 0)
     throw new InstallError(`${file}: no server flatmcp can serve (${kept.map(entry => `${entry.name}: ${entry.why}`).join('; ')})`)
-  const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
-  const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), ENTRY_NAME, entry) : rewriteJson(text, client.key, Object.keys(moved), ENTRY_NAME, entry)
+  const flat = { command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
+  const entry = { ...(client.named ? { name: ENTRY_NAME } : {}), ...client.stdio, ...fromFlatmcp(client.entry, flat) }
+  const written = writtenText(text, client, Object.keys(moved), entry, file)
   checkRewritten(written, client, file, kept, entry)
   checkOutside(parsed, written, client, file)
   return { text: `${bom}${written}`, moved, kept }
 }
 
+/** The client's text with the servers `moved` taken out and flatmcp's `entry` in, in its format. */
+function writtenText(text: string, client: InstallClient, moved: string[], entry: Record<string, unknown>, file: string): string {
+  if (client.format === 'toml')
+    return rewriteToml(text, moved, ENTRY_NAME, entry)
+  if (client.format === 'json')
+    return rewriteJson(text, client.key, moved, ENTRY_NAME, entry)
+  try {
+    return rewriteYaml(text, client.key, moved, ENTRY_NAME, entry, client.list)
+  }
+  catch (error) {
+    throw new InstallError(`${file}: could not be rewritten in place (${(error as Error).message}); move its servers into a flatmcp config by hand (docs/proxy.md, "Many servers behind one endpoint")`)
+  }
+}
+
 /** The rewritten text, read back: the servers kept and flatmcp's entry (as plain JSON: a TOML parser's objects have no prototype), nothing else under the key. */
 function checkRewritten(text: string, client: InstallClient, file: string, kept: Rewritten['kept'], entry: Record<string, unknown>): void {
-  const servers = parseConfig(text, client.format, file)[client.key] as Record<string, unknown> | undefined
+  const servers = clientServers(parseConfig(text, client.format, file), client, file)
   const names = Object.keys(servers ?? {}).sort()
   const expected = [...kept.map(k => k.name), ENTRY_NAME].sort()
   if (!isDeepStrictEqual(names, expected) || !isDeepStrictEqual(JSON.parse(JSON.stringify(servers?.[ENTRY_NAME] ?? null)), entry))
@@ -154,6 +197,19 @@ function checkOutside(before: Record<string, unknown>, text: string, client: Ins
 }
 
 /**
+ * The servers of flatmcp's config as the client writes them: as the original had each where
+ * flatmcp's config holds it unchanged, else translated back (entries.ts).
+ */
+function nativeEntries(names: readonly string[], servers: Record<string, unknown>, before: Record<string, unknown>, client: InstallClient): [string, unknown][] {
+  return names.map((name) => {
+    if (Object.hasOwn(before, name) && isDeepStrictEqual(JSON.parse(JSON.stringify(movedForm(client, before[name]))), servers[name]))
+      return [name, before[name]]
+    const native = fromFlatmcp(client.entry, servers[name] as Record<string, unknown>)
+    return [name, client.list ? { name, ...native } : native]
+  })
+}
+
+/**
  * A config the client changed since the install, undone by meaning: flatmcp's entry taken out, each
  * server of flatmcp's config put back (as the original had it, where it is unchanged), and the rest
  * of the file as it is now. A server the config lists again (the client added it back since) is left
@@ -163,8 +219,8 @@ export function restoreConfig(read: string, originalRead: string, servers: Recor
   const [bom, now] = splitBom(read)
   const original = splitBom(originalRead)[1]
   const parsed = parseClientConfig(now, client, file)
-  const table = parsed[client.key] as Record<string, unknown> | undefined
-  if (!table || !runsFlatmcp(table[ENTRY_NAME]))
+  const table = clientServers(parsed, client, file)
+  if (!table || !runsFlatmcp(toFlatmcp(client.entry, table[ENTRY_NAME])))
     throw new InstallError(`${file}: flatmcp's entry is no longer in it, so there is nothing to take out; \`--undo --force\` writes the file as it was before the install`)
   const again = Object.keys(servers).filter(name => Object.hasOwn(table, name))
   const checked = (restored: { text: string, again: string[] }): { text: string, again: string[] } => {
@@ -173,9 +229,12 @@ export function restoreConfig(read: string, originalRead: string, servers: Recor
   }
   const names = Object.keys(servers).filter(name => !Object.hasOwn(table, name))
   const eol = now.includes('\r\n') ? '\r\n' : '\n'
-  if (client.format === 'json') {
+  if (client.format !== 'toml') {
+    const entries = nativeEntries(names, servers, clientServers(parseConfig(original, client.format, file), client, file) ?? {}, client)
+    if (client.format === 'yaml')
+      return checked({ text: yamlWithout(yamlWithFirst(now, client.key, entries, client.list, eol), client.key, new Set([ENTRY_NAME])), again })
     const without = withoutProperties(now, client.key, new Set([ENTRY_NAME]))
-    return checked({ text: withFirstProperties(without, client.key, names.map(name => [name, servers[name]]), eol), again })
+    return checked({ text: withFirstProperties(without, client.key, entries, eol), again })
   }
   const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
   const originalTables = tomlSplit(original, names).tables

@@ -214,7 +214,7 @@ function readEntry(name: string, entry: Entry, at: string, env: Environment, fil
  * One entry of a client's config under `shape`, read: how flatmcp reaches it, or why the client's own
  * format switches it off; an entry flatmcp cannot serve is a `ServersConfigError` naming the key.
  */
-export function readServerEntry(name: string, entry: unknown, shape: ServersConfig['shape'], file: string, env: Environment = process.env, withheld: readonly string[] = []): ServerEntry | { off: string } {
+export function readServerEntry(name: string, entry: unknown, shape: string, file: string, env: Environment = process.env, withheld: readonly string[] = []): ServerEntry | { off: string } {
   const at = `.${shape}[${JSON.stringify(name)}]`
   if (!isObject(entry))
     throw new ServersConfigError(file, at, 'must be an object: a command (command, args, env, cwd) or a URL (url, headers)')
