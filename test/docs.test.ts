@@ -42,6 +42,7 @@ const TRANSCRIPTS = [
   ['docs/proxy.md', 'flatmcp proxy: tool "firecrawl_search"'],
   ['docs/proxy.md', 'flatmcp proxy: --surface auto (portable)'],
   ['docs/proxy.md', 'flatmcp proxy: tool "who.am.i" is served as'],
+  ['docs/proxy.md', 'flatmcp: ov.json: overrides.tools["page"]'],
 ]
 
 /** The calls whose answers the README shows as a failed validation's text. */

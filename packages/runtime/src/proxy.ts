@@ -15,6 +15,8 @@ export type { Message, OfferedCapabilities, Upstream, UpstreamClient, UpstreamOA
 export { applyOverrides, checkFixed, describeOverrides, OverridesError, overriddenArguments, rejectedFixed } from './proxy/compile/overrides'
 export { namingOf, readOverrides, replicasOf } from './proxy/compile/read-overrides'
 export type { FixedParameter, Overrides, ParameterOverride, ToolOverride } from './proxy/compile/overrides'
+export { overridesProblems, startupProblems } from './proxy/compile/startup-checks'
+export type { ServedAtStart, StartupCheck, StartupProblem } from './proxy/compile/startup-checks'
 export { createGateway } from './proxy/create-gateway'
 export type { GatewayOptions } from './proxy/create-gateway'
 export { createProxy } from './proxy/create-proxy'

@@ -61,7 +61,7 @@ export const proxy: Command = {
       return checkProxy(target, common, overrides, values.profile)
     if ('entries' in target) {
       const { runProxy } = await import('../proxy/run-proxy')
-      await runProxy({ ...common, gateway: target.entries, config: target.config, ...served, ...(overrides ? { overrides } : {}) })
+      await runProxy({ ...common, gateway: target.entries, config: target.config, ...served, ...(overrides ? { overrides, overridesFile } : {}) })
       return new Promise<number>(() => {})
     }
     const upstream: UpstreamTarget = target
@@ -69,7 +69,7 @@ export const proxy: Command = {
     // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
     const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
     const { runProxy } = await import('../proxy/run-proxy')
-    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides } : {}), ...(started ? { started } : {}) })
+    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },
 }

@@ -9,8 +9,9 @@ import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
+import { checkedAtStart, startupLines } from './startup-check'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
 import { cliVersion } from '../version'
@@ -44,8 +45,9 @@ export interface ProxyCommandOptions {
   /** What a session's list holds (`--surface`), and the tools listed beside the search surface (`--always-load`). */
   surface?: 'full' | 'search' | 'auto'
   alwaysLoad?: string[]
-  /** The operator's overrides (`--overrides file`, read by `readOverridesFile`). */
+  /** The operator's overrides (`--overrides file`, read by `readOverridesFile`), and the file they were read from. */
   overrides?: Overrides
+  overridesFile?: string
   /** Over stdio, the client's limits (`--callers` file's `stdio` entry). */
   limits?: CallerLimits
   /** Each tool's limits, all callers together (`--callers` file's top-level `tools`). */
@@ -106,10 +108,11 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
 }
 
 /**
- * Starts the upstream, compiles its tools (or reads the snapshot), and serves them until either side
- * ends. Over stdio the upstream starts at once, its handshake waits for what the client offers (so it
- * is offered only that), the client's `initialize` is answered once the upstream's is, and the list
- * is compiled behind it: the first `tools/list` is what waits.
+ * Starts the upstream, compiles its tools (or reads the snapshot), checks the files against them
+ * (`startup-check.ts`), and serves them until either side ends. Over stdio the upstream starts at
+ * once, its handshake waits for what the client offers (so it is offered only that; nothing where
+ * the input ends first), and the client's `initialize` is answered once the list is compiled and
+ * checked; a snapshot that recorded the handshake answers it ahead of the upstream.
  */
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const log = options.log ?? operatorLog(options.logLevel, logLine)
@@ -119,6 +122,9 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
   // Many servers' tools named as the overrides say (those given, else those the snapshot recorded).
   const named = options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined)
+  // The files checked against the list at start: the overrides given, else those the snapshot recorded.
+  const overridesFile = options.overrides ? options.overridesFile : options.artifact
+  const files = named && overridesFile !== undefined ? { overrides: { file: overridesFile, overrides: named } } : {}
   // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
   const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
@@ -154,9 +160,9 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const stop = (code: number) => (proxy?: Proxy): void => {
     void Promise.all([proxy?.close(), audit?.close(), telemetry?.shutdown()]).catch(() => {}).finally(() => process.exit(code))
   }
-  /** Once the list is compiled: what is served, said; a frozen snapshot the upstream no longer matches ends it. */
+  /** Once the list is compiled and the files hold against it: what is served, said; a frozen snapshot the upstream no longer matches ends it. */
   const listed = async (proxy: Proxy): Promise<void> => {
-    await proxy.ready
+    await checkedAtStart(proxy, files)
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
       const made = readSnapshot(snapshot).snapshot.options
@@ -172,26 +178,47 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     void Promise.race([Promise.all([audit?.close(), telemetry?.shutdown()]), new Promise(resolve => setTimeout(resolve, 2000))]).catch(() => {}).finally(() => process.exit(1))
   })
 
+  /** A start-up that failed: said, and the proxy ends (exit 2) before it serves anything. */
+  const failed = (error: unknown): void => {
+    for (const line of startupLines(error, files))
+      log(line, 'error')
+    stop(2)()
+  }
   if (options.http) {
-    const proxy = await start()
-    watch(proxy)
-    await listed(proxy)
+    let proxy: Proxy
+    try {
+      proxy = await start()
+      watch(proxy)
+      await listed(proxy)
+    }
+    catch (error) {
+      failed(error)
+      return
+    }
     await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...toolLimits, ...onRefused }, stop)
     return
   }
-  const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}), ...toolLimits, ...onRefused })
+  // The client's first message is answered once the list is read and the files hold against it; a
+  // snapshot that answers ahead of the upstream is checked once the upstream lists (as it is served).
+  const ahead = snapshot !== undefined && options.overrides === undefined
+  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), { log, ...(options.limits ? { limits: options.limits } : {}), ...toolLimits, ...onRefused })
+  let stopping = false
   served.proxy.then(async (proxy) => {
     watch(proxy)
     await listed(proxy)
   }).catch((error: unknown) => {
-    log(`flatmcp: ${error instanceof ProxySetupError ? error.message : (error as Error).stack ?? String(error)}`, 'error')
+    stopping = true
+    for (const line of startupLines(error, files))
+      log(line, 'error')
     process.exit(2)
   })
   // The client closed its end and has every answer it asked for: so does the proxy end, and the
-  // upstream with it (one that never said a word started nothing to wait for).
+  // upstream with it. With no client at all (its input closed before a word), the list is read and
+  // checked first: a file that is off still ends it with exit 2.
   void served.closed.then(async () => {
     const proxy = await Promise.race([served.proxy.catch(() => undefined), new Promise<undefined>(resolve => setTimeout(resolve, 1000, undefined))])
-    stop(0)(proxy)
+    if (!stopping)
+      stop(0)(proxy)
   })
   endOnSignals(options.started, served.proxy, stop)
 }

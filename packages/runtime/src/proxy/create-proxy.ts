@@ -11,6 +11,7 @@ import type { ToolService } from '../service/tool-service'
 import type { Validator } from './compile/chooser'
 import type { Overrides } from './compile/overrides'
 import type { Drift } from './compile/snapshot-drift'
+import type { ServedAtStart } from './compile/startup-checks'
 import type { ListVersion, ServedTool } from './serve/list-versions'
 import type { ProxyHealth } from './serve/health'
 import type { CallObservers } from './serve/observed'
@@ -166,6 +167,8 @@ export interface Proxy {
   tools: () => ReadonlyMap<string, ServedTool>
   /** How the live list differs from the snapshot the proxy was given (nothing without one). */
   drift: () => Drift
+  /** What the list served holds for the start-up checks (`startupProblems`): the names served, what the overrides name that it lacks. */
+  served: () => ServedAtStart
   /** The list as served now, as a snapshot (`generator` names what made it: `flatmcp@1.0.0`). */
   snapshot: (generator: string) => Snapshot
   /** What a log line may say of the upstream: its command, or its URL without credentials or query. */
@@ -307,6 +310,12 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
     refresh: async () => void await versions.refresh(),
     tools: () => current().tools,
     drift: () => current().drift,
+    served: () => ({
+      names: new Set(current().tools.keys()),
+      unmatched: current().unmatched,
+      // A name under the prefix of a gateway's server that is down goes to that server: not a name the files got wrong.
+      down: name => upstream.lane !== undefined && !upstream.origins?.().has(name) && upstream.lane({ method: 'tools/call', params: { name } }) !== undefined,
+    }),
     snapshot: generator => toSnapshot(current().listed, { generator, upstream: upstream.getServerVersion() ?? { name: 'unknown', version: '0' }, handshake: handshakeOf(upstream), preset: current().preset, profiles, ...(strictBudget === undefined ? {} : { strictBudget }), ...(upstream.origins ? { origins: upstream.origins() } : {}), ...(served.overrides ? { overrides: served.overrides, fixed: current().fixed } : {}) }),
     get where() {
       return connection.where

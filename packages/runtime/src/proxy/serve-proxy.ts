@@ -179,11 +179,20 @@ function serveStarterOverStdio(start: ProxyStarter, { limits, toolLimits, onRefu
   started.catch(() => {}) // the caller hears of it through `proxy`
   const transport = new StdioTransport()
   const session = serveStdio(async request => (await started).server(request), { transport })
-  const closed = endOfInput(transport)
+  let heard = false
+  // Input that ends before a word (no client: stdin at /dev/null) still starts the proxy, offered
+  // nothing, so its start-up is checked; it ends once that is done.
+  const closed = endOfInput(transport).then(async () => {
+    if (heard)
+      return
+    first.open(undefined)
+    await started.catch(() => {})
+  })
   if (limits || toolLimits)
     limitStdio(transport, limits ?? {}, onRefused, toolLimits)
   const handle = transport.onmessage!
   transport.onmessage = (message) => {
+    heard = true
     first.open(message)
     transport.onmessage = handle
     handle(message)
