@@ -5,9 +5,10 @@
 import type { ChildProcess } from 'node:child_process'
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ROOT } from './client'
 import { listening } from './proxy'
 
 const REQUIRED = process.env.FLATMCP_REQUIRE_BALANCERS === '1'
@@ -41,6 +42,12 @@ export function ensureBalancer(balancer: Balancer): { binary: string } | { missi
     }
   }
   return { binary }
+}
+
+/** The configuration docs/proxy.md prints (examples/replicas), listening on `port`, in front of the replicas on `replicas`. */
+export function documentedConfig(balancer: Balancer, port: number, replicas: readonly number[]): string {
+  const file = readFileSync(join(ROOT, 'examples/replicas', balancer === 'haproxy' ? 'haproxy.cfg' : 'nginx.conf'), 'utf8')
+  return replicas.reduce((config, replica, at) => config.replace(`127.0.0.1:808${at + 1}`, `127.0.0.1:${replica}`), file.replace('127.0.0.1:8080', `127.0.0.1:${port}`))
 }
 
 export interface Running {

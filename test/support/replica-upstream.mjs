@@ -4,7 +4,8 @@
 // HUNG_AFTER_LIST set, it answers nothing once it has listed its tools (a server stuck mid-run);
 // with EXIT_AFTER_CALL, it exits once it has answered a call (a server that crashes); TOOL_NAME
 // names the tool otherwise (a name some clients refuse); with RESOURCES, it serves resources too, each
-// read answered with how many reads it has had.
+// read answered with how many reads it has had; with DELAY_MS, a call is answered that long after
+// it came (so calls are in flight when a replica is stopped).
 import { createInterface } from 'node:readline'
 import { setTimeout } from 'node:timers'
 
@@ -34,7 +35,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return send({ jsonrpc: '2.0', id, result: { contents: [{ uri: params.uri, text: `read ${++reads}` }] } })
   if (method === 'tools/call' && params.name === name) {
     const answer = { replica: process.env.REPLICA ?? '', n: params.arguments?.n, meta: params._meta ?? {} }
-    send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } })
+    setTimeout(() => send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(answer) }] } }), Number(process.env.DELAY_MS ?? 0))
     if (process.env.EXIT_AFTER_CALL)
       setTimeout(() => process.exit(0), 50)
     return

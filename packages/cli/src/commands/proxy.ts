@@ -5,7 +5,7 @@ import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { count, oneOf, parseOnly, profilesOf, UsageError } from './command'
+import { count, duration, oneOf, parseOnly, profilesOf, UsageError } from './command'
 import { gatewayEntries } from './gateway-entries'
 import { readUpstreamCommand, SERVING_FLAGS, UPSTREAM_HELP } from './upstream-args'
 
@@ -29,6 +29,7 @@ export const proxy: Command = {
     ['', 'serving over HTTP'],
     ['--http port', 'serve stateless HTTP instead of stdio; /healthz and /readyz for balancers'],
     ['--host address', 'where it listens (default: 127.0.0.1); beyond loopback a caller credential is needed'],
+    ['--drain-timeout ms', 'on SIGTERM or SIGINT, how long the calls in flight may take to finish before the proxy exits (default: 20000); /readyz says 503 at once, new requests are served 5 s more, then answered 503 unread; a second signal exits at once'],
     ['--auth-token-file file', 'the callers\' bearer tokens, one per line (or FLATMCP_PROXY_TOKEN)'],
     ['--auth-token token', 'a caller\'s bearer token (repeatable; a file keeps it out of the process list)'],
     ['--callers file', 'named tokens, each with calls a minute and at once, and each tool\'s limits (over stdio, its "stdio" entry limits the client)'],
@@ -108,6 +109,9 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   const servingFlag = SERVING_FLAGS.find(flag => values[flag] !== undefined)
   if (servingFlag !== undefined && port === undefined)
     throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
+  const drainTimeoutMs = duration(values['drain-timeout'], '--drain-timeout')
+  if (drainTimeoutMs !== undefined && port === undefined)
+    throw new UsageError('--drain-timeout is how long a proxy served over HTTP drains on SIGTERM: give --http port too')
   const named = values.callers === undefined ? undefined : (await import('../proxy/callers-file')).readCallersFile(values.callers, port === undefined ? 'stdio' : 'http')
   const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values, named)
   const limits = port === undefined && named !== undefined ? stdioLimits(values.callers!, named) : undefined
@@ -122,6 +126,7 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
     ...(profiles?.[0] ? { profile: profiles[0] } : {}),
     ...(values.artifact ? { artifact: values.artifact, frozen: values.frozen === true } : {}),
     ...(http ? { http } : {}),
+    ...(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }),
   }
 }
 

@@ -107,6 +107,7 @@ export const UPSTREAM_OPTIONS = {
   'compile-timeout': { type: 'string' },
   'strict-budget': { type: 'string' },
   'http': { type: 'string' },
+  'drain-timeout': { type: 'string' },
   'host': { type: 'string' },
   'artifact': { type: 'string' },
   'frozen': { type: 'boolean' },
@@ -160,7 +161,7 @@ export const UPSTREAM_HELP = [
 export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host', 'limits-store', 'limits-store-down'] as const
 
 /** The options only one of proxy and snapshot takes. */
-const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', ...SERVING_FLAGS], snapshot: ['out'] } as const
+const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', 'drain-timeout', ...SERVING_FLAGS], snapshot: ['out'] } as const
 
 type UpstreamValues = ReturnType<typeof parseArgs<{ args: string[], allowPositionals: true, options: typeof UPSTREAM_OPTIONS }>>['values']
 

@@ -2,14 +2,14 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, RateLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RefusedCall, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RateLimits, RefusedCall, ServedProxy, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { LogLevel } from './operator-log'
 import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
-import { signalCommand } from '@flatmcp/runtime/proxy/spawn'
+import { keepCommandsOnSignals, signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, describeDrift, DRAIN_TIMEOUT_MS, logLine, namingOf, replicasOf, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import { checkedAtStart, startupLines } from './startup-check'
 import { callLine, operatorLog } from './operator-log'
@@ -40,6 +40,8 @@ export interface ProxyCommandOptions {
   frozen?: boolean
   /** Serve stateless HTTP on this address instead of stdio, to the callers it names. */
   http?: HttpServing
+  /** Over HTTP, how long a SIGTERM's drain may wait for the calls in flight (`--drain-timeout`). */
+  drainTimeoutMs?: number
   /** How the upstream's output schemas are listed (`--outputs`). */
   outputs?: 'compiled' | 'unlisted'
   /** What a session's list holds (`--surface`), and the tools listed beside the search surface (`--always-load`). */
@@ -195,7 +197,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
       failed(error)
       return
     }
-    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...toolLimits, ...onRefused }, stop)
+    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...toolLimits, ...onRefused, ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }) }, stop)
     return
   }
   // The client's first message is answered once the list is read and the files hold against it; a
@@ -238,11 +240,34 @@ function endOnSignals(started: StartedCommand | undefined, proxy: Promise<Proxy>
     process.once(signal, end)
 }
 
-/** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal stops it. */
-async function listenHttp(proxy: Proxy, serving: ServeProxyOptions & { http: HttpServing, routes: readonly string[], log: OperatorLog }, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
-  const { log, routes } = serving
+/** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal drains and stops it. */
+async function listenHttp(proxy: Proxy, serving: ServeProxyOptions & { http: HttpServing, routes: readonly string[], log: OperatorLog, drainTimeoutMs?: number }, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
+  const { log, routes, drainTimeoutMs } = serving
   const served = await serveProxy(proxy, serving)
   log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`, 'info')
-  process.once('SIGINT', () => stop(0)(proxy))
-  process.once('SIGTERM', () => stop(0)(proxy))
+  drainOnSignals(served, drainTimeoutMs, log, () => stop(0)(proxy))
+}
+
+/**
+ * SIGTERM or SIGINT (a rolling restart, Ctrl-C) drains the replica: not ready at once, the calls in
+ * flight finished within the bound, then it stops with 0. A second signal stops it at once, with 1.
+ */
+function drainOnSignals(served: ServedProxy, timeoutMs: number | undefined, log: OperatorLog, stopped: () => void): void {
+  let draining = false
+  const drain = (signal: NodeJS.Signals): void => {
+    if (draining) {
+      log(`flatmcp proxy: ${signal} again; stopping without waiting for the calls in flight`, 'error')
+      process.exit(1)
+    }
+    draining = true
+    log(`flatmcp proxy: ${signal}; draining (not ready; the calls in flight finish within ${(timeoutMs ?? DRAIN_TIMEOUT_MS) / 1000} s)`, 'info')
+    void served.drain!(timeoutMs === undefined ? {} : { timeoutMs }).then(({ finished, cut, refused }) => {
+      log(`flatmcp proxy: drained: ${finished} request${finished === 1 ? '' : 's'} finished, ${refused} refused with 503 for another replica, ${cut} cut at the bound; stopping`, cut > 0 ? 'error' : 'info')
+      stopped()
+    })
+  }
+  // The upstream serves the calls in flight: it ends with the proxy, not with the signal.
+  keepCommandsOnSignals(['SIGINT', 'SIGTERM'])
+  process.on('SIGINT', drain)
+  process.on('SIGTERM', drain)
 }

@@ -9,6 +9,7 @@ import type { LimitsStore } from './serve/redis-limits'
 import type { RefusedCall } from './serve/upstream-methods'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
+import type { DrainOptions, Drained } from './http/drain'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { StdioTransport } from '../host/stdio-transport'
@@ -63,6 +64,12 @@ export interface ServedProxy {
   closed: Promise<void>
   /** Stops serving (the upstream stays: `proxy.close()` closes it). */
   close: () => Promise<void>
+  /**
+   * Over HTTP, stops serving for a restart without losing a call: readiness false at once, new
+   * requests served through the grace, then refused with 503 unread, and the calls in flight
+   * finished within the bound (the upstream stays).
+   */
+  drain?: (options?: DrainOptions) => Promise<Drained>
   /** The proxy served: the one given, or the one a starter made (its failure to start rejects this). */
   proxy: Promise<Proxy>
 }
@@ -217,7 +224,7 @@ async function serveOverHttp(proxy: Proxy, { http, routes = [], onRefused, toolL
     else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
       handler.notify.resourceUpdated(uri)
   })
-  const server = await serveHttp(admitted(servedInBodyEra((request, given) => handler.fetch(request, given), log), http.limits, onRefused, { ...(toolLimits ? { tools: toolLimits } : {}), ...(store ? { count: store.take } : {}) }), {
+  const { server, drain } = await serveHttp(admitted(servedInBodyEra((request, given) => handler.fetch(request, given), log), http.limits, onRefused, { ...(toolLimits ? { tools: toolLimits } : {}), ...(store ? { count: store.take } : {}) }), {
     host: listenAddress(http.host),
     port: http.port,
     route: path => path === '/mcp' || path === '/mcp/' || routed.has(profileOfPath(path) ?? ''),
@@ -237,6 +244,12 @@ async function serveOverHttp(proxy: Proxy, { http, routes = [], onRefused, toolL
       stop()
       store?.close()
       await new Promise<void>(resolve => server.close(() => resolve()))
+    },
+    drain: async (options) => {
+      const drained = await drain(options)
+      stop()
+      store?.close()
+      return drained
     },
   }
 }

@@ -6,9 +6,13 @@ import { createServer } from 'node:http'
 import { Readable } from 'node:stream'
 import type { ProxyHealth } from '../serve/health'
 import type { Admitted, GuardedRequest, HttpGuard } from './guard'
+import type { Drainer } from './drain'
+import { drainer } from './drain'
 
 /** How long an answer may wait for its client to read on before the connection is dropped. */
 const SEND_TIMEOUT_MS = 30_000
+/** How long an idle connection stays open: past the 60 s balancers keep theirs by default. */
+const KEEP_ALIVE_MS = 65_000
 /** What the answers whose clients do not read may hold in all: past it, the one waiting longest is dropped. */
 const MAX_STALLED_BYTES = 64 * 2 ** 20
 
@@ -108,8 +112,8 @@ const HEALTH_PATHS = new Set(['/healthz', '/readyz'])
  * A balancer's check, answered without a credential (it says nothing a caller sent): `/healthz` 200
  * while the process answers, `/readyz` 200 once the proxy can serve, else 503 saying why.
  */
-async function answerHealth(path: string, res: ServerResponse, health: () => Promise<ProxyHealth>): Promise<void> {
-  const { ready, why } = path === '/readyz' ? await health() : { ready: true, why: undefined }
+async function answerHealth(path: string, res: ServerResponse, health: () => Promise<ProxyHealth>, drain: Drainer): Promise<void> {
+  const { ready, why } = path !== '/readyz' ? { ready: true, why: undefined } : drain.draining ? { ready: false, why: 'stopping (draining its calls in flight)' } : await health()
   res.writeHead(ready ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(ready ? 'ok\n' : `not ready: ${why}\n`)
 }
 
@@ -125,12 +129,18 @@ export interface HttpServeOptions {
   log: (line: string) => void
 }
 
+/** A server that serves, and drains for a restart (`drain`: readiness false, then the calls in flight finished). */
+export interface HttpServed {
+  server: HttpServer
+  drain: Drainer['drain']
+}
+
 /**
  * Serves `handle` on `host:port` for the paths `route` accepts (else 404), each request checked by
  * `guard` first (its refusal answered, nothing else done); resolves with the server once it listens
  * (port 0 picks one: read it from `address()`).
  */
-export async function serveHttp(handle: (request: Request, admitted: Admitted) => Promise<Response>, options: HttpServeOptions): Promise<HttpServer> {
+export async function serveHttp(handle: (request: Request, admitted: Admitted) => Promise<Response>, options: HttpServeOptions): Promise<HttpServed> {
   const stalled = stalledAnswers(options.log)
   const server = createServer((req, res) => {
     const aborted = new AbortController()
@@ -138,9 +148,12 @@ export async function serveHttp(handle: (request: Request, admitted: Admitted) =
     void (async () => {
       const path = (req.url ?? '/').split('?')[0]!
       if (options.health && HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {
-        await answerHealth(path, res, options.health)
+        await answerHealth(path, res, options.health, drain)
         return
       }
+      // Past a drain's grace a request is answered 503 unread, so a balancer may resend it elsewhere.
+      if (!drain.admit(req, res))
+        return
       if (!options.route(path)) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: this proxy serves MCP at /mcp\n')
         return
@@ -156,11 +169,11 @@ export async function serveHttp(handle: (request: Request, admitted: Admitted) =
       const admitted = await options.guard(headers)
       const request = admitted instanceof Response ? undefined : toRequest(req, headers.headers, aborted.signal)
       const response = admitted instanceof Response ? admitted : request ? await handle(request, admitted) : new Response('Bad request: its Host and path make no URL\n', { status: 400, headers: { 'content-type': 'text/plain' } })
-      res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors })
+      res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...cors, ...drain.headers() })
       if (response.body) {
         // Written as the client reads: a chunk waits for the last one to drain (leaving the loop cancels the body).
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          if (res.destroyed || !await stalled.send(res, chunk))
+          if (res.destroyed || res.writableEnded || !await stalled.send(res, chunk))
             break
         }
       }
@@ -173,9 +186,14 @@ export async function serveHttp(handle: (request: Request, admitted: Admitted) =
         res.end()
     })
   })
+  // An idle connection is kept longer than balancers keep theirs (nginx's and ALB's 60 s): the
+  // balancer closes it first, so it never sends a request on one the replica is closing.
+  server.keepAliveTimeout = KEEP_ALIVE_MS
+  server.headersTimeout = KEEP_ALIVE_MS + 1000
+  const drain = drainer(server)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
   })
-  return server
+  return { server, drain: drain.drain }
 }

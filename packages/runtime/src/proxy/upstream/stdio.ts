@@ -118,6 +118,14 @@ export function signalCommand(child: ChildProcess, signal: NodeJS.Signals): void
 /** The commands not yet closed: however the proxy ends (a fatal error, an exit), none outlives it. */
 const commands = new Set<ChildProcess>()
 let watching = false
+/** The signals a proxy handles itself (a drain ends its commands once its calls in flight are answered). */
+const kept = new Set<NodeJS.Signals>()
+
+/** `signals` are no longer passed on to the commands at once: the proxy ends them itself (`proxy.close()`), as a drain does. */
+export function keepCommandsOnSignals(signals: readonly NodeJS.Signals[]): void {
+  for (const signal of signals)
+    kept.add(signal)
+}
 
 function endsWithProcess(child: ChildProcess): void {
   if (!watching) {
@@ -126,6 +134,8 @@ function endsWithProcess(child: ChildProcess): void {
     // where nothing else listens for the signal, the process then ends by it as it would have.
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       process.once(signal, () => {
+        if (kept.has(signal))
+          return
         commands.forEach(command => signalCommand(command, signal))
         if (process.listenerCount(signal) === 0)
           process.kill(process.pid, signal)

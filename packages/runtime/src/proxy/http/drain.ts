@@ -1,0 +1,109 @@
+// A replica stopped for a rolling restart loses no call: it says it is not ready at once (so the
+// balancer's check moves new work away), serves what still reaches it for a grace period (a balancer
+// sees a failed check only after its interval), then stops accepting and answers what comes on an
+// open connection with 503 before reading it (never processed, so a balancer may send it to another
+// replica), and waits for the calls in flight, within a bound, before it ends what is left.
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
+
+/** How long a draining replica keeps serving: past a balancer's checks (HAProxy's `inter 1s fall 2`, a pod's readiness probe). */
+export const DRAIN_GRACE_MS = 5000
+/** How long a stop may take in all by default: within the 30 s Kubernetes gives a pod before it kills it. */
+export const DRAIN_TIMEOUT_MS = 20_000
+
+export interface DrainOptions {
+  /** How long the whole drain may take; the calls still in flight then are cut. */
+  timeoutMs?: number
+  /** How long new requests are still served once readiness is false (at most `timeoutMs`). */
+  graceMs?: number
+}
+
+/** What a drain did: the requests that finished within it, those cut at its bound, and the ones refused with 503. */
+export interface Drained {
+  finished: number
+  cut: number
+  refused: number
+}
+
+export interface Drainer {
+  /** Whether a drain has begun: readiness then answers 503. */
+  readonly draining: boolean
+  /** Counts the request in flight, or answers it 503 where the replica no longer takes new work (then false). */
+  admit: (req: IncomingMessage, res: ServerResponse) => boolean
+  /** The headers an answer adds: once the replica stops taking work, no connection is kept for another request. */
+  headers: () => Record<string, string>
+  /** Drains `server`: resolves once every request in flight finished, or was cut at the bound. */
+  drain: (options?: DrainOptions) => Promise<Drained>
+}
+
+/** How long no request may come before the idle connections are closed. */
+const QUIET_MS = 1000
+
+const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+/** The drain of one HTTP server. */
+export function drainer(server: HttpServer): Drainer {
+  const open = new Set<ServerResponse>()
+  let phase: 'serving' | 'draining' | 'refusing' = 'serving'
+  let emptied = (): void => {}
+  let counts = { finished: 0, refused: 0 }
+  let drained: Promise<Drained> | undefined
+  let lastRefused = 0
+  const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (phase === 'refusing') {
+      counts.refused++
+      lastRefused = Date.now()
+      req.resume()
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1', 'connection': 'close' }).end('Service unavailable: this replica is stopping; the request was not processed\n')
+      return false
+    }
+    open.add(res)
+    res.once('close', () => {
+      open.delete(res)
+      if (phase !== 'serving')
+        counts.finished++
+      if (open.size === 0)
+        emptied()
+    })
+    return true
+  }
+  const run = async ({ timeoutMs = DRAIN_TIMEOUT_MS, graceMs = DRAIN_GRACE_MS }: DrainOptions): Promise<Drained> => {
+    const started = Date.now()
+    phase = 'draining'
+    counts = { finished: 0, refused: 0 }
+    await sleep(Math.min(graceMs, timeoutMs))
+    phase = 'refusing'
+    // No new connection (a balancer's next one is refused, so nginx leaves the replica out). An idle
+    // one stays open: closed now, a balancer could be sending on it as it closes, a request then lost.
+    const closeIdle = server.closeIdleConnections.bind(server)
+    server.closeIdleConnections = () => {}
+    server.close()
+    server.closeIdleConnections = closeIdle
+    const left = (): number => Math.max(0, timeoutMs - (Date.now() - started))
+    if (open.size > 0) {
+      await Promise.race([new Promise<void>((resolve) => {
+        emptied = resolve
+      }), sleep(left())])
+    }
+    // Then until no request came for a while: the balancer has left the replica out.
+    while (left() > 0 && Date.now() - lastRefused < QUIET_MS)
+      await sleep(Math.min(QUIET_MS, left()))
+    const cut = open.size
+    // A stream ends as a stream does (its client reconnects elsewhere); an answer not yet begun is dropped.
+    for (const res of open) {
+      if (res.headersSent)
+        res.end()
+      else
+        res.destroy()
+    }
+    server.closeAllConnections()
+    return { ...counts, cut }
+  }
+  return {
+    get draining() {
+      return phase !== 'serving'
+    },
+    admit,
+    headers: (): Record<string, string> => phase === 'refusing' ? { connection: 'close' } : {},
+    drain: (options = {}) => drained ??= run(options),
+  }
+}

@@ -1,0 +1,99 @@
+// Replicas of `flatmcp proxy --http` on ports of their own (a replica started again takes its port
+// back, as a restarted pod or unit does), steady load from one real SDK 2.x client through a
+// balancer with no retry by hand, and the two ways a replica goes away: a rolling restart (SIGTERM,
+// wait for its exit, start it again, wait until ready) and a crash (SIGKILL). What the tests of
+// test/proxy.replicas.test.ts and the bench's replicas section count.
+import type { Client } from '@modelcontextprotocol/client'
+import type { Listening } from './proxy'
+import { once } from 'node:events'
+import { ROOT } from './client'
+import { CLI, freePort, startListening } from './proxy'
+import { REPLICA_UPSTREAM } from './replica-snapshot'
+
+export interface Replica {
+  name: string
+  port: number
+  served: Listening
+}
+
+/** One replica from `snapshot` on `port`, its upstream saying `name` (and answering after `env.DELAY_MS`, where given). */
+export function startReplica(snapshot: string, name: string, port: number, env: Record<string, string> = {}): Promise<Listening> {
+  return startListening(process.execPath, [CLI, 'proxy', '--http', String(port), '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, { REPLICA: name, ...env })
+}
+
+/** Three replicas, a, b and c, each on a free port of its own. */
+export async function startReplicas(snapshot: string, env: Record<string, string> = {}): Promise<Replica[]> {
+  const ports = [await freePort(), await freePort(), await freePort()]
+  return Promise.all(['a', 'b', 'c'].map(async (name, at) => ({ name, port: ports[at]!, served: await startReplica(snapshot, name, ports[at]!, env) })))
+}
+
+export async function readyz(url: string): Promise<[number, string]> {
+  try {
+    const answer = await fetch(new URL('/readyz', url))
+    return [answer.status, await answer.text()]
+  }
+  catch {
+    return [0, 'refused']
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+/** What steady load counted: calls sent, answered, and failed (each failure's message, once). */
+export interface Counted {
+  sent: number
+  answered: number
+  failed: number
+  errors: string[]
+  /** The replica that answered each call, in the order answered. */
+  by: string[]
+}
+
+/** `wide` callers on `client`, each calling whoami in turn, until `stop` is called: then what they counted. */
+export function steadyLoad(client: Client, wide: number): { stop: () => Promise<Counted> } {
+  const counted: Counted = { sent: 0, answered: 0, failed: 0, errors: [], by: [] }
+  let running = true
+  const caller = async (): Promise<void> => {
+    while (running) {
+      const n = counted.sent++
+      try {
+        const result = await client.callTool({ name: 'whoami', arguments: { n: String(n) } })
+        const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as { replica: string, n: number }
+        if (answer.n !== n)
+          throw new Error(`call ${n} answered as ${answer.n}`)
+        counted.answered++
+        counted.by.push(answer.replica)
+      }
+      catch (error) {
+        counted.failed++
+        const message = (error as Error).message
+        if (!counted.errors.includes(message))
+          counted.errors.push(message)
+      }
+    }
+  }
+  const callers = Array.from({ length: wide }, caller)
+  return {
+    stop: async () => {
+      running = false
+      await Promise.all(callers)
+      return counted
+    },
+  }
+}
+
+/** Each replica in turn stopped with SIGTERM (its exit code kept), started again on its port, and waited for until ready and `settle` ms more. */
+export async function rollingRestart(replicas: Replica[], snapshot: string, settle: number, env: Record<string, string> = {}): Promise<(number | null)[]> {
+  const codes: (number | null)[] = []
+  for (const replica of replicas) {
+    const exited = once(replica.served.child, 'exit')
+    replica.served.child.kill('SIGTERM')
+    codes.push((await exited)[0] as number | null)
+    replica.served = await startReplica(snapshot, replica.name, replica.port, env)
+    while ((await readyz(replica.served.url))[0] !== 200)
+      await sleep(100)
+    // The balancer's own check sees it up (HAProxy's every second).
+    await sleep(settle)
+  }
+  return codes
+}
