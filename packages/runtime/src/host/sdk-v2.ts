@@ -13,6 +13,7 @@ import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
+import { choiceWithRules } from '../service/views'
 import { createToolService, saidOnce } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
 
@@ -64,7 +65,7 @@ export function unknownTool(message: string): Error {
 export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}, codec?: RequestStateCodec, traced?: CallTelemetry): void {
   const telemetry = traced ?? (options.telemetry ? serverTelemetry(options.telemetry) : undefined)
   const watch = callWatch(options.onCall, telemetry)
-  const profile = instanceProfile(options.profile)
+  const profile = instanceProfile(choiceWithRules(options.profile, options.rules))
   const http = options.request?.requestInfo
   const url = http ? URL.parse(http.url) ?? undefined : undefined
   const factsOf = (ctx: ServerContext): RequestFacts => {
