@@ -1,20 +1,23 @@
-// `--callers FILE`: the named callers of a proxy served over HTTP, each with its token and its limits.
-//   {"callers": {"ci": {"token": "${CI_TOKEN}", "callsPerMinute": 120, "inFlight": 4}}}
+// `--callers FILE`: the named callers of a proxy served over HTTP, each with its token, its limits and
+// the tools it is served (its `allow` and `deny` patterns, its pinned `view`; `default` for the rest).
+//   {"default": "deny", "callers": {"ci": {"token": "${CI_TOKEN}", "callsPerMinute": 120, "allow": ["github__*"]}}}
 // A name is what the audit log and the limits say, never the token. An entry named `token` with no
 // token of its own sets the limits of the unnamed tokens (`--auth-token`, `--auth-token-file`,
 // FLATMCP_PROXY_TOKEN), and one named `stdio` those of the client over stdio. Anything off is an
 // error naming the file and the JSON path.
-import type { CallerCredential, CallerLimits } from '@flatmcp/runtime/proxy'
+import type { CallerCredential, CallerLimits, CallerRule, CallerRules } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
-import { expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
+import { checkRules, expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
 
 export interface Callers {
   callers: CallerCredential[]
   limits: Record<string, CallerLimits>
+  /** Which caller is served which tools: each entry's `allow`, `deny` and `view`, and the file's `default`. */
+  rules: CallerRules & { callers: Record<string, CallerRule> }
 }
 
 const NAME = /^[\w.@-]{1,64}$/
-const KEYS = ['token', 'callsPerMinute', 'inFlight']
+const KEYS = ['token', 'callsPerMinute', 'inFlight', 'allow', 'deny', 'view']
 /** The entries that name no credential of their own: the unnamed tokens', and the stdio client's. */
 const UNNAMED = ['token', 'stdio']
 
@@ -28,6 +31,30 @@ function limitOf(entry: Record<string, unknown>, key: 'callsPerMinute' | 'inFlig
   return value as number | undefined
 }
 
+/** A list of tool names or patterns (`*` any run of characters), or absent. */
+function patternsOf(entry: Record<string, unknown>, key: 'allow' | 'deny', where: string): string[] | undefined {
+  const value = entry[key]
+  if (value === undefined)
+    return undefined
+  if (!Array.isArray(value))
+    throw new Error(`${where}.${key}: must be a list of tool names (as served; "*" matches any run of characters)`)
+  const bad = value.findIndex(pattern => typeof pattern !== 'string' || pattern === '')
+  if (bad >= 0)
+    throw new Error(`${where}.${key}[${bad}]: must be a non-empty tool name or pattern (it was ${JSON.stringify(value[bad])})`)
+  return value as string[]
+}
+
+/** An entry's row of the rules: its patterns and its pinned view, where it has any. */
+function ruleOf(entry: Record<string, unknown>, where: string): CallerRule | undefined {
+  const allow = patternsOf(entry, 'allow', where)
+  const deny = patternsOf(entry, 'deny', where)
+  if (entry.view !== undefined && (typeof entry.view !== 'string' || entry.view === ''))
+    throw new Error(`${where}.view: must name a view of the overrides file (it was ${JSON.stringify(entry.view)})`)
+  const view = entry.view as string | undefined
+  const rule = { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(view === undefined ? {} : { view }) }
+  return Object.keys(rule).length > 0 ? rule : undefined
+}
+
 /** Whether `token` names a variable the environment does not set (a caller no one can be, over stdio). */
 const namesUnset = (token: string): boolean => [...token.matchAll(/\$\{([A-Za-z_]\w*)\}/g)].some(([, name]) => process.env[name!] === undefined)
 
@@ -37,7 +64,7 @@ function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' 
   if (!NAME.test(name))
     throw new Error(`${where}: a caller's name is 1 to 64 letters, digits, "_", ".", "@" or "-"`)
   if (!isObject(entry))
-    throw new Error(`${where}: must be an object ({"token": "…", "callsPerMinute": n, "inFlight": n})`)
+    throw new Error(`${where}: must be an object ({"token": "…", "callsPerMinute": n, "inFlight": n, "allow": ["…"]})`)
   const stray = Object.keys(entry).find(key => !KEYS.includes(key))
   if (stray !== undefined)
     throw new Error(`${where}.${stray}: is not a caller's key (${KEYS.map(key => `"${key}"`).join(', ')})`)
@@ -55,6 +82,17 @@ function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' 
   const limits = { callsPerMinute: limitOf(entry, 'callsPerMinute', where), inFlight: limitOf(entry, 'inFlight', where) }
   if (limits.callsPerMinute !== undefined || limits.inFlight !== undefined)
     into.limits[name] = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined))
+  const rule = ruleOf(entry, where)
+  if (rule)
+    into.rules.callers[name] = rule
+}
+
+/** The file's top level: its callers, and what a caller with no `allow` of its own is served. */
+function checkTop(parsed: unknown): asserts parsed is { callers: Record<string, unknown>, default?: 'allow' | 'deny' } {
+  if (!isObject(parsed) || !isObject(parsed.callers) || Object.keys(parsed).some(key => key !== 'callers' && key !== 'default'))
+    throw new Error('must be {"callers": {"NAME": {"token": "…", "callsPerMinute": n, "inFlight": n, "allow": ["…"], "deny": ["…"], "view": "…"}}, "default": "allow" | "deny"}')
+  if (parsed.default !== undefined && parsed.default !== 'allow' && parsed.default !== 'deny')
+    throw new Error(`.default: must be "allow" (a caller with no "allow" of its own is served every tool) or "deny" (none) (it was ${JSON.stringify(parsed.default)})`)
 }
 
 /**
@@ -64,9 +102,8 @@ function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' 
 export function readCallersFile(file: string, transport: 'http' | 'stdio' = 'http'): Callers {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown
-    if (!isObject(parsed) || !isObject(parsed.callers) || Object.keys(parsed).some(key => key !== 'callers'))
-      throw new Error('must be {"callers": {"NAME": {"token": "…", "callsPerMinute": n, "inFlight": n}}}')
-    const read: Callers = { callers: [], limits: {} }
+    checkTop(parsed)
+    const read: Callers = { callers: [], limits: {}, rules: { ...(parsed.default ? { default: parsed.default } : {}), callers: {} } }
     for (const [name, entry] of Object.entries(parsed.callers))
       entryOf(name, entry, read, transport)
     const tokens = read.callers.map(caller => caller.token)
@@ -78,4 +115,15 @@ export function readCallersFile(file: string, transport: 'http' | 'stdio' = 'htt
   catch (error) {
     throw new ProxySetupError(`--callers ${file}: ${(error as Error).message}`)
   }
+}
+
+/**
+ * The rules of `file` against the tools served (by name) and the overrides' views, once the list is
+ * known: each problem a line naming the file and its JSON path, `errors` (an exact name no tool has,
+ * a view that does not exist) apart from `warnings` (a pattern no tool matches now).
+ */
+export function rulesProblems(file: string, rules: CallerRules, served: readonly string[], views: readonly string[]): { errors: string[], warnings: string[] } {
+  const problems = checkRules(rules, served, views)
+  const line = (problem: { path: string, message: string }): string => `--callers ${file}: ${problem.path}: ${problem.message}`
+  return { errors: problems.filter(problem => problem.fatal).map(line), warnings: problems.filter(problem => !problem.fatal).map(line) }
 }

@@ -2,7 +2,7 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RefusedCall, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, CallerRules, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RefusedCall, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { LogLevel } from './operator-log'
 import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
@@ -11,6 +11,7 @@ import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
 import { createGateway, createProxy, describeDrift, logLine, namingOf, replicasOf, ProxySetupError, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
+import { rulesProblems } from './callers-file'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
 import { cliVersion } from '../version'
@@ -48,6 +49,8 @@ export interface ProxyCommandOptions {
   overrides?: Overrides
   /** Over stdio, the client's limits (`--callers` file's `stdio` entry). */
   limits?: CallerLimits
+  /** Which caller is served which tools (the `--callers` file's rules), and that file. */
+  rules?: { file: string, rules: CallerRules }
   /** A file that gets one JSON line per tool call (`--audit-log`). */
   auditLog?: string
   /** The upstream command, started already (before the MCP SDK loaded). */
@@ -103,6 +106,16 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
   return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${surface}`
 }
 
+/** Whether the callers' rules hold against the tools served: each problem said, naming the file and the JSON path. */
+function rulesHold(proxy: Proxy, { file, rules }: { file: string, rules: CallerRules }, views: readonly string[], log: OperatorLog): boolean {
+  const { errors, warnings } = rulesProblems(file, rules, [...proxy.tools().keys()], views)
+  for (const line of warnings)
+    log(`flatmcp proxy: ${line} (it holds once the upstream lists such a tool)`, 'info')
+  for (const line of errors)
+    log(`flatmcp proxy: ${line}`, 'error')
+  return errors.length === 0
+}
+
 /**
  * Starts the upstream, compiles its tools (or reads the snapshot), and serves them until either side
  * ends. Over stdio the upstream starts at once, its handshake waits for what the client offers (so it
@@ -142,6 +155,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(countTokens ? { countTokens } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.rules ? { rules: options.rules.rules } : {}),
     ...observer,
     ...(telemetry ? { telemetry: telemetry.api } : {}),
     // Callers with tokens of their own: no shared cache may answer one with another's list.
@@ -151,17 +165,22 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const stop = (code: number) => (proxy?: Proxy): void => {
     void Promise.all([proxy?.close(), audit?.close(), telemetry?.shutdown()]).catch(() => {}).finally(() => process.exit(code))
   }
-  /** Once the list is compiled: what is served, said; a frozen snapshot the upstream no longer matches ends it. */
-  const listed = async (proxy: Proxy): Promise<void> => {
+  /** Once the list is compiled: what is served, said; a frozen snapshot the upstream no longer matches, or rules that do not hold, end it (false). */
+  const listed = async (proxy: Proxy): Promise<boolean> => {
     await proxy.ready
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
       const made = readSnapshot(snapshot).snapshot.options
       log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.config === undefined ? options.upstream! : { config: options.config }, options.artifact!, made)}`, 'error')
       stop(1)(proxy)
-      return
+      return false
+    }
+    if (options.rules && !rulesHold(proxy, options.rules, Object.keys(named?.views ?? {}), log)) {
+      stop(2)(proxy)
+      return false
     }
     log(summary(proxy, options), 'info')
+    return true
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
     log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`, 'error')
@@ -172,8 +191,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   if (options.http) {
     const proxy = await start()
     watch(proxy)
-    await listed(proxy)
-    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...onRefused }, stop)
+    if (await listed(proxy))
+      await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...onRefused }, stop)
     return
   }
   const served = await serveProxy(downstream => start(downstream.offer), { log, ...(options.limits ? { limits: options.limits } : {}), ...onRefused })
