@@ -183,7 +183,7 @@ describe('named callers and the audit trail', () => {
         return (error as Error).message
       }
     }
-    expect(refusal({ callers: { ci: { token: 'a', callsPerMinut: 3 } } })).toBe(`--callers ${file}: .callers["ci"].callsPerMinut: is not a caller's key ("token", "callsPerMinute", "inFlight", "tools")`)
+    expect(refusal({ callers: { ci: { token: 'a', callsPerMinut: 3 } } })).toBe(`--callers ${file}: .callers["ci"].callsPerMinut: is not a caller's key ("token", "callsPerMinute", "inFlight", "tools", "allow", "deny", "view")`)
     expect(refusal({ callers: { ci: { inFlight: 3 } } })).toMatch(/\.callers\["ci"\]\.token: is missing \(only the entries named "token", the unnamed tokens' limits, and "stdio", the stdio client's, have none\)$/)
     expect(refusal({ callers: { stdio: { token: 'a' } } })).toMatch(/\.callers\["stdio"\]\.token: the stdio client presents no token/)
     expect(refusal({ callers: { a: { token: 't' }, b: { token: 't' } } })).toMatch(/\.callers\["b"\]\.token: is another caller's token too$/)
@@ -197,9 +197,16 @@ describe('named callers and the audit trail', () => {
     expect(refusal({ callers: {}, tools: ['send'] })).toMatch(/\.tools: must be an object/)
     expect(refusal({ callers: {}, tools: { send: { callsPerMinute: 10 } }, rates: {} })).toMatch(/must be \{"callers"/)
     expect(refusal({ callers: { ci: { token: 'c', tools: { send: { callsPerMinute: 2 } } } }, tools: { send: { callsPerMinute: 10, inFlight: 1 } } })).toBe('')
-    expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 'c' }], limits: { ci: { tools: { send: { callsPerMinute: 2 } } } }, tools: { send: { callsPerMinute: 10, inFlight: 1 } } })
+    expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 'c' }], limits: { ci: { tools: { send: { callsPerMinute: 2 } } } }, tools: { send: { callsPerMinute: 10, inFlight: 1 } }, rules: { callers: {} } })
     expect(refusal({ callers: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 }, ci: { token: 't' } } })).toBe('')
-    expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 't' }], limits: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 } } })
+    expect(readCallersFile(file)).toEqual({ callers: [{ name: 'ci', token: 't' }], limits: { stdio: { inFlight: 2 }, token: { callsPerMinute: 5 } }, rules: { callers: {} } })
+    // The rules: each entry's patterns and view, and the file's default.
+    expect(refusal({ callers: { ci: { token: 't', allow: 'github__*' } } })).toMatch(/\.callers\["ci"\]\.allow: must be a list of tool names/)
+    expect(refusal({ callers: { ci: { token: 't', deny: ['a', ''] } } })).toMatch(/\.callers\["ci"\]\.deny\[1\]: must be a non-empty tool name or pattern \(it was ""\)$/)
+    expect(refusal({ callers: { ci: { token: 't', view: 3 } } })).toMatch(/\.callers\["ci"\]\.view: must name a view of the overrides file \(it was 3\)$/)
+    expect(refusal({ default: 'block', callers: {} })).toMatch(/\.default: must be "allow" .* or "deny" \(none\) \(it was "block"\)$/)
+    expect(refusal({ default: 'deny', callers: { ci: { token: 't', allow: ['github__*'], deny: ['*delete*'] }, stdio: { view: 'triage' } } })).toBe('')
+    expect(readCallersFile(file).rules).toEqual({ default: 'deny', callers: { ci: { allow: ['github__*'], deny: ['*delete*'] }, stdio: { view: 'triage' } } })
   })
 
   it('an upstream that ends stops the proxy, and the audit lines held are written first', async () => {

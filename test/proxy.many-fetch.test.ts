@@ -198,6 +198,33 @@ describe('the fetch handler in front of many servers', () => {
     }
   })
 
+  it('callers held to rules (the credential names the caller): each lists and calls only what its rule admits, a denied tool answered as a name no tool has, and none of it reaches a server', async () => {
+    const reached: string[] = []
+    const handler = createProxyHandler({ upstreams: urls, snapshot, log: () => {}, callers: [{ name: 'ops', token: 'ops-token' }, { name: 'reader', token: 'reader-token' }], rules: { default: 'deny', callers: { ops: { allow: ['metrics__*', 'search__*'], deny: ['search__*'] }, reader: { allow: ['notes__*'] } } }, fetch: async (request) => {
+      reached.push(new URL(request.url).port)
+      return fetch(request)
+    } })
+    const as = async (token: string): Promise<Client> => {
+      const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://proxy.test/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: async (url, init) => handler.fetch(new Request(url, init)) }))
+      return client
+    }
+    const [ops, reader] = [await as('ops-token'), await as('reader-token')]
+    try {
+      expect((await ops.listTools()).tools.map(tool => tool.name)).toEqual(['metrics__cpu'])
+      expect((await reader.listTools()).tools.map(tool => tool.name)).toEqual(['notes__add_note'])
+      const refused = async (client: Client, name: string): Promise<string> => client.callTool({ name, arguments: {} }).then(() => 'answered', (error: Error) => error.message.replace(name, 'NAME'))
+      expect(await refused(ops, 'search__find')).toBe(await refused(ops, 'search__fnid'))
+      expect(await refused(ops, 'notes__add_note')).toMatch(/Unknown tool "NAME"\.$/)
+      expect(reached).toEqual([])
+      expect(textOf(await ops.callTool({ name: 'metrics__cpu', arguments: { host: 'h5', target: 'eu' } }))).toBe('eu:h5')
+    }
+    finally {
+      await ops.close()
+      await reader.close()
+    }
+  })
+
   it('what it does not serve is said: prompts are not found, a session it did not make is unknown, a batch and a GET are refused', async () => {
     const handler = createProxyHandler({ upstreams: urls, snapshot, log: () => {} })
     const post = async (body: unknown, headers: Record<string, string> = {}): Promise<Response> => handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) }))

@@ -32,7 +32,7 @@ export const proxy: Command = {
     ['--drain-timeout ms', 'on SIGTERM or SIGINT, how long the calls in flight may take to finish before the proxy exits (default: 20000); /readyz says 503 at once, new requests are served 5 s more, then answered 503 unread; a second signal exits at once'],
     ['--auth-token-file file', 'the callers\' bearer tokens, one per line (or FLATMCP_PROXY_TOKEN)'],
     ['--auth-token token', 'a caller\'s bearer token (repeatable; a file keeps it out of the process list)'],
-    ['--callers file', 'named tokens, each with calls a minute and at once, and each tool\'s limits (over stdio, its "stdio" entry limits the client)'],
+    ['--callers file', 'named tokens, each with calls a minute and at once, each tool\'s limits and the tools it is served (over stdio, its "stdio" entry holds the client)'],
     ['--limits-store url', 'count the limits in Redis or Valkey (redis://[user@]host:port/db; password in FLATMCP_LIMITS_STORE_PASSWORD), shared by every replica naming it'],
     ['--limits-store-down refuse|admit', 'while the store does not answer: refuse calls with limits (503, default) or let them through uncounted'],
     ['--no-auth', 'serve beyond loopback without a credential: anyone who reaches the port uses the upstream'],
@@ -115,11 +115,13 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   const named = values.callers === undefined ? undefined : (await import('../proxy/callers-file')).readCallersFile(values.callers, port === undefined ? 'stdio' : 'http')
   const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values, named)
   const limits = port === undefined && named !== undefined ? stdioLimits(values.callers!, named) : undefined
+  const rules = named && (Object.keys(named.rules.callers).length > 0 || named.rules.default === 'deny') ? { rules: { file: values.callers!, rules: named.rules } } : {}
   return {
     ...(named?.tools ? { toolLimits: named.tools } : {}),
     withheld: http?.every ?? credentialsOf([], named),
     ...(values['audit-log'] ? { auditLog: values['audit-log'] } : {}),
     ...(limits ? { limits } : {}),
+    ...rules,
     ...(outputs ? { outputs } : {}),
     ...(surface ? { surface } : {}),
     ...(alwaysLoad ? { alwaysLoad } : {}),
@@ -130,13 +132,11 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   }
 }
 
-/** Over stdio the one client's limits: the callers file's entry named `stdio` (the tokens are HTTP's). */
-function stdioLimits(file: string, named: Callers): CallerLimits {
-  if (!Object.hasOwn(named.limits, 'stdio') && named.tools)
-    return {}
-  if (!Object.hasOwn(named.limits, 'stdio'))
-    throw new UsageError(`--callers ${file}: over stdio only the entry named "stdio" applies (the client's limits: {"stdio": {"callsPerMinute": n, "inFlight": n}}), and the file has none; its tokens are for --http`)
-  return named.limits.stdio!
+/** Over stdio the one client's limits: the callers file's entry named `stdio` (the tokens are HTTP's); a file that holds the client to nothing is refused. */
+function stdioLimits(file: string, named: Callers): CallerLimits | undefined {
+  if (!Object.hasOwn(named.limits, 'stdio') && !named.tools && !Object.hasOwn(named.rules.callers, 'stdio') && named.rules.default === undefined)
+    throw new UsageError(`--callers ${file}: over stdio only the entry named "stdio" applies (the client's limits and tools: {"stdio": {"callsPerMinute": n, "inFlight": n, "allow": ["…"]}}), and the file has none; its tokens are for --http`)
+  return named.limits.stdio
 }
 
 /** Every credential of the proxy's own: the tokens given, FLATMCP_PROXY_TOKEN's value and the named callers'. */

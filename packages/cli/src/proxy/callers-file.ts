@@ -1,29 +1,32 @@
-// `--callers FILE`: the named callers of a proxy served over HTTP, each with its token and its limits,
+// `--callers FILE`: the named callers of a proxy served over HTTP, each with its token, its limits and
+// the tools it is served (its `allow` and `deny` patterns, its pinned `view`; `default` for the rest),
 // and the tools' limits: all callers' together at the top, a caller's own inside its entry.
-//   {"callers": {"ci": {"token": "${CI_TOKEN}", "callsPerMinute": 120, "inFlight": 4,
-//                       "tools": {"github_create_issue": {"callsPerMinute": 5}}}},
-//    "tools": {"github_create_issue": {"callsPerMinute": 10}}}
+//   {"default": "deny", "callers": {"ci": {"token": "${CI_TOKEN}", "callsPerMinute": 120, "allow": ["github__*"],
+//                                          "tools": {"github__create_issue": {"callsPerMinute": 5}}}},
+//    "tools": {"github__create_issue": {"callsPerMinute": 10}}}
 // A name is what the audit log and the limits say, never the token. An entry named `token` with no
 // token of its own sets the limits of the unnamed tokens (`--auth-token`, `--auth-token-file`,
 // FLATMCP_PROXY_TOKEN), and one named `stdio` those of the client over stdio. Anything off is an
 // error naming the file and the JSON path.
-import type { CallerCredential, CallerLimits, RateLimits } from '@flatmcp/runtime/proxy'
+import type { CallerCredential, CallerLimits, CallerRule, CallerRules, RateLimits } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
-import { expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
+import { checkRules, expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
 
 export interface Callers {
   callers: CallerCredential[]
   limits: Record<string, CallerLimits>
   /** Each tool's limits, all callers together (the file's top-level `tools`). */
   tools?: Record<string, RateLimits>
+  /** Which caller is served which tools: each entry's `allow`, `deny` and `view`, and the file's `default`. */
+  rules: CallerRules & { callers: Record<string, CallerRule> }
 }
 
 const NAME = /^[\w.@-]{1,64}$/
-const KEYS = ['token', 'callsPerMinute', 'inFlight', 'tools']
+const KEYS = ['token', 'callsPerMinute', 'inFlight', 'tools', 'allow', 'deny', 'view']
 /** A tool's limit's keys. */
 const RATE_KEYS = ['callsPerMinute', 'inFlight'] as const
 /** The file's own keys. */
-const TOP = ['callers', 'tools']
+const TOP = ['callers', 'tools', 'default']
 /** The entries that name no credential of their own: the unnamed tokens', and the stdio client's. */
 const UNNAMED = ['token', 'stdio']
 
@@ -62,6 +65,30 @@ function toolsOf(value: unknown, where: string): Record<string, RateLimits> {
   return tools
 }
 
+/** A list of tool names or patterns (`*` any run of characters), or absent. */
+function patternsOf(entry: Record<string, unknown>, key: 'allow' | 'deny', where: string): string[] | undefined {
+  const value = entry[key]
+  if (value === undefined)
+    return undefined
+  if (!Array.isArray(value))
+    throw new Error(`${where}.${key}: must be a list of tool names (as served; "*" matches any run of characters)`)
+  const bad = value.findIndex(pattern => typeof pattern !== 'string' || pattern === '')
+  if (bad >= 0)
+    throw new Error(`${where}.${key}[${bad}]: must be a non-empty tool name or pattern (it was ${JSON.stringify(value[bad])})`)
+  return value as string[]
+}
+
+/** An entry's row of the rules: its patterns and its pinned view, where it has any. */
+function ruleOf(entry: Record<string, unknown>, where: string): CallerRule | undefined {
+  const allow = patternsOf(entry, 'allow', where)
+  const deny = patternsOf(entry, 'deny', where)
+  if (entry.view !== undefined && (typeof entry.view !== 'string' || entry.view === ''))
+    throw new Error(`${where}.view: must name a view of the overrides file (it was ${JSON.stringify(entry.view)})`)
+  const view = entry.view as string | undefined
+  const rule = { ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(view === undefined ? {} : { view }) }
+  return Object.keys(rule).length > 0 ? rule : undefined
+}
+
 /** Whether `token` names a variable the environment does not set (a caller no one can be, over stdio). */
 const namesUnset = (token: string): boolean => [...token.matchAll(/\$\{([A-Za-z_]\w*)\}/g)].some(([, name]) => process.env[name!] === undefined)
 
@@ -71,7 +98,7 @@ function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' 
   if (!NAME.test(name))
     throw new Error(`${where}: a caller's name is 1 to 64 letters, digits, "_", ".", "@" or "-"`)
   if (!isObject(entry))
-    throw new Error(`${where}: must be an object ({"token": "…", "callsPerMinute": n, "inFlight": n, "tools": {…}})`)
+    throw new Error(`${where}: must be an object ({"token": "…", "callsPerMinute": n, "inFlight": n, "tools": {…}, "allow": ["…"]})`)
   const stray = Object.keys(entry).find(key => !KEYS.includes(key))
   if (stray !== undefined)
     throw new Error(`${where}.${stray}: is not a caller's key (${KEYS.map(key => `"${key}"`).join(', ')})`)
@@ -89,6 +116,17 @@ function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' 
   const limits: CallerLimits = { ...ratesOf(entry, where), ...(entry.tools === undefined ? {} : { tools: toolsOf(entry.tools, `${where}.tools`) }) }
   if (Object.keys(limits).length > 0)
     into.limits[name] = limits
+  const rule = ruleOf(entry, where)
+  if (rule)
+    into.rules.callers[name] = rule
+}
+
+/** The file's top level: its callers, and what a caller with no `allow` of its own is served. */
+function checkTop(parsed: unknown): asserts parsed is { callers: Record<string, unknown>, tools?: unknown, default?: 'allow' | 'deny' } {
+  if (!isObject(parsed) || !isObject(parsed.callers) || Object.keys(parsed).some(key => !TOP.includes(key)))
+    throw new Error('must be {"callers": {"NAME": {"token": "…", "callsPerMinute": n, "inFlight": n, "tools": {…}, "allow": ["…"], "deny": ["…"], "view": "…"}}, "tools": {"TOOL": {"callsPerMinute": n, "inFlight": n}}, "default": "allow" | "deny"}')
+  if (parsed.default !== undefined && parsed.default !== 'allow' && parsed.default !== 'deny')
+    throw new Error(`.default: must be "allow" (a caller with no "allow" of its own is served every tool) or "deny" (none) (it was ${JSON.stringify(parsed.default)})`)
 }
 
 /**
@@ -98,9 +136,8 @@ function entryOf(name: string, entry: unknown, into: Callers, transport: 'http' 
 export function readCallersFile(file: string, transport: 'http' | 'stdio' = 'http'): Callers {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown
-    if (!isObject(parsed) || !isObject(parsed.callers) || Object.keys(parsed).some(key => !TOP.includes(key)))
-      throw new Error('must be {"callers": {"NAME": {"token": "…", "callsPerMinute": n, "inFlight": n, "tools": {…}}}, "tools": {"TOOL": {"callsPerMinute": n, "inFlight": n}}}')
-    const read: Callers = { callers: [], limits: {}, ...(parsed.tools === undefined ? {} : { tools: toolsOf(parsed.tools, '.tools') }) }
+    checkTop(parsed)
+    const read: Callers = { callers: [], limits: {}, ...(parsed.tools === undefined ? {} : { tools: toolsOf(parsed.tools, '.tools') }), rules: { ...(parsed.default ? { default: parsed.default } : {}), callers: {} } }
     for (const [name, entry] of Object.entries(parsed.callers))
       entryOf(name, entry, read, transport)
     const tokens = read.callers.map(caller => caller.token)
@@ -112,4 +149,15 @@ export function readCallersFile(file: string, transport: 'http' | 'stdio' = 'htt
   catch (error) {
     throw new ProxySetupError(`--callers ${file}: ${(error as Error).message}`)
   }
+}
+
+/**
+ * The rules of `file` against the tools served (by name) and the overrides' views, once the list is
+ * known: each problem a line naming the file and its JSON path, `errors` (an exact name no tool has,
+ * a view that does not exist) apart from `warnings` (a pattern no tool matches now).
+ */
+export function rulesProblems(file: string, rules: CallerRules, served: readonly string[], views: readonly string[]): { errors: string[], warnings: string[] } {
+  const problems = checkRules(rules, served, views)
+  const line = (problem: { path: string, message: string }): string => `--callers ${file}: ${problem.path}: ${problem.message}`
+  return { errors: problems.filter(problem => problem.fatal).map(line), warnings: problems.filter(problem => !problem.fatal).map(line) }
 }

@@ -2,7 +2,7 @@
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
 import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RateLimits, RefusedCall, ServedProxy, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
+import type { CallerLimits, CallerRules, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RateLimits, RefusedCall, ServedProxy, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { LogLevel } from './operator-log'
 import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
@@ -11,7 +11,9 @@ import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
 import { createGateway, createProxy, describeDrift, DRAIN_TIMEOUT_MS, logLine, namingOf, replicasOf, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
+import type { CheckedFiles } from './startup-check'
 import { checkedAtStart, startupLines } from './startup-check'
+import { rulesProblems } from './callers-file'
 import { callLine, operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
 import { cliVersion } from '../version'
@@ -54,6 +56,8 @@ export interface ProxyCommandOptions {
   limits?: CallerLimits
   /** Each tool's limits, all callers together (`--callers` file's top-level `tools`). */
   toolLimits?: Record<string, RateLimits>
+  /** Which caller is served which tools (the `--callers` file's rules), and that file. */
+  rules?: { file: string, rules: CallerRules }
   /** A file that gets one JSON line per tool call (`--audit-log`). */
   auditLog?: string
   /** The upstream command, started already (before the MCP SDK loaded). */
@@ -109,6 +113,12 @@ function summary(proxy: Proxy, options: ProxyCommandOptions): string {
   return `flatmcp proxy: serving ${tools.length} tool${tools.length === 1 ? '' : 's'} of ${proxy.where}${from}${asIs.length > 0 ? ` (${asIs.join(', ')} as it came)` : ''}${surface}`
 }
 
+/** The callers' rules' patterns that match no tool served yet: said, not fatal (the rules' errors stop the proxy at start: startup-check.ts). */
+function rulesNoted(proxy: Proxy, { file, rules }: { file: string, rules: CallerRules }, views: readonly string[], log: OperatorLog): void {
+  for (const line of rulesProblems(file, rules, [...proxy.tools().keys()], views).warnings)
+    log(`flatmcp proxy: ${line} (it holds once the upstream lists such a tool)`, 'info')
+}
+
 /**
  * Starts the upstream, compiles its tools (or reads the snapshot), checks the files against them
  * (`startup-check.ts`), and serves them until either side ends. Over stdio the upstream starts at
@@ -126,7 +136,10 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const named = options.overrides ?? (snapshot ? readSnapshot(snapshot).snapshot.overrides?.file as Overrides | undefined : undefined)
   // The files checked against the list at start: the overrides given, else those the snapshot recorded.
   const overridesFile = options.overrides ? options.overridesFile : options.artifact
-  const files = named && overridesFile !== undefined ? { overrides: { file: overridesFile, overrides: named } } : {}
+  const files: CheckedFiles = {
+    ...(named && overridesFile !== undefined ? { overrides: { file: overridesFile, overrides: named } } : {}),
+    ...(options.rules ? { rules: { ...options.rules, views: Object.keys(named?.views ?? {}) } } : {}),
+  }
   // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
   const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
@@ -153,6 +166,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(countTokens ? { countTokens } : {}),
     ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.rules ? { rules: options.rules.rules } : {}),
     ...observer,
     ...(telemetry ? { telemetry: telemetry.api } : {}),
     // Callers with tokens of their own: no shared cache may answer one with another's list.
@@ -162,17 +176,20 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const stop = (code: number) => (proxy?: Proxy): void => {
     void Promise.all([proxy?.close(), audit?.close(), telemetry?.shutdown()]).catch(() => {}).finally(() => process.exit(code))
   }
-  /** Once the list is compiled and the files hold against it: what is served, said; a frozen snapshot the upstream no longer matches ends it. */
-  const listed = async (proxy: Proxy): Promise<void> => {
+  /** Once the list is compiled and the files hold against it (the callers' rules among them): what is served, said; a frozen snapshot the upstream no longer matches ends it (false). */
+  const listed = async (proxy: Proxy): Promise<boolean> => {
     await checkedAtStart(proxy, files)
     const drift = describeDrift(proxy.drift())
     if (options.frozen && drift !== '') {
       const made = readSnapshot(snapshot).snapshot.options
       log(`flatmcp proxy: the upstream no longer matches ${options.artifact} (${drift}); not serving it (--frozen). Refresh the snapshot: ${snapshotCommand(options.config === undefined ? options.upstream! : { config: options.config }, options.artifact!, made)}`, 'error')
       stop(1)(proxy)
-      return
+      return false
     }
+    if (options.rules)
+      rulesNoted(proxy, options.rules, Object.keys(named?.views ?? {}), log)
     log(summary(proxy, options), 'info')
+    return true
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
     log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`, 'error')
@@ -191,7 +208,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     try {
       proxy = await start()
       watch(proxy)
-      await listed(proxy)
+      if (!(await listed(proxy)))
+        return
     }
     catch (error) {
       failed(error)

@@ -2,6 +2,7 @@
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
 import type { ObservedCall, RequestInfo } from '../service/options'
 import type { CallTelemetry, IncomingRequest } from '../telemetry/call-telemetry'
+import { readCallerKey } from '../service/caller-rules'
 import { callerText } from '../util/caller-text'
 import { changedPaths } from '../util/changed-paths'
 
@@ -27,6 +28,9 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
   const started = performance.now()
   const told = (outcome: ObservedCall['outcome'], error?: unknown): void => {
     const caller = callerOf(facts.authInfo)
+    // A ruled caller's key says the profile (or view) it is served within: its name is `caller`.
+    const ruled = readCallerKey(facts.profile)
+    const profile = ruled ? ruled.key : facts.profile
     try {
       // The caller's text cut to its stated length: a made-up name costs the log no more than a short one.
       onCall({
@@ -34,7 +38,7 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
         tool: callerText(observed.tool ?? observed.called ?? facts.tool),
         ...(caller === undefined ? {} : { caller: callerText(caller) }),
         ...(facts.id === undefined ? {} : { id: typeof facts.id === 'number' ? facts.id : callerText(facts.id) }),
-        ...(facts.profile === undefined ? {} : { profile: facts.profile }),
+        ...(profile === undefined ? {} : { profile }),
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         repaired: 'input' in observed ? changedPaths('sent' in observed ? observed.sent : facts.args ?? {}, observed.input) : [],

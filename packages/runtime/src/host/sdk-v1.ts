@@ -9,6 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
+import { choiceWithRules } from '../service/views'
 import { createToolService, saidOnce } from '../service/tool-service'
 import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
@@ -26,7 +27,7 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
   const service = saidOnce(() => createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message)))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: { ...DISCLOSURE_CAPABILITY } as { listChanged?: boolean } }, instructions: options.instructions })
   // The 1.x SDK speaks the 2025 protocol only: a session's identity is what `initialize` said.
-  const profile = instanceProfile(options.profile)
+  const profile = instanceProfile(choiceWithRules(options.profile, options.rules))
   const factsOf = (extra: { authInfo?: unknown, requestInfo?: { headers: Record<string, string | string[] | undefined>, url?: URL } }): RequestFacts => {
     const headers = toHeaders(extra.requestInfo?.headers)
     const url = extra.requestInfo?.url

@@ -14,6 +14,7 @@ import { serverTelemetry } from '../telemetry/call-telemetry'
 import { requestWay } from '../telemetry/request-way'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../service/disclosure'
 import { instanceProfile } from '../service/profile-choice'
+import { choiceWithRules } from '../service/views'
 import { createToolService, saidOnce } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
 
@@ -65,7 +66,7 @@ export function unknownTool(message: string): Error {
 export function serveTools(server: Server, service: () => ToolService, options: McpServerOptions = {}, codec?: RequestStateCodec, traced?: CallTelemetry): void {
   const telemetry = traced ?? (options.telemetry ? serverTelemetry(options.telemetry) : undefined)
   const watch = callWatch(options.onCall, telemetry)
-  const profile = instanceProfile(options.profile)
+  const profile = instanceProfile(choiceWithRules(options.profile, options.rules))
   const http = options.request?.requestInfo
   const url = http ? URL.parse(http.url) ?? undefined : undefined
   const factsOf = (ctx: ServerContext): RequestFacts => {

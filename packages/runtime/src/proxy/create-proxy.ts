@@ -10,6 +10,7 @@ import type { McpServerOptions, ServedRequest, Surface } from '../service/option
 import type { ToolService } from '../service/tool-service'
 import type { Validator } from './compile/chooser'
 import type { Overrides } from './compile/overrides'
+import type { CallerRules } from '../service/caller-rules'
 import type { Drift } from './compile/snapshot-drift'
 import type { ServedAtStart } from './compile/startup-checks'
 import type { ListVersion, ServedTool } from './serve/list-versions'
@@ -148,6 +149,12 @@ export interface ProxyOptions extends CallObservers {
    * chosen per request).
    */
   cacheScope?: 'public' | 'private'
+  /**
+   * Which caller is served which tools (`authInfo.clientId`, the name `--callers` gives a credential;
+   * `stdio` over stdio): a tool a caller's rule does not admit is not listed, not found by the search
+   * surface, and a call of it is answered as one of a name no tool has. See `CallerRules`.
+   */
+  rules?: CallerRules
   /** Where the upstream is a command: that command, started already (`startCommand` of `@flatmcp/runtime/proxy/spawn`). */
   started?: StartedCommand
 }
@@ -251,7 +258,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   // A snapshot's budget holds where none is given: its strict tools are chosen within it again.
   const strictBudget = options.strictBudget ?? snapshot?.snapshot.options.strictBudget
   const versions = listVersions(upstream, {
-    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope']),
+    ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope', 'rules']),
     ...(snapshot ? { snapshot } : {}),
     ...(preset ? { preset } : {}),
     ...(strictBudget === undefined ? {} : { strictBudget }),
@@ -305,7 +312,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const current = (): ListVersion => versions.current()!
   return {
-    server: serverFactory(upstream, { info, profile: options.profile, service: () => live ? afterSettled ?? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...observers }),
+    server: serverFactory(upstream, { info, profile: options.profile, ...(options.rules ? { rules: options.rules } : {}), service: () => live ? afterSettled ?? versions.current()!.served.service() : whenListed, forward, downstreams: downstream, ...observers }),
     ready: listed,
     refresh: async () => void await versions.refresh(),
     tools: () => current().tools,

@@ -2,6 +2,7 @@
 import type { OtelApi } from '../util/otel-api'
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
+import type { CallerRules } from './caller-rules'
 import type { ProfileChoice } from './profile-choice'
 import { unknownKeys } from '../util/closest-name'
 
@@ -163,6 +164,13 @@ export interface McpServerOptions<S extends StandardSchemaV1 = StandardSchemaV1,
    * `view:NAME` serves that view (its tools/list, its search surface and its calls keep to it).
    */
   views?: Readonly<Record<string, ToolView>>
+  /**
+   * Which caller is served which tools (`authInfo.clientId`; over a connection that is no HTTP
+   * request, `stdio`): a tool a caller's rule does not admit is not listed, not found or described by
+   * the search surface, and a call of it is answered as one of a name no tool has; a caller pinned to a view
+   * is served that view whatever it asks. See `CallerRules`.
+   */
+  rules?: CallerRules
 }
 
 /** Which tool a failure outside its handler happened in, and while doing what. */
@@ -173,7 +181,7 @@ const LIST_TTL_MS = 3_600_000
 
 /** The cache hints of a server's lists, checked once: a bad one fails at start-up. */
 /** Every option `createMcpServer` takes: another is a mistyped one, which would be ignored in silence. */
-const OPTION_KEYS: readonly (keyof McpServerOptions)[] = ['extend', 'instructions', 'capabilities', 'onError', 'onCall', 'telemetry', 'profile', 'strictBudget', 'request', 'cache', 'requestState', 'surface', 'alwaysLoad', 'countTokens', 'onSurface', 'views']
+const OPTION_KEYS: readonly (keyof McpServerOptions)[] = ['extend', 'instructions', 'capabilities', 'onError', 'onCall', 'telemetry', 'profile', 'strictBudget', 'request', 'cache', 'requestState', 'surface', 'alwaysLoad', 'countTokens', 'onSurface', 'views', 'rules']
 
 /** Refuses an option `createMcpServer` does not take, naming the one meant. */
 export function checkOptionKeys(options: McpServerOptions): void {
@@ -183,7 +191,7 @@ export function checkOptionKeys(options: McpServerOptions): void {
 }
 
 export function cacheHints(options: McpServerOptions): { ttlMs: number, cacheScope: 'public' | 'private' } {
-  const { ttlMs = LIST_TTL_MS, scope = typeof options.profile === 'function' ? 'private' : 'public' } = options.cache ?? {}
+  const { ttlMs = LIST_TTL_MS, scope = typeof options.profile === 'function' || options.rules !== undefined ? 'private' : 'public' } = options.cache ?? {}
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
     throw new RangeError(`createMcpServer: cache.ttlMs must be a non-negative integer of milliseconds (got ${String(ttlMs)})`)
   if (scope !== 'public' && scope !== 'private')

@@ -126,7 +126,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
     return chosen === 'search' ? searchSurface(behind, options.alwaysLoad ?? [], search) : behind
   }
   const served = surfaced(service, surface)
-  return withViews(served, service, options.views ?? {}, surfaced, unknownTool)
+  return withViews(served, service, options.views ?? {}, surfaced, unknownTool, options.rules, surface)
 }
 
 /** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */

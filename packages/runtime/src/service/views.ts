@@ -4,9 +4,11 @@
 // `tools:PROFILE:a,b` for a subset the caller names itself (`X-MCP-Tools: a,b`, `?tools=a,b`); its
 // tools/list, its search surface and its calls all keep to the view: a tool outside it is unknown.
 import type { McpTool } from '../artifact/format'
-import type { ToolView } from './options'
+import type { CallerRules } from './caller-rules'
+import type { Surface, ToolView } from './options'
 import type { ProfileChoice, ProfileRequest } from './profile-choice'
 import type { ToolService } from './service'
+import { callerKey, callerOf, readCallerKey, ruleFor } from './caller-rules'
 import { preserialize } from './preserialized'
 
 /** What a profile choice answers to serve a view, or a subset the caller names. */
@@ -44,6 +46,23 @@ export function choiceWithViews(choice: ProfileChoice | undefined, views: readon
   }
 }
 
+/**
+ * `choice`, with each request's caller held to its rule in `rules` (where given): a caller the rules
+ * restrict is answered `caller:NAME` over the key chosen (its pinned view's instead, whatever the
+ * request asks for); any other as `choice` answers.
+ */
+export function choiceWithRules(choice: ProfileChoice | undefined, rules: CallerRules | undefined): ProfileChoice | undefined {
+  if (!rules)
+    return choice
+  return async (request) => {
+    const chosen = typeof choice === 'function' ? await choice(request) : choice
+    const caller = callerOf(request)
+    const rule = ruleFor(rules, caller)
+    // A caller with no name (no credential asked) is held by the default: no row has an empty name.
+    return rule ? callerKey(caller ?? '', rule.view === undefined ? chosen : `${VIEW_PREFIX}${rule.view}`) : chosen
+  }
+}
+
 /** A caller's own subset from its key. */
 function subsetOfKey(key: string): ToolView {
   const rest = key.slice(TOOLS_PREFIX.length)
@@ -58,8 +77,11 @@ function viewNamed(views: Readonly<Record<string, ToolView>>, key: string | unde
   return name !== undefined && Object.hasOwn(views, name) ? name : undefined
 }
 
-/** The surface a profile choice's answer is served behind: its view's own, a caller's subset's (full), or `base`. */
-export function surfaceOf(views: Readonly<Record<string, ToolView>>, key: string | undefined, base: 'full' | 'search'): 'full' | 'search' {
+/** The surface a profile choice's answer is served behind: its view's own, a caller's subset's (full), or `base`; a ruled caller's, that of the key it is served within. */
+export function surfaceOf<S extends Surface>(views: Readonly<Record<string, ToolView>>, key: string | undefined, base: S): S | 'full' | 'search' {
+  const ruled = readCallerKey(key)
+  if (ruled)
+    return surfaceOf(views, ruled.key, base)
   const name = viewNamed(views, key)
   if (name !== undefined)
     return views[name]!.surface ?? 'full'
@@ -69,53 +91,87 @@ export function surfaceOf(views: Readonly<Record<string, ToolView>>, key: string
 /** What a call for a tool the view leaves out is told: as for a name no tool has. */
 const unknownName = (name: string): string => `Unknown tool ${JSON.stringify(name).slice(0, 200)}.`
 
-/** One view of `service`: its tools only, in its profile; a call outside it is an unknown tool's. */
-function subsetOf(service: ToolService, view: ToolView, unknownTool: (message: string) => Error): ToolService {
+/**
+ * One view of `service`: its tools only, in its profile; a call outside it is an unknown tool's.
+ * Held to a caller's rule (`admits`), it serves only the tools listed that the rule admits, and any
+ * other name (one no tool has too) is told alike, so a caller learns nothing of the tools it is denied.
+ */
+function subsetOf(service: ToolService, view: ToolView, unknownTool: (message: string) => Error, admits?: (name: string) => boolean): ToolService {
   const allowed = view.tools ? new Set(view.tools) : undefined
-  const outside = (name: string): boolean => allowed !== undefined && !allowed.has(name)
-  const lists = new WeakMap<object, Awaited<ReturnType<ToolService['list']>>>()
+  const outsideView = (name: string): boolean => (allowed !== undefined && !allowed.has(name)) || (admits !== undefined && !admits(name))
+  const lists = new WeakMap<object, { list: Awaited<ReturnType<ToolService['list']>>, names: ReadonlySet<string> }>()
+  const listed = async (): Promise<{ list: Awaited<ReturnType<ToolService['list']>>, names: ReadonlySet<string> }> => {
+    const base = await service.list(view.profile)
+    let made = lists.get(base)
+    if (!made) {
+      const tools = base.tools.filter((tool: McpTool) => !outsideView(tool.name))
+      made = { list: preserialize({ ...base, tools }), names: new Set(tools.map(tool => tool.name)) }
+      lists.set(base, made)
+    }
+    return made
+  }
+  const outside = async (name: string): Promise<boolean> => outsideView(name) || (admits !== undefined && !(await listed()).names.has(name))
   return {
-    async list() {
-      const base = await service.list(view.profile)
-      let list = lists.get(base)
-      if (!list) {
-        list = preserialize({ ...base, tools: base.tools.filter((tool: McpTool) => !outside(tool.name)) })
-        lists.set(base, list)
-      }
-      return list
-    },
+    list: async () => (await listed()).list,
     call: async (name, args, request, _profile, unsure) => {
-      if (outside(name))
+      if (await outside(name))
         throw unknownTool(unknownName(name))
       return service.call(name, args, request, view.profile, unsure)
     },
-    read: async (name, args) => outside(name) ? { ok: false, message: unknownName(name), outside: true } : service.read(name, args, view.profile),
+    read: async (name, args) => await outside(name) ? { ok: false, message: unknownName(name), outside: true } : service.read(name, args, view.profile),
   }
+}
+
+/** What a key serves, where it is no plain profile: a view, a caller's own subset, or a ruled caller's tools (`admits`) within one. */
+interface ViewSpec {
+  view: ToolView
+  /** The surface it is served behind; a caller's own subset, full. */
+  surface: Surface
+  admits?: (name: string) => boolean
+  /** Made from what a caller sent (a subset it names): kept built only among the latest few. */
+  asked: boolean
+}
+
+/** The view a key serves (`undefined`: a plain profile, served as `served` serves it). A pinned view that does not exist serves nothing. */
+function specOf(key: string | undefined, views: Readonly<Record<string, ToolView>>, rules: CallerRules | undefined, surface: Surface): ViewSpec | undefined {
+  const ruled = readCallerKey(key)
+  if (ruled) {
+    const inner = specOf(ruled.key, views, undefined, surface)
+    const missing = inner === undefined && ruled.key?.startsWith(VIEW_PREFIX)
+    const view = missing ? { tools: [] } : inner?.view ?? (ruled.key === undefined ? {} : { profile: ruled.key })
+    const rule = rules && ruleFor(rules, ruled.caller)
+    return { view, surface: inner?.surface ?? surface, ...(rule ? { admits: rule.admits } : {}), asked: inner?.asked ?? false }
+  }
+  const name = viewNamed(views, key)
+  if (name !== undefined)
+    return { view: views[name]!, surface: views[name]!.surface ?? 'full', asked: false }
+  return key?.startsWith(TOOLS_PREFIX) ? { view: subsetOfKey(key), surface: 'full', asked: true } : undefined
 }
 
 /**
  * `served` (the service behind its surface) with `views` beside it: a profile key that names a view
  * is served by that view (`base`, the service before any surface, cut to its tools and put behind its
- * own surface); any other key as `served` serves it.
+ * own surface), one a ruled caller is answered (`caller:NAME…`) by what its rule in `rules` admits
+ * within the key it names, behind that key's surface (`surface`, for a plain profile); any other key
+ * as `served` serves it.
  */
-export function withViews(served: ToolService, base: ToolService, views: Readonly<Record<string, ToolView>>, surfaced: (service: ToolService, surface: 'full' | 'search') => ToolService, unknownTool: (message: string) => Error): ToolService {
-  const built = new Map<string, { service: ToolService, profile: string | undefined }>()
-  // A view's service, or a caller's own subset's (the least recently used dropped past MAX_SUBSETS).
+export function withViews(served: ToolService, base: ToolService, views: Readonly<Record<string, ToolView>>, surfaced: (service: ToolService, surface: Surface) => ToolService, unknownTool: (message: string) => Error, rules?: CallerRules, surface: Surface = 'full'): ToolService {
+  const built = new Map<string, { service: ToolService, profile: string | undefined, asked: boolean }>()
+  // A view's service, a ruled caller's, or a caller's own subset's (the least recently used dropped past MAX_SUBSETS).
   const viewOf = (key: string | undefined): { service: ToolService, profile: string | undefined } | undefined => {
-    const name = viewNamed(views, key)
-    const subset = name === undefined && key?.startsWith(TOOLS_PREFIX) ? key : undefined
-    if (name === undefined && subset === undefined)
+    const spec = specOf(key, views, rules, surface)
+    if (spec === undefined)
       return undefined
-    const id = name === undefined ? subset! : `${VIEW_PREFIX}${name}`
+    const id = key!
     let made = built.get(id)
     if (made) {
       built.delete(id)
     }
     else {
-      const view = name === undefined ? subsetOfKey(subset!) : views[name]!
-      made = { service: surfaced(subsetOf(base, view, unknownTool), surfaceOf(views, id, 'full')), profile: view.profile }
-      if (subset !== undefined && [...built.keys()].filter(key => key.startsWith(TOOLS_PREFIX)).length >= MAX_SUBSETS)
-        built.delete([...built.keys()].find(key => key.startsWith(TOOLS_PREFIX))!)
+      made = { service: surfaced(subsetOf(base, spec.view, unknownTool, spec.admits), spec.surface), profile: spec.view.profile, asked: spec.asked }
+      const asked = [...built].filter(([, each]) => each.asked)
+      if (spec.asked && asked.length >= MAX_SUBSETS)
+        built.delete(asked[0]![0])
     }
     built.set(id, made)
     return made

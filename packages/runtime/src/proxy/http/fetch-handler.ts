@@ -15,7 +15,7 @@ import type { NameMap } from '../upstream/name-map'
 import type { UpstreamFetch } from './upstream-fetch'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../../service/disclosure'
 import { instanceProfile } from '../../service/profile-choice'
-import { choiceWithViews } from '../../service/views'
+import { choiceWithRules, choiceWithViews } from '../../service/views'
 import { logLine, shown } from '../../util/log'
 import { isObject } from '../../util/object'
 import { readSnapshot } from '../compile/snapshot-drift'
@@ -43,12 +43,14 @@ function offersDisclosure(result: ForwardedResult): ForwardedResult {
   return { ...result, capabilities: { ...capabilities, tools: { ...capabilities.tools, ...DISCLOSURE_CAPABILITY } } } as ForwardedResult
 }
 
-function factsOf(request: Request, message: JsonRpcRequest): RequestFacts {
+function factsOf(request: Request, message: JsonRpcRequest, caller: string | undefined): RequestFacts {
   const meta = isObject(message.params?._meta) ? message.params._meta : {}
   return {
     era: 'io.modelcontextprotocol/protocolVersion' in meta ? 'modern' : 'legacy',
     url: new URL(request.url),
     headers: request.headers,
+    // The caller's name, as the guard found its credential: what the rules hold it to.
+    ...(caller === undefined ? {} : { authInfo: { clientId: caller } }),
     clientInfo: () => meta['io.modelcontextprotocol/clientInfo'] as never,
   }
 }
@@ -77,6 +79,7 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     ...(options.surface ? { surface: options.surface } : {}),
     ...(overrides.alwaysLoad.length > 0 ? { alwaysLoad: overrides.alwaysLoad } : {}),
     ...(overrides.views ? { views: overrides.views } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
     originOf: names.origin,
     onWithdraw: tool => log(`flatmcp proxy: tool ${shown(tool.name)} answered with structuredContent its output schema does not take; its output schema is no longer listed by this instance (said once for this tool)`),
   })
@@ -92,7 +95,7 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
   const instructions = snapshot.handshake?.instructions
   return {
     options,
-    profile: overrides.views ? choiceWithViews(options.profile, Object.keys(overrides.views)) : options.profile,
+    profile: choiceWithRules(overrides.views ? choiceWithViews(options.profile, Object.keys(overrides.views)) : options.profile, options.rules),
     upstream: snapshot.upstream,
     ...(instructions === undefined ? {} : { instructions }),
     served,
@@ -149,15 +152,15 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
         return rpcError(null, read.error.code, read.error.message, 400)
       // A body that names another revision than the header is served, and sent on, in the body's.
       const headed = read.batch ? request : headedByBody(request, read.messages[0], handler.options.log ?? logLine)
-      return answerPost(handler, headed, postedOf(headed, read))
+      return answerPost(handler, headed, postedOf(headed, read, admitted.caller))
     },
   }
 }
 
 /** A POST's messages as read, and the body that goes upstream where nothing in it changes: the messages written anew, never the text as it came. */
-function postedOf(request: Request, read: { batch: boolean, messages: JsonRpcRequest[], text: string }): Omit<Posted, 'profile'> {
+function postedOf(request: Request, read: { batch: boolean, messages: JsonRpcRequest[], text: string }, caller: string | undefined): Omit<Posted, 'profile'> {
   const { batch, messages, text } = read
-  return { text, batch, messages, facts: factsOf(request, messages[0]!) }
+  return { text, batch, messages, facts: factsOf(request, messages[0]!, caller) }
 }
 
 /** A POST answered: a listing from the snapshot, a handshake with what this handler offers besides, a call read and sent on, anything else as it came. */

@@ -1,6 +1,7 @@
 // What a fetch handler is given, and what it gives: one upstream or many, the snapshot it serves, how
 // it reads calls and checks callers.
 import type { Surface } from '../../service/options'
+import type { CallerRules } from '../../service/caller-rules'
 import type { ProfileChoice } from '../../service/profile-choice'
 import type { Validator } from '../compile/chooser'
 import type { HttpGuardOptions } from './guard'
@@ -42,6 +43,11 @@ interface ProxyHandlerBase extends HttpGuardOptions {
   surface?: Exclude<Surface, 'auto'>
   /** With `surface: 'search'`: the tools listed beside the three, as they are. */
   alwaysLoad?: readonly string[]
+  /**
+   * Which caller is served which tools, each caller named by its credential (`callers`; `token` for
+   * `tokens`): a tool a caller's rule does not admit is not listed, found or called (see `CallerRules`).
+   */
+  rules?: CallerRules
   /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */
   log?: (line: string) => void
 }

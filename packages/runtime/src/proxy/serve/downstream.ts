@@ -78,6 +78,8 @@ export function downstreams(notify?: (notification: Message) => void, log: (line
 export interface ServerFactoryOptions {
   info: { name: string, version: string }
   profile: McpServerOptions['profile']
+  /** Which caller is served which tools. */
+  rules?: McpServerOptions['rules']
   /** The tool service of the list version served now. */
   service: () => ToolService
   forward: Forwarder
@@ -96,7 +98,7 @@ export function serverFactory(upstream: UpstreamClient, options: ServerFactoryOp
   const instructions = upstream.getInstructions()
   return (request) => {
     const server = new Server(options.info, { capabilities, ...(instructions === undefined ? {} : { instructions }) })
-    serveTools(server, options.service, { profile: options.profile, ...(request ? { request } : {}), ...(options.onCall ? { onCall: options.onCall } : {}) }, undefined, options.telemetry)
+    serveTools(server, options.service, { profile: options.profile, ...(options.rules ? { rules: options.rules } : {}), ...(request ? { request } : {}), ...(options.onCall ? { onCall: options.onCall } : {}) }, undefined, options.telemetry)
     server.fallbackRequestHandler = ((message: Message, ctx: never) => options.forward.request(message, ctx, () => server.getNegotiatedProtocolVersion())) as never
     server.fallbackNotificationHandler = async (notification) => {
       const params = forwardedParams((notification as Message).params)

@@ -67,6 +67,8 @@ export interface ListVersionsOptions {
   compile?: CompileListOptions['compile']
   strictBudget?: number
   profile: McpServerOptions['profile']
+  /** Which caller is served which tools (see `McpServerOptions.rules`). */
+  rules?: McpServerOptions['rules']
   outputs?: 'compiled' | 'unlisted'
   surface?: Surface
   countTokens?: (text: string) => number
@@ -188,6 +190,7 @@ function serve(tools: readonly ProxiedTool[], preset: Compiler.PresetName, cache
     ...(alwaysLoad.length > 0 ? { alwaysLoad } : {}),
     ...(options.countTokens ? { countTokens: options.countTokens } : {}),
     ...(views ? { views } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
     ...(options.originOf ? { originOf: options.originOf } : {}),
     // Said once per list and profile: what the session's list holds, by the tokens it was chosen by.
     onSurface: choice => options.log(surfaceLine(choice), 'info'),

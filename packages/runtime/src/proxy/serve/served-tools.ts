@@ -4,6 +4,7 @@
 // it from then on.
 import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../../artifact/format'
+import type { CallerRules } from '../../service/caller-rules'
 import type { ProfileChoice } from '../../service/profile-choice'
 import type { Surface, SurfaceChoice, ToolView } from '../../service/options'
 import type { ToolService, UnknownToolCall } from '../../service/tool-service'
@@ -41,6 +42,8 @@ export interface ServedToolsOptions {
   onSurface?: (choice: SurfaceChoice) => void
   /** Named subsets of the tools (see `McpServerOptions.views`). */
   views?: Readonly<Record<string, ToolView>>
+  /** Which caller is served which tools (see `McpServerOptions.rules`). */
+  rules?: CallerRules
   /** Each served name's server and own name, where many are served as one: find_tools chooses the server, then the tool. */
   originOf?: SearchOptions['originOf']
 }
@@ -69,7 +72,7 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
       const run = options.handler(tool.name)
       return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
     })
-    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}) }, options.unknownTool, options.unknown, options.originOf ? { originOf: options.originOf } : {})
+    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}), ...(options.rules ? { rules: options.rules } : {}) }, options.unknownTool, options.unknown, options.originOf ? { originOf: options.originOf } : {})
   }
   let service = build()
   // Rebuilt once when next asked for, however many schemas a burst of results withdrew.

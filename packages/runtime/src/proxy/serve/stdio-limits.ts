@@ -12,9 +12,10 @@ import type { RefusedCall } from './upstream-methods'
 import { callerLimits, refusalOf } from './caller-limits'
 import { toolCalled } from './limit-charges'
 import { refusedCall, sentUpstream } from './upstream-methods'
+import { STDIO_CALLER } from '../../service/caller-rules'
 
 /** The caller's name over stdio, where the callers file's `stdio` entry limits the client: as the audit log says it. */
-export const STDIO_CALLER = 'stdio'
+export { STDIO_CALLER }
 
 /** The JSON-RPC error code of a call refused at a limit (the implementation-defined server range). */
 export const AT_LIMIT = -32000
