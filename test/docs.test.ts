@@ -314,7 +314,7 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
     expect(parseOnly(serve, { CI_TOKEN: 'c', ALICE_TOKEN: 'a' }), where(callers!)).toEqual({ code: 0, output: '' })
     for (const [i, block] of more.entries()) {
       writeFileSync(path.join(SNIPPETS, `callers-${i}.json`), block.text)
-      expect(parseOnly(['proxy', '--http', '0', '--callers', `callers-${i}.json`, '--', 'node', 'server.js'], { CI_TOKEN: 'c', ALICE_TOKEN: 'a' }), where(block)).toEqual({ code: 0, output: '' })
+      expect(parseOnly(['proxy', '--http', '0', '--callers', `callers-${i}.json`, '--', 'node', 'server.js'], { CI_TOKEN: 'c', ALICE_TOKEN: 'a', BOT_TOKEN: 'b' }), where(block)).toEqual({ code: 0, output: '' })
     }
     // The check reads the file: a variable not set is refused.
     expect(parseOnly(serve, { CI_TOKEN: 'c' }).code).toBe(2)

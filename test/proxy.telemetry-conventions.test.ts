@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ATTRIBUTES, DURATION_BOUNDARIES, METRICS } from '../packages/runtime/src/telemetry/conventions'
 import { ROOT } from './support/client'
 import type { OtlpReceiver, OtlpSpan } from './support/otlp-receiver'
-import { attribute, attributesOf, otlpEnv, otlpReceiver } from './support/otlp-receiver'
+import { attribute, attributesOf, metricPoints, otlpEnv, otlpReceiver } from './support/otlp-receiver'
 import { CLI, freePort, httpClient, startListening } from './support/proxy'
 
 const NAMED = join(ROOT, 'test/support/named-upstream.mjs')
@@ -33,16 +33,8 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736'
 const traceparent = (span: string): string => `00-${TRACE}-${span}-01`
 const VERSION = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)
 
-/** The metric's points, once exported with at least `count` of them matching. */
-async function points(from: number, name: string, where: (point: Record<string, unknown>) => boolean = () => true): Promise<{ attributes: Record<string, unknown>, bounds?: number[], count: number }[]> {
-  const read = (): { attributes: Record<string, unknown>, bounds?: number[], count: number }[] => {
-    // Cumulative: the last export holds every series.
-    const metric = receiver.metrics(from).filter(each => each.name === name).at(-1)
-    return (metric?.points ?? []).map(point => ({ attributes: attributesOf(point.attributes), ...(point.explicitBounds ? { bounds: point.explicitBounds } : {}), count: Number(point.count ?? point.asInt ?? point.asDouble ?? 0) })).filter(point => where(point.attributes))
-  }
-  await expect.poll(() => read().length, { timeout: 15_000 }).toBeGreaterThan(0)
-  return read()
-}
+/** The metric's points, once exported. */
+const points = (from: number, name: string, where?: (point: Record<string, unknown>) => boolean): ReturnType<typeof metricPoints> => metricPoints(receiver, from, name, where)
 
 describe('telemetry by the OpenTelemetry MCP conventions', () => {
   it('over stdio: SERVER and CLIENT spans with the conventions\' attributes under the caller\'s traceparent; a protocol error is its JSON-RPC code in spans and metrics alike; durations in seconds with the conventions\' buckets', async () => {

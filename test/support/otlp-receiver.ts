@@ -2,6 +2,7 @@
 // /v1/traces and /v1/metrics and reads it back as spans and metric data points.
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:http'
+import { expect } from 'vitest'
 
 export interface OtlpAttribute { key: string, value: Record<string, unknown> }
 export interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number, attributes: OtlpAttribute[], status?: { code?: number } }
@@ -55,6 +56,19 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
     }))))),
     close: () => server.close(),
   }
+}
+
+/** A metric's data point as a test reads it: its attributes, bucket bounds and count. */
+export interface ReadPoint { attributes: Record<string, unknown>, bounds?: number[], count: number }
+
+/** The metric's points posted since `from`, once exported with at least one matching `where` (cumulative: the last export holds every series). */
+export async function metricPoints(receiver: OtlpReceiver, from: number, name: string, where: (point: Record<string, unknown>) => boolean = () => true): Promise<ReadPoint[]> {
+  const read = (): ReadPoint[] => {
+    const metric = receiver.metrics(from).filter(each => each.name === name).at(-1)
+    return (metric?.points ?? []).map(point => ({ attributes: attributesOf(point.attributes), ...(point.explicitBounds ? { bounds: point.explicitBounds } : {}), count: Number(point.count ?? point.asInt ?? point.asDouble ?? 0) })).filter(point => where(point.attributes))
+  }
+  await expect.poll(() => read().length, { timeout: 15_000 }).toBeGreaterThan(0)
+  return read()
 }
 
 /** The OTEL_ environment that sends a proxy's telemetry to `endpoint` at once (JSON, short intervals). */

@@ -22,8 +22,11 @@ function shapedMessage(message: unknown, id: unknown, shape: Shaping): unknown {
   return message
 }
 
-/** One server-sent event's text, its `data` rewritten where it is a message with the result. */
-function shapedEvent(event: string, id: unknown, shape: Shaping): string {
+/** What becomes of each JSON-RPC message of an answer: itself where nothing changes. */
+type MapMessage = (message: unknown) => unknown
+
+/** One server-sent event's text, its `data` rewritten where `map` changes its message. */
+function shapedEvent(event: string, map: MapMessage): string {
   const lines = event.split(/\r?\n/)
   const data = lines.filter(line => line.startsWith('data:')).map(line => line.slice(line.startsWith('data: ') ? 6 : 5))
   if (data.length === 0)
@@ -35,14 +38,19 @@ function shapedEvent(event: string, id: unknown, shape: Shaping): string {
   catch {
     return event
   }
-  const shaped = shapedMessage(message, id, shape)
+  const shaped = map(message)
   if (shaped === message)
     return event
   return [...lines.filter(line => !line.startsWith('data:')), `data: ${JSON.stringify(shaped)}`].join('\n')
 }
 
 /** The answer, with the result of request `id` shaped (and its error made a result, where `shape.error` is given). */
-export async function answerShaped(answer: Response, id: unknown, shape: Shaping): Promise<Response> {
+export function answerShaped(answer: Response, id: unknown, shape: Shaping): Promise<Response> {
+  return answerMapped(answer, message => shapedMessage(message, id, shape))
+}
+
+/** The answer with each of its messages (a JSON body's, or each event's as it flows) passed through `map`. */
+export async function answerMapped(answer: Response, map: MapMessage): Promise<Response> {
   const type = answer.headers.get('content-type') ?? ''
   if (!answer.body)
     return answer
@@ -55,7 +63,8 @@ export async function answerShaped(answer: Response, id: unknown, shape: Shaping
     catch {
       return new Response(text, answer)
     }
-    return new Response(JSON.stringify(shapedMessage(body, id, shape)), answer)
+    const mapped = map(body)
+    return mapped === body ? new Response(text, answer) : new Response(JSON.stringify(mapped), answer)
   }
   if (!type.includes('text/event-stream'))
     return answer
@@ -69,12 +78,12 @@ export async function answerShaped(answer: Response, id: unknown, shape: Shaping
       const parts = pending.split(/\r?\n\r?\n/)
       pending = parts.pop()!
       for (const event of parts)
-        controller.enqueue(encoder.encode(`${shapedEvent(event, id, shape)}\n\n`))
+        controller.enqueue(encoder.encode(`${shapedEvent(event, map)}\n\n`))
     },
     flush(controller) {
       pending += decoder.decode()
       if (pending !== '')
-        controller.enqueue(encoder.encode(shapedEvent(pending, id, shape)))
+        controller.enqueue(encoder.encode(shapedEvent(pending, map)))
     },
   })
   return new Response(answer.body.pipeThrough(events), answer)

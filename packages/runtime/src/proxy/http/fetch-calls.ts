@@ -2,14 +2,16 @@
 // call_tool sent on as the call it names), each call's arguments read by the upstream's schema with
 // the fixed parameters set, and a lone call's result shaped as its tool's listed output says.
 import type { ForwardedResult } from '../serve/outputs'
-import type { Handler, Posted } from './fetch-state'
+import type { CallRecord, Handler, Posted } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
 import { errorResult } from '../../service/results'
 import { callTarget, SURFACE_TOOLS } from '../../service/surface'
 import { surfaceOf } from '../../service/views'
+import { changedPaths } from '../../util/changed-paths'
 import { overriddenArguments } from '../compile/overrides'
 import { answerShaped } from './answer-shaped'
 import { answered } from './fetch-state'
+import { tracedSend } from './fetch-telemetry'
 import { jsonResponse, rpcError } from './json-rpc'
 
 /** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
@@ -57,9 +59,15 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
   if (batch && messages.some(m => surfacedIn(surface, m)))
     return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
   const sent = [...messages]
+  const { call } = posted
+  if (call && profile !== undefined)
+    call.profile = profile
   if (surfacedIn(surface, message)) {
-    if (message.params!.name !== SURFACE_TOOLS.call)
+    if (message.params!.name !== SURFACE_TOOLS.call) {
+      if (call)
+        call.reached = true
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, await handler.served.service().call(message.params!.name as string, message.params!.arguments, { signal: request.signal }, profile)) })
+    }
     const target = callTarget(message.params!.arguments)
     if ('error' in target)
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(target.error)) })
@@ -68,7 +76,7 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
       return jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: answered(handler, posted, errorResult(`Unknown tool ${JSON.stringify(target.name)}.`)) })
     sent[0] = { ...message, params: { ...message.params, name: target.name, arguments: target.arguments } }
   }
-  const read = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile) : m))
+  const read = await Promise.all(sent.map(m => m.method === 'tools/call' ? readCall(handler, m, profile, batch ? undefined : call) : m))
   const viaCallTool = sent[0] !== message
   // A tool the caller's view leaves out is no tool to it: refused as a hidden one is, never sent on.
   const refused = read.find((each): each is Refused => 'refused' in each)
@@ -77,12 +85,16 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
   if (refused)
     return rpcError(batch ? null : message.id ?? null, -32602, refused.refused, batch ? 400 : 200)
   const rewritten = read as JsonRpcRequest[]
-  const answer = await handler.send(request, batch ? rewritten : rewritten[0]!, posted.facts.era)
+  const name = sent[0]!.params?.name as string
+  if (call)
+    Object.assign(call, { reached: true, tool: name })
+  const answer = call && handler.telemetry
+    ? await tracedSend(handler.telemetry, call, request, rewritten[0]!, (traced, body) => handler.send(traced, body, posted.facts.era))
+    : await handler.send(request, batch ? rewritten : rewritten[0]!, posted.facts.era)
   if (batch || message.id === undefined)
     return answer
   // A lone call's result is shaped as its tool's listed output says; through call_tool, the upstream's
   // protocol error is call_tool's tool error (as a direct call's is, where the proxy serves the surface).
-  const name = sent[0]!.params?.name as string
   const shaped = handler.withOutput.has(name)
   if (!shaped && !viaCallTool)
     return answer
@@ -97,15 +109,19 @@ interface Refused { refused: string }
 
 /**
  * A `tools/call` with its arguments as the upstream's parser should read them; the message as it was
- * when there is nothing to do; refused for a tool outside the caller's view.
+ * when there is nothing to do; refused for a tool outside the caller's view. `call`: a traced call's
+ * record, told what the repair changed.
  */
-async function readCall(handler: Handler, message: JsonRpcRequest, profile: string | undefined): Promise<JsonRpcRequest | Refused> {
+async function readCall(handler: Handler, message: JsonRpcRequest, profile: string | undefined, call?: CallRecord): Promise<JsonRpcRequest | Refused> {
   const name = message.params?.name
   if (typeof name !== 'string')
     return message
   const read = await handler.served.service().read(name, message.params!.arguments, profile)
   if (read && !read.ok && read.outside)
     return { refused: read.message }
+  // Traced: where the repair changed the tool's own arguments (the fixed parameters are the operator's, not a repair).
+  if (call && read?.ok)
+    call.repaired = changedPaths(message.params!.arguments ?? {}, read.input)
   const input = read?.ok ? read.input : message.params!.arguments
   const overridden = handler.fixed.has(name) || handler.overrides.hiddenParameters.has(name)
   return read?.ok || overridden ? { ...message, params: { ...message.params, arguments: overriddenArguments(input, handler.fixed.get(name), handler.overrides.hiddenParameters.get(name)) } } : message

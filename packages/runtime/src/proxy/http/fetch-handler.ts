@@ -18,6 +18,7 @@ import { instanceProfile } from '../../service/profile-choice'
 import { choiceWithRules, choiceWithViews } from '../../service/views'
 import { logLine, shown } from '../../util/log'
 import { isObject } from '../../util/object'
+import { callTelemetry } from '../../telemetry/call-telemetry'
 import { readSnapshot } from '../compile/snapshot-drift'
 import { recordedNames } from '../upstream/name-map'
 import { servedOverrides } from '../serve/served-overrides'
@@ -27,6 +28,7 @@ import { headedByBody } from './body-era'
 import { answerCalls } from './fetch-calls'
 import { answerMany, manyServers, sendMany } from './fetch-many'
 import { answered, scoped } from './fetch-state'
+import { tracedRequest } from './fetch-telemetry'
 import { httpGuard } from './guard'
 import { boundedText, jsonResponse, readMessages, rpcError, tooLarge } from './json-rpc'
 import { headerDeclarations } from './param-headers'
@@ -106,6 +108,8 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     send: many ? sendMany(many, names) : sendOne(forward, names),
     ...(many ? { many } : {}),
     names,
+    // Each tool's upstream: the server it comes from (a snapshot of many), else the one upstream.
+    ...(options.telemetry ? { telemetry: callTelemetry(options.telemetry, many ? tool => names.origin(tool)?.server : () => snapshot.upstream.name) } : {}),
   }
 }
 
@@ -152,7 +156,11 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
         return rpcError(null, read.error.code, read.error.message, 400)
       // A body that names another revision than the header is served, and sent on, in the body's.
       const headed = read.batch ? request : headedByBody(request, read.messages[0], handler.options.log ?? logLine)
-      return answerPost(handler, headed, postedOf(headed, read, admitted.caller))
+      const posted = postedOf(headed, read, admitted.caller)
+      // Traced where telemetry is on: each lone request (a notification answers nothing; a 2025-03-26 batch goes untraced).
+      return handler.telemetry && !read.batch && read.messages[0]!.id !== undefined
+        ? tracedRequest(handler.telemetry, headed, posted, each => answerPost(handler, headed, each))
+        : answerPost(handler, headed, posted)
     },
   }
 }

@@ -75,7 +75,7 @@ function sessionsOf(request: Request): Sessions | undefined | 'unknown' {
 }
 
 /** The request with some headers set anew (undefined: removed), its body left to the sender. */
-function reheaded(request: Request, headers: Record<string, string | undefined>, method = request.method): Request {
+export function reheaded(request: Request, headers: Record<string, string | undefined>, method = request.method): Request {
   const copied = new Headers(request.headers)
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined)

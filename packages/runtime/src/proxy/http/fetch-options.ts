@@ -4,6 +4,7 @@ import type { Surface } from '../../service/options'
 import type { CallerRules } from '../../service/caller-rules'
 import type { ProfileChoice } from '../../service/profile-choice'
 import type { Validator } from '../compile/chooser'
+import type { OtelApi } from '../../util/otel-api'
 import type { HttpGuardOptions } from './guard'
 
 /** One server's Streamable HTTP endpoint: its URL, or its URL and the headers sent with every request (an entry of a client's config with `url`). */
@@ -50,6 +51,12 @@ interface ProxyHandlerBase extends HttpGuardOptions {
   rules?: CallerRules
   /** Where operator lines go. Default: one line on stderr (on the console where there is no process). */
   log?: (line: string) => void
+  /**
+   * OpenTelemetry's API (`import * as api from '@opentelemetry/api'`, with an SDK registered): each
+   * request a SERVER span, each call sent upstream a CLIENT span (its trace context in `_meta` and the
+   * `traceparent` header), measured as `createProxy`'s are. Default: none, and nothing of OpenTelemetry loads.
+   */
+  telemetry?: OtelApi
 }
 
 /** A handler in front of one upstream, or in front of every server a snapshot of many (`--config`) holds. */

@@ -4,6 +4,7 @@ import type { ProfileChoice, RequestFacts } from '../../service/profile-choice'
 import type { FixedParameter } from '../compile/overrides'
 import type { ServedOverrides } from '../serve/served-overrides'
 import type { ServedTools } from '../serve/served-tools'
+import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import type { NameMap } from '../upstream/name-map'
 import type { ProxyHandlerOptions } from './fetch-options'
 import type { JsonRpcRequest } from './json-rpc'
@@ -37,10 +38,23 @@ export interface Handler {
   many?: ManyServers
   /** Each served name's server and own name, as the snapshot recorded them (its tools' `origin`): only these are called. */
   names: NameMap
+  /** Traces and measures each request, where the options hand in OpenTelemetry's API. */
+  telemetry?: CallTelemetry
+}
+
+/** What a traced tools/call learns on its way: the tool it reached, what its repair changed, and its CLIENT span's end. */
+export interface CallRecord {
+  reached: boolean
+  tool: string
+  repaired: string[]
+  /** The profile the call was read in. */
+  profile?: string
+  /** Settles once the call sent upstream is answered and its CLIENT span ended. */
+  sent?: Promise<void>
 }
 
 /** One POST's messages as parsed: a lone message, or a batch. */
-export interface Posted { text: string, batch: boolean, messages: JsonRpcRequest[], facts: RequestFacts, profile: string | undefined }
+export interface Posted { text: string, batch: boolean, messages: JsonRpcRequest[], facts: RequestFacts, profile: string | undefined, call?: CallRecord }
 
 /** A result this handler answers itself: in 2026-07-28, complete and saying which server answered (as the SDKs' servers stamp them). */
 export function answered(handler: Handler, posted: Pick<Posted, 'facts'>, result: object): object {

@@ -1,0 +1,140 @@
+// The fetch handler's telemetry, read back from an OTLP receiver the test runs: the handler given the
+// API of an SDK started in this process (the proxy's own, as OTEL_ configures it), in front of a real
+// SDK 2.x upstream. The same spans, attributes, histograms and repair marks as `flatmcp proxy`
+// (test/proxy.telemetry-conventions.test.ts): a SERVER span per request under the caller's
+// traceparent (its `_meta`, else its header), a CLIENT span per call sent upstream whose trace
+// context the upstream receives in `_meta` and in the `traceparent` header.
+import type { OtelApi } from '@flatmcp/runtime/proxy/fetch'
+import type { Telemetry } from '../packages/cli/src/proxy/telemetry'
+import type { OtlpReceiver, OtlpSpan } from './support/otlp-receiver'
+import { createProxy } from '@flatmcp/runtime/proxy'
+import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { startTelemetry } from '../packages/cli/src/proxy/telemetry'
+import { DURATION_BOUNDARIES } from '../packages/runtime/src/telemetry/conventions'
+import { attribute, attributesOf, metricPoints, otlpEnv, otlpReceiver } from './support/otlp-receiver'
+
+const ajv = new Ajv2020({ strict: false })
+const validator = (schema: unknown): (value: unknown) => boolean => ajv.compile(schema as object) as (value: unknown) => boolean
+const SERVER = 2
+const CLIENT = 3
+const TRACE = '5bf92f3577b34da6a3ce929d0e0e4737'
+const traceparent = (span: string): string => `00-${TRACE}-${span}-01`
+const VERSION = expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)
+
+/** What the upstream received of each call: its traceparent header and `_meta`. */
+const received: { header: string | null, meta: unknown }[] = []
+
+function upstreamServer(): McpServer {
+  const server = new McpServer({ name: 'traced', version: '1.0.0' })
+  server.registerTool('whoami', { description: 'Says who it is.', inputSchema: z.object({ n: z.number() }) }, ({ n }) => ({ content: [{ type: 'text', text: `n=${n}` }] }))
+  server.registerTool('fails', { description: 'Always fails.', inputSchema: z.object({}) }, () => ({ isError: true, content: [{ type: 'text', text: 'no' }] }))
+  return server
+}
+const upstream = createMcpHandler(upstreamServer)
+async function upstreamFetch(request: Request): Promise<Response> {
+  const body = await request.clone().json().catch(() => undefined) as { method?: string, params?: { _meta?: unknown } } | undefined
+  if (body?.method === 'tools/call')
+    received.push({ header: request.headers.get('traceparent'), meta: body.params?._meta })
+  return upstream.fetch(request)
+}
+
+let receiver: OtlpReceiver
+let telemetry: Telemetry
+let snapshot: unknown
+beforeAll(async () => {
+  receiver = await otlpReceiver()
+  Object.assign(process.env, otlpEnv(receiver.endpoint))
+  telemetry = (await startTelemetry(() => {}))!
+  const client = new Client({ name: 'proxy', version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://upstream.test/mcp'), { fetch: (url, init) => upstreamFetch(new Request(url, init)) }))
+  const made = await createProxy(client, { log: () => {} })
+  snapshot = JSON.parse(JSON.stringify(made.snapshot('flatmcp@test'))) as unknown
+  await made.close()
+})
+afterAll(async () => {
+  await telemetry?.shutdown()
+  receiver.close()
+})
+
+/** The metric's points, once exported. */
+const points = (from: number, name: string, where?: (point: Record<string, unknown>) => boolean): ReturnType<typeof metricPoints> => metricPoints(receiver, from, name, where)
+
+async function connected(handler: { fetch: (request: Request) => Promise<Response> }): Promise<Client> {
+  const client = new Client({ name: 'caller', version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://proxy.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }))
+  return client
+}
+
+describe('the fetch handler\'s telemetry, by the OpenTelemetry MCP conventions', () => {
+  it('SERVER and CLIENT spans under the caller\'s traceparent, the trace context handed upstream in _meta and the header; error.type one vocabulary; durations in the conventions\' buckets; repair marks', async () => {
+    const from = receiver.received.length
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {} })
+    const client = await connected(handler)
+    try {
+      received.length = 0
+      await client.callTool({ name: 'whoami', arguments: { n: 2 }, _meta: { traceparent: traceparent('00f067aa0ba902b7') } })
+      await client.callTool({ name: 'whoami', arguments: { n: '3' }, _meta: { traceparent: traceparent('00f067aa0ba902b8') } })
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {}, _meta: { traceparent: traceparent('00f067aa0ba902b9') } })).rejects.toThrow()
+      expect((await client.callTool({ name: 'fails', arguments: {}, _meta: { traceparent: traceparent('00f067aa0ba902ba') } })).isError).toBe(true)
+      // A caller that sends its trace context as an HTTP header only.
+      const headed = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', traceparent: traceparent('00f067aa0ba902bb') }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'whoami', arguments: { n: 5 } } }) }))
+      expect(await headed.text()).toContain('n=5')
+      await expect.poll(() => receiver.spans(from).filter(span => span.traceId === TRACE).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(9)
+      const spans = receiver.spans(from).filter(span => span.traceId === TRACE)
+      const server = (parent: string): OtlpSpan => spans.find(span => span.kind === SERVER && span.parentSpanId === parent)!
+      const exact = server('00f067aa0ba902b7')
+      expect(exact.name).toBe('tools/call whoami')
+      expect(attributesOf(exact.attributes)).toMatchObject({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'whoami',
+        'gen_ai.operation.name': 'execute_tool',
+        'network.transport': 'tcp',
+        'mcp.protocol.version': VERSION,
+        'jsonrpc.request.id': expect.any(String),
+        'flatmcp.upstream': 'traced',
+        'flatmcp.repair': [],
+      })
+      expect(attribute(exact.attributes, 'error.type')).toBeUndefined()
+      expect(attribute(server('00f067aa0ba902b8').attributes, 'flatmcp.repair')).toEqual(['/n'])
+      // The CLIENT span toward the upstream: the SERVER span's child, the same conventions, its context what the upstream received.
+      const sent = spans.find(span => span.kind === CLIENT && span.parentSpanId === exact.spanId)!
+      expect(sent.name).toBe('tools/call whoami')
+      expect(attributesOf(sent.attributes)).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'whoami', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'tcp', 'flatmcp.upstream': 'traced' })
+      const handed = `00-${TRACE}-${sent.spanId}-01`
+      expect(received[0]).toEqual({ header: handed, meta: expect.objectContaining({ traceparent: handed }) })
+      // A name no tool has: the JSON-RPC error's code; a tool's error result: tool_error. In spans and metrics alike.
+      const unknown = server('00f067aa0ba902b9')
+      expect(unknown.name).toBe('tools/call')
+      expect(unknown.status?.code).toBe(2)
+      expect(attributesOf(unknown.attributes)).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' })
+      const failed = server('00f067aa0ba902ba')
+      expect(attributesOf(failed.attributes)).toMatchObject({ 'error.type': 'tool_error' })
+      expect(failed.status?.code).toBe(2)
+      expect(attributesOf(spans.find(span => span.kind === CLIENT && span.parentSpanId === failed.spanId)!.attributes)).toMatchObject({ 'error.type': 'tool_error' })
+      // The header's trace context is the parent where _meta carries none.
+      expect(server('00f067aa0ba902bb').name).toBe('tools/call whoami')
+      const durations = await points(from, 'mcp.server.operation.duration', point => point['mcp.method.name'] === 'tools/call')
+      // Counted by tool and error (the caller that sent only a header named another MCP version: a series of its own).
+      const counted = new Map<string, number>()
+      for (const point of durations) {
+        const key = `${String(point.attributes['gen_ai.tool.name'])} ${String(point.attributes['error.type'])}`
+        counted.set(key, (counted.get(key) ?? 0) + point.count)
+      }
+      expect(Object.fromEntries(counted)).toEqual({ '_OTHER -32602': 1, 'fails tool_error': 1, 'whoami undefined': 3 })
+      for (const point of durations)
+        expect(point.bounds).toEqual([...DURATION_BOUNDARIES])
+      const upstreamDurations = await points(from, 'mcp.client.operation.duration')
+      expect(upstreamDurations.map(point => [point.attributes['gen_ai.tool.name'], point.attributes['error.type'], point.bounds, point.count]).sort()).toEqual([['fails', 'tool_error', [...DURATION_BOUNDARIES], 1], ['whoami', undefined, [...DURATION_BOUNDARIES], 3]])
+      const repairs = await points(from, 'flatmcp.tool.repairs')
+      expect(repairs.map(point => [point.attributes['gen_ai.tool.name'], point.count])).toEqual([['whoami', 1]])
+    }
+    finally {
+      await client.close()
+    }
+  })
+})
