@@ -1,10 +1,14 @@
 // A client's config rewritten so its servers run behind one `flatmcp proxy --config`: each entry
-// flatmcp can serve moved out (as the client had it, env and all), one entry that runs flatmcp in
+// flatmcp can start as the client would moved out (as the client had it, env and all, its own
+// variables resolved: client-variables.ts), one entry that runs flatmcp in
 // their place, everything else in the file as it was (the edits are made in the text: json-text.ts,
 // toml-text.ts). The result is read back before anything is written, and must hold exactly what it
 // should; an undo puts back what the install took out.
+import type { ServerEntry } from '../proxy/servers-config'
+import type { Place } from './client-variables'
 import type { ConfigFormat, InstallClient } from './clients'
-import { carriedKeys } from './clients'
+import { asFlatmcpReads, placeOf } from './client-variables'
+import { carriedKeys, here } from './clients'
 import { isDeepStrictEqual } from 'node:util'
 import { parseTOML } from 'confbox'
 import type { ParseError } from 'jsonc-parser'
@@ -30,7 +34,7 @@ export interface FlatmcpEntry {
 export interface Rewritten {
   /** The client's config as it is to be written. */
   text: string
-  /** The entries moved into flatmcp's config, by name, as the client had them. */
+  /** The entries moved into flatmcp's config, by name, as the client had them (its own variables resolved). */
   moved: Record<string, unknown>
   /** The entries left in the client's config, and why. */
   kept: { name: string, why: string }[]
@@ -78,26 +82,25 @@ export function runsFlatmcp(entry: unknown): boolean {
   return Array.isArray(args) && args.includes('proxy') && args.includes('--config')
 }
 
-/** An entry whose `env` values say `$NAME` as `${NAME}`: the variable the client read, as flatmcp reads it. */
-function bracedVariables(entry: Record<string, unknown>): Record<string, unknown> {
-  const env = entry.env
-  if (typeof env !== 'object' || env === null)
-    return entry
-  const braced = Object.entries(env).map(([key, value]) => [key, typeof value === 'string' ? value.replace(/\$(?!\{)([A-Z_]\w*)/gi, '${$1}') : value])
-  return { ...entry, env: Object.fromEntries(braced) }
-}
-
-/** Which of the client's servers move behind flatmcp, and which stay (switched off, or not a server flatmcp reaches). */
-function sortServers(servers: Record<string, unknown>, client: InstallClient, file: string): Omit<Rewritten, 'text'> {
+/** Which of the client's servers move behind flatmcp (as flatmcp reads them), and which stay (switched off, or not a server flatmcp starts as the client would). */
+function sortServers(servers: Record<string, unknown>, client: InstallClient, file: string, place: Place): Omit<Rewritten, 'text'> & { read: ServerEntry[] } {
   const moved: Record<string, unknown> = {}
+  const read: ServerEntry[] = []
   const kept: Rewritten['kept'] = []
   for (const [name, entry] of Object.entries(servers)) {
+    const resolved = asFlatmcpReads(entry, client, place)
+    if ('why' in resolved) {
+      kept.push({ name, why: resolved.why })
+      continue
+    }
     try {
-      const read = readServerEntry(name, entry, client.key, file, ANY_VALUE)
-      if ('off' in read)
-        kept.push({ name, why: read.off })
-      else
-        moved[name] = client.bareVariables ? bracedVariables(entry as Record<string, unknown>) : entry
+      const server = readServerEntry(name, resolved.entry, client.key, file, ANY_VALUE)
+      if ('off' in server) {
+        kept.push({ name, why: server.off })
+        continue
+      }
+      moved[name] = resolved.entry
+      read.push(server)
     }
     catch (error) {
       if (!(error instanceof ServersConfigError))
@@ -105,11 +108,33 @@ function sortServers(servers: Record<string, unknown>, client: InstallClient, fi
       kept.push({ name, why: error.reason })
     }
   }
-  return { moved, kept }
+  return { moved, kept, read }
+}
+
+/**
+ * Every variable the moved servers read from flatmcp's environment (`${NAME}` anywhere in them, and
+ * what they pass through or name): for a client that passes a server only those its entry names.
+ */
+function variablesRead(moved: Record<string, unknown>, read: readonly ServerEntry[]): string[] {
+  const names = new Set<string>()
+  const found = (text: string): void => {
+    for (const match of text.matchAll(/\$\{(?:env:)?([A-Za-z_]\w*)(?::-[^}]*)?\}/g))
+      names.add(match[1]!)
+  }
+  found(JSON.stringify(moved))
+  for (const { target } of read)
+    found(JSON.stringify('command' in target ? target.env ?? {} : target.headers ?? {}))
+  return [...names].sort()
+}
+
+/** What flatmcp's entry passes on of the client's: its keys of how it starts and trusts a server, and the variables it must be handed. */
+function entryKeys(client: InstallClient, moved: Record<string, unknown>, read: readonly ServerEntry[]): Record<string, unknown> {
+  const passed = client.passes === undefined ? [] : variablesRead(moved, read)
+  return { ...carriedKeys(client, Object.values(moved)), ...(passed.length > 0 ? { [client.passes!]: passed } : {}) }
 }
 
 /** The client's config with its servable entries moved out and flatmcp's entry in their place. */
-export function rewriteConfig(read: string, client: InstallClient, file: string, flatmcp: FlatmcpEntry): Rewritten {
+export function rewriteConfig(read: string, client: InstallClient, file: string, flatmcp: FlatmcpEntry, place: Place = placeOf(client, file, here())): Rewritten {
   // A byte order mark (as some Windows editors write) is kept, and read past.
   const [bom, text] = splitBom(read)
   const parsed = parseClientConfig(text, client, file)
@@ -123,10 +148,10 @@ export function rewriteConfig(read: string, client: InstallClient, file: string,
     throw new InstallError(`${file}: a server is named "${ENTRY_NAME}" already; rename it, then install again`)
   if (Object.keys(table).length === 0)
     throw new InstallError(`${file}: lists no MCP servers ("${client.key}" is empty), so there is nothing to put behind flatmcp`)
-  const { moved, kept } = sortServers(table, client, file)
+  const { moved, kept, read: entries } = sortServers(table, client, file, place)
   if (Object.keys(moved).length === 0)
     throw new InstallError(`${file}: no server flatmcp can serve (${kept.map(entry => `${entry.name}: ${entry.why}`).join('; ')})`)
-  const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
+  const entry = { ...client.stdio, command: flatmcp.command, args: flatmcp.args, ...entryKeys(client, moved, entries) }
   const written = client.format === 'toml' ? rewriteToml(text, Object.keys(moved), ENTRY_NAME, entry) : rewriteJson(text, client.key, Object.keys(moved), ENTRY_NAME, entry)
   checkRewritten(written, client, file, kept, entry)
   checkOutside(parsed, written, client, file)
