@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../../test/support/proxy'
+import { ROOT } from '../../../test/support/client'
 import { INSTALL_CLIENTS } from '../src/install/clients'
+import { renderInstalls } from '../src/install/list'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-list-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -49,5 +51,15 @@ describe('flatmcp install --list', () => {
     expect({ ...snapshot(home), ...snapshot(project) }).toEqual(before)
     const wrong = await run(['install', '--list', 'cursor'])
     expect([wrong.code, wrong.stderr.split('\n')[0]]).toEqual([2, 'flatmcp: --list takes no client (cursor): it lists every client\'s configs here'])
+  })
+  it('prints docs/proxy.md\'s example as it shows it', () => {
+    const docs = readFileSync(path.join(ROOT, 'docs/proxy.md'), 'utf8')
+    const shown = /```\n(claude-code {5}project {2}installed[^`]*)```/.exec(docs)![1]!.trimEnd()
+    const place = { title: 'Claude Code', behind: [], own: [] }
+    expect(renderInstalls([
+      { ...place, client: 'claude-code', scope: 'project', file: '/work/app/.mcp.json', state: 'installed', behind: ['calendar', 'docs'], own: ['legacy'], servers: '/work/app/.flatmcp/claude-code.servers.json' },
+      { ...place, client: 'claude-code', scope: 'user', file: '/home/ada/.claude.json', state: 'no file' },
+      { ...place, client: 'cursor', title: 'Cursor', scope: 'user', file: '/home/ada/.cursor/mcp.json', state: 'not installed', own: ['notes'] },
+    ])).toBe(shown)
   })
 })

@@ -25,7 +25,7 @@ const OPTIONS = {
 export const install: Command = {
   summary: 'put a client\'s MCP servers behind one flatmcp proxy, in its own config; --undo restores it',
   usage: '  flatmcp install <client> [options] [-- proxy flags…]\n  flatmcp install --list [--json]',
-  about: `Moves each server of a client's config that flatmcp can serve (${INSTALL_CLIENTS.map(client => client.name).join(', ')}), as the client had it, env and all, into .flatmcp/<client>.servers.json beside that config, and writes one "flatmcp" entry that runs them all through flatmcp proxy --config (each tool as NAME__tool). The original is kept: --undo restores it byte for byte. Flags after -- go to the proxy.`,
+  about: `Moves each server of a client's config that flatmcp can start as the client would (${INSTALL_CLIENTS.map(client => client.name).join(', ')}), as the client had it, env and all, its own variables resolved (\${workspaceFolder}, \${env:NAME}), into .flatmcp/<client>.servers.json beside that config, and writes one "flatmcp" entry that runs them all through flatmcp proxy --config (each tool as NAME__tool); a server it cannot (\${input:id}) stays, said. The original is kept: --undo restores it byte for byte. --list says what is installed where. Flags after -- go to the proxy.`,
   options: [
     ['--scope user|project', 'which config: the project\'s where there is one here (default), else the user\'s'],
     ['--file config', 'this config file instead'],

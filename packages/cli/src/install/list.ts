@@ -80,9 +80,9 @@ export function listInstalls(where: Where): InstallPlace[] {
   }))
 }
 
-/** The list as plain text: a line a place, the servers under it. */
+/** The list as plain text: a line a place (its columns as wide as the table's longest name), the servers under it. */
 export function renderInstalls(places: readonly InstallPlace[]): string {
-  const width = Math.max(...places.map(place => place.client.length))
+  const width = Math.max(...INSTALL_CLIENTS.map(client => client.name.length))
   return places.flatMap(place => [
     `${place.client.padEnd(width)}  ${place.scope.padEnd(7)}  ${place.state.padEnd(13)}  ${place.file}`,
     ...(place.behind.length > 0 ? [`    behind flatmcp (${place.servers}): ${place.behind.join(', ')}`] : []),
