@@ -166,4 +166,17 @@ describe('flatmcp install carries the keys a client starts a server with', () =>
     expect(servers.flatmcp!.env_vars).toEqual(['DOCS_TOKEN', 'GH_TOKEN', 'TEAM_ID'])
     expect(Object.keys(servers).sort()).toEqual(['flatmcp', 'odd'])
   })
+  it('vscode: a config changed since the install is undone by meaning with its servers as they were written, variables unresolved', async () => {
+    const { project, install } = place()
+    const file = path.join(project, '.vscode/mcp.json')
+    const files = { type: 'stdio', command: 'node', args: ['${workspaceFolder}/tools/env-upstream.mjs'], envFile: '${workspaceFolder}/.env' }
+    write(file, JSON.stringify({ servers: { files } }, null, 2))
+    expect((await install(['vscode'])).code).toBe(0)
+    const moved = JSON.parse(readFileSync(path.join(project, '.vscode/.flatmcp/vscode.servers.json'), 'utf8')) as { mcpServers: { files: { args: string[] } } }
+    expect(moved.mcpServers.files.args).toEqual([`${project}/tools/env-upstream.mjs`])
+    write(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')) as object, inputs: [] }, null, 2))
+    const undone = await install(['vscode', '--undo'])
+    expect(undone.code, undone.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ servers: { files }, inputs: [] })
+  })
 })

@@ -184,7 +184,7 @@ function checkOutside(before: Record<string, unknown>, text: string, client: Ins
  * of the file as it is now. A server the config lists again (the client added it back since) is left
  * as it is now, not written twice: those are `again`.
  */
-export function restoreConfig(read: string, originalRead: string, servers: Record<string, unknown>, client: InstallClient, file: string): { text: string, again: string[] } {
+export function restoreConfig(read: string, originalRead: string, servers: Record<string, unknown>, client: InstallClient, file: string, place: Place = placeOf(client, file, here())): { text: string, again: string[] } {
   const [bom, now] = splitBom(read)
   const original = splitBom(originalRead)[1]
   const parsed = parseClientConfig(now, client, file)
@@ -198,13 +198,17 @@ export function restoreConfig(read: string, originalRead: string, servers: Recor
   }
   const names = Object.keys(servers).filter(name => !Object.hasOwn(table, name))
   const eol = now.includes('\r\n') ? '\r\n' : '\n'
+  // A server unchanged since the install is put back as the original had it, its variables unresolved.
+  const before = (parseConfig(original, client.format, file)[client.key] ?? {}) as Record<string, unknown>
+  const same = (name: string): boolean => {
+    const moved = Object.hasOwn(before, name) ? asFlatmcpReads(before[name], client, place) : { why: 'not in the original' }
+    return 'entry' in moved && isDeepStrictEqual(JSON.parse(JSON.stringify(moved.entry)), servers[name])
+  }
   if (client.format === 'json') {
     const without = withoutProperties(now, client.key, new Set([ENTRY_NAME]))
-    return checked({ text: withFirstProperties(without, client.key, names.map(name => [name, servers[name]]), eol), again })
+    return checked({ text: withFirstProperties(without, client.key, names.map(name => [name, same(name) ? before[name] : servers[name]]), eol), again })
   }
-  const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
   const originalTables = tomlSplit(original, names).tables
-  const same = (name: string): boolean => isDeepStrictEqual(JSON.parse(JSON.stringify(before[name] ?? null)), servers[name])
   const tables = names.map(name => same(name) && originalTables.has(name) ? originalTables.get(name)! : tomlTable(name, servers[name] as Record<string, unknown>))
   return checked({ text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again })
 }
