@@ -3,7 +3,8 @@
 // TOML `[mcp_servers.NAME]`. Each entry becomes an upstream target; one flatmcp cannot serve is an
 // error naming the entry and the key, one the client's own format switches off is skipped and said.
 // Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
-// `${NAME:-default}` (Claude Code); in `env` and `headers` they are left for the proxy to read when it
+// `${NAME:-default}` (Claude Code), with the variables Codex's `env_vars` passes through and those of
+// VS Code's and Cursor's `envFile` (read as the proxy starts); in `env` and `headers` they are left for the proxy to read when it
 // connects (so a secret's value is never copied), but one that is not set, or holds a caller's token,
 // is refused now: a static error, not one each try to start the server meets again. The proxy's own credentials (its callers'
 // tokens, `PROXY_VARIABLES`) are refused anywhere in an entry: in a command, its arguments or its
