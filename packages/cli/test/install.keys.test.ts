@@ -79,6 +79,15 @@ const CASES: Case[] = [
     kept: {},
   },
   {
+    client: 'claude-desktop',
+    key: 'mcpServers',
+    file: home => path.join(home, '.config/Claude/claude_desktop_config.json'),
+    text: (_, project) => JSON.stringify({ mcpServers: { files: { command: 'node', args: [REPORTER], cwd: path.join(project, 'sub'), env: { TOKEN: '${API_TOKEN}' } } } }),
+    env: { API_TOKEN: 'tok' },
+    started: (_, project) => ({ files: { cwd: path.join(project, 'sub'), env: { TOKEN: 'tok' } } }),
+    kept: {},
+  },
+  {
     client: 'gemini',
     key: 'mcpServers',
     file: (_, project) => path.join(project, '.gemini/settings.json'),
