@@ -43,6 +43,8 @@ const TRANSCRIPTS = [
   ['docs/proxy.md', 'flatmcp proxy: --surface auto (portable)'],
   ['docs/proxy.md', 'flatmcp proxy: tool "who.am.i" is served as'],
   ['docs/proxy.md', 'flatmcp: ov.json: overrides.tools["page"]'],
+  // packages/cli/test/install.list.test.ts renders it.
+  ['docs/proxy.md', 'claude-code     project  installed'],
 ]
 
 /** The calls whose answers the README shows as a failed validation's text. */

@@ -25,7 +25,7 @@ const refused = (name: string, text: string): string => {
     read(name, text)
   }
   catch (error) {
-    return (error as Error).message.replace(scratch, '<dir>')
+    return (error as Error).message.replaceAll(scratch, '<dir>')
   }
   throw new Error('read')
 }
@@ -100,6 +100,14 @@ enabled = false
     })
   })
 
+  it('Codex\'s env_vars and VS Code\'s envFile: the variables passed through from the proxy\'s environment where set, and a file\'s variables read as the proxy starts, env over both', () => {
+    writeFileSync(join(scratch, 'vars.env'), '# a comment\nFROM_FILE=yes\nexport QUOTED="a b"\nTOKEN=from-file\n')
+    const codex = read('passes.toml', '[mcp_servers.gh]\ncommand = "gh-server"\nenv_vars = ["GH_TOKEN", "NOT_SET_HERE"]\n')
+    expect(codex.entries).toEqual([{ name: 'gh', target: { command: ['gh-server'], env: { GH_TOKEN: '${GH_TOKEN}' } } }])
+    const vscode = read('envfile.json', JSON.stringify({ servers: { x: { command: 'y', envFile: 'vars.env', env: { TOKEN: 'from-env' } } } }))
+    expect(vscode.entries).toEqual([{ name: 'x', target: { command: ['y'], env: { FROM_FILE: 'yes', QUOTED: 'a b', TOKEN: 'from-env' } } }])
+  })
+
   it('Gemini CLI\'s settings: httpUrl for Streamable HTTP, excludeTools kept with the entry', () => {
     const config = read('settings.json', JSON.stringify({ theme: 'dark', mcpServers: { remote: { httpUrl: 'https://mcp.example.com/mcp', timeout: 30000, trust: false, excludeTools: ['delete_everything'] } } }))
     expect(config.entries).toEqual([{ name: 'remote', target: { url: 'https://mcp.example.com/mcp' }, tools: { except: ['delete_everything'] } }])
@@ -107,7 +115,9 @@ enabled = false
 
   it('refuses what it cannot serve in one line naming the file, the entry and the key', () => {
     expect(refused('a.json', '{"mcpServers": {"legacy": {"type": "sse", "url": "https://x.example/sse"}}}')).toBe('<dir>/a.json.mcpServers["legacy"].type: "sse" is the 2024 SSE transport, which flatmcp does not reach: give the server\'s Streamable HTTP URL')
-    expect(refused('b.json', '{"servers": {"x": {"command": "y", "envFile": ".env"}}}')).toBe('<dir>/b.json.servers["x"].envFile: is not a key flatmcp reads (command, args, env, cwd for a command; url and headers for a URL)')
+    expect(refused('b.json', '{"servers": {"x": {"command": "y", "dev": {"watch": "src/**"}}}}')).toBe('<dir>/b.json.servers["x"].dev: is not a key flatmcp reads (command, args, env, cwd, env_vars, envFile for a command; url and headers for a URL)')
+    expect(refused('b2.json', '{"servers": {"x": {"command": "y", "envFile": "missing.env"}}}')).toBe('<dir>/b2.json.servers["x"].envFile: <dir>/missing.env could not be read (ENOENT)')
+    expect(refused('b3.toml', '[mcp_servers.x]\ncommand = "y"\nenv_vars = [{ name = "A" }]\n')).toBe('<dir>/b3.toml.mcp_servers["x"].env_vars: must be a list of variable names')
     expect(refused('c.json', '{"servers": {"x": {"command": "y", "args": ["${input:token}"]}}}')).toBe('<dir>/c.json.servers["x"].args[0]: ${input:token} is a variable flatmcp cannot read (it reads ${NAME}, ${env:NAME} and ${NAME:-default} from the environment)')
     expect(refused('d.json', '{"mcpServers": {"x": {"command": "y", "args": ["${NOT_SET_HERE}"]}}}')).toBe('<dir>/d.json.mcpServers["x"].args[0]: names ${NOT_SET_HERE}, which is not set in the environment')
     expect(refused('e.json', '{"mcpServers": {"x": {"command": "y", "url": "https://x.example/mcp"}}}')).toBe('<dir>/e.json.mcpServers["x"].url: an entry is a command or a URL, not both')
@@ -134,7 +144,7 @@ describe('the proxy\'s own credentials in a server\'s command line', () => {
         readServersConfigFile(file, { ...ENV, CI_TOKEN: 'ci-secret-1' }, ['ci-secret-1'])
       }
       catch (error) {
-        return (error as Error).message.replace(scratch, '<dir>')
+        return (error as Error).message.replaceAll(scratch, '<dir>')
       }
       throw new Error('read')
     }

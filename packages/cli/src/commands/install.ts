@@ -18,12 +18,14 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'undo': { type: 'boolean' },
   'force': { type: 'boolean' },
+  'list': { type: 'boolean' },
+  'json': { type: 'boolean' },
 } as const
 
 export const install: Command = {
   summary: 'put a client\'s MCP servers behind one flatmcp proxy, in its own config; --undo restores it',
-  usage: '  flatmcp install <client> [options] [-- proxy flags…]',
-  about: `Moves each server of a client's config that flatmcp can serve (${INSTALL_CLIENTS.map(client => client.name).join(', ')}), as the client had it, env and all, into .flatmcp/<client>.servers.json beside that config, and writes one "flatmcp" entry that runs them all through flatmcp proxy --config (each tool as NAME__tool). The original is kept: --undo restores it byte for byte. Flags after -- go to the proxy.`,
+  usage: '  flatmcp install <client> [options] [-- proxy flags…]\n  flatmcp install --list [--json]',
+  about: `Moves each server of a client's config that flatmcp can start as the client would (${INSTALL_CLIENTS.map(client => client.name).join(', ')}), as the client had it, env and all, its own variables resolved (\${workspaceFolder}, \${env:NAME}), into .flatmcp/<client>.servers.json beside that config, and writes one "flatmcp" entry that runs them all through flatmcp proxy --config (each tool as NAME__tool); a server it cannot (\${input:id}) stays, said. The original is kept: --undo restores it byte for byte. --list says what is installed where. Flags after -- go to the proxy.`,
   options: [
     ['--scope user|project', 'which config: the project\'s where there is one here (default), else the user\'s'],
     ['--file config', 'this config file instead'],
@@ -31,16 +33,23 @@ export const install: Command = {
     ['--undo', 'restore the config as it was before the install'],
     ['--force', 'with --undo: restore it though it changed since the install'],
     ['--command \'words\'', 'the words that run flatmcp (default: this flatmcp, as it ran)'],
+    ['--list', `what is installed where: each client's config in each scope here (${INSTALL_CLIENTS.map(client => client.name).join(', ')}), whether flatmcp is installed there and the servers behind it; writes nothing`],
+    ['--json', 'with --list: the list as JSON, for machines'],
   ],
   examples: [
     ['flatmcp install cursor --dry-run', 'see what would change in Cursor\'s config'],
     ['flatmcp install claude-code -- --surface search', 'Claude Code\'s servers behind one proxy with the search surface'],
     ['flatmcp install claude-code --undo', 'put the config back'],
+    ['flatmcp install --list', 'see which clients run their servers behind flatmcp'],
   ],
   async run(args) {
     const split = args.indexOf('--')
     const proxyArgs = split < 0 ? [] : args.slice(split + 1)
     const { values, positionals } = parseArgs({ args: split < 0 ? args : args.slice(0, split), allowPositionals: true, options: OPTIONS })
+    if (values.list)
+      return list(values, positionals, split >= 0)
+    if (values.json)
+      throw new UsageError('--json is for --list')
     const client = clientOf(positionals)
     await checkProxyFlags(proxyArgs, client)
     if (values.force && !values.undo)
@@ -59,6 +68,19 @@ export const install: Command = {
     const run = { client, file: place.file, flatmcp, proxyArgs, dryRun: values['dry-run'] === true, force: values.force === true, log, out: (text: string) => void process.stdout.write(`${text}\n`) }
     return values.undo ? undo(run) : put(run)
   },
+}
+
+/** `--list`: what is installed where, read only. */
+async function list(values: Record<string, unknown>, positionals: string[], proxyFlags: boolean): Promise<number> {
+  const other = Object.keys(values).find(name => values[name] !== undefined && name !== 'list' && name !== 'json')
+  if (positionals.length > 0 || other !== undefined || proxyFlags)
+    throw new UsageError(`--list takes no ${positionals.length > 0 ? `client (${positionals[0]})` : other !== undefined ? `--${other}` : 'proxy flags'}: it lists every client's configs here`)
+  if (parseOnly())
+    return 0
+  const { listInstalls, renderInstalls } = await import('../install/list')
+  const places = listInstalls(here())
+  process.stdout.write(`${values.json ? JSON.stringify(places, null, 2) : renderInstalls(places)}\n`)
+  return 0
 }
 
 function clientOf(positionals: string[]) {

@@ -35,7 +35,23 @@ export interface InstallClient {
    * own: set where `any` moved entry sets it, where `all` do, or the largest (`max`).
    */
   carried?: Readonly<Record<string, 'any' | 'all' | 'max'>>
+  /**
+   * Its own variables in an entry besides the environment's (VS Code's `${workspaceFolder}`) and what
+   * each stands for: resolved as the install's scope knows them, else the server stays with the client.
+   */
+  variables?: Readonly<Record<string, ClientVariable>>
+  /**
+   * It starts a server with a few variables of its own and those this key of the entry names (Codex's
+   * `env_vars`): flatmcp's entry names there every variable the moved servers read from its environment.
+   */
+  passes?: 'env_vars'
 }
+
+/** What a client's variable stands for: the project's folder or its name, the home folder, the path separator. */
+export type ClientVariable = 'project' | 'project-name' | 'home' | 'separator'
+
+/** VS Code's predefined variables an MCP entry may use, as VS Code and Cursor document them. */
+const EDITOR_VARIABLES: Readonly<Record<string, ClientVariable>> = { 'workspaceFolder': 'project', 'workspaceFolderBasename': 'project-name', 'userHome': 'home', 'pathSeparator': 'separator', '/': 'separator' }
 
 /** What a config's place depends on. */
 export interface Where {
@@ -86,6 +102,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
     format: 'json',
     key: 'mcpServers',
     files: { project: w => path.join(w.cwd, '.cursor', 'mcp.json'), user: w => path.join(w.home, '.cursor', 'mcp.json') },
+    variables: EDITOR_VARIABLES,
   },
   {
     name: 'vscode',
@@ -94,6 +111,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
     key: 'servers',
     files: { project: w => path.join(w.cwd, '.vscode', 'mcp.json'), user: w => path.join(appData(w, 'Code'), 'User', 'mcp.json') },
     stdio: { type: 'stdio' },
+    variables: EDITOR_VARIABLES,
   },
   {
     name: 'gemini',
@@ -111,6 +129,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
     key: 'mcp_servers',
     files: { user: w => path.join(w.env.CODEX_HOME || path.join(w.home, '.codex'), 'config.toml') },
     carried: { required: 'any', startup_timeout_sec: 'max', startup_timeout_ms: 'max', tool_timeout_sec: 'max' },
+    passes: 'env_vars',
   },
   {
     name: 'cline',

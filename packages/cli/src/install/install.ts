@@ -1,6 +1,6 @@
 // `flatmcp install CLIENT` on disk: the client's config rewritten (rewrite.ts), the servers it moved
 // written into flatmcp's own config beside it (`.flatmcp/CLIENT.servers.json`, the client's entries as
-// they were, env and all), and the original kept byte for byte (`.flatmcp/CLIENT.install.json`) for
+// they were, env and all, the client's own variables resolved), and the original kept byte for byte (`.flatmcp/CLIENT.install.json`) for
 // `--undo`, each with the config's own mode (write-through.ts). Nothing is written by `--dry-run`
 // (whose output shows no secret), and nothing half: the record first, the client's file last, and
 // only over the bytes that were read.

@@ -1,10 +1,14 @@
 // A client's config rewritten so its servers run behind one `flatmcp proxy --config`: each entry
-// flatmcp can serve moved out (as the client had it, env and all), one entry that runs flatmcp in
+// flatmcp can start as the client would moved out (as the client had it, env and all, its own
+// variables resolved: client-variables.ts), one entry that runs flatmcp in
 // their place, everything else in the file as it was (the edits are made in the text: json-text.ts,
 // toml-text.ts, yaml-text.ts; a client's own entry shape is translated by entries.ts). The result is read back before anything is written, and must hold exactly what it
 // should; an undo puts back what the install took out.
+import type { ServerEntry } from '../proxy/servers-config'
+import type { Place } from './client-variables'
 import type { ConfigFormat, InstallClient } from './clients'
-import { carriedKeys } from './clients'
+import { asFlatmcpReads, placeOf } from './client-variables'
+import { carriedKeys, here } from './clients'
 import { isDeepStrictEqual } from 'node:util'
 import { parseTOML } from 'confbox'
 import type { ParseError } from 'jsonc-parser'
@@ -33,7 +37,7 @@ export interface FlatmcpEntry {
 export interface Rewritten {
   /** The client's config as it is to be written. */
   text: string
-  /** The entries moved into flatmcp's config, by name, as the client had them. */
+  /** The entries moved into flatmcp's config, by name, as the client had them (its own variables resolved). */
   moved: Record<string, unknown>
   /** The entries left in the client's config, and why. */
   kept: { name: string, why: string }[]
@@ -88,7 +92,7 @@ function parseClientConfig(text: string, client: InstallClient, file: string): R
 }
 
 /** The client's servers by name, as it writes them; undefined where its key holds none. */
-function clientServers(parsed: Record<string, unknown>, client: InstallClient, file: string): Record<string, unknown> | undefined {
+export function clientServers(parsed: Record<string, unknown>, client: InstallClient, file: string): Record<string, unknown> | undefined {
   const { table, twice } = serversTable(parsed, client.key, client.list)
   if (twice !== undefined)
     throw new InstallError(`${file}: "${client.key}" lists "${twice}" twice, so which one the client reads is unsure; keep one, then install again`)
@@ -101,32 +105,30 @@ export function runsFlatmcp(entry: unknown): boolean {
   return Array.isArray(args) && args.includes('proxy') && args.includes('--config')
 }
 
-/** An entry whose `env` values say `$NAME` as `${NAME}`: the variable the client read, as flatmcp reads it. */
-function bracedVariables(entry: Record<string, unknown>): Record<string, unknown> {
-  const env = entry.env
-  if (typeof env !== 'object' || env === null)
-    return entry
-  const braced = Object.entries(env).map(([key, value]) => [key, typeof value === 'string' ? value.replace(/\$(?!\{)([A-Z_]\w*)/gi, '${$1}') : value])
-  return { ...entry, env: Object.fromEntries(braced) }
+/** A client's entry as flatmcp's config holds it once moved: in flatmcp's shape, its variables resolved for its place and as flatmcp reads them; or why it cannot be. */
+function movedForm(client: InstallClient, entry: unknown, place: Place): { entry: unknown } | { why: string } {
+  return asFlatmcpReads(toFlatmcp(client.entry, entry), client, place)
 }
 
-/** A client's entry as flatmcp's config holds it once moved: in flatmcp's shape, its variables as flatmcp reads them. */
-function movedForm(client: InstallClient, entry: unknown): unknown {
-  const flat = toFlatmcp(client.entry, entry)
-  return client.bareVariables ? bracedVariables(flat as Record<string, unknown>) : flat
-}
-
-/** Which of the client's servers move behind flatmcp, and which stay (switched off, or not a server flatmcp reaches). */
-function sortServers(servers: Record<string, unknown>, client: InstallClient, file: string): Omit<Rewritten, 'text'> {
+/** Which of the client's servers move behind flatmcp (as flatmcp reads them), and which stay (switched off, or not a server flatmcp starts as the client would). */
+function sortServers(servers: Record<string, unknown>, client: InstallClient, file: string, place: Place): Omit<Rewritten, 'text'> & { read: ServerEntry[] } {
   const moved: Record<string, unknown> = {}
+  const read: ServerEntry[] = []
   const kept: Rewritten['kept'] = []
   for (const [name, entry] of Object.entries(servers)) {
+    const resolved = movedForm(client, entry, place)
+    if ('why' in resolved) {
+      kept.push({ name, why: resolved.why })
+      continue
+    }
     try {
-      const read = readServerEntry(name, toFlatmcp(client.entry, entry), client.key, file, ANY_VALUE)
-      if ('off' in read)
-        kept.push({ name, why: read.off })
-      else
-        moved[name] = movedForm(client, entry)
+      const server = readServerEntry(name, resolved.entry, client.key, file, ANY_VALUE)
+      if ('off' in server) {
+        kept.push({ name, why: server.off })
+        continue
+      }
+      moved[name] = resolved.entry
+      read.push(server)
     }
     catch (error) {
       if (!(error instanceof ServersConfigError))
@@ -134,11 +136,33 @@ function sortServers(servers: Record<string, unknown>, client: InstallClient, fi
       kept.push({ name, why: error.reason })
     }
   }
-  return { moved, kept }
+  return { moved, kept, read }
+}
+
+/**
+ * Every variable the moved servers read from flatmcp's environment (`${NAME}` anywhere in them, and
+ * what they pass through or name): for a client that passes a server only those its entry names.
+ */
+function variablesRead(moved: Record<string, unknown>, read: readonly ServerEntry[]): string[] {
+  const names = new Set<string>()
+  const found = (text: string): void => {
+    for (const match of text.matchAll(/\$\{(?:env:)?([A-Za-z_]\w*)(?::-[^}]*)?\}/g))
+      names.add(match[1]!)
+  }
+  found(JSON.stringify(moved))
+  for (const { target } of read)
+    found(JSON.stringify('command' in target ? target.env ?? {} : target.headers ?? {}))
+  return [...names].sort()
+}
+
+/** What flatmcp's entry passes on of the client's: its keys of how it starts and trusts a server, and the variables it must be handed. */
+function entryKeys(client: InstallClient, moved: Record<string, unknown>, read: readonly ServerEntry[]): Record<string, unknown> {
+  const passed = client.passes === undefined ? [] : variablesRead(moved, read)
+  return { ...carriedKeys(client, Object.values(moved)), ...(passed.length > 0 ? { [client.passes!]: passed } : {}) }
 }
 
 /** The client's config with its servable entries moved out and flatmcp's entry in their place. */
-export function rewriteConfig(read: string, client: InstallClient, file: string, flatmcp: FlatmcpEntry): Rewritten {
+export function rewriteConfig(read: string, client: InstallClient, file: string, flatmcp: FlatmcpEntry, place: Place = placeOf(client, file, here())): Rewritten {
   // A byte order mark (as some Windows editors write) is kept, and read past.
   const [bom, text] = splitBom(read)
   const parsed = parseClientConfig(text, client, file)
@@ -151,10 +175,10 @@ export function rewriteConfig(read: string, client: InstallClient, file: string,
     throw new InstallError(`${file}: a server is named "${ENTRY_NAME}" already; rename it, then install again`)
   if (Object.keys(table).length === 0)
     throw new InstallError(`${file}: lists no MCP servers ("${client.key}" is empty), so there is nothing to put behind flatmcp`)
-  const { moved, kept } = sortServers(table, client, file)
+  const { moved, kept, read: entries } = sortServers(table, client, file, place)
   if (Object.keys(moved).length === 0)
     throw new InstallError(`${file}: no server flatmcp can serve (${kept.map(entry => `${entry.name}: ${entry.why}`).join('; ')})`)
-  const flat = { command: flatmcp.command, args: flatmcp.args, ...carriedKeys(client, Object.values(moved)) }
+  const flat = { command: flatmcp.command, args: flatmcp.args, ...entryKeys(client, moved, entries) }
   const entry = { ...(client.named ? { name: ENTRY_NAME } : {}), ...client.stdio, ...fromFlatmcp(client.entry, flat) }
   const written = writtenText(text, client, Object.keys(moved), entry, file)
   checkRewritten(written, client, file, kept, entry)
@@ -200,9 +224,9 @@ function checkOutside(before: Record<string, unknown>, text: string, client: Ins
  * The servers of flatmcp's config as the client writes them: as the original had each where
  * flatmcp's config holds it unchanged, else translated back (entries.ts).
  */
-function nativeEntries(names: readonly string[], servers: Record<string, unknown>, before: Record<string, unknown>, client: InstallClient): [string, unknown][] {
+function nativeEntries(names: readonly string[], servers: Record<string, unknown>, before: Record<string, unknown>, client: InstallClient, same: (name: string) => boolean): [string, unknown][] {
   return names.map((name) => {
-    if (Object.hasOwn(before, name) && isDeepStrictEqual(JSON.parse(JSON.stringify(movedForm(client, before[name]))), servers[name]))
+    if (same(name))
       return [name, before[name]]
     const native = fromFlatmcp(client.entry, servers[name] as Record<string, unknown>)
     return [name, client.list ? { name, ...native } : native]
@@ -215,7 +239,7 @@ function nativeEntries(names: readonly string[], servers: Record<string, unknown
  * of the file as it is now. A server the config lists again (the client added it back since) is left
  * as it is now, not written twice: those are `again`.
  */
-export function restoreConfig(read: string, originalRead: string, servers: Record<string, unknown>, client: InstallClient, file: string): { text: string, again: string[] } {
+export function restoreConfig(read: string, originalRead: string, servers: Record<string, unknown>, client: InstallClient, file: string, place: Place = placeOf(client, file, here())): { text: string, again: string[] } {
   const [bom, now] = splitBom(read)
   const original = splitBom(originalRead)[1]
   const parsed = parseClientConfig(now, client, file)
@@ -229,16 +253,20 @@ export function restoreConfig(read: string, originalRead: string, servers: Recor
   }
   const names = Object.keys(servers).filter(name => !Object.hasOwn(table, name))
   const eol = now.includes('\r\n') ? '\r\n' : '\n'
+  // A server unchanged since the install is put back as the original had it, its variables unresolved.
+  const before = clientServers(parseConfig(original, client.format, file), client, file) ?? {}
+  const same = (name: string): boolean => {
+    const moved = Object.hasOwn(before, name) ? movedForm(client, before[name], place) : { why: 'not in the original' }
+    return 'entry' in moved && isDeepStrictEqual(JSON.parse(JSON.stringify(moved.entry)), servers[name])
+  }
   if (client.format !== 'toml') {
-    const entries = nativeEntries(names, servers, clientServers(parseConfig(original, client.format, file), client, file) ?? {}, client)
+    const entries = nativeEntries(names, servers, before, client, same)
     if (client.format === 'yaml')
       return checked({ text: yamlWithout(yamlWithFirst(now, client.key, entries, client.list, eol), client.key, new Set([ENTRY_NAME])), again })
     const without = withoutProperties(now, client.key, new Set([ENTRY_NAME]))
     return checked({ text: withFirstProperties(without, client.key, entries, eol), again })
   }
-  const before = (parseConfig(original, 'toml', file)[client.key] ?? {}) as Record<string, unknown>
   const originalTables = tomlSplit(original, names).tables
-  const same = (name: string): boolean => isDeepStrictEqual(JSON.parse(JSON.stringify(before[name] ?? null)), servers[name])
   const tables = names.map(name => same(name) && originalTables.has(name) ? originalTables.get(name)! : tomlTable(name, servers[name] as Record<string, unknown>))
   return checked({ text: tomlJoin(tomlSplit(now, [ENTRY_NAME]).kept, tables, eol), again })
 }

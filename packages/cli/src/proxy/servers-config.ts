@@ -3,13 +3,15 @@
 // TOML `[mcp_servers.NAME]`. Each entry becomes an upstream target; one flatmcp cannot serve is an
 // error naming the entry and the key, one the client's own format switches off is skipped and said.
 // Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
-// `${NAME:-default}` (Claude Code); in `env` and `headers` they are left for the proxy to read when it
+// `${NAME:-default}` (Claude Code), with the variables Codex's `env_vars` passes through and those of
+// VS Code's and Cursor's `envFile` (read as the proxy starts); in `env` and `headers` they are left for the proxy to read when it
 // connects (so a secret's value is never copied), but one that is not set, or holds a caller's token,
 // is refused now: a static error, not one each try to start the server meets again. The proxy's own credentials (its callers'
 // tokens, `PROXY_VARIABLES`) are refused anywhere in an entry: in a command, its arguments or its
 // folder they would be on the server's command line, which any local user reads.
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { holdsSecret, PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
+import { envFileVariables } from './env-file'
 
 /** One server of the config, as flatmcp will reach it. */
 export interface ServerEntry {
@@ -39,8 +41,8 @@ type Environment = Readonly<Record<string, string | undefined>>
 type Entry = Record<string, unknown>
 
 /** Keys a client's entry may carry that say nothing of how to reach the server (timeouts, approvals, labels). */
-const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'required', 'env_vars', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
-const COMMAND_KEYS = new Set(['command', 'args', 'env', 'cwd'])
+const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'required', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
+const COMMAND_KEYS = new Set(['command', 'args', 'env', 'cwd', 'env_vars', 'envFile'])
 const URL_KEYS = new Set(['url', 'httpUrl', 'serverUrl', 'headers', 'http_headers', 'env_http_headers', 'bearer_token_env_var'])
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -131,8 +133,36 @@ function variableNamed(name: unknown, env: Environment, withheld: readonly strin
   return variables(`\${${name}}`, 'later', env, withheld, fail)
 }
 
+/**
+ * Codex's `env_vars`: variables the client passes from its own environment to the server, each passed
+ * from the proxy's as `${NAME}` where it is set (one that is not is not passed, as Codex does).
+ */
+function passedThrough(names: unknown, env: Environment, withheld: readonly string[], fail: (key: string, message: string) => never): Record<string, string> {
+  if (names === undefined)
+    return {}
+  if (!Array.isArray(names) || names.some(name => typeof name !== 'string' || !/^[A-Za-z_]\w*$/.test(name)))
+    fail('env_vars', 'must be a list of variable names')
+  const set = (names as string[]).filter(name => env[name] !== undefined)
+  return Object.fromEntries(set.map(name => [name, variableNamed(name, env, withheld, message => fail(`env_vars.${name}`, message))]))
+}
+
+/** VS Code's and Cursor's `envFile`: a dotenv file's variables, read as the proxy starts (a relative path from the config's folder). */
+function envFileOf(entry: Entry, env: Environment, withheld: readonly string[], file: string, fail: (key: string, message: string) => never): Record<string, string> {
+  if (entry.envFile === undefined)
+    return {}
+  if (typeof entry.envFile !== 'string')
+    fail('envFile', 'must be the path of a file of variables')
+  const read = envFileVariables(readNow(entry.envFile as string, env, withheld, message => fail('envFile', message)), file)
+  if ('error' in read)
+    fail('envFile', read.error)
+  const name = Object.keys(read.variables).find(key => withheld.some(secret => holdsSecret(read.variables[key]!, secret)))
+  if (name !== undefined)
+    fail(`envFile ${name}`, HELD)
+  return read.variables
+}
+
 /** An entry that starts a command: its words, environment and folder. */
-function commandTarget(entry: Entry, env: Environment, withheld: readonly string[], fail: (key: string, message: string) => never): UpstreamTarget {
+function commandTarget(entry: Entry, env: Environment, withheld: readonly string[], fail: (key: string, message: string) => never, file: string): UpstreamTarget {
   if (typeof entry.command !== 'string' || entry.command.trim() === '')
     fail('command', 'must be the command that starts the server')
   if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some(arg => typeof arg !== 'string')))
@@ -140,9 +170,15 @@ function commandTarget(entry: Entry, env: Environment, withheld: readonly string
   const words = [entry.command, ...((entry.args as string[] | undefined) ?? [])].map((word, i) => readNow(word, env, withheld, message => fail(i === 0 ? 'command' : `args[${i - 1}]`, message)))
   if (entry.cwd !== undefined && typeof entry.cwd !== 'string')
     fail('cwd', 'must be a folder')
+  // The client's own order: the file's variables, those passed through, then `env` over both.
+  const added = {
+    ...envFileOf(entry, env, withheld, file, fail),
+    ...passedThrough(entry.env_vars, env, withheld, fail),
+    ...(entry.env === undefined ? {} : strings(entry.env, env, withheld, fail, 'env')),
+  }
   return {
     command: words,
-    ...(entry.env === undefined ? {} : { env: strings(entry.env, env, withheld, fail, 'env') }),
+    ...(Object.keys(added).length === 0 ? {} : { env: added }),
     ...(entry.cwd === undefined ? {} : { cwd: readNow(entry.cwd as string, env, withheld, message => fail('cwd', message)) }),
   }
 }
@@ -207,7 +243,7 @@ function readEntry(name: string, entry: Entry, at: string, env: Environment, fil
   if (stray !== undefined)
     fail(stray, `is for ${command ? 'a server reached at a URL' : 'a command'}, and this entry is ${command ? 'a command' : 'a URL'}`)
   const tools = toolFilter(entry, fail)
-  return { name, target: command ? commandTarget(entry, env, withheld, fail) : urlTarget(entry, env, withheld, fail), ...(tools ? { tools } : {}) }
+  return { name, target: command ? commandTarget(entry, env, withheld, fail, file) : urlTarget(entry, env, withheld, fail), ...(tools ? { tools } : {}) }
 }
 
 /**
