@@ -138,3 +138,19 @@ describe('the fetch handler\'s telemetry, by the OpenTelemetry MCP conventions',
     }
   })
 })
+
+describe('the fetch handler\'s telemetry against a hostile caller', () => {
+  it('a protocol version the caller makes up opens no metric series of its own: each is _OTHER, as a made-up tool name is', async () => {
+    const from = receiver.received.length
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {} })
+    const made = ['x-1', 'x-2', '1999-01-01']
+    for (const [at, version] of made.entries()) {
+      const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': version }, body: JSON.stringify({ jsonrpc: '2.0', id: 100 + at, method: 'ping', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version } } }) }))
+      await answer.text()
+    }
+    const pings = (point: Record<string, unknown>): boolean => point['mcp.method.name'] === 'ping'
+    await expect.poll(async () => (await points(from, 'mcp.server.operation.duration', pings)).reduce((sum, point) => sum + point.count, 0), { timeout: 15_000 }).toBe(made.length)
+    const durations = await points(from, 'mcp.server.operation.duration', pings)
+    expect(durations.map(point => point.attributes['mcp.protocol.version'])).toEqual(['_OTHER'])
+  })
+})
