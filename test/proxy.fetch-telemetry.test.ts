@@ -138,3 +138,30 @@ describe('the fetch handler\'s telemetry, by the OpenTelemetry MCP conventions',
     }
   })
 })
+
+describe('the fetch handler\'s telemetry against a hostile caller', () => {
+  it('a protocol version the caller makes up opens no metric series of its own: each is _OTHER, as a made-up tool name is', async () => {
+    const from = receiver.received.length
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {} })
+    const made = ['x-1', 'x-2', '1999-01-01']
+    for (const [at, version] of made.entries()) {
+      const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': version }, body: JSON.stringify({ jsonrpc: '2.0', id: 100 + at, method: 'ping', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version } } }) }))
+      await answer.text()
+    }
+    const pings = (point: Record<string, unknown>): boolean => point['mcp.method.name'] === 'ping'
+    await expect.poll(async () => (await points(from, 'mcp.server.operation.duration', pings)).reduce((sum, point) => sum + point.count, 0), { timeout: 15_000 }).toBe(made.length)
+    const durations = await points(from, 'mcp.server.operation.duration', pings)
+    expect(durations.map(point => point.attributes['mcp.protocol.version'])).toEqual(['_OTHER'])
+  })
+
+  it('a caller the rules hold is traced in the profile it is served, never the key that holds it (its name and a NUL)', async () => {
+    const from = receiver.received.length
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {}, callers: [{ name: 'ci', token: 'ci-token' }], rules: { callers: { ci: { deny: ['fails'] } } } })
+    const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'authorization': 'Bearer ci-token', 'mcp-protocol-version': '2025-06-18', 'traceparent': traceparent('00f067aa0ba902c1') }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: { n: 1 } } }) }))
+    expect(await answer.text()).toContain('n=1')
+    await expect.poll(() => receiver.spans(from).some(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c1'), { timeout: 15_000 }).toBe(true)
+    const span = receiver.spans(from).find(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c1')!
+    expect(attribute(span.attributes, 'flatmcp.profile')).toBeUndefined()
+    expect(JSON.stringify(span.attributes)).not.toContain('caller:')
+  })
+})

@@ -7,7 +7,7 @@ import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { checkRules, matchesPattern, ruleFor } from '../src/service/caller-rules'
 
@@ -76,5 +76,24 @@ describe('caller rules', () => {
     const missing = await lean.callTool({ name: 'call_tool', arguments: { name: 'github__delete_rope', arguments: { id: '1' } } })
     expect(called.isError).toBe(true)
     expect(JSON.stringify(called.content).replace('delete_repo', 'NAME')).toBe(JSON.stringify(missing.content).replace('delete_rope', 'NAME'))
+  })
+
+  it('hold a caller whose profile choice fails (throws, or answers past its time): it is served the base profile within its rule, never every tool', async () => {
+    const rules: CallerRules = { callers: { stdio: { deny: ['*delete*'] } } }
+    const threw = await connected(rules, { profile: () => {
+      throw new Error('the operator\'s choice broke')
+    } })
+    expect((await threw.listTools()).tools.map(tool => tool.name)).not.toContain('github__delete_repo')
+    expect((await refusal(threw.callTool({ name: 'github__delete_repo', arguments: { id: '7' } }))).code).not.toBe(0)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const slow = await connected(rules, { profile: () => new Promise<string>(() => {}) })
+      const listed = slow.listTools()
+      await vi.advanceTimersByTimeAsync(5000)
+      expect((await listed).tools.map(tool => tool.name)).toEqual(['github__list_issues', 'github__add_labels', 'slack__post'])
+    }
+    finally {
+      vi.useRealTimers()
+    }
   })
 })

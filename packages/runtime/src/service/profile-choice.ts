@@ -38,8 +38,13 @@ export interface ProfileRequest {
  */
 export type ProfileChoice = string | ((request: ProfileRequest) => string | undefined | Promise<string | undefined>)
 
+/** A choice that says what a request is served where it fails (a caller the rules hold: the base profile, within its rule). */
+export type GuardedChoice = ((request: ProfileRequest) => string | undefined | Promise<string | undefined>) & { failed: (request: ProfileRequest) => string | undefined }
+
 /** How long a choice may take before the request is served the base profile. */
-const CHOICE_TIMEOUT_MS = 2000
+export const CHOICE_TIMEOUT_MS = 2000
+
+const TIMED_OUT = Symbol('timed out')
 
 /** A request's facts as a transport adapter gathers them; `clientInfo` is read only if the choice asks. */
 export interface RequestFacts {
@@ -60,11 +65,46 @@ export interface Decision {
   unsure: boolean
 }
 
+/** What a failed choice serves: the base profile, or what a guarded choice says (a ruled caller stays held). */
+const failed = (choice: ProfileChoice, request: ProfileRequest): string | undefined => typeof choice === 'function' && 'failed' in choice ? (choice as GuardedChoice).failed(request) : undefined
+
 /**
- * One decision: a name as it is, a function's answer, awaited. Whatever the function does instead
- * (throws, rejects, gives something that is not a name, takes longer than 2 s), the request is served
- * the base profile and stderr says why, once per process for each kind of failure; never the client.
+ * A choice's answer for `request`: a name as it is, a function's answer, awaited. Whatever the
+ * function does instead (throws, rejects, gives something that is not a name, takes longer than
+ * `timeoutMs`), the base profile (`undefined`; a guarded choice's own `failed`), and stderr says why,
+ * once per process for each kind of failure; never the client.
  */
+export async function chosen(choice: ProfileChoice | undefined, request: ProfileRequest, timeoutMs = CHOICE_TIMEOUT_MS): Promise<string | undefined> {
+  if (choice === undefined || typeof choice === 'string')
+    return choice
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    const given = await Promise.race([
+      (async () => choice(request))(),
+      new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
+      }),
+    ])
+    if (given === TIMED_OUT) {
+      logOnce('choice:timeout', `flatmcp: the profile choice took longer than ${timeoutMs} ms; serving the base profile (said once).`)
+      return failed(choice, request)
+    }
+    if (given !== undefined && typeof given !== 'string') {
+      logOnce('choice:garbage', `flatmcp: the profile choice gave ${given === null ? 'null' : typeof given}, not a profile name or undefined; serving the base profile (said once).`)
+      return failed(choice, request)
+    }
+    return given
+  }
+  catch (error) {
+    logOnce('choice:threw', `flatmcp: the profile choice failed (${clip(error instanceof Error ? error.message : String(error), 200)}); serving the base profile (said once).`)
+    return failed(choice, request)
+  }
+  finally {
+    clearTimeout(timer)
+  }
+}
+
+/** One decision: the choice's answer (`chosen`), and whether it read a `clientInfo` the request did not carry. */
 async function decide(choice: ProfileChoice | undefined, facts: RequestFacts): Promise<Decision> {
   if (choice === undefined || typeof choice === 'string')
     return { profile: choice, unsure: false }
@@ -83,34 +123,9 @@ async function decide(choice: ProfileChoice | undefined, facts: RequestFacts): P
       return client
     },
   }
-  let timer: ReturnType<typeof setTimeout> | undefined
-  try {
-    const given = await Promise.race([
-      (async () => choice(request))(),
-      new Promise<typeof TIMED_OUT>((resolve) => {
-        timer = setTimeout(() => resolve(TIMED_OUT), CHOICE_TIMEOUT_MS)
-      }),
-    ])
-    if (given === TIMED_OUT) {
-      logOnce('choice:timeout', `flatmcp: the profile choice took longer than ${CHOICE_TIMEOUT_MS} ms; serving the base profile (said once).`)
-      return { profile: undefined, unsure: false }
-    }
-    if (given !== undefined && typeof given !== 'string') {
-      logOnce('choice:garbage', `flatmcp: the profile choice gave ${given === null ? 'null' : typeof given}, not a profile name or undefined; serving the base profile (said once).`)
-      return { profile: undefined, unsure: false }
-    }
-    return { profile: given, unsure: read && client === undefined && facts.era === 'modern' }
-  }
-  catch (error) {
-    logOnce('choice:threw', `flatmcp: the profile choice failed (${clip(error instanceof Error ? error.message : String(error), 200)}); serving the base profile (said once).`)
-    return { profile: undefined, unsure: false }
-  }
-  finally {
-    clearTimeout(timer)
-  }
+  const profile = await chosen(choice, request)
+  return { profile, unsure: read && client === undefined && facts.era === 'modern' }
 }
-
-const TIMED_OUT = Symbol('timed out')
 
 /**
  * The profile of one server instance: decided by its first list (or, before any list, by each

@@ -6,10 +6,11 @@
 import type { McpTool } from '../artifact/format'
 import type { CallerRules } from './caller-rules'
 import type { Surface, ToolView } from './options'
-import type { ProfileChoice, ProfileRequest } from './profile-choice'
+import type { GuardedChoice, ProfileChoice, ProfileRequest } from './profile-choice'
 import type { ToolService } from './service'
 import { callerKey, callerOf, readCallerKey, ruleFor } from './caller-rules'
 import { preserialize } from './preserialized'
+import { chosen } from './profile-choice'
 
 /** What a profile choice answers to serve a view, or a subset the caller names. */
 export const VIEW_PREFIX = 'view:'
@@ -49,18 +50,20 @@ export function choiceWithViews(choice: ProfileChoice | undefined, views: readon
 /**
  * `choice`, with each request's caller held to its rule in `rules` (where given): a caller the rules
  * restrict is answered `caller:NAME` over the key chosen (its pinned view's instead, whatever the
- * request asks for); any other as `choice` answers.
+ * request asks for); any other as `choice` answers. Where `choice` fails (throws, answers too late),
+ * the caller is served the base profile within its rule, never every tool.
  */
 export function choiceWithRules(choice: ProfileChoice | undefined, rules: CallerRules | undefined): ProfileChoice | undefined {
   if (!rules)
     return choice
-  return async (request) => {
-    const chosen = typeof choice === 'function' ? await choice(request) : choice
+  const held = (request: ProfileRequest, key: string | undefined): string | undefined => {
     const caller = callerOf(request)
     const rule = ruleFor(rules, caller)
     // A caller with no name (no credential asked) is held by the default: no row has an empty name.
-    return rule ? callerKey(caller ?? '', rule.view === undefined ? chosen : `${VIEW_PREFIX}${rule.view}`) : chosen
+    return rule ? callerKey(caller ?? '', rule.view === undefined ? key : `${VIEW_PREFIX}${rule.view}`) : key
   }
+  const guarded: GuardedChoice = Object.assign(async (request: ProfileRequest) => held(request, await chosen(choice, request)), { failed: (request: ProfileRequest) => held(request, undefined) })
+  return guarded
 }
 
 /** A caller's own subset from its key. */

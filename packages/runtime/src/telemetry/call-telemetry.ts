@@ -5,13 +5,13 @@
 // CLIENT span per call sent upstream with the W3C trace context in its `_meta`, a caller's
 // `_meta.traceparent` taken as the parent; the conventions' duration histograms (their bucket
 // boundaries, in seconds) and counters of calls and repairs. What the caller made up (a method, a
-// tool name, an id) is cut to CALLER_TEXT_CHARS, and a tool name no tool has is one metric series
-// (`_OTHER`), not one per name.
+// tool name, an id) is cut to CALLER_TEXT_CHARS, and a tool name no tool has (or a version no MCP
+// revision has) is one metric series (`_OTHER`), not one per name.
 import type { ObservedCall } from '../service/options'
 import type { OtelApi, Span } from '../util/otel-api'
 import type { Failure } from './conventions'
 import { callerText, OTHER_TOOL } from '../util/caller-text'
-import { ATTRIBUTES as A, DURATION_BOUNDARIES, errorType, EXECUTE_TOOL, KNOWN_METHODS, METRICS, OTHER, TOOL_ERROR } from './conventions'
+import { ATTRIBUTES as A, DURATION_BOUNDARIES, errorType, EXECUTE_TOOL, KNOWN_METHODS, KNOWN_VERSIONS, METRICS, OTHER, TOOL_ERROR } from './conventions'
 
 export type { OtelApi } from '../util/otel-api'
 
@@ -149,7 +149,7 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
           [A.method.key]: KNOWN_METHODS.has(incoming.method) ? incoming.method : OTHER,
           ...named,
           [A.transport.key]: incoming.transport,
-          ...(version === undefined || version.length > 32 ? {} : { [A.protocolVersion.key]: version }),
+          ...(version === undefined ? {} : { [A.protocolVersion.key]: KNOWN_VERSIONS.has(version) ? version : OTHER }),
           ...failureAttributes(failure),
         }))
       }

@@ -11,7 +11,7 @@ export const ATTRIBUTES = {
   requestId: { key: 'jsonrpc.request.id', on: 'server', says: 'the request\'s JSON-RPC id, as a string' },
   transport: { key: 'network.transport', on: 'server, client, metrics', says: '`pipe` over stdio, `tcp` over HTTP' },
   session: { key: 'mcp.session.id', on: 'server', says: 'the MCP session, where there is one' },
-  protocolVersion: { key: 'mcp.protocol.version', on: 'server, metrics', says: 'the MCP version the request was made in, where known' },
+  protocolVersion: { key: 'mcp.protocol.version', on: 'server, metrics', says: 'the MCP version the request was made in, where known (a version no MCP revision has is `_OTHER` in metrics)' },
   statusCode: { key: 'rpc.response.status_code', on: 'server, client, metrics', says: 'the JSON-RPC error code answered, as a string' },
   errorType: { key: 'error.type', on: 'server, client, metrics', says: 'the JSON-RPC error code as a string, `tool_error` for a result with `isError`, else the exception\'s type or `_OTHER`' },
   upstream: { key: 'flatmcp.upstream', on: 'server, client, metrics', says: 'the server the request went to (a gateway\'s entry)' },
@@ -48,6 +48,12 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'roots/list', 'sampling/createMessage', 'tools/call', 'tools/list', 'server/discover',
   'tools/catalog', 'tools/manifest', 'tools/describe',
 ])
+
+/**
+ * The MCP revisions a metric names as they are: any other version a caller sends (a header, an
+ * envelope: its own text) is `_OTHER`, so made-up versions open no series of their own.
+ */
+export const KNOWN_VERSIONS: ReadonlySet<string> = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'])
 
 /** How a request failed, as `error.type` and `rpc.response.status_code` say it. */
 export interface Failure {

@@ -4,6 +4,7 @@
 import type { ForwardedResult } from '../serve/outputs'
 import type { CallRecord, Handler, Posted } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
+import { readCallerKey } from '../../service/caller-rules'
 import { errorResult } from '../../service/results'
 import { callTarget, SURFACE_TOOLS } from '../../service/surface'
 import { surfaceOf } from '../../service/views'
@@ -60,8 +61,11 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
     return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
   const sent = [...messages]
   const { call } = posted
-  if (call && profile !== undefined)
-    call.profile = profile
+  // A ruled caller's key says the profile it is served within (its name is the caller's, not a profile's).
+  const ruled = readCallerKey(profile)
+  const served = ruled ? ruled.key : profile
+  if (call && served !== undefined)
+    call.profile = served
   if (surfacedIn(surface, message)) {
     if (message.params!.name !== SURFACE_TOOLS.call) {
       if (call)
