@@ -6,7 +6,7 @@
 // nothing per session; the health endpoints the balancers check; and the Kubernetes manifest read
 // as Kubernetes would.
 import type { Client } from '@modelcontextprotocol/client'
-import type { Balancer, Running } from './support/balancers'
+import type { Balancer } from './support/balancers'
 import type { AroundStop, Replica } from './support/rolling-restart'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
@@ -16,7 +16,7 @@ import { parseAllDocuments } from 'yaml'
 import { documentedConfig, ensureBalancer, startBalancer } from './support/balancers'
 import { ROOT } from './support/client'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
-import { readyz, rollingRestart, startReplicas, steadyLoad } from './support/rolling-restart'
+import { operatorSteps, readyz, rollingRestart, startReplicas, steadyLoad } from './support/rolling-restart'
 import { CLI, freePort, httpClient, startListening } from './support/proxy'
 
 const EXAMPLES = join(ROOT, 'examples/replicas')
@@ -32,13 +32,6 @@ afterAll(() => remove())
 /** Callers at once: a call takes 20 ms upstream, so about a third of them are in flight on each replica. */
 const WIDE = 9
 const DELAY = { DELAY_MS: '20' }
-
-/** What docs/proxy.md has an operator do around each replica's SIGTERM: behind nginx, mark it `down` and reload, then back. */
-function operatorSteps(balancer: Balancer, front: Running, configured: (down: number[]) => string): AroundStop | undefined {
-  if (balancer === 'haproxy')
-    return undefined
-  return { before: at => front.reload(configured([at])), after: () => front.reload(configured([])) }
-}
 
 /** Three replicas behind `balancer`, a modern client on it, `run`, and everything stopped. */
 async function behind(balancer: Balancer, binary: string, run: (replicas: Replica[], modern: Client, front: string, around: AroundStop | undefined) => Promise<void>): Promise<void> {
@@ -88,8 +81,9 @@ describe.each(['haproxy', 'nginx'] as const)('replicas behind %s', (balancer) =>
       await new Promise(resolve => setTimeout(resolve, 3000))
       const counted = await load.stop()
       console.log(`${balancer}: replica b killed under ${WIDE} callers: ${counted.answered} of ${counted.sent} calls answered, ${counted.failed} lost (${counted.errors.join('; ')})`)
-      // At most the calls in flight at once (about a third of them on b).
-      expect(counted.failed).toBeLessThanOrEqual(WIDE)
+      // At most the calls in flight on b: round robin gives it a third of the callers (3 lost here
+      // behind each balancer), one more allowed for a caller whose turn came round as it died.
+      expect(counted.failed).toBeLessThanOrEqual(WIDE / 3 + 1)
       expect(counted.by.slice(-60).filter(replica => replica === 'b')).toEqual([])
       const legacy = await httpClient(front, 'legacy')
       try {

@@ -4,6 +4,7 @@
 // wait for its exit, start it again, wait until ready) and a crash (SIGKILL). What the tests of
 // test/proxy.replicas.test.ts and the bench's replicas section count.
 import type { Client } from '@modelcontextprotocol/client'
+import type { Balancer, Running } from './balancers'
 import type { Listening } from './proxy'
 import { once } from 'node:events'
 import { ROOT } from './client'
@@ -86,6 +87,13 @@ export function steadyLoad(client: Client, wide: number): { stop: () => Promise<
 export interface AroundStop {
   before: (at: number) => Promise<void>
   after: (at: number) => Promise<void>
+}
+
+/** What docs/proxy.md has an operator do around each replica's SIGTERM: behind nginx, mark it `down` and reload, then back. */
+export function operatorSteps(balancer: Balancer, front: Running, configured: (down: number[]) => string): AroundStop | undefined {
+  if (balancer === 'haproxy')
+    return undefined
+  return { before: at => front.reload(configured([at])), after: () => front.reload(configured([])) }
 }
 
 /**
