@@ -7,7 +7,7 @@
 // as Kubernetes would.
 import type { Client } from '@modelcontextprotocol/client'
 import type { Balancer } from './support/balancers'
-import type { Replica } from './support/rolling-restart'
+import type { AroundStop, Replica } from './support/rolling-restart'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,7 +16,7 @@ import { parseAllDocuments } from 'yaml'
 import { documentedConfig, ensureBalancer, startBalancer } from './support/balancers'
 import { ROOT } from './support/client'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
-import { readyz, rollingRestart, startReplicas, steadyLoad } from './support/rolling-restart'
+import { operatorSteps, readyz, rollingRestart, startReplicas, steadyLoad } from './support/rolling-restart'
 import { CLI, freePort, httpClient, startListening } from './support/proxy'
 
 const EXAMPLES = join(ROOT, 'examples/replicas')
@@ -34,17 +34,18 @@ const WIDE = 9
 const DELAY = { DELAY_MS: '20' }
 
 /** Three replicas behind `balancer`, a modern client on it, `run`, and everything stopped. */
-async function behind(balancer: Balancer, binary: string, run: (replicas: Replica[], modern: Client, front: string) => Promise<void>): Promise<void> {
+async function behind(balancer: Balancer, binary: string, run: (replicas: Replica[], modern: Client, front: string, around: AroundStop | undefined) => Promise<void>): Promise<void> {
   const replicas = await startReplicas(snapshot, DELAY)
   const port = await freePort()
-  const front = await startBalancer(balancer, binary, documentedConfig(balancer, port, replicas.map(replica => replica.port)), port)
+  const configured = (down: number[]): string => documentedConfig(balancer, port, replicas.map(replica => replica.port), down)
+  const front = await startBalancer(balancer, binary, configured([]), port)
   const clients: Client[] = []
   try {
     for (const replica of replicas)
       expect(await readyz(replica.served.url)).toEqual([200, 'ok\n'])
     const modern = await httpClient(front.url, 'modern')
     clients.push(modern)
-    await run(replicas, modern, front.url)
+    await run(replicas, modern, front.url, operatorSteps(balancer, front, configured))
   }
   finally {
     await Promise.all(clients.map(client => client.close().catch(() => {})))
@@ -56,17 +57,15 @@ async function behind(balancer: Balancer, binary: string, run: (replicas: Replic
 describe.each(['haproxy', 'nginx'] as const)('replicas behind %s', (balancer) => {
   const installed = ensureBalancer(balancer)
   const skip = 'missing' in installed ? installed.missing : 'installed'
-  it.skipIf('missing' in installed)(`a rolling restart of three replicas under steady load loses no call, with no retry by the client (${skip})`, async () => {
-    await behind(balancer, (installed as { binary: string }).binary, async (replicas, modern) => {
+  it.skipIf('missing' in installed)(`a rolling restart of three replicas under steady load loses no call, with no retry by the client (nginx: each replica marked down and nginx reloaded before its SIGTERM) (${skip})`, async () => {
+    await behind(balancer, (installed as { binary: string }).binary, async (replicas, modern, _front, around) => {
       const load = steadyLoad(modern, WIDE)
-      const codes = await rollingRestart(replicas, snapshot, 1500, DELAY)
+      const codes = await rollingRestart(replicas, snapshot, 1500, DELAY, around)
       const counted = await load.stop()
       console.log(`${balancer}: rolling restart of 3 replicas under ${WIDE} callers: ${counted.answered} of ${counted.sent} calls answered, ${counted.failed} lost${counted.errors.length > 0 ? ` (${counted.errors.join('; ')})` : ''}`)
       // Each replica drained and exited 0; every call answered, by each replica again after its restart.
       expect(codes).toEqual([0, 0, 0])
-      // nginx (open source) has no health check: a POST it sends on a connection as the stopping
-      // replica stops accepting is still lost now and then (0 to 2 of about 1800 here).
-      expect(counted.failed).toBeLessThanOrEqual(balancer === 'haproxy' ? 0 : 2)
+      expect(counted.failed).toBe(0)
       expect(counted.answered).toBeGreaterThan(300)
       expect(new Set(counted.by.slice(-60))).toEqual(new Set(['a', 'b', 'c']))
     })
@@ -82,8 +81,9 @@ describe.each(['haproxy', 'nginx'] as const)('replicas behind %s', (balancer) =>
       await new Promise(resolve => setTimeout(resolve, 3000))
       const counted = await load.stop()
       console.log(`${balancer}: replica b killed under ${WIDE} callers: ${counted.answered} of ${counted.sent} calls answered, ${counted.failed} lost (${counted.errors.join('; ')})`)
-      // At most the calls in flight at once (about a third of them on b).
-      expect(counted.failed).toBeLessThanOrEqual(WIDE)
+      // At most the calls in flight on b: round robin gives it a third of the callers (3 lost here
+      // behind each balancer), one more allowed for a caller whose turn came round as it died.
+      expect(counted.failed).toBeLessThanOrEqual(WIDE / 3 + 1)
       expect(counted.by.slice(-60).filter(replica => replica === 'b')).toEqual([])
       const legacy = await httpClient(front, 'legacy')
       try {

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from './client'
@@ -44,15 +44,40 @@ export function ensureBalancer(balancer: Balancer): { binary: string } | { missi
   return { binary }
 }
 
-/** The configuration docs/proxy.md prints (examples/replicas), listening on `port`, in front of the replicas on `replicas`. */
-export function documentedConfig(balancer: Balancer, port: number, replicas: readonly number[]): string {
+/**
+ * The configuration docs/proxy.md prints (examples/replicas), listening on `port`, in front of the
+ * replicas on `replicas`; those at the indices in `down` marked `down`, as docs/proxy.md's rolling
+ * restart behind nginx has it (nginx only).
+ */
+export function documentedConfig(balancer: Balancer, port: number, replicas: readonly number[], down: readonly number[] = []): string {
   const file = readFileSync(join(ROOT, 'examples/replicas', balancer === 'haproxy' ? 'haproxy.cfg' : 'nginx.conf'), 'utf8')
-  return replicas.reduce((config, replica, at) => config.replace(`127.0.0.1:808${at + 1}`, `127.0.0.1:${replica}`), file.replace('127.0.0.1:8080', `127.0.0.1:${port}`))
+  return replicas.reduce((config, replica, at) => config.replace(new RegExp(`127\\.0\\.0\\.1:808${at + 1}([^;\\n]*)(;?)`), `127.0.0.1:${replica}$1${down.includes(at) ? ' down' : ''}$2`), file.replace('127.0.0.1:8080', `127.0.0.1:${port}`))
 }
 
 export interface Running {
   url: string
+  /** Rewrites the configuration and reloads it (nginx: `SIGHUP`), resolving once every worker of the old one has exited. */
+  reload: (config: string) => Promise<void>
   stop: () => Promise<void>
+}
+
+/** The processes whose parent is `pid` (Linux's /proc). */
+function childrenOf(pid: number): Set<number> {
+  const children = new Set<number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry))
+      continue
+    try {
+      // The parent is the 2nd field after the command's parenthesised name.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid)
+        children.add(Number(entry))
+    }
+    catch {
+      // Gone between the listing and the read: not a child any more.
+    }
+  }
+  return children
 }
 
 /** Starts `binary` with `config` (written to a file of its own folder) and waits until `port` listens. */
@@ -73,6 +98,22 @@ export async function startBalancer(balancer: Balancer, binary: string, config: 
   exited.catch(() => {})
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    reload: async (next) => {
+      if (balancer !== 'nginx')
+        throw new Error('only nginx is reloaded here')
+      const old = childrenOf(child.pid!)
+      writeFileSync(file, next)
+      child.kill('SIGHUP')
+      // Done once the old workers, which finish what they hold, have all gone and new ones serve.
+      for (let waited = 0; ; waited += 20) {
+        const now = childrenOf(child.pid!)
+        if (now.size > 0 && [...old].every(pid => !now.has(pid)))
+          return
+        if (waited > 10_000)
+          throw new Error(`nginx did not reload within 10 s: ${stderr}`)
+        await new Promise(resolve => setTimeout(resolve, 20))
+      }
+    },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM')

@@ -4,6 +4,7 @@
 // wait for its exit, start it again, wait until ready) and a crash (SIGKILL). What the tests of
 // test/proxy.replicas.test.ts and the bench's replicas section count.
 import type { Client } from '@modelcontextprotocol/client'
+import type { Balancer, Running } from './balancers'
 import type { Listening } from './proxy'
 import { once } from 'node:events'
 import { ROOT } from './client'
@@ -82,16 +83,34 @@ export function steadyLoad(client: Client, wide: number): { stop: () => Promise<
   }
 }
 
-/** Each replica in turn stopped with SIGTERM (its exit code kept), started again on its port, and waited for until ready and `settle` ms more. */
-export async function rollingRestart(replicas: Replica[], snapshot: string, settle: number, env: Record<string, string> = {}): Promise<(number | null)[]> {
+/** What the operator does around each replica's stop: behind nginx, mark it `down` and reload first, and back up after. */
+export interface AroundStop {
+  before: (at: number) => Promise<void>
+  after: (at: number) => Promise<void>
+}
+
+/** What docs/proxy.md has an operator do around each replica's SIGTERM: behind nginx, mark it `down` and reload, then back. */
+export function operatorSteps(balancer: Balancer, front: Running, configured: (down: number[]) => string): AroundStop | undefined {
+  if (balancer === 'haproxy')
+    return undefined
+  return { before: at => front.reload(configured([at])), after: () => front.reload(configured([])) }
+}
+
+/**
+ * Each replica in turn stopped with SIGTERM (its exit code kept), started again on its port, and
+ * waited for until ready and `settle` ms more; `around` runs before the stop and once it is ready.
+ */
+export async function rollingRestart(replicas: Replica[], snapshot: string, settle: number, env: Record<string, string> = {}, around?: AroundStop): Promise<(number | null)[]> {
   const codes: (number | null)[] = []
-  for (const replica of replicas) {
+  for (const [at, replica] of replicas.entries()) {
+    await around?.before(at)
     const exited = once(replica.served.child, 'exit')
     replica.served.child.kill('SIGTERM')
     codes.push((await exited)[0] as number | null)
     replica.served = await startReplica(snapshot, replica.name, replica.port, env)
     while ((await readyz(replica.served.url))[0] !== 200)
       await sleep(100)
+    await around?.after(at)
     // The balancer's own check sees it up (HAProxy's every second).
     await sleep(settle)
   }
