@@ -12,14 +12,23 @@ const run = promisify(execFile)
 /** Where the clients are installed: FLATMCP_CLIENTS_DIR, or a cache folder in the workspace's node_modules. */
 export const CLIENTS_DIR = process.env.FLATMCP_CLIENTS_DIR ?? path.join(ROOT, 'node_modules/.cache/flatmcp-clients')
 
+/** A server as the turn's config lists it. */
+export interface TurnServer {
+  command: string
+  args: string[]
+  /** Codex's keys: the folder it starts in, and the variables of the client's environment passed to it. */
+  cwd?: string
+  env_vars?: string[]
+}
+
 /** What one turn of a client needs: its install folder, a fresh home, the mock's URL, the server command. */
 export interface Turn {
   dir: string
   home: string
   mockUrl: string
-  server: { command: string, args: string[] }
+  server: TurnServer
   /** Servers listed beside it, by name (the clients whose config takes several). */
-  more?: Record<string, { command: string, args: string[] }>
+  more?: Record<string, TurnServer>
   /** The MCP tool the turn calls, or several, comma-separated (some clients must be told which tools they may call). */
   tool: string
   prompt: string
@@ -102,6 +111,8 @@ const codex: RealClient = {
         `[mcp_servers.${name}]`,
         `command = ${toml(server.command)}`,
         `args = [${server.args.map(toml).join(', ')}]`,
+        ...server.cwd === undefined ? [] : [`cwd = ${toml(server.cwd)}`],
+        ...server.env_vars === undefined ? [] : [`env_vars = [${server.env_vars.map(toml).join(', ')}]`],
         'required = true',
       ]),
       '',

@@ -2,10 +2,11 @@
 // Vite and unplugin-flatmcp) and a mock model on 127.0.0.1 that offers one scripted tool call: what
 // the client sends the model is recorded, and the tool's result it sends back shows what reached the
 // server. Run with `npm run test:clients`.
-import type { RealClient } from './clients'
+import type { RealClient, TurnServer } from './clients'
 import type { Script } from './mock-model'
 import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -29,7 +30,7 @@ beforeAll(async () => {
 
 /** What a turn adds to the client's config: servers beside the example one, and a step once the config is written. */
 interface Setup {
-  more?: Record<string, { command: string, args: string[] }>
+  more?: Record<string, TurnServer>
   /** Variables the client runs with besides its own. */
   env?: Record<string, string>
   before?: (home: string) => Promise<void>
@@ -224,6 +225,11 @@ describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`,
 // the example server's handler through the proxy.
 const CALENDAR = { command: process.execPath, args: [path.join(ROOT, 'test/golden/proxied/upstream.mjs')] }
 const CALENDAR_TOOLS = (JSON.parse(readFileSync(path.join(ROOT, 'test/golden/proxied/tools.json'), 'utf8')) as { name: string }[]).map(tool => tool.name)
+
+/** Runs `flatmcp install CLIENT --file FILE` from `cwd`: what it said. */
+async function installFlatmcp(client: string, file: string, cwd: string): Promise<string> {
+  return (await promisify(execFile)(process.execPath, [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'install', client, '--file', file], { cwd })).stderr
+}
 const INSTALLED: Record<string, { client: string, file: (home: string) => string, full: boolean }> = {
   'Claude Code': { client: 'claude-code', file: home => path.join(home, 'mcp.json'), full: true },
   'Gemini CLI': { client: 'gemini', file: home => path.join(home, '.gemini/settings.json'), full: false },
@@ -235,8 +241,7 @@ describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`,
   it(full ? 'runs one flatmcp entry for both servers with --surface full: offered every tool of each by NAME__tool, and a call reaches its own server' : 'runs one flatmcp entry for both servers behind --config\'s auto surface: offered the three tools, and a call through call_tool reaches its own server', async () => {
     let config = ''
     const before = async (home: string): Promise<void> => {
-      const { stderr } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'packages/cli/dist/cli.mjs'), 'install', name, '--file', file(home)], { cwd: home })
-      expect(stderr).toContain('chat, calendar now run behind flatmcp')
+      expect(await installFlatmcp(name, file(home), home)).toContain('chat, calendar now run behind flatmcp')
       config = readFileSync(file(home), 'utf8')
     }
     const send = { chatId: 'c1', kind: 'mediaGroup', media: album }
@@ -257,6 +262,36 @@ describe.each(SURFACE_CLIENTS.map(client => [`${client.name} ${client.version}`,
     expect(recorded.results.at(-1), output).toContain('sent 2 files')
     if (!full)
       expect(recorded.results[0]!.replaceAll('\\', ''), output).toMatch(/chat__send_message: /)
+  })
+})
+
+// Codex gives a server only a few variables of its own and those its entry's `env_vars` names, in the
+// entry's `cwd`. A server whose token is named there, installed behind flatmcp: flatmcp's entry names
+// the variable in turn, so the server, started by the proxy Codex starts, still sees the token (its
+// digest, not its value, comes back) in its own folder. With the env_vars line taken out of
+// flatmcp's installed entry (as install wrote it before), the server answered "set": false.
+describe(`${CODEX.name} ${CODEX.version} after flatmcp install of a server with env_vars and cwd`, () => {
+  it('passes the variable its env_vars named through flatmcp to the server, which starts in its cwd', async () => {
+    const secret = `tok-${randomUUID()}`
+    const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'flatmcp-cwd-')))
+    let config = ''
+    const before = async (home: string): Promise<void> => {
+      expect(await installFlatmcp('codex', path.join(home, 'config.toml'), home)).toContain('chat, calendar, token now run behind flatmcp')
+      config = readFileSync(path.join(home, 'config.toml'), 'utf8')
+    }
+    const token = { command: process.execPath, args: [path.join(ROOT, 'test/support/env-upstream.mjs')], cwd: folder, env_vars: ['SOME_TOKEN'] }
+    const call = { tool: 'call_tool', args: { name: 'token__variable', arguments: { name: 'SOME_TOKEN' } } }
+    try {
+      const { recorded, output } = await turn(CODEX, call, SERVER, 'Is SOME_TOKEN set?', { more: { calendar: CALENDAR, token }, env: { SOME_TOKEN: secret }, before })
+      expect(config).toMatch(/env_vars = \[.*"SOME_TOKEN".*\]/)
+      expect(recorded.calls, output).toBe(1)
+      const answered = recorded.results.join('\n').replaceAll('\\', '')
+      expect(answered, output).toContain(`"cwd":${JSON.stringify(folder)}`)
+      expect(answered, output).toContain(`"set":true,"sha256":"${createHash('sha256').update(secret).digest('hex')}"`)
+    }
+    finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
 
