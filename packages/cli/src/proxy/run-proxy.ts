@@ -92,6 +92,8 @@ function callObserver(audit: AuditLog | undefined, debug: OperatorLog | undefine
 
 /** The search surface's own tools, whose names it takes. */
 const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
+/** How long the audit lines and spans held may take to be written on the way out. */
+const FLUSH_MS = 2000
 
 /** What the proxy serves, in one line: how many tools, from where, which came as they were, behind which surface. */
 function summary(proxy: Proxy, options: ProxyCommandOptions): string {
@@ -173,8 +175,14 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(options.http?.tokens?.length || options.http?.callers?.length ? { cacheScope: 'private' as const } : {}),
     log,
   })
+  // The audit lines and spans held are written first, for two seconds at most: a collector that
+  // never answers would hold the exit for its exporter's time limit (10 s, past a drain's bound).
+  const flushed = (proxy?: Proxy): Promise<unknown> => Promise.all([
+    proxy?.close(),
+    Promise.race([Promise.all([audit?.close(), telemetry?.shutdown()]), new Promise(resolve => setTimeout(resolve, FLUSH_MS))]),
+  ]).catch(() => {})
   const stop = (code: number) => (proxy?: Proxy): void => {
-    void Promise.all([proxy?.close(), audit?.close(), telemetry?.shutdown()]).catch(() => {}).finally(() => process.exit(code))
+    void flushed(proxy).finally(() => process.exit(code))
   }
   /** Once the list is compiled and the files hold against it (the callers' rules among them): what is served, said; a frozen snapshot the upstream no longer matches ends it (false). */
   const listed = async (proxy: Proxy): Promise<boolean> => {
@@ -193,8 +201,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
     log(`flatmcp proxy: the upstream server ${why === undefined ? 'ended' : `${why}, and was ended`}; stopping`, 'error')
-    // The audit lines and spans held are written first, for two seconds at most.
-    void Promise.race([Promise.all([audit?.close(), telemetry?.shutdown()]), new Promise(resolve => setTimeout(resolve, 2000))]).catch(() => {}).finally(() => process.exit(1))
+    void flushed().finally(() => process.exit(1))
   })
 
   /** A start-up that failed: said, and the proxy ends (exit 2) before it serves anything. */

@@ -246,7 +246,8 @@ async function serveOverHttp(proxy: Proxy, { http, routes = [], onRefused, toolL
       await new Promise<void>(resolve => server.close(() => resolve()))
     },
     drain: async (options) => {
-      const drained = await drain(options)
+      // At the bound, the upstream connection ends: a call still waiting on it is answered with an error.
+      const drained = await drain({ cut: () => proxy.close(), ...options })
       stop()
       store?.close()
       return drained

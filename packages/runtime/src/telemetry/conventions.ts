@@ -12,8 +12,8 @@ export const ATTRIBUTES = {
   transport: { key: 'network.transport', on: 'server, client, metrics', says: '`pipe` over stdio, `tcp` over HTTP' },
   session: { key: 'mcp.session.id', on: 'server', says: 'the MCP session, where there is one' },
   protocolVersion: { key: 'mcp.protocol.version', on: 'server, metrics', says: 'the MCP version the request was made in, where known (a version no MCP revision has is `_OTHER` in metrics)' },
-  statusCode: { key: 'rpc.response.status_code', on: 'server, client, metrics', says: 'the JSON-RPC error code answered, as a string' },
-  errorType: { key: 'error.type', on: 'server, client, metrics', says: 'the JSON-RPC error code as a string, `tool_error` for a result with `isError`, else the exception\'s type or `_OTHER`' },
+  statusCode: { key: 'rpc.response.status_code', on: 'server, client, metrics', says: 'the JSON-RPC error code answered, as a string (one in the reserved range, -32768 to -32000)' },
+  errorType: { key: 'error.type', on: 'server, client, metrics', says: 'the JSON-RPC error code as a string (outside the reserved range `_OTHER`), `tool_error` for a result with `isError`, else the exception\'s type or `_OTHER`' },
   upstream: { key: 'flatmcp.upstream', on: 'server, client, metrics', says: 'the server the request went to (a gateway\'s entry)' },
   profile: { key: 'flatmcp.profile', on: 'server', says: 'the profile the call was read in' },
   repair: { key: 'flatmcp.repair', on: 'server', says: 'the JSON Pointers, in the tool\'s own arguments, the repair and the inverse map changed (never a value)' },
@@ -61,14 +61,19 @@ export interface Failure {
   code?: string
 }
 
+/** JSON-RPC's reserved codes (its own errors and the server errors MCP uses): the codes named as they are. */
+const RESERVED_CODES = { lowest: -32768, highest: -32000 }
+
 /**
  * An error thrown for a request, named as the conventions say: its JSON-RPC code as a string where it
- * has one (also `rpc.response.status_code`), else the exception's type where it has its own, else `_OTHER`.
+ * has one in the reserved range (also `rpc.response.status_code`), else the exception's type where it
+ * has its own, else `_OTHER`.
  */
 export function errorType(error: unknown): Failure {
   // Never the message: an upstream's may quote what the caller sent.
   const { code, name } = (error ?? {}) as { code?: unknown, name?: unknown }
+  // Another code is the upstream's to make up: named, each would be a metric series kept for good.
   if (Number.isSafeInteger(code))
-    return { type: String(code), code: String(code) }
+    return (code as number) >= RESERVED_CODES.lowest && (code as number) <= RESERVED_CODES.highest ? { type: String(code), code: String(code) } : { type: OTHER }
   return { type: typeof name === 'string' && /^\w{1,64}$/.test(name) && name !== 'Error' ? name : OTHER }
 }

@@ -15,6 +15,11 @@ export interface DrainOptions {
   timeoutMs?: number
   /** How long new requests are still served once readiness is false (at most `timeoutMs`). */
   graceMs?: number
+  /**
+   * Ends what the calls still in flight wait on (the upstream connection), the last second of the
+   * bound: each is then answered with an error rather than cut with no answer.
+   */
+  cut?: () => Promise<void>
 }
 
 /** What a drain did: the requests that finished within it, those cut at its bound, and the ones refused with 503. */
@@ -37,6 +42,8 @@ export interface Drainer {
 
 /** How long no request may come before the idle connections are closed. */
 const QUIET_MS = 1000
+/** The end of the bound kept for the calls `cut` ends to be answered (a quarter of a shorter bound). */
+const ANSWER_MS = 1000
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
@@ -66,8 +73,12 @@ export function drainer(server: HttpServer): Drainer {
     })
     return true
   }
-  const run = async ({ timeoutMs = DRAIN_TIMEOUT_MS, graceMs = DRAIN_GRACE_MS }: DrainOptions): Promise<Drained> => {
+  const run = async ({ timeoutMs = DRAIN_TIMEOUT_MS, graceMs = DRAIN_GRACE_MS, cut }: DrainOptions): Promise<Drained> => {
     const started = Date.now()
+    const answering = cut ? Math.min(ANSWER_MS, timeoutMs / 4) : 0
+    const emptiedOr = (ms: number): Promise<void> => Promise.race([new Promise<void>((resolve) => {
+      emptied = resolve
+    }), sleep(ms)])
     phase = 'draining'
     counts = { finished: 0, refused: 0 }
     await sleep(Math.min(graceMs, timeoutMs))
@@ -78,16 +89,20 @@ export function drainer(server: HttpServer): Drainer {
     server.closeIdleConnections = () => {}
     server.close()
     server.closeIdleConnections = closeIdle
-    const left = (): number => Math.max(0, timeoutMs - (Date.now() - started))
-    if (open.size > 0) {
-      await Promise.race([new Promise<void>((resolve) => {
-        emptied = resolve
-      }), sleep(left())])
-    }
+    const left = (): number => Math.max(0, timeoutMs - answering - (Date.now() - started))
+    if (open.size > 0)
+      await emptiedOr(left())
     // Then until no request came for a while: the balancer has left the replica out.
     while (left() > 0 && Date.now() - lastRefused < QUIET_MS)
       await sleep(Math.min(QUIET_MS, left()))
-    const cut = open.size
+    // A call the upstream has not answered by now is answered with an error: a stream that ended
+    // without its answer would leave its client waiting for its own time limit.
+    const unanswered = open.size
+    const finished = counts.finished
+    if (unanswered > 0 && cut) {
+      void cut().catch(() => {})
+      await emptiedOr(answering)
+    }
     // A stream ends as a stream does (its client reconnects elsewhere); an answer not yet begun is dropped.
     for (const res of open) {
       if (res.headersSent)
@@ -96,7 +111,7 @@ export function drainer(server: HttpServer): Drainer {
         res.destroy()
     }
     server.closeAllConnections()
-    return { ...counts, cut }
+    return { ...counts, finished, cut: unanswered }
   }
   return {
     get draining() {

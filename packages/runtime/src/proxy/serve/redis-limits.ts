@@ -102,6 +102,22 @@ async function run(client: RespClient, script: string, keys: readonly string[], 
   }
 }
 
+/**
+ * What the take script answered, where it is an answer the script gives: `{0}` (taken), or a charge
+ * among `count`, its kind and a wait of a minute at most (a charge is never more than its limit a
+ * minute). Anything else is a store answering wrongly: undefined, decided as a store that does not
+ * answer, so no index, header or message is built from its bytes.
+ */
+function decision(answer: unknown, count: number): 'taken' | { at: number, kind: 1 | 2, seconds: number } | undefined {
+  if (!Array.isArray(answer) || !answer.every(Number.isInteger))
+    return undefined
+  const [at, kind, seconds] = answer as number[]
+  if (at === 0 && answer.length === 1)
+    return 'taken'
+  const whole = answer.length === 3 && at! >= 1 && at! <= count && (kind === 1 || kind === 2) && seconds! >= 1 && seconds! <= 60
+  return whole ? { at: at!, kind: kind as 1 | 2, seconds: seconds! } : undefined
+}
+
 /** Charges counted in the store; `close` stops renewing and closes the connection. */
 export function redisCount(options: RedisLimitsOptions): { take: (charges: readonly Charge[]) => Promise<Taken>, close: () => void } {
   const client = respClient(options)
@@ -137,10 +153,12 @@ export function redisCount(options: RedisLimitsOptions): { take: (charges: reado
     if (down)
       options.log(`flatmcp proxy: the limits store ${options.name} answers again; calls are counted there`)
     down = false
-    const [at, kind, seconds] = Array.isArray(answer) ? answer as number[] : []
-    if (at !== 0) {
-      const charge = charges[(at ?? 1) - 1]!
-      return { retryAfter: seconds ?? 1, why: limitWords(charge.limit, kind === 2 ? 'flight' : 'rate', charge.of) }
+    const decided = decision(answer, charges.length)
+    if (decided === undefined)
+      return failed(new Error(`it answered the limits script with ${JSON.stringify(answer)?.slice(0, 80)}`))
+    if (decided !== 'taken') {
+      const charge = charges[decided.at - 1]!
+      return { retryAfter: decided.seconds, why: limitWords(charge.limit, decided.kind === 2 ? 'flight' : 'rate', charge.of) }
     }
     const flights = charges.filter(({ limit }) => limit.inFlight !== undefined)
     if (flights.length === 0)

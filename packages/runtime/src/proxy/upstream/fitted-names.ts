@@ -7,6 +7,7 @@
 import type { ToolOrigin } from '../../artifact/format'
 import type { NameMap } from './name-map'
 import type { Message, RequestOptions, UpstreamClient } from './upstream'
+import { shown } from '../../util/log'
 import { isObject } from '../../util/object'
 import { listAll } from './list-pages'
 import { SERVED_NAME } from './many/served-names'
@@ -41,7 +42,7 @@ export function withFittedNames(client: UpstreamClient, log: (line: string) => v
       if (name === undefined)
         return nameOf(tool) === undefined ? [tool] : []
       if (name !== nameOf(tool))
-        tell(`flatmcp proxy: tool ${JSON.stringify(nameOf(tool))} is served as ${JSON.stringify(name)} (clients refuse a name outside ${SERVED_NAME.source}); a call to it reaches ${JSON.stringify(nameOf(tool))}`)
+        tell(`flatmcp proxy: tool ${shown(nameOf(tool))} is served as ${JSON.stringify(name)} (clients refuse a name outside ${SERVED_NAME.source}); a call to it reaches ${shown(nameOf(tool))}`)
       return [{ ...tool as object, name }]
     })
     const { nextCursor: _, ...rest } = first ?? {}
