@@ -11,6 +11,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, st
 import path from 'node:path'
 import { redacted, redactedArgs } from '@flatmcp/runtime/proxy'
 import { lineDiff } from '../probe/diff'
+import { parseJson } from '../proxy/parse-json'
 import { redactedText } from './redact-text'
 import { InstallError, restoreConfig, rewriteConfig } from './rewrite'
 import type { Owner } from './write-through'
@@ -187,7 +188,7 @@ function readRecord(file: string, owner: Owner): InstallRecord | undefined {
   if (text === undefined)
     return undefined
   try {
-    const record = JSON.parse(text) as InstallRecord
+    const record = parseJson(text) as InstallRecord
     if (typeof record.file !== 'string' || typeof record.original !== 'string' || typeof record.written !== 'string')
       throw new Error('it is not an install\'s record')
     return record
@@ -206,7 +207,7 @@ function readServers(file: string, owner: Owner): Record<string, unknown> {
     const text = readOwnFile(file, owner)
     if (text === undefined)
       throw new Error('no such file')
-    const servers = (JSON.parse(text) as { mcpServers?: unknown }).mcpServers
+    const servers = (parseJson(text) as { mcpServers?: unknown }).mcpServers
     if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
       throw new Error('lists no "mcpServers"')
     return servers as Record<string, unknown>
