@@ -5,7 +5,7 @@
 // histograms' bucket boundaries in seconds, and repair marks that name only what changed in the
 // called tool's own arguments (a call through call_tool included). docs/proxy.md lists every name.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
@@ -148,6 +148,20 @@ describe('telemetry by the OpenTelemetry MCP conventions', () => {
 })
 
 describe('Prometheus', () => {
+  // An address of this machine's beyond loopback, where it has one: what another host would reach.
+  const outside = Object.values(networkInterfaces()).flat().find(address => address !== undefined && !address.internal && address.family === 'IPv4')?.address
+  it.skipIf(outside === undefined)('the metrics are served where the proxy listens (loopback by default), not on every interface', async () => {
+    const port = await freePort()
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', process.execPath, NAMED], ROOT, { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: String(port), OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none', TOOLS: '["whoami"]' })
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200)
+      await expect(fetch(`http://${outside}:${port}/metrics`)).rejects.toThrow()
+    }
+    finally {
+      await served.close()
+    }
+  })
+
   it('OTEL_METRICS_EXPORTER=prometheus serves the metrics by the names docs/proxy.md gives, the histogram\'s buckets the conventions\' boundaries', async () => {
     const port = await freePort()
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', process.execPath, NAMED], ROOT, { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: String(port), OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none', TOOLS: '["whoami"]' })

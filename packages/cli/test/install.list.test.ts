@@ -63,3 +63,13 @@ describe('flatmcp install --list', () => {
     ])).toBe(shown)
   })
 })
+
+describe('names from a config someone else wrote', () => {
+  it('are listed with their control characters escaped: a cloned project\'s server name cannot retitle or rewrite the terminal', () => {
+    const name = 'gh\u001B]0;owned\u0007\u001B[2J'
+    const text = renderInstalls([{ client: 'cursor', title: 'Cursor', scope: 'project', file: '/p/.cursor/mcp.json', state: 'not installed', behind: [], own: [name], error: `"${name}": oops` }])
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/)
+    expect(text).toContain('gh\\x1b]0;owned\\x07\\x1b[2J')
+  })
+})

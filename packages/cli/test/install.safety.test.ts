@@ -513,3 +513,17 @@ describe('flatmcp install puts no proxy credential on a client\'s command line',
     expect([readFileSync(file, 'utf8'), existsSync(path.join(home, '.flatmcp'))]).toEqual([JSON_CONFIG, false])
   })
 })
+
+describe('names from a config someone else wrote', () => {
+  it('are said with their control characters escaped', () => {
+    const { home } = place()
+    const file = path.join(home, 'mcp.json')
+    write(file, JSON.stringify({ servers: { 'ok': { command: 'gh-mcp' }, 'x\u001B]0;owned\u0007': { command: 'gh-mcp', env: { A: '${input:token}' } } } }))
+    const lines: string[] = []
+    const client = INSTALL_CLIENTS.find(entry => entry.name === 'vscode')!
+    install({ client, file, flatmcp: ['flatmcp'], proxyArgs: [], dryRun: true, log: line => lines.push(line), out: line => lines.push(line) })
+    expect(lines.join('\n')).toContain('x\\x1b]0;owned\\x07')
+    // eslint-disable-next-line no-control-regex
+    expect(lines.join('\n')).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/)
+  })
+})

@@ -128,7 +128,7 @@ enabled = false
     expect(refused('j.json', '{"mcpServers": {"x": {"url": "ftp://x.example"}}}')).toBe('<dir>/j.json.mcpServers["x"].url: must start with http:// or https:// (it is "ftp://x.example")')
     expect(refused('k.json', '{"mcpServers": {')).toMatch(/^<dir>\/k\.json: not JSON \(/)
     expect(refused('l.toml', '[mcp_servers.x\ncommand =')).toMatch(/^<dir>\/l\.toml: not TOML \(/)
-    expect(refused('empty.json', '')).toBe('<dir>/empty.json: not JSON (Unexpected end of JSON input)')
+    expect(refused('empty.json', '')).toBe('<dir>/empty.json: not JSON (ValueExpected at line 1, column 1)')
     expect(() => readServersConfigFile(join(scratch, 'nowhere.json'))).toThrow(/^--config: ENOENT/)
   })
 })

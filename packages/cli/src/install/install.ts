@@ -9,8 +9,9 @@ import type { FlatmcpEntry } from './rewrite'
 import { createHash } from 'node:crypto'
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { redacted, redactedArgs } from '@flatmcp/runtime/proxy'
+import { escapeControl, redacted, redactedArgs } from '@flatmcp/runtime/proxy'
 import { lineDiff } from '../probe/diff'
+import { parseJson } from '../proxy/parse-json'
 import { redactedText } from './redact-text'
 import { InstallError, restoreConfig, rewriteConfig } from './rewrite'
 import type { Owner } from './write-through'
@@ -81,8 +82,12 @@ function shown(text: string, client: InstallClient): string {
   return redactedText(text, client.format)
 }
 
+/** The run, what it says shown as text: a name or a line from a config someone else wrote (a cloned project's) cannot move the cursor or retitle the terminal. */
+const escaping = (run: InstallRun): InstallRun => ({ ...run, log: line => run.log(escapeControl(line, true)), out: text => run.out(escapeControl(text, true)) })
+
 /** Moves the client's servers behind one `flatmcp proxy --config`; returns the exit code. */
-export function install(run: InstallRun): number {
+export function install(given: InstallRun): number {
+  const run = escaping(given)
   const places = placesOf(run)
   const original = readConfig(run.file, run.client)
   const owner = ownerOf(run.file)
@@ -151,7 +156,8 @@ function removeMade(places: ReturnType<typeof placesOf>): void {
 }
 
 /** Restores the client's config as it was before the install, byte for byte; returns the exit code. */
-export function undo(run: InstallRun): number {
+export function undo(given: InstallRun): number {
+  const run = escaping(given)
   const places = placesOf(run)
   const now = readConfig(run.file, run.client, Buffer.alloc(0))
   const owner = existsSync(run.file) ? ownerOf(run.file) : undefined
@@ -187,7 +193,7 @@ function readRecord(file: string, owner: Owner): InstallRecord | undefined {
   if (text === undefined)
     return undefined
   try {
-    const record = JSON.parse(text) as InstallRecord
+    const record = parseJson(text) as InstallRecord
     if (typeof record.file !== 'string' || typeof record.original !== 'string' || typeof record.written !== 'string')
       throw new Error('it is not an install\'s record')
     return record
@@ -206,7 +212,7 @@ function readServers(file: string, owner: Owner): Record<string, unknown> {
     const text = readOwnFile(file, owner)
     if (text === undefined)
       throw new Error('no such file')
-    const servers = (JSON.parse(text) as { mcpServers?: unknown }).mcpServers
+    const servers = (parseJson(text) as { mcpServers?: unknown }).mcpServers
     if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
       throw new Error('lists no "mcpServers"')
     return servers as Record<string, unknown>

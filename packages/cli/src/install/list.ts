@@ -3,6 +3,7 @@
 // the servers behind it (those of the flatmcp config that entry names), and those left in the
 // client's config itself.
 import type { InstallClient, Scope, Where } from './clients'
+import { escapeControl } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { INSTALL_CLIENTS } from './clients'
 import { toFlatmcp } from './entries'
@@ -81,7 +82,7 @@ export function listInstalls(where: Where): InstallPlace[] {
   }))
 }
 
-/** The list as plain text: a line a place (its columns as wide as the table's longest name), the servers under it. */
+/** The list as plain text: a line a place (its columns as wide as the table's longest name), the servers under it; a name's control characters escaped (a cloned project's config names its own). */
 export function renderInstalls(places: readonly InstallPlace[]): string {
   const width = Math.max(...INSTALL_CLIENTS.map(client => client.name.length))
   return places.flatMap(place => [
@@ -89,5 +90,5 @@ export function renderInstalls(places: readonly InstallPlace[]): string {
     ...(place.behind.length > 0 ? [`    behind flatmcp (${place.servers}): ${place.behind.join(', ')}`] : []),
     ...(place.own.length > 0 ? [`    in ${place.title}'s config${place.state === 'installed' ? ' beside flatmcp' : ''}: ${place.own.join(', ')}`] : []),
     ...(place.error === undefined ? [] : [`    ${place.error}`]),
-  ]).join('\n')
+  ]).map(line => escapeControl(line)).join('\n')
 }

@@ -11,6 +11,7 @@
 import type { CallerCredential, CallerLimits, CallerRule, CallerRules, RateLimits } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { checkRules, expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
+import { parseJson } from './parse-json'
 
 export interface Callers {
   callers: CallerCredential[]
@@ -135,7 +136,7 @@ function checkTop(parsed: unknown): asserts parsed is { callers: Record<string, 
  */
 export function readCallersFile(file: string, transport: 'http' | 'stdio' = 'http'): Callers {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown
+    const parsed = parseJson(readFileSync(file, 'utf8'))
     checkTop(parsed)
     const read: Callers = { callers: [], limits: {}, ...(parsed.tools === undefined ? {} : { tools: toolsOf(parsed.tools, '.tools') }), rules: { ...(parsed.default ? { default: parsed.default } : {}), callers: {} } }
     for (const [name, entry] of Object.entries(parsed.callers))

@@ -4,7 +4,8 @@
 import type { ServersConfig } from './servers-config'
 import { readFileSync } from 'node:fs'
 import { ProxySetupError } from '@flatmcp/runtime/proxy'
-import { parseJSONC, parseTOML } from 'confbox'
+import { parseTOML } from 'confbox'
+import { parseJson } from './parse-json'
 import { readServersConfig } from './servers-config'
 
 /** The config in `file`, read: anything off is a `ProxySetupError` naming the file (and the entry and key, where one is). */
@@ -19,10 +20,10 @@ export function readServersConfigFile(file: string, env: Readonly<Record<string,
   const toml = file.endsWith('.toml')
   let parsed: unknown
   try {
-    parsed = toml ? parseTOML(text) : parseJSONC(text, { allowTrailingComma: true })
+    parsed = toml ? parseTOML(text) : parseJson(text, true)
   }
   catch (error) {
-    throw new ProxySetupError(`${file}: not ${toml ? 'TOML' : 'JSON'} (${(error as Error).message.split('\n')[0]})`)
+    throw new ProxySetupError(toml ? `${file}: not TOML (${(error as Error).message.split('\n')[0]})` : `${file}: ${(error as Error).message}`)
   }
   try {
     return readServersConfig(parsed, file, env, withheld)

@@ -3,11 +3,12 @@
 import type { Overrides } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { ProxySetupError, readOverrides, readSnapshot } from '@flatmcp/runtime/proxy'
+import { parseJson } from './parse-json'
 
 /** An overrides file (`--overrides`), read and checked: anything off is a `ProxySetupError` naming the file and the JSON path. */
 export function readOverridesFile(file: string): Overrides {
   try {
-    return readOverrides(JSON.parse(readFileSync(file, 'utf8')))
+    return readOverrides(parseJson(readFileSync(file, 'utf8')))
   }
   catch (error) {
     throw new ProxySetupError(`${file}: ${(error as Error).message}`)
@@ -18,7 +19,7 @@ export function readOverridesFile(file: string): Overrides {
 export function readSnapshotFile(file: string): unknown {
   let parsed: unknown
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'))
+    parsed = parseJson(readFileSync(file, 'utf8'))
     readSnapshot(parsed)
   }
   catch (error) {

@@ -145,7 +145,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
   const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
   const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
-  const telemetry = await (await import('./telemetry')).startTelemetry(log)
+  const telemetry = await (await import('./telemetry')).startTelemetry(log, process.env, options.http?.host)
   // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
   const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined, options.limits && !options.http ? STDIO_CALLER : undefined)
   const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}

@@ -42,14 +42,35 @@ export interface Telemetry {
   shutdown: () => Promise<void>
 }
 
-/** The SDK started as the environment says, and the API that reaches it; none where it is not asked for (or cannot load, said). */
-export async function startTelemetry(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<Telemetry | undefined> {
+/** The variable the SDK's Prometheus exporter reads its address from. */
+const PROMETHEUS_HOST = 'OTEL_EXPORTER_PROMETHEUS_HOST'
+
+/**
+ * `make()` with the Prometheus exporter's address `host` (where the proxy listens) unless the
+ * environment names one: the exporter's own default is every interface, which would serve the tools'
+ * names and traffic to any host that reaches the machine, the proxy itself on loopback. The exporter
+ * reads the variable as the SDK is made; the servers the proxy starts never see it.
+ */
+function withPrometheusHost<T>(host: string, make: () => T): T {
+  if (process.env[PROMETHEUS_HOST] !== undefined && process.env[PROMETHEUS_HOST] !== '')
+    return make()
+  process.env[PROMETHEUS_HOST] = host
+  try {
+    return make()
+  }
+  finally {
+    delete process.env[PROMETHEUS_HOST]
+  }
+}
+
+/** The SDK started as the environment says (its Prometheus metrics served at `host`, where unset), and the API that reaches it; none where it is not asked for (or cannot load, said). */
+export async function startTelemetry(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env, host = '127.0.0.1'): Promise<Telemetry | undefined> {
   if (!telemetryConfigured(env))
     return undefined
   try {
     const { NodeSDK, resources } = await import('@opentelemetry/sdk-node')
     // OTEL_SERVICE_NAME names the service where it is set; else the proxy does.
-    const sdk = new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [], resourceDetectors: resourceDetectors(resources, env) })
+    const sdk = withPrometheusHost(host, () => new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [], resourceDetectors: resourceDetectors(resources, env) }))
     sdk.start()
     const api = await import('@opentelemetry/api') as unknown as OtelApi
     const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
