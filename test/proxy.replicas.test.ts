@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
+import { PING_TIMEOUT_MS } from '../packages/runtime/src/proxy/serve/health'
 import { documentedConfig, ensureBalancer, startBalancer } from './support/balancers'
 import { ROOT } from './support/client'
 import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
@@ -32,10 +33,12 @@ afterAll(() => remove())
 /** Callers at once: a call takes 20 ms upstream, so about a third of them are in flight on each replica. */
 const WIDE = 9
 const DELAY = { DELAY_MS: '20' }
+/** Upstreams slow to answer a ping (a check of /readyz then takes over a second), as on a loaded machine. */
+const SLOW = { ...DELAY, PING_DELAY_MS: '1500' }
 
-/** Three replicas behind `balancer`, a modern client on it, `run`, and everything stopped. */
-async function behind(balancer: Balancer, binary: string, run: (replicas: Replica[], modern: Client, front: string, around: AroundStop | undefined) => Promise<void>): Promise<void> {
-  const replicas = await startReplicas(snapshot, DELAY)
+/** Three replicas behind `balancer` (their upstreams' environment `env`), a modern client on it, `run`, and everything stopped. */
+async function behind(balancer: Balancer, binary: string, run: (replicas: Replica[], modern: Client, front: string, around: AroundStop | undefined) => Promise<void>, env: Record<string, string> = DELAY): Promise<void> {
+  const replicas = await startReplicas(snapshot, env)
   const port = await freePort()
   const configured = (down: number[]): string => documentedConfig(balancer, port, replicas.map(replica => replica.port), down)
   const front = await startBalancer(balancer, binary, configured([]), port)
@@ -71,6 +74,18 @@ describe.each(['haproxy', 'nginx'] as const)('replicas behind %s', (balancer) =>
     })
   })
 
+  it.skipIf('missing' in installed || balancer !== 'haproxy')(`a rolling restart loses no call when the upstreams answer a ping only after 1.5 s, as on a loaded machine: HAProxy's check waits for the answer rather than marking live replicas down (${skip})`, async () => {
+    await behind(balancer, (installed as { binary: string }).binary, async (replicas, modern) => {
+      const load = steadyLoad(modern, WIDE)
+      const codes = await rollingRestart(replicas, snapshot, 1500, SLOW)
+      const counted = await load.stop()
+      console.log(`${balancer}: rolling restart of 3 replicas, pings answered after 1.5 s, under ${WIDE} callers: ${counted.answered} of ${counted.sent} calls answered, ${counted.failed} lost${counted.errors.length > 0 ? ` (${counted.errors.join('; ')})` : ''}`)
+      expect(codes).toEqual([0, 0, 0])
+      expect(counted.failed).toBe(0)
+      expect(counted.answered).toBeGreaterThan(300)
+    }, SLOW)
+  })
+
   it.skipIf('missing' in installed)(`a replica killed with SIGKILL loses at most the calls in flight on it, and a 2025-era client is then served with no affinity (${skip})`, async () => {
     await behind(balancer, (installed as { binary: string }).binary, async (replicas, modern, front) => {
       const load = steadyLoad(modern, WIDE)
@@ -102,6 +117,11 @@ describe.each(['haproxy', 'nginx'] as const)('replicas behind %s', (balancer) =>
 })
 
 describe('the health endpoints a balancer checks', () => {
+  it('HAProxy\'s check waits past the replica\'s own bound on its answer (the upstream\'s ping), else live replicas are marked down', () => {
+    const waits = /^\s*timeout check (\d+)s$/m.exec(readFileSync(join(EXAMPLES, 'haproxy.cfg'), 'utf8'))
+    expect(Number(waits?.[1]) * 1000).toBeGreaterThan(PING_TIMEOUT_MS)
+  })
+
   it('/healthz answers while the process does; /readyz only while the list is loaded and the upstream answers a ping, else 503 saying why; neither asks for the callers\' credential', async () => {
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token', 'secret', '--artifact', snapshot, '--', process.execPath, UPSTREAM])
     // An upstream that answers nothing once it has listed its tools: the replica is alive, not ready.
@@ -129,6 +149,8 @@ describe('the Kubernetes manifest of examples/replicas', () => {
     expect(container.command.slice(0, 7)).toEqual(['npx', '-y', expect.stringMatching(/^flatmcp@\d/), 'proxy', '--http', '8080', '--host'])
     expect(container.command).toEqual(expect.arrayContaining(['--artifact', '--auth-token-file']))
     expect(container.readinessProbe.httpGet.path).toBe('/readyz')
+    // The probe waits past the replica's own bound on its answer (the upstream's ping), else live pods drop out.
+    expect(container.readinessProbe.timeoutSeconds * 1000).toBeGreaterThan(PING_TIMEOUT_MS)
     expect(container.livenessProbe.httpGet.path).toBe('/healthz')
     expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels)
     expect(service.spec.ports[0].targetPort).toBe(container.ports[0].name)

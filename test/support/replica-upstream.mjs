@@ -5,7 +5,8 @@
 // with EXIT_AFTER_CALL, it exits once it has answered a call (a server that crashes); TOOL_NAME
 // names the tool otherwise (a name some clients refuse); with RESOURCES, it serves resources too, each
 // read answered with how many reads it has had; with DELAY_MS, a call is answered that long after
-// it came (so calls are in flight when a replica is stopped).
+// it came (so calls are in flight when a replica is stopped); with PING_DELAY_MS, a ping is answered
+// that long after it came (an upstream slow to answer on a loaded machine).
 import { createInterface } from 'node:readline'
 import { setTimeout } from 'node:timers'
 
@@ -26,7 +27,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (method === 'initialize')
     return send({ jsonrpc: '2.0', id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {}, ...(process.env.RESOURCES ? { resources: {} } : {}) }, serverInfo: { name: 'replica-upstream', version: '1.0.0' } } })
   if (method === 'ping')
-    return send({ jsonrpc: '2.0', id, result: {} })
+    return setTimeout(() => send({ jsonrpc: '2.0', id, result: {} }), Number(process.env.PING_DELAY_MS ?? 0))
   if (method === 'tools/list') {
     listed = true
     return send({ jsonrpc: '2.0', id, result: { tools } })

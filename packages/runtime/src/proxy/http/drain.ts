@@ -1,8 +1,11 @@
 // A replica stopped for a rolling restart loses no call: it says it is not ready at once (so the
 // balancer's check moves new work away), serves what still reaches it for a grace period (a balancer
-// sees a failed check only after its interval), then stops accepting and answers what comes on an
-// open connection with 503 before reading it (never processed, so a balancer may send it to another
-// replica), and waits for the calls in flight, within a bound, before it ends what is left.
+// sees a failed check only after its interval), then answers what comes with 503 before reading it
+// (never processed, so a balancer may send it to another replica), and waits for the calls in flight,
+// within a bound, and for a second with no request before it stops listening and ends what is left.
+// It keeps listening until then: closing a listener resets the connections the kernel accepted that
+// the process had not yet taken, each carrying a request the balancer already sent (502 behind
+// HAProxy, never resent), and on a loaded machine a late balancer's connections wait there for seconds.
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
 
 /** How long a draining replica keeps serving: past a balancer's checks (HAProxy's `inter 1s fall 2`, a pod's readiness probe). */
@@ -40,12 +43,17 @@ export interface Drainer {
   drain: (options?: DrainOptions) => Promise<Drained>
 }
 
-/** How long no request may come before the idle connections are closed. */
+/** How long no request may come, once requests are refused, before the replica stops listening and closes its connections. */
 const QUIET_MS = 1000
 /** The end of the bound kept for the calls `cut` ends to be answered (a quarter of a shorter bound). */
 const ANSWER_MS = 1000
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+/** Past the sockets' pending work twice (a connection accepted, then its request read). */
+const settled = async (): Promise<void> => {
+  for (let round = 0; round < 2; round++)
+    await new Promise(resolve => setImmediate(resolve))
+}
 
 /** The drain of one HTTP server. */
 export function drainer(server: HttpServer): Drainer {
@@ -83,18 +91,24 @@ export function drainer(server: HttpServer): Drainer {
     counts = { finished: 0, refused: 0 }
     await sleep(Math.min(graceMs, timeoutMs))
     phase = 'refusing'
-    // No new connection (a balancer's next one is refused, so nginx leaves the replica out). An idle
-    // one stays open: closed now, a balancer could be sending on it as it closes, a request then lost.
+    lastRefused = Date.now()
+    const left = (): number => Math.max(0, timeoutMs - answering - (Date.now() - started))
+    if (open.size > 0)
+      await emptiedOr(left())
+    // Then until no request came for a while (the balancer has left the replica out), what is
+    // pending on the sockets read first: a starved process sees its timers before its connections.
+    for (;;) {
+      await settled()
+      if (left() === 0 || Date.now() - lastRefused >= QUIET_MS)
+        break
+      await sleep(Math.min(QUIET_MS - (Date.now() - lastRefused), left()))
+    }
+    // No new connection now. An idle one stays open until the cut: closed with the listener, a
+    // balancer could be sending on it as it closes, a request then lost.
     const closeIdle = server.closeIdleConnections.bind(server)
     server.closeIdleConnections = () => {}
     server.close()
     server.closeIdleConnections = closeIdle
-    const left = (): number => Math.max(0, timeoutMs - answering - (Date.now() - started))
-    if (open.size > 0)
-      await emptiedOr(left())
-    // Then until no request came for a while: the balancer has left the replica out.
-    while (left() > 0 && Date.now() - lastRefused < QUIET_MS)
-      await sleep(Math.min(QUIET_MS, left()))
     // A call the upstream has not answered by now is answered with an error: a stream that ended
     // without its answer would leave its client waiting for its own time limit.
     const unanswered = open.size

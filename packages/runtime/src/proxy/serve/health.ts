@@ -11,7 +11,7 @@ export interface ProxyHealth {
 }
 
 /** How long the upstream may take to answer a ping before the proxy is not ready, and how long one answer stands. */
-const PING_TIMEOUT_MS = 2000
+export const PING_TIMEOUT_MS = 2000
 const ANSWER_STANDS_MS = 1000
 
 const METHOD_NOT_FOUND = -32601
