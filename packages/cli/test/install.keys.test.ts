@@ -46,9 +46,10 @@ const CASES: Case[] = [
     client: 'codex',
     key: 'mcp_servers',
     file: home => path.join(home, '.codex/config.toml'),
-    text: (_, project) => `[mcp_servers.github]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\ncwd = ${JSON.stringify(path.join(project, 'sub'))}\nenv_vars = ["GITHUB_PERSONAL_ACCESS_TOKEN"]\nstartup_timeout_sec = 30\ntool_timeout_sec = 90\nenabled_tools = ["whereami"]\n\n[mcp_servers.github.env]\nLABEL = "gh"\n`,
+    text: (_, project) => `[mcp_servers.github]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\ncwd = ${JSON.stringify(path.join(project, 'sub'))}\nenv_vars = ["GITHUB_PERSONAL_ACCESS_TOKEN"]\nstartup_timeout_sec = 30\ntool_timeout_sec = 90\nenabled_tools = ["whereami"]\n\n[mcp_servers.github.env]\nLABEL = "gh"\n\n[mcp_servers.plain]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\n`,
     env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp-secret', UNRELATED: 'x' },
-    started: (_, project) => ({ github: { cwd: path.join(project, 'sub'), env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp-secret', LABEL: 'gh', UNRELATED: undefined } } }),
+    // Codex passes a variable only to the server whose env_vars names it, though flatmcp's entry is handed them all.
+    started: (_, project) => ({ github: { cwd: path.join(project, 'sub'), env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp-secret', LABEL: 'gh', UNRELATED: undefined } }, plain: { env: { GITHUB_PERSONAL_ACCESS_TOKEN: undefined } } }),
     kept: {},
   },
   {
