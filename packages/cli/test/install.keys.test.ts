@@ -171,7 +171,7 @@ describe('flatmcp install carries the keys a client starts a server with', () =>
     write(file, `[mcp_servers.docs]\nurl = "https://docs.example.com/mcp"\nbearer_token_env_var = "DOCS_TOKEN"\nenv_http_headers = { "X-Team" = "TEAM_ID" }\n\n[mcp_servers.gh]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\nenv_vars = ["GH_TOKEN"]\n\n[mcp_servers.odd]\ncommand = "node"\nenv_vars = [{ name = "A" }]\n`)
     const installed = await install(['codex'])
     expect(installed.code, installed.stderr).toBe(0)
-    expect(installed.stderr).toContain('flatmcp install: odd stays in Codex\'s config: must be a list of variable names')
+    expect(installed.stderr).toContain('flatmcp install: odd stays in Codex\'s config: env_vars: must be a list of variable names')
     const servers = serversOf('codex', 'mcp_servers', file)
     expect(servers.flatmcp!.env_vars).toEqual(['DOCS_TOKEN', 'GH_TOKEN', 'TEAM_ID'])
     expect(Object.keys(servers).sort()).toEqual(['flatmcp', 'odd'])

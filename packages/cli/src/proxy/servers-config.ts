@@ -33,7 +33,8 @@ export interface ServersConfig {
 
 /** A config flatmcp cannot serve: the file, the entry and the key it stops at. */
 export class ServersConfigError extends Error {
-  constructor(file: string, where: string, readonly reason: string) {
+  /** `key`: the entry's key it stops at, where it is one (`env_vars`, `args[0]`). */
+  constructor(file: string, where: string, readonly reason: string, readonly key?: string) {
     super(`${file}${where}: ${reason}`)
     this.name = 'ServersConfigError'
   }
@@ -227,7 +228,7 @@ function toolFilter(entry: Entry, fail: (key: string, message: string) => never)
 /** One entry, read: how flatmcp reaches it, or an error naming its key. */
 function readEntry(name: string, entry: Entry, at: string, env: Environment, file: string, withheld: readonly string[]): ServerEntry {
   const fail = (key: string, message: string): never => {
-    throw new ServersConfigError(file, `${at}.${key}`, message)
+    throw new ServersConfigError(file, `${at}.${key}`, message, key)
   }
   const type = entry.type ?? entry.transport
   if (type === 'sse')
