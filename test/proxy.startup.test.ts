@@ -3,7 +3,9 @@
 // exit 2, over stdio with no client (stdin at /dev/null) or one attached (which sees no half session),
 // over --http before it listens, and behind --config; a good file serves; a slow upstream is waited
 // for, one that never lists is a bounded stop.
+import type { AddressInfo } from 'node:net'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -68,6 +70,21 @@ describe('flatmcp proxy checks its files against the list at start', () => {
     expect(stopped.stderr).toContain(MISSPELLED_LINE)
     expect(stopped.stderr).not.toContain('listening on')
   }, SLOW)
+
+  it('--http on a port another process holds (a replica still draining) is one line naming the port and what to do, exit 2, no stack', async () => {
+    const holder = createServer()
+    await new Promise<void>(resolve => holder.listen(0, '127.0.0.1', () => resolve()))
+    const { port } = holder.address() as AddressInfo
+    try {
+      const stopped = await runCli(['proxy', '--http', String(port), '--', ...UPSTREAM_V2])
+      expect(stopped.code, stopped.stderr).toBe(2)
+      const lines = stopped.stderr.split('\n').filter(line => line !== '' && !line.startsWith('flatmcp proxy: ') && !line.startsWith('[upstream]'))
+      expect(lines).toEqual([`flatmcp: --http ${port}: the port is in use by another process (a replica still draining?): wait for it to exit or stop it, or give another port`])
+    }
+    finally {
+      holder.close()
+    }
+  })
 
   it('behind --config: one server\'s override that is off stops the gateway with exit 2 and its path', async () => {
     const config = file('servers.json', { mcpServers: { chat: { command: UPSTREAM_V2[0], args: UPSTREAM_V2.slice(1) }, well: { command: WELL[0], args: [WELL[1], 'well'] } } })

@@ -167,6 +167,8 @@ describe('Prometheus', () => {
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', process.execPath, NAMED], ROOT, { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_PORT: String(port), OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none', TOOLS: '["whoami"]' })
     const client = await httpClient(served.url)
     try {
+      // The start-up line says where the metrics are served, and no exporter that is off.
+      expect(served.stderr().split('\n')).toContain(`flatmcp proxy: OpenTelemetry on (metrics on 127.0.0.1:${port}/metrics): metrics of calls, errors, durations and repairs`)
       await client.callTool({ name: 'whoami', arguments: { n: '1' } })
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
       const docs = readFileSync(join(ROOT, 'docs/proxy.md'), 'utf8')

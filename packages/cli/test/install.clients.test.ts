@@ -32,6 +32,8 @@ interface Sample {
   kept: string[]
   /** Lines that must be there after the install, as they were. */
   untouched: string[]
+  /** What install says of a server that stays, where the test checks it. */
+  said?: Record<string, string>
 }
 
 /** An `mcpServers` JSON config (Cline, Roo Code, Windsurf, Kiro, LM Studio), with each client's own keys. */
@@ -53,6 +55,7 @@ const SAMPLES: Record<string, Sample> = {
     moved: ['calendar'],
     kept: ['postgres'],
     untouched: ['// Zed settings', '  "theme": "One Dark",', '    "postgres": { "source": "extension", "enabled": true, "settings": {} },', '  "vim_mode": true,'],
+    said: { postgres: 'postgres stays in Zed\'s config: is an extension Zed runs itself ("source": "extension"), not a command flatmcp starts' },
   },
   'opencode': {
     text: `{\n  "$schema": "https://opencode.ai/config.json",\n  "mcp": {\n    "calendar": {\n      "type": "local",\n      "command": ["node", ${UPSTREAM}],\n      "enabled": true,\n      "environment": { "CAL_TOKEN": "\${CAL_TOKEN}" },\n      "timeout": 10000\n    },\n    "remote-off": { "type": "remote", "url": "https://mcp.example.com/mcp", "enabled": false }\n  },\n  "theme": "opencode"\n}\n`,
@@ -119,6 +122,8 @@ describe('flatmcp install, each client of the table', () => {
     expect(Object.keys(servers).sort()).toEqual([...sample!.kept, 'flatmcp'].sort())
     for (const name of sample!.kept)
       expect(installed.stderr).toContain(`flatmcp install: ${name} stays in`)
+    for (const line of Object.values(sample!.said ?? {}))
+      expect(installed.stderr.split('\n')).toContain(`flatmcp install: ${line}`)
     // Moved whole, in the shape --config reads: env and the client's own keys carried.
     const before = serversIn(client, sample!.text)
     const serversFile = path.join(path.dirname(file), '.flatmcp', `${client.name}.servers.json`)

@@ -46,9 +46,10 @@ const CASES: Case[] = [
     client: 'codex',
     key: 'mcp_servers',
     file: home => path.join(home, '.codex/config.toml'),
-    text: (_, project) => `[mcp_servers.github]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\ncwd = ${JSON.stringify(path.join(project, 'sub'))}\nenv_vars = ["GITHUB_PERSONAL_ACCESS_TOKEN"]\nstartup_timeout_sec = 30\ntool_timeout_sec = 90\nenabled_tools = ["whereami"]\n\n[mcp_servers.github.env]\nLABEL = "gh"\n`,
+    text: (_, project) => `[mcp_servers.github]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\ncwd = ${JSON.stringify(path.join(project, 'sub'))}\nenv_vars = ["GITHUB_PERSONAL_ACCESS_TOKEN"]\nstartup_timeout_sec = 30\ntool_timeout_sec = 90\nenabled_tools = ["whereami"]\n\n[mcp_servers.github.env]\nLABEL = "gh"\n\n[mcp_servers.plain]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\n`,
     env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp-secret', UNRELATED: 'x' },
-    started: (_, project) => ({ github: { cwd: path.join(project, 'sub'), env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp-secret', LABEL: 'gh', UNRELATED: undefined } } }),
+    // Codex passes a variable only to the server whose env_vars names it, though flatmcp's entry is handed them all.
+    started: (_, project) => ({ github: { cwd: path.join(project, 'sub'), env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp-secret', LABEL: 'gh', UNRELATED: undefined } }, plain: { env: { GITHUB_PERSONAL_ACCESS_TOKEN: undefined } } }),
     kept: {},
   },
   {
@@ -170,7 +171,7 @@ describe('flatmcp install carries the keys a client starts a server with', () =>
     write(file, `[mcp_servers.docs]\nurl = "https://docs.example.com/mcp"\nbearer_token_env_var = "DOCS_TOKEN"\nenv_http_headers = { "X-Team" = "TEAM_ID" }\n\n[mcp_servers.gh]\ncommand = "node"\nargs = [${JSON.stringify(REPORTER)}]\nenv_vars = ["GH_TOKEN"]\n\n[mcp_servers.odd]\ncommand = "node"\nenv_vars = [{ name = "A" }]\n`)
     const installed = await install(['codex'])
     expect(installed.code, installed.stderr).toBe(0)
-    expect(installed.stderr).toContain('flatmcp install: odd stays in Codex\'s config: must be a list of variable names')
+    expect(installed.stderr).toContain('flatmcp install: odd stays in Codex\'s config: env_vars: must be a list of variable names')
     const servers = serversOf('codex', 'mcp_servers', file)
     expect(servers.flatmcp!.env_vars).toEqual(['DOCS_TOKEN', 'GH_TOKEN', 'TEAM_ID'])
     expect(Object.keys(servers).sort()).toEqual(['flatmcp', 'odd'])

@@ -42,7 +42,8 @@ describe('a client\'s server config', () => {
       shape: 'mcpServers',
       skipped: [],
       entries: [
-        { name: 'filesystem', target: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/ada/Desktop'] } },
+        // GH_TOKEN is github's (HOME every server's): the filesystem server starts without it.
+        { name: 'filesystem', target: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/ada/Desktop'], othersVariables: ['GH_TOKEN'] } },
         { name: 'github', target: { command: ['npx', '-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GH_TOKEN}' } } },
       ],
     })
@@ -93,7 +94,7 @@ enabled = false
     expect(config).toEqual({
       shape: 'mcp_servers',
       entries: [
-        { name: 'fs', target: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv'], env: { DEBUG: 'mcp:*' } }, tools: { only: ['read_text_file', 'list_directory'] } },
+        { name: 'fs', target: { command: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv'], env: { DEBUG: 'mcp:*' }, othersVariables: ['DOCS_TOKEN'] }, tools: { only: ['read_text_file', 'list_directory'] } },
         { name: 'docs', target: { url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } } },
       ],
       skipped: [{ name: 'off', why: 'switched off in the config ("enabled": false)' }],

@@ -182,7 +182,7 @@ export const INSTALL_CLIENTS: readonly InstallClient[] = [
       user: w => w.platform === 'win32' ? path.join(appData(w, 'Zed'), 'settings.json') : path.join(xdgConfig(w), 'zed', 'settings.json'),
     },
     stdio: { source: 'custom' },
-    entry: { idle: { source: 'custom' } },
+    entry: { idle: { source: 'custom' }, own: { key: 'source', value: 'extension', what: 'an extension Zed runs itself' } },
   },
   {
     name: 'opencode',

@@ -14,6 +14,8 @@ export interface EntryShape {
   commandList?: boolean
   /** Keys it writes with a value that says nothing (Goose's `bundled: null`): left out of flatmcp's entry. */
   idle?: Readonly<Record<string, unknown>>
+  /** A key and value that mark a server the client runs itself (Zed's `"source": "extension"`), and what it is: that server stays. */
+  own?: { key: string, value: unknown, what: string }
 }
 
 type Entry = Record<string, unknown>
@@ -38,6 +40,14 @@ export function toFlatmcp(shape: EntryShape | undefined, entry: unknown): unknow
       out[shape.keys?.[key] ?? key] = value
   }
   return out
+}
+
+/** Why a client's entry is a server the client runs itself, where it is one. */
+export function runByClient(shape: EntryShape | undefined, entry: unknown): string | undefined {
+  const own = shape?.own
+  if (own === undefined || !isObject(entry) || !isDeepStrictEqual(entry[own.key], own.value))
+    return undefined
+  return `is ${own.what} (${JSON.stringify(own.key)}: ${JSON.stringify(own.value)}), not a command flatmcp starts`
 }
 
 /** flatmcp's entry as the client writes it. */

@@ -15,7 +15,7 @@ import type { ParseError } from 'jsonc-parser'
 import { parse, printParseErrorCode } from 'jsonc-parser'
 import { parseDocument } from 'yaml'
 import { readServerEntry, ServersConfigError } from '../proxy/servers-config'
-import { fromFlatmcp, serversTable, toFlatmcp } from './entries'
+import { fromFlatmcp, runByClient, serversTable, toFlatmcp } from './entries'
 import { rewriteJson, twiceGiven, withFirstProperties, withoutProperties } from './json-text'
 import { rewriteToml, tomlJoin, tomlSplit, tomlTable } from './toml-text'
 import { rewriteYaml, yamlWithFirst, yamlWithout } from './yaml-text'
@@ -107,7 +107,8 @@ export function runsFlatmcp(entry: unknown): boolean {
 
 /** A client's entry as flatmcp's config holds it once moved: in flatmcp's shape, its variables resolved for its place and as flatmcp reads them; or why it cannot be. */
 function movedForm(client: InstallClient, entry: unknown, place: Place): { entry: unknown } | { why: string } {
-  return asFlatmcpReads(toFlatmcp(client.entry, entry), client, place)
+  const own = runByClient(client.entry, entry)
+  return own === undefined ? asFlatmcpReads(toFlatmcp(client.entry, entry), client, place) : { why: own }
 }
 
 /** Which of the client's servers move behind flatmcp (as flatmcp reads them), and which stay (switched off, or not a server flatmcp starts as the client would). */
@@ -133,7 +134,8 @@ function sortServers(servers: Record<string, unknown>, client: InstallClient, fi
     catch (error) {
       if (!(error instanceof ServersConfigError))
         throw error
-      kept.push({ name, why: error.reason })
+      // The key it stops at, as the proxy's own error names it: "env_vars: must be a list of variable names".
+      kept.push({ name, why: error.key === undefined ? error.reason : `${error.key}: ${error.reason}` })
     }
   }
   return { moved, kept, read }

@@ -268,7 +268,19 @@ function endOnSignals(started: StartedCommand | undefined, proxy: Promise<Proxy>
 /** Serves the proxy over HTTP, each compiled profile on a route of its own, until a signal drains and stops it. */
 async function listenHttp(proxy: Proxy, serving: ServeProxyOptions & { http: HttpServing, routes: readonly string[], log: OperatorLog, drainTimeoutMs?: number }, stop: (code: number) => (proxy?: Proxy) => void): Promise<void> {
   const { log, routes, drainTimeoutMs } = serving
-  const served = await serveProxy(proxy, serving)
+  let served: ServedProxy
+  try {
+    served = await serveProxy(proxy, serving)
+  }
+  catch (error) {
+    // A port still held (a replica draining, a proxy left running) is the operator's to free: said in one line, not a stack.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+      throw error
+    const { host, port } = serving.http
+    log(`flatmcp: --http ${port}: the port is in use by another process${host === '127.0.0.1' ? '' : ` on ${host}`} (a replica still draining?): wait for it to exit or stop it, or give another port`, 'error')
+    stop(2)(proxy)
+    return
+  }
   log(`flatmcp proxy: listening on ${served.url}${routes.length > 0 ? ` (and ${routes.map(route => `/mcp/${route}`).join(', ')}; or ${routes.map(route => `/${route}/mcp`).join(', ')})` : ''}`, 'info')
   drainOnSignals(served, drainTimeoutMs, log, () => stop(0)(proxy))
 }

@@ -6,12 +6,14 @@
 // `${NAME:-default}` (Claude Code), with the variables Codex's `env_vars` passes through and those of
 // VS Code's and Cursor's `envFile` (read as the proxy starts); in `env` and `headers` they are left for the proxy to read when it
 // connects (so a secret's value is never copied), but one that is not set, or holds a caller's token,
-// is refused now: a static error, not one each try to start the server meets again. The proxy's own credentials (its callers'
+// is refused now: a static error, not one each try to start the server meets again. A variable an entry
+// names (`env_vars`, `${NAME}`) is that entry's: the other entries' servers start without it, as in the client. The proxy's own credentials (its callers'
 // tokens, `PROXY_VARIABLES`) are refused anywhere in an entry: in a command, its arguments or its
 // folder they would be on the server's command line, which any local user reads.
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { holdsSecret, PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
 import { envFileVariables } from './env-file'
+import { keptApart, variablesNamed } from './named-variables'
 
 /** One server of the config, as flatmcp will reach it. */
 export interface ServerEntry {
@@ -31,7 +33,8 @@ export interface ServersConfig {
 
 /** A config flatmcp cannot serve: the file, the entry and the key it stops at. */
 export class ServersConfigError extends Error {
-  constructor(file: string, where: string, readonly reason: string) {
+  /** `key`: the entry's key it stops at, where it is one (`env_vars`, `args[0]`). */
+  constructor(file: string, where: string, readonly reason: string, readonly key?: string) {
     super(`${file}${where}: ${reason}`)
     this.name = 'ServersConfigError'
   }
@@ -225,7 +228,7 @@ function toolFilter(entry: Entry, fail: (key: string, message: string) => never)
 /** One entry, read: how flatmcp reaches it, or an error naming its key. */
 function readEntry(name: string, entry: Entry, at: string, env: Environment, file: string, withheld: readonly string[]): ServerEntry {
   const fail = (key: string, message: string): never => {
-    throw new ServersConfigError(file, `${at}.${key}`, message)
+    throw new ServersConfigError(file, `${at}.${key}`, message, key)
   }
   const type = entry.type ?? entry.transport
   if (type === 'sse')
@@ -265,16 +268,16 @@ export function readServerEntry(name: string, entry: unknown, shape: string, fil
  */
 export function readServersConfig(parsed: unknown, file: string, env: Environment = process.env, withheld: readonly string[] = []): ServersConfig {
   const { shape, servers } = serversOf(parsed, file)
-  const entries: ServerEntry[] = []
+  const entries: { entry: ServerEntry, named: string[] }[] = []
   const skipped: ServersConfig['skipped'] = []
   for (const [name, entry] of Object.entries(servers)) {
     const read = readServerEntry(name, entry, shape, file, env, withheld)
     if ('off' in read)
       skipped.push({ name, why: read.off })
     else
-      entries.push(read)
+      entries.push({ entry: read, named: variablesNamed(entry as Entry) })
   }
   if (entries.length === 0)
     throw new ServersConfigError(file, `.${shape}`, skipped.length > 0 ? `every server is switched off (${skipped.map(entry => entry.name).join(', ')})` : 'lists no server')
-  return { shape, entries, skipped }
+  return { shape, entries: keptApart(entries), skipped }
 }

@@ -14,6 +14,32 @@ export function telemetryConfigured(env: NodeJS.ProcessEnv = process.env): boole
   return asked(env.OTEL_EXPORTER_OTLP_ENDPOINT) || asked(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || asked(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) || asked(env.OTEL_TRACES_EXPORTER) || asked(env.OTEL_METRICS_EXPORTER)
 }
 
+/** A signal's exporters as the SDK reads them (`otlp` where unset); none where the list holds `none`. */
+function exportersOf(value: string | undefined): string[] {
+  const named = (value ?? '').split(',').map(name => name.trim()).filter(Boolean)
+  return named.includes('none') ? [] : named.length > 0 ? named : ['otlp']
+}
+
+/**
+ * Where the SDK sends what the proxy records, as its start-up line says it: an OTLP endpoint's origin
+ * only (its path or query may carry what a log should not), Prometheus' host, port and path, and
+ * what it records, by the signals that are on.
+ */
+export function telemetryDestinations(env: NodeJS.ProcessEnv): { where: string, what: string } {
+  const otlp = (signal: 'TRACES' | 'METRICS'): string => {
+    const endpoint = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`] || env.OTEL_EXPORTER_OTLP_ENDPOINT
+    return endpoint ? URL.parse(endpoint)?.origin ?? 'an OTLP endpoint' : 'OTLP at the SDK\'s default endpoint'
+  }
+  const traces = exportersOf(env.OTEL_TRACES_EXPORTER)
+  const metrics = exportersOf(env.OTEL_METRICS_EXPORTER)
+  const where = new Set([
+    ...traces.map(name => name === 'otlp' ? otlp('TRACES') : `traces to ${name}`),
+    ...metrics.map(name => name === 'otlp' ? otlp('METRICS') : name === 'prometheus' ? `metrics on ${env.OTEL_EXPORTER_PROMETHEUS_HOST ?? ''}:${env.OTEL_EXPORTER_PROMETHEUS_PORT || 9464}/metrics` : `metrics to ${name}`),
+  ])
+  const what = [...(traces.length > 0 ? ['a span per tool call'] : []), ...(metrics.length > 0 ? ['metrics of calls, errors, durations and repairs'] : [])]
+  return { where: where.size > 0 ? [...where].join(', ') : 'no exporter', what: what.length > 0 ? what.join(', ') : 'nothing exported' }
+}
+
 type Resources = typeof SdkNode['resources']
 type Detector = Resources['hostDetector']
 
@@ -73,9 +99,8 @@ export async function startTelemetry(log: (line: string) => void, env: NodeJS.Pr
     const sdk = withPrometheusHost(host, () => new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [], resourceDetectors: resourceDetectors(resources, env) }))
     sdk.start()
     const api = await import('@opentelemetry/api') as unknown as OtelApi
-    const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
-    // The endpoint's origin only: its path or query may carry what a log should not.
-    log(`flatmcp proxy: OpenTelemetry on (${endpoint ? URL.parse(endpoint)?.origin ?? 'an OTLP endpoint' : env.OTEL_TRACES_EXPORTER ?? 'the SDK\'s defaults'}): a span per tool call, metrics of calls, errors, durations and repairs`)
+    const { where, what } = telemetryDestinations(env)
+    log(`flatmcp proxy: OpenTelemetry on (${where}): ${what}`)
     return { api, shutdown: () => sdk.shutdown() }
   }
   catch (error) {

@@ -57,13 +57,14 @@ export function refuseWithheld(values: Readonly<Record<string, string>>, withhel
 /**
  * The environment a stdio upstream runs with: the proxy's own, every variable but those it keeps
  * for itself (`PROXY_VARIABLES`, and any whose value is or holds one of `withheld`, the credentials
- * it was given: `AUTH="Bearer <token>"` too), with `added` over it (one that holds a withheld value is refused).
+ * it was given: `AUTH="Bearer <token>"` too) and those named in `others` (another server's, by name),
+ * with `added` over it (one that holds a withheld value is refused).
  */
-export function upstreamEnvironment(added: Readonly<Record<string, string>> = {}, env: Environment = processEnvironment(), withheld: readonly string[] = []): Record<string, string> {
+export function upstreamEnvironment(added: Readonly<Record<string, string>> = {}, env: Environment = processEnvironment(), withheld: readonly string[] = [], others: readonly string[] = []): Record<string, string> {
   refuseWithheld(added, withheld, name => `the upstream's variable ${JSON.stringify(name)}`)
   const whole: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !withheld.some(secret => holdsSecret(value, secret)))
+    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !others.includes(name) && !withheld.some(secret => holdsSecret(value, secret)))
       whole[name] = value
   }
   return { ...whole, ...added }

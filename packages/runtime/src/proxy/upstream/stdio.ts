@@ -83,7 +83,7 @@ export function startCommand(target: CommandTarget): StartedCommand {
   // A shell on Windows resolves `npx` to `npx.cmd`, as a client that starts the server does. Elsewhere
   // the command leads a process group of its own, so what it starts (npx's server) ends with it.
   const windows = process.platform === 'win32'
-  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld), stdio: ['pipe', 'pipe', 'pipe'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
+  const child = spawn(command, args, { env: upstreamEnvironment(added, undefined, target.withheld, target.othersVariables), stdio: ['pipe', 'pipe', 'pipe'], shell: windows, windowsHide: true, detached: !windows, ...(target.cwd === undefined ? {} : { cwd: target.cwd }) })
   endsWithProcess(child)
   readLines(child.stderr!, target.stderr ?? passedOn())
   const spawned = new Promise<void>((resolve, reject) => {

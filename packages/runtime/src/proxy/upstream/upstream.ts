@@ -80,6 +80,11 @@ export type UpstreamTarget =
      * environment that holds one is not passed on, and an added one that does is refused.
      */
     withheld?: readonly string[]
+    /**
+     * Variables of the proxy's environment that belong to other servers (those another entry of a
+     * client's config names, as its client passes them to that server only): not passed on.
+     */
+    othersVariables?: readonly string[]
     /** Where the command's stderr goes, line by line. Default: the proxy's own stderr, as it comes. */
     stderr?: (line: string) => void
   }
