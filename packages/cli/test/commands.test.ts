@@ -37,7 +37,7 @@ describe('each command\'s help', () => {
   })
 
   it('names every option proxy and snapshot take, and only those', async () => {
-    const own = { proxy: ['out'], snapshot: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', 'auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host'] }
+    const own = { proxy: ['out'], snapshot: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', 'auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host', 'drain-timeout', 'limits-store', 'limits-store-down'] }
     for (const name of ['proxy', 'snapshot'] as const) {
       const said = flagsOf(COMMANDS[name]!)
       const taken = Object.keys(UPSTREAM_OPTIONS).filter(flag => !own[name].includes(flag)).map(flag => `--${flag}`)
