@@ -126,8 +126,11 @@ async function connectOver(transport: UpstreamTransport, options: ConnectOptions
   return {
     client: upstreamClient({ current: () => client, again, transport, handlers, questionsTaken: handler => requestHandler.open(handler), asked, modern: () => life.era !== undefined }),
     where,
+    // Heard however late it is asked for: an upstream may end before the proxy's start is through.
     onEnd: (handler) => {
       life.ended = handler
+      if (life.endedWith)
+        queueMicrotask(() => handler(life.endedWith!.why))
     },
     close: async () => {
       life.closing = true
@@ -140,6 +143,8 @@ async function connectOver(transport: UpstreamTransport, options: ConnectOptions
 interface Life {
   closing: boolean
   ended?: (why?: string) => void
+  /** That it ended on its own, and why: told to a handler that comes after. */
+  endedWith?: { why?: string }
   /** The client of the connection made last. */
   current?: Client
   /** The era a server that refused the 2025 handshake was connected in: every connection after takes it. */
@@ -155,8 +160,10 @@ async function handshake(transport: UpstreamTransport, capabilities: OfferedCapa
     const carried = transport.open() as { onmessage?: ((message: never, extra?: never) => void) | undefined }
     const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: era } })
     client.onclose = () => {
-      if (!life.closing && transport.endsOnClose && client === life.current)
-        life.ended?.((carried as { why?: string }).why)
+      if (!life.closing && transport.endsOnClose && client === life.current) {
+        life.endedWith = { why: (carried as { why?: string }).why }
+        life.ended?.(life.endedWith.why)
+      }
     }
     life.current = client
     await client.connect(carried as never)
