@@ -7,7 +7,7 @@
 // stdio where python3 is at hand) and the generator-shaped schemas of test/support.
 import type { JsonSchemaObject, PresetName, ProfileName } from '@flatmcp/core'
 import { join } from 'node:path'
-import { compileTool, detectPreset, isJsonSchemaDocument, toOriginalSchema } from '@flatmcp/core'
+import { compileTool, detectPreset, isJsonSchemaDocument, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import { createRandom, sampleValue } from '../packages/unplugin/src/core/check/sample'
 import { CLIENT_VALIDATORS } from '../packages/unplugin/src/core/check/validators'
 import { definitionTokens, loadTokenizer } from '../packages/unplugin/src/core/compile/tokens'
@@ -19,7 +19,8 @@ import { compilerBefore, variations } from './precision.bench'
 
 /** The last commit before the JSON Schema front end and the presets. */
 export const BEFORE_GENERATORS = 'ad37372'
-export const GENERATOR_PROFILES: ProfileName[] = ['portable', 'openai-strict', 'anthropic-strict', 'gemini']
+/** What a build ships and the proxy serves: `minimal` is a base profile an author builds on, no client is sent it. */
+export const GENERATOR_PROFILES: ProfileName[] = PROFILE_NAMES.filter(name => name !== 'minimal')
 const VALUES = 40
 
 interface CorpusTool { set: string, name: string, description?: string, schema: JsonSchemaObject, preset: PresetName }

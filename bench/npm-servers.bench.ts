@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { PROFILE_NAMES, TARGET_NAMES } from '@flatmcp/core/names'
 import { compileUpstreamList, readUpstreamList } from '@flatmcp/runtime/proxy'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
@@ -21,7 +22,8 @@ import { median } from './measure'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
-export const SERVER_PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
+/** The profiles the proxy serves (`minimal`, a base profile, has no route). */
+export const SERVER_PROFILES = PROFILE_NAMES.filter(name => name !== 'minimal')
 const STRICT_PROFILES = ['openai-strict', 'anthropic-strict'] as const
 /** Start-ups timed per server and way. */
 const RUNS = 3
@@ -137,7 +139,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
       const compiles: number[] = []
       for (let run = 0; run < RUNS; run++) {
         const started = performance.now()
-        await compileUpstreamList(entries, { profiles: ['openai-strict', 'anthropic-strict', 'gemini'] })
+        await compileUpstreamList(entries, { profiles: [...TARGET_NAMES] })
         compiles.push(performance.now() - started)
       }
       const compileMs = median(compiles)

@@ -2,7 +2,7 @@
 // map + coercion + zod parse relative to zod parse alone on clean model-shaped arguments, and its
 // tools/list answer relative to writing a pre-serialized one.
 import type { ProfileName } from '@flatmcp/core'
-import { compileTool } from '@flatmcp/core'
+import { compileTool, PROFILE_NAMES } from '@flatmcp/core'
 import { attachCompiled, toPrecomputed } from '@flatmcp/runtime'
 import { inverseArgs } from '@flatmcp/runtime/coerce'
 import { framePreserialized } from '@flatmcp/runtime/sdk'
@@ -10,7 +10,8 @@ import { createToolService } from '../packages/runtime/src/service/tool-service'
 import { toolAt } from './catalog'
 import { interleaved, measure } from './measure'
 
-export const PROFILES: ProfileName[] = ['portable', 'openai-strict', 'anthropic-strict', 'gemini']
+/** What a build ships and the proxy serves: `minimal` is a base profile an author builds on, no client is sent it. */
+export const PROFILES: ProfileName[] = PROFILE_NAMES.filter(name => name !== 'minimal')
 const TOOLS = 100
 
 export interface ProfileResult {

@@ -5,7 +5,7 @@
 // valid arguments zod rejects, the share the advertised schema still rejects under ajv + ajv-formats,
 // and the original JSON Schema's), and the portable tokens of the compiler before the cuts.
 import type { CompiledTool, ProfileName, ToolDefinition } from '@flatmcp/core'
-import { compileTool, toOriginalSchema } from '@flatmcp/core'
+import { compileTool, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import { getChat, sendBatch, sendMessage, updateChat } from '../examples/chat-server/src/chat.tools'
 import { definitionTokens, loadTokenizer, toolTokens } from '../packages/unplugin/src/core/compile/tokens'
 import { median } from './measure'
@@ -14,7 +14,8 @@ import { REAL_TOOLS } from './real-tools'
 
 /** The commit before the token cuts (`propertyNames`, shorter JSON-text hints). */
 export const BEFORE_CUTS = 'd1ccdcb'
-export const TOKEN_PROFILES: ProfileName[] = ['portable', 'openai-strict', 'anthropic-strict', 'gemini']
+/** What a build ships and the proxy serves: `minimal` is a base profile an author builds on, no client is sent it. */
+export const TOKEN_PROFILES: ProfileName[] = PROFILE_NAMES.filter(name => name !== 'minimal')
 
 export interface TokensRow {
   set: 'example' | 'written' | 'real'

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
-import { withoutSharedDefinitions } from '@flatmcp/core'
+import { PROFILE_NAMES, withoutSharedDefinitions } from '@flatmcp/core'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { toStrictJsonSchema } from 'openai/lib/transform'
@@ -23,7 +23,8 @@ import { installNpmServers, NPM_SERVERS } from './support/npm-servers'
 import { toolSearch } from '../packages/runtime/src/service/tool-search'
 import { CLI, httpClient, runCli, startListening } from './support/proxy'
 
-const PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
+// The profiles the proxy serves (`minimal`, a base profile, has no route).
+const PROFILES = PROFILE_NAMES.filter(name => name !== 'minimal')
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-npm-servers-'))
 let bin = ''
 afterAll(() => process.env.KEEP_SCRATCH ? undefined : rmSync(scratch, { recursive: true, force: true }))

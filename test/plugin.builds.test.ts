@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { compileTool } from '@flatmcp/core'
+import { compileTool, TARGET_NAMES } from '@flatmcp/core'
 import { toPrecomputed } from '@flatmcp/runtime'
 import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -39,7 +39,7 @@ describe('artifacts', () => {
 
   it('hold each tool exactly as the compiler makes it, and what the runtime needs', () => {
     const artifact = JSON.parse(artifactOf('vite'))
-    const profiles = ['openai-strict', 'anthropic-strict', 'gemini'] as const
+    const profiles = TARGET_NAMES
     const tools = Object.values(chat).map(tool => toPrecomputed(compileTool(tool), profiles.map(profile => compileTool(tool, { profile }))))
     expect(artifact.tools).toEqual(tools.map(t => t.tool).sort((a, b) => a.name.localeCompare(b.name)))
     for (const tool of tools)

@@ -5,7 +5,7 @@
 // an invalid call, and resources and prompts passed through unchanged.
 import type { ProfileName } from '@flatmcp/core'
 import type { Connected } from './support/client'
-import { compileTool, modelAnswer } from '@flatmcp/core'
+import { compileTool, modelAnswer, PROFILE_NAMES, TARGET_NAMES } from '@flatmcp/core'
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -44,7 +44,8 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp p
     const [command, ...args] = upstream()
     direct = await connectStdioV2(command!, args, PYTHON_DIR)
     listed = (await direct.client.listTools()).tools as unknown as Listed[]
-    for (const profile of ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const)
+    // each profile the proxy serves (`minimal` has no route)
+    for (const profile of PROFILE_NAMES.filter(name => name !== 'minimal'))
       proxies.set(profile, await connectStdioV2(process.execPath, [CLI, 'proxy', '--profile', profile, '--', ...upstream()], PYTHON_DIR))
   }, SLOW)
 
@@ -82,7 +83,7 @@ describe.skipIf('skipped' in stack).each(['mcp', 'fastmcp'] as const)('flatmcp p
     expect((await call(proxy('portable'), 'notify', { targets: '[{"type":"email","address":"x@y.z","cc":["a"]}]', message: 'm' })).content).toEqual(nested.content)
   })
 
-  it.each(['openai-strict', 'anthropic-strict', 'gemini'] as const)('%s: the model\'s form of each call is mapped back to the output a direct call gives', async (profile) => {
+  it.each(TARGET_NAMES)('%s: the model\'s form of each call is mapped back to the output a direct call gives', async (profile) => {
     const advertised = (await proxy(profile).client.listTools()).tools as unknown as Listed[]
     const served = budgetedForms(listed, { profile, preset: 'pydantic' })
     for (const [name, args] of CALLS) {

@@ -4,14 +4,13 @@
 // repaired (JSON text, a stringified number, each profile's model answer), HTTP downstream in both
 // eras, snapshots (serving, drift, --frozen, the probe), and what must not stop it (hostile schemas,
 // garbage answers, concurrent calls, a 4 MiB body).
-import type { ProfileName } from '@flatmcp/core'
 import type { Connected } from './support/client'
 import type { Listening } from './support/proxy'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { compileTool, modelAnswer } from '@flatmcp/core'
+import { compileTool, modelAnswer, TARGET_NAMES } from '@flatmcp/core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { budgetedForms } from './support/budgeted-forms'
@@ -260,7 +259,7 @@ describe('flatmcp proxy --http in front of the SDK 2.x server over Streamable HT
     const [a, b] = await Promise.all([legacy.listTools(), modern.listTools()])
     expect(a.tools).toEqual(b.tools)
     expect(a.tools.find(tool => tool.name === 'send')!.inputSchema).toEqual(compileTool({ name: 'send', input: listed.find(tool => tool.name === 'send')!.inputSchema }).inputSchema)
-    for (const profile of ['openai-strict', 'anthropic-strict', 'gemini'] as ProfileName[]) {
+    for (const profile of TARGET_NAMES) {
       // Each era at each of the profile's two routes.
       for (const [era, route] of [['legacy', `/mcp/${profile}`], ['modern', `/${profile}/mcp`]] as const) {
         const client = await connect(route, era)
@@ -472,7 +471,7 @@ describe('flatmcp snapshot, proxy --artifact and probe', () => {
   it('writes the upstream\'s list compiled in every profile, with each definition it came from, and the proxy serves it without compiling', async () => {
     const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { upstream: unknown, options: { profiles: string[], preset: string }, tools: Listed[], runtime: Record<string, { upstream: { digest: string, tool: Listed } }> }
     expect(snapshot.upstream).toEqual({ name: 'upstream-v2', version: '1.0.0' })
-    expect(snapshot.options).toMatchObject({ profiles: ['openai-strict', 'anthropic-strict', 'gemini'], preset: 'json-schema' })
+    expect(snapshot.options).toMatchObject({ profiles: [...TARGET_NAMES], preset: 'json-schema' })
     expect(snapshot.runtime.send!.upstream.digest).toMatch(/^sha256:[0-9a-f]{64}$/)
     expect(JSON.stringify(snapshot.runtime.send!.upstream.tool.inputSchema)).toContain('oneOf')
     const [fromSnapshot, compiled] = await Promise.all([

@@ -3,7 +3,6 @@
 // real HTTP upstreams, the SDK 2.x server (stateless) and FastMCP (sessions, which pass through the
 // stateless handler). Real SDK 2.x clients in both eras: the snapshot's flat list per profile route,
 // calls repaired and read back, the upstream's own answers, resources, and a body over the bound refused.
-import type { ProfileName } from '@flatmcp/core'
 import type { Client } from '@modelcontextprotocol/client'
 import type { Listening } from './support/proxy'
 import { spawn } from 'node:child_process'
@@ -11,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { modelAnswer } from '@flatmcp/core'
+import { modelAnswer, TARGET_NAMES } from '@flatmcp/core'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
@@ -107,7 +106,7 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
       expect((await call(client, 'send', { kind: 'album', urls: '["a","b"]' })).content).toEqual((await call(direct, 'send', { kind: 'album', urls: ['a', 'b'] })).content)
       expect((await call(client, 'page', { query: 'q', limit: '9' })).content).toEqual((await call(direct, 'page', { query: 'q', limit: 9 })).content)
     }
-    for (const profile of ['openai-strict', 'anthropic-strict', 'gemini'] as ProfileName[]) {
+    for (const profile of TARGET_NAMES) {
       const client = await connect(`${worker.url}/${profile}`, 'modern')
       const advertised = (await client.listTools()).tools as unknown as Listed[]
       for (const [name, args] of [['send', { kind: 'message', text: 'hi' }], ['send', { kind: 'album', urls: ['a', 'b'] }], ['page', { query: 'q' }]] as const) {

@@ -17,8 +17,9 @@ import { fallbacksOf } from '../packages/runtime/src/proxy/compile/fallbacks'
 import { RUNS, SEED } from './support/schema-arbitrary'
 import { rejectedBy } from './support/validators'
 
-// The built-in profiles, and one a user composes (no rules of its own over portable).
-const PROFILES = ['minimal', 'openai-strict', 'anthropic-strict', 'gemini', { name: 'composed', rules: [] }] as const
+// The built-in profiles, and one a user composes (no rules of its own over portable). `portable` is
+// the base form every compile writes, so it is not asked for.
+const PROFILES = [...compiler.PROFILE_NAMES.filter(name => name !== 'portable'), { name: 'composed', rules: [] }]
 const ajv = new Ajv2020({ strict: false })
 
 /**

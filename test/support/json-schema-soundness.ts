@@ -5,12 +5,13 @@
 // profile, gemini), as that form, which must map back to the datum itself.
 import type { CompiledTool, PresetName } from '@flatmcp/core'
 import { isDeepStrictEqual } from 'node:util'
-import { compileTool, modelAnswer } from '@flatmcp/core'
+import { compileTool, modelAnswer, PROFILE_NAMES } from '@flatmcp/core'
 import { createRandom, sampleValue } from '../../packages/unplugin/src/core/check/sample'
 import { inverse, omitsInheritedKey } from './round-trip'
 import { rejectedBy } from './validators'
 
-export const PROFILES = ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const
+/** The profiles that promise a flat schema: `minimal` leaves all but unions as they came. */
+export const PROFILES = PROFILE_NAMES.filter(name => name !== 'minimal')
 
 /** A schema as tool `t`'s one key `v`, its local references moved with it; undefined for what needs a document elsewhere or an anchor. */
 export function asTool(schema: unknown, draft7: boolean): Record<string, unknown> | undefined {

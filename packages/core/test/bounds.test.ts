@@ -2,7 +2,7 @@
 // keys that look like percent-encoding, and malformed keywords all finish with a bounded result
 // and, where something was cut or dropped, a diagnostic.
 import type { JsonSchema } from '@flatmcp/core'
-import { compileTool, flattenSchema, planCoercion } from '@flatmcp/core'
+import { compileTool, FLATTEN_PROFILE_NAMES, flattenSchema, planCoercion } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -86,7 +86,7 @@ describe('deep unions', () => {
       let schema: JsonSchema = { type: 'string' }
       for (let i = 0; i < 10_000; i++)
         schema = { [keyword]: [schema, { type: 'number' }] }
-      for (const profile of ['portable', 'minimal'] as const) {
+      for (const profile of FLATTEN_PROFILE_NAMES) {
         const result = flattenSchema({ type: 'object', properties: { a: schema } }, { profile })
         expect(result.diagnostics.map(d => d.code)).toContain('depth-limit')
         expect(accepts(result.schema, { a: 'the string at the bottom' })).toBe(true)
@@ -121,7 +121,7 @@ describe('malformed keywords', () => {
   it('every output either validates as JSON Schema or carries a diagnostic', () => {
     fc.assert(fc.property(fc.constantFrom(...keywords), badValue, fc.constantFrom('root', 'nested'), (keyword, value, where) => {
       const schema: JsonSchema = where === 'root' ? { type: 'object', properties: {}, [keyword]: value } : { type: 'object', properties: { a: { type: 'string', [keyword]: value } } }
-      for (const profile of ['portable', 'minimal'] as const) {
+      for (const profile of FLATTEN_PROFILE_NAMES) {
         const result = flattenSchema(schema, { profile })
         // Either dialect will do: a draft-07 input (array `items`) stays draft-07 where it is kept.
         const valid = [lax, laxDraft7].some((validator) => {

@@ -4,7 +4,7 @@
 // and the inverse map gives back what the original parses to the same output. Deterministic, and off
 // with `examples: false`.
 import type { CompiledTool } from '@flatmcp/core'
-import { compileTool, modelAnswer, outputDifference } from '@flatmcp/core'
+import { compileTool, modelAnswer, outputDifference, TARGET_NAMES } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -13,7 +13,7 @@ import { RUNS, SEED, toolSpec, toZod } from '../../../test/support/schema-arbitr
 import { rejectedBy } from '../../../test/support/validators'
 import { SLOW } from '../../../test/support/timeouts'
 
-const PROFILES = ['openai-strict', 'anthropic-strict', 'gemini'] as const
+const PROFILES = TARGET_NAMES
 
 /** The examples a target profile's input description carries, one JSON text a line after "Examples:". */
 function describedExamples(tool: CompiledTool): unknown[] {

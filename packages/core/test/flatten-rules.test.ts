@@ -1,4 +1,4 @@
-import { CompileError, compileTool, flattenSchema, modelAnswer, planCoercion, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { CompileError, compileTool, FLATTEN_PROFILE_NAMES, flattenSchema, modelAnswer, planCoercion, PROFILE_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -623,7 +623,7 @@ describe('bad input', () => {
     const keywords = ['type', 'anyOf', 'oneOf', 'allOf', 'properties', 'items', 'required', 'enum', '$ref', 'additionalProperties', 'prefixItems', 'not', 'const', 'minimum', 'format', 'description']
     const inherited = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']
     fc.assert(fc.property(fc.object({ key: fc.constantFrom(...keywords, ...inherited), maxDepth: 4 }), (value) => {
-      for (const profile of ['portable', 'minimal'] as const)
+      for (const profile of FLATTEN_PROFILE_NAMES)
         expect(() => flattenSchema(value as never, { profile })).not.toThrow()
       expect(() => planCoercion(value as never)).not.toThrow()
     }), { numRuns: 1000 })
@@ -631,7 +631,8 @@ describe('bad input', () => {
 
   it('a $ref to a network URI is never fetched (MCP 2026-07-28 forbids a server to): it reads as any value, said, in every profile', () => {
     const schema = { type: 'object', properties: { far: { $ref: 'https://example.com/schema.json' }, n: { type: 'integer' } }, required: ['far'] } as const
-    for (const profile of ['portable', 'openai-strict', 'anthropic-strict', 'gemini'] as const) {
+    // `minimal` keeps `$ref`s as they came, this one too.
+    for (const profile of PROFILE_NAMES.filter(name => name !== 'minimal')) {
       const tool = compileTool({ name: 't', input: schema }, { profile, preset: 'json-schema' })
       expect(tool.diagnostics.map(d => d.code), profile).toContain('ref-unresolved')
       expect(JSON.stringify(tool.inputSchema), profile).not.toContain('example.com')
@@ -641,7 +642,7 @@ describe('bad input', () => {
 
   it('a `required` entry that is no string is left alone, even one that converts to no key (found by the property above)', () => {
     const value = JSON.parse('{"$ref":"","properties":{},"required":[{"toString":null}]}')
-    for (const profile of ['portable', 'minimal'] as const)
+    for (const profile of FLATTEN_PROFILE_NAMES)
       expect(flattenSchema(value, { profile }).schema).toBeDefined()
   })
 

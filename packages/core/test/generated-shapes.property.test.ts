@@ -4,8 +4,8 @@
 // read as plain JSON Schema so the validators are the parser. What each validator accepts under
 // the original it accepts under the flat schema; a target profile's form of a value every
 // validator accepts passes its schema and maps back to the same value.
-import type { JsonSchemaObject, ProfileName } from '@flatmcp/core'
-import { compileTool, modelAnswer, outputDifference, toOriginalSchema } from '@flatmcp/core'
+import type { JsonSchemaObject } from '@flatmcp/core'
+import { compileTool, modelAnswer, outputDifference, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createRandom, sampleValue } from '../../unplugin/src/core/check/sample'
@@ -15,7 +15,7 @@ import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary
 import { CLIENT_VALIDATORS, rejectedBy, validatorsOf } from '../../../test/support/validators'
 
 const TIMEOUT = Math.max(300_000, RUNS * 300)
-const PROFILES: ProfileName[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
+const PROFILES = PROFILE_NAMES
 
 describe('generator-shaped schemas (property)', () => {
   it(`keep the invariant over ${Math.ceil(RUNS / 4)} schemas in every profile, validators as the parser`, () => {

@@ -3,8 +3,8 @@
 // from their fingerprints, with each generator habit that broke clients read right. The corpus of
 // generator-shaped schemas is judged by property: sampled values the original takes pass the flat
 // schema of every profile, or round-trip through the runtime's inverse to the same value.
-import type { JsonSchemaObject, ProfileName } from '@flatmcp/core'
-import { compileTool, detectPreset, ecmascriptPattern, flattenSchema, JSON_SCHEMA_VENDOR, modelAnswer, outputDifference, PRESET_NAMES, presetReason, PRESETS, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import type { JsonSchemaObject } from '@flatmcp/core'
+import { compileTool, detectPreset, ecmascriptPattern, flattenSchema, JSON_SCHEMA_VENDOR, modelAnswer, outputDifference, PRESET_NAMES, presetReason, PRESETS, PROFILE_NAMES, profileViolations, toOriginalSchema } from '@flatmcp/core'
 import { coerceArgs, inverseArgs } from '@flatmcp/runtime/coerce'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -91,7 +91,7 @@ describe('generator output read right', () => {
   })
 
   it('an OpenAPI discriminator is the union\'s tag, then gone: no mapping left dangling into removed $defs', () => {
-    for (const profile of ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini'] as ProfileName[]) {
+    for (const profile of PROFILE_NAMES) {
       const compiled = compileTool({ name: 'draw', input: pydanticDraw() }, { profile })
       expect(JSON.stringify(compiled.inputSchema), profile).not.toContain('discriminator')
     }
@@ -147,7 +147,7 @@ describe('generator output read right', () => {
 })
 
 describe('smaller, never larger without saying why', () => {
-  const PROFILES: ProfileName[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
+  const PROFILES = PROFILE_NAMES
   const corpus = [{ name: 'draw', schema: pydanticDraw() }, ...GENERATED_SCHEMAS]
 
   it.each(corpus)('$name: a profile larger than the original says why; pydantic\'s portable is smaller', ({ name, schema }) => {
@@ -244,7 +244,7 @@ describe('patterns in the parser\'s regex dialect', () => {
 })
 
 describe('the generated corpus, by property: the original\'s values pass the flat schema or round-trip to the same value', () => {
-  const PROFILES: ProfileName[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
+  const PROFILES = PROFILE_NAMES
 
   it.each(GENERATED_SCHEMAS)('$name under every profile', ({ name, schema }) => {
     // A validator on the original stands in for the parser (Go's SDK validates so; serde and .NET take at least as much).

@@ -1,7 +1,7 @@
 // `x-mcp-header` (SEP-2243): a header property stays primitive and reachable through `properties`
 // alone in what ships, or the build says so and drops the annotation (a client drops a tool that
 // breaks the rule); the probe's profile check finds a misplaced one.
-import { compileTool, profileViolations } from '@flatmcp/core'
+import { compileTool, FLATTEN_PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 
@@ -13,7 +13,7 @@ describe('x-mcp-header', () => {
       z.object({ kind: z.literal('a'), region: z.string().meta(header('Region')), n: z.number() }),
       z.object({ kind: z.literal('b'), region: z.string().meta(header('Region')) }),
     ])
-    for (const profile of ['portable', 'minimal'] as const) {
+    for (const profile of FLATTEN_PROFILE_NAMES) {
       const tool = compileTool({ name: 'h', input }, { profile })
       expect(tool.inputSchema.properties).toMatchObject({ region: { 'type': 'string', 'x-mcp-header': 'Region' } })
       expect(tool.diagnostics.filter(d => d.code === 'header-lost')).toEqual([])

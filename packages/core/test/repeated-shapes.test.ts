@@ -46,7 +46,8 @@ describe('a shape used by $ref in many places', () => {
   const compiled = Object.fromEntries(PROFILE_NAMES.map(profile => [profile, compileTool({ name: 'create-folder', input: graphInput }, { profile })]))
 
   // anthropic-strict falls back here: its per-request limits are counted as the definitions expand.
-  it.each(['portable', 'anthropic-strict', 'gemini'])('is no larger in %s than the original', (profile) => {
+  // openai-strict costs more (the next test); minimal keeps the `$ref`s as written.
+  it.each(PROFILE_NAMES.filter(name => name !== 'openai-strict' && name !== 'minimal'))('is no larger in %s than the original', (profile) => {
     expect(JSON.stringify(compiled[profile]!.inputSchema).length).toBeLessThanOrEqual(size)
   })
 

@@ -3,7 +3,7 @@
 // where the profile encodes, closed objects without their stripped keys) is accepted by the
 // profile's schema (ajv), and the inverse map (the runtime's decode and coercion) gives back a value
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
-import { clientRuleViolations, compileTool, modelAnswer, outputDifference, profileViolations, toOriginalSchema } from '@flatmcp/core'
+import { clientRuleViolations, compileTool, modelAnswer, outputDifference, profileViolations, TARGET_NAMES, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
@@ -18,7 +18,7 @@ const isObject = (value: Json): value is Record<string, Json> => typeof value ==
 const TIMEOUT = Math.max(400_000, RUNS * 400)
 // Three profiles each run half of FLATMCP_PROPERTY_RUNS: the default suite stays within its time.
 const PROFILE_RUNS = Math.ceil(RUNS / 2)
-const PROFILES = ['openai-strict', 'anthropic-strict', 'gemini'] as const
+const PROFILES = TARGET_NAMES
 
 describe.each(PROFILES)('%s round trip (property)', (profile) => {
   it(`holds for ${PROFILE_RUNS} generated schemas and their valid values`, () => {

@@ -3,7 +3,7 @@
 // of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
 // `openai-strict` inverse against `@openai/agents`' own null stripping.
 import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
-import { clientRuleViolations, compileTool, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, targetRules, withoutSharedDefinitions } from '@flatmcp/core'
+import { clientRuleViolations, compileTool, FLATTEN_PROFILE_NAMES, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, TARGET_NAMES, targetRules, withoutSharedDefinitions } from '@flatmcp/core'
 import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
@@ -352,7 +352,7 @@ describe('keys named like Object.prototype members', () => {
 
   it('an optional key every object inherits takes any value: validators read the inherited member when it is not sent', () => {
     const input = z.object({ constructor: z.string().optional(), toString: z.number().optional(), q: z.string() })
-    for (const profile of ['portable', 'minimal'] as const) {
+    for (const profile of FLATTEN_PROFILE_NAMES) {
       const tool = compileTool({ name: 'inherited', input }, { profile })
       expect(rejectedBy(tool.inputSchema, { q: 'x' }), profile).toEqual([])
       expect(rejectedBy(tool.inputSchema, { q: 'x', constructor: 'c', toString: 1 }), profile).toEqual([])
@@ -376,7 +376,7 @@ describe('keys named like Object.prototype members', () => {
     }
   })
 
-  it.each(['openai-strict', 'anthropic-strict', 'gemini'] as const)('%s: a `constructor` key sent as JSON text reaches the tool parsed', (profile) => {
+  it.each(TARGET_NAMES)('%s: a `constructor` key sent as JSON text reaches the tool parsed', (profile) => {
     const input = z.object({ constructor: z.unknown(), toString: z.string().optional() })
     const tool = compileTool({ name: 'proto', input }, { profile })
     expect(tool.decode?.properties).toHaveProperty('constructor', { parse: 'json' })

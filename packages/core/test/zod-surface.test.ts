@@ -2,8 +2,7 @@
 // every validator clients run, at depth 0 and as a collided key, in both flattening profiles. The
 // list of cases is driven by zod's own exports: one that has no case (or no reason to have none)
 // fails the first test, so a zod upgrade that adds a check cannot slip by.
-import type { ProfileName } from '@flatmcp/core'
-import { compileTool } from '@flatmcp/core'
+import { compileTool, FLATTEN_PROFILE_NAMES } from '@flatmcp/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { CLIENT_VALIDATORS, rejectedBy } from '../../../test/support/validators'
@@ -213,7 +212,7 @@ describe('zod\'s whole surface under every client validator', () => {
     expect([...new Set(missing)]).toEqual([])
   })
 
-  for (const profile of ['portable', 'minimal'] as ProfileName[]) {
+  for (const profile of FLATTEN_PROFILE_NAMES) {
     for (const c of ALL_CASES) {
       it(`${c.covers[0]} (${profile}): ${c.values.length} edge values`, () => {
         for (const { where, input, args } of placements(c.schema())) {

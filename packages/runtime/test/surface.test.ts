@@ -4,7 +4,7 @@
 import type { ToolDefinition } from '@flatmcp/runtime'
 import type { McpTool } from '../src/artifact/format'
 import type { SurfaceChoice } from '../src/service/options'
-import { PROFILE_NAMES, profileViolations, withoutSharedDefinitions } from '@flatmcp/core'
+import { PROFILE_NAMES, profileViolations, TARGET_NAMES, withoutSharedDefinitions } from '@flatmcp/core'
 import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
@@ -289,7 +289,7 @@ describe('views', () => {
 describe('a describe_tools answer holds no $ref nor $defs (Gemini 3.x refuses them in a tool\'s answer)', () => {
   const address = z.object({ street: z.string().describe('Street and number.'), city: z.string().describe('The city.'), country: z.string().describe('ISO 3166 code.') })
   const ship = defineTool({ name: 'ship_parcel', description: 'Ships a parcel.', input: z.object({ from: address, to: address, returns: address.optional() }), handler: () => 'shipped' })
-  it.each(['openai-strict', 'anthropic-strict', 'gemini', 'portable'])('in %s: each shared shape written out where it is used; the hash is the listed tool\'s', async (profile) => {
+  it.each([...TARGET_NAMES, 'portable'])('in %s: each shared shape written out where it is used; the hash is the listed tool\'s', async (profile) => {
     const server = createMcpServerV2([ship], { name: 'refs', version: '1.0.0' }, { surface: 'search', profile: () => profile })
     const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
     await server.connect(serverSide)
