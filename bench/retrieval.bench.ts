@@ -11,9 +11,9 @@ import path from 'node:path'
 import { installNpmServers, NPM_SERVERS } from '../test/support/npm-servers'
 import { firstList } from './npm-servers.bench'
 import { fittedName } from '../packages/runtime/src/proxy/upstream/many/served-names'
-import { chooseSurface } from '../packages/runtime/src/service/auto-surface'
-import { readMeaningTable } from '../packages/runtime/src/service/meaning-table'
-import { toolSearch } from '../packages/runtime/src/service/tool-search'
+import { chooseSurface } from '../packages/runtime/src/search/auto-surface'
+import { readMeaningTable } from '../packages/runtime/src/search/meaning-table'
+import { toolSearch } from '../packages/runtime/src/search/tool-search'
 import { loadTokenizer, tokensOf } from '../packages/unplugin/src/core/compile/tokens'
 
 const ROOT = new URL('..', import.meta.url).pathname

@@ -2,7 +2,7 @@
 // the search surface ranks, the plain BM25 of bench/retrieval.bench.ts, and a regex baseline.
 import type { McpTool } from '../packages/runtime/src/artifact/format'
 import type { ScaleRanker } from './scale-harness'
-import { toolSearch } from '../packages/runtime/src/service/tool-search'
+import { toolSearch } from '../packages/runtime/src/search/tool-search'
 import { bm25 } from './retrieval.bench'
 
 /** find_tools' ranking, each tool's server from the origin map; it says nothing fits where its answer does (none found, or none at its fit floor). */

@@ -29,7 +29,7 @@ const STAGES: Record<string, string[][]> = {
     ['artifact/', 'validate/'],
     ['precomputed/', 'read/'],
     ['elicit/'],
-    ['flat/', 'service/'],
+    ['flat/', 'service/', 'search/'],
     ['telemetry/'],
     ['host/'],
     // The proxy by stage, as a proxied request travels: the upstream reached, its list compiled, the

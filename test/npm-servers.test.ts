@@ -20,7 +20,7 @@ import { geminiViolations } from '../packages/core/test/target-oracles'
 import { ROOT } from './support/client'
 import { atScale } from './support/full'
 import { installNpmServers, NPM_SERVERS } from './support/npm-servers'
-import { toolSearch } from '../packages/runtime/src/service/tool-search'
+import { toolSearch } from '../packages/runtime/src/search/tool-search'
 import { CLI, httpClient, runCli, startListening } from './support/proxy'
 
 // The profiles the proxy serves (`minimal`, a base profile, has no route).

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SYNONYM_GROUPS } from '../packages/runtime/src/service/synonyms'
-import { stem, wordsOf } from '../packages/runtime/src/service/words'
+import { SYNONYM_GROUPS } from '../packages/runtime/src/search/synonyms'
+import { stem, wordsOf } from '../packages/runtime/src/search/words'
 import { ROOT } from './support/client'
 
 /** The task files, each task marked tuning or held out (`heldOut: boolean`, or `half: "tuning" | "held-out"`). */

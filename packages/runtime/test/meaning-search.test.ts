@@ -5,9 +5,9 @@
 import type { McpTool } from '../src/artifact/format'
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { nearbyWords } from '../src/service/meaning'
-import { dot, nearestWords, readMeaningTable } from '../src/service/meaning-table'
-import { QUERY_BOUNDS, toolSearch } from '../src/service/tool-search'
+import { nearbyWords } from '../src/search/meaning'
+import { dot, nearestWords, readMeaningTable } from '../src/search/meaning-table'
+import { QUERY_BOUNDS, toolSearch } from '../src/search/tool-search'
 
 /** A table's bytes, as scripts/meaning-table.mjs writes them: a JSON header line, the words, their int8 vectors. */
 function tableBytes(vectors: Record<string, [number, number, number]>): Uint8Array {

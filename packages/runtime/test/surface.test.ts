@@ -16,8 +16,8 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { canonicalJson } from '../src/service/schema-hash'
-import { DESCRIBE_BUDGET, summary, SURFACE_TOOLS, surfaceTools, withinBudget } from '../src/service/surface'
-import { toolSearch, wordsOf } from '../src/service/tool-search'
+import { DESCRIBE_BUDGET, summary, SURFACE_TOOLS, surfaceTools, withinBudget } from '../src/search/surface'
+import { toolSearch, wordsOf } from '../src/search/tool-search'
 
 type Options = Parameters<typeof createMcpServer>[2]
 

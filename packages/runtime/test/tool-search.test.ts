@@ -1,9 +1,9 @@
 import type { McpTool } from '../src/artifact/format'
 import { describe, expect, it } from 'vitest'
-import { firstSentence } from '../src/service/disclosure'
-import { askedWords } from '../src/service/query-words'
-import { sameJobLines } from '../src/service/surface'
-import { toolSearch } from '../src/service/tool-search'
+import { firstSentence } from '../src/search/disclosure'
+import { askedWords } from '../src/search/query-words'
+import { sameJobLines } from '../src/search/surface'
+import { toolSearch } from '../src/search/tool-search'
 
 const tool = (name: string, description: string, keys: string[] = []): McpTool => ({ name, description, inputSchema: { type: 'object', properties: Object.fromEntries(keys.map(key => [key, { type: 'string' }])) } as McpTool['inputSchema'] })
 

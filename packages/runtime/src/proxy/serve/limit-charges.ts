@@ -2,7 +2,7 @@
 // limits for every request it sends upstream, and for each tool called, that tool's limits for all
 // callers together and the caller's own limit of that tool. Each charge has its key in the count, its
 // limits, how many calls it takes and the words a refusal names it by. Pure: the count is the store's.
-import { SURFACE_TOOLS } from '../../service/surface'
+import { SURFACE_TOOLS } from '../../search/surface'
 import { isObject } from '../../util/object'
 
 /** Calls a minute and at once: a caller's, a tool's, or a caller's of one tool. */

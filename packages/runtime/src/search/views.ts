@@ -4,13 +4,13 @@
 // `tools:PROFILE:a,b` for a subset the caller names itself (`X-MCP-Tools: a,b`, `?tools=a,b`); its
 // tools/list, its search surface and its calls all keep to the view: a tool outside it is unknown.
 import type { McpTool } from '../artifact/format'
-import type { CallerRules } from './caller-rules'
-import type { Surface, ToolView } from './options'
-import type { GuardedChoice, ProfileChoice, ProfileRequest } from './profile-choice'
-import type { ToolService } from './service'
-import { callerKey, callerOf, readCallerKey, ruleFor } from './caller-rules'
-import { preserialize } from './preserialized'
-import { chosen } from './profile-choice'
+import type { CallerRules } from '../service/caller-rules'
+import type { Surface, ToolView } from '../service/options'
+import type { GuardedChoice, ProfileChoice, ProfileRequest } from '../service/profile-choice'
+import type { ToolService } from '../service/service'
+import { callerKey, callerOf, readCallerKey, ruleFor } from '../service/caller-rules'
+import { preserialize } from '../service/preserialized'
+import { chosen } from '../service/profile-choice'
 
 /** What a profile choice answers to serve a view, or a subset the caller names. */
 export const VIEW_PREFIX = 'view:'

@@ -2,8 +2,8 @@
 // one tool described, the search surface where it costs more; decided per profile, once per list,
 // by tokens counted as the operator's tokenizer counts them, and told.
 import type { McpTool } from '../artifact/format'
-import type { SurfaceChoice } from './options'
-import type { ToolService } from './service'
+import type { SurfaceChoice } from '../service/options'
+import type { ToolService } from '../service/service'
 import type { SearchOptions } from './tool-search'
 import { describedTool } from './described-tool'
 import { searchSurface, surfaceTools, withinBudget } from './surface'

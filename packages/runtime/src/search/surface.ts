@@ -4,7 +4,7 @@
 // direct call does (repair, inverse map, the original's parse), and a direct call still works.
 import type { ObjectFacts } from '@flatmcp/core'
 import type { McpTool } from '../artifact/format'
-import type { ToolService } from './service'
+import type { ToolService } from '../service/service'
 import type { Found, SearchOptions } from './tool-search'
 import { PROFILE_OBJECTS } from '@flatmcp/core'
 import { ownValue } from '../util/object'
@@ -12,9 +12,9 @@ import { quoteClipped } from '../validate/messages'
 import { NOTHING_FITS_BELOW } from './confidence'
 import { describedTool } from './described-tool'
 import { firstSentence } from './disclosure'
-import { preserialize } from './preserialized'
-import { errorResult } from './results'
-import { schemaHash } from './schema-hash'
+import { preserialize } from '../service/preserialized'
+import { errorResult } from '../service/results'
+import { schemaHash } from '../service/schema-hash'
 import { toolSearch, topKeys } from './tool-search'
 
 /** The surface's own tools, by what they do. */

@@ -8,7 +8,7 @@
 import type { McpTool } from '../artifact/format'
 import type { ToolSearch } from './tool-search'
 import { quoteClipped } from '../validate/messages'
-import { hashedText, schemaHash } from './schema-hash'
+import { hashedText, schemaHash } from '../service/schema-hash'
 import { toolSearch } from './tool-search'
 
 /** The methods, and the capability under `tools` that offers them. */
