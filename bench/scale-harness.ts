@@ -2,7 +2,7 @@
 // sub-catalogues per size bucket, the tasks' loader, the rankers' common face and the metrics. Nothing
 // here starts a server or reads a file.
 import type { McpTool } from '../packages/runtime/src/artifact/format'
-import { fittedName } from '../packages/runtime/src/proxy/upstream/many/served-names'
+import { fittedName } from '../packages/runtime/src/proxy/upstream/gateway/served-names'
 import { createRandom } from '../packages/unplugin/src/core/check/sample'
 
 /** One server of the catalogue: a unique id, where its list comes from, its field, its tools as it lists them. */

@@ -3,7 +3,7 @@
 // literal part differs is not, and a template or URI past its bound is never matched.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_MATCHED_URI_CHARS, MAX_TEMPLATE_CHARS, templateMatcher } from '../src/proxy/upstream/many/uri-template'
+import { MAX_MATCHED_URI_CHARS, MAX_TEMPLATE_CHARS, templateMatcher } from '../src/proxy/upstream/gateway/uri-template'
 
 type Operator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&'
 interface Expression { operator: Operator, variables: { name: string, value?: string }[] }

@@ -7,7 +7,7 @@ import type { GatewayEntry, OperatorLog, Overrides, Upstream, UpstreamTarget } f
 import type { LogLevel } from './operator-log'
 import path from 'node:path'
 import { TARGET_NAMES } from '@flatmcp/core/names'
-import { checkFixed, compileUpstreamList, connectMany, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, isServed, listSetupError, logLine, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
+import { checkFixed, compileUpstreamList, connectGateway, connectUpstream, namingOf, replicasOf, describeOverrides, fallbacksOf, handshakeOf, isServed, listSetupError, logLine, readUpstream, shown, withFittedNames } from '@flatmcp/runtime/proxy'
 import { artifactText, toSnapshot } from '@flatmcp/runtime/artifact'
 import { writeFileAtomic } from 'unplugin-flatmcp/internal/shared'
 import { operatorLog } from './operator-log'
@@ -90,7 +90,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
   let unmatched = 0
   // The runtime's lines are the proxy's; here they are this command's.
   const log: OperatorLog = (line, level) => write(line.replace('flatmcp proxy:', prefix), level)
-  const upstream: Upstream = options.gateway ? connectMany(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
+  const upstream: Upstream = options.gateway ? connectGateway(options.gateway.entries, { asks: false, log, naming: namingOf(options.overrides), replicas: replicasOf(options.overrides) }) : await connectUpstream(options.upstream!, { asks: false, log })
   try {
     const profiles = options.profiles ?? [...TARGET_NAMES]
     // Named as the proxy serves them: a name some clients refuse, fitted and said.

@@ -1,12 +1,12 @@
 // Many servers behind one proxy (`flatmcp proxy --config`): their connections made as one upstream
-// (`upstream/many/`), served as `createProxy` serves any.
+// (`upstream/gateway/`), served as `createProxy` serves any.
 import type { Proxy, ProxyOptions } from './create-proxy'
-import type { GatewayEntry } from './upstream/many/connect-many'
-import type { NamingOptions } from './upstream/many/served-names'
+import type { GatewayEntry } from './upstream/gateway/connect-gateway'
+import type { NamingOptions } from './upstream/gateway/served-names'
 import { logLine } from '../util/log'
 import { definedOf } from '../util/object'
 import { offerOf, servedOver } from './create-proxy'
-import { connectMany } from './upstream/many/connect-many'
+import { connectGateway } from './upstream/gateway/connect-gateway'
 
 /** A gateway's options: the proxy's, and how its servers' tools are named and waited for. */
 export interface GatewayOptions extends ProxyOptions {
@@ -28,6 +28,6 @@ export interface GatewayOptions extends ProxyOptions {
  */
 export async function createGateway(entries: readonly GatewayEntry[], options: GatewayOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
-  const connection = connectMany(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs', 'replicas', 'stderr']), log })
+  const connection = connectGateway(entries, { ...offerOf(options), ...definedOf(options, ['naming', 'info', 'listMs', 'replicas', 'stderr']), log })
   return servedOver(connection, options, log)
 }

@@ -1,6 +1,6 @@
 // A proxy as a fetch handler, for where servers scale out (Cloudflare Workers, any serverless
 // platform): stateless, from a snapshot, in front of a Streamable HTTP upstream (or many: see
-// fetch-many.ts). It holds no connection and no session of its own: every request goes to the
+// fetch-gateway.ts). It holds no connection and no session of its own: every request goes to the
 // upstream as the client sent it (its session header, its streams, its protocol era; a body as it
 // was read, written anew, and one it cannot read refused), except that `tools/list` is answered from
 // the snapshot and a `tools/call`'s arguments are repaired and mapped back on the way (fetch-calls.ts). No
@@ -26,7 +26,7 @@ import { servedTools } from '../serve/served-tools'
 import { answerShaped } from './answer-shaped'
 import { headedByBody } from './body-era'
 import { answerCalls } from './fetch-calls'
-import { answerMany, manyServers, sendMany } from './fetch-many'
+import { answerGateway, gatewayServers, sendGateway } from './fetch-gateway'
 import { answered, scoped } from './fetch-state'
 import { tracedRequest } from './fetch-telemetry'
 import { httpGuard } from './guard'
@@ -87,8 +87,8 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
   })
   const withOutput = new Set(tools.filter(tool => tool.precomputed.tool.outputSchema !== undefined).map(tool => tool.name))
   const base = { fetch: options.fetch ?? ((request: Request) => fetch(request)), guarded: (options.tokens?.length ?? 0) > 0, log }
-  const many = options.upstreams ? manyServers(options.upstreams, tools, names, base) : undefined
-  const forward = many ? async () => rpcError(null, -32600, 'Send this to one of the servers behind this proxy.', 400) : upstreamFetch({
+  const gateway = options.upstreams ? gatewayServers(options.upstreams, tools, names, base) : undefined
+  const forward = gateway ? async () => rpcError(null, -32600, 'Send this to one of the servers behind this proxy.', 400) : upstreamFetch({
     ...base,
     upstream: new URL(options.upstream!),
     ...(options.headers ? { headers: options.headers } : {}),
@@ -105,11 +105,11 @@ function handlerOf(options: ProxyHandlerOptions): Handler {
     fixed: new Map(Object.entries(snapshot.overrides?.fixed ?? {})),
     withOutput,
     forward,
-    send: many ? sendMany(many, names) : sendOne(forward, names),
-    ...(many ? { many } : {}),
+    send: gateway ? sendGateway(gateway, names) : sendOne(forward, names),
+    ...(gateway ? { gateway } : {}),
     names,
     // Each tool's upstream: the server it comes from (a snapshot of many), else the one upstream.
-    ...(options.telemetry ? { telemetry: callTelemetry(options.telemetry, many ? tool => names.origin(tool)?.server : () => snapshot.upstream.name) } : {}),
+    ...(options.telemetry ? { telemetry: callTelemetry(options.telemetry, gateway ? tool => names.origin(tool)?.server : () => snapshot.upstream.name) } : {}),
   }
 }
 
@@ -147,7 +147,7 @@ export function createProxyHandler(options: ProxyHandlerOptions): ProxyHandler {
       if (admitted instanceof Response)
         return admitted
       if (request.method !== 'POST')
-        return handler.many ? (await answerMany(handler, handler.many, request))! : handler.forward(request)
+        return handler.gateway ? (await answerGateway(handler, handler.gateway, request))! : handler.forward(request)
       const text = await boundedText(request, max)
       if (text === undefined)
         return tooLarge(max)
@@ -180,7 +180,7 @@ async function answerPost(handler: Handler, request: Request, read: Omit<Posted,
   // Each request is decided alone: a stateless proxy has no session to keep a profile in.
   const { profile } = await instanceProfile(handler.profile)(read.facts, listing(message) ? 'list' : 'call')
   const posted: Posted = { ...read, profile }
-  const own = handler.many && await answerMany(handler, handler.many, request, posted)
+  const own = handler.gateway && await answerGateway(handler, handler.gateway, request, posted)
   if (own)
     return own
   if (!batch && message.method === 'tools/list') {

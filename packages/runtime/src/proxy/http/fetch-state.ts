@@ -11,7 +11,7 @@ import type { JsonRpcRequest } from './json-rpc'
 import type { UpstreamFetch } from './upstream-fetch'
 
 /** The servers behind a handler in front of many: the way to each server (where each call goes is the handler's name map). */
-export interface ManyServers {
+export interface GatewayServers {
   servers: ReadonlyMap<string, UpstreamFetch>
 }
 
@@ -35,7 +35,7 @@ export interface Handler {
   forward: (request: Request, body?: string) => Promise<Response>
   send: Send
   /** In front of many servers: where each call goes. */
-  many?: ManyServers
+  gateway?: GatewayServers
   /** Each served name's server and own name, as the snapshot recorded them (its tools' `origin`): only these are called. */
   names: NameMap
   /** Traces and measures each request, where the options hand in OpenTelemetry's API. */

@@ -11,7 +11,7 @@ import { errorType, TOOL_ERROR } from '../../telemetry/conventions'
 import { requestWay } from '../../telemetry/request-way'
 import { isObject } from '../../util/object'
 import { answerMapped } from './answer-shaped'
-import { reheaded } from './fetch-many'
+import { reheaded } from './fetch-gateway'
 
 /** What an answer said of one request: its message (result or error), its HTTP status, and what broke its body. */
 interface Heard { message?: Record<string, unknown>, status: number, thrown?: unknown }

@@ -10,7 +10,7 @@
 import type { InputRequest } from '../../elicit/replay'
 import type { InputRounds } from '../../service/options'
 import { InputRequired } from '../../elicit/replay'
-import { outsideCalls } from '../upstream/many/member-questions'
+import { outsideCalls } from '../upstream/gateway/member-questions'
 
 /** A question the upstream asked, and how its answer goes back. */
 interface Question {

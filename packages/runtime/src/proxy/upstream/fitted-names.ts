@@ -10,7 +10,7 @@ import type { Message, RequestOptions, UpstreamClient } from './upstream'
 import { shown } from '../../util/log'
 import { isObject } from '../../util/object'
 import { listAll } from './list-pages'
-import { SERVED_NAME } from './many/served-names'
+import { SERVED_NAME } from './gateway/served-names'
 import { firstOfEach, nameMap, onceEach } from './name-map'
 
 /** An error a client reads as a name no tool has. */

@@ -5,9 +5,9 @@
 // A server's bad list (a name twice, two names that fit to one) costs that server the names at fault;
 // a name under another server's prefix is left out; each said once. Never decided by arrival order.
 import type { ToolOrigin } from '../../artifact/format'
-import type { NamingOptions } from './many/served-names'
+import type { NamingOptions } from './gateway/served-names'
 import { closestName } from '../../util/closest-name'
-import { digest8, servedName } from './many/served-names'
+import { digest8, servedName } from './gateway/served-names'
 
 /** One server's list of names (its tools, or its prompts), as it gave them. */
 export interface OwnList { server: string, names: readonly string[] }

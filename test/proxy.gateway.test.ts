@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { CLI, httpClient, INITIALIZE, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 
-const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-many-'))
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-gateway-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const OUTPUTS = [...TS_NODE, join(ROOT, 'test/support/upstream-outputs.ts')]

@@ -6,13 +6,13 @@
 import type { ProxiedTool, ToolOrigin } from '../../artifact/format'
 import type { NameMap } from '../upstream/name-map'
 import type { UpstreamEndpoint } from './fetch-options'
-import type { Handler, ManyServers, Posted, Send } from './fetch-state'
+import type { Handler, GatewayServers, Posted, Send } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
 import type { UpstreamFetch, UpstreamFetchOptions } from './upstream-fetch'
 import { DISCLOSURE_CAPABILITY } from '../../search/disclosure'
 import { errorResult } from '../../service/results'
 import { isObject } from '../../util/object'
-import { chosenReplica } from '../upstream/many/replicas'
+import { chosenReplica } from '../upstream/gateway/replicas'
 import { answered, scoped } from './fetch-state'
 import { jsonResponse, rpcError } from './json-rpc'
 import { headerDeclarations } from './param-headers'
@@ -31,7 +31,7 @@ const MODERN_VERSION = '2026-07-28'
 const serversOf = (origin: ToolOrigin): readonly string[] => origin.replicas ?? [origin.server]
 
 /** One way upstream per server: what the snapshot's tools come from (its name map) must each have an endpoint. */
-export function manyServers(endpoints: Readonly<Record<string, UpstreamEndpoint>>, tools: readonly ProxiedTool[], names: NameMap, base: Omit<UpstreamFetchOptions, 'upstream' | 'headers' | 'declarations' | 'name'>): ManyServers {
+export function gatewayServers(endpoints: Readonly<Record<string, UpstreamEndpoint>>, tools: readonly ProxiedTool[], names: NameMap, base: Omit<UpstreamFetchOptions, 'upstream' | 'headers' | 'declarations' | 'name'>): GatewayServers {
   const unplaced = tools.find(tool => tool.origin === undefined)
   if (unplaced)
     throw new TypeError(`the snapshot does not say which server tool ${JSON.stringify(unplaced.name)} comes from: make it with flatmcp snapshot --config, or give the handler one upstream`)
@@ -128,9 +128,9 @@ async function openOne(name: string, forward: UpstreamFetch, request: Request, m
  * composite `Mcp-Session-Id`; the answer offers tools (and describing them), the version the client
  * asked where every server answered with it, else the oldest one answered.
  */
-async function openSessions(handler: Handler, many: ManyServers, request: Request, message: JsonRpcRequest): Promise<Response> {
+async function openSessions(handler: Handler, gateway: GatewayServers, request: Request, message: JsonRpcRequest): Promise<Response> {
   const log = handler.options.log ?? (() => {})
-  const opened = (await Promise.all([...many.servers].map(([name, forward]) => openOne(name, forward, request, message, log)))).filter(part => part !== undefined)
+  const opened = (await Promise.all([...gateway.servers].map(([name, forward]) => openOne(name, forward, request, message, log)))).filter(part => part !== undefined)
   const asked = message.params?.protocolVersion
   const versions = opened.flatMap(([, part]) => part.version === undefined ? [] : [part.version]).sort()
   const version = typeof asked === 'string' && versions.every(answeredVersion => answeredVersion === asked) ? asked : versions[0] ?? FIRST_VERSION
@@ -142,12 +142,12 @@ async function openSessions(handler: Handler, many: ManyServers, request: Reques
 }
 
 /** A 2025 session ended: each server's part of it ended too. */
-async function endSessions(many: ManyServers, request: Request): Promise<Response> {
+async function endSessions(gateway: GatewayServers, request: Request): Promise<Response> {
   const sessions = sessionsOf(request)
   if (sessions === 'unknown')
     return rpcError(null, -32001, 'Session not found.', 404)
-  await Promise.all(Object.entries(sessions ?? {}).filter(([name, part]) => part.id !== undefined && many.servers.has(name)).map(async ([name, part]) => {
-    const ended = await many.servers.get(name)!(reheaded(request, { 'mcp-session-id': part.id, 'mcp-protocol-version': part.version }))
+  await Promise.all(Object.entries(sessions ?? {}).filter(([name, part]) => part.id !== undefined && gateway.servers.has(name)).map(async ([name, part]) => {
+    const ended = await gateway.servers.get(name)!(reheaded(request, { 'mcp-session-id': part.id, 'mcp-protocol-version': part.version }))
     await ended.body?.cancel()
   }))
   return new Response(null, { status: 200 })
@@ -157,7 +157,7 @@ async function endSessions(many: ManyServers, request: Request): Promise<Respons
  * A lone call, sent to the server its tool came from under the tool's own name (a folded tool's to the
  * replica `target` names, without it); in a 2025 session, with that server's part of it.
  */
-export function sendMany(many: ManyServers, names: NameMap): Send {
+export function sendGateway(gateway: GatewayServers, names: NameMap): Send {
   return async (request, body, era) => {
     const message = body as JsonRpcRequest
     const reply = (text: string): Response => jsonResponse({ jsonrpc: '2.0', id: message.id ?? null, result: errorResult(text) })
@@ -176,7 +176,7 @@ export function sendMany(many: ManyServers, names: NameMap): Send {
       return reply(`The server "${chosen.replica}" behind this proxy did not answer when this session began; start a new session to reach its tools.`)
     const sent = reheaded(request, part ? { 'mcp-session-id': part.id, 'mcp-protocol-version': part.version } : {})
     const call = { name: origin.name, arguments: chosen.arguments }
-    return many.servers.get(chosen.replica)!(sent, JSON.stringify({ ...message, params: { ...message.params, ...call } }), era === 'modern' ? call : undefined)
+    return gateway.servers.get(chosen.replica)!(sent, JSON.stringify({ ...message, params: { ...message.params, ...call } }), era === 'modern' ? call : undefined)
   }
 }
 
@@ -185,9 +185,9 @@ export function sendMany(many: ManyServers, names: NameMap): Send {
  * 2026-07-28 `server/discover`, `ping`, notifications taken; a DELETE ends the session, a GET has no
  * stream. Anything else is not served here. Undefined: the request is the tools' (listed or called).
  */
-export async function answerMany(handler: Handler, many: ManyServers, request: Request, posted?: Posted): Promise<Response | undefined> {
+export async function answerGateway(handler: Handler, gateway: GatewayServers, request: Request, posted?: Posted): Promise<Response | undefined> {
   if (!posted)
-    return request.method === 'DELETE' ? endSessions(many, request) : new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
+    return request.method === 'DELETE' ? endSessions(gateway, request) : new Response(null, { status: 405, headers: { allow: 'POST, DELETE' } })
   const message = posted.messages[0]!
   if (posted.batch)
     return rpcError(null, -32600, 'Send one message per request: this proxy sends each to the server it is for.', 400)
@@ -195,7 +195,7 @@ export async function answerMany(handler: Handler, many: ManyServers, request: R
     return new Response(null, { status: 202 })
   switch (message.method) {
     case 'initialize':
-      return openSessions(handler, many, request, message)
+      return openSessions(handler, gateway, request, message)
     case 'server/discover': {
       // A cacheable result in 2026-07-28 (ttlMs and cacheScope required): as lasting as the list it offers.
       const { ttlMs, cacheScope } = await handler.served.service().list(posted.profile)

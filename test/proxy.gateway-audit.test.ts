@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
 import { CLI } from './support/proxy'
 
-const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-many-audit-'))
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-gateway-audit-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const NAMED = join(ROOT, 'test/support/named-upstream.mjs')

@@ -14,7 +14,7 @@ import { CLI, UPSTREAM_V2 } from './support/proxy'
 
 type Era = 'legacy' | 'modern'
 
-const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-many-routing-'))
+const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-gateway-routing-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const ASKING = join(ROOT, 'test/support/asking-upstream.mjs')

@@ -24,7 +24,7 @@ export interface GatewayEntry {
   tools?: { only?: readonly string[], except?: readonly string[] }
 }
 
-export interface ConnectManyOptions extends Pick<ConnectOptions, 'offer' | 'asks'> {
+export interface ConnectGatewayOptions extends Pick<ConnectOptions, 'offer' | 'asks'> {
   naming?: NamingOptions
   /** Entries served as one server, each tool taking a `target` that names the entry: by that server's name. */
   replicas?: Readonly<Record<string, readonly string[]>>
@@ -78,7 +78,7 @@ function memberStderr(name: string, life: Life, write: (line: string) => void): 
 }
 
 /** The entry's target; a command's stderr through `memberStderr`. */
-function memberTarget(entry: GatewayEntry, life: Life, options: ConnectManyOptions): UpstreamTarget {
+function memberTarget(entry: GatewayEntry, life: Life, options: ConnectGatewayOptions): UpstreamTarget {
   if (!('command' in entry.target) || entry.target.stderr)
     return entry.target
   return { ...entry.target, stderr: memberStderr(entry.name, life, options.stderr ?? (line => process.stderr.write(`${line}\n`))) }
@@ -88,7 +88,7 @@ function memberTarget(entry: GatewayEntry, life: Life, options: ConnectManyOptio
 export const MEMBER_NOTIFICATION_BACKLOG = 256
 
 /** Starts one member, and again whenever it ends or fails, with backoff, until the gateway closes. */
-function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life: Life, options: ConnectManyOptions): Promise<void> {
+function keepUp(entry: GatewayEntry, member: Member, merged: MergedClient, life: Life, options: ConnectGatewayOptions): Promise<void> {
   const admit = backlog({ count: MEMBER_NOTIFICATION_BACKLOG }, {
     full: () => options.log(`flatmcp proxy: server "${entry.name}" sends notifications faster than the client reads them; past ${MEMBER_NOTIFICATION_BACKLOG} waiting, its next are dropped`),
     drained: dropped => options.log(`flatmcp proxy: server "${entry.name}"'s notifications reach the client again; ${dropped} were dropped`),
@@ -172,10 +172,10 @@ function checkReplicas(entries: readonly GatewayEntry[], replicas: Readonly<Reco
  * Connects every entry at once and serves them as one upstream (`mergedClient`): its close ends them
  * all; none ending ends it.
  */
-export function connectMany(entries: readonly GatewayEntry[], given: ConnectManyOptions): Upstream {
+export function connectGateway(entries: readonly GatewayEntry[], given: ConnectGatewayOptions): Upstream {
   // Once the gateway closes, its servers failing for being closed is no news: nothing more is said.
   let closing = false
-  const options: ConnectManyOptions = { ...given, log: line => closing ? undefined : given.log(line) }
+  const options: ConnectGatewayOptions = { ...given, log: line => closing ? undefined : given.log(line) }
   checkReplicas(entries, options.replicas ?? {})
   // Names two servers could both take are refused before any starts: never settled by which lists first.
   const grouped = new Set(Object.values(options.replicas ?? {}).flat())
@@ -209,3 +209,8 @@ export function connectMany(entries: readonly GatewayEntry[], given: ConnectMany
     },
   }
 }
+
+/** @deprecated The gateway's connection is `connectGateway`; the old name stays for callers of 0.x. */
+export const connectMany = connectGateway
+/** @deprecated Renamed `ConnectGatewayOptions`. */
+export type ConnectManyOptions = ConnectGatewayOptions

@@ -5,8 +5,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { laneSlots, MAX_LANES } from '../src/proxy/serve/slots'
 import { backlog } from '../src/util/backlog'
-import { chosenReplica, foldedList } from '../src/proxy/upstream/many/replicas'
-import { digest8 } from '../src/proxy/upstream/many/served-names'
+import { chosenReplica, foldedList } from '../src/proxy/upstream/gateway/replicas'
+import { digest8 } from '../src/proxy/upstream/gateway/served-names'
 import { nameMap, namespaceClash } from '../src/proxy/upstream/name-map'
 
 describe('served names', () => {
