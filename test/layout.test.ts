@@ -29,7 +29,9 @@ const STAGES: Record<string, string[][]> = {
     ['artifact/', 'validate/'],
     ['precomputed/', 'read/'],
     ['elicit/'],
-    ['flat/', 'service/', 'search/'],
+    ['flat/', 'service/'],
+    // The lean surface and its search, views beside it: composed over the service, which knows nothing of them.
+    ['search/'],
     ['telemetry/'],
     ['host/'],
     // The proxy by stage, as a proxied request travels: the upstream reached, its list compiled, the

@@ -9,6 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, isDisclosureMethod } from '../search/disclosure'
 import { instanceProfile } from '../service/profile-choice'
+import { servedService } from '../search/served'
 import { choiceWithRules } from '../search/views'
 import { createToolService, saidOnce } from '../service/tool-service'
 import { callWatch, watchedCall } from './observe-call'
@@ -24,7 +25,8 @@ export type { ClientInfo, ProfileChoice, ProfileRequest } from '../service/profi
  * handler. Connect it to any transport (stdio, Streamable HTTP).
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): ServerType {
-  const service = saidOnce(() => createToolService(tools, options, message => new McpError(ErrorCode.InvalidParams, message)))
+  const unknownTool = (message: string): Error => new McpError(ErrorCode.InvalidParams, message)
+  const service = saidOnce(() => servedService(createToolService(tools, options, unknownTool), options, unknownTool))
   const server = new Server(info, { capabilities: { ...options.capabilities, tools: { ...DISCLOSURE_CAPABILITY } as { listChanged?: boolean } }, instructions: options.instructions })
   // The 1.x SDK speaks the 2025 protocol only: a session's identity is what `initialize` said.
   const profile = instanceProfile(choiceWithRules(options.profile, options.rules))

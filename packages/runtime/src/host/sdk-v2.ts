@@ -14,6 +14,7 @@ import { serverTelemetry } from '../telemetry/call-telemetry'
 import { requestWay } from '../telemetry/request-way'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../search/disclosure'
 import { instanceProfile } from '../service/profile-choice'
+import { servedService } from '../search/served'
 import { choiceWithRules } from '../search/views'
 import { createToolService, saidOnce } from '../service/tool-service'
 import { repairStringArguments } from './string-arguments'
@@ -30,7 +31,7 @@ export type { ClientInfo, ProfileChoice, ProfileRequest } from '../service/profi
  * tools, info, { request }))` over HTTP, `serveStdio(...)` the same way over stdio.
  */
 export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C = unknown>(tools: readonly ToolDefinition[], info: { name: string, version: string }, options: McpServerOptions<S, C> = {}): Server {
-  const service = saidOnce(() => createToolService(tools, options, unknownTool))
+  const service = saidOnce(() => servedService(createToolService(tools, options, unknownTool), options, unknownTool))
   // A round's state goes out sealed and comes back verified (the spec's integrity MUST): a forged or
   // stale one is refused (-32602) before any handler replays it as the user's answer.
   const codec = stateCodec(options.requestState)

@@ -8,7 +8,7 @@ import { unknownKeys } from '../util/closest-name'
 
 /**
  * Which tools a session's list holds: every one (`full`, the default), the three that find, describe
- * and call them (`search`, surface.ts), or whichever costs a session less (`auto`, auto-surface.ts).
+ * and call them (`search`, search/surface.ts), or whichever costs a session less (`auto`, search/auto-surface.ts).
  */
 export type Surface = 'full' | 'search' | 'auto'
 

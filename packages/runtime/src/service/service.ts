@@ -1,5 +1,5 @@
 // What serving tools is, as its callers see it: a list per profile, and a call read with that
-// profile's inverse. `createToolService` (tool-service.ts) makes one; the search surface (surface.ts)
+// profile's inverse. `createToolService` (tool-service.ts) makes one; the search surface (search/surface.ts)
 // stands in front of one.
 import type { McpTool } from '../artifact/format'
 import type { RequestInfo } from './options'

@@ -6,7 +6,6 @@ import type { Reading } from './arguments'
 import type { CallPhase, ExtendOptions, McpServerOptions, RequestInfo } from './options'
 import type { CallToolResult } from './results'
 import type { ToolService, UnknownToolCall } from './service'
-import type { SearchOptions } from '../search/tool-search'
 import type { ToolEntry } from './tools'
 import { elicitValue } from '../elicit/ask'
 import { InputRequired } from '../elicit/replay'
@@ -14,10 +13,6 @@ import { logOnce } from '../util/log'
 import { clip, quoteClipped } from '../validate/messages'
 import { readArgs, readUnsure } from './arguments'
 import { cacheHints, checkOptionKeys, surfaceOf } from './options'
-import type { Surface } from './options'
-import { autoSurface, estimatedTokens } from '../search/auto-surface'
-import { searchSurface } from '../search/surface'
-import { withViews } from '../search/views'
 import { preserialize } from './preserialized'
 import { errorResult, isProtocolError, toResult } from './results'
 import { checkProfileBuilt, checkTools, collectTools, formFor } from './tools'
@@ -49,15 +44,17 @@ export function saidOnce<T>(make: () => T): T {
 
 /**
  * The tools, checked and collected once (compiled lazily where the build did not precompute them).
- * `unknownTool` makes the error an SDK answers a call for a name no tool has.
+ * `unknownTool` makes the error an SDK answers a call for a name no tool has. Its surface and views
+ * are put around it by those that serve it (`servedService`, search/served.ts).
  */
-export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall, search: SearchOptions = {}): ToolService {
+export function createToolService(tools: readonly ToolDefinition[], options: McpServerOptions, unknownTool: (message: string) => Error, unknown?: UnknownToolCall): ToolService {
   checkOptionKeys(options)
   const { extend } = options
   checkTools(tools, extend)
   checkProfileBuilt(tools, options.profile)
   const hints = cacheHints(options)
-  const surface = surfaceOf(options)
+  // Checked with the other options, so a bad surface fails at start-up in the same order as before.
+  surfaceOf(options)
   const missing = (options.alwaysLoad ?? []).filter(name => !tools.some(tool => tool.name === name))
   if (missing.length > 0 && !unknown)
     throw new TypeError(`createMcpServer: alwaysLoad names no tool called ${missing.map(name => JSON.stringify(name)).join(', ')}`)
@@ -120,13 +117,7 @@ export function createToolService(tools: readonly ToolDefinition[], options: Mcp
       return checked.ok ? { ok: true, input: checked.input } : { ok: false, message: checked.message }
     },
   }
-  const surfaced = (behind: ToolService, chosen: Surface): ToolService => {
-    if (chosen === 'auto')
-      return autoSurface(behind, options.alwaysLoad ?? [], options.countTokens ?? estimatedTokens, options.onSurface ?? (() => {}), search)
-    return chosen === 'search' ? searchSurface(behind, options.alwaysLoad ?? [], search) : behind
-  }
-  const served = surfaced(service, surface)
-  return withViews(served, service, options.views ?? {}, surfaced, unknownTool, options.rules, surface)
+  return service
 }
 
 /** Validate (as `read` gives the arguments), resolve the shared fields, call: one `tools/call`. `where` says which phase runs. */

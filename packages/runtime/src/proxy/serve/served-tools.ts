@@ -6,12 +6,13 @@ import type * as Compiler from '@flatmcp/core'
 import type { ProxiedTool } from '../../artifact/format'
 import type { CallerRules } from '../../service/caller-rules'
 import type { ProfileChoice } from '../../service/profile-choice'
-import type { Surface, SurfaceChoice, ToolView } from '../../service/options'
+import type { McpServerOptions, Surface, SurfaceChoice, ToolView } from '../../service/options'
 import type { ToolService, UnknownToolCall } from '../../service/tool-service'
 import type { SearchOptions } from '../../search/tool-search'
 import type { ToolDefinition } from '../../tool/define-tool'
 import type { Validator } from '../compile/chooser'
 import type { ForwardedResult } from './outputs'
+import { servedService } from '../../search/served'
 import { createToolService } from '../../service/tool-service'
 import { proxiedDefinition } from '../compile/chooser'
 import { outputShaper, withoutOutput } from './outputs'
@@ -72,7 +73,8 @@ export function servedTools(tools: readonly ProxiedTool[], options: ServedToolsO
       const run = options.handler(tool.name)
       return proxiedDefinition(listed, options.preset, options.validator, async (input, context) => shape(await run(input, context) as ForwardedResult) as never)
     })
-    return createToolService(definitions, { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}), ...(options.rules ? { rules: options.rules } : {}) }, options.unknownTool, options.unknown, options.originOf ? { originOf: options.originOf } : {})
+    const served: McpServerOptions = { profile: options.profile, ...(options.cache ? { cache: options.cache } : {}), ...(options.surface ? { surface: options.surface } : {}), ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}), ...(options.countTokens ? { countTokens: options.countTokens } : {}), ...(options.onSurface ? { onSurface: options.onSurface } : {}), ...(options.views ? { views: options.views } : {}), ...(options.rules ? { rules: options.rules } : {}) }
+    return servedService(createToolService(definitions, served, options.unknownTool, options.unknown), served, options.unknownTool, options.originOf ? { originOf: options.originOf } : {})
   }
   let service = build()
   // Rebuilt once when next asked for, however many schemas a burst of results withdrew.
