@@ -178,6 +178,8 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
       }
       if (call.profile !== undefined)
         span.setAttribute(A.profile.key, call.profile)
+      if (call.view !== undefined)
+        span.setAttribute(A.view.key, call.view)
       span.setAttribute(A.repair.key, call.repaired)
     },
     upstream(tool, meta, way = {}) {

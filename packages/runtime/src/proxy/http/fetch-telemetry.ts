@@ -111,7 +111,7 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
       const error = errorOf(told)
       if (call) {
         const outcome = error !== undefined ? 'error' : isObject(told.message?.result) && told.message.result.isError === true ? 'tool-error' : 'ok'
-        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error)
+        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), ...(call.view === undefined ? {} : { view: call.view }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error)
       }
       // Thrown for the span to say it: the answer has gone already.
       if (error !== undefined)
