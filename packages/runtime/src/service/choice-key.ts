@@ -2,8 +2,6 @@
 // `view:NAME` for a view, `tools:PROFILE:a,b` for a subset the caller names (both a choice of the
 // operator's may answer itself), and `caller:NAME`, a NUL, then one of those for a caller the rules
 // hold. Built and read here only: everywhere else reads the fields `readKey` gives.
-import type { ToolView } from './options'
-
 const VIEW_PREFIX = 'view:'
 const TOOLS_PREFIX = 'tools:'
 const CALLER_PREFIX = 'caller:'
@@ -64,7 +62,7 @@ export interface ServedAs {
 }
 
 /** `key`'s profile and view against `views`: a view no one has is none, served (as today) in the base profile. */
-export function servedAs(key: string | undefined, views: Readonly<Record<string, ToolView>>): ServedAs {
+export function servedAs(key: string | undefined, views: Readonly<Record<string, { profile?: string }>>): ServedAs {
   const read = readKey(key)
   if (read.view === undefined)
     return read.profile === undefined ? {} : { profile: read.profile }
