@@ -64,7 +64,7 @@ describe('createMcpServer with telemetry', () => {
     expect(span!.kind).toBe(api.SpanKind.SERVER)
     expect(span!.spanContext().traceId).toBe(TRACE)
     expect(span!.parentSpanContext?.spanId).toBe(CALLER)
-    expect(span!.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'add', 'network.transport': 'pipe', 'flatmcp.repair': ['/a'] })
+    expect(span!.attributes).toMatchObject({ [ATTRIBUTES.method.key]: 'tools/call', [ATTRIBUTES.tool.key]: 'add', [ATTRIBUTES.transport.key]: 'pipe', [ATTRIBUTES.repair.key]: ['/a'] })
     expect(heard).toEqual([expect.objectContaining({ tool: 'add', outcome: 'ok', repaired: ['/a'] })])
   })
 })

@@ -1,5 +1,5 @@
 // What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
-import type { OtelApi } from '../util/otel-api'
+import type { OtelApi } from '../telemetry/otel-api'
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
 import type { CallerRules } from './caller-rules'

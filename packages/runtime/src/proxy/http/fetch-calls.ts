@@ -12,7 +12,7 @@ import { changedPaths } from '../../util/changed-paths'
 import { overriddenArguments } from '../compile/overrides'
 import { answerShaped } from './answer-shaped'
 import { answered } from './fetch-state'
-import { tracedSend } from './fetch-telemetry'
+import { tracedSend } from '../../telemetry/fetch-telemetry'
 import { jsonResponse, rpcError } from './json-rpc'
 
 /** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
