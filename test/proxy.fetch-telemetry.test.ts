@@ -154,6 +154,17 @@ describe('the fetch handler\'s telemetry against a hostile caller', () => {
     expect(durations.map(point => point.attributes[ATTRIBUTES.protocolVersion.key])).toEqual([OTHER])
   })
 
+  it('a call through a view is traced with the profile it was read in and the view apart (issue 69)', async () => {
+    const from = receiver.received.length
+    const viewed = { ...(snapshot as object), overrides: { file: { tools: {}, views: { pager: { tools: ['whoami'], profile: 'openai-strict' } } }, fixed: {} } }
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot: viewed, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {} })
+    const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'x-mcp-view': 'pager', 'mcp-protocol-version': '2025-06-18', 'traceparent': traceparent('00f067aa0ba902c2') }, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'whoami', arguments: { n: 1 } } }) }))
+    expect(await answer.text()).toContain('n=1')
+    await expect.poll(() => receiver.spans(from).some(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c2'), { timeout: 15_000 }).toBe(true)
+    const span = receiver.spans(from).find(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c2')!
+    expect({ profile: attribute(span.attributes, ATTRIBUTES.profile.key), view: attribute(span.attributes, ATTRIBUTES.view.key) }).toEqual({ profile: 'openai-strict', view: 'pager' })
+  })
+
   it('a caller the rules hold is traced in the profile it is served, never the key that holds it (its name and a NUL)', async () => {
     const from = receiver.received.length
     const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {}, callers: [{ name: 'ci', token: 'ci-token' }], rules: { callers: { ci: { deny: ['fails'] } } } })
