@@ -24,7 +24,8 @@ const STAGES: Record<string, string[][]> = {
     entries('core'),
   ],
   runtime: [
-    ['util/', 'coerce/'],
+    // The API OpenTelemetry is reached through is a type every stage may name; its telemetry folder holds it.
+    ['util/', 'coerce/', 'telemetry/otel-api.ts'],
     ['tool/'],
     ['artifact/', 'validate/'],
     ['precomputed/', 'read/'],
@@ -39,7 +40,8 @@ const STAGES: Record<string, string[][]> = {
     ['proxy/upstream/'],
     ['proxy/compile/'],
     ['proxy/serve/'],
-    ['proxy/http/'],
+    // A fetch handler's spans, kept with the rest of the telemetry, read its HTTP answers.
+    ['proxy/http/', 'telemetry/fetch-telemetry.ts'],
     ['proxy/create-proxy.ts', 'proxy/create-gateway.ts', 'proxy/serve-proxy.ts'],
     entries('runtime'),
   ],

@@ -15,7 +15,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { startTelemetry } from '../packages/cli/src/proxy/telemetry'
-import { DURATION_BOUNDARIES } from '../packages/runtime/src/telemetry/conventions'
+import { ATTRIBUTES, DURATION_BOUNDARIES, EXECUTE_TOOL, METRICS, OTHER, TOOL_ERROR } from '../packages/runtime/src/telemetry/conventions'
 import { attribute, attributesOf, metricPoints, otlpEnv, otlpReceiver } from './support/otlp-receiver'
 
 const ajv = new Ajv2020({ strict: false })
@@ -90,48 +90,48 @@ describe('the fetch handler\'s telemetry, by the OpenTelemetry MCP conventions',
       const exact = server('00f067aa0ba902b7')
       expect(exact.name).toBe('tools/call whoami')
       expect(attributesOf(exact.attributes)).toMatchObject({
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': 'whoami',
-        'gen_ai.operation.name': 'execute_tool',
-        'network.transport': 'tcp',
-        'mcp.protocol.version': VERSION,
-        'jsonrpc.request.id': expect.any(String),
-        'flatmcp.upstream': 'traced',
-        'flatmcp.repair': [],
+        [ATTRIBUTES.method.key]: 'tools/call',
+        [ATTRIBUTES.tool.key]: 'whoami',
+        [ATTRIBUTES.operation.key]: EXECUTE_TOOL,
+        [ATTRIBUTES.transport.key]: 'tcp',
+        [ATTRIBUTES.protocolVersion.key]: VERSION,
+        [ATTRIBUTES.requestId.key]: expect.any(String),
+        [ATTRIBUTES.upstream.key]: 'traced',
+        [ATTRIBUTES.repair.key]: [],
       })
-      expect(attribute(exact.attributes, 'error.type')).toBeUndefined()
-      expect(attribute(server('00f067aa0ba902b8').attributes, 'flatmcp.repair')).toEqual(['/n'])
+      expect(attribute(exact.attributes, ATTRIBUTES.errorType.key)).toBeUndefined()
+      expect(attribute(server('00f067aa0ba902b8').attributes, ATTRIBUTES.repair.key)).toEqual(['/n'])
       // The CLIENT span toward the upstream: the SERVER span's child, the same conventions, its context what the upstream received.
       const sent = spans.find(span => span.kind === CLIENT && span.parentSpanId === exact.spanId)!
       expect(sent.name).toBe('tools/call whoami')
-      expect(attributesOf(sent.attributes)).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'whoami', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'tcp', 'flatmcp.upstream': 'traced' })
+      expect(attributesOf(sent.attributes)).toMatchObject({ [ATTRIBUTES.method.key]: 'tools/call', [ATTRIBUTES.tool.key]: 'whoami', [ATTRIBUTES.operation.key]: EXECUTE_TOOL, [ATTRIBUTES.transport.key]: 'tcp', [ATTRIBUTES.upstream.key]: 'traced' })
       const handed = `00-${TRACE}-${sent.spanId}-01`
       expect(received[0]).toEqual({ header: handed, meta: expect.objectContaining({ traceparent: handed }) })
       // A name no tool has: the JSON-RPC error's code; a tool's error result: tool_error. In spans and metrics alike.
       const unknown = server('00f067aa0ba902b9')
       expect(unknown.name).toBe('tools/call')
       expect(unknown.status?.code).toBe(2)
-      expect(attributesOf(unknown.attributes)).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' })
+      expect(attributesOf(unknown.attributes)).toMatchObject({ [ATTRIBUTES.errorType.key]: '-32602', [ATTRIBUTES.statusCode.key]: '-32602' })
       const failed = server('00f067aa0ba902ba')
-      expect(attributesOf(failed.attributes)).toMatchObject({ 'error.type': 'tool_error' })
+      expect(attributesOf(failed.attributes)).toMatchObject({ [ATTRIBUTES.errorType.key]: TOOL_ERROR })
       expect(failed.status?.code).toBe(2)
-      expect(attributesOf(spans.find(span => span.kind === CLIENT && span.parentSpanId === failed.spanId)!.attributes)).toMatchObject({ 'error.type': 'tool_error' })
+      expect(attributesOf(spans.find(span => span.kind === CLIENT && span.parentSpanId === failed.spanId)!.attributes)).toMatchObject({ [ATTRIBUTES.errorType.key]: TOOL_ERROR })
       // The header's trace context is the parent where _meta carries none.
       expect(server('00f067aa0ba902bb').name).toBe('tools/call whoami')
-      const durations = await points(from, 'mcp.server.operation.duration', point => point['mcp.method.name'] === 'tools/call')
+      const durations = await points(from, METRICS.serverDuration.name, point => point[ATTRIBUTES.method.key] === 'tools/call')
       // Counted by tool and error (the caller that sent only a header named another MCP version: a series of its own).
       const counted = new Map<string, number>()
       for (const point of durations) {
-        const key = `${String(point.attributes['gen_ai.tool.name'])} ${String(point.attributes['error.type'])}`
+        const key = `${String(point.attributes[ATTRIBUTES.tool.key])} ${String(point.attributes[ATTRIBUTES.errorType.key])}`
         counted.set(key, (counted.get(key) ?? 0) + point.count)
       }
       expect(Object.fromEntries(counted)).toEqual({ '_OTHER -32602': 1, 'fails tool_error': 1, 'whoami undefined': 3 })
       for (const point of durations)
         expect(point.bounds).toEqual([...DURATION_BOUNDARIES])
-      const upstreamDurations = await points(from, 'mcp.client.operation.duration')
-      expect(upstreamDurations.map(point => [point.attributes['gen_ai.tool.name'], point.attributes['error.type'], point.bounds, point.count]).sort()).toEqual([['fails', 'tool_error', [...DURATION_BOUNDARIES], 1], ['whoami', undefined, [...DURATION_BOUNDARIES], 3]])
-      const repairs = await points(from, 'flatmcp.tool.repairs')
-      expect(repairs.map(point => [point.attributes['gen_ai.tool.name'], point.count])).toEqual([['whoami', 1]])
+      const upstreamDurations = await points(from, METRICS.clientDuration.name)
+      expect(upstreamDurations.map(point => [point.attributes[ATTRIBUTES.tool.key], point.attributes[ATTRIBUTES.errorType.key], point.bounds, point.count]).sort()).toEqual([['fails', TOOL_ERROR, [...DURATION_BOUNDARIES], 1], ['whoami', undefined, [...DURATION_BOUNDARIES], 3]])
+      const repairs = await points(from, METRICS.repairs.name)
+      expect(repairs.map(point => [point.attributes[ATTRIBUTES.tool.key], point.count])).toEqual([['whoami', 1]])
     }
     finally {
       await client.close()
@@ -148,10 +148,21 @@ describe('the fetch handler\'s telemetry against a hostile caller', () => {
       const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'mcp-protocol-version': version }, body: JSON.stringify({ jsonrpc: '2.0', id: 100 + at, method: 'ping', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version } } }) }))
       await answer.text()
     }
-    const pings = (point: Record<string, unknown>): boolean => point['mcp.method.name'] === 'ping'
-    await expect.poll(async () => (await points(from, 'mcp.server.operation.duration', pings)).reduce((sum, point) => sum + point.count, 0), { timeout: 15_000 }).toBe(made.length)
-    const durations = await points(from, 'mcp.server.operation.duration', pings)
-    expect(durations.map(point => point.attributes['mcp.protocol.version'])).toEqual(['_OTHER'])
+    const pings = (point: Record<string, unknown>): boolean => point[ATTRIBUTES.method.key] === 'ping'
+    await expect.poll(async () => (await points(from, METRICS.serverDuration.name, pings)).reduce((sum, point) => sum + point.count, 0), { timeout: 15_000 }).toBe(made.length)
+    const durations = await points(from, METRICS.serverDuration.name, pings)
+    expect(durations.map(point => point.attributes[ATTRIBUTES.protocolVersion.key])).toEqual([OTHER])
+  })
+
+  it('a call through a view is traced with the profile it was read in and the view apart (issue 69)', async () => {
+    const from = receiver.received.length
+    const viewed = { ...(snapshot as object), overrides: { file: { tools: {}, views: { pager: { tools: ['whoami'], profile: 'openai-strict' } } }, fixed: {} } }
+    const handler = createProxyHandler({ upstream: 'http://upstream.test/mcp', snapshot: viewed, fetch: upstreamFetch, telemetry: telemetry.api as OtelApi, validator, log: () => {} })
+    const answer = await handler.fetch(new Request('http://proxy.test/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'x-mcp-view': 'pager', 'mcp-protocol-version': '2025-06-18', 'traceparent': traceparent('00f067aa0ba902c2') }, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'whoami', arguments: { n: 1 } } }) }))
+    expect(await answer.text()).toContain('n=1')
+    await expect.poll(() => receiver.spans(from).some(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c2'), { timeout: 15_000 }).toBe(true)
+    const span = receiver.spans(from).find(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c2')!
+    expect({ profile: attribute(span.attributes, ATTRIBUTES.profile.key), view: attribute(span.attributes, ATTRIBUTES.view.key) }).toEqual({ profile: 'openai-strict', view: 'pager' })
   })
 
   it('a caller the rules hold is traced in the profile it is served, never the key that holds it (its name and a NUL)', async () => {
@@ -161,7 +172,7 @@ describe('the fetch handler\'s telemetry against a hostile caller', () => {
     expect(await answer.text()).toContain('n=1')
     await expect.poll(() => receiver.spans(from).some(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c1'), { timeout: 15_000 }).toBe(true)
     const span = receiver.spans(from).find(span => span.kind === SERVER && span.parentSpanId === '00f067aa0ba902c1')!
-    expect(attribute(span.attributes, 'flatmcp.profile')).toBeUndefined()
+    expect(attribute(span.attributes, ATTRIBUTES.profile.key)).toBeUndefined()
     expect(JSON.stringify(span.attributes)).not.toContain('caller:')
   })
 })

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ATTRIBUTES, DURATION_BOUNDARIES, METRICS } from '../packages/runtime/src/telemetry/conventions'
+import { ATTRIBUTES, DURATION_BOUNDARIES, EXECUTE_TOOL, METRICS, OTHER, TOOL_ERROR } from '../packages/runtime/src/telemetry/conventions'
 import { ROOT } from './support/client'
 import type { OtlpReceiver, OtlpSpan } from './support/otlp-receiver'
 import { attribute, attributesOf, metricPoints, otlpEnv, otlpReceiver } from './support/otlp-receiver'
@@ -52,40 +52,40 @@ describe('telemetry by the OpenTelemetry MCP conventions', () => {
       const exact = server('00f067aa0ba902b7')
       expect(exact.name).toBe('tools/call whoami')
       expect(attributesOf(exact.attributes)).toMatchObject({
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': 'whoami',
-        'gen_ai.operation.name': 'execute_tool',
-        'network.transport': 'pipe',
-        'mcp.protocol.version': VERSION,
-        'jsonrpc.request.id': expect.any(String),
-        'flatmcp.upstream': 'named-one',
-        'flatmcp.repair': [],
+        [ATTRIBUTES.method.key]: 'tools/call',
+        [ATTRIBUTES.tool.key]: 'whoami',
+        [ATTRIBUTES.operation.key]: EXECUTE_TOOL,
+        [ATTRIBUTES.transport.key]: 'pipe',
+        [ATTRIBUTES.protocolVersion.key]: VERSION,
+        [ATTRIBUTES.requestId.key]: expect.any(String),
+        [ATTRIBUTES.upstream.key]: 'named-one',
+        [ATTRIBUTES.repair.key]: [],
       })
-      expect(attribute(exact.attributes, 'error.type')).toBeUndefined()
-      expect(attribute(server('00f067aa0ba902b8').attributes, 'flatmcp.repair')).toEqual(['/n'])
+      expect(attribute(exact.attributes, ATTRIBUTES.errorType.key)).toBeUndefined()
+      expect(attribute(server('00f067aa0ba902b8').attributes, ATTRIBUTES.repair.key)).toEqual(['/n'])
       // The CLIENT span toward the upstream: the SERVER span's child, the same conventions.
       const upstream = spans.find(span => span.kind === CLIENT && span.parentSpanId === exact.spanId)!
       expect(upstream.name).toBe('tools/call whoami')
-      expect(attributesOf(upstream.attributes)).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'whoami', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'pipe', 'flatmcp.upstream': 'named-one' })
+      expect(attributesOf(upstream.attributes)).toMatchObject({ [ATTRIBUTES.method.key]: 'tools/call', [ATTRIBUTES.tool.key]: 'whoami', [ATTRIBUTES.operation.key]: EXECUTE_TOOL, [ATTRIBUTES.transport.key]: 'pipe', [ATTRIBUTES.upstream.key]: 'named-one' })
       // A name no tool has: the JSON-RPC error's code, as error.type and rpc.response.status_code.
       const unknown = server('00f067aa0ba902b9')
       expect(unknown.name).toBe('tools/call')
       expect(unknown.status?.code).toBe(2)
-      expect(attributesOf(unknown.attributes)).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' })
-      const calls = (): ReturnType<typeof points> => points(from, 'mcp.server.operation.duration', point => point['mcp.method.name'] === 'tools/call')
+      expect(attributesOf(unknown.attributes)).toMatchObject({ [ATTRIBUTES.errorType.key]: '-32602', [ATTRIBUTES.statusCode.key]: '-32602' })
+      const calls = (): ReturnType<typeof points> => points(from, METRICS.serverDuration.name, point => point[ATTRIBUTES.method.key] === 'tools/call')
       await expect.poll(async () => (await calls()).map(point => point.attributes), { timeout: 15_000 }).toEqual(expect.arrayContaining([
-        expect.objectContaining({ 'gen_ai.tool.name': 'whoami', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'pipe', 'mcp.protocol.version': VERSION }),
-        expect.objectContaining({ 'gen_ai.tool.name': '_OTHER', 'error.type': '-32602', 'rpc.response.status_code': '-32602' }),
+        expect.objectContaining({ [ATTRIBUTES.tool.key]: 'whoami', [ATTRIBUTES.operation.key]: EXECUTE_TOOL, [ATTRIBUTES.transport.key]: 'pipe', [ATTRIBUTES.protocolVersion.key]: VERSION }),
+        expect.objectContaining({ [ATTRIBUTES.tool.key]: OTHER, [ATTRIBUTES.errorType.key]: '-32602', [ATTRIBUTES.statusCode.key]: '-32602' }),
       ]))
       const durations = await calls()
       for (const point of durations)
         expect(point.bounds).toEqual([...DURATION_BOUNDARIES])
-      expect(durations.find(point => point.attributes['gen_ai.tool.name'] === 'whoami')!.count).toBe(2)
-      const sent = await points(from, 'mcp.client.operation.duration')
+      expect(durations.find(point => point.attributes[ATTRIBUTES.tool.key] === 'whoami')!.count).toBe(2)
+      const sent = await points(from, METRICS.clientDuration.name)
       // The name no tool has went upstream too (the upstream's list may have grown): one series, its error's code.
-      expect(sent.map(point => [point.attributes['gen_ai.tool.name'], point.attributes['error.type'], point.bounds, point.count])).toEqual([['whoami', undefined, [...DURATION_BOUNDARIES], 2], ['_OTHER', '-32602', [...DURATION_BOUNDARIES], 1]])
-      const repairs = await points(from, 'flatmcp.tool.repairs')
-      expect(repairs.map(point => [point.attributes['gen_ai.tool.name'], point.count])).toEqual([['whoami', 1]])
+      expect(sent.map(point => [point.attributes[ATTRIBUTES.tool.key], point.attributes[ATTRIBUTES.errorType.key], point.bounds, point.count])).toEqual([['whoami', undefined, [...DURATION_BOUNDARIES], 2], [OTHER, '-32602', [...DURATION_BOUNDARIES], 1]])
+      const repairs = await points(from, METRICS.repairs.name)
+      expect(repairs.map(point => [point.attributes[ATTRIBUTES.tool.key], point.count])).toEqual([['whoami', 1]])
     }
     finally {
       await client.close()
@@ -111,10 +111,10 @@ describe('telemetry by the OpenTelemetry MCP conventions', () => {
       const server = (parent: string): OtlpSpan => receiver.spans(from).find(span => span.kind === SERVER && span.parentSpanId === parent)!
       const exact = server('00f067aa0ba902c1')
       expect(exact.name).toBe('tools/call a__whoami')
-      expect(attributesOf(exact.attributes)).toMatchObject({ 'gen_ai.tool.name': 'a__whoami', 'flatmcp.upstream': 'a', 'network.transport': 'tcp', 'mcp.protocol.version': VERSION, 'flatmcp.repair': [] })
-      expect(attribute(server('00f067aa0ba902c2').attributes, 'flatmcp.repair')).toEqual(['/n'])
+      expect(attributesOf(exact.attributes)).toMatchObject({ [ATTRIBUTES.tool.key]: 'a__whoami', [ATTRIBUTES.upstream.key]: 'a', [ATTRIBUTES.transport.key]: 'tcp', [ATTRIBUTES.protocolVersion.key]: VERSION, [ATTRIBUTES.repair.key]: [] })
+      expect(attribute(server('00f067aa0ba902c2').attributes, ATTRIBUTES.repair.key)).toEqual(['/n'])
       const failed = server('00f067aa0ba902c3')
-      expect(attributesOf(failed.attributes)).toMatchObject({ 'error.type': 'tool_error' })
+      expect(attributesOf(failed.attributes)).toMatchObject({ [ATTRIBUTES.errorType.key]: TOOL_ERROR })
       expect(failed.status?.code).toBe(2)
       expect(readFileSync(audit, 'utf8').trim().split('\n').map(line => JSON.parse(line) as { tool: string, repaired: string[] }).map(({ tool, repaired }) => [tool, repaired])).toEqual([
         ['find_tools', []],
@@ -122,13 +122,13 @@ describe('telemetry by the OpenTelemetry MCP conventions', () => {
         ['a__whoami', ['/n']],
         ['no_such_tool', []],
       ])
-      const calls = await points(from, 'flatmcp.tool.calls', point => point['error.type'] === 'tool_error')
-      expect(calls.map(point => [point.attributes['gen_ai.tool.name'], point.attributes['flatmcp.outcome'], point.count])).toEqual([['_OTHER', 'tool-error', 1]])
-      expect((await points(from, 'mcp.server.operation.duration', point => point['error.type'] === 'tool_error')).length).toBe(1)
-      const repairs = await points(from, 'flatmcp.tool.repairs')
-      expect(repairs.map(point => [point.attributes['gen_ai.tool.name'], point.attributes['flatmcp.upstream'], point.count])).toEqual([['a__whoami', 'a', 1]])
+      const calls = await points(from, METRICS.calls.name, point => point[ATTRIBUTES.errorType.key] === TOOL_ERROR)
+      expect(calls.map(point => [point.attributes[ATTRIBUTES.tool.key], point.attributes[ATTRIBUTES.outcome.key], point.count])).toEqual([[OTHER, 'tool-error', 1]])
+      expect((await points(from, METRICS.serverDuration.name, point => point[ATTRIBUTES.errorType.key] === TOOL_ERROR)).length).toBe(1)
+      const repairs = await points(from, METRICS.repairs.name)
+      expect(repairs.map(point => [point.attributes[ATTRIBUTES.tool.key], point.attributes[ATTRIBUTES.upstream.key], point.count])).toEqual([['a__whoami', 'a', 1]])
       // find_tools is a tool the proxy has: its calls are its own series, not `_OTHER`.
-      expect((await points(from, 'flatmcp.tool.calls', point => point['gen_ai.tool.name'] === 'find_tools')).length).toBe(1)
+      expect((await points(from, METRICS.calls.name, point => point[ATTRIBUTES.tool.key] === 'find_tools')).length).toBe(1)
     }
     finally {
       await client.close()

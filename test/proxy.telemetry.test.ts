@@ -17,6 +17,7 @@ import { REPLICA_UPSTREAM, replicaSnapshot } from './support/replica-snapshot'
 import type { OtlpReceiver } from './support/otlp-receiver'
 import { otlpReceiver } from './support/otlp-receiver'
 import { serveFetch } from './support/serve-fetch'
+import { ATTRIBUTES, METRICS, OTHER } from '../packages/runtime/src/telemetry/conventions'
 
 interface OtlpSpan { traceId: string, spanId: string, parentSpanId?: string, name: string, kind: number, attributes: { key: string, value: Record<string, unknown> }[] }
 
@@ -71,21 +72,21 @@ describe('OpenTelemetry', () => {
       expect(server.parentSpanId).toBe(callerSpan)
       expect(upstream.parentSpanId).toBe(server.spanId)
       expect(answer.meta.traceparent).toBe(`00-${traceId}-${upstream.spanId}-01`)
-      expect(Object.fromEntries(['mcp.method.name', 'gen_ai.tool.name', 'network.transport', 'flatmcp.upstream', 'flatmcp.profile', 'flatmcp.repair'].map(key => [key, attribute(server, key)]))).toEqual({
-        'mcp.method.name': 'tools/call',
-        'gen_ai.tool.name': 'whoami',
-        'network.transport': 'tcp',
-        'flatmcp.upstream': 'replica-upstream',
-        'flatmcp.profile': 'portable',
-        'flatmcp.repair': ['/n'],
+      expect(Object.fromEntries([ATTRIBUTES.method.key, ATTRIBUTES.tool.key, ATTRIBUTES.transport.key, ATTRIBUTES.upstream.key, ATTRIBUTES.profile.key, ATTRIBUTES.repair.key].map(key => [key, attribute(server, key)]))).toEqual({
+        [ATTRIBUTES.method.key]: 'tools/call',
+        [ATTRIBUTES.tool.key]: 'whoami',
+        [ATTRIBUTES.transport.key]: 'tcp',
+        [ATTRIBUTES.upstream.key]: 'replica-upstream',
+        [ATTRIBUTES.profile.key]: 'portable',
+        [ATTRIBUTES.repair.key]: ['/n'],
       })
-      expect(attribute(server, 'jsonrpc.request.id')).toEqual(expect.any(String))
+      expect(attribute(server, ATTRIBUTES.requestId.key)).toEqual(expect.any(String))
       // Every request a span of its method: the list too.
       await expect.poll(() => spans().find(span => span.name === 'tools/list'), { timeout: 10_000 }).toBeDefined()
-      expect(attribute(spans().find(span => span.name === 'tools/list')!, 'mcp.method.name')).toBe('tools/list')
+      expect(attribute(spans().find(span => span.name === 'tools/list')!, ATTRIBUTES.method.key)).toBe('tools/list')
       // Never a value sent: the repaired path, not what was at it.
       expect(JSON.stringify(spans())).not.toContain('"7"')
-      await expect.poll(metricNames, { timeout: 10_000 }).toEqual(expect.arrayContaining(['mcp.server.operation.duration', 'flatmcp.tool.calls', 'flatmcp.tool.repairs']))
+      await expect.poll(metricNames, { timeout: 10_000 }).toEqual(expect.arrayContaining([METRICS.serverDuration.name, METRICS.calls.name, METRICS.repairs.name]))
       expect(served.stderr()).toContain(`flatmcp proxy: OpenTelemetry on (${endpoint})`)
       const resource = received.find(each => each.path === '/v1/traces')!.body.resourceSpans[0].resource.attributes as OtlpSpan['attributes']
       expect(resource.find(each => each.key === 'service.name')?.value.stringValue).toBe('flatmcp-under-test')
@@ -163,7 +164,7 @@ describe('OpenTelemetry', () => {
       await expect.poll(() => received.slice(before).filter(each => each.path === '/v1/traces').flatMap(each => JSON.stringify(each.body).match(/"name":"tools\/call/g) ?? []).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4)
       const points = (): string[] => received.slice(before).filter(each => each.path === '/v1/metrics').flatMap(each => JSON.stringify(each.body).match(/"key":"gen_ai\.tool\.name","value":\{"stringValue":"[^"]*"/g) ?? [])
       await expect.poll(() => new Set(points()).size, { timeout: 10_000 }).toBe(2)
-      expect([...new Set(points())].map(point => /"stringValue":"([^"]*)"/.exec(point)![1]).sort()).toEqual(['_OTHER', 'whoami'])
+      expect([...new Set(points())].map(point => /"stringValue":"([^"]*)"/.exec(point)![1]).sort()).toEqual([OTHER, 'whoami'])
       // No export holds more than the stated length of anything the caller sent.
       for (const each of received.slice(before))
         expect(JSON.stringify(each.body)).not.toMatch(new RegExp(`x{${CALLER_TEXT_CHARS + 1}}`))

@@ -7,4 +7,4 @@ export type { ProxyHandler, ProxyHandlerOptions, UpstreamEndpoint } from './prox
 export { profileOfPath } from './proxy/http/routes'
 export { readSnapshot } from './proxy/compile/snapshot-drift'
 export type { Snapshot } from './artifact/format'
-export type { OtelApi } from './util/otel-api'
+export type { OtelApi } from './telemetry/otel-api'

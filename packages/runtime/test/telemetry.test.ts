@@ -15,6 +15,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { ATTRIBUTES } from '../src/telemetry/conventions'
 
 const exporter = new InMemorySpanExporter()
 let sdk: NodeSDK
@@ -63,7 +64,47 @@ describe('createMcpServer with telemetry', () => {
     expect(span!.kind).toBe(api.SpanKind.SERVER)
     expect(span!.spanContext().traceId).toBe(TRACE)
     expect(span!.parentSpanContext?.spanId).toBe(CALLER)
-    expect(span!.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'add', 'network.transport': 'pipe', 'flatmcp.repair': ['/a'] })
+    expect(span!.attributes).toMatchObject({ [ATTRIBUTES.method.key]: 'tools/call', [ATTRIBUTES.tool.key]: 'add', [ATTRIBUTES.transport.key]: 'pipe', [ATTRIBUTES.repair.key]: ['/a'] })
     expect(heard).toEqual([expect.objectContaining({ tool: 'add', outcome: 'ok', repaired: ['/a'] })])
+  })
+})
+
+describe('a call through a view (issue 69)', () => {
+  const views = { triage: { tools: ['add'], profile: 'openai-strict' }, plain: { tools: ['add'] } }
+  const served = async (choice: string | undefined): Promise<{ span: Record<string, unknown>, heard: ObservedCall }> => {
+    exporter.reset()
+    const heard: ObservedCall[] = []
+    const client = new ClientV2({ name: 't', version: '1' })
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    const server = createMcpServer([add], { name: 's', version: '1' }, { telemetry: api, views, onCall: call => heard.push(call), ...(choice === undefined ? {} : { profile: () => choice }) })
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)])
+    await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })
+    await client.close()
+    await expect.poll(() => exporter.getFinishedSpans().some(span => span.name === 'tools/call add')).toBe(true)
+    return { span: exporter.getFinishedSpans().find(span => span.name === 'tools/call add')!.attributes, heard: heard[0]! }
+  }
+  const PROFILE = ATTRIBUTES.profile.key
+  const VIEW = ATTRIBUTES.view.key
+
+  it('reports the profile it was read in and the view apart, on its span and to onCall', async () => {
+    const { span, heard } = await served('view:triage')
+    expect({ profile: span[PROFILE], view: span[VIEW] }).toEqual({ profile: 'openai-strict', view: 'triage' })
+    expect(heard).toMatchObject({ profile: 'openai-strict', view: 'triage' })
+  })
+
+  it('a view with no profile of its own is read in the base profile: no profile is said, the view is', async () => {
+    const { span, heard } = await served('view:plain')
+    expect({ profile: span[PROFILE], view: span[VIEW] }).toEqual({ profile: undefined, view: 'plain' })
+    expect(heard.profile).toBeUndefined()
+    expect(heard.view).toBe('plain')
+  })
+
+  it('a plain profile says no view; a view no one has is no view, and no profile either', async () => {
+    const plain = await served('gemini')
+    expect({ profile: plain.span[PROFILE], view: plain.span[VIEW] }).toEqual({ profile: 'gemini', view: undefined })
+    expect(plain.heard).toMatchObject({ profile: 'gemini' })
+    expect(plain.heard.view).toBeUndefined()
+    const nobody = await served('view:nobody')
+    expect({ profile: nobody.span[PROFILE], view: nobody.span[VIEW] }).toEqual({ profile: undefined, view: undefined })
   })
 })

@@ -2,7 +2,7 @@
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
 import type { ObservedCall, RequestInfo } from '../service/options'
 import type { CallTelemetry, IncomingRequest } from '../telemetry/call-telemetry'
-import { readCallerKey } from '../service/caller-rules'
+import { servedAs } from '../service/choice-key'
 import { callerText } from '../util/caller-text'
 import { changedPaths } from '../util/changed-paths'
 
@@ -28,9 +28,8 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
   const started = performance.now()
   const told = (outcome: ObservedCall['outcome'], error?: unknown): void => {
     const caller = callerOf(facts.authInfo)
-    // A ruled caller's key says the profile (or view) it is served within: its name is `caller`.
-    const ruled = readCallerKey(facts.profile)
-    const profile = ruled ? ruled.key : facts.profile
+    // What the service said it read the call in (the views are its to know), else what the key names.
+    const { profile, view } = observed.served ?? servedAs(facts.profile, {})
     try {
       // The caller's text cut to its stated length: a made-up name costs the log no more than a short one.
       onCall({
@@ -39,6 +38,7 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
         ...(caller === undefined ? {} : { caller: callerText(caller) }),
         ...(facts.id === undefined ? {} : { id: typeof facts.id === 'number' ? facts.id : callerText(facts.id) }),
         ...(profile === undefined ? {} : { profile }),
+        ...(view === undefined ? {} : { view }),
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         repaired: 'input' in observed ? changedPaths('sent' in observed ? observed.sent : facts.args ?? {}, observed.input) : [],

@@ -8,23 +8,15 @@ import type { CallerRules } from '../service/caller-rules'
 import type { Surface, ToolView } from '../service/options'
 import type { GuardedChoice, ProfileChoice, ProfileRequest } from '../service/profile-choice'
 import type { ToolService } from '../service/service'
-import { callerKey, callerOf, readCallerKey, ruleFor } from '../service/caller-rules'
+import { callerOf, ruleFor } from '../service/caller-rules'
+import { callerKey, readKey, servedAs, subsetKey, viewKey } from '../service/choice-key'
 import { preserialize } from '../service/preserialized'
 import { chosen } from '../service/profile-choice'
 
-/** What a profile choice answers to serve a view, or a subset the caller names. */
-export const VIEW_PREFIX = 'view:'
-export const TOOLS_PREFIX = 'tools:'
+export { subsetKey } from '../service/choice-key'
 
-/** The most names a caller's own subset holds, and the most such subsets kept built at once. */
-const MAX_NAMED = 100
+/** The most subsets a caller names kept built at once. */
 const MAX_SUBSETS = 64
-
-/** The key of a subset a caller names (`a,b` in `profile`): what a profile choice answers to serve it. */
-export function subsetKey(profile: string | undefined, names: string): string | undefined {
-  const listed = [...new Set(names.split(',').map(name => name.trim()).filter(Boolean))].slice(0, MAX_NAMED).sort()
-  return listed.length === 0 ? undefined : `${TOOLS_PREFIX}${profile ?? ''}:${listed.join(',')}`
-}
 
 /**
  * What a request asks for by header or query, in `profile`: one of `views` (`X-MCP-View: NAME`,
@@ -33,7 +25,7 @@ export function subsetKey(profile: string | undefined, names: string): string | 
 export function askedView({ url, headers }: ProfileRequest, views: readonly string[], profile: string | undefined): string | undefined {
   const view = headers?.get('x-mcp-view') ?? url?.searchParams.get('view')
   if (view && views.includes(view))
-    return `${VIEW_PREFIX}${view}`
+    return viewKey(view)
   // A subset the caller names itself (as github-mcp-server takes it): served in the profile chosen.
   const named = headers?.get('x-mcp-tools') ?? url?.searchParams.get('tools')
   return (named ? subsetKey(profile, named) : undefined) ?? profile
@@ -60,35 +52,22 @@ export function choiceWithRules(choice: ProfileChoice | undefined, rules: Caller
     const caller = callerOf(request)
     const rule = ruleFor(rules, caller)
     // A caller with no name (no credential asked) is held by the default: no row has an empty name.
-    return rule ? callerKey(caller ?? '', rule.view === undefined ? key : `${VIEW_PREFIX}${rule.view}`) : key
+    return rule ? callerKey(caller ?? '', rule.view === undefined ? key : viewKey(rule.view)) : key
   }
   const guarded: GuardedChoice = Object.assign(async (request: ProfileRequest) => held(request, await chosen(choice, request)), { failed: (request: ProfileRequest) => held(request, undefined) })
   return guarded
 }
 
-/** A caller's own subset from its key. */
-function subsetOfKey(key: string): ToolView {
-  const rest = key.slice(TOOLS_PREFIX.length)
-  const at = rest.indexOf(':')
-  const profile = rest.slice(0, at)
-  return { tools: rest.slice(at + 1).split(','), ...(profile === '' ? {} : { profile }) }
-}
-
-/** A view's name from a profile choice's answer, where it names one of `views`. */
-function viewNamed(views: Readonly<Record<string, ToolView>>, key: string | undefined): string | undefined {
-  const name = key?.startsWith(VIEW_PREFIX) ? key.slice(VIEW_PREFIX.length) : undefined
-  return name !== undefined && Object.hasOwn(views, name) ? name : undefined
-}
+/** The view a key names, where it is one of `views`. */
+const viewNamed = (views: Readonly<Record<string, ToolView>>, name: string | undefined): ToolView | undefined => name !== undefined && Object.hasOwn(views, name) ? views[name] : undefined
 
 /** The surface a profile choice's answer is served behind: its view's own, a caller's subset's (full), or `base`; a ruled caller's, that of the key it is served within. */
 export function surfaceOf<S extends Surface>(views: Readonly<Record<string, ToolView>>, key: string | undefined, base: S): S | 'full' | 'search' {
-  const ruled = readCallerKey(key)
-  if (ruled)
-    return surfaceOf(views, ruled.key, base)
-  const name = viewNamed(views, key)
-  if (name !== undefined)
-    return views[name]!.surface ?? 'full'
-  return key?.startsWith(TOOLS_PREFIX) ? 'full' : base
+  const read = readKey(key)
+  const view = viewNamed(views, read.view)
+  if (view)
+    return view.surface ?? 'full'
+  return read.tools ? 'full' : base
 }
 
 /** What a call for a tool the view leaves out is told: as for a name no tool has. */
@@ -137,18 +116,17 @@ interface ViewSpec {
 
 /** The view a key serves (`undefined`: a plain profile, served as `served` serves it). A pinned view that does not exist serves nothing. */
 function specOf(key: string | undefined, views: Readonly<Record<string, ToolView>>, rules: CallerRules | undefined, surface: Surface): ViewSpec | undefined {
-  const ruled = readCallerKey(key)
-  if (ruled) {
-    const inner = specOf(ruled.key, views, undefined, surface)
-    const missing = inner === undefined && ruled.key?.startsWith(VIEW_PREFIX)
-    const view = missing ? { tools: [] } : inner?.view ?? (ruled.key === undefined ? {} : { profile: ruled.key })
-    const rule = rules && ruleFor(rules, ruled.caller)
-    return { view, surface: inner?.surface ?? surface, ...(rule ? { admits: rule.admits } : {}), asked: inner?.asked ?? false }
-  }
-  const name = viewNamed(views, key)
-  if (name !== undefined)
-    return { view: views[name]!, surface: views[name]!.surface ?? 'full', asked: false }
-  return key?.startsWith(TOOLS_PREFIX) ? { view: subsetOfKey(key), surface: 'full', asked: true } : undefined
+  const read = readKey(key)
+  const named = viewNamed(views, read.view)
+  const inner: ViewSpec | undefined = named
+    ? { view: named, surface: named.surface ?? 'full', asked: false }
+    : read.tools ? { view: { tools: read.tools, ...(read.profile === undefined ? {} : { profile: read.profile }) }, surface: 'full', asked: true } : undefined
+  if (read.caller === undefined)
+    return inner
+  // A view that does not exist serves a ruled caller nothing.
+  const view = inner?.view ?? (read.view !== undefined ? { tools: [] } : read.profile === undefined ? {} : { profile: read.profile })
+  const rule = rules && ruleFor(rules, read.caller)
+  return { view, surface: inner?.surface ?? surface, ...(rule ? { admits: rule.admits } : {}), asked: inner?.asked ?? false }
 }
 
 /**
@@ -185,6 +163,9 @@ export function withViews(served: ToolService, base: ToolService, views: Readonl
       return view ? view.service.list(view.profile) : served.list(key)
     },
     call: (toolName, args, request, key, unsure) => {
+      // What the call is read in, said here where the views are known: onCall and its span report it.
+      if (request.observed)
+        request.observed.served = servedAs(key, views)
       const view = viewOf(key)
       return view ? view.service.call(toolName, args, request, view.profile, unsure) : served.call(toolName, args, request, key, unsure)
     },

@@ -24,10 +24,6 @@ export interface CallerRules {
 /** The caller of a request that is no HTTP request: the client of the stdio connection. */
 export const STDIO_CALLER = 'stdio'
 
-/** What a profile choice answers for a caller the rules hold: `caller:NAME` and the key it is served within. */
-export const CALLER_PREFIX = 'caller:'
-const SEPARATOR = '\u0000'
-
 /** Whether `name` matches `pattern`: `*` any run of characters, everything else itself. */
 export function matchesPattern(pattern: string, name: string): boolean {
   const parts = pattern.split('*')
@@ -65,20 +61,6 @@ export function callerOf(request: Pick<ProfileRequest, 'authInfo' | 'url' | 'hea
   if (typeof id === 'string' && id !== '')
     return id
   return request.url === undefined && request.headers === undefined ? STDIO_CALLER : undefined
-}
-
-/** The key a caller is served: `key` within its rule (`caller:NAME`, then the key), or `key` itself where no rule holds it. */
-export function callerKey(caller: string, key: string | undefined): string {
-  return `${CALLER_PREFIX}${caller}${SEPARATOR}${key ?? ''}`
-}
-
-/** A caller's key read back: the caller, and the key it is served within (its pinned view's, or the one chosen). */
-export function readCallerKey(key: string | undefined): { caller: string, key: string | undefined } | undefined {
-  if (!key?.startsWith(CALLER_PREFIX))
-    return undefined
-  const at = key.indexOf(SEPARATOR)
-  const inner = key.slice(at + 1)
-  return { caller: key.slice(CALLER_PREFIX.length, at), key: inner === '' ? undefined : inner }
 }
 
 /** One thing wrong with the rules, at its JSON path in the callers file. */

@@ -1,8 +1,9 @@
 // What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
-import type { OtelApi } from '../util/otel-api'
+import type { OtelApi } from '../telemetry/otel-api'
 import type { AskForm } from '../elicit/ask'
 import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
 import type { CallerRules } from './caller-rules'
+import type { ServedAs } from './choice-key'
 import type { ProfileChoice } from './profile-choice'
 import { unknownKeys } from '../util/closest-name'
 
@@ -48,7 +49,7 @@ export interface RequestInfo {
    * arguments sent (through `call_tool`, those it named), the tool reached (none for a name no tool
    * has) and the input the arguments were read as.
    */
-  observed?: { called?: string, sent?: unknown, tool?: string, input?: unknown }
+  observed?: { called?: string, sent?: unknown, tool?: string, input?: unknown, served?: ServedAs }
 }
 
 /** One tools/call as `onCall` hears it: never an argument's value, a result or a credential. */
@@ -59,8 +60,10 @@ export interface ObservedCall {
   tool: string
   /** The name of the credential the caller presented (`authInfo.clientId`), where there is one. */
   caller?: string
-  /** The profile it was read with. */
+  /** The profile it was read in (a view's own, where it came through one; none: the base profile). */
   profile?: string
+  /** The view it came through, where one applies (one a request named, or the one its caller is pinned to). */
+  view?: string
   /** The request's JSON-RPC id (a string cut as `caller` is). */
   id?: string | number
   /** `ok`; `tool-error`: the result says `isError`; `error`: a protocol error (an unknown tool, refused arguments). */

@@ -8,12 +8,12 @@
 // tool name, an id) is cut to CALLER_TEXT_CHARS, and a tool name no tool has (or a version no MCP
 // revision has) is one metric series (`_OTHER`), not one per name.
 import type { ObservedCall } from '../service/options'
-import type { OtelApi, Span } from '../util/otel-api'
+import type { OtelApi, Span } from './otel-api'
 import type { Failure } from './conventions'
-import { callerText, OTHER_TOOL } from '../util/caller-text'
+import { callerText } from '../util/caller-text'
 import { ATTRIBUTES as A, DURATION_BOUNDARIES, errorType, EXECUTE_TOOL, KNOWN_METHODS, KNOWN_VERSIONS, METRICS, OTHER, TOOL_ERROR } from './conventions'
 
-export type { OtelApi } from '../util/otel-api'
+export type { OtelApi } from './otel-api'
 
 /** The API's SpanKind and SpanStatusCode values (stable across its versions). */
 const KIND = { server: 1, client: 2 } as const
@@ -88,123 +88,167 @@ const failed = (span: Span, failure: Failure | undefined): void => {
 
 const failureAttributes = (failure: Failure | undefined): Attributes => failure ? { [A.errorType.key]: failure.type, ...(failure.code === undefined ? {} : { [A.statusCode.key]: failure.code }) } : {}
 
+/** A name no tool has, as a metric names it: one series (`_OTHER`), whatever the caller made up. */
+const NO_TOOL: Attributes = Object.freeze({ [A.tool.key]: OTHER, [A.operation.key]: EXECUTE_TOOL })
+
+type Histogram = ReturnType<ReturnType<OtelApi['metrics']['getMeter']>['createHistogram']>
+type Counter = ReturnType<ReturnType<OtelApi['metrics']['getMeter']>['createCounter']>
+
+/** What the hooks share: the API, its tracer and instruments (made once), what each SERVER span has heard, and a tool's own attributes. */
+interface Kit {
+  api: OtelApi
+  tracer: ReturnType<OtelApi['trace']['getTracer']>
+  serverDuration: Histogram
+  clientDuration: Histogram
+  calls: Counter
+  repairs: Counter
+  heard: WeakMap<Span, Heard>
+  sets: (parts: Attributes) => Attributes
+  /** A tool's own attributes (its name, the operation, its upstream): the same for each of its calls. */
+  toolAttributes: (tool: string | undefined) => Attributes
+}
+
+function kitOf(api: OtelApi, upstreamOf?: (tool: string) => string | undefined): Kit {
+  const meter = api.metrics.getMeter('flatmcp')
+  const histogram = (metric: typeof METRICS.serverDuration | typeof METRICS.clientDuration): Histogram => meter.createHistogram(metric.name, { unit: metric.unit, description: metric.description, advice: { explicitBucketBoundaries: [...DURATION_BOUNDARIES] } })
+  const counter = (metric: typeof METRICS.calls | typeof METRICS.repairs): Counter => meter.createCounter(metric.name, { unit: metric.unit, description: metric.description })
+  return {
+    api,
+    tracer: api.trace.getTracer('flatmcp'),
+    serverDuration: histogram(METRICS.serverDuration),
+    clientDuration: histogram(METRICS.clientDuration),
+    calls: counter(METRICS.calls),
+    repairs: counter(METRICS.repairs),
+    heard: new WeakMap(),
+    sets: attributeSets(),
+    toolAttributes: (tool) => {
+      const upstream = tool === undefined ? undefined : upstreamOf?.(tool)
+      return {
+        ...(tool === undefined ? {} : { [A.tool.key]: tool, [A.operation.key]: EXECUTE_TOOL }),
+        ...(upstream === undefined ? {} : { [A.upstream.key]: upstream }),
+      }
+    },
+  }
+}
+
+/** A request's SERVER span, started under the caller's `_meta.traceparent` where sent; each piece of the caller's text cut to its stated length. */
+function serverSpan(kit: Kit, incoming: IncomingRequest, tool: string | undefined, version: string | undefined): { span: Span, parent: unknown } {
+  const { api } = kit
+  const parent = incoming.meta && typeof incoming.meta.traceparent === 'string' ? api.propagation.extract(api.context.active(), incoming.meta) : api.context.active()
+  const method = callerText(incoming.method)
+  const span = kit.tracer.startSpan(tool === undefined ? method : `${method} ${tool}`, {
+    kind: KIND.server,
+    attributes: {
+      [A.method.key]: method,
+      ...kit.toolAttributes(tool),
+      [A.requestId.key]: callerText(incoming.requestId),
+      [A.transport.key]: incoming.transport,
+      ...(incoming.sessionId === undefined ? {} : { [A.session.key]: callerText(incoming.sessionId) }),
+      ...(version === undefined ? {} : { [A.protocolVersion.key]: version }),
+    },
+  }, parent)
+  return { span, parent }
+}
+
+/** Runs `call` inside a SERVER span for the request, and measures it (and the call it sent upstream) once it is known whether its name is a tool's. */
+async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise<T>): Promise<T> {
+  const started = performance.now()
+  const tool = incoming.tool === undefined ? undefined : callerText(incoming.tool)
+  const version = incoming.protocolVersion === undefined ? undefined : callerText(incoming.protocolVersion)
+  const { span, parent } = serverSpan(kit, incoming, tool, version)
+  const told: Heard = { reached: false }
+  kit.heard.set(span, told)
+  let failure: Failure | undefined
+  try {
+    return await kit.api.context.with(kit.api.trace.setSpan(parent, span), call)
+  }
+  catch (error) {
+    failure = errorType(error)
+    throw error
+  }
+  finally {
+    failure ??= told.failure
+    failed(span, failure)
+    span.end()
+    // A name no tool has (and a method no MCP version has) is one series, whatever the caller made up.
+    const named = tool === undefined ? {} : told.reached ? kit.toolAttributes(told.tool ?? tool) : NO_TOOL
+    if (told.sent)
+      kit.clientDuration.record(told.sent.seconds, kit.sets({ ...told.sent.attributes, ...named }))
+    kit.serverDuration.record((performance.now() - started) / 1000, kit.sets({
+      [A.method.key]: KNOWN_METHODS.has(incoming.method) ? incoming.method : OTHER,
+      ...named,
+      [A.transport.key]: incoming.transport,
+      ...(version === undefined ? {} : { [A.protocolVersion.key]: KNOWN_VERSIONS.has(version) ? version : OTHER }),
+      ...failureAttributes(failure),
+    }))
+  }
+}
+
+/** A call's record completed: counted, and its SERVER span (the active one) told the tool reached, the profile and view it was read in, the repair's paths. */
+function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown): void {
+  const failure = call.outcome === 'ok' ? undefined : call.outcome === 'tool-error' ? { type: TOOL_ERROR } : errorType(error)
+  const attributes = kit.sets({ [A.method.key]: 'tools/call', ...(reached ? kit.toolAttributes(call.tool) : NO_TOOL), ...failureAttributes(failure) })
+  kit.calls.add(1, kit.sets({ ...attributes, [A.outcome.key]: call.outcome }))
+  if (call.repaired.length > 0)
+    kit.repairs.add(1, attributes)
+  // Told inside the call, whose context holds its SERVER span.
+  const span = kit.api.trace.getActiveSpan()
+  if (!span)
+    return
+  const record = kit.heard.get(span)
+  if (record)
+    Object.assign(record, { reached, tool: call.tool, failure })
+  // Named for the tool reached: through call_tool, the one it named.
+  if (!reached) {
+    span.updateName('tools/call')
+  }
+  else {
+    span.updateName(`tools/call ${call.tool}`)
+    for (const [key, value] of Object.entries(kit.toolAttributes(call.tool)))
+      span.setAttribute(key, value)
+  }
+  if (call.profile !== undefined)
+    span.setAttribute(A.profile.key, call.profile)
+  if (call.view !== undefined)
+    span.setAttribute(A.view.key, call.view)
+  span.setAttribute(A.repair.key, call.repaired)
+}
+
+/** A CLIENT span for a call sent upstream, its trace context in the `_meta` it gives; measured by the request's SERVER span, which learns whether the name is a tool's. */
+function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefined, way: UpstreamWay = {}): ReturnType<CallTelemetry['upstream']> {
+  const { api } = kit
+  const started = performance.now()
+  const name = callerText(tool)
+  const transport: Attributes = way.transport === undefined ? {} : { [A.transport.key]: way.transport }
+  const span = kit.tracer.startSpan(`tools/call ${name}`, { kind: KIND.client, attributes: { [A.method.key]: 'tools/call', ...kit.toolAttributes(name), ...transport } }, api.context.active())
+  const carried: Record<string, unknown> = { ...meta }
+  delete carried.traceparent
+  delete carried.tracestate
+  api.propagation.inject(api.trace.setSpan(api.context.active(), span), carried)
+  return {
+    meta: carried,
+    end: (failure) => {
+      failed(span, failure)
+      span.end()
+      const seconds = (performance.now() - started) / 1000
+      const measured = { [A.method.key]: 'tools/call', ...transport, ...failureAttributes(failure) }
+      const active = api.trace.getActiveSpan()
+      const record = active && kit.heard.get(active)
+      // A caller's made-up name is no series.
+      if (record)
+        record.sent = { seconds, attributes: measured }
+      else
+        kit.clientDuration.record(seconds, kit.sets({ ...measured, ...NO_TOOL }))
+    },
+  }
+}
+
 /** Tool calls traced and measured through `api`; `upstreamOf` names the upstream a tool goes to (a proxy's). */
 export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => string | undefined): CallTelemetry {
-  const tracer = api.trace.getTracer('flatmcp')
-  const meter = api.metrics.getMeter('flatmcp')
-  const histogram = (metric: typeof METRICS.serverDuration | typeof METRICS.clientDuration): ReturnType<typeof meter.createHistogram> => meter.createHistogram(metric.name, { unit: metric.unit, description: metric.description, advice: { explicitBucketBoundaries: [...DURATION_BOUNDARIES] } })
-  const serverDuration = histogram(METRICS.serverDuration)
-  const clientDuration = histogram(METRICS.clientDuration)
-  const calls = meter.createCounter(METRICS.calls.name, { unit: METRICS.calls.unit, description: METRICS.calls.description })
-  const repairs = meter.createCounter(METRICS.repairs.name, { unit: METRICS.repairs.unit, description: METRICS.repairs.description })
-  const heard = new WeakMap<Span, Heard>()
-  const sets = attributeSets()
-  /** A tool's own attributes (its name, the operation, its upstream): the same for each of its calls. */
-  const toolAttributes = (tool: string | undefined): Attributes => {
-    const upstream = tool === undefined ? undefined : upstreamOf?.(tool)
-    return {
-      ...(tool === undefined ? {} : { [A.tool.key]: tool, [A.operation.key]: EXECUTE_TOOL }),
-      ...(upstream === undefined ? {} : { [A.upstream.key]: upstream }),
-    }
-  }
+  const kit = kitOf(api, upstreamOf)
   return {
-    async serve(incoming, call) {
-      const started = performance.now()
-      const parent = incoming.meta && typeof incoming.meta.traceparent === 'string' ? api.propagation.extract(api.context.active(), incoming.meta) : api.context.active()
-      // Each piece of the caller's text cut to its stated length (a method, a tool, an id are the caller's to make up).
-      const method = callerText(incoming.method)
-      const tool = incoming.tool === undefined ? undefined : callerText(incoming.tool)
-      const version = incoming.protocolVersion === undefined ? undefined : callerText(incoming.protocolVersion)
-      const span = tracer.startSpan(tool === undefined ? method : `${method} ${tool}`, {
-        kind: KIND.server,
-        attributes: {
-          [A.method.key]: method,
-          ...toolAttributes(tool),
-          [A.requestId.key]: callerText(incoming.requestId),
-          [A.transport.key]: incoming.transport,
-          ...(incoming.sessionId === undefined ? {} : { [A.session.key]: callerText(incoming.sessionId) }),
-          ...(version === undefined ? {} : { [A.protocolVersion.key]: version }),
-        },
-      }, parent)
-      const told: Heard = { reached: false }
-      heard.set(span, told)
-      let failure: Failure | undefined
-      try {
-        return await api.context.with(api.trace.setSpan(parent, span), call)
-      }
-      catch (error) {
-        failure = errorType(error)
-        throw error
-      }
-      finally {
-        failure ??= told.failure
-        failed(span, failure)
-        span.end()
-        // A name no tool has (and a method no MCP version has) is one series, whatever the caller made up.
-        const named = tool === undefined ? {} : told.reached ? toolAttributes(told.tool ?? tool) : { [A.tool.key]: OTHER_TOOL, [A.operation.key]: EXECUTE_TOOL }
-        // The call sent upstream, measured once it is known whether its name is a tool's.
-        if (told.sent)
-          clientDuration.record(told.sent.seconds, sets({ ...told.sent.attributes, ...named }))
-        serverDuration.record((performance.now() - started) / 1000, sets({
-          [A.method.key]: KNOWN_METHODS.has(incoming.method) ? incoming.method : OTHER,
-          ...named,
-          [A.transport.key]: incoming.transport,
-          ...(version === undefined ? {} : { [A.protocolVersion.key]: KNOWN_VERSIONS.has(version) ? version : OTHER }),
-          ...failureAttributes(failure),
-        }))
-      }
-    },
-    finish(call, reached = true, error) {
-      const failure = call.outcome === 'ok' ? undefined : call.outcome === 'tool-error' ? { type: TOOL_ERROR } : errorType(error)
-      const attributes = sets({ [A.method.key]: 'tools/call', ...(reached ? toolAttributes(call.tool) : { [A.tool.key]: OTHER_TOOL, [A.operation.key]: EXECUTE_TOOL }), ...failureAttributes(failure) })
-      calls.add(1, sets({ ...attributes, [A.outcome.key]: call.outcome }))
-      if (call.repaired.length > 0)
-        repairs.add(1, attributes)
-      // Told inside the call, whose context holds its SERVER span.
-      const span = api.trace.getActiveSpan()
-      if (!span)
-        return
-      const record = heard.get(span)
-      if (record)
-        Object.assign(record, { reached, tool: call.tool, failure })
-      // Named for the tool reached: through call_tool, the one it named.
-      if (!reached) {
-        span.updateName('tools/call')
-      }
-      else {
-        span.updateName(`tools/call ${call.tool}`)
-        for (const [key, value] of Object.entries(toolAttributes(call.tool)))
-          span.setAttribute(key, value)
-      }
-      if (call.profile !== undefined)
-        span.setAttribute(A.profile.key, call.profile)
-      span.setAttribute(A.repair.key, call.repaired)
-    },
-    upstream(tool, meta, way = {}) {
-      const started = performance.now()
-      const name = callerText(tool)
-      const attributes = { [A.method.key]: 'tools/call', ...toolAttributes(name), ...(way.transport === undefined ? {} : { [A.transport.key]: way.transport }) }
-      const span = tracer.startSpan(`tools/call ${name}`, { kind: KIND.client, attributes }, api.context.active())
-      const carried: Record<string, unknown> = { ...meta }
-      delete carried.traceparent
-      delete carried.tracestate
-      api.propagation.inject(api.trace.setSpan(api.context.active(), span), carried)
-      return {
-        meta: carried,
-        end: (failure) => {
-          failed(span, failure)
-          span.end()
-          const seconds = (performance.now() - started) / 1000
-          const measured = { [A.method.key]: 'tools/call', ...(way.transport === undefined ? {} : { [A.transport.key]: way.transport }), ...failureAttributes(failure) }
-          const active = api.trace.getActiveSpan()
-          const record = active && heard.get(active)
-          // Recorded by the request's SERVER span, which learns whether the name is a tool's; a caller's made-up name is no series.
-          if (record)
-            record.sent = { seconds, attributes: measured }
-          else
-            clientDuration.record(seconds, sets({ ...measured, [A.tool.key]: OTHER_TOOL, [A.operation.key]: EXECUTE_TOOL }))
-        },
-      }
-    },
+    serve: (incoming, call) => serve(kit, incoming, call),
+    finish: (call, reached, error) => finish(kit, call, reached, error),
+    upstream: (tool, meta, way) => upstream(kit, tool, meta, way),
   }
 }

@@ -15,7 +15,8 @@ export const ATTRIBUTES = {
   statusCode: { key: 'rpc.response.status_code', on: 'server, client, metrics', says: 'the JSON-RPC error code answered, as a string (one in the reserved range, -32768 to -32000)' },
   errorType: { key: 'error.type', on: 'server, client, metrics', says: 'the JSON-RPC error code as a string (outside the reserved range `_OTHER`), `tool_error` for a result with `isError`, else the exception\'s type or `_OTHER`' },
   upstream: { key: 'flatmcp.upstream', on: 'server, client, metrics', says: 'the server the request went to (a gateway\'s entry)' },
-  profile: { key: 'flatmcp.profile', on: 'server', says: 'the profile the call was read in' },
+  profile: { key: 'flatmcp.profile', on: 'server', says: 'the profile the call was read in (a view\'s own, where it came through one)' },
+  view: { key: 'flatmcp.view', on: 'server', says: 'the view the call came through, where one applies (one the request named, or the one its caller is pinned to)' },
   repair: { key: 'flatmcp.repair', on: 'server', says: 'the JSON Pointers, in the tool\'s own arguments, the repair and the inverse map changed (never a value)' },
   outcome: { key: 'flatmcp.outcome', on: 'metrics', says: '`ok`, `tool-error` or `error` (flatmcp.tool.calls only)' },
 } as const

@@ -13,6 +13,3 @@ export function callerText(text: unknown): string {
   const end = /[\uD800-\uDBFF]/.test(whole[CALLER_TEXT_CHARS - 1]!) ? CALLER_TEXT_CHARS - 1 : CALLER_TEXT_CHARS
   return `${whole.slice(0, end)}…`
 }
-
-/** The one value a metric gives every tool name no served tool has, so made-up names open no series of their own (OpenTelemetry's convention). */
-export const OTHER_TOOL = '_OTHER'

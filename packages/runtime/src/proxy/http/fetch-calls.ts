@@ -4,7 +4,7 @@
 import type { ForwardedResult } from '../serve/outputs'
 import type { CallRecord, Handler, Posted } from './fetch-state'
 import type { JsonRpcRequest } from './json-rpc'
-import { readCallerKey } from '../../service/caller-rules'
+import { servedAs } from '../../service/choice-key'
 import { errorResult } from '../../service/results'
 import { callTarget, SURFACE_TOOLS } from '../../search/surface'
 import { surfaceOf } from '../../search/views'
@@ -12,7 +12,7 @@ import { changedPaths } from '../../util/changed-paths'
 import { overriddenArguments } from '../compile/overrides'
 import { answerShaped } from './answer-shaped'
 import { answered } from './fetch-state'
-import { tracedSend } from './fetch-telemetry'
+import { tracedSend } from '../../telemetry/fetch-telemetry'
 import { jsonResponse, rpcError } from './json-rpc'
 
 /** The search surface's own tools (in a batch, refused: MCP has had no batches since 2025-06-18). */
@@ -61,11 +61,9 @@ export async function answerCalls(handler: Handler, request: Request, posted: Po
     return rpcError(null, -32600, `Send ${[...SURFACED].join(', ')} on their own, not in a batch.`, 400)
   const sent = [...messages]
   const { call } = posted
-  // A ruled caller's key says the profile it is served within (its name is the caller's, not a profile's).
-  const ruled = readCallerKey(profile)
-  const served = ruled ? ruled.key : profile
-  if (call && served !== undefined)
-    call.profile = served
+  // The profile (a view's own) and the view the call is read in, apart: a ruled caller's key names its caller too.
+  if (call)
+    Object.assign(call, servedAs(profile, handler.overrides.views ?? {}))
   if (surfacedIn(surface, message)) {
     if (message.params!.name !== SURFACE_TOOLS.call) {
       if (call)

@@ -4,7 +4,7 @@ import type { Surface } from '../../service/options'
 import type { CallerRules } from '../../service/caller-rules'
 import type { ProfileChoice } from '../../service/profile-choice'
 import type { Validator } from '../compile/chooser'
-import type { OtelApi } from '../../util/otel-api'
+import type { OtelApi } from '../../telemetry/otel-api'
 import type { HttpGuardOptions } from './guard'
 
 /** One server's Streamable HTTP endpoint: its URL, or its URL and the headers sent with every request (an entry of a client's config with `url`). */

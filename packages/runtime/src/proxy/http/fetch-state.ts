@@ -47,8 +47,10 @@ export interface CallRecord {
   reached: boolean
   tool: string
   repaired: string[]
-  /** The profile the call was read in. */
+  /** The profile the call was read in (a view's own). */
   profile?: string
+  /** The view it came through, where one applies. */
+  view?: string
   /** Settles once the call sent upstream is answered and its CLIENT span ended. */
   sent?: Promise<void>
 }

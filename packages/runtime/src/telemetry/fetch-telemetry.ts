@@ -3,15 +3,15 @@
 // `traceparent` header); a CLIENT span per call sent upstream, its trace context in the call's
 // `_meta` and in the `traceparent` header. A request is over when its answer's body is (a stream
 // included): its outcome is what that body says, read as it flows, never held back.
-import type { CallTelemetry } from '../../telemetry/call-telemetry'
-import type { Failure } from '../../telemetry/conventions'
-import type { CallRecord, Posted } from './fetch-state'
-import type { JsonRpcRequest } from './json-rpc'
-import { errorType, TOOL_ERROR } from '../../telemetry/conventions'
-import { requestWay } from '../../telemetry/request-way'
-import { isObject } from '../../util/object'
-import { answerMapped } from './answer-shaped'
-import { reheaded } from './fetch-gateway'
+import type { CallRecord, Posted } from '../proxy/http/fetch-state'
+import type { JsonRpcRequest } from '../proxy/http/json-rpc'
+import type { CallTelemetry } from './call-telemetry'
+import type { Failure } from './conventions'
+import { answerMapped } from '../proxy/http/answer-shaped'
+import { reheaded } from '../proxy/http/fetch-gateway'
+import { isObject } from '../util/object'
+import { errorType, TOOL_ERROR } from './conventions'
+import { requestWay } from './request-way'
 
 /** What an answer said of one request: its message (result or error), its HTTP status, and what broke its body. */
 interface Heard { message?: Record<string, unknown>, status: number, thrown?: unknown }
@@ -111,7 +111,7 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
       const error = errorOf(told)
       if (call) {
         const outcome = error !== undefined ? 'error' : isObject(told.message?.result) && told.message.result.isError === true ? 'tool-error' : 'ok'
-        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error)
+        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), ...(call.view === undefined ? {} : { view: call.view }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error)
       }
       // Thrown for the span to say it: the answer has gone already.
       if (error !== undefined)
