@@ -14,6 +14,7 @@ import { createMcpServer } from '@flatmcp/runtime/server'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { COMMANDS } from '../packages/cli/src/commands'
 import { snapshotGenerator } from '../packages/cli/src/version'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
@@ -908,7 +909,7 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
 })
 
 describe('flatmcp usage', () => {
-  it.each(['build', 'inspect', 'probe', 'proxy', 'snapshot'])('%s --help prints its usage and exits 0; --version the version', async (command) => {
+  it.each(Object.keys(COMMANDS))('%s --help prints its usage and exits 0; --version the version', async (command) => {
     const help = await flatmcp([command, '--help'], project.root)
     expect(help.code).toBe(0)
     expect(help.stdout).toContain(`flatmcp ${command} `)

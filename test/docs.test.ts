@@ -7,7 +7,7 @@
 // fails the first test, so a new one cannot slip by.
 import type { DocBlock } from './support/readme'
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { compileTool, toOriginalSchema } from '@flatmcp/core'
@@ -64,8 +64,8 @@ const exampleNamed = (block: DocBlock): string | undefined => {
 }
 const parsedJson = (block: DocBlock): unknown => JSON.parse(block.text.trimStart().startsWith('"') ? `{${block.text}}` : block.text)
 
-/** The balancer and Kubernetes configurations test/proxy.replicas.test.ts runs, as the docs print them. */
-const REPLICA_FILES = ['haproxy.cfg', 'nginx.conf', 'kubernetes.yaml']
+/** The balancer and Kubernetes configurations test/proxy.replicas.test.ts runs (each file of examples/replicas), as the docs print them. */
+const REPLICA_FILES = readdirSync(path.join(ROOT, 'examples/replicas'))
 const replicaConfigs = new Map(REPLICA_FILES.map(file => [readFileSync(path.join(ROOT, 'examples/replicas', file), 'utf8').trimEnd(), file]))
 
 /** How a block is checked; undefined where nothing checks it. */

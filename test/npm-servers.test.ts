@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { PROFILE_NAMES, withoutSharedDefinitions } from '@flatmcp/core'
+import { SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { toStrictJsonSchema } from 'openai/lib/transform'
@@ -66,7 +67,7 @@ async function searchSurfaceHolds(command: string[], env: Record<string, string>
     for (const profile of PROFILES) {
       const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
       try {
-        expect((await client.listTools()).tools.map(tool => tool.name), profile).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+        expect((await client.listTools()).tools.map(tool => tool.name), profile).toEqual(Object.values(SURFACE_TOOLS))
         await expect.poll(() => proxy.stderr()).toMatch(/flatmcp proxy: serving \d+ tools? of .*; listed behind find_tools, describe_tools and call_tool \(--always-load names no tool called no_such_tool\)\n/)
         const tools = full.get(profile)!
         for (let i = 0; i < tools.length; i += 20) {

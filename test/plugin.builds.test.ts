@@ -11,12 +11,14 @@ import { toPrecomputed } from '@flatmcp/runtime'
 import { definitionTokens, loadTokenizer } from 'unplugin-flatmcp/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as chat from '../examples/chat-server/src/chat.tools'
+import { packageEntries } from '../scripts/entries'
 import { connectStdio, connectStdioV2, ROOT } from './support/client'
 import { SLOW } from './support/timeouts'
 
 const run = promisify(execFile)
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
-const BUNDLERS = ['vite', 'rollup', 'esbuild', 'webpack', 'rolldown', 'rspack'] as const
+/** Each bundler the plugin has an entry for (`unplugin-flatmcp/vite`, …; not `/internal`), each built by the example's `build:<bundler>` script. */
+const BUNDLERS = packageEntries('unplugin').map(entry => entry.specifier.split('/').slice(1)).filter(parts => parts.length === 1 && parts[0] !== 'internal').map(([bundler]) => bundler!)
 const artifactOf = (bundler: string, module = 'chat'): string => readFileSync(path.join(EXAMPLE, `dist/${bundler}/src/${module}.tools.mcp.json`), 'utf8')
 /** Every JavaScript file a bundler wrote (entries and their chunks), as one text. */
 const bundleOf = (bundler: string): string => (readdirSync(path.join(EXAMPLE, `dist/${bundler}`), { recursive: true, encoding: 'utf8' }) as string[])

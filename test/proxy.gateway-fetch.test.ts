@@ -4,7 +4,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomUUID } from 'node:crypto'
-import { createGateway } from '@flatmcp/runtime/proxy'
+import { createGateway, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
@@ -183,7 +183,7 @@ describe('the fetch handler in front of many servers', () => {
     const [metrics, lean] = [await as('metrics'), await as('lean')]
     try {
       expect((await metrics.listTools()).tools.map(tool => tool.name)).toEqual(['metrics__cpu'])
-      expect((await lean.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      expect((await lean.listTools()).tools.map(tool => tool.name)).toEqual(Object.values(SURFACE_TOOLS))
       await expect(metrics.callTool({ name: 'search__find', arguments: { by: { kind: 'id', id: 1 } } })).rejects.toThrow('Unknown tool "search__find".')
       const viaSurface = await lean.callTool({ name: 'call_tool', arguments: { name: 'search__find', arguments: { by: { kind: 'id', id: 1 } } } })
       expect(viaSurface.isError).toBe(true)

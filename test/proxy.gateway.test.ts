@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
-import { createGateway } from '@flatmcp/runtime/proxy'
+import { createGateway, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectStdioV2, ROOT, TS_NODE } from './support/client'
 import { CLI, httpClient, INITIALIZE, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
@@ -95,7 +95,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       const [, tools, full, list, described, lean, chosen] = /--surface auto \(portable\): the full list of (\d+) tools is (\d+) tokens, the search surface (\d+) and one tool described (\d+) \((\d+)\): (serving the full list|serving find_tools, describe_tools and call_tool)/.exec(served.stderr())!.map(String)
       expect(Number(list) + Number(described)).toBe(Number(lean))
       expect(chosen === 'serving the full list').toBe(Number(full) <= Number(lean))
-      expect(listed).toEqual(chosen === 'serving the full list' ? expect.arrayContaining(['chat__page']) : ['find_tools', 'describe_tools', 'call_tool'])
+      expect(listed).toEqual(chosen === 'serving the full list' ? expect.arrayContaining(['chat__page']) : Object.values(SURFACE_TOOLS))
       expect(Number(tools)).toBeGreaterThan(3)
       // Either way, a tool is called by its own name.
       expect(textOf(await served.client.callTool({ name: 'chat__page', arguments: { query: 'q', limit: '2' } }))).toBe('{"query":"q","limit":2}')
@@ -121,7 +121,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect((await pager.listTools()).tools.map(tool => tool.name)).toEqual(['chat__page'])
       expect(textOf(await pager.callTool({ name: 'chat__page', arguments: { query: 'q', limit: '2' } }))).toBe('{"query":"q","limit":2}')
       await expect(pager.callTool({ name: 'weather__forecast', arguments: {} })).rejects.toThrow(/Unknown tool/)
-      expect((await (await connect(`${proxy.url}?view=lean`)).listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      expect((await (await connect(`${proxy.url}?view=lean`)).listTools()).tools.map(tool => tool.name)).toEqual(Object.values(SURFACE_TOOLS))
       const all = (await (await connect(proxy.url)).listTools()).tools.map(tool => tool.name)
       expect(all).toContain('weather__forecast')
       expect(all.length).toBeGreaterThan(3)
@@ -159,7 +159,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(listed.map(tool => tool.name)).toContain('weather-env')
       expect(listed.map(tool => tool.name)).not.toContain('weather-forecast')
       expect(listed.find(tool => tool.name === 'page')!.description).toBe('Pages through the chat.')
-      expect((await lean.client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      expect((await lean.client.listTools()).tools.map(tool => tool.name)).toEqual(Object.values(SURFACE_TOOLS))
       const found = textOf(await lean.client.callTool({ name: 'find_tools', arguments: { query: 'environment variable' } }))
       expect(found).toMatch(/^\[fit \d\.\d\d\] weather-env: /)
       // Each tool's server is read from the origin map, not from a prefix: chat's tools have none, and "chat" finds them.

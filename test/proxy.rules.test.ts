@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectStdioV2 } from './support/client'
 import { CLI, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
@@ -63,7 +64,7 @@ describe('flatmcp proxy --callers rules', () => {
       expect(probes[0]).toBe('{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Unknown tool \\"NAME\\"."}}')
       // The search surface (a view that asks for it) finds, describes and calls only the caller's tools.
       const lean = await connect(`${proxy.url}?view=lean`, 'ci-token-1')
-      expect(await names(lean)).toEqual(['call_tool', 'describe_tools', 'find_tools'])
+      expect(await names(lean)).toEqual(Object.values(SURFACE_TOOLS).sort())
       const found = textOf(await lean.callTool({ name: 'find_tools', arguments: { query: 'send a message' } }))
       expect(found).toMatch(/^page: /m)
       expect(found).not.toMatch(/^(send|cancelled|shout|ask): /m)

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import type { Socket } from 'node:net'
 import { createConnection } from 'node:net'
 import { join } from 'node:path'
+import { SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ROOT, TS_NODE } from './support/client'
 import { CLI, INITIALIZE, runCli, startListening } from './support/proxy'
@@ -289,7 +290,7 @@ describe('how the proxy ends, in front of a server that does not exit when its i
 describe('what the proxy says it serves', () => {
   it('--always-load of a tool named as one of the search surface\'s own says the surface\'s is listed, and the upstream\'s is reached through call_tool', async () => {
     const { client, stderr } = await open([process.execPath, CLI, 'proxy', '--surface', 'search', '--always-load', 'call_tool', '--', process.execPath, 'test/support/lingering-upstream.mjs', 'call_tool'])
-    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(Object.values(SURFACE_TOOLS))
     await expect.poll(stderr, { timeout: 30_000 }).toContain('flatmcp proxy: serving 1 tool of')
     expect(stderr()).toContain('(--always-load call_tool: the search surface\'s own tool of that name is listed; the upstream\'s is reached through call_tool)')
     expect(stderr()).not.toContain('and call_tool listed beside them')

@@ -172,7 +172,8 @@ describe('Prometheus', () => {
       await client.callTool({ name: 'whoami', arguments: { n: '1' } })
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
       const docs = readFileSync(join(ROOT, 'docs/proxy.md'), 'utf8')
-      for (const name of ['mcp_server_operation_duration', 'mcp_client_operation_duration', 'flatmcp_tool_calls_total', 'flatmcp_tool_repairs_total']) {
+      // Each metric of the table by the exporter's name for it: dots as underscores, a counter's ending in _total.
+      for (const name of Object.values(METRICS).map(metric => `${metric.name.replaceAll('.', '_')}${metric.instrument === 'counter' ? '_total' : ''}`)) {
         expect(text).toMatch(new RegExp(`^${name}(_bucket|_count|_sum)?\\{`, 'm'))
         expect(docs).toContain(`\`${name}\``)
       }

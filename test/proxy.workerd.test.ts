@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { modelAnswer, TARGET_NAMES } from '@flatmcp/core'
+import { SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/client'
@@ -138,7 +139,7 @@ describe('the proxy\'s fetch handler as a Worker under workerd, in front of the 
     const direct = await connect(upstream.url)
     for (const era of ['legacy', 'modern'] as const) {
       const client = await connect(`http://127.0.0.1:${port}/mcp`, era)
-      expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+      expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(Object.values(SURFACE_TOOLS))
       expect((await call(client, 'find_tools', { query: 'send an album' })).content[0]!.text).toMatch(/^\[fit 1\.00\] send: /)
       const described = JSON.parse((await call(client, 'describe_tools', { names: ['send'] })).content[0]!.text!) as { tools: Listed[] }
       expect(described.tools.map(({ name, inputSchema }) => ({ name, inputSchema }))).toEqual(snapshot.tools.filter(tool => tool.name === 'send').map(({ name, inputSchema }) => ({ name, inputSchema })))

@@ -5,7 +5,7 @@
 // profile, gemini), as that form, which must map back to the datum itself.
 import type { CompiledTool, PresetName } from '@flatmcp/core'
 import { isDeepStrictEqual } from 'node:util'
-import { compileTool, modelAnswer, PROFILE_NAMES } from '@flatmcp/core'
+import { compileTool, modelAnswer, PROFILE_NAMES, resolveTarget } from '@flatmcp/core'
 import { createRandom, sampleValue } from '../../packages/unplugin/src/core/check/sample'
 import { inverse, omitsInheritedKey } from './round-trip'
 import { rejectedBy } from './validators'
@@ -56,7 +56,7 @@ function formProblem(compiled: CompiledTool, profile: typeof PROFILES[number], d
   }
   let written: unknown
   try {
-    written = modelAnswer(compiled.inputSchema, compiled.decode, value, { nullsForMissing: profile === 'openai-strict' && compiled.strict === true })
+    written = modelAnswer(compiled.inputSchema, compiled.decode, value, { nullsForMissing: resolveTarget(profile).profile?.nullsForMissing === true && compiled.strict === true })
   }
   catch (error) {
     return `no form: ${(error as Error).message}`

@@ -8,7 +8,7 @@ import type { CompiledTool, JsonSchemaObject, ProfileName } from '@flatmcp/core'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { compileTool, modelAnswer } from '@flatmcp/core'
+import { compileTool, modelAnswer, resolveTarget } from '@flatmcp/core'
 import { asTool, PROFILES } from './json-schema-soundness'
 import { inverse } from './round-trip'
 import { rejectedBy, validatorsOf } from './validators'
@@ -34,7 +34,7 @@ function keptOut(compiled: CompiledTool, profile: typeof PROFILES[number], datum
     return rejectedBy(compiled.inputSchema, value).includes(JUDGE)
   let written: unknown
   try {
-    written = modelAnswer(compiled.inputSchema, compiled.decode, value as never, { nullsForMissing: profile === 'openai-strict' && compiled.strict === true })
+    written = modelAnswer(compiled.inputSchema, compiled.decode, value as never, { nullsForMissing: resolveTarget(profile).profile?.nullsForMissing === true && compiled.strict === true })
   }
   catch {
     return true

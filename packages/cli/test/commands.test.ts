@@ -82,7 +82,7 @@ describe('the command table', () => {
 
   it('prints each command\'s usage with --help, and the list of them without a command', async () => {
     const all = await runCli(['--help'])
-    for (const command of ['build', 'inspect', 'proxy', 'snapshot', 'probe'])
+    for (const command of Object.keys(COMMANDS))
       expect(all.stdout).toContain(`  flatmcp ${command} `)
     const proxy = await runCli(['proxy', '--help'])
     expect(proxy.stdout.startsWith('usage:\n  flatmcp proxy [options]')).toBe(true)

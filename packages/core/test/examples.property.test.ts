@@ -4,7 +4,7 @@
 // and the inverse map gives back what the original parses to the same output. Deterministic, and off
 // with `examples: false`.
 import type { CompiledTool } from '@flatmcp/core'
-import { compileTool, modelAnswer, outputDifference, TARGET_NAMES } from '@flatmcp/core'
+import { compileTool, modelAnswer, outputDifference, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -44,7 +44,7 @@ describe('examples per variant (property)', () => {
         const written = describedExamples(tool)
         expect(written).toHaveLength(examples.length)
         for (const [i, example] of written.entries()) {
-          expect(example).toEqual(modelAnswer(tool.inputSchema, tool.decode, examples[i], { nullsForMissing: profile === 'openai-strict' && tool.strict === true }))
+          expect(example).toEqual(modelAnswer(tool.inputSchema, tool.decode, examples[i], { nullsForMissing: resolveTarget(profile).profile?.nullsForMissing === true && tool.strict === true }))
           // gemini's schema is OpenAPI 3.0 (`nullable`), which @cfworker/json-schema does not read; a closed
           // object without a key every object inherits (`constructor`) is ajv's documented limit.
           const rejecting = rejectedBy(tool.inputSchema, example).filter(name => profile !== 'gemini' || name !== '@cfworker/json-schema')

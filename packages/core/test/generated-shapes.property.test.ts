@@ -5,7 +5,7 @@
 // the original it accepts under the flat schema; a target profile's form of a value every
 // validator accepts passes its schema and maps back to the same value.
 import type { JsonSchemaObject } from '@flatmcp/core'
-import { compileTool, modelAnswer, outputDifference, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/core'
+import { compileTool, modelAnswer, outputDifference, PROFILE_NAMES, resolveTarget, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createRandom, sampleValue } from '../../unplugin/src/core/check/sample'
@@ -50,7 +50,7 @@ describe('generator-shaped schemas (property)', () => {
           }
           if (rejected.size > 0)
             continue
-          const written = modelAnswer(advertised, tool.decode, value, { nullsForMissing: profile === 'openai-strict' })
+          const written = modelAnswer(advertised, tool.decode, value, { nullsForMissing: resolveTarget(profile).profile?.nullsForMissing === true })
           const rejecting = rejectedBy(advertised, written).filter(name => profile !== 'gemini' || name !== '@cfworker/json-schema')
           if (rejecting.length > 0 && !(omitsInheritedKey(advertised, written) && rejecting.every(name => name.startsWith('ajv'))))
             throw new Error(`${profile} rejects the model's form (${rejecting.join(', ')}):\nvalue: ${JSON.stringify(value)}\nwritten: ${JSON.stringify(written)}\nflat: ${JSON.stringify(advertised)}\noriginal: ${JSON.stringify(original)}`)

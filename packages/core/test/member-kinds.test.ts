@@ -4,6 +4,7 @@
 import { compileTool } from '@flatmcp/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { ALL_KINDS } from '../src/keywords'
 import { accepts, flat, portableViolations } from './support'
 
 type Tree = { v: number, kids?: Tree[] }
@@ -92,7 +93,7 @@ describe('"any value" has a typed shape', () => {
   it('is typed, gives its arrays the loosest items, and is reported', () => {
     const compiled = compileTool({ name: 't', input: z.object({ data: z.unknown() }) })
     const data = (compiled.inputSchema.properties as Record<string, any>).data
-    expect(data.type).toEqual(['object', 'array', 'string', 'number', 'boolean', 'null'])
+    expect(data.type).toEqual(ALL_KINDS)
     expect(data.items).toEqual({})
     expect(accepts(compiled.inputSchema, { data: [[[['deep']]]] })).toBe(true)
     expect(compiled.diagnostics).toContainEqual(expect.objectContaining({ code: 'untyped-leaf', path: '/properties/data', flatPath: '/properties/data' }))

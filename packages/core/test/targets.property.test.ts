@@ -3,7 +3,7 @@
 // where the profile encodes, closed objects without their stripped keys) is accepted by the
 // profile's schema (ajv), and the inverse map (the runtime's decode and coercion) gives back a value
 // the original parses to the same output. A strict tool that falls back keeps the plain superset.
-import { clientRuleViolations, compileTool, modelAnswer, outputDifference, profileViolations, TARGET_NAMES, toOriginalSchema } from '@flatmcp/core'
+import { clientRuleViolations, compileTool, modelAnswer, outputDifference, profileViolations, resolveTarget, TARGET_NAMES, toOriginalSchema } from '@flatmcp/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
@@ -54,7 +54,7 @@ describe.each(PROFILES)('%s round trip (property)', (profile) => {
         const value = JSON.parse(JSON.stringify(raw)) as Json
         if (!typed.safeParse(value).success)
           continue
-        const written = modelAnswer(advertised, tool.decode, value, { nullsForMissing: profile === 'openai-strict' })
+        const written = modelAnswer(advertised, tool.decode, value, { nullsForMissing: resolveTarget(profile).profile?.nullsForMissing === true })
         // gemini's schema is OpenAPI 3.0 (`nullable`), which ajv reads and @cfworker/json-schema does not.
         const rejecting = rejectedBy(advertised, written).filter(name => profile !== 'gemini' || name !== '@cfworker/json-schema')
         const inheritedRead = omitsInheritedKey(advertised, written) && rejecting.every(name => name.startsWith('ajv'))

@@ -3,6 +3,7 @@
 // unchanged for a client that does not.
 import type { ToolDefinition } from '@flatmcp/runtime'
 import { defineTool } from '@flatmcp/runtime'
+import { SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { createMcpServer } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
@@ -138,7 +139,7 @@ describe.each(['1.x', '2.x'] as const)('progressive disclosure on the MCP SDK %s
   it('is a view of the session\'s list: with the search surface, the three tools and those loaded always', async () => {
     const client = await connect(major, { surface: 'search', alwaysLoad: ['tool_7'] })
     const entries = (await client.ask('tools/catalog', {})).tools as { name: string }[]
-    expect(entries.map(entry => entry.name)).toEqual(['find_tools', 'describe_tools', 'call_tool', 'tool_7'])
+    expect(entries.map(entry => entry.name)).toEqual([...Object.values(SURFACE_TOOLS), 'tool_7'])
     await expect(client.ask('tools/describe', { names: ['tool_8'] })).rejects.toMatchObject({ code: client.notAvailable, data: { unknownNames: ['tool_8'] } })
   })
 })

@@ -10,7 +10,7 @@ import type { Surface } from '../src/service/options'
 import { PassThrough } from 'node:stream'
 import { compileTool } from '@flatmcp/core'
 import { attachCompiled, defineTool, toPrecomputed } from '@flatmcp/runtime'
-import { createGateway, createProxy, serveProxy } from '@flatmcp/runtime/proxy'
+import { createGateway, createProxy, serveProxy, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { createMcpServer, StdioTransport } from '@flatmcp/runtime/server'
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
@@ -69,7 +69,7 @@ async function proxiedList(upstream: UpstreamClient, surface?: Surface): Promise
 
 describe('every 2026-07-28 list carries ttlMs and cacheScope', () => {
   it('an author\'s server over HTTP: its tools, none, and the search surface', async () => {
-    for (const [tools, surface, names] of [[[echo], 'full', ['echo']], [[], 'full', []], [[echo], 'search', ['find_tools', 'describe_tools', 'call_tool']]] as const) {
+    for (const [tools, surface, names] of [[[echo], 'full', ['echo']], [[], 'full', []], [[echo], 'search', Object.values(SURFACE_TOOLS)]] as const) {
       const handler = createMcpHandler(request => createMcpServer([...tools], { name: 'author', version: '1' }, { request, surface }))
       const listed = await resultOf(await handler.fetch(list()))
       expect(listed, `${surface} ${names.join()}`).toMatchObject(HINTS)

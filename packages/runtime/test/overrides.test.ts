@@ -3,7 +3,7 @@
 // upstream's schema), a description replaced, Claude Code's hints marked; said at start-up, recorded
 // in a snapshot, and served the same by the fetch handler.
 import type { UpstreamClient, UpstreamTool } from '@flatmcp/runtime/proxy'
-import { applyOverrides, createProxy, describeOverrides, readOverrides } from '@flatmcp/runtime/proxy'
+import { applyOverrides, createProxy, describeOverrides, readOverrides, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { recordingHandler } from '../../../test/support/recording-handler'
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
@@ -212,7 +212,7 @@ describe('operator overrides', () => {
   it('with the search surface, lists a tool marked alwaysLoad beside the three, and find_tools reads a searchHint', async () => {
     const proxy = await createProxy(fakeUpstream(TOOLS), { overrides: OVERRIDES, surface: 'search', log: () => {} })
     const client = await clientOf(proxy)
-    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool', 'search'])
+    expect((await client.listTools()).tools.map(tool => tool.name)).toEqual([...Object.values(SURFACE_TOOLS), 'search'])
     // "ripgrep" is in the hint alone.
     expect(await client.callTool({ name: 'find_tools', arguments: { query: 'ripgrep' } })).toMatchObject({ content: [{ text: expect.stringMatching(/^search: /) }] })
     // Without it nothing matches, and a catalogue this small is shown whole.

@@ -3,7 +3,7 @@
 // when served is written once (serve/served-overrides.ts); here every list and every answer a client
 // gets is compared, with and without the search surface, in each profile, so the two cannot drift.
 import type { ProfileName } from '@flatmcp/core'
-import { createProxy, readOverrides } from '@flatmcp/runtime/proxy'
+import { createProxy, readOverrides, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { createProxyHandler } from '@flatmcp/runtime/proxy/fetch'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server'
@@ -91,7 +91,7 @@ describe('one snapshot, served by createProxy and by the fetch handler', () => {
         expect(b, `${surface}, ${profile}`).toEqual(a)
         // What was compared says what the overrides mean: the tool marked alwaysLoad listed beside the three, the hidden one nowhere.
         const names = (a[0] as { name: string }[]).map(tool => tool.name)
-        expect(names).toEqual(surface === 'search' ? ['find_tools', 'describe_tools', 'call_tool', 'search_code'] : ['search_code', 'draw_shape', 'read_file'])
+        expect(names).toEqual(surface === 'search' ? [...Object.values(SURFACE_TOOLS), 'search_code'] : ['search_code', 'draw_shape', 'read_file'])
         await viaProxy.close()
         await viaHandler.close()
         await proxy.close()

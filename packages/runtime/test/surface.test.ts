@@ -246,7 +246,7 @@ describe('surface: auto', () => {
       await client.connect(clientSide)
       const listed = (await client.listTools()).tools.map(tool => tool.name)
       await client.listTools()
-      expect(listed).toEqual(expected === 'full' ? tools.map(tool => tool.name) : ['find_tools', 'describe_tools', 'call_tool'])
+      expect(listed).toEqual(expected === 'full' ? tools.map(tool => tool.name) : Object.values(SURFACE_TOOLS))
       const choice = choices.at(-1)!
       expect(choice.surface).toBe(expected)
       expect(choice.full <= choice.search.list + choice.search.describe).toBe(expected === 'full')
@@ -274,7 +274,7 @@ describe('views', () => {
     expect(textOf(await reader.callTool({ name: 'list_chats', arguments: {} }))).toBe('chats: a, b')
     await expect(reader.callTool({ name: 'delete_chat', arguments: { chat: 'c', reason: 'spam' } })).rejects.toThrow(/Unknown tool "delete_chat"/)
     const triage = await connect('view:triage')
-    expect((await triage.listTools()).tools.map(tool => tool.name)).toEqual(['find_tools', 'describe_tools', 'call_tool'])
+    expect((await triage.listTools()).tools.map(tool => tool.name)).toEqual(Object.values(SURFACE_TOOLS))
     // The search finds within the view, and call_tool's arguments are JSON text in its strict profile.
     expect(textOf(await triage.callTool({ name: 'find_tools', arguments: { query: 'send a message' } }))).not.toMatch(/send_message/)
     expect(textOf(await triage.callTool({ name: 'call_tool', arguments: { name: 'delete_chat', arguments: '{"chat":"c1","reason":"spam"}' } }))).toBe('deleted c1')
