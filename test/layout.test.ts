@@ -38,7 +38,7 @@ const STAGES: Record<string, string[][]> = {
     ['proxy/compile/'],
     ['proxy/serve/'],
     ['proxy/http/'],
-    ['proxy/create-proxy.ts', 'proxy/create-gateway.ts', 'proxy/serve-proxy.ts'],
+    ['proxy/proxy-options.ts', 'proxy/create-proxy.ts', 'proxy/create-gateway.ts', 'proxy/serve-proxy.ts'],
     entries('runtime'),
   ],
   unplugin: [
