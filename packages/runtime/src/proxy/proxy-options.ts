@@ -12,7 +12,7 @@ import type { ServedAtStart } from './compile/startup-checks'
 import type { ProxyHealth } from './serve/health'
 import type { ServedTool } from './serve/list-versions'
 import type { CallObservers } from './serve/observed'
-import type { StartedCommand } from './upstream/stdio'
+import type { StartedCommand } from './upstream/command-process'
 import type { Message, OfferedCapabilities } from './upstream/upstream'
 import type { Server } from '@modelcontextprotocol/server'
 
