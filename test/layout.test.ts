@@ -53,7 +53,7 @@ const STAGES: Record<string, string[][]> = {
   cli: [
     ['util.ts', 'style.ts', 'version.ts'],
     // What each command runs, then the commands' table (usage, options, run), then the dispatcher.
-    ['build/', 'inspect/', 'probe/', 'proxy/', 'install/'],
+    ['tool-modules/', 'probe/', 'proxy/', 'install/'],
     ['commands/'],
     [...entries('cli'), 'cli.ts'],
   ],
