@@ -42,7 +42,7 @@ const STAGES: Record<string, string[][]> = {
     ['proxy/serve/'],
     // A fetch handler's spans, kept with the rest of the telemetry, read its HTTP answers.
     ['proxy/http/', 'telemetry/fetch-telemetry.ts'],
-    ['proxy/create-proxy.ts', 'proxy/create-gateway.ts', 'proxy/serve-proxy.ts'],
+    ['proxy/proxy-options.ts', 'proxy/create-proxy.ts', 'proxy/create-gateway.ts', 'proxy/serve-proxy.ts'],
     entries('runtime'),
   ],
   unplugin: [
@@ -57,7 +57,7 @@ const STAGES: Record<string, string[][]> = {
   cli: [
     ['util.ts', 'style.ts', 'version.ts'],
     // What each command runs, then the commands' table (usage, options, run), then the dispatcher.
-    ['build/', 'inspect/', 'probe/', 'proxy/', 'install/'],
+    ['tool-modules/', 'probe/', 'proxy/', 'install/'],
     ['commands/'],
     [...entries('cli'), 'cli.ts'],
   ],

@@ -1,5 +1,5 @@
 // An upstream command started before the MCP SDK is loaded (which takes a few hundred milliseconds):
 // `createProxy(target, { started: startCommand(target) })` connects over it; `signalCommand` signals it
 // and what it started.
-export { keepCommandsOnSignals, signalCommand, startCommand } from './proxy/upstream/stdio'
-export type { StartedCommand } from './proxy/upstream/stdio'
+export { keepCommandsOnSignals, signalCommand, startCommand } from './proxy/upstream/command-process'
+export type { StartedCommand } from './proxy/upstream/command-process'

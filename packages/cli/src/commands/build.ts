@@ -36,7 +36,7 @@ export const build: Command = {
     if (parseOnly())
       return 0
     const said = values.quiet ? undefined : (line: string): void => console.error(line)
-    const { buildArtifacts } = await import('../build/build-artifacts')
+    const { buildArtifacts } = await import('../tool-modules/build-artifacts')
     const written = await buildArtifacts({
       patterns: positionals,
       out: values.out,

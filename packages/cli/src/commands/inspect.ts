@@ -29,7 +29,7 @@ export const inspect: Command = {
     const preset = presetOf(values.preset)
     if (parseOnly())
       return 0
-    const { inspectModule } = await import('../inspect/inspect-module')
+    const { inspectModule } = await import('../tool-modules/inspect-module')
     console.log(await inspectModule({ file: positionals[0]!, tool: values.tool, profile, preset, root: values.root, run: values.run, summary: values.summary, stream: process.stdout }))
     return 0
   },

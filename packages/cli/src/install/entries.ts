@@ -3,6 +3,7 @@
 // named entries. A key with no counterpart is carried as it is, so the proxy refuses it by name and
 // the server stays in the client's config, said: nothing a client starts a server with is dropped.
 import { isDeepStrictEqual } from 'node:util'
+import { isObject } from '../util'
 
 /** How a client's entry differs from flatmcp's, where it does. */
 export interface EntryShape {
@@ -19,8 +20,6 @@ export interface EntryShape {
 }
 
 type Entry = Record<string, unknown>
-
-const isObject = (value: unknown): value is Entry => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const inverted = (table: Readonly<Record<string, string>> = {}): Record<string, string> => Object.fromEntries(Object.entries(table).map(([a, b]) => [b, a]))
 

@@ -11,6 +11,7 @@
 import type { CallerCredential, CallerLimits, CallerRule, CallerRules, RateLimits } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { checkRules, expandVariables, ProxySetupError } from '@flatmcp/runtime/proxy'
+import { isObject } from '../util'
 import { parseJson } from './parse-json'
 
 export interface Callers {
@@ -30,8 +31,6 @@ const RATE_KEYS = ['callsPerMinute', 'inFlight'] as const
 const TOP = ['callers', 'tools', 'default']
 /** The entries that name no credential of their own: the unnamed tokens', and the stdio client's. */
 const UNNAMED = ['token', 'stdio']
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A limit: a positive whole number, or absent. */
 function limitOf(entry: Record<string, unknown>, key: 'callsPerMinute' | 'inFlight', where: string): number | undefined {

@@ -42,13 +42,12 @@ export class ServersConfigError extends Error {
 
 type Environment = Readonly<Record<string, string | undefined>>
 type Entry = Record<string, unknown>
+import { isObject } from '../util'
 
 /** Keys a client's entry may carry that say nothing of how to reach the server (timeouts, approvals, labels). */
 const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'required', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
 const COMMAND_KEYS = new Set(['command', 'args', 'env', 'cwd', 'env_vars', 'envFile'])
 const URL_KEYS = new Set(['url', 'httpUrl', 'serverUrl', 'headers', 'http_headers', 'env_http_headers', 'bearer_token_env_var'])
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The servers table of a parsed file, and which shape it is. */
 function serversOf(parsed: unknown, file: string): { shape: ServersConfig['shape'], servers: Record<string, unknown> } {

@@ -100,18 +100,20 @@ function heardBy(waiting: readonly Call[], question: Question): boolean {
   return true
 }
 
-/** A bridge whose calls wait at most `timeoutMs` for their client to come back with answers. */
-export function questionBridge(timeoutMs: number): QuestionBridge {
-  const calls = new Map<string, Call>()
+/** The calls a bridge holds: those in rounds by their state, the questions queued, the calls waiting. */
+interface Calls {
+  byState: Map<string, Call>
   /** Questions asked while no call waits: the next call asks them first. */
-  const queued: Question[] = []
+  queued: Question[]
   /** The calls waiting on their upstream call, newest last: a question goes to the newest still listening. */
-  const waiting: Call[] = []
-  let next = 0
+  waiting: Call[]
+}
 
-  const ask = (request: InputRequest, signal?: AbortSignal, asker?: string, asking?: object): Promise<unknown> => new Promise((resolve, reject) => {
+/** A question the upstream asks (QuestionBridge's `ask`): heard by a waiting call, else queued; refused after `timeoutMs`. */
+function askOver(held: Calls, timeoutMs: number, request: InputRequest, signal?: AbortSignal, asker?: string, asking?: object): Promise<unknown> {
+  return new Promise((resolve, reject) => {
     // Behind a gateway, a server none of whose calls is in rounds has nowhere to ask.
-    if (asker !== undefined && ![...waiting, ...calls.values()].some(call => call.to === asker)) {
+    if (asker !== undefined && ![...held.waiting, ...held.byState.values()].some(call => call.to === asker)) {
       reject(outsideCalls(asker, request.method))
       return
     }
@@ -123,9 +125,16 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
     const refuse = settle(reject)
     const question: Question = { request, answer: settle(resolve), refuse, ...(asker === undefined ? {} : { asker }), ...(asking === undefined ? {} : { of: asking }) }
     signal?.addEventListener('abort', () => refuse(unanswered(request.method)), { once: true })
-    if (!heardBy(waiting, question))
-      queued.push(question)
+    if (!heardBy(held.waiting, question))
+      held.queued.push(question)
   })
+}
+
+/** A bridge whose calls wait at most `timeoutMs` for their client to come back with answers. */
+export function questionBridge(timeoutMs: number): QuestionBridge {
+  const held: Calls = { byState: new Map(), queued: [], waiting: [] }
+  const { byState: calls, queued, waiting } = held
+  let next = 0
 
   /** Ends the round asking `questions`; the call is kept for its client's return. */
   const askRound = (call: Call, questions: Question[]): never => {
@@ -141,7 +150,7 @@ export function questionBridge(timeoutMs: number): QuestionBridge {
   }
 
   return {
-    ask,
+    ask: (request, signal, asker, asking) => askOver(held, timeoutMs, request, signal, asker, asking),
     async call(rounds, send) {
       const known = typeof rounds.state === 'string' ? calls.get(rounds.state) : undefined
       let call: Call

@@ -4,7 +4,7 @@
 // that; an upstream that lost the session (it restarted) connected to anew and the request sent once
 // more; progress that arrives just ahead of its answer handed on first; the handlers the proxy sets
 // holding for every connection to it.
-import type { StartedCommand } from './stdio'
+import type { StartedCommand } from './command-process'
 import type { AskedContext, Message, OfferedCapabilities, RequestOptions, Upstream, UpstreamClient, UpstreamTarget, UpstreamTransport } from './upstream'
 import { Client } from '@modelcontextprotocol/client'
 import { opening, within } from '../../util/wait'

@@ -6,7 +6,7 @@ import { isJsonSchemaDocument, PROFILE_NAMES, toOriginalSchema } from '@flatmcp/
 import { fallbacksOf, readSnapshot } from '@flatmcp/runtime/proxy'
 import { createModuleCompiler, describeFailure, loadTokenizer, resolveOptions, tokensOf } from 'unplugin-flatmcp/internal'
 import { createStyle, wrapWords } from '../style'
-import { BuildError } from '../build/build-artifacts'
+import { BuildError } from './build-artifacts'
 
 export interface InspectOptions {
   file: string
