@@ -22,8 +22,13 @@ const files = report.testResults
   .map(file => ({ name: path.relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
   .sort((a, b) => b.seconds - a.seconds)
 const total = files.reduce((sum, file) => sum + file.seconds, 0)
+// The lanes the report covers, by vitest.config.ts's rule, so a table from one lane says so.
+const lanes = [...new Set(files.map(file => /^test\/|\.e2e\.test\.ts$/.test(file.name) ? 'e2e' : 'unit'))].sort().reverse()
+const ran = new Date(report.startTime).toISOString().slice(0, 10)
 
 const table = [
+  `From a run of the ${lanes.join(' and ')} lane${lanes.length > 1 ? 's' : ''} on ${ran}:`,
+  '',
   '| test file | seconds |',
   '| --- | ---: |',
   ...files.slice(0, COUNT).map(file => `| \`${file.name}\` | ${file.seconds.toFixed(0)} |`),
