@@ -1,8 +1,14 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { packageEntries, PACKAGES } from './scripts/entries'
 
 const source = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
+
+// The two lanes, by where a file is and its name: a package's tests start no process and listen on no
+// port (the unit lane, `npm run test:unit`), unless named *.e2e.test.ts; test/ holds the end-to-end
+// tests (real bundlers, servers, the CLI as a subprocess, installs). `npm test` runs both.
+const UNIT = ['packages/*/test/**/*.test.ts']
+const E2E = ['packages/*/test/**/*.e2e.test.ts', 'test/**/*.test.ts']
 
 export default defineConfig({
   // Tests run the workspace packages from their sources, each entry its package.json exports. Aliases
@@ -15,14 +21,33 @@ export default defineConfig({
     }))),
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     // A bound on hangs, not on speed (test/support/timeouts.ts): a busy machine must not fail the suite.
     testTimeout: 900_000,
     hookTimeout: 900_000,
     // Two files at once, whatever the cores: most of the end-to-end files wait on processes they start
-    // (servers, bundlers, installs), so on 2 cores the suite takes about 7 minutes this way against
-    // about 13 one file at a time (vitest's default there is cores - 1).
+    // (servers, bundlers, installs), so two at a time is faster on 2 cores than vitest's default of one
+    // there (cores - 1). The suite's time is measured once, in README.md.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...E2E],
+          // Starting a process or listening on a port throws there, naming the test.
+          setupFiles: ['test/support/no-processes.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E,
+          // The type tests run tsc over the workspace, a process of its own, so they are in this lane.
+          typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+    ],
   },
 })

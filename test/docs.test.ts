@@ -43,7 +43,7 @@ const TRANSCRIPTS = [
   ['docs/proxy.md', 'flatmcp proxy: --surface auto (portable)'],
   ['docs/proxy.md', 'flatmcp proxy: tool "who.am.i" is served as'],
   ['docs/proxy.md', 'flatmcp: ov.json: overrides.tools["page"]'],
-  // packages/cli/test/install.list.test.ts renders it.
+  // packages/cli/test/install.list.e2e.test.ts renders it.
   ['docs/proxy.md', 'claude-code     project  installed'],
 ]
 

@@ -1,4 +1,4 @@
-// `flatmcp install CLIENT` for each client of the install table beyond the six install.test.ts
+// `flatmcp install CLIENT` for each client of the install table beyond the six install.e2e.test.ts
 // covers, from the built command, on a config in that client's documented format (comments, other
 // settings, a server that moves and one that stays): the servers move as the client had them, every
 // line install does not own stays, the installed entry (run as the client runs it) serves the moved
@@ -22,7 +22,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 const UPSTREAM = JSON.stringify(path.join(ROOT, 'test/golden/proxied/upstream.mjs'))
 const TOOLS = (JSON.parse(readFileSync(path.join(ROOT, 'test/golden/proxied/tools.json'), 'utf8')) as { name: string }[]).map(tool => tool.name)
 
-/** The clients install.test.ts covers with their own cases. */
+/** The clients install.e2e.test.ts covers with their own cases. */
 const COVERED = new Set(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'gemini', 'codex'])
 
 interface Sample {
