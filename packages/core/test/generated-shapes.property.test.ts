@@ -12,9 +12,10 @@ import { createRandom, sampleValue } from '../../unplugin/src/core/check/sample'
 import { asGenerated } from '../../../test/support/generator-shapes'
 import { inverse, omitsInheritedKey } from '../../../test/support/round-trip'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
+import { SLOW } from '../../../test/support/timeouts'
 import { CLIENT_VALIDATORS, rejectedBy, validatorsOf } from '../../../test/support/validators'
 
-const TIMEOUT = Math.max(300_000, RUNS * 300)
+const TIMEOUT = Math.max(SLOW, RUNS * 900)
 const PROFILES = PROFILE_NAMES
 
 describe('generator-shaped schemas (property)', () => {

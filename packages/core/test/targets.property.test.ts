@@ -7,6 +7,7 @@ import { clientRuleViolations, compileTool, modelAnswer, outputDifference, profi
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
+import { SLOW } from '../../../test/support/timeouts'
 import { inverse, omitsInheritedKey } from '../../../test/support/round-trip'
 import { rejectedBy } from '../../../test/support/validators'
 import { ajvDraft7 } from './support'
@@ -15,7 +16,7 @@ import { geminiViolations } from './target-oracles'
 type Json = unknown
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-const TIMEOUT = Math.max(400_000, RUNS * 400)
+const TIMEOUT = Math.max(SLOW, RUNS * 900)
 // Three profiles each run half of FLATMCP_PROPERTY_RUNS: the default suite stays within its time.
 const PROFILE_RUNS = Math.ceil(RUNS / 2)
 const PROFILES = TARGET_NAMES
