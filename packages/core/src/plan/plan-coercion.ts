@@ -1,89 +1,17 @@
-import type { JsonSchema, JsonSchemaObject, SchemaNotes } from '../types'
+import type { JsonSchema, JsonSchemaObject } from '../types'
+import type { CoercionPlan, PlanOptions } from './coercion-plan'
+import type { Alternative, PlanContext } from './plan-alternatives'
 import { splitByKind } from '../flatten/facets'
-import { foldAll } from '../flatten/walk'
 import { tagOf } from '../flatten/hints'
 import { hasOwn, isSchema, isSchemaObject, jsonEqual, ownValue, resolvePointer, resolveRef, setOwn } from '../json'
+import { agreed } from './plan-algebra'
+import { alternatives, kindsOf, SCALAR_KINDS, shallowKinds, takesNull } from './plan-alternatives'
 
-/**
- * Where a JSON string may stand for an object or an array, and how to reach such places. Plain JSON,
- * read by `coerceArgs` in `@flatmcp/runtime`. `{}` means there is nothing to repair.
- */
-export interface CoercionPlan {
-  /**
-   * A string here may be JSON text: parse it, keep the result if it is of this kind. `json`: the place
-   * was advertised as JSON text (a target profile's encoding), so any JSON value parsed is kept.
-   */
-  parse?: 'object' | 'array' | 'any' | 'json'
-  /**
-   * A repair tried only after the original rejected the arguments as sent: a string here that is the
-   * canonical JSON text of a value of these kinds (`"5"`, `"true"`, `"null"`) is read as that value.
-   * Only where the schema takes no string; `number` stands for integers too.
-   */
-  scalars?: ScalarKind[]
-  /**
-   * A target advertised this object's optional keys as nullable: a `null` is dropped (the key is
-   * missing, so a default applies) except at the keys listed, whose schema takes `null` itself.
-   */
-  keepNull?: string[]
-  /**
-   * A union of objects without a discriminator, under a strict target: each alternative's keys with
-   * the kinds they take, its required keys, and its plan. The first alternative the value fits by
-   * those is followed, as a discriminator's case would be, keeping a `null` where any that fits takes it.
-   */
-  variants?: { fields: Record<string, string[]>, required: string[], plan: CoercionPlan }[]
-  /** A target's decoding, at an optional key: a `null` means the key was left out, so it is removed first. */
-  nullIsAbsent?: true
-  /** A target's decoding: the key's value was advertised wrapped, `{ "value": … }`; it is taken out. */
-  unwrap?: 'value'
-  /**
-   * A target's decoding: this object was closed with this key holding its other keys as the JSON text
-   * of an object (`{}` or null for none); the key is taken out and the keys it holds merged back in.
-   */
-  rest?: string
-  /** Plans for an object's keys. */
-  properties?: Record<string, CoercionPlan>
-  /** The plan for keys not listed in `properties` (record values, catch-alls). */
-  additional?: CoercionPlan
-  /** The plan for array elements (after `prefix`). */
-  items?: CoercionPlan
-  /** Plans for tuple positions; `null` where a position needs none. */
-  prefix?: (CoercionPlan | null)[]
-  /** The most elements the schema allows: a longer array is left to the parser, which rejects it. */
-  maxItems?: number
-  /** A union of objects told apart by a string key: the plan of the variant its value selects. */
-  discriminator?: { key: string, cases: Record<string, CoercionPlan> }
-  /** This place follows the plan named so in the root's `defs` (a recursive or shared definition). */
-  ref?: string
-  /** Named plans, on the root plan only: a recursive schema plans once, whatever its depth. */
-  defs?: Record<string, CoercionPlan>
-}
-
-export type ScalarKind = 'number' | 'boolean' | 'null'
-
-export interface PlanOptions {
-  /** Notes from `toOriginalSchema`: a declared discriminator is used where the JSON alone is ambiguous. */
-  notes?: SchemaNotes
-  /** A `null` at an optional key means a missing key (a strict target's answer): plan `keepNull`. */
-  nullsMeanAbsent?: boolean
-}
+export type { CoercionPlan, PlanOptions, ScalarKind } from './coercion-plan'
+export { mergeObjectPlans } from './plan-algebra'
 
 /** A `$ref`'s plan longer than this (as JSON) is named in `defs` rather than copied where it is used. */
 const INLINE_LIMIT = 256
-
-interface PlanContext {
-  root: JsonSchema
-  nullsMeanAbsent: boolean
-  /** Nodes whose JSON takes null where the schema does not (from the notes). */
-  rejectsNull: WeakSet<object>
-  discriminators: WeakMap<object, string>
-  depth: number
-  /** Plans of `$ref` targets by their `$ref`; `null` while one is being planned. */
-  byRef: Map<string, CoercionPlan | undefined | null>
-  /** `$ref`s met again while being planned: they are recursive and get a name. */
-  recursive: Set<string>
-  names: Map<string, string>
-  defs: Record<string, CoercionPlan>
-}
 
 /** Deeper than this, values are left to the parser (`coerceArgs` stops there too). */
 const MAX_DEPTH = 128
@@ -185,70 +113,6 @@ function placeOf(ctx: PlanContext, schema: JsonSchema): PlaceRepairs {
   return place
 }
 
-const SCALAR_KINDS: ScalarKind[] = ['number', 'boolean', 'null']
-
-/** The kinds a node's alternatives take by their own `type` (a `$ref` to a union, or to nothing, counts as every kind). */
-function shallowKinds(ctx: PlanContext, schema: JsonSchema): Set<string> {
-  const kinds = new Set<string>()
-  for (const alt of alternatives(ctx, schema)) {
-    const node = typeof alt.$ref === 'string' ? resolveRef(ctx.root, alt.$ref) : alt
-    // A `$ref` to a union (or to nothing) is not looked into: it may take a string.
-    const shallow = isSchemaObject(node) && typeof node.$ref !== 'string' && ![node.anyOf, node.oneOf].some(Array.isArray) ? node : {}
-    for (const kind of splitByKind(node === false ? false : shallow).kinds.keys())
-      kinds.add(kind)
-  }
-  return kinds
-}
-
-/** The alternatives a value may match: the node itself, or its union branches (nested unions spread). */
-function alternatives(ctx: PlanContext, schema: unknown, seen = 0): JsonSchemaObject[] {
-  if (seen > 32 || !isSchema(schema))
-    return []
-  if (schema === true)
-    return [{}]
-  if (schema === false)
-    return []
-  if (Array.isArray(schema.allOf))
-    return intersected(ctx, schema, seen)
-  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
-  if (!branches)
-    return [schema]
-  return branches.flatMap(branch => alternatives(ctx, branch, seen + 1))
-}
-
-/** At most this many alternatives an intersection spreads into; past it, it is planned as one. */
-const MAX_INTERSECTED = 32
-
-/**
- * The alternatives of an `allOf`: each way of taking one alternative of every member, folded into
- * one schema (a union member spreads the intersection into one alternative per branch), so plans
- * reach inside intersections as they do inside unions.
- */
-function intersected(ctx: PlanContext, schema: JsonSchemaObject, seen: number): JsonSchemaObject[] {
-  const { allOf, ...container } = schema
-  let combined = alternatives(ctx, container, seen + 1)
-  for (const member of allOf as unknown[]) {
-    // A member that is no schema (zod has written `null` there) constrains nothing, as the flat schema reads it.
-    if (!isSchema(member))
-      continue
-    const resolved = isSchemaObject(member) && typeof member.$ref === 'string' ? resolveRef(ctx.root, member.$ref) : member
-    const options = alternatives(ctx, resolved, seen + 1)
-    combined = combined.flatMap(left => options.flatMap((right) => {
-      const folded = foldAll([left, right])
-      return isSchemaObject(folded) ? [folded] : []
-    }))
-    if (combined.length > MAX_INTERSECTED)
-      return [schema]
-  }
-  return combined
-}
-
-/** One alternative of a node: as written (perhaps a `$ref`) and resolved. */
-interface Alternative {
-  written: JsonSchemaObject
-  node: JsonSchemaObject
-}
-
 function planNode(ctx: PlanContext, schema: unknown): CoercionPlan | undefined {
   if (isSchemaObject(schema) && typeof schema.$ref === 'string')
     return planRef(ctx, schema.$ref)
@@ -272,57 +136,6 @@ function planNode(ctx: PlanContext, schema: unknown): CoercionPlan | undefined {
 
 function discriminatorOf(ctx: PlanContext, schema: JsonSchema): string | undefined {
   return isSchemaObject(schema) ? ctx.discriminators.get(schema) : undefined
-}
-
-/**
- * The plan all alternatives agree on; where they disagree nothing is coerced (the parser decides).
- * Plans that differ only in scalar repairs agree on the rest: a scalar is repaired only where every
- * alternative would read it so.
- */
-function agreed(plans: (CoercionPlan | undefined)[]): CoercionPlan | undefined {
-  const first = plans[0]
-  if (!first || plans.some(plan => !plan))
-    return undefined
-  if (plans.every(plan => jsonEqual(plan, first)))
-    return first
-  const bare = plans.map(plan => mapPlans(plan!, withoutScalars))
-  return bare.every(plan => jsonEqual(plan, bare[0])) && Object.keys(bare[0]!).length > 0 ? bare[0] : undefined
-}
-
-const isEmpty = (plan: CoercionPlan | null | undefined): boolean => !plan || Object.keys(plan).length === 0
-
-/** A place without its scalar repairs, and without what is left saying nothing (its sub-plans are done first). */
-function withoutScalars(place: CoercionPlan): CoercionPlan {
-  const { scalars: _scalars, ...out } = place
-  // An empty plan for a declared key says something only beside a plan for undeclared ones.
-  if (out.properties && !out.additional) {
-    const kept = Object.entries(out.properties).filter(([, sub]) => !isEmpty(sub))
-    if (kept.length > 0) {
-      out.properties = {}
-      for (const [key, sub] of kept)
-        setOwn(out.properties, key, sub)
-    }
-    else {
-      delete out.properties
-    }
-  }
-  if (isEmpty(out.items))
-    delete out.items
-  if (out.prefix) {
-    out.prefix = out.prefix.map(sub => isEmpty(sub) ? null : sub)
-    if (!out.items && out.prefix.every(sub => sub === null))
-      delete out.prefix
-  }
-  if (!out.items && !out.prefix)
-    delete out.maxItems
-  if (out.discriminator) {
-    const cases = Object.entries(out.discriminator.cases).filter(([, sub]) => !isEmpty(sub))
-    if (cases.length > 0)
-      out.discriminator = { key: out.discriminator.key, cases: Object.fromEntries(cases) }
-    else
-      delete out.discriminator
-  }
-  return out
 }
 
 function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan {
@@ -352,29 +165,6 @@ function ownObjectPlan(ctx: PlanContext, object: JsonSchemaObject): CoercionPlan
   if (ctx.nullsMeanAbsent && isSchemaObject(properties) && (object.additionalProperties === undefined || object.additionalProperties === false))
     plan.keepNull = Object.keys(properties).filter(key => takesNull(ctx, properties[key]))
   return plan
-}
-
-/** The kinds of value an original schema may take (`integer` as `number`; unsure counts as every kind). */
-function kindsOf(ctx: PlanContext, schema: unknown, depth = 0): string[] {
-  if (depth > 16 || schema === true)
-    return ['object', 'array', 'string', 'number', 'boolean', 'null']
-  if (!isSchemaObject(schema))
-    return []
-  if (typeof schema.$ref === 'string')
-    return kindsOf(ctx, resolveRef(ctx.root, schema.$ref), depth + 1)
-  const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)
-  let kinds = branches ? branches.flatMap(branch => kindsOf(ctx, branch, depth + 1)) : [...splitByKind(schema).kinds.keys()].map(kind => kind === 'integer' ? 'number' : kind)
-  // A member that is no schema constrains nothing (as `intersected` reads it).
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf.filter(isSchema) : []) {
-    const allowed = kindsOf(ctx, part, depth + 1)
-    kinds = kinds.filter(kind => allowed.includes(kind))
-  }
-  return [...new Set(ctx.rejectsNull.has(schema) ? kinds.filter(kind => kind !== 'null') : kinds)].sort()
-}
-
-/** Whether an original schema may take `null` (unsure counts as yes: the `null` is then kept). */
-function takesNull(ctx: PlanContext, schema: unknown): boolean {
-  return kindsOf(ctx, schema).includes('null')
 }
 
 /** An alternative's own plan; one reached through a `$ref` is planned (once) as that definition. */
@@ -472,58 +262,4 @@ function arrayPlan(ctx: PlanContext, arrays: Alternative[]): CoercionPlan {
   if ((plan.items || plan.prefix) && plans.every(p => p.maxItems !== undefined))
     plan.maxItems = Math.max(...plans.map(p => p.maxItems!))
   return plan
-}
-
-/** One plan for an object assembled from parts with disjoint keys (params, input, shared fields). */
-export function mergeObjectPlans(parts: CoercionPlan[]): CoercionPlan {
-  const out: CoercionPlan = {}
-  parts.forEach((original, i) => {
-    const taken = Object.keys(original.defs ?? {}).some(name => out.defs && hasOwn(out.defs, name))
-    const part = taken ? renameRefs(original, name => `${i}_${name}`) : original
-    if (part.properties)
-      out.properties = { ...out.properties, ...part.properties }
-    if (part.additional && !out.additional)
-      out.additional = part.additional
-    if (part.discriminator && !out.discriminator)
-      out.discriminator = part.discriminator
-    if (part.defs)
-      out.defs = { ...out.defs, ...part.defs }
-  })
-  if (parts.every(part => part.keepNull))
-    out.keepNull = parts.flatMap(part => part.keepNull!)
-  return out
-}
-
-/** The same plan with every definition name (and every use of it) renamed. */
-function renameRefs(plan: CoercionPlan, rename: (name: string) => string): CoercionPlan {
-  const renamed = mapPlans(plan, place => place.ref === undefined ? place : { ...place, ref: rename(place.ref) })
-  if (renamed.defs)
-    renamed.defs = Object.fromEntries(Object.entries(renamed.defs).map(([name, sub]) => [rename(name), sub]))
-  return renamed
-}
-
-/** The plan with `change` applied at every place of it (sub-plans first, definitions included); a new plan. */
-function mapPlans(plan: CoercionPlan, change: (place: CoercionPlan) => CoercionPlan): CoercionPlan {
-  const each = (map: Record<string, CoercionPlan>): Record<string, CoercionPlan> => {
-    const out: Record<string, CoercionPlan> = {}
-    for (const [key, sub] of Object.entries(map))
-      setOwn(out, key, mapPlans(sub, change))
-    return out
-  }
-  const out: CoercionPlan = { ...plan }
-  if (plan.properties)
-    out.properties = each(plan.properties)
-  if (plan.additional)
-    out.additional = mapPlans(plan.additional, change)
-  if (plan.items)
-    out.items = mapPlans(plan.items, change)
-  if (plan.prefix)
-    out.prefix = plan.prefix.map(sub => sub && mapPlans(sub, change))
-  if (plan.discriminator)
-    out.discriminator = { key: plan.discriminator.key, cases: each(plan.discriminator.cases) }
-  if (plan.variants)
-    out.variants = plan.variants.map(v => ({ ...v, plan: mapPlans(v.plan, change) }))
-  if (plan.defs)
-    out.defs = each(plan.defs)
-  return change(out)
 }
