@@ -4,7 +4,7 @@
 import { PROFILE_NAMES } from '@flatmcp/core/names'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../../test/support/proxy'
-import { COMMANDS, flagsOf, helpText, UsageError } from '../src/commands'
+import { COMMANDS, flagsOf, helpText, saidInOneLine, UsageError } from '../src/commands'
 import { servingOf } from '../src/commands/proxy'
 import { readUpstreamCommand } from '../src/commands/upstream-args'
 import { FLAG_ROWS, ownFlags, UPSTREAM_OPTIONS } from '../src/commands/upstream-flags'
@@ -87,6 +87,19 @@ describe('the flag table', () => {
         expect(await refusal('proxy', [`--${row.name}`, ...(row.type === 'string' ? ['1'] : []), ...given]), `--${row.name} without --${missing}`).toBe(said)
       }
     }
+  })
+})
+
+describe('the errors said in one line', () => {
+  it('are each command\'s own classes, not errors that take their names', async () => {
+    const { ProxySetupError } = await import('@flatmcp/runtime/proxy')
+    const { InstallError } = await import('../src/install/rewrite')
+    const { ProbeLoadError } = await import('../src/probe/findings')
+    const { StartupCheckError } = await import('../src/proxy/startup-check')
+    for (const error of [new ProxySetupError('x'), new InstallError('x'), new ProbeLoadError('x'), new StartupCheckError(['x'])])
+      expect(await saidInOneLine(error), error.name).toBe(true)
+    for (const error of [Object.assign(new Error('x'), { name: 'ProxySetupError' }), new TypeError('x'), 'ProbeLoadError'])
+      expect(await saidInOneLine(error), String(error)).toBe(false)
   })
 })
 
