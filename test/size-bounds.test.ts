@@ -11,14 +11,6 @@ const FUNCTION_LINES = 80
 const FILE_LINES = 300
 const PACKAGES = ['runtime', 'cli']
 
-/**
- * Known exceptions, each being brought under the bounds on its own branch (issue 69): remove an entry
- * once its work is merged, and this list is empty. An entry that holds the bounds fails the test.
- */
-const KNOWN_OVER: string[] = [
-  'cli/src/proxy/run-proxy.ts runProxy',
-]
-
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name)
@@ -60,21 +52,14 @@ const lineCount = (file: string): number => readFileSync(file, 'utf8').replace(/
 describe.each(PACKAGES)('packages/%s/src', (pkg) => {
   const src = path.join(ROOT, 'packages', pkg, 'src')
   const files = sources(src).map(file => ({ file, relative: `${pkg}/${path.relative(path.join(ROOT, 'packages'), file).split(path.sep).slice(1).join('/')}` }))
-  const known = (entry: string): boolean => KNOWN_OVER.some(over => entry.startsWith(`${over} (`) || entry.startsWith(`${over.split(' ')[0]} (`))
 
   it(`has no function over ${FUNCTION_LINES} lines`, () => {
     const over = files.flatMap(({ file, relative }) => longFunctions(file, relative))
-    expect(over.filter(entry => !known(entry))).toEqual([])
+    expect(over).toEqual([])
   })
 
   it(`has no file over ${FILE_LINES} lines`, () => {
     const over = files.filter(({ file }) => lineCount(file) > FILE_LINES).map(({ file, relative }) => `${relative} (${lineCount(file)})`)
-    expect(over.filter(entry => !known(entry))).toEqual([])
-  })
-
-  it('lists no known exception that already holds the bounds', () => {
-    const over = files.flatMap(({ file, relative }) => [...longFunctions(file, relative), ...(lineCount(file) > FILE_LINES ? [`${relative} (${lineCount(file)})`] : [])])
-    const mine = KNOWN_OVER.filter(entry => entry.startsWith(`${pkg}/`))
-    expect(mine.filter(entry => !over.some(found => found.startsWith(`${entry} (`)))).toEqual([])
+    expect(over).toEqual([])
   })
 })

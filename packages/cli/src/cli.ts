@@ -4,7 +4,7 @@
 // load errors. Each command loads what it needs when it runs: the proxy starts without the build
 // pipeline.
 import { closestName } from '@flatmcp/runtime'
-import { COMMANDS, flagsOf, helpText, UsageError } from './commands'
+import { COMMANDS, flagsOf, helpText, saidInOneLine, UsageError } from './commands'
 import { cliVersion } from './version'
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that cannot be served, a diagnostic at --fail-on), 2 usage errors or modules that cannot load'
@@ -73,12 +73,11 @@ function usageMessage(error: Error, command: string | undefined): string {
   return `flatmcp: unknown option ${unknown}${meant}\n(${usage} shows the usage)`
 }
 
-main(process.argv.slice(2)).then(exitWhenWritten, (error: unknown) => {
+main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
     console.error(usageMessage(error, process.argv[2]))
-  // Each command's own errors, said in one line (the commands load lazily: known by name).
-  else if (error instanceof Error && ['ProbeLoadError', 'BuildError', 'ProxySetupError', 'InstallError'].includes(error.name))
-    console.error(`flatmcp: ${error.message}`)
+  else if (await saidInOneLine(error))
+    console.error(`flatmcp: ${(error as Error).message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
   exitWhenWritten(error instanceof Error && (error as { exitCode?: unknown }).exitCode === 1 ? 1 : 2)

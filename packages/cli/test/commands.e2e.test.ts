@@ -4,8 +4,10 @@
 import { PROFILE_NAMES } from '@flatmcp/core/names'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../../test/support/proxy'
-import { COMMANDS, flagsOf, helpText } from '../src/commands'
-import { UPSTREAM_OPTIONS } from '../src/commands/upstream-args'
+import { COMMANDS, flagsOf, helpText, saidInOneLine, UsageError } from '../src/commands'
+import { servingOf } from '../src/commands/proxy'
+import { readUpstreamCommand } from '../src/commands/upstream-args'
+import { FLAG_ROWS, ownFlags, UPSTREAM_OPTIONS } from '../src/commands/upstream-flags'
 
 const parse = (args: string[]): ReturnType<typeof runCli> => runCli(args, undefined, 60_000, undefined, { FLATMCP_PARSE_ONLY: '1', FLATMCP_PROXY_TOKEN: '' })
 
@@ -38,10 +40,11 @@ describe('each command\'s help', () => {
   })
 
   it('names every option proxy and snapshot take, and only those', async () => {
-    const own = { proxy: ['out'], snapshot: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', 'auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host', 'drain-timeout', 'limits-store', 'limits-store-down'] }
+    // What the other command owns is refused (the table's rows of the other).
+    const refused = { proxy: ownFlags('snapshot'), snapshot: ownFlags('proxy') }
     for (const name of ['proxy', 'snapshot'] as const) {
       const said = flagsOf(COMMANDS[name]!)
-      const taken = Object.keys(UPSTREAM_OPTIONS).filter(flag => !own[name].includes(flag)).map(flag => `--${flag}`)
+      const taken = Object.keys(UPSTREAM_OPTIONS).filter(flag => !(refused[name] as string[]).includes(flag)).map(flag => `--${flag}`)
       expect(taken.filter(flag => !said.has(flag)), name).toEqual([])
       expect([...said].filter(flag => !taken.includes(flag)), name).toEqual([])
     }
@@ -54,6 +57,49 @@ describe('each command\'s help', () => {
         expect(run.stderr, `${name} ${flag}`).not.toContain('unknown option')
       }
     }
+  })
+})
+
+describe('the flag table', () => {
+  // Read in this process, as the command reads them: a usage error is thrown before anything starts.
+  const refusal = async (command: 'proxy' | 'snapshot', args: string[]): Promise<string | undefined> => {
+    try {
+      const { values } = readUpstreamCommand(command, [...args, '--', 'node', 'server.js'])
+      if (command === 'proxy')
+        await servingOf(values)
+      return undefined
+    }
+    catch (error) {
+      expect(error).toBeInstanceOf(UsageError)
+      return (error as Error).message
+    }
+  }
+
+  it('refuses each flag of the other command, and each flag without the flag it needs, as the table says', async () => {
+    for (const [command, other] of [['proxy', 'snapshot'], ['snapshot', 'proxy']] as const) {
+      for (const flag of ownFlags(other))
+        expect(await refusal(command, [`--${flag}`, ...(UPSTREAM_OPTIONS[flag].type === 'string' ? ['x'] : [])]), `${command} --${flag}`).toBe(`${command} takes no --${flag}`)
+    }
+    for (const row of FLAG_ROWS.filter(row => 'needs' in row)) {
+      // The flags it needs, in order: the first not given is asked for.
+      for (const [n, [missing, said]] of row.needs.entries()) {
+        const given = row.needs.slice(0, n).flatMap(([flag]) => [`--${flag}`, '1'])
+        expect(await refusal('proxy', [`--${row.name}`, ...(row.type === 'string' ? ['1'] : []), ...given]), `--${row.name} without --${missing}`).toBe(said)
+      }
+    }
+  })
+})
+
+describe('the errors said in one line', () => {
+  it('are each command\'s own classes, not errors that take their names', async () => {
+    const { ProxySetupError } = await import('@flatmcp/runtime/proxy')
+    const { InstallError } = await import('../src/install/rewrite')
+    const { ProbeLoadError } = await import('../src/probe/findings')
+    const { StartupCheckError } = await import('../src/proxy/startup-check')
+    for (const error of [new ProxySetupError('x'), new InstallError('x'), new ProbeLoadError('x'), new StartupCheckError(['x'])])
+      expect(await saidInOneLine(error), error.name).toBe(true)
+    for (const error of [Object.assign(new Error('x'), { name: 'ProxySetupError' }), new TypeError('x'), 'ProbeLoadError'])
+      expect(await saidInOneLine(error), String(error)).toBe(false)
   })
 })
 

@@ -4,13 +4,11 @@ import type { Callers } from '../proxy/callers-file'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
 import { readFileSync } from 'node:fs'
-import { TARGET_NAMES } from '@flatmcp/core/names'
 import { count, duration, oneOf, parseOnly, profilesOf, UsageError } from './command'
+import { limitsStoreOf } from '../proxy/limits-store'
 import { gatewayEntries } from './gateway-entries'
-import { readUpstreamCommand, SERVING_FLAGS, UPSTREAM_HELP } from './upstream-args'
-
-/** The profiles the proxy compiles and serves: `minimal`, a base profile an author builds with, has no route. */
-const SERVED_PROFILES: readonly string[] = ['portable', ...TARGET_NAMES]
+import { readUpstreamCommand } from './upstream-args'
+import { helpOf, SERVED_PROFILES, unmetNeed, wordsOf } from './upstream-flags'
 
 export const proxy: Command = {
   summary: 'serve any MCP server\'s tools flat, over stdio or HTTP, calls repaired and mapped back',
@@ -18,30 +16,7 @@ export const proxy: Command = {
   flatmcp proxy [options] [--header 'Name: value']… <url>
   flatmcp proxy [options] --config FILE`,
   about: 'Runs the upstream (or reaches it over Streamable HTTP), compiles its tools and output schemas as the plugin compiles a module\'s, and serves them flat: a call\'s arguments are repaired and mapped back to what the upstream takes; everything else passes through unchanged. Over stdio by default; --http serves stateless HTTP (both protocol eras) at /mcp and /mcp/<profile>.',
-  options: [
-    ...UPSTREAM_HELP.map(([flag, what]) => [flag, flag === '--profile name' ? `a target profile: ${SERVED_PROFILES.join(', ')} (the one served at /mcp and over stdio; default: portable)` : what] as const),
-    ['--artifact file', 'serve a snapshot (flatmcp snapshot\'s) without compiling at start'],
-    ['--frozen', 'serve only what the snapshot holds: an upstream that lists otherwise is refused, with the command that refreshes the snapshot'],
-    ['--outputs unlisted', 'list no output schema (for a server whose results miss its own)'],
-    ['', 'what a session sees'],
-    ['--surface full|search|auto', 'full: every schema; search: three tools that find, describe and call the others; auto: whichever costs a session fewer tokens (default with --config)'],
-    ['--always-load name', 'a tool listed beside the search surface (repeatable)'],
-    ['', 'serving over HTTP'],
-    ['--http port', 'serve stateless HTTP instead of stdio; /healthz and /readyz for balancers'],
-    ['--host address', 'where it listens (default: 127.0.0.1); beyond loopback a caller credential is needed'],
-    ['--drain-timeout ms', 'on SIGTERM or SIGINT, how long the calls in flight may take to finish before the proxy exits (default: 20000); /readyz says 503 at once, new requests are served 5 s more, then answered 503 unread; a second signal exits at once'],
-    ['--auth-token-file file', 'the callers\' bearer tokens, one per line (or FLATMCP_PROXY_TOKEN)'],
-    ['--auth-token token', 'a caller\'s bearer token (repeatable; a file keeps it out of the process list)'],
-    ['--callers file', 'named tokens, each with calls a minute and at once, each tool\'s limits and the tools it is served (over stdio, its "stdio" entry holds the client)'],
-    ['--limits-store url', 'count the limits in Redis or Valkey (redis://[user@]host:port/db; password in FLATMCP_LIMITS_STORE_PASSWORD), shared by every replica naming it'],
-    ['--limits-store-down refuse|admit', 'while the store does not answer: refuse calls with limits (503, default) or let them through uncounted'],
-    ['--no-auth', 'serve beyond loopback without a credential: anyone who reaches the port uses the upstream'],
-    ['--allow-origin origin', 'a browser origin allowed beyond loopback (repeatable)'],
-    ['--allow-host name', 'a Host header allowed beyond loopback (repeatable)'],
-    ['', 'operating it'],
-    ['--audit-log file', 'one JSON line per request sent upstream or refused at a limit: caller, id, method, tool, outcome, time, repaired paths (never a value)'],
-    ['--check', 'connect, read the list, apply the overrides, compile every profile, say what would be served and exit: 0, or 1 where the overrides name what the upstream does not list'],
-  ],
+  options: helpOf('proxy'),
   examples: [
     ['flatmcp proxy -- npx -y @modelcontextprotocol/server-filesystem ~/notes', 'a client\'s server, served flat over stdio (the line a client\'s config runs)'],
     ['flatmcp proxy --check --overrides overrides.json -- npx -y @sentry/mcp-server', 'try an overrides file before wiring a client to it'],
@@ -95,23 +70,18 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
   const unserved = profiles?.find(profile => !SERVED_PROFILES.includes(profile))
   if (unserved !== undefined)
     throw new UsageError(`proxy serves ${SERVED_PROFILES.slice(0, -1).join(', ')} or ${SERVED_PROFILES.at(-1)}, not "${unserved}"`)
-  if (values.frozen && values.artifact === undefined)
-    throw new UsageError('--frozen serves only what a snapshot holds: give it with --artifact file')
-  if (values.host !== undefined && values.http === undefined)
-    throw new UsageError('--host is where --http listens: give --http port too')
-  const outputs = oneOf(values.outputs, '--outputs', ['compiled', 'unlisted'] as const)
+  // A flag that means nothing without another (--frozen without --artifact, a serving flag without --http).
+  const unmet = unmetNeed(flag => values[flag] !== undefined)
+  if (unmet !== undefined)
+    throw new UsageError(unmet)
+  const outputs = oneOf(values.outputs, '--outputs', wordsOf('outputs'))
   // In front of many servers (--config) the list is what grows: served as whichever costs a session less, unless told.
-  const surface = oneOf(values.surface, '--surface', ['full', 'search', 'auto'] as const) ?? (values.config === undefined ? undefined : 'auto')
+  const surface = oneOf(values.surface, '--surface', wordsOf('surface')) ?? (values.config === undefined ? undefined : 'auto')
   const alwaysLoad = values['always-load']?.flatMap(value => value.split(',')).filter(name => name !== '')
   if (alwaysLoad && surface !== 'search' && surface !== 'auto')
     throw new UsageError('--always-load names tools listed beside the search surface: give --surface search (or auto, the default with --config) too')
   const port = count(values.http, '--http')
-  const servingFlag = SERVING_FLAGS.find(flag => values[flag] !== undefined)
-  if (servingFlag !== undefined && port === undefined)
-    throw new UsageError(`--${servingFlag} is for the proxy served over HTTP: give --http port too`)
   const drainTimeoutMs = duration(values['drain-timeout'], '--drain-timeout')
-  if (drainTimeoutMs !== undefined && port === undefined)
-    throw new UsageError('--drain-timeout is how long a proxy served over HTTP drains on SIGTERM: give --http port too')
   const named = values.callers === undefined ? undefined : (await import('../proxy/callers-file')).readCallersFile(values.callers, port === undefined ? 'stdio' : 'http')
   const http = port === undefined ? undefined : await httpServing(values.host ?? '127.0.0.1', port, values, named)
   const limits = port === undefined && named !== undefined ? stdioLimits(values.callers!, named) : undefined
@@ -157,18 +127,15 @@ async function httpServing(host: string, port: number, values: UpstreamCommandLi
   const { needsCallerCredential } = await import('@flatmcp/runtime/proxy')
   if (needsCallerCredential(host, every) && !values['no-auth'])
     throw new UsageError(`--host ${host} serves beyond loopback: give a caller credential (--auth-token-file file, FLATMCP_PROXY_TOKEN, --auth-token or --callers file), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
-  return { host, port, tokens, ...(named ? { callers: named.callers, limits: named.limits } : {}), ...await storeOf(values), every, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
+  return { host, port, tokens, ...(named ? { callers: named.callers, limits: named.limits } : {}), ...storeOf(values), every, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
 }
 
 /** `--limits-store` and `--limits-store-down`: where the limits are counted, and what its silence means. */
-async function storeOf(values: UpstreamCommandLine['values']): Promise<{ limitsStore?: LimitsStore }> {
-  const { limitsStoreOf, WHEN_DOWN } = await import('../proxy/limits-store')
-  const whenDown = oneOf(values['limits-store-down'], '--limits-store-down', WHEN_DOWN) ?? WHEN_DOWN[0]
-  if (values['limits-store'] === undefined) {
-    if (values['limits-store-down'] !== undefined)
-      throw new UsageError('--limits-store-down says what happens while the limits store does not answer: give --limits-store url too')
+function storeOf(values: UpstreamCommandLine['values']): { limitsStore?: LimitsStore } {
+  const words = wordsOf('limits-store-down')
+  const whenDown = oneOf(values['limits-store-down'], '--limits-store-down', words) ?? words[0]
+  if (values['limits-store'] === undefined)
     return {}
-  }
   try {
     return { limitsStore: limitsStoreOf(values['limits-store'], whenDown) }
   }

@@ -4,7 +4,8 @@ import path from 'node:path'
 import { snapshotGenerator } from '../version'
 import { parseOnly, profilesOf } from './command'
 import { gatewayEntries } from './gateway-entries'
-import { readUpstreamCommand, UPSTREAM_HELP } from './upstream-args'
+import { readUpstreamCommand } from './upstream-args'
+import { helpOf } from './upstream-flags'
 
 export const snapshot: Command = {
   summary: 'compile a server\'s tools ahead of time into a snapshot the proxy serves without compiling',
@@ -12,10 +13,7 @@ export const snapshot: Command = {
   flatmcp snapshot [options] [--header 'Name: value']… <url>
   flatmcp snapshot [options] --config FILE`,
   about: 'Connects to the upstream, reads its list and compiles every tool into an *.mcp.json snapshot (every target profile unless --profile names some), which flatmcp proxy --artifact and the fetch handler serve without compiling, and flatmcp probe checks. Says how many tools it holds and why its preset was chosen; prints the file written.',
-  options: [
-    ['--out file', 'the file written (default: the upstream\'s name, .mcp.json, in the working folder)'],
-    ...UPSTREAM_HELP.map(([flag, what]) => [flag, flag === '--profile name' ? `${what} (repeatable; default: every one)` : what] as const),
-  ],
+  options: helpOf('snapshot'),
   examples: [
     ['flatmcp snapshot --out github.mcp.json -- npx -y @modelcontextprotocol/server-github', 'a server run by npx'],
     ['flatmcp snapshot --header \'Authorization: Bearer ${SENTRY_TOKEN}\' https://mcp.sentry.dev/mcp', 'a remote server, its token read from the environment'],

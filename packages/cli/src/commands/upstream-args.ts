@@ -5,10 +5,9 @@
 import type { UpstreamOAuth, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { PRESET_NAMES, PROFILE_NAMES } from '@flatmcp/core/names'
 import type { LogLevel } from '../proxy/operator-log'
-import { LOG_LEVELS } from '../proxy/operator-log'
 import { count, duration, oneOf, presetOf, UsageError } from './command'
+import { ONE_SERVER_FLAGS, ownFlags, UPSTREAM_OPTIONS, wordsOf } from './upstream-flags'
 
 /** The OAuth flags of proxy and snapshot, as given. */
 interface OAuthFlags { 'oauth-client-id'?: string, 'oauth-client-secret-file'?: string, 'oauth-issuer'?: string, 'oauth-scope'?: string }
@@ -96,72 +95,7 @@ export function commandStart(args: string[], options: Record<string, { type: 'st
   return -1
 }
 
-/** The options proxy and snapshot read (each refuses the other's own). */
-export const UPSTREAM_OPTIONS = {
-  'profile': { type: 'string', multiple: true },
-  'preset': { type: 'string' },
-  'on-invalid': { type: 'string' },
-  'header': { type: 'string', multiple: true },
-  'env': { type: 'string', multiple: true },
-  'timeout': { type: 'string' },
-  'compile-timeout': { type: 'string' },
-  'strict-budget': { type: 'string' },
-  'http': { type: 'string' },
-  'drain-timeout': { type: 'string' },
-  'host': { type: 'string' },
-  'artifact': { type: 'string' },
-  'frozen': { type: 'boolean' },
-  'outputs': { type: 'string' },
-  'surface': { type: 'string' },
-  'always-load': { type: 'string', multiple: true },
-  'out': { type: 'string' },
-  'auth-token': { type: 'string', multiple: true },
-  'auth-token-file': { type: 'string' },
-  'callers': { type: 'string' },
-  'limits-store': { type: 'string' },
-  'limits-store-down': { type: 'string' },
-  'no-auth': { type: 'boolean' },
-  'allow-origin': { type: 'string', multiple: true },
-  'allow-host': { type: 'string', multiple: true },
-  'oauth-client-id': { type: 'string' },
-  'oauth-client-secret-file': { type: 'string' },
-  'oauth-issuer': { type: 'string' },
-  'oauth-scope': { type: 'string' },
-  'overrides': { type: 'string' },
-  'audit-log': { type: 'string' },
-  'config': { type: 'string' },
-  'check': { type: 'boolean' },
-  'log-level': { type: 'string' },
-} as const
-
-/** How proxy and snapshot reach the upstream, as their help says it. */
-export const UPSTREAM_HELP = [
-  ['', 'the upstream'],
-  ['-- <command> [args…]', 'a server run as a child process over stdio, with the proxy\'s whole environment (the -- may be left out)'],
-  ['--env NAME=value', 'a variable added to its environment (repeatable; ${NAME} in a value is read from the environment)'],
-  ['<url>', 'a server over Streamable HTTP'],
-  ['--header \'Name: value\'', 'sent with every request to it, never logged (repeatable; ${NAME} read from the environment)'],
-  ['--oauth-client-id id', 'an upstream behind OAuth, reached with the proxy\'s client credentials: this id, the issuer and the secret'],
-  ['--oauth-issuer url', 'the authorization server\'s issuer URL, the only place the secret is sent'],
-  ['--oauth-client-secret-file file', 'the client secret (or FLATMCP_OAUTH_CLIENT_SECRET; never a flag, which any process may read)'],
-  ['--oauth-scope scope', 'the scope asked for'],
-  ['--config FILE', 'every server a client\'s config lists, as one (Claude Desktop\'s, Claude Code\'s, Cursor\'s, Gemini CLI\'s mcpServers, VS Code\'s servers, Codex\'s config.toml), each tool as NAME__tool'],
-  ['--timeout ms', 'how long one request may wait for the upstream (default: 60000)'],
-  ['', 'how its tools are compiled'],
-  ['--profile name', `a target profile: ${PROFILE_NAMES.join(', ')}`],
-  ['--preset name', `the parser its schemas were written for: auto (default: told by their fingerprints), ${PRESET_NAMES.join(', ')}`],
-  ['--on-invalid serve|drop', 'a tool whose schema cannot be compiled: served as it came (default), or left out'],
-  ['--compile-timeout ms', 'how long compiling one tool may take; past it, the tool is served as it came (default: 10000)'],
-  ['--strict-budget points', 'how much of Anthropic\'s combined strict grammar the anthropic-strict tools may spend together; past it, the tools strictness buys least are served as portable there (default: 48, below every list reported refused)'],
-  ['--overrides file', 'hide tools or parameters, fix a parameter\'s value, replace descriptions, mark alwaysLoad or searchHint (checked against the list: a name it does not list is an error); with --config, each server\'s prefix ("servers": {"NAME": {"prefix": "gh"}}) and the separator ("separator": "-")'],
-  ['--log-level level', 'which lines reach stderr: error (why it stopped), warn (also what needs a look: a tool served as it came, a drift), info (default: also what is served), debug (proxy: also a line per call, its outcome, time and repaired paths)'],
-] as const
-
-/** The options that say who may use the proxy over HTTP. */
-export const SERVING_FLAGS = ['auth-token', 'auth-token-file', 'no-auth', 'allow-origin', 'allow-host', 'limits-store', 'limits-store-down'] as const
-
-/** The options only one of proxy and snapshot takes. */
-const OWN_FLAGS = { proxy: ['http', 'host', 'artifact', 'frozen', 'outputs', 'surface', 'always-load', 'audit-log', 'callers', 'check', 'drain-timeout', ...SERVING_FLAGS], snapshot: ['out'] } as const
+export { SERVING_FLAGS, UPSTREAM_OPTIONS } from './upstream-flags'
 
 type UpstreamValues = ReturnType<typeof parseArgs<{ args: string[], allowPositionals: true, options: typeof UPSTREAM_OPTIONS }>>['values']
 
@@ -172,7 +106,7 @@ export type CommandUpstream = UpstreamTarget | { config: string }
 function configOf(values: UpstreamValues, named: boolean): { config: string } {
   if (named)
     throw new UsageError('--config lists the servers to serve: give no command or URL beside it')
-  const flag = (['header', 'env', 'oauth-client-id', 'oauth-client-secret-file', 'oauth-issuer', 'oauth-scope'] as const).find(name => values[name] !== undefined)
+  const flag = ONE_SERVER_FLAGS.find(name => values[name] !== undefined)
   if (flag !== undefined)
     throw new UsageError(`--${flag} is for one server; with --config, each server's entry says how to reach it`)
   return { config: values.config! }
@@ -189,15 +123,14 @@ export interface UpstreamCommandLine {
 export function readUpstreamCommand(command: 'proxy' | 'snapshot', rest: string[]): UpstreamCommandLine {
   const split = commandStart(rest, UPSTREAM_OPTIONS)
   const { values, positionals } = parseArgs({ args: split < 0 ? rest : rest.slice(0, split), allowPositionals: true, options: UPSTREAM_OPTIONS })
-  const own: readonly string[] = OWN_FLAGS[command]
-  const foreign = [...OWN_FLAGS.proxy, ...OWN_FLAGS.snapshot].find(flag => !own.includes(flag) && values[flag] !== undefined)
+  const foreign = ownFlags(command === 'proxy' ? 'snapshot' : 'proxy').find(flag => values[flag] !== undefined)
   if (foreign !== undefined)
     throw new UsageError(`${command} takes no --${foreign}`)
   const upstream = values.config === undefined
     ? upstreamOf(command, split < 0 ? undefined : rest.slice(rest[split] === '--' ? split + 1 : split), positionals, values.header, values.env, values)
     : configOf(values, split >= 0 || positionals.length > 0)
-  const onInvalid = oneOf(values['on-invalid'], '--on-invalid', ['serve', 'drop'] as const)
-  const logLevel = oneOf(values['log-level'], '--log-level', LOG_LEVELS)
+  const onInvalid = oneOf(values['on-invalid'], '--on-invalid', wordsOf('on-invalid'))
+  const logLevel = oneOf(values['log-level'], '--log-level', wordsOf('log-level'))
   const common = {
     upstream,
     ...(values.preset ? { preset: presetOf(values.preset)! } : {}),

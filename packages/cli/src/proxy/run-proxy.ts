@@ -1,72 +1,23 @@
 // `flatmcp proxy`: any MCP server behind flatmcp, from the command line. The proxy itself is the
 // runtime's (`@flatmcp/runtime/proxy`: the upstream connection, the list compiler, serving); the
 // command turns argv into its options, says what it serves, and exits with a code.
-import type { PresetName, ProfileName } from '@flatmcp/core'
-import type { CallerLimits, CallerRules, Downstream, GatewayEntry, HttpServing, OperatorLog, ProxiedCall, Proxy, ProxyOptions, RateLimits, RefusedCall, ServedProxy, ServeProxyOptions, UpstreamTarget } from '@flatmcp/runtime/proxy'
-import type { LogLevel } from './operator-log'
+import type { CallerRules, Downstream, HttpServing, OperatorLog, Proxy, ServedProxy, ServeProxyOptions } from '@flatmcp/runtime/proxy'
 import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import { keepCommandsOnSignals, signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { createGateway, createProxy, describeDrift, DRAIN_TIMEOUT_MS, logLine, namingOf, replicasOf, readSnapshot, routedProfile, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { describeDrift, DRAIN_TIMEOUT_MS, logLine, readSnapshot, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import type { CheckedFiles } from './startup-check'
 import { checkedAtStart, startupLines } from './startup-check'
 import { rulesProblems } from './callers-file'
-import { callLine, operatorLog } from './operator-log'
+import { operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
-import { cliVersion } from '../version'
-import { ajvValidator } from './validator'
+import type { ProxyCommandOptions } from './proxy-options'
+import { callObserver, proxyStarter } from './proxy-start'
 
-export interface ProxyCommandOptions {
-  /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
-  upstream?: UpstreamTarget
-  /** Or many servers served as one (`--config`): each entry's name, where it is, and the tools its config keeps. */
-  gateway?: GatewayEntry[]
-  /** The config file the gateway's entries come from (said in the command that refreshes its snapshot). */
-  config?: string
-  /** How long one request may wait for the upstream, in milliseconds. */
-  timeoutMs?: number
-  /** How long compiling one upstream tool may take, in milliseconds (past it, the tool is served as it came). */
-  compileTimeoutMs?: number
-  /** Points of Anthropic's strict grammar the anthropic-strict tools may spend together (`--strict-budget`). */
-  strictBudget?: number
-  profile?: ProfileName
-  /** The profiles compiled (a snapshot's, or every target profile for `--http`'s routes). */
-  profiles?: ProfileName[]
-  preset?: PresetName | 'auto'
-  onInvalid?: 'serve' | 'drop'
-  /** A snapshot file (`flatmcp snapshot`'s) to serve from, and whether to serve only what it holds. */
-  artifact?: string
-  frozen?: boolean
-  /** Serve stateless HTTP on this address instead of stdio, to the callers it names. */
-  http?: HttpServing
-  /** Over HTTP, how long a SIGTERM's drain may wait for the calls in flight (`--drain-timeout`). */
-  drainTimeoutMs?: number
-  /** How the upstream's output schemas are listed (`--outputs`). */
-  outputs?: 'compiled' | 'unlisted'
-  /** What a session's list holds (`--surface`), and the tools listed beside the search surface (`--always-load`). */
-  surface?: 'full' | 'search' | 'auto'
-  alwaysLoad?: string[]
-  /** The operator's overrides (`--overrides file`, read by `readOverridesFile`), and the file they were read from. */
-  overrides?: Overrides
-  overridesFile?: string
-  /** Over stdio, the client's limits (`--callers` file's `stdio` entry). */
-  limits?: CallerLimits
-  /** Each tool's limits, all callers together (`--callers` file's top-level `tools`). */
-  toolLimits?: Record<string, RateLimits>
-  /** Which caller is served which tools (the `--callers` file's rules), and that file. */
-  rules?: { file: string, rules: CallerRules }
-  /** A file that gets one JSON line per tool call (`--audit-log`). */
-  auditLog?: string
-  /** The upstream command, started already (before the MCP SDK loaded). */
-  started?: StartedCommand
-  /** Which operator lines reach stderr (`--log-level`). Default: info. */
-  logLevel?: LogLevel
-  /** Where operator lines go. Default: stderr, at `logLevel`. */
-  log?: OperatorLog
-}
+export type { ProxyCommandOptions } from './proxy-options'
 
 /** The audit log, its file tried first: one that cannot be opened stops the proxy at start, in one line. */
 async function openAuditLog(file: string, log: OperatorLog): Promise<AuditLog> {
@@ -74,21 +25,6 @@ async function openAuditLog(file: string, log: OperatorLog): Promise<AuditLog> {
   checkAuditFile(file)
   return auditLog(file, log)
 }
-
-/**
- * What hears each call: the audit log, and at `--log-level debug` a line per call. Over stdio, where
- * the callers file's `stdio` entry limits the client, `caller` names it (no credential of its own does).
- */
-function callObserver(audit: AuditLog | undefined, debug: OperatorLog | undefined, caller: string | undefined): { onCall?: (call: ProxiedCall | RefusedCall) => void } {
-  if (!audit && !debug)
-    return {}
-  return { onCall: (heard) => {
-    const call = caller === undefined || heard.caller !== undefined ? heard : { ...heard, caller }
-    audit?.write(call)
-    debug?.(callLine(call), 'debug')
-  } }
-}
-
 
 /** The search surface's own tools, whose names it takes. */
 const SURFACED = new Set<string>(Object.values(SURFACE_TOOLS))
@@ -131,7 +67,6 @@ function rulesNoted(proxy: Proxy, { file, rules }: { file: string, rules: Caller
 export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const log = options.log ?? operatorLog(options.logLevel, logLine)
   const snapshot = options.artifact === undefined ? undefined : readSnapshotFile(options.artifact)
-  const base = options.profile ?? 'portable'
   // Over HTTP each compiled profile has a route of its own: the snapshot's, or every one.
   const profiles = options.profiles ?? (options.http ? (snapshot ? [...(readSnapshot(snapshot).snapshot.options.profiles)] : [...TARGET_NAMES]) : undefined)
   // Many servers' tools named as the overrides say (those given, else those the snapshot recorded).
@@ -150,31 +85,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined, options.limits && !options.http ? STDIO_CALLER : undefined)
   const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}
   const toolLimits = options.toolLimits ? { toolLimits: options.toolLimits } : {}
-  const proxyOf = (proxyOptions: ProxyOptions): Promise<Proxy> => options.gateway ? createGateway(options.gateway, { ...proxyOptions, info: { name: 'flatmcp', version: cliVersion() }, naming: namingOf(named), replicas: replicasOf(named) }) : createProxy(options.upstream!, proxyOptions)
-  const start = (offer?: Downstream['offer']): Promise<Proxy> => proxyOf({
-    profile: options.http ? routedProfile(base, Object.keys(named?.views ?? {})) : base,
-    ...(profiles ? { profiles: [...new Set([...profiles, ...(base === 'portable' ? [] : [base])])] } : {}),
-    ...(options.preset ? { preset: options.preset } : {}),
-    ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
-    ...(snapshot ? { snapshot, frozen: options.frozen === true } : {}),
-    validator: ajvValidator(),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
-    ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }),
-    ...(offer ? { offer, wait: 'connection' as const } : { asks: false }),
-    ...(options.started ? { started: options.started } : {}),
-    ...(options.outputs ? { outputs: options.outputs } : {}),
-    ...(options.surface ? { surface: options.surface } : {}),
-    ...(countTokens ? { countTokens } : {}),
-    ...(options.alwaysLoad ? { alwaysLoad: options.alwaysLoad } : {}),
-    ...(options.overrides ? { overrides: options.overrides } : {}),
-    ...(options.rules ? { rules: options.rules.rules } : {}),
-    ...observer,
-    ...(telemetry ? { telemetry: telemetry.api } : {}),
-    // Callers with tokens of their own: no shared cache may answer one with another's list.
-    ...(options.http?.tokens?.length || options.http?.callers?.length ? { cacheScope: 'private' as const } : {}),
-    log,
-  })
+  const start = proxyStarter(options, { snapshot, named, profiles, countTokens, observer, telemetry: telemetry?.api, log })
   // The audit lines and spans held are written first, for two seconds at most: a collector that
   // never answers would hold the exit for its exporter's time limit (10 s, past a drain's bound).
   const flushed = (proxy?: Proxy): Promise<unknown> => Promise.all([
@@ -210,25 +121,44 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
       log(line, 'error')
     stop(2)()
   }
-  if (options.http) {
-    let proxy: Proxy
-    try {
-      proxy = await start()
-      watch(proxy)
-      if (!(await listed(proxy)))
-        return
-    }
-    catch (error) {
-      failed(error)
+  const serving = { log, ...toolLimits, ...onRefused }
+  if (options.http)
+    await serveHttp(start, { watch, listed, failed, stop }, { ...serving, http: options.http, routes: profiles ?? [], ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }) })
+  else
+    await serveStdio(start, { watch, listed, stop }, files, { ...serving, ...(options.limits ? { limits: options.limits } : {}), ahead: snapshot !== undefined && options.overrides === undefined, started: options.started })
+}
+
+/** How a served proxy goes: watched for its upstream's end, said once listed, stopped with a code. */
+interface Lifecycle {
+  watch: (proxy: Proxy) => void
+  listed: (proxy: Proxy) => Promise<boolean>
+  stop: (code: number) => (proxy?: Proxy) => void
+}
+
+/** Over HTTP: the list compiled and checked before it listens; a start-up that fails ends it (exit 2). */
+async function serveHttp(start: () => Promise<Proxy>, { watch, listed, failed, stop }: Lifecycle & { failed: (error: unknown) => void }, serving: ServeProxyOptions & { http: HttpServing, routes: readonly string[], log: OperatorLog, drainTimeoutMs?: number }): Promise<void> {
+  let proxy: Proxy
+  try {
+    proxy = await start()
+    watch(proxy)
+    if (!(await listed(proxy)))
       return
-    }
-    await listenHttp(proxy, { http: options.http, routes: profiles ?? [], log, ...toolLimits, ...onRefused, ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }) }, stop)
+  }
+  catch (error) {
+    failed(error)
     return
   }
-  // The client's first message is answered once the list is read and the files hold against it; a
-  // snapshot that answers ahead of the upstream is checked once the upstream lists (as it is served).
-  const ahead = snapshot !== undefined && options.overrides === undefined
-  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), { log, ...(options.limits ? { limits: options.limits } : {}), ...toolLimits, ...onRefused })
+  await listenHttp(proxy, serving, stop)
+}
+
+/**
+ * Over stdio: the client's first message is answered once the list is read and the files hold
+ * against it; a snapshot that answers ahead of the upstream (`ahead`) is checked once the upstream
+ * lists (as it is served).
+ */
+async function serveStdio(start: (offer?: Downstream['offer']) => Promise<Proxy>, { watch, listed, stop }: Lifecycle, files: CheckedFiles, { ahead, started, ...serving }: ServeProxyOptions & { log: OperatorLog, ahead: boolean, started: StartedCommand | undefined }): Promise<void> {
+  const { log } = serving
+  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), serving)
   let stopping = false
   served.proxy.then(async (proxy) => {
     watch(proxy)
@@ -247,7 +177,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     if (!stopping)
       stop(0)(proxy)
   })
-  endOnSignals(options.started, served.proxy, stop)
+  endOnSignals(started, served.proxy, stop)
 }
 
 /**
