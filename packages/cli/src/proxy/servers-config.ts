@@ -1,7 +1,8 @@
-// A client's MCP server config, read as flatmcp serves it: in each shape of the table the install
-// shares (install/shapes.ts) that `--config` reads, Claude's, Cursor's and Gemini CLI's
-// `{"mcpServers": {…}}`, VS Code's `{"servers": {…}}` and Codex's TOML `[mcp_servers.NAME]`. Each entry becomes an upstream target; one flatmcp cannot serve is an
-// error naming the entry and the key, one the client's own format switches off is skipped and said.
+// A client's MCP server config, read as flatmcp serves it, in each shape of install's table
+// (install/shapes.ts) that `--config` reads: Claude's, Cursor's and Gemini CLI's `{"mcpServers": {…}}`,
+// VS Code's `{"servers": {…}}` and Codex's TOML `[mcp_servers.NAME]`. Each entry becomes an upstream
+// target; one flatmcp cannot serve is an error naming the entry and the key, one the client's own
+// format switches off is skipped and said.
 // Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
 // `${NAME:-default}` (Claude Code), with the variables Codex's `env_vars` passes through and those of
 // VS Code's and Cursor's `envFile` (read as the proxy starts); in `env` and `headers` they are left for the proxy to read when it
