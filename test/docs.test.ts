@@ -17,6 +17,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLine } from '../packages/cli/src/proxy/audit-log'
 import { connectStdio, ROOT, TS_NODE } from './support/client'
+import { layoutPaths } from './support/layout-map'
 import { docBlocks, docPages, headingAnchor, quickStartFiles, readmeSnippet, readmeSnippets, shellCommands } from './support/readme'
 import { SLOW } from './support/timeouts'
 
@@ -351,25 +352,9 @@ describe('every code block of the README, docs/ and the packages\' READMEs', () 
   })
 
   it('the layout drawn in docs/development.md names folders and files the workspace has', () => {
-    const [tree] = blocks.filter(block => kindOf(block) === 'layout')
-    const parents: string[] = []
-    const missing: string[] = []
-    let named = 0
-    for (const line of tree!.text.split('\n')) {
-      const match = /^( *)(\S+(?: \S+)*)/.exec(line)
-      if (!match || match[1]!.length >= 20)
-        continue
-      const depth = match[1]!.length / 2
-      const words = match[2]!.split(' ')
-      for (const word of words) {
-        const file = path.join(ROOT, ...parents.slice(0, depth), word)
-        named++
-        if (word.includes('*') ? !existsSync(path.join(ROOT, word.replace('*', 'core'))) : !existsSync(file))
-          missing.push(path.relative(ROOT, file))
-      }
-      parents[depth] = words.length === 1 && words[0]!.endsWith('/') ? words[0]! : ''
-    }
-    expect(named).toBeGreaterThan(40)
+    const named = layoutPaths()
+    const missing = named.filter(word => word.includes('*') ? !existsSync(path.join(ROOT, word.replace('*', 'core'))) : !existsSync(path.join(ROOT, word)))
+    expect(named.length).toBeGreaterThan(40)
     expect(missing).toEqual([])
   })
 })

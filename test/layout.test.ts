@@ -1,12 +1,13 @@
 // The layout holds: no import circle in any package's sources (type imports count), and no arrow
 // from a lower stage of a package's pipeline to a higher one. Each package's stages, lowest first, as
 // docs/development.md draws them; a file not placed in a stage fails the test, so a new folder says
-// where it stands.
+// where it stands; and every source folder is named in that map.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { packageEntries, PACKAGES } from '../scripts/entries'
 import { ROOT } from './support/client'
+import { layoutPaths } from './support/layout-map'
 
 /** A package's entries (its package.json exports), as paths under `src/`: its top stage. */
 const entries = (folder: string): string[] => packageEntries(folder).map(entry => entry.source.replace(/^src\//, ''))
@@ -61,6 +62,11 @@ const STAGES: Record<string, string[][]> = {
     ['commands/'],
     [...entries('cli'), 'cli.ts'],
   ],
+}
+
+/** Every folder under `dir`, at any depth. */
+function folders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).filter(entry => entry.isDirectory()).flatMap(entry => [path.join(dir, entry.name), ...folders(path.join(dir, entry.name))])
 }
 
 function sources(dir: string): string[] {
@@ -148,6 +154,12 @@ describe.each(Object.keys(STAGES))('packages/%s/src', (pkg) => {
     expect(files.filter(file => stageOf(file) < 0).map(relative)).toEqual([])
     const upward = [...graph].flatMap(([from, targets]) => targets.filter(to => stageOf(to) > stageOf(from)).map(to => `${relative(from)} → ${relative(to)}`))
     expect(upward).toEqual([])
+  })
+
+  it('has every folder named in docs/development.md\'s map of the source', () => {
+    const named = new Set(layoutPaths())
+    const unnamed = [src, ...folders(src)].map(folder => `${path.relative(ROOT, folder).split(path.sep).join('/')}/`).filter(folder => !named.has(folder))
+    expect(unnamed).toEqual([])
   })
 })
 

@@ -13,6 +13,7 @@ import { parse } from 'jsonc-parser'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../test/support/client'
 import { runCli } from '../../../test/support/proxy'
+import { INSTALL_CLIENTS } from '../src/install/clients'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -98,7 +99,7 @@ const CASES: Case[] = [
 ]
 
 const parsed = (client: string, text: string): Record<string, unknown> => client === 'codex' ? parseTOML(text) as Record<string, unknown> : parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>
-const serversKey = (client: string): string => client === 'vscode' ? 'servers' : client === 'codex' ? 'mcp_servers' : 'mcpServers'
+const serversKey = (client: string): string => INSTALL_CLIENTS.find(known => known.name === client)!.key
 
 /**
  * The tools an entry serves as its client runs it (its command and arguments, over stdio): its list,

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { RUNS, SEED } from '../../../test/support/schema-arbitrary'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install, undo } from '../src/install/install'
+import { SERVED_SHAPES } from '../src/install/shapes'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-property-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -77,7 +78,7 @@ function renderJson(c: Drawn<typeof jsonCase>): Generated {
   if (c.headComment && jsonc)
     lines.push('// The workspace\'s servers.')
   lines.push('{')
-  const others = (list: typeof c.before): { comments: string[], text: string }[] => list.filter(o => o.key !== key && !['servers', 'mcpServers'].includes(o.key)).map(o => ({ comments: jsonc ? o.comments : [], text: `"${o.key}": ${value(o.value, i1)}` }))
+  const others = (list: typeof c.before): { comments: string[], text: string }[] => list.filter(o => o.key !== key && !SERVED_SHAPES.some(shape => shape.key === o.key)).map(o => ({ comments: jsonc ? o.comments : [], text: `"${o.key}": ${value(o.value, i1)}` }))
   const top = [...others(c.before), { comments: [], text: '' }, ...others(c.after)]
   const seen = new Set<string>()
   const unique = top.filter(item => item.text === '' || (!seen.has(item.text.split('"')[1]!) && seen.add(item.text.split('"')[1]!)))

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CLI } from '../../../test/support/proxy'
+import { INSTALL_CLIENTS } from '../src/install/clients'
+import { CONFIG_SHAPES, SERVED_SHAPES, servedShapesSpelled } from '../src/install/shapes'
 import { readServersConfigFile } from '../src/proxy/config-file'
+import { readServersConfig } from '../src/proxy/servers-config'
 
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-servers-config-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -131,6 +134,27 @@ enabled = false
     expect(refused('l.toml', '[mcp_servers.x\ncommand =')).toMatch(/^<dir>\/l\.toml: not TOML \(/)
     expect(refused('empty.json', '')).toBe('<dir>/empty.json: not JSON (ValueExpected at line 1, column 1)')
     expect(() => readServersConfigFile(join(scratch, 'nowhere.json'))).toThrow(/^--config: ENOENT/)
+  })
+})
+
+describe('the shapes\' table (install/shapes.ts)', () => {
+  const entry = { command: 'node', args: ['server.js'] }
+
+  it.each(CONFIG_SHAPES.map(shape => [shape.key, shape] as const))('%s: read by --config as it is where the table says so, else refused naming every shape it reads', (key, shape) => {
+    const parsed = { [key]: { files: entry } }
+    if (shape.served)
+      expect(readServersConfig(parsed, 'c.json', {})).toEqual({ shape: key, skipped: [], entries: [{ name: 'files', target: { command: ['node', 'server.js'] } }] })
+    else
+      expect(() => readServersConfig(parsed, 'c.json', {})).toThrow(`c.json: holds no servers: give a client's config (${servedShapesSpelled()})`)
+  })
+
+  it('a file holding two shapes is read by the first the table lists', () => {
+    const parsed = Object.fromEntries(SERVED_SHAPES.map(({ key }) => [key, { [key]: entry }]).reverse())
+    expect(readServersConfig(parsed, 'c.json', {}).shape).toBe(SERVED_SHAPES[0]!.key)
+  })
+
+  it('names every key a client of install keeps its servers under, and each shape is some client\'s', () => {
+    expect(new Set(INSTALL_CLIENTS.map(client => client.key))).toEqual(new Set(CONFIG_SHAPES.map(shape => shape.key)))
   })
 })
 

@@ -1,6 +1,7 @@
 // The clients `flatmcp install` knows: where each keeps its MCP servers (by scope and platform), in
 // which format and under which key, and how an entry that runs flatmcp is written in it.
 import type { EntryShape } from './entries'
+import type { ShapeKey } from './shapes'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
@@ -14,8 +15,8 @@ export interface InstallClient {
   /** As the client calls itself. */
   title: string
   format: ConfigFormat
-  /** The key its servers are under: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`, Zed's `context_servers`, Goose's `extensions`, opencode's and Crush's `mcp`. */
-  key: 'mcpServers' | 'servers' | 'mcp_servers' | 'context_servers' | 'extensions' | 'mcp'
+  /** The key its servers are under: a row of the shapes' table (shapes.ts). */
+  key: ShapeKey
   /** Its servers are a list of entries, each with its `name` (Continue), not an object by name. */
   list?: boolean
   /** Its entry names itself too (`name`: Goose, Continue): flatmcp's is written with `name: "flatmcp"`. */

@@ -14,6 +14,7 @@ import { lineDiff } from '../probe/diff'
 import { parseJson } from '../proxy/parse-json'
 import { redactedText } from './redact-text'
 import { InstallError, restoreConfig, rewriteConfig } from './rewrite'
+import { FLATMCP_SHAPE } from './shapes'
 import type { Owner } from './write-through'
 import { ChangedSinceRead, checkFolder, GITIGNORE, MAX_CONFIG_BYTES, ownerOf, ownFolder, readOwnFile, replaceFile, targetOf } from './write-through'
 
@@ -100,7 +101,7 @@ export function install(given: InstallRun): number {
   const surface = run.client.surface && !run.proxyArgs.includes('--surface') ? ['--surface', run.client.surface] : []
   const entry: FlatmcpEntry = { command: run.flatmcp[0]!, args: [...run.flatmcp.slice(1), 'proxy', ...surface, ...run.proxyArgs, '--config', places.servers] }
   const rewritten = rewriteConfig(original.toString('utf8'), run.client, run.file, entry)
-  const servers = (moved: Record<string, unknown>): string => `${JSON.stringify({ mcpServers: moved }, null, 2)}\n`
+  const servers = (moved: Record<string, unknown>): string => `${JSON.stringify({ [FLATMCP_SHAPE]: moved }, null, 2)}\n`
   const names = Object.keys(rewritten.moved)
   for (const { name, why } of rewritten.kept)
     run.log(`flatmcp install: ${name} stays in ${run.client.title}'s config: ${why}`)
@@ -212,9 +213,9 @@ function readServers(file: string, owner: Owner): Record<string, unknown> {
     const text = readOwnFile(file, owner)
     if (text === undefined)
       throw new Error('no such file')
-    const servers = (parseJson(text) as { mcpServers?: unknown }).mcpServers
+    const servers = (parseJson(text) as Record<string, unknown>)[FLATMCP_SHAPE]
     if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
-      throw new Error('lists no "mcpServers"')
+      throw new Error(`lists no "${FLATMCP_SHAPE}"`)
     return servers as Record<string, unknown>
   }
   catch (error) {

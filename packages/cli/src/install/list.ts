@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { INSTALL_CLIENTS } from './clients'
 import { toFlatmcp } from './entries'
 import { clientServers, ENTRY_NAME, parseConfig, runsFlatmcp, splitBom } from './rewrite'
+import { FLATMCP_SHAPE } from './shapes'
 import { MAX_CONFIG_BYTES } from './write-through'
 
 export interface InstallPlace {
@@ -46,7 +47,7 @@ function serversIn(file: string): string[] {
   const text = readText(file)
   if (text === undefined)
     throw new Error(`${file}: no such file (the servers behind flatmcp are missing)`)
-  const servers = (parseConfig(text, file.endsWith('.toml') ? 'toml' : 'json', file) as { mcpServers?: unknown }).mcpServers
+  const servers = (parseConfig(text, file.endsWith('.toml') ? 'toml' : 'json', file) as Record<string, unknown>)[FLATMCP_SHAPE]
   return typeof servers === 'object' && servers !== null ? Object.keys(servers) : []
 }
 

@@ -1,7 +1,8 @@
-// A client's MCP server config, read as flatmcp serves it: Claude Desktop's, Claude Code's, Cursor's and
-// Gemini CLI's `{"mcpServers": {…}}`, VS Code's `{"servers": {…}}` (JSON with comments), and Codex's
-// TOML `[mcp_servers.NAME]`. Each entry becomes an upstream target; one flatmcp cannot serve is an
-// error naming the entry and the key, one the client's own format switches off is skipped and said.
+// A client's MCP server config, read as flatmcp serves it, in each shape of install's table
+// (install/shapes.ts) that `--config` reads: Claude's, Cursor's and Gemini CLI's `{"mcpServers": {…}}`,
+// VS Code's `{"servers": {…}}` and Codex's TOML `[mcp_servers.NAME]`. Each entry becomes an upstream
+// target; one flatmcp cannot serve is an error naming the entry and the key, one the client's own
+// format switches off is skipped and said.
 // Variables are read as the clients read them: `${NAME}`, `${env:NAME}` (VS Code) and
 // `${NAME:-default}` (Claude Code), with the variables Codex's `env_vars` passes through and those of
 // VS Code's and Cursor's `envFile` (read as the proxy starts); in `env` and `headers` they are left for the proxy to read when it
@@ -10,8 +11,10 @@
 // names (`env_vars`, `${NAME}`) is that entry's: the other entries' servers start without it, as in the client. The proxy's own credentials (its callers'
 // tokens, `PROXY_VARIABLES`) are refused anywhere in an entry: in a command, its arguments or its
 // folder they would be on the server's command line, which any local user reads.
+import type { ServedShapeKey } from '../install/shapes'
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { holdsSecret, PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
+import { SERVED_SHAPES, servedShapesSpelled } from '../install/shapes'
 import { envFileVariables } from './env-file'
 import { keptApart, variablesNamed } from './named-variables'
 
@@ -24,8 +27,8 @@ export interface ServerEntry {
 }
 
 export interface ServersConfig {
-  /** Which client's shape the file has. */
-  shape: 'mcpServers' | 'servers' | 'mcp_servers'
+  /** Which client's shape the file has (install/shapes.ts). */
+  shape: ServedShapeKey
   entries: ServerEntry[]
   /** Entries the client's own format switches off: not served, and said. */
   skipped: { name: string, why: string }[]
@@ -52,7 +55,7 @@ const URL_KEYS = new Set(['url', 'httpUrl', 'serverUrl', 'headers', 'http_header
 /** The servers table of a parsed file, and which shape it is. */
 function serversOf(parsed: unknown, file: string): { shape: ServersConfig['shape'], servers: Record<string, unknown> } {
   if (isObject(parsed)) {
-    for (const shape of ['mcpServers', 'servers', 'mcp_servers'] as const) {
+    for (const { key: shape } of SERVED_SHAPES) {
       if (shape in parsed) {
         if (!isObject(parsed[shape]))
           throw new ServersConfigError(file, `.${shape}`, 'must be an object of server names, each how to reach that server')
@@ -60,7 +63,7 @@ function serversOf(parsed: unknown, file: string): { shape: ServersConfig['shape
       }
     }
   }
-  throw new ServersConfigError(file, '', 'holds no servers: give a client\'s config ({"mcpServers": {…}}, VS Code\'s {"servers": {…}}, or Codex\'s [mcp_servers.NAME])')
+  throw new ServersConfigError(file, '', `holds no servers: give a client's config (${servedShapesSpelled()})`)
 }
 
 /** Why the client's own format switches an entry off; undefined where it is on. */
