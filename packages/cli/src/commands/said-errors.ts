@@ -6,7 +6,7 @@
  */
 const SAID_ERRORS: Readonly<Record<string, () => Promise<abstract new (...args: never[]) => Error>>> = {
   ProbeLoadError: async () => (await import('../probe/findings')).ProbeLoadError,
-  BuildError: async () => (await import('../build/build-artifacts')).BuildError,
+  BuildError: async () => (await import('../tool-modules/build-artifacts')).BuildError,
   ProxySetupError: async () => (await import('@flatmcp/runtime/proxy')).ProxySetupError,
   InstallError: async () => (await import('../install/rewrite')).InstallError,
 }
