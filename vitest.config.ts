@@ -4,10 +4,13 @@ import { packageEntries, PACKAGES } from './scripts/entries'
 
 const source = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
 
-// The two lanes, by where a file is and its name: a package's tests start no process and listen on no
-// port (the unit lane, `npm run test:unit`), unless named *.e2e.test.ts; test/ holds the end-to-end
-// tests (real bundlers, servers, the CLI as a subprocess, installs). `npm test` runs both.
+// The lanes, by where a file is and its name: a package's tests start no process and listen on no port,
+// unless named *.e2e.test.ts; of those, the unit lane (`npm run test:unit`, under a minute) runs the
+// hand-written cases and the property lane (*.property.test.ts) the generated ones judged by every
+// validator; test/ holds the end-to-end tests (real bundlers, servers, the CLI as a subprocess,
+// installs). `npm test` runs all three.
 const UNIT = ['packages/*/test/**/*.test.ts']
+const PROPERTY = ['packages/*/test/**/*.property.test.ts']
 const E2E = ['packages/*/test/**/*.e2e.test.ts', 'test/**/*.test.ts']
 
 export default defineConfig({
@@ -34,8 +37,17 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT,
-          exclude: [...configDefaults.exclude, ...E2E],
+          exclude: [...configDefaults.exclude, ...E2E, ...PROPERTY],
           // Starting a process or listening on a port throws there, naming the test.
+          setupFiles: ['test/support/no-processes.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'property',
+          include: PROPERTY,
+          exclude: [...configDefaults.exclude, ...E2E],
           setupFiles: ['test/support/no-processes.ts'],
         },
       },

@@ -1,90 +1,15 @@
-// Target profiles against the vendors' own code: OpenAI's `toStrictJsonSchema` and `@openai/agents`,
-// Anthropic's `transformJSONSchema`, the meta-schemas VS Code and Anthropic check with, and a checker
-// of Gemini's `parameters` rules. Then the rules one by one, and a differential check of the
-// `openai-strict` inverse against `@openai/agents`' own null stripping.
-import type { CompiledTool, JsonSchemaObject, ProfileName, TargetProfile } from '@flatmcp/core'
+// Target profiles' rules one by one, what a profile says of objects, and a differential check of the
+// `openai-strict` inverse against `@openai/agents`' own null stripping. The vendors' own code judging a
+// generated corpus is targets.oracles.property.test.ts.
+import type { CompiledTool, JsonSchemaObject, TargetProfile } from '@flatmcp/core'
 import { clientRuleViolations, compileTool, FLATTEN_PROFILE_NAMES, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, TARGET_NAMES, targetRules, withoutSharedDefinitions } from '@flatmcp/core'
 import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
-import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { RunContext, tool as agentsTool } from '@openai/agents'
 import fc from 'fast-check'
-import { toStrictJsonSchema } from 'openai/lib/transform'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { tools as exampleTools } from '../../../examples/chat-server/src/tools'
 import { cases, toZod } from '../../../test/support/schema-arbitrary'
-import { geminiViolations, metaValid } from './target-oracles'
 import { rejectedBy } from '../../../test/support/validators'
-
-/** Generated tool inputs and the example server's tools: the corpus every oracle judges. */
-const corpus: { name: string, input: unknown }[] = [
-  ...exampleTools.map(t => ({ name: t.name, input: t.input })),
-  ...fc.sample(cases, { numRuns: 300, seed: 7 }).map(([s], i) => ({ name: `generated-${i}`, input: toZod(s) })),
-]
-
-function compiled(profile: ProfileName | TargetProfile): CompiledTool[] {
-  return corpus.map(({ name, input }) => compileTool({ name, input }, { profile }))
-}
-
-describe('oracles', () => {
-  it('openai-strict: toStrictJsonSchema gives every strict tool back unchanged, and @openai/agents builds it', () => {
-    let strict = 0
-    for (const tool of compiled('openai-strict')) {
-      if (tool.strict === false)
-        continue
-      strict++
-      expect(toStrictJsonSchema(tool.inputSchema as never), tool.name).toEqual(tool.inputSchema)
-      expect(() => agentsTool({ name: 'generated', description: '', parameters: tool.inputSchema as never, strict: true, execute: async () => '' }), tool.name).not.toThrow()
-    }
-    expect(strict).toBeGreaterThan(corpus.length / 2)
-  })
-
-  it('openai-strict: a tool past OpenAI\'s limits (which its SDK does not check) falls back, said with the reason', () => {
-    const big = compileTool({ name: 'big', input: z.object({ pick: z.enum(Array.from({ length: 300 }, (_, n) => `a value long enough to count toward the enum's characters ${n}`) as [string, ...string[]]) }) }, { profile: 'openai-strict' })
-    expect(big.strict).toBe(false)
-    expect(big.diagnostics.find(d => d.code === 'strict-fallback')?.message).toMatch(/an enum of 300 values and \d+ characters/)
-  })
-
-  it('openai-strict: a loose root is closed with a rest key that toStrictJsonSchema takes as it is', () => {
-    const loose = compileTool({ name: 'loose', input: z.looseObject({ a: z.string() }) }, { profile: 'openai-strict' })
-    expect(loose.strict).toBe(true)
-    expect(loose.decode).toEqual({ rest: 'other_keys' })
-    expect(toStrictJsonSchema(loose.inputSchema as never)).toEqual(loose.inputSchema)
-    expect(inverseArgs({ a: 'x', other_keys: '{"b":[1],"other_keys":2}' }, loose)).toEqual({ a: 'x', b: [1], other_keys: 2 })
-  })
-
-  it('anthropic-strict: transformJSONSchema gives every strict tool back unchanged', () => {
-    let strict = 0
-    for (const tool of compiled('anthropic-strict')) {
-      if (tool.strict === false)
-        continue
-      strict++
-      expect(transformJSONSchema(tool.inputSchema as never), tool.name).toEqual(tool.inputSchema)
-    }
-    expect(strict).toBeGreaterThan(corpus.length / 3)
-  })
-
-  // `minimal` keeps zod's `$schema` (2020-12), which VS Code's draft-07 validator does not know.
-  it.each(PROFILE_NAMES.filter(name => name !== 'minimal'))('%s: every tool is valid draft-07 (as VS Code checks it) and valid 2020-12', (profile) => {
-    for (const tool of compiled(profile))
-      expect(metaValid(tool.inputSchema), tool.name).toEqual([])
-  })
-
-  it('gemini: every tool keeps to the OpenAPI parameters subset; names it cannot take are warnings', () => {
-    for (const tool of compiled('gemini')) {
-      expect(geminiViolations(tool.inputSchema, { names: false }), tool.name).toEqual([])
-      const badNames = geminiViolations(tool.inputSchema).filter(v => v.includes('parameter name')).length
-      expect(tool.diagnostics.filter(d => d.code === 'target-limit').length, tool.name).toBe(badNames)
-    }
-  })
-
-  it('every profile\'s output is what the probe accepts (a fixed point of its rules)', () => {
-    for (const profile of PROFILE_NAMES) {
-      for (const tool of compiled(profile))
-        expect(profileViolations(tool.inputSchema, tool.strict === false ? 'portable' : profile), `${profile} ${tool.name}`).toEqual([])
-    }
-  })
-})
 
 const media = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), media: z.object({ id: z.string() }), note: z.string().optional() }),
