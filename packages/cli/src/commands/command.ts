@@ -71,8 +71,9 @@ export function presetOf(value: string | undefined): PresetName | 'auto' | undef
 export function count(value: string | undefined, flag: string): number | undefined {
   if (value === undefined)
     return undefined
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0)
+  // Digits only: Number() reads '' and ' ' as 0 (`--http=` listened on any free port) and `0x1f90` or `1e3` as numbers too.
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isSafeInteger(n))
     throw new UsageError(`${flag} takes a whole number, not "${value}"`)
   return n
 }

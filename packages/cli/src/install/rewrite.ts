@@ -10,7 +10,7 @@ import type { ConfigFormat, InstallClient } from './clients'
 import { asFlatmcpReads, placeOf } from './client-variables'
 import { carriedKeys, here } from './clients'
 import { isDeepStrictEqual } from 'node:util'
-import { parseTOML } from 'confbox'
+import { parseJSONC, parseTOML } from 'confbox'
 import type { ParseError } from 'jsonc-parser'
 import { parse, printParseErrorCode } from 'jsonc-parser'
 import { parseDocument } from 'yaml'
@@ -64,7 +64,8 @@ export function parseConfig(text: string, format: ConfigFormat, file: string): R
   const parsed = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown
   if (errors.length > 0 || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new InstallError(`${file}: not a JSON object${errors[0] ? ` (${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset})` : ''}; fix it, then install again`)
-  return parsed as Record<string, unknown>
+  // The value as `--config` reads it (`__proto__` a key, as JSON.parse has it); jsonc-parser's made it the prototype.
+  return parseJSONC(text, { allowTrailingComma: true }) as Record<string, unknown>
 }
 
 /** A YAML config, parsed: a mapping at its top, each key once (a key given twice is an error, as which one the client reads is unsure). */
@@ -113,7 +114,8 @@ function movedForm(client: InstallClient, entry: unknown, place: Place): { entry
 
 /** Which of the client's servers move behind flatmcp (as flatmcp reads them), and which stay (switched off, or not a server flatmcp starts as the client would). */
 function sortServers(servers: Record<string, unknown>, client: InstallClient, file: string, place: Place): Omit<Rewritten, 'text'> & { read: ServerEntry[] } {
-  const moved: Record<string, unknown> = {}
+  // No prototype: a server named `__proto__` is a key like any other, not the object's prototype (which left it unmoved and unsaid).
+  const moved: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   const read: ServerEntry[] = []
   const kept: Rewritten['kept'] = []
   for (const [name, entry] of Object.entries(servers)) {

@@ -40,17 +40,18 @@ export function callerKey(caller: string, key: string | undefined): string {
 export function readKey(key: string | undefined): ChoiceKey {
   if (key === undefined || key === '')
     return {}
-  if (key.startsWith(CALLER_PREFIX)) {
-    const at = key.indexOf(SEPARATOR)
+  // A choice may answer any text: `caller:x` with no separator is a profile's name (read as a caller's,
+  // it looped until the stack ran out), `tools:a,b` with no profile a subset in the base profile.
+  const at = key.indexOf(SEPARATOR)
+  if (key.startsWith(CALLER_PREFIX) && at >= 0)
     return { ...readKey(key.slice(at + 1)), caller: key.slice(CALLER_PREFIX.length, at) }
-  }
   if (key.startsWith(VIEW_PREFIX))
     return { view: key.slice(VIEW_PREFIX.length) }
   if (key.startsWith(TOOLS_PREFIX)) {
     const rest = key.slice(TOOLS_PREFIX.length)
-    const at = rest.indexOf(':')
-    const profile = rest.slice(0, at)
-    return { tools: rest.slice(at + 1).split(','), ...(profile === '' ? {} : { profile }) }
+    const colon = rest.indexOf(':')
+    const profile = rest.slice(0, Math.max(colon, 0))
+    return { tools: rest.slice(colon + 1).split(','), ...(profile === '' ? {} : { profile }) }
   }
   return { profile: key }
 }
