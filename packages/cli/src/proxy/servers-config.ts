@@ -15,6 +15,7 @@ import type { ServedShapeKey } from '../install/shapes'
 import type { UpstreamTarget } from '@flatmcp/runtime/proxy'
 import { holdsSecret, PROXY_VARIABLES } from '@flatmcp/runtime/proxy'
 import { SERVED_SHAPES, servedShapesSpelled } from '../install/shapes'
+import { isObject } from '../util'
 import { envFileVariables } from './env-file'
 import { keptApart, variablesNamed } from './named-variables'
 
@@ -45,7 +46,6 @@ export class ServersConfigError extends Error {
 
 type Environment = Readonly<Record<string, string | undefined>>
 type Entry = Record<string, unknown>
-import { isObject } from '../util'
 
 /** Keys a client's entry may carry that say nothing of how to reach the server (timeouts, approvals, labels). */
 const IGNORED = new Set(['type', 'transport', 'disabled', 'enabled', 'timeout', 'trust', 'description', 'alwaysAllow', 'autoApprove', 'startup_timeout_sec', 'startup_timeout_ms', 'tool_timeout_sec', 'required', 'gallery', 'version', 'name', 'includeTools', 'excludeTools', 'enabled_tools', 'disabled_tools'])
