@@ -6,8 +6,6 @@ import { createMcpServer, framePreserialized } from '@flatmcp/runtime/sdk'
 import { createMcpServer as createMcpServerV2 } from '@flatmcp/runtime/server'
 import { forgetSaidOnce } from '../src/util/log'
 import { createToolService } from '../src/service/tool-service'
-import { BUILT_IN_PROFILES } from '../src/service/tools'
-import { PROFILE_NAMES } from '@flatmcp/core/names'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
@@ -201,10 +199,6 @@ describe.each(['1.x', '2.x'] as const)('on the MCP SDK %s', (major) => {
       }
       expect(new Set(lists).size).toBe(1)
       expect(JSON.parse(lists[0]!)[0].inputSchema.properties.media.type).toEqual(['object', 'array'])
-    })
-
-    it('knows the same built-in profiles as the compiler (the runtime checks a name without loading it)', () => {
-      expect(BUILT_IN_PROFILES).toEqual(PROFILE_NAMES)
     })
 
     it('a profile name no build made and flatmcp does not know, or an option it does not take, is refused at createMcpServer with the names there are', () => {

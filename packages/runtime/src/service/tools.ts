@@ -5,6 +5,7 @@ import type { McpTool, PrecomputedTool, ProfiledTool } from '../artifact/format'
 import type { ReadingPlan } from '../read/readings'
 import type { ToolDefinition } from '../tool/define-tool'
 import type { ExtendOptions } from './options'
+import { PROFILE_NAMES } from '@flatmcp/core'
 import { compileLazily, compileProfileLazily } from '../precomputed/compiler'
 import { precomputedOf } from '../precomputed/registry'
 import { readingPlan } from '../read/readings'
@@ -58,8 +59,8 @@ export function checkTools(tools: readonly ToolDefinition[], extend: ExtendOptio
   }
 }
 
-/** flatmcp's own profiles (`@flatmcp/core`'s `PROFILE_NAMES`, which the runtime does not load to check a name). */
-export const BUILT_IN_PROFILES: readonly string[] = ['portable', 'minimal', 'openai-strict', 'anthropic-strict', 'gemini']
+/** flatmcp's own profiles: the compiler's table of names (a leaf, as the search surface reads PROFILE_OBJECTS). */
+export const BUILT_IN_PROFILES: readonly string[] = PROFILE_NAMES
 
 /**
  * A profile named for every caller that the build did not make for some tool (a typo, or a profile
