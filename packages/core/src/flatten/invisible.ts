@@ -5,7 +5,7 @@ import type { FlattenContext } from './context'
 import { isSchemaObject, withoutKeyword } from '../json'
 import { noteOf, report } from './context'
 import { splitByKind } from './facets'
-import { baseType } from './join'
+import { baseType } from './widen-invisible'
 import { ANNOTATIONS, sortKinds } from '../keywords'
 
 /** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
