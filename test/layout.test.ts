@@ -52,7 +52,8 @@ const STAGES: Record<string, string[][]> = {
     ['core/compile/'],
     ['core/check/', 'core/emit/'],
     ['core/pipeline/'],
-    ['core/plugin.ts'],
+    // The hooks by bundler (Vite's, esbuild's) and the state they share, put together by plugin.ts.
+    ['core/hooks/', 'core/plugin.ts'],
     entries('unplugin'),
   ],
   cli: [

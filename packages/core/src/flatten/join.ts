@@ -2,11 +2,13 @@ import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext, ObjectVariant } from './context'
 import type { Facets } from './facets'
 import type { Kind } from '../keywords'
-import { childPointer, hasOwn, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
-import { noteOf, report, tagLabel } from './context'
+import { childPointer, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
+import { report, tagLabel } from './context'
 import { acceptsAnything, assembleFacets, enumsConflict, splitByKind } from './facets'
 import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
 import { LOWER_BOUNDS, sortKinds, UPPER_BOUNDS } from '../keywords'
+import { catchAllIndex, declaredKeys, extraKeysSchema, isRequired, objectConstraints, propertyOf } from './object-keys'
+import { originOf, widenInvisible } from './widen-invisible'
 
 export interface Joined {
   schema: JsonSchema
@@ -186,59 +188,6 @@ function mergeArrays(facets: JsonSchemaObject[], ctx: FlattenContext, path: Json
   return out
 }
 
-function declaredKeys(schema: JsonSchemaObject): string[] {
-  const properties = isSchemaObject(schema.properties) ? Object.keys(schema.properties) : []
-  const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []
-  return [...new Set([...properties, ...required])]
-}
-
-function propertyOf(schema: JsonSchemaObject, key: string, keep: boolean): JsonSchema | undefined {
-  const properties = isSchemaObject(schema.properties) ? schema.properties : {}
-  if (hasOwn(properties, key))
-    return properties[key] as JsonSchema
-  // Required without a property (a record with enum keys): its value is what extra keys hold. Any
-  // one of several matching patterns is a sound stand-in, since the value must satisfy them all.
-  return Array.isArray(schema.required) && schema.required.includes(key) ? undeclaredKeySchemas(schema, key, keep)[0] ?? true : undefined
-}
-
-function isRequired(schema: JsonSchemaObject, key: string): boolean {
-  return Array.isArray(schema.required) && schema.required.includes(key)
-}
-
-/**
- * What a variant accepts for keys it does not declare: a schema, or undefined when it gives them no
- * meaning (it strips or forbids them). An object without `properties` (`{type: "object"}`, the object
- * side of an untyped member, an object of patterns only) keeps every other key, whatever it holds;
- * so does every object that says nothing of extra keys when the parser `keep`s unknown keys (a
- * validator does; zod strips them).
- */
-function extraKeysSchema(schema: JsonSchemaObject, keep: boolean): JsonSchema | undefined {
-  const extra = schema.additionalProperties
-  if (extra === true || isSchemaObject(extra))
-    return extra
-  return extra === undefined && (keep || !isSchemaObject(schema.properties)) ? true : undefined
-}
-
-/** What a variant that does not declare `key` accepts under it: its matching patterns, else its catch-all. */
-function undeclaredKeySchemas(schema: JsonSchemaObject, key: string, keep: boolean): JsonSchema[] {
-  const patterns = isSchemaObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : []
-  const matched = patterns.filter(([pattern]) => matchesPattern(pattern, key)).map(([, child]) => child as JsonSchema)
-  if (matched.length > 0)
-    return matched
-  const extra = extraKeysSchema(schema, keep)
-  return extra === undefined ? [] : [extra]
-}
-
-/** A pattern that cannot be compiled here is assumed to match (the sound guess). */
-function matchesPattern(pattern: string, key: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(key)
-  }
-  catch {
-    return true
-  }
-}
-
 /**
  * Merges object schemas into one flat object that accepts every variant. A key keeps the join of its
  * schemas across the variants that declare it (plus what a variant's catch-all accepts for it); it
@@ -322,114 +271,11 @@ export function mergeObjects(variants: ObjectVariant[], ctx: FlattenContext, pat
   return out
 }
 
-/**
- * What the variants that do not declare a key accept under it (their matching patterns, else their
- * catch-all), each schema once, in the order of the first variant that gives it: a catch-all that
- * does not depend on the key (most are `true` or a record's value, or none) is grouped once, so a key
- * costs its declaring variants and the variants with patterns, not every variant.
- */
-function catchAllIndex(variants: ObjectVariant[], keep: boolean): (key: string, declaring: readonly number[]) => JsonSchema[] {
-  const patterned: number[] = []
-  const groups = new Map<JsonSchema, number[]>()
-  for (const [i, v] of variants.entries()) {
-    if (isSchemaObject(v.schema.patternProperties) && Object.keys(v.schema.patternProperties).length > 0) {
-      patterned.push(i)
-      continue
-    }
-    const extra = extraKeysSchema(v.schema, keep)
-    const group = extra === undefined ? undefined : groups.get(extra)
-    if (group)
-      group.push(i)
-    else if (extra !== undefined)
-      groups.set(extra, [i])
-  }
-  return (key, declaring) => {
-    const declares = new Set(declaring)
-    const found: [number, JsonSchema][] = []
-    for (const [extra, members] of groups) {
-      const first = members.find(i => !declares.has(i))
-      if (first !== undefined)
-        found.push([first, extra])
-    }
-    for (const i of patterned) {
-      if (!declares.has(i))
-        found.push(...undeclaredKeySchemas(variants[i]!.schema, key, keep).map(schema => [i, schema] as [number, JsonSchema]))
-    }
-    return [...new Set(found.sort((a, b) => a[0] - b[0]).map(([, schema]) => schema))]
-  }
-}
-
-/** An object's constraints other than its keys and what it says of extra keys. */
-function objectConstraints(schema: JsonSchemaObject): JsonSchemaObject {
-  const { properties: _p, required: _r, additionalProperties: _a, ...rest } = schema
-  return rest
-}
-
-/** Where in the original a rewritten schema came from (a key merged by a union reports there). */
-function originOf(ctx: FlattenContext, schema: JsonSchema | undefined): JsonPointer | undefined {
-  return typeof schema === 'object' ? ctx.origins.get(schema) : undefined
-}
-
 function withDescription(schema: JsonSchemaObject, description: string): JsonSchemaObject {
   const out: JsonSchemaObject = { ...schema }
   if (description === '')
     delete out.description
   else
     out.description = description
-  return out
-}
-
-/**
- * Where a key collides, a node whose parser does more than its JSON shows (a refine, a trim, a
- * transform…) keeps its base type only: a constraint it shows could exclude what another variant's
- * parser accepts. Applies at any depth below the collided key.
- */
-export function widenInvisible(schema: JsonSchema, ctx: FlattenContext, path: JsonPointer): JsonSchema {
-  if (!isSchemaObject(schema))
-    return schema
-  let out: JsonSchemaObject = schema
-  if (noteOf(ctx, schema)?.invisible?.length) {
-    out = baseType(schema)
-    report(ctx, 'invisible-constraint', 'info', path, `kept only the base type: the parser checks more than JSON Schema shows (${noteOf(ctx, schema)!.invisible!.join(', ')}) on a key several variants share`, originOf(ctx, schema))
-  }
-  let changed = out !== schema
-  const next: JsonSchemaObject = { ...out }
-  if (isSchemaObject(out.properties)) {
-    const properties: Record<string, JsonSchema> = {}
-    for (const [key, child] of Object.entries(out.properties)) {
-      const widened = widenInvisible(child as JsonSchema, ctx, childPointer(path, 'properties', key))
-      setOwn(properties, key, widened)
-      changed ||= widened !== child
-    }
-    next.properties = properties
-  }
-  for (const keyword of ['items', 'additionalProperties'] as const) {
-    if (isSchemaObject(out[keyword])) {
-      next[keyword] = widenInvisible(out[keyword] as JsonSchema, ctx, childPointer(path, keyword))
-      changed ||= next[keyword] !== out[keyword]
-    }
-  }
-  if (Array.isArray(out.prefixItems)) {
-    next.prefixItems = (out.prefixItems as JsonSchema[]).map((child, i) => widenInvisible(child, ctx, childPointer(path, 'prefixItems', i)))
-    changed ||= (next.prefixItems as JsonSchema[]).some((child, i) => child !== (out.prefixItems as JsonSchema[])[i])
-  }
-  return changed ? next : schema
-}
-
-/** Constraints a base type drops: everything that narrows values within their kind. */
-const VALUE_CONSTRAINTS = new Set(['enum', 'const', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'propertyNames', 'contains', 'default'])
-
-/** The node's kinds and structure (properties, items), without the constraints on its values. */
-export function baseType(schema: JsonSchemaObject): JsonSchemaObject {
-  const { kinds } = splitByKind(schema)
-  const out: JsonSchemaObject = {}
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (!VALUE_CONSTRAINTS.has(keyword))
-      out[keyword] = value
-  }
-  if (out.type === undefined && ('enum' in schema || 'const' in schema)) {
-    const types = sortKinds(kinds.keys())
-    out.type = types.length === 1 ? types[0] : types
-  }
   return out
 }

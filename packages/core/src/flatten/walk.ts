@@ -3,16 +3,13 @@ import type { FlattenContext } from './context'
 import type { Kind } from '../keywords'
 import { childPointer, isSchema, isSchemaObject, refPointer, resolveRef, withoutKeyword } from '../json'
 import { carryNote, MAX_DEPTH, noteOf, originalOf, RECURSION_BOUND, report } from './context'
-import { acceptsAnything, assembleFacets, splitByKind } from './facets'
-import { baseType, joinSchemas } from './join'
+import { assembleFacets, splitByKind } from './facets'
+import { joinSchemas } from './join'
 import { ANNOTATIONS, sortKinds, SUBSCHEMA_KEYWORDS, typesOf } from '../keywords'
 import { faithfulKeywords, keysAsJavaScriptSees } from './semantics'
 import { isWellFormed } from './well-formed'
-
-/** Notes whose parser accepts values the JSON would reject: widened wherever they occur. */
-const STRICTER_THAN_PARSER = new Set(['overwrite', 'coerce', 'catch', 'preprocess'])
-/** Notes whose parser may accept a missing key: such a key is never required. */
-const ACCEPTS_MISSING = new Set(['catch', 'preprocess'])
+import { foldAll, foldIntersection } from './fold-all'
+import { adjustForInvisible, annotationsOf } from './invisible'
 
 /**
  * Rewrites a schema bottom-up: children first, then `allOf`, then unions, then the profile's own
@@ -170,130 +167,6 @@ function rewrittenTarget(ctx: FlattenContext, ref: string, depth: number): unkno
   return rewritten
 }
 
-/**
- * One schema for values that satisfy all of `schemas`: the first schema to state a keyword keeps it,
- * properties merge key by key and required keys add up. Any value matching all inputs matches the
- * result, so it is a sound stand-in for `allOf`.
- */
-export function foldAll(schemas: JsonSchema[]): JsonSchema {
-  if (schemas.includes(false))
-    return false
-  const out: JsonSchemaObject = {}
-  for (const schema of schemas) {
-    if (!isSchemaObject(schema))
-      continue
-    for (const [keyword, value] of Object.entries(schema)) {
-      if (!(keyword in out))
-        out[keyword] = value
-      else if (keyword === 'properties' && isSchemaObject(value) && isSchemaObject(out.properties))
-        out.properties = { ...value, ...out.properties }
-      else if (keyword === 'required' && Array.isArray(value) && Array.isArray(out.required))
-        out.required = [...new Set([...out.required, ...value])]
-      // A value of all the schemas has a kind each allows; a child that takes anything says less than one that does not.
-      else if (keyword === 'type')
-        out.type = commonKinds(out.type, value)
-      else if (SUBSCHEMA_KEYWORDS.single.includes(keyword as never) && acceptsAnything(out[keyword]) && !acceptsAnything(value))
-        out[keyword] = value
-    }
-  }
-  // The typed "any value" of a member without a type leaves array items behind a type that has no arrays.
-  const kinds = isSchemaObject(out) ? typesOf(out) : undefined
-  if (kinds && !kinds.includes('array') && acceptsAnything(out.items))
-    delete out.items
-  return out
-}
-
-/** The kinds two `type`s share (`integer` within `number`); where they share none, the first (wider than nothing: sound). */
-function commonKinds(a: unknown, b: unknown): unknown {
-  const left = [a].flat().filter((kind): kind is Kind => typeof kind === 'string')
-  const right = new Set([b].flat().filter((kind): kind is Kind => typeof kind === 'string'))
-  const shared = left.flatMap((kind): Kind[] => right.has(kind) ? [kind] : kind === 'number' && right.has('integer') ? ['integer'] : kind === 'integer' && right.has('number') ? ['integer'] : [])
-  if (shared.length === 0)
-    return a
-  const sorted = sortKinds(new Set(shared))
-  return sorted.length === 1 ? sorted[0] : sorted
-}
-
-/**
- * `allOf` folded. A member that takes any value adds no constraint, but the parser hands on every
- * key it got: the keys no other member declares reach the output, so an object the fold makes
- * says it keeps them (a strict profile must not close it, or they are lost).
- */
-function foldIntersection(container: JsonSchemaObject, members: JsonSchema[]): JsonSchema {
-  const constraining = members.filter(member => !acceptsAnything(member))
-  const out = foldAll([container, ...constraining])
-  const takesObjects = isSchemaObject(out) && [out.type].flat().includes('object')
-  if (constraining.length < members.length && takesObjects && out.additionalProperties === undefined)
-    return { ...out, additionalProperties: true }
-  return out
-}
-
-/** Applies what the parser does beyond the JSON: a key it accepts missing is optional; a node it accepts more of than the JSON says widens. */
-function adjustForInvisible(ctx: FlattenContext, original: JsonSchemaObject, node: JsonSchemaObject, path: JsonPointer): JsonSchemaObject {
-  let out = node
-  if (Array.isArray(out.required) && isSchemaObject(original.properties)) {
-    const properties = original.properties
-    // A `required` entry that is no string names no property (and cannot be used as a key: it may not even convert to one).
-    const kept = out.required.filter(key => typeof key !== 'string' || !noteOf(ctx, properties[key])?.invisible?.some(kind => ACCEPTS_MISSING.has(kind)))
-    if (kept.length !== out.required.length)
-      out = kept.length > 0 ? { ...out, required: kept } : withoutKeyword(out, 'required')
-  }
-  const stricter = noteOf(ctx, original)?.invisible?.filter(kind => STRICTER_THAN_PARSER.has(kind)) ?? []
-  if (stricter.length === 0)
-    return out
-  const widened = widenForParser(out, stricter)
-  report(ctx, 'invisible-constraint', 'info', path, widened === 'any'
-    ? `accepts any value: the parser takes input of any shape here (${stricter.join(', ')})`
-    : `kept only the base type${widened === 'coerced' ? ' and what converts to it' : ''}: the parser accepts more than JSON Schema shows (${stricter.join(', ')})`)
-  return widened === 'any' ? { ...annotationsOf(out), ...anyObject(ctx) } : widened === 'coerced' ? coercedNumber(out) : baseType(out)
-}
-
-/**
- * How far a node widens for its parser: `.catch()` and `z.preprocess()` take anything, a coerced
- * string or boolean takes anything (every value converts), a coerced number takes the kinds
- * `Number()` turns into numbers; an overwrite (`.trim()`…) keeps the base type.
- */
-function widenForParser(node: JsonSchemaObject, stricter: string[]): 'any' | 'coerced' | 'base' {
-  if (stricter.includes('catch') || stricter.includes('preprocess'))
-    return 'any'
-  if (stricter.includes('coerce')) {
-    const kinds = splitByKind(node).kinds
-    return [...kinds.keys()].every(kind => kind === 'number' || kind === 'integer') ? 'coerced' : 'any'
-  }
-  return 'base'
-}
-
-function anyObject(ctx: FlattenContext): JsonSchemaObject {
-  const any = ctx.profile.anyValue()
-  return isSchemaObject(any) ? any : {}
-}
-
-function annotationsOf(node: JsonSchemaObject): JsonSchemaObject {
-  return Object.fromEntries(Object.entries(node).filter(([keyword]) => ANNOTATIONS.has(keyword) && keyword !== 'default'))
-}
-
-/**
- * The strings `Number()` reads as a number: JavaScript's StringNumericLiteral (a decimal with sign,
- * fraction and exponent, or a 0x/0o/0b integer), within white space and line terminators (`\s` in
- * unicode mode is that very set), or nothing at all (which reads as 0).
- */
-const NUMERIC_STRING = '^\\s*(?:[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)|0[bB][01]+|0[oO][0-7]+|0[xX][\\dA-Fa-f]+)?\\s*$'
-
-/**
- * `Number()` turns strings, booleans, null and arrays into numbers; numbers keep their constraints.
- * A string is a number only as the numeric literals it can spell, and an array only as its one
- * element (`[]` is 0, `["7"]` is 7, `[1, 2]` is NaN): said exactly beside the number.
- */
-function coercedNumber(node: JsonSchemaObject): JsonSchemaObject {
-  // A converted value need not be one the enum lists, nor the default.
-  const { enum: _enum, const: _const, default: _default, ...out } = node
-  out.type = sortKinds([...splitByKind(node).kinds.keys(), 'array', 'string', 'boolean', 'null'])
-  out.pattern = NUMERIC_STRING
-  // The one element reads as its text: a numeric string, a number, null (""), or an array of one, and so on.
-  out.items = { type: ['array', 'string', 'number', 'null'], pattern: NUMERIC_STRING, maxItems: 1, items: {} }
-  out.maxItems = 1
-  return out
-}
 
 function rewriteRef(ctx: FlattenContext, node: JsonSchemaObject & { $ref: string }, path: JsonPointer, depth: number): JsonSchema {
   const { $ref: ref, ...siblings } = node

@@ -2,7 +2,7 @@
 import type { JsonSchema, JsonSchemaObject } from '../types'
 import type { CoercionPlan, ScalarKind } from './coercion-plan'
 import { splitByKind } from '../flatten/facets'
-import { foldAll } from '../flatten/walk'
+import { foldAll } from '../flatten/fold-all'
 import { isSchema, isSchemaObject, resolveRef } from '../json'
 
 export interface PlanContext {

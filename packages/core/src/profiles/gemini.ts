@@ -4,7 +4,10 @@ import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { withSentence } from '../keywords'
 import { childPointer, isSchemaObject } from '../json'
-import { admitsKeys, encodeAsJson, isOpenObject, keepKeywords, kindsOf, omitAbsentNulls, visitNodes } from './rules'
+import { admitsKeys, keepKeywords } from './keep-keywords'
+import { encodeAsJson } from './json-text-rules'
+import { isOpenObject, kindsOf, visitNodes } from './rules'
+import { omitAbsentNulls } from './strict-objects'
 import { PROFILE_OBJECTS } from './names'
 
 /** Keywords of the OpenAPI `Schema` Gemini's `parameters` field reads. */

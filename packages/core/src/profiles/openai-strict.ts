@@ -2,7 +2,10 @@
 import type { TargetProfile } from './apply'
 import type { TargetRule } from './rules'
 import { isSchemaObject } from '../json'
-import { closeObjects, encodeOpenObjects, keepKeywords, scalarEnums, requireEveryKey, splitKinds, visitNodes } from './rules'
+import { closeObjects, requireEveryKey } from './strict-objects'
+import { encodeOpenObjects, scalarEnums } from './json-text-rules'
+import { keepKeywords } from './keep-keywords'
+import { splitKinds, visitNodes } from './rules'
 import { annotatedFormats } from './formats'
 import { PROFILE_OBJECTS } from './names'
 

@@ -17,7 +17,10 @@ import { FLATTEN_PROFILE_NAMES, PROFILE_NAMES } from './names'
 import { portable, portableViolations } from './portable'
 import { withoutSharedDefinitions } from './shared-definitions'
 import { draftViolations } from './client-rules'
-import { closeObjects, encodeOpenObjects, keepKeywords, omitAbsentNulls, requireEveryKey, splitKinds } from './rules'
+import { closeObjects, omitAbsentNulls, requireEveryKey } from './strict-objects'
+import { encodeOpenObjects } from './json-text-rules'
+import { keepKeywords } from './keep-keywords'
+import { splitKinds } from './rules'
 
 const FLATTENING: Record<FlattenProfileName, FlatteningProfile> = { portable, minimal }
 

@@ -82,6 +82,16 @@ export interface SampleOptions {
   relax?: boolean
 }
 
+/** One sampling's state: the schema's root, the random source and what could not be aimed for. */
+interface Sampler {
+  root: JsonSchema
+  random: () => number
+  unmet: Set<string>
+  int: (min: number, max: number) => number
+  pick: <T>(list: readonly T[]) => T
+  relaxed: () => boolean
+}
+
 /**
  * Values shaped by a JSON Schema, for the superset checks: they follow types, enums, bounds,
  * patterns and required keys, and are then filtered by the original schema, so they need not be
@@ -89,114 +99,124 @@ export interface SampleOptions {
  * JSON shows, or otherwise), for the original to judge.
  */
 export function sampleValue(root: JsonSchema, random: () => number, options: SampleOptions = {}): unknown {
-  const unmet = options.unmet ?? new Set<string>()
-  const int = (min: number, max: number): number => Math.floor(min + random() * (max - min + 1))
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
-  const relaxed = (): boolean => options.relax === true && random() < 0.5
-
-  function string(node: Node): string {
-    if (!relaxed())
-      return aimedString(node)
-    return random() < 0.5 ? pick(EDGE_STRINGS) : pick(BENDS)(aimedString(node))
+  const sampler: Sampler = {
+    root,
+    random,
+    unmet: options.unmet ?? new Set<string>(),
+    int: (min, max) => Math.floor(min + random() * (max - min + 1)),
+    pick: list => list[Math.floor(random() * list.length)]!,
+    relaxed: () => options.relax === true && random() < 0.5,
   }
+  return generate(sampler, root, 0)
+}
 
-  function aimedString(node: Node): string {
-    if (typeof node.pattern === 'string') {
-      const strings = stringsMatching(node.pattern)
-      const sample = 'matching' in strings ? fc.sample(strings.matching, { seed: int(0, 2 ** 31 - 1), numRuns: 1 })[0]! : undefined
-      if (sample !== undefined && sample.length <= MAX_PATTERN_STRING)
-        return sample
-      unmet.add(`pattern ${patternName(node.pattern)}${'why' in strings ? ` (${strings.why})` : ` (a match ran past ${MAX_PATTERN_STRING} characters)`}`)
-    }
-    if (typeof node.format === 'string' && !FORMATS.has(node.format))
-      unmet.add(`format "${node.format}"`)
-    switch (node.format) {
-      case 'date-time': return new Date(int(0, 4102444800) * 1000).toISOString()
-      case 'date': return new Date(int(0, 4102444800) * 1000).toISOString().slice(0, 10)
-      case 'time': return new Date(int(0, 86399) * 1000).toISOString().slice(11, 19)
-      case 'email': return `${pick(['a', 'bo', 'cat'])}@example.com`
-      case 'uuid': return '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => pick('0123456789abcdef'.split('')))
-      case 'uri': return `https://example.com/${int(0, 999)}`
-      case 'ipv4': return `${int(0, 255)}.${int(0, 255)}.${int(0, 255)}.${int(0, 255)}`
-      case 'ipv6': return pick(['::1', '2001:db8::1', `fe80::${int(0, 65535).toString(16)}`, `::ffff:10.0.0.${int(0, 255)}`])
-      case 'duration': return pick(['P1D', 'PT1H', 'P1W', `PT${int(1, 59)}M`, `P${int(1, 9)}Y${int(1, 11)}M`])
-      case 'hostname': return `host${int(0, 99)}.example.com`
-    }
-    const min = typeof node.minLength === 'number' ? node.minLength : 0
-    const max = typeof node.maxLength === 'number' ? node.maxLength : min + 12
-    const length = int(min, Math.max(min, Math.min(max, min + 12)))
-    return Array.from({ length }, () => pick(LETTERS.split(''))).join('')
-  }
+function string(s: Sampler, node: Node): string {
+  if (!s.relaxed())
+    return aimedString(s, node)
+  return s.random() < 0.5 ? s.pick(EDGE_STRINGS) : s.pick(BENDS)(aimedString(s, node))
+}
 
-  function number(node: Node, integer: boolean): number {
-    if (relaxed())
-      return pick(EDGE_NUMBERS)
-    const low = typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + (integer ? 1 : 1e-6) : -100
-    const high = typeof node.maximum === 'number' ? node.maximum : typeof node.exclusiveMaximum === 'number' ? node.exclusiveMaximum - (integer ? 1 : 1e-6) : low + 200
-    const boundary = random() < 0.2
-    let value = boundary ? pick([low, high]) : low + random() * (high - low)
-    if (integer)
-      value = Math.max(Math.ceil(low), Math.min(Math.floor(high), Math.round(value)))
-    if (typeof node.multipleOf === 'number' && node.multipleOf > 0)
-      value = Math.round(value / node.multipleOf) * node.multipleOf
-    return Object.is(value, -0) ? 0 : value
+function aimedString(s: Sampler, node: Node): string {
+  const { int, pick, unmet } = s
+  if (typeof node.pattern === 'string') {
+    const strings = stringsMatching(node.pattern)
+    const sample = 'matching' in strings ? fc.sample(strings.matching, { seed: int(0, 2 ** 31 - 1), numRuns: 1 })[0]! : undefined
+    if (sample !== undefined && sample.length <= MAX_PATTERN_STRING)
+      return sample
+    unmet.add(`pattern ${patternName(node.pattern)}${'why' in strings ? ` (${strings.why})` : ` (a match ran past ${MAX_PATTERN_STRING} characters)`}`)
   }
+  if (typeof node.format === 'string' && !FORMATS.has(node.format))
+    unmet.add(`format "${node.format}"`)
+  switch (node.format) {
+    case 'date-time': return new Date(int(0, 4102444800) * 1000).toISOString()
+    case 'date': return new Date(int(0, 4102444800) * 1000).toISOString().slice(0, 10)
+    case 'time': return new Date(int(0, 86399) * 1000).toISOString().slice(11, 19)
+    case 'email': return `${pick(['a', 'bo', 'cat'])}@example.com`
+    case 'uuid': return '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => pick('0123456789abcdef'.split('')))
+    case 'uri': return `https://example.com/${int(0, 999)}`
+    case 'ipv4': return `${int(0, 255)}.${int(0, 255)}.${int(0, 255)}.${int(0, 255)}`
+    case 'ipv6': return pick(['::1', '2001:db8::1', `fe80::${int(0, 65535).toString(16)}`, `::ffff:10.0.0.${int(0, 255)}`])
+    case 'duration': return pick(['P1D', 'PT1H', 'P1W', `PT${int(1, 59)}M`, `P${int(1, 9)}Y${int(1, 11)}M`])
+    case 'hostname': return `host${int(0, 99)}.example.com`
+  }
+  const min = typeof node.minLength === 'number' ? node.minLength : 0
+  const max = typeof node.maxLength === 'number' ? node.maxLength : min + 12
+  const length = int(min, Math.max(min, Math.min(max, min + 12)))
+  return Array.from({ length }, () => pick(LETTERS.split(''))).join('')
+}
 
-  function generate(schema: unknown, depth: number): unknown {
-    if (schema === true || schema === undefined)
-      return pick([null, 1, 'x', true])
-    if (typeof schema !== 'object' || schema === null)
-      return null
-    const node = schema as Node
-    if (typeof node.$ref === 'string')
-      return depth > MAX_DEPTH ? null : generate(resolveRef(root, node.$ref), depth + 1)
-    const union = node.anyOf ?? node.oneOf
-    if (Array.isArray(union) && union.length > 0)
-      return generate({ ...node, anyOf: undefined, oneOf: undefined, ...pick(union) }, depth + 1)
-    for (const keyword of UNAIMED) {
-      // Keys are strings: `propertyNames: { type: "string" }` holds whatever the sampler writes.
-      if (keyword in node && !(keyword === 'propertyNames' && isStringOnly(node.propertyNames)))
-        unmet.add(keyword)
-    }
-    if (Array.isArray(node.allOf) && node.allOf.length > 0) {
-      if (node.allOf.length > 1)
-        unmet.add('allOf beyond its first member')
-      return generate({ ...node, allOf: undefined, ...node.allOf[0] }, depth + 1)
-    }
-    if ('const' in node)
-      return node.const
-    if (Array.isArray(node.enum) && node.enum.length > 0)
-      return pick(node.enum)
-    const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : KINDS
-    const type = depth > MAX_DEPTH ? (types.includes('null') ? 'null' : types.find((t: string) => t !== 'object' && t !== 'array') ?? types[0]) : pick(types)
-    switch (type) {
-      case 'string': return string(node)
-      case 'number': return number(node, false)
-      case 'integer': return number(node, true)
-      case 'boolean': return random() < 0.5
-      case 'null': return null
-      case 'array': {
-        const prefix: unknown[] = Array.isArray(node.prefixItems) ? node.prefixItems : []
-        const min = typeof node.minItems === 'number' ? node.minItems : 0
-        const max = typeof node.maxItems === 'number' ? node.maxItems : min + 3
-        const length = depth > MAX_DEPTH ? min : int(min, Math.max(min, Math.min(max, min + 3)))
-        return Array.from({ length }, (_, i) => generate(i < prefix.length ? prefix[i] : node.items === false ? undefined : node.items, depth + 1))
-      }
-      case 'object': {
-        const out: Record<string, unknown> = {}
-        const required = new Set<string>(Array.isArray(node.required) ? node.required : [])
-        for (const [key, child] of Object.entries((node.properties ?? {}) as Node)) {
-          if (required.has(key) || (depth <= MAX_DEPTH && random() < 0.5))
-            Object.defineProperty(out, key, { value: generate(child, depth + 1), enumerable: true, writable: true, configurable: true })
-        }
-        if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null && depth <= MAX_DEPTH) {
-          for (let i = int(0, 2); i > 0; i--)
-            out[`k${int(0, 9)}`] = generate(node.additionalProperties, depth + 1)
-        }
-        return out
-      }
-      default: return null
-    }
+function number(s: Sampler, node: Node, integer: boolean): number {
+  if (s.relaxed())
+    return s.pick(EDGE_NUMBERS)
+  const low = typeof node.minimum === 'number' ? node.minimum : typeof node.exclusiveMinimum === 'number' ? node.exclusiveMinimum + (integer ? 1 : 1e-6) : -100
+  const high = typeof node.maximum === 'number' ? node.maximum : typeof node.exclusiveMaximum === 'number' ? node.exclusiveMaximum - (integer ? 1 : 1e-6) : low + 200
+  const boundary = s.random() < 0.2
+  let value = boundary ? s.pick([low, high]) : low + s.random() * (high - low)
+  if (integer)
+    value = Math.max(Math.ceil(low), Math.min(Math.floor(high), Math.round(value)))
+  if (typeof node.multipleOf === 'number' && node.multipleOf > 0)
+    value = Math.round(value / node.multipleOf) * node.multipleOf
+  return Object.is(value, -0) ? 0 : value
+}
+
+function array(s: Sampler, node: Node, depth: number): unknown[] {
+  const prefix: unknown[] = Array.isArray(node.prefixItems) ? node.prefixItems : []
+  const min = typeof node.minItems === 'number' ? node.minItems : 0
+  const max = typeof node.maxItems === 'number' ? node.maxItems : min + 3
+  const length = depth > MAX_DEPTH ? min : s.int(min, Math.max(min, Math.min(max, min + 3)))
+  return Array.from({ length }, (_, i) => generate(s, i < prefix.length ? prefix[i] : node.items === false ? undefined : node.items, depth + 1))
+}
+
+function object(s: Sampler, node: Node, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const required = new Set<string>(Array.isArray(node.required) ? node.required : [])
+  for (const [key, child] of Object.entries((node.properties ?? {}) as Node)) {
+    if (required.has(key) || (depth <= MAX_DEPTH && s.random() < 0.5))
+      Object.defineProperty(out, key, { value: generate(s, child, depth + 1), enumerable: true, writable: true, configurable: true })
   }
-  return generate(root, 0)
+  if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null && depth <= MAX_DEPTH) {
+    for (let i = s.int(0, 2); i > 0; i--)
+      out[`k${s.int(0, 9)}`] = generate(s, node.additionalProperties, depth + 1)
+  }
+  return out
+}
+
+function generate(s: Sampler, schema: unknown, depth: number): unknown {
+  const { pick, unmet } = s
+  if (schema === true || schema === undefined)
+    return pick([null, 1, 'x', true])
+  if (typeof schema !== 'object' || schema === null)
+    return null
+  const node = schema as Node
+  if (typeof node.$ref === 'string')
+    return depth > MAX_DEPTH ? null : generate(s, resolveRef(s.root, node.$ref), depth + 1)
+  const union = node.anyOf ?? node.oneOf
+  if (Array.isArray(union) && union.length > 0)
+    return generate(s, { ...node, anyOf: undefined, oneOf: undefined, ...pick(union) }, depth + 1)
+  for (const keyword of UNAIMED) {
+    // Keys are strings: `propertyNames: { type: "string" }` holds whatever the sampler writes.
+    if (keyword in node && !(keyword === 'propertyNames' && isStringOnly(node.propertyNames)))
+      unmet.add(keyword)
+  }
+  if (Array.isArray(node.allOf) && node.allOf.length > 0) {
+    if (node.allOf.length > 1)
+      unmet.add('allOf beyond its first member')
+    return generate(s, { ...node, allOf: undefined, ...node.allOf[0] }, depth + 1)
+  }
+  if ('const' in node)
+    return node.const
+  if (Array.isArray(node.enum) && node.enum.length > 0)
+    return pick(node.enum)
+  const types = Array.isArray(node.type) ? node.type : typeof node.type === 'string' ? [node.type] : KINDS
+  const type = depth > MAX_DEPTH ? (types.includes('null') ? 'null' : types.find((t: string) => t !== 'object' && t !== 'array') ?? types[0]) : pick(types)
+  switch (type) {
+    case 'string': return string(s, node)
+    case 'number': return number(s, node, false)
+    case 'integer': return number(s, node, true)
+    case 'boolean': return s.random() < 0.5
+    case 'null': return null
+    case 'array': return array(s, node, depth)
+    case 'object': return object(s, node, depth)
+    default: return null
+  }
 }

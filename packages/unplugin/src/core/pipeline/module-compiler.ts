@@ -85,6 +85,32 @@ export interface ModuleCompiler {
   compileFresh: (file: string, how?: { again?: boolean }) => Promise<FreshModule>
 }
 
+/** The extend option's schema, evaluated from its module where it names one, with what it is made of. */
+async function extendOf(options: ResolvedOptions, loadedConverters: () => Promise<SchemaConverters>): Promise<Extend | undefined> {
+  const source = options.extend
+  if (!source)
+    return undefined
+  if ('schema' in source)
+    return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema, 'input', await loadedConverters()).schema }, dependencies: [], packages: [] }
+  const file = path.resolve(options.root, source.module)
+  const exportName = source.export ?? 'extend'
+  const loaded = await evaluateModule(file, options.root, options.cacheDir, options.moduleTimeout)
+  const schema = loaded.exports[exportName]
+  if (schema === undefined)
+    throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
+  return {
+    schema,
+    descriptor: { module: modulePath(options.root, file), export: exportName, schema: toOriginalSchema(schema, 'input', await loadedConverters()).schema },
+    dependencies: loaded.dependencies.map(dep => modulePath(options.root, dep)),
+    packages: loaded.packages.map(dep => modulePath(options.root, dep)),
+  }
+}
+
+/** What a cached module was compiled with: a change of any of it compiles every module anew. */
+function cacheSalt(options: ResolvedOptions, ext: Extend | undefined): string {
+  return JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.preset, options.profile, options.profiles.map(profileKey), options.coercion, options.examples, options.failOn, ext?.descriptor ?? null])
+}
+
 /**
  * The pipeline shared by the plugin and the CLI: evaluate a tool module, compile its tools, make the
  * code appended to it and its artifact text. Same options in, same bytes out.
@@ -95,31 +121,12 @@ export function createModuleCompiler(options: ResolvedOptions): ModuleCompiler {
   let converters: Promise<SchemaConverters> | undefined
   const loadedConverters = (): Promise<SchemaConverters> => converters ??= loadConverters(options.root, options.libraryOptions)
 
-  const loadExtend = (): Promise<Extend | undefined> => extend ??= (async () => {
-    const source = options.extend
-    if (!source)
-      return undefined
-    if ('schema' in source)
-      return { schema: source.schema, descriptor: { schema: toOriginalSchema(source.schema, 'input', await loadedConverters()).schema }, dependencies: [], packages: [] }
-    const file = path.resolve(options.root, source.module)
-    const exportName = source.export ?? 'extend'
-    const loaded = await evaluateModule(file, options.root, options.cacheDir, options.moduleTimeout)
-    const schema = loaded.exports[exportName]
-    if (schema === undefined)
-      throw new ModuleLoadError(file, undefined, undefined, `the extend option names export "${exportName}", which this module does not have`)
-    return {
-      schema,
-      descriptor: { module: modulePath(options.root, file), export: exportName, schema: toOriginalSchema(schema, 'input', await loadedConverters()).schema },
-      dependencies: loaded.dependencies.map(dep => modulePath(options.root, dep)),
-      packages: loaded.packages.map(dep => modulePath(options.root, dep)),
-    }
-  })()
+  const loadExtend = (): Promise<Extend | undefined> => extend ??= extendOf(options, loadedConverters)
 
   const moduleCache = async (): Promise<ModuleCache> => {
     if (!cache) {
       const ext = await loadExtend()
-      const salt = JSON.stringify([NAME, VERSION, packageVersion('@flatmcp/core'), packageVersion('@flatmcp/runtime'), COMPILER_CODE, packageVersion('zod', options.root), packageVersion('@valibot/to-json-schema', options.root), libraryOptionsKey(options.libraryOptions), options.preset, options.profile, options.profiles.map(profileKey), options.coercion, options.examples, options.failOn, ext?.descriptor ?? null])
-      cache = new ModuleCache(options.root, options.cacheDir, salt)
+      cache = new ModuleCache(options.root, options.cacheDir, cacheSalt(options, ext))
     }
     return cache
   }
