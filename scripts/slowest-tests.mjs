@@ -15,7 +15,18 @@ if (!reportFile) {
 }
 
 const report = JSON.parse(readFileSync(reportFile, 'utf8'))
-const root = process.cwd()
+// The project's root, wherever the run was (a fresh clone elsewhere): the folder all the files share.
+function sharedFolder(names) {
+  let shared = path.dirname(names[0] ?? '').split(path.sep)
+  for (const name of names) {
+    const parts = path.dirname(name).split(path.sep)
+    const differs = shared.findIndex((part, i) => part !== parts[i])
+    if (differs >= 0)
+      shared = shared.slice(0, differs)
+  }
+  return shared.join(path.sep)
+}
+const root = sharedFolder(report.testResults.map(file => file.name)) || process.cwd()
 // A file's time is its first test's start to its last test's end (the report's startTime and endTime;
 // the report has no figure for a file's beforeAll before its first test).
 const files = report.testResults
@@ -23,11 +34,12 @@ const files = report.testResults
   .sort((a, b) => b.seconds - a.seconds)
 const total = files.reduce((sum, file) => sum + file.seconds, 0)
 // The lanes the report covers, by vitest.config.ts's rule, so a table from one lane says so.
-const lanes = [...new Set(files.map(file => /^test\/|\.e2e\.test\.ts$/.test(file.name) ? 'e2e' : 'unit'))].sort().reverse()
+const laneOf = name => /^test\/|\.e2e\.test\.ts$/.test(name) ? 'e2e' : /\.property\.test\.ts$/.test(name) ? 'property' : 'unit'
+const lanes = ['unit', 'property', 'e2e'].filter(lane => files.some(file => laneOf(file.name) === lane))
 const ran = new Date(report.startTime).toISOString().slice(0, 10)
 
 const table = [
-  `From a run of the ${lanes.join(' and ')} lane${lanes.length > 1 ? 's' : ''} on ${ran}:`,
+  `From a run of the ${lanes.join(', ')} lane${lanes.length > 1 ? 's' : ''} on ${ran}:`,
   '',
   '| test file | seconds |',
   '| --- | ---: |',
