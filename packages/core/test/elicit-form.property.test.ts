@@ -3,26 +3,11 @@
 import type { ElicitationForm } from '@flatmcp/core'
 import { compileForm, FormError } from '@flatmcp/core'
 import { nextRound, rebuildValue } from '@flatmcp/runtime'
-import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
 import { SLOW } from '../../../test/support/timeouts'
-
-/** Every round a form may ask. */
-function roundsOf(form: ElicitationForm): ElicitationForm['first'][] {
-  return [form.first, ...Object.values(form.union?.rounds ?? {})]
-}
-
-/** Each round passes the SDK's schema for a form request, which strips what it does not know: nothing may be stripped. */
-function expectSpecValid(form: ElicitationForm): void {
-  for (const round of roundsOf(form)) {
-    const params = { message: 'm', requestedSchema: round.requestedSchema }
-    const parsed = ElicitRequestFormParamsSchema.safeParse(params)
-    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-    expect(parsed.data).toEqual(params)
-  }
-}
+import { expectSpecValid } from './form-checks'
 
 /**
  * What a user answers, round by round, to mean `value`: each field's value at its path. Undefined

@@ -1,29 +1,14 @@
 // Elicitation forms from schemas: each round is a spec-valid `requestedSchema` (judged by the MCP
 // SDK's own schema for a form request, which keeps nothing it does not know), and every value the
 // original accepts has answers that rebuild it.
-import type { ElicitationForm, SchemaConverters } from '@flatmcp/core'
+import type { SchemaConverters } from '@flatmcp/core'
 import { compileForm, FormError } from '@flatmcp/core'
 import { nextRound, rebuildValue } from '@flatmcp/runtime'
-import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as v from 'valibot'
 import { toJsonSchema } from '@valibot/to-json-schema'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-
-/** Every round a form may ask. */
-function roundsOf(form: ElicitationForm): ElicitationForm['first'][] {
-  return [form.first, ...Object.values(form.union?.rounds ?? {})]
-}
-
-/** Each round passes the SDK's schema for a form request, which strips what it does not know: nothing may be stripped. */
-function expectSpecValid(form: ElicitationForm): void {
-  for (const round of roundsOf(form)) {
-    const params = { message: 'm', requestedSchema: round.requestedSchema }
-    const parsed = ElicitRequestFormParamsSchema.safeParse(params)
-    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-    expect(parsed.data).toEqual(params)
-  }
-}
+import { expectSpecValid } from './form-checks'
 
 const Address = z.object({ city: z.string().min(1).describe('Where you live'), zip: z.string().optional() })
 const Booking = z.object({
