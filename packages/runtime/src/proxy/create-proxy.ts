@@ -126,7 +126,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
     listed.catch(() => {}) // the caller hears of it through `ready`
   else
     await listed
-  const service = servedService(versions, listed, upstream.settled)
+  const service = currentService(versions, listed, upstream.settled)
   const info = options.info ?? upstream.getServerVersion() ?? { name: 'flatmcp-proxy', version: '0' }
   const current = (): ListVersion => versions.current()!
   return {
@@ -166,7 +166,7 @@ function firstList(versions: ListVersions, context: { served: ServedOverrides, l
 }
 
 /** The tool service a session is served, as the list stands: waiting for the first list, then the current one's. */
-function servedService(versions: ListVersions, listed: Promise<void>, settled: UpstreamClient['settled']): () => ToolService {
+function currentService(versions: ListVersions, listed: Promise<void>, settled: UpstreamClient['settled']): () => ToolService {
   let live = false
   void listed.then(() => {
     live = true
@@ -177,7 +177,7 @@ function servedService(versions: ListVersions, listed: Promise<void>, settled: U
     call: async (...args) => (await listed, versions.current()!.served.service().call(...args)),
     read: async (...args) => (await listed, versions.current()!.served.service().read(...args)),
   }
-  // Many servers as one: a list asked for after a server is said to come or go is the list read since.
+  // A gateway: a list asked for after a member is said to come or go is the list read since.
   const afterSettled: ToolService | undefined = settled && {
     list: async profile => (await settled(), versions.current()!.served.service().list(profile)),
     call: async (...args) => versions.current()!.served.service().call(...args),
