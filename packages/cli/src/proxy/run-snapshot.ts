@@ -16,7 +16,7 @@ import { ajvValidator } from './validator'
 export interface SnapshotCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
   upstream?: UpstreamTarget
-  /** Or many servers as one (`--config`): the file, and its entries. */
+  /** Or a gateway (`--config`): the file, and its entries. */
   gateway?: { config: string, entries: GatewayEntry[] }
   /** The file written. Default: the upstream's name, `.mcp.json`, in the working folder. */
   out?: string
@@ -108,7 +108,7 @@ export async function runSnapshot(options: SnapshotCommandOptions): Promise<Snap
         ...(options.preset ? { preset: options.preset } : {}),
         ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),
         ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }),
-        // Many servers as one share the strict budget by server, as the proxy does.
+        // A gateway's members share the strict budget by member, as the proxy does.
         ...(named.origins ? { originOf: (name: string) => named.origins!().get(name) } : {}),
       }), { fixed })
     })().catch((error: unknown) => {

@@ -111,7 +111,7 @@ export interface UpstreamTool extends McpTool {
   [field: string]: unknown
 }
 
-/** A tool's `runtime` entry in a snapshot: its data, whether it is served as it came, its upstream definition, and (many servers as one) which server it is. */
+/** A tool's `runtime` entry in a snapshot: its data, whether it is served as it came, its upstream definition, and (a gateway) which member it is. */
 export type SnapshotRuntimeEntry = RuntimeData & { served?: 'as-is', reason?: string, upstream: UpstreamRecord, origin?: ToolOrigin, schemaHash?: SchemaHashes }
 
 /**

@@ -59,7 +59,7 @@ export interface SnapshotAbout {
   /** The operator's overrides the list was read with, and each tool's fixed parameters. */
   overrides?: unknown
   fixed?: ReadonlyMap<string, Record<string, { value: unknown, schema: unknown }>>
-  /** Many servers as one: where each served tool comes from (what a fetch handler in front of them routes by). */
+  /** A gateway: where each served tool comes from (what a fetch handler in front of them routes by). */
   origins?: ReadonlyMap<string, ToolOrigin>
 }
 

@@ -18,7 +18,7 @@ const unknownTool = (name: unknown): Error => Object.assign(new Error(`Unknown t
 
 /** The client, its tools listed under fitted names (every page read at once, so a name is fitted knowing the whole list) and called back under their own. */
 export function withFittedNames(client: UpstreamClient, log: (line: string) => void): UpstreamClient {
-  // Many servers as one keep their own name map (their origins): their names are served already.
+  // A gateway keeps its own name map (their origins): their names are served already.
   if (client.origins !== undefined)
     return client
   const server = (): string => client.getServerVersion()?.name ?? 'upstream'

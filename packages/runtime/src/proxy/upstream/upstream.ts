@@ -48,14 +48,14 @@ export interface UpstreamClient {
   getServerVersion: () => { name: string, version: string } | undefined
   getInstructions: () => string | undefined
   setNotificationHandler: (method: 'notifications/tools/list_changed', handler: () => void | Promise<void>) => void
-  /** Many servers as one: where each tool of the last list comes from, by the name it is served by. */
+  /** A gateway: where each tool of the last list comes from, by the name it is served by. */
   origins?: () => ReadonlyMap<string, ToolOrigin>
   /**
-   * Many servers as one: settles once the list reflects the last server said to come or go (a list
+   * A gateway: settles once the list reflects the last server said to come or go (a list
    * served after a server is said down holds none of its tools).
    */
   settled?: () => Promise<void>
-  /** Many servers as one: the server a request goes to, whose own call slots it takes (none: the shared ones). */
+  /** A gateway: the member a request goes to, whose own call slots it takes (none: the shared ones). */
   lane?: (message: Message) => string | undefined
   // Methods, not function-typed properties: the SDK's own handlers take its narrower message types,
   // which a property type would refuse (a connected Client must be assignable as it is).
