@@ -15,17 +15,30 @@ export interface Replica {
   name: string
   port: number
   served: Listening
+  /** The proxy's own flags it was started with (and is started again with). */
+  flags?: string[]
 }
 
-/** One replica from `snapshot` on `port`, its upstream saying `name` (and answering after `env.DELAY_MS`, where given). */
-export function startReplica(snapshot: string, name: string, port: number, env: Record<string, string> = {}): Promise<Listening> {
-  return startListening(process.execPath, [CLI, 'proxy', '--http', String(port), '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, { REPLICA: name, ...env })
+/** One replica from `snapshot` on `port`, its upstream saying `name` (and answering after `env.DELAY_MS`, where given), with the proxy's `flags`. */
+export function startReplica(snapshot: string, name: string, port: number, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<Listening> {
+  return startListening(process.execPath, [CLI, 'proxy', '--http', String(port), ...flags, '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, { REPLICA: name, ...env })
 }
 
 /** Three replicas, a, b and c, each on a free port of its own. */
-export async function startReplicas(snapshot: string, env: Record<string, string> = {}): Promise<Replica[]> {
+export async function startReplicas(snapshot: string, env: Record<string, string> = {}, flags: string[] = []): Promise<Replica[]> {
   const ports = [await freePort(), await freePort(), await freePort()]
-  return Promise.all(['a', 'b', 'c'].map(async (name, at) => ({ name, port: ports[at]!, served: await startReplica(snapshot, name, ports[at]!, env) })))
+  return Promise.all(['a', 'b', 'c'].map(async (name, at) => ({ name, port: ports[at]!, flags, served: await startReplica(snapshot, name, ports[at]!, env, flags) })))
+}
+
+const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+/** Resolves once `met` holds, looked at every 20 ms (bounded: `ms`, then an error saying `what`). */
+export async function until(met: () => boolean, what: string, ms = 60_000): Promise<void> {
+  for (let waited = 0; !met(); waited += 20) {
+    if (waited > ms)
+      throw new Error(`not within ${ms / 1000} s: ${what}`)
+    await sleep(20)
+  }
 }
 
 export async function readyz(url: string): Promise<[number, string]> {
@@ -38,8 +51,6 @@ export async function readyz(url: string): Promise<[number, string]> {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
-
 /** What steady load counted: calls sent, answered, and failed (each failure's message, once). */
 export interface Counted {
   sent: number
@@ -50,8 +61,8 @@ export interface Counted {
   by: string[]
 }
 
-/** `wide` callers on `client`, each calling whoami in turn, until `stop` is called: then what they counted. */
-export function steadyLoad(client: Client, wide: number): { stop: () => Promise<Counted> } {
+/** `wide` callers on `client`, each calling whoami in turn, until `stop` is called: then what they counted (`counted` meanwhile). */
+export function steadyLoad(client: Client, wide: number): { counted: Readonly<Counted>, stop: () => Promise<Counted> } {
   const counted: Counted = { sent: 0, answered: 0, failed: 0, errors: [], by: [] }
   let running = true
   const caller = async (): Promise<void> => {
@@ -75,6 +86,7 @@ export function steadyLoad(client: Client, wide: number): { stop: () => Promise<
   }
   const callers = Array.from({ length: wide }, caller)
   return {
+    counted,
     stop: async () => {
       running = false
       await Promise.all(callers)
@@ -96,23 +108,30 @@ export function operatorSteps(balancer: Balancer, front: Running, configured: (d
   return { before: at => front.reload(configured([at])), after: () => front.reload(configured([])) }
 }
 
+/** Resolves once the load's callers have had a call answered by `replica` since now: the balancer sends it work again. */
+export function answeredBy(load: { counted: Readonly<Counted> }, replica: Replica): Promise<void> {
+  const from = load.counted.by.length
+  return until(() => load.counted.by.includes(replica.name, from), `a call answered by replica ${replica.name} through the balancer`)
+}
+
 /**
- * Each replica in turn stopped with SIGTERM (its exit code kept), started again on its port, and
- * waited for until ready and `settle` ms more; `around` runs before the stop and once it is ready.
+ * Each replica in turn stopped with SIGTERM (its exit code kept), started again on its port (with
+ * the flags it had), and waited for until ready and `settle` more (ms, or until it resolves);
+ * `around` runs before the stop and once it is ready.
  */
-export async function rollingRestart(replicas: Replica[], snapshot: string, settle: number, env: Record<string, string> = {}, around?: AroundStop): Promise<(number | null)[]> {
+export async function rollingRestart(replicas: Replica[], snapshot: string, settle: number | ((replica: Replica) => Promise<void>), env: Record<string, string> = {}, around?: AroundStop): Promise<(number | null)[]> {
   const codes: (number | null)[] = []
   for (const [at, replica] of replicas.entries()) {
     await around?.before(at)
     const exited = once(replica.served.child, 'exit')
     replica.served.child.kill('SIGTERM')
     codes.push((await exited)[0] as number | null)
-    replica.served = await startReplica(snapshot, replica.name, replica.port, env)
+    replica.served = await startReplica(snapshot, replica.name, replica.port, env, replica.flags)
     while ((await readyz(replica.served.url))[0] !== 200)
       await sleep(100)
     await around?.after(at)
     // The balancer's own check sees it up (HAProxy's every second).
-    await sleep(settle)
+    await (typeof settle === 'number' ? sleep(settle) : settle(replica))
   }
   return codes
 }
