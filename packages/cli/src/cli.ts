@@ -4,7 +4,7 @@
 // load errors. Each command loads what it needs when it runs: the proxy starts without the build
 // pipeline.
 import { closestName } from '@flatmcp/runtime'
-import { COMMANDS, flagsOf, helpText, saidInOneLine, UsageError } from './commands'
+import { COMMANDS, exitCodeOf, flagsOf, helpText, saidInOneLine, UsageError } from './commands'
 import { cliVersion } from './version'
 
 const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that cannot be served, a diagnostic at --fail-on), 2 usage errors or modules that cannot load'
@@ -80,5 +80,5 @@ main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {
     console.error(`flatmcp: ${(error as Error).message}`)
   else
     console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
-  exitWhenWritten(error instanceof Error && (error as { exitCode?: unknown }).exitCode === 1 ? 1 : 2)
+  exitWhenWritten(exitCodeOf(error))
 })

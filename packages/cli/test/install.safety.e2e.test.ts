@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { clientConfigText } from '../../../test/support/client-configs'
+import type { Ran } from '../../../test/support/cli-in-process'
+import { runInProcess } from '../../../test/support/cli-in-process'
 import { CLI, runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
@@ -17,10 +19,14 @@ import { ChangedSinceRead, replaceFile } from '../src/install/write-through'
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-safety-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-/** A home of its own, and the command run there (a config named by --file). */
-function place(): { home: string, run: (args: string[]) => ReturnType<typeof runCli> } {
+/**
+ * A home of its own; the command run in this process on a config named by --file (`run`), and the
+ * binary run there, with that home (`spawned`): where the config is found from HOME and the working
+ * folder, and one run of each exit the binary ends with (0, 2 said in one line, 2 for a usage error).
+ */
+function place(): { home: string, run: (args: string[]) => Promise<Ran>, spawned: (args: string[]) => Promise<Ran> } {
   const home = mkdtempSync(path.join(scratch, 'home-'))
-  return { home, run: args => runCli(args, home, 60_000, undefined, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), CODEX_HOME: '' }) }
+  return { home, run: runInProcess, spawned: args => runCli(args, home, 60_000, undefined, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), CODEX_HOME: '' }) }
 }
 
 const write = (file: string, text: string, mode = 0o644): void => {
@@ -128,7 +134,7 @@ describe('flatmcp install --dry-run shows no credential written inside a string'
 
 describe('flatmcp install writes through a dotfiles link, and only where it means to', () => {
   it('a symlinked config stays a link to its file, which install and --undo write (byte for byte back)', async () => {
-    const { home, run } = place()
+    const { home, spawned: run } = place()
     const target = path.join(home, 'dotfiles', 'mcp.json')
     write(target, JSON_CONFIG, 0o600)
     const link = path.join(home, '.cursor', 'mcp.json')
@@ -238,7 +244,7 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
   })
 
   it('a .flatmcp that is a file is refused with its path, and nothing is written', async () => {
-    const { home, run } = place()
+    const { home, spawned: run } = place()
     const file = path.join(home, 'config.json')
     write(file, JSON_CONFIG)
     writeFileSync(path.join(home, '.flatmcp'), '')
@@ -251,7 +257,7 @@ describe('flatmcp install leaves a config the client wrote meanwhile as the clie
 
 describe('flatmcp install keeps one config\'s record to that config', () => {
   it('claude-code: ~/.claude.json and ~/.mcp.json share a folder: --undo of the one never writes the other\'s record into it, and the other is not installed over the first\'s record', async () => {
-    const { home, run } = place()
+    const { home, spawned: run } = place()
     const user = path.join(home, '.claude.json')
     const project = path.join(home, '.mcp.json')
     const userText = `{\n  "mcpServers": {\n    "github": { "command": "npx", "args": ["server-github"], "env": { "GITHUB_TOKEN": "ghp_user_secret" } }\n  }\n}\n`
@@ -503,7 +509,7 @@ describe('flatmcp install refuses what it cannot edit in one line, and edits any
 
 describe('flatmcp install puts no proxy credential on a client\'s command line', () => {
   it.each([['--auth-token', 'caller-secret-9'], ['--auth-token=caller-secret-9']])('%s after --: refused, pointing to FLATMCP_PROXY_TOKEN and --auth-token-file; nothing written', async (...flag) => {
-    const { home, run } = place()
+    const { home, spawned: run } = place()
     const file = path.join(home, 'config.json')
     write(file, JSON_CONFIG)
     const refused = await run(['install', 'cursor', '--file', file, '--command', 'flatmcp', '--', '--http', '8080', ...flag.filter(Boolean)])

@@ -9,6 +9,6 @@ import { snapshot } from './snapshot'
 
 export type { Command } from './command'
 export { flagsOf, helpText, UsageError } from './command'
-export { saidInOneLine } from './said-errors'
+export { exitCodeOf, saidInOneLine } from './said-errors'
 
 export const COMMANDS: Readonly<Record<string, Command>> = { build, inspect, proxy, snapshot, probe, install }

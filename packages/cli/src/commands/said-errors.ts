@@ -13,3 +13,6 @@ const SAID_ERRORS: Readonly<Record<string, () => Promise<abstract new (...args: 
 
 /** Whether `error` is one of a command's own, said in one line (exit 2, or 1 where it says so). */
 export const saidInOneLine = async (error: unknown): Promise<boolean> => error instanceof Error && Object.hasOwn(SAID_ERRORS, error.name) && error instanceof await SAID_ERRORS[error.name]!()
+
+/** The exit code of an error a command ends with: 1 where it says so (findings), else 2. */
+export const exitCodeOf = (error: unknown): number => error instanceof Error && (error as { exitCode?: unknown }).exitCode === 1 ? 1 : 2
