@@ -15,6 +15,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node'
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { callTelemetry } from '../src/telemetry/call-telemetry'
 import { ATTRIBUTES } from '../src/telemetry/conventions'
 
 const exporter = new InMemorySpanExporter()
@@ -106,5 +107,29 @@ describe('a call through a view (issue 69)', () => {
     expect(plain.heard.view).toBeUndefined()
     const nobody = await served('view:nobody')
     expect({ profile: nobody.span[PROFILE], view: nobody.span[VIEW] }).toEqual({ profile: undefined, view: undefined })
+  })
+})
+
+describe('a span the sampler dropped', () => {
+  it('is given nothing past its start (no name, no attribute), and the call is still counted', async () => {
+    const told: string[] = []
+    const span = { isRecording: () => false, setAttribute: (key: string) => told.push(`attribute ${key}`), setStatus: () => told.push('status'), updateName: (name: string) => told.push(`name ${name}`), end: () => told.push('end') }
+    const counted: Record<string, string>[] = []
+    const instrument = { record: () => {}, add: (_: number, attributes?: Record<string, string>) => counted.push(attributes ?? {}) }
+    const fake = {
+      trace: { getTracer: () => ({ startSpan: () => span }), setSpan: () => ({}), getActiveSpan: () => span },
+      context: { active: () => ({}), with: <T>(_: unknown, fn: () => T): T => fn() },
+      propagation: { inject: () => {}, extract: () => ({}) },
+      metrics: { getMeter: () => ({ createHistogram: () => instrument, createCounter: () => instrument }) },
+    }
+    const telemetry = callTelemetry(fake, () => 'graph')
+    await telemetry.serve({ method: 'tools/call', tool: 'add', requestId: 1, transport: 'pipe' }, async () => {
+      telemetry.finish({ time: '', tool: 'add', profile: 'gemini', outcome: 'ok', durationMs: 1, repaired: ['/a'] })
+    })
+    expect(told).toEqual(['end'])
+    expect(counted).toEqual([
+      { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'add', 'gen_ai.operation.name': 'execute_tool', 'flatmcp.upstream': 'graph', 'flatmcp.outcome': 'ok' },
+      { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'add', 'gen_ai.operation.name': 'execute_tool', 'flatmcp.upstream': 'graph' },
+    ])
   })
 })

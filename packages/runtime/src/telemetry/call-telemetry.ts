@@ -55,8 +55,8 @@ export function serverTelemetry(api: OtelApi): CallTelemetry {
   return telemetry
 }
 
-/** What `finish` tells the request's `serve` of a tools/call: whether it reached a tool, and how it failed. */
-interface Heard { reached: boolean, tool?: string, failure?: Failure, sent?: { seconds: number, attributes: Attributes } }
+/** What `finish` tells the request's `serve` of a tools/call: whether it reached a tool, and how it failed; `named`, the tool its SERVER span was started for. */
+interface Heard { reached: boolean, tool?: string, failure?: Failure, sent?: { seconds: number, attributes: Attributes }, named?: string }
 
 type Attributes = Record<string, string>
 
@@ -121,13 +121,27 @@ function kitOf(api: OtelApi, upstreamOf?: (tool: string) => string | undefined):
     repairs: counter(METRICS.repairs),
     heard: new WeakMap(),
     sets: attributeSets(),
-    toolAttributes: (tool) => {
-      const upstream = tool === undefined ? undefined : upstreamOf?.(tool)
-      return {
-        ...(tool === undefined ? {} : { [A.tool.key]: tool, [A.operation.key]: EXECUTE_TOOL }),
-        ...(upstream === undefined ? {} : { [A.upstream.key]: upstream }),
-      }
-    },
+    toolAttributes: toolAttributesOf(upstreamOf),
+  }
+}
+
+const NO_ATTRIBUTES: Attributes = Object.freeze({})
+
+/** A tool's own attributes, built once per tool (not per call): bounded, as `attributeSets` is. */
+function toolAttributesOf(upstreamOf: ((tool: string) => string | undefined) | undefined): Kit['toolAttributes'] {
+  const made = new Map<string, Attributes>()
+  return (tool) => {
+    if (tool === undefined)
+      return NO_ATTRIBUTES
+    let attributes = made.get(tool)
+    if (!attributes) {
+      if (made.size >= 4096)
+        made.clear()
+      const upstream = upstreamOf?.(tool)
+      attributes = Object.freeze({ [A.tool.key]: tool, [A.operation.key]: EXECUTE_TOOL, ...(upstream === undefined ? {} : { [A.upstream.key]: upstream }) })
+      made.set(tool, attributes)
+    }
+    return attributes
   }
 }
 
@@ -156,7 +170,7 @@ async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise
   const tool = incoming.tool === undefined ? undefined : callerText(incoming.tool)
   const version = incoming.protocolVersion === undefined ? undefined : callerText(incoming.protocolVersion)
   const { span, parent } = serverSpan(kit, incoming, tool, version)
-  const told: Heard = { reached: false }
+  const told: Heard = { reached: false, ...(tool === undefined ? {} : { named: tool }) }
   kit.heard.set(span, told)
   let failure: Failure | undefined
   try {
@@ -198,11 +212,14 @@ function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown): 
   const record = kit.heard.get(span)
   if (record)
     Object.assign(record, { reached, tool: call.tool, failure })
-  // Named for the tool reached: through call_tool, the one it named.
+  // A span the sampler dropped keeps nothing: no work is spent on it.
+  if (!span.isRecording())
+    return
+  // Named for the tool reached: through call_tool, the one it named (a span started for that tool has its name and attributes already).
   if (!reached) {
     span.updateName('tools/call')
   }
-  else {
+  else if (record?.named !== call.tool) {
     span.updateName(`tools/call ${call.tool}`)
     for (const [key, value] of Object.entries(kit.toolAttributes(call.tool)))
       span.setAttribute(key, value)

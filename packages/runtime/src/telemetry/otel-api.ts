@@ -22,6 +22,8 @@ export interface Span {
   setAttribute(key: string, value: string | number | boolean | string[]): unknown
   setStatus(status: { code: number, message?: string }): unknown
   updateName(name: string): unknown
+  /** False for a span the sampler dropped: nothing set on it is kept. */
+  isRecording(): boolean
   end(): void
 }
 interface Tracer { startSpan(name: string, options: { kind: number, attributes?: Record<string, string | number | boolean> }, context?: unknown): Span }
