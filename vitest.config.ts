@@ -56,6 +56,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: E2E,
+          // The TypeScript upstreams the proxy tests start, bundled once for every file (inject).
+          globalSetup: ['test/support/upstream-builds.ts'],
           // The type tests run tsc over the workspace, a process of its own, so they are in this lane.
           typecheck: { enabled: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },

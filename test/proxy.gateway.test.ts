@@ -10,13 +10,12 @@ import { Client } from '@modelcontextprotocol/client'
 import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { createGateway, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { afterAll, describe, expect, it } from 'vitest'
-import { connectStdioV2, ROOT, TS_NODE } from './support/client'
-import { CLI, httpClient, INITIALIZE, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
+import { connectStdioV2, ROOT } from './support/client'
+import { CLI, httpClient, INITIALIZE, runCli, startListening, UPSTREAM_OUTPUTS, UPSTREAM_V2 } from './support/proxy'
 
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-gateway-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const OUTPUTS = [...TS_NODE, join(ROOT, 'test/support/upstream-outputs.ts')]
 const MISBEHAVING = join(ROOT, 'test/support/misbehaving-upstream.mjs')
 const commandEntry = (command: readonly string[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ command: command[0], args: command.slice(1), ...extra })
 
@@ -26,6 +25,19 @@ function configFile(name: string, servers: Record<string, unknown>): string {
   return file
 }
 
+// Each upstream behind a proxy of its own, for what the gateway is compared with: started at its first
+// use and shared, for the tests only list and make calls that change nothing.
+const proxiesAlone = new Map<string, Promise<Connected>>()
+afterAll(async () => {
+  await Promise.all([...proxiesAlone.values()].map(async opened => (await opened).close()))
+})
+function proxyAlone(command: readonly string[]): Promise<Connected> {
+  const key = command.join(' ')
+  if (!proxiesAlone.has(key))
+    proxiesAlone.set(key, connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...command]))
+  return proxiesAlone.get(key)!
+}
+
 const names = async (connected: Connected): Promise<string[]> => (await connected.client.listTools()).tools.map(tool => tool.name).sort()
 const textOf = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text
 
@@ -33,13 +45,13 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
   it('lists every server\'s tools by NAME__tool (as many as their own lists), each call reaching its own server with the direct result and its own environment', async () => {
     const file = configFile('claude_desktop_config.json', {
       chat: commandEntry(UPSTREAM_V2),
-      weather: commandEntry(OUTPUTS, { env: { REGION: 'eu-west' } }),
+      weather: commandEntry(UPSTREAM_OUTPUTS, { env: { REGION: 'eu-west' } }),
       retired: commandEntry(['node', 'nowhere.js'], { disabled: true }),
     })
     const [gateway, chat, weather] = await Promise.all([
       connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full']),
-      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2]),
-      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...OUTPUTS]),
+      proxyAlone(UPSTREAM_V2),
+      proxyAlone(UPSTREAM_OUTPUTS),
     ])
     try {
       const own = [...(await names(chat)).map(name => `chat__${name}`), ...(await names(weather)).map(name => `weather__${name}`)].sort()
@@ -58,12 +70,12 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(gateway.stderr()).toMatch(/flatmcp proxy: serving \d+ tools of 2 servers \(chat, weather\)/)
     }
     finally {
-      await Promise.all([gateway.close(), chat.close(), weather.close()])
+      await gateway.close()
     }
   })
 
   it('snapshot --config writes the whole set\'s snapshot, proxy --config --artifact serves it without compiling, and the probe finds it current and sound', async () => {
-    const file = configFile('.mcp.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const file = configFile('.mcp.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(UPSTREAM_OUTPUTS) })
     const out = join(scratch, 'many.mcp.json')
     const made = await runCli(['snapshot', '--config', file, '--out', out])
     expect(made.code, made.stderr).toBe(0)
@@ -87,7 +99,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
   })
 
   it('with --config, --surface auto is the default: whichever of the full list and the search surface costs a session fewer tokens (o200k_base), said with the figures', async () => {
-    const file = configFile('auto.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const file = configFile('auto.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(UPSTREAM_OUTPUTS) })
     const served = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file])
     try {
       const listed = (await served.client.listTools()).tools.map(tool => tool.name)
@@ -106,7 +118,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
   })
 
   it('--http serves the overrides\' views to callers that name one (?view=, X-MCP-View), and the tools a caller names (?tools=, X-MCP-Tools): those only, behind the view\'s surface; everyone else every tool', async () => {
-    const file = configFile('views.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const file = configFile('views.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(UPSTREAM_OUTPUTS) })
     const overrides = join(scratch, 'views-overrides.json')
     writeFileSync(overrides, JSON.stringify({ tools: {}, views: { pager: { tools: ['chat__page'] }, lean: { surface: 'search' } } }))
     const proxy = await startListening(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--overrides', overrides, '--http', '0'])
@@ -146,7 +158,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
   })
 
   it('names as the overrides say (a server without prefix, another separator), overrides keyed by the served name, and one search surface across every server', async () => {
-    const file = configFile('named.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(OUTPUTS) })
+    const file = configFile('named.json', { chat: commandEntry(UPSTREAM_V2), weather: commandEntry(UPSTREAM_OUTPUTS) })
     const overrides = join(scratch, 'overrides.json')
     writeFileSync(overrides, JSON.stringify({ servers: { chat: { prefix: '' } }, separator: '-', tools: { 'weather-forecast': { hide: true }, 'page': { description: 'Pages through the chat.' } } }))
     const [full, lean] = await Promise.all([
@@ -175,15 +187,15 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
 
   it('replicas of one server (the same tools on other targets) are served as one set, each tool taking a target that names the entry; replicas that differ are refused, the difference named', async () => {
     const file = configFile('replicas.json', {
-      'weather-eu': commandEntry(OUTPUTS, { env: { REGION: 'eu-west' } }),
-      'weather-us': commandEntry(OUTPUTS, { env: { REGION: 'us-east' } }),
+      'weather-eu': commandEntry(UPSTREAM_OUTPUTS, { env: { REGION: 'eu-west' } }),
+      'weather-us': commandEntry(UPSTREAM_OUTPUTS, { env: { REGION: 'us-east' } }),
       'chat': commandEntry(UPSTREAM_V2),
     })
     const overrides = join(scratch, 'replicas.overrides.json')
     writeFileSync(overrides, JSON.stringify({ servers: { weather: { replicas: ['weather-eu', 'weather-us'] } } }))
     const [gateway, alone] = await Promise.all([
       connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full', '--overrides', overrides]),
-      connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...OUTPUTS]),
+      proxyAlone(UPSTREAM_OUTPUTS),
     ])
     try {
       const listed = (await gateway.client.listTools()).tools
@@ -197,7 +209,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       expect(textOf(await gateway.client.callTool({ name: 'chat__page', arguments: { query: 'q' } }))).toBe('{"query":"q"}')
     }
     finally {
-      await Promise.all([gateway.close(), alone.close()])
+      await gateway.close()
     }
     writeFileSync(overrides, JSON.stringify({ servers: { mixed: { replicas: ['weather-eu', 'chat'] } } }))
     const refused = await runCli(['proxy', '--config', file, '--overrides', overrides], ROOT, 120_000, INITIALIZE)
@@ -206,9 +218,11 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
   })
 
   it('a server that cannot start is said and left out, retried, and the others serve meanwhile; its stderr is led by its name, and not written again at each try', async () => {
+    const starts = join(scratch, 'broken-starts')
+    writeFileSync(starts, '')
     const file = configFile('broken.json', {
       chat: commandEntry(UPSTREAM_V2),
-      broken: commandEntry([process.execPath, '-e', 'process.stderr.write("npm error 404 Not Found\\nnpm error log in /tmp/" + Date.now() + "-debug-" + process.pid + ".log\\n"); process.exit(3)']),
+      broken: commandEntry([process.execPath, '-e', `require("node:fs").appendFileSync(${JSON.stringify(starts)}, "start\\n"); process.stderr.write("npm error 404 Not Found\\nnpm error log in /tmp/" + Date.now() + "-debug-" + process.pid + ".log\\n"); process.exit(3)`]),
     })
     const gateway = await connectStdioV2(process.execPath, [CLI, 'proxy', '--config', file, '--surface', 'full'])
     try {
@@ -223,7 +237,7 @@ describe('flatmcp proxy --config: many servers, one endpoint', () => {
       await expect(gateway.client.callTool({ name: 'nobody__anything', arguments: {} })).rejects.toThrow(/Unknown tool "nobody__anything"/)
       await expect.poll(gateway.stderr, { timeout: 30_000 }).toMatch(/flatmcp proxy: server "broken" could not start \(.*\); its tools are left out, and it is started again in 1 s, then less and less often/)
       // Said once for the outage, not at every try (1 s, 2 s… later); so are the server's own lines, though their times and ids differ.
-      await new Promise(resolve => setTimeout(resolve, 3500))
+      await expect.poll(() => readFileSync(starts, 'utf8').trim().split('\n').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
       expect(gateway.stderr().match(/server "broken" could not start/g)).toHaveLength(1)
       // The serving line names the server that is not running apart from the others.
       expect(gateway.stderr()).toMatch(/flatmcp proxy: serving \d+ tools of 2 servers \(chat; not running: broken\)/)

@@ -13,23 +13,27 @@ import { createConnection } from 'node:net'
 import { join } from 'node:path'
 import { SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { ROOT, TS_NODE } from './support/client'
-import { CLI, INITIALIZE, runCli, startListening } from './support/proxy'
+import { ROOT } from './support/client'
+import { CLI, INITIALIZE, runCli, startListening, UPSTREAM_OUTPUTS } from './support/proxy'
 import { SLOW } from './support/timeouts'
 
-const UPSTREAM = [...TS_NODE, 'test/support/upstream-outputs.ts']
 const ROOTS = [{ uri: 'file:///work/project', name: 'project' }]
 
 interface Opened { client: Client, stderr: () => string }
 const opened: Opened[] = []
+// Closed after the file, not after each test: the clients `plainPair` shares.
+const kept: Opened[] = []
 const scratch = mkdtempSync(join(tmpdir(), 'flatmcp-proxy-sdk1-'))
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+afterAll(async () => {
+  await Promise.all(kept.splice(0).map(({ client }) => client.close()))
+  rmSync(scratch, { recursive: true, force: true })
+})
 afterEach(async () => {
   await Promise.all(opened.splice(0).map(({ client }) => client.close()))
 })
 
 /** A real SDK 2.x client over stdio, offering `capabilities` (its roots answered), to the proxy or the server itself. */
-async function open(command: string[], capabilities: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Opened> {
+async function open(command: string[], capabilities: Record<string, unknown> = {}, env: Record<string, string> = {}, until = opened): Promise<Opened> {
   const client = new Client({ name: 'flatmcp-test', version: '1' }, { capabilities, versionNegotiation: { mode: 'legacy' } })
   if ('roots' in capabilities)
     client.setRequestHandler('roots/list', async () => ({ roots: ROOTS }))
@@ -42,17 +46,25 @@ async function open(command: string[], capabilities: Record<string, unknown> = {
   })
   await client.connect(transport)
   const connection = { client, stderr: () => stderr }
-  opened.push(connection)
+  until.push(connection)
   return connection
 }
 
-const proxied = (...flags: string[]): string[] => [process.execPath, CLI, 'proxy', ...flags, '--', ...UPSTREAM]
+// The server itself and a proxy in front of it, each to a client that offers nothing: started at
+// first use and shared by the tests that list and call tools that keep no state.
+let plain: Promise<{ direct: Opened, through: Opened }> | undefined
+function plainPair(): Promise<{ direct: Opened, through: Opened }> {
+  plain ??= Promise.all([open(UPSTREAM_OUTPUTS, {}, {}, kept), open(proxied(), {}, {}, kept)]).then(([direct, through]) => ({ direct, through }))
+  return plain
+}
+
+const proxied = (...flags: string[]): string[] => [process.execPath, CLI, 'proxy', ...flags, '--', ...UPSTREAM_OUTPUTS]
 const textOf = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]!.text)
 
 describe('flatmcp proxy in front of an SDK 1.x server configured and written as npm servers are', () => {
   it('the upstream runs with the proxy\'s whole environment, --env added to it, ${NAME} read from the environment; its command needs no -- before it', async () => {
     // The command given without `--`, as a client config's args array often does.
-    const { client } = await open([process.execPath, CLI, 'proxy', '--env', 'GREETING=hello ${SECRET_TOKEN}', ...UPSTREAM], {}, { MEMORY_FILE_PATH: '/data/memory.json', SECRET_TOKEN: 's3cret' })
+    const { client } = await open([process.execPath, CLI, 'proxy', '--env', 'GREETING=hello ${SECRET_TOKEN}', ...UPSTREAM_OUTPUTS], {}, { MEMORY_FILE_PATH: '/data/memory.json', SECRET_TOKEN: 's3cret' })
     const env = async (name: string): Promise<string> => textOf(await client.callTool({ name: 'env', arguments: { name } }))
     expect(await env('MEMORY_FILE_PATH')).toBe('/data/memory.json')
     expect(await env('SECRET_TOKEN')).toBe('s3cret')
@@ -60,7 +72,7 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
   })
 
   it('an 11 MB result (past the SDK\'s stdio limit, which ended the whole proxy) is passed on whole, and the proxy serves on', async () => {
-    const child = spawn(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] })
+    const child = spawn(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_OUTPUTS], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] })
     try {
       const answers = new Map<number, number>()
       let buffer = ''
@@ -97,7 +109,7 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     // Over HTTP the callers' tokens are the proxy's: a variable that holds one is left out too.
     const tokens = join(mkdtempSync(join(tmpdir(), 'flatmcp-tokens-')), 'tokens.txt')
     writeFileSync(tokens, 'file-token-0123456789\n')
-    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token-file', tokens, '--', ...UPSTREAM], ROOT, { SHARED_TOKEN: 'file-token-0123456789', KEPT: 'kept' })
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token-file', tokens, '--', ...UPSTREAM_OUTPUTS], ROOT, { SHARED_TOKEN: 'file-token-0123456789', KEPT: 'kept' })
     try {
       const call = async (name: string): Promise<string> => {
         const response = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept': 'application/json, text/event-stream', 'authorization': 'Bearer file-token-0123456789' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'env', arguments: { name } } }) })
@@ -109,17 +121,17 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
     finally {
       await served.close()
     }
-    const named = await runCli(['proxy', '--env', 'LEAK=${FLATMCP_PROXY_TOKEN}', '--', ...UPSTREAM], ROOT, 60_000, INITIALIZE, { FLATMCP_PROXY_TOKEN: 'caller-token-0123456789' })
+    const named = await runCli(['proxy', '--env', 'LEAK=${FLATMCP_PROXY_TOKEN}', '--', ...UPSTREAM_OUTPUTS], ROOT, 60_000, INITIALIZE, { FLATMCP_PROXY_TOKEN: 'caller-token-0123456789' })
     expect(named.code).toBe(2)
     expect(named.stderr).toContain('the upstream\'s variable "LEAK" names ${FLATMCP_PROXY_TOKEN}, the proxy\'s own credential, which never goes upstream')
     expect(named.stderr).not.toContain('caller-token-0123456789')
-    const held = await runCli(['proxy', '--http', '0', '--auth-token-file', tokens, '--env', 'LEAK=Bearer file-token-0123456789', '--', ...UPSTREAM], ROOT, 60_000)
+    const held = await runCli(['proxy', '--http', '0', '--auth-token-file', tokens, '--env', 'LEAK=Bearer file-token-0123456789', '--', ...UPSTREAM_OUTPUTS], ROOT, 60_000)
     expect(held.code).toBe(2)
     expect(held.stderr).toContain('the upstream\'s variable "LEAK" holds a credential of the proxy\'s own (a caller\'s token, or its OAuth client secret), which never goes upstream')
   })
 
   it('a variable that is not set is said in a line, before anything runs (exit 2)', async () => {
-    const run = await runCli(['proxy', '--env', 'TOKEN=${FLATMCP_TEST_UNSET}', '--', ...UPSTREAM], ROOT, 60_000, INITIALIZE)
+    const run = await runCli(['proxy', '--env', 'TOKEN=${FLATMCP_TEST_UNSET}', '--', ...UPSTREAM_OUTPUTS], ROOT, 60_000, INITIALIZE)
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('the upstream\'s variable "TOKEN" names ${FLATMCP_TEST_UNSET}, which is not set in the environment')
   })
@@ -137,15 +149,14 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
 
   it('the upstream is offered what the client offers, no more: it lists the tools it would list that client directly', async () => {
     for (const capabilities of [{}, { sampling: {} }, { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }]) {
-      const direct = await open(UPSTREAM, capabilities)
-      const through = await open(proxied(), capabilities)
+      const { direct, through } = Object.keys(capabilities).length === 0 ? await plainPair() : { direct: await open(UPSTREAM_OUTPUTS, capabilities), through: await open(proxied(), capabilities) }
       const names = async ({ client }: Opened): Promise<string[]> => (await client.listTools()).tools.map(tool => tool.name)
       expect(await names(through), JSON.stringify(capabilities)).toEqual(await names(direct))
     }
   })
 
   it('the upstream\'s roots question at start-up reaches the client, as directly', async () => {
-    const direct = await open(UPSTREAM, { roots: {} })
+    const direct = await open(UPSTREAM_OUTPUTS, { roots: {} })
     const through = await open(proxied(), { roots: {} })
     // The server asks once it is initialized; its answer arrives by the first call.
     await through.client.listTools()
@@ -163,8 +174,7 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
   })
 
   it('output schemas are listed compiled (a root object; no $schema, $ref, definitions or union), and results pass the client\'s own check against them', async () => {
-    const direct = await open(UPSTREAM)
-    const through = await open(proxied())
+    const { direct, through } = await plainPair()
     const listed = (await through.client.listTools()).tools
     const forecast = listed.find(tool => tool.name === 'forecast')!
     expect(forecast.outputSchema!.type).toBe('object')
@@ -194,14 +204,14 @@ describe('flatmcp proxy in front of an SDK 1.x server configured and written as 
 
   it('every fallback is said: by flatmcp snapshot, which records it, by a proxy serving that snapshot, by inspect and by the probe', async () => {
     const file = join(scratch, 'outputs.mcp.json')
-    const made = await runCli(['snapshot', '--out', file, '--', ...UPSTREAM])
+    const made = await runCli(['snapshot', '--out', file, '--', ...UPSTREAM_OUTPUTS])
     expect(made.code, made.stderr).toBe(0)
     const fallback = 'tool "search" served as portable, not anthropic-strict: 30 optional parameters (Anthropic takes 24 per request)'
     expect(made.stderr).toContain(`flatmcp snapshot: ${fallback}`)
     const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { runtime: Record<string, { profiles: Record<string, { strict?: boolean }> }>, diagnostics: { tool: string, code: string }[] }
     expect(snapshot.runtime.search!.profiles['anthropic-strict']!.strict).toBe(false)
     expect(snapshot.diagnostics).toContainEqual(expect.objectContaining({ tool: 'search', code: 'strict-fallback' }))
-    const served = await open([process.execPath, CLI, 'proxy', '--artifact', file, '--', ...UPSTREAM])
+    const served = await open([process.execPath, CLI, 'proxy', '--artifact', file, '--', ...UPSTREAM_OUTPUTS])
     await served.client.listTools()
     await expect.poll(() => served.stderr()).toContain(`flatmcp proxy: ${fallback}`)
     const inspected = await runCli(['inspect', file, '--tool', 'search', '--profile', 'anthropic-strict'])
@@ -299,7 +309,7 @@ describe('what the proxy says it serves', () => {
 
 describe('flatmcp proxy --http under load', () => {
   it('40 clients that never read a 9 MB answer and 500 calls at once: every call answered (or refused at once as busy), the readers dropped and counted, memory bounded', async () => {
-    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...UPSTREAM])
+    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...UPSTREAM_OUTPUTS])
     const readers: Socket[] = []
     try {
       const { port } = new URL(proxy.url)

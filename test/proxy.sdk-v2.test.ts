@@ -4,7 +4,7 @@
 // repaired (JSON text, a stringified number, each profile's model answer), HTTP downstream in both
 // eras, snapshots (serving, drift, --frozen, the probe), and what must not stop it (hostile schemas,
 // garbage answers, concurrent calls, a 4 MiB body).
-import type { Connected } from './support/client'
+import type { Connected, Era } from './support/client'
 import type { Listening } from './support/proxy'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,7 +14,7 @@ import { compileTool, modelAnswer, TARGET_NAMES } from '@flatmcp/core'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { budgetedForms } from './support/budgeted-forms'
-import { connectStdioV2, ROOT, TS_NODE } from './support/client'
+import { connectStdioV2, ROOT } from './support/client'
 import { startOAuthUpstream } from './support/oauth-upstream'
 import { CLI, httpClient, INITIALIZE, progressOrder, runCli, startListening, UPSTREAM_V2 } from './support/proxy'
 import { SLOW } from './support/timeouts'
@@ -146,64 +146,56 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
   })
 
   it('sampling and elicitation the upstream asks for reach the client, and its answers go back, in either era', async () => {
-    const asked = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2], ROOT, 'asking-client')
-    try {
-      // The client declared no capability for them: the upstream's requests fail, and say so.
-      const refused = await call(asked.client, 'ask', { question: 'who?' })
-      expect(refused.isError).toBe(true)
-    }
-    finally {
-      await asked.close()
-    }
+    // The shared proxy's client declared no capability for them: the upstream's requests fail, and say so.
+    const refused = await call(proxied.client, 'ask', { question: 'who?' })
+    expect(refused.isError).toBe(true)
     // A 2025 session is asked on it; a 2026-07-28 client, in the rounds of its call (input_required).
     for (const era of ['legacy', 'modern'] as const) {
-      const answering = await connectWithCapabilities(era)
-      try {
-        const questions: unknown[] = []
-        const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
-        c.setRequestHandler('sampling/createMessage', (request) => {
-          questions.push(request.params.messages)
-          return { role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'mock' }
-        })
-        c.setRequestHandler('elicitation/create', (request) => {
-          questions.push(request.params.message)
-          return { action: 'accept', content: { name: 'Ada' } }
-        })
-        const result = await call(answering.client, 'ask', { question: 'who are you?' })
-        expect(JSON.parse(result.content[0]!.text!), era).toEqual({ sampled: { type: 'text', text: 'a sampled answer' }, form: { action: 'accept', content: { name: 'Ada' } } })
-        expect(questions, era).toEqual([[{ role: 'user', content: { type: 'text', text: 'who are you?' } }], 'who are you?'])
-      }
-      finally {
-        await answering.close()
-      }
+      const answering = await answeringProxy(era)
+      const questions: unknown[] = []
+      const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
+      c.setRequestHandler('sampling/createMessage', (request) => {
+        questions.push(request.params.messages)
+        return { role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'mock' }
+      })
+      c.setRequestHandler('elicitation/create', (request) => {
+        questions.push(request.params.message)
+        return { action: 'accept', content: { name: 'Ada' } }
+      })
+      const result = await call(answering.client, 'ask', { question: 'who are you?' })
+      expect(JSON.parse(result.content[0]!.text!), era).toEqual({ sampled: { type: 'text', text: 'a sampled answer' }, form: { action: 'accept', content: { name: 'Ada' } } })
+      expect(questions, era).toEqual([[{ role: 'user', content: { type: 'text', text: 'who are you?' } }], 'who are you?'])
     }
   })
 
   it('concurrent calls whose upstream asks questions: each answer goes to the call that asked it, in either era', async () => {
     for (const era of ['legacy', 'modern'] as const) {
-      const answering = await connectWithCapabilities(era)
-      try {
-        const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
-        // Each question answered after a wait of its own, so answers come back out of order.
-        const late = (text: string): Promise<void> => new Promise(resolve => setTimeout(resolve, (text.length * 37) % 60))
-        c.setRequestHandler('sampling/createMessage', async (request) => {
-          const text = ((request.params.messages as { content: { text: string } }[])[0]!.content.text)
-          await late(text)
-          return { role: 'assistant', content: { type: 'text', text: `sampled ${text}` }, model: 'mock' }
-        })
-        c.setRequestHandler('elicitation/create', async (request) => {
-          await late(String(request.params.message))
-          return { action: 'accept', content: { name: `form ${String(request.params.message)}` } }
-        })
-        const questions = Array.from({ length: 12 }, (_, i) => `question ${i}${'?'.repeat(i)}`)
-        const results = await Promise.all(questions.map(question => call(answering.client, 'ask', { question })))
-        for (const [i, result] of results.entries())
-          expect(JSON.parse(result.content[0]!.text!), `${era} ${questions[i]}`).toEqual({ sampled: { type: 'text', text: `sampled ${questions[i]}` }, form: { action: 'accept', content: { name: `form ${questions[i]}` } } })
-      }
-      finally {
-        await answering.close()
-      }
+      const answering = await answeringProxy(era)
+      const c = answering.client as unknown as { setRequestHandler: (method: string, handler: (request: { params: Record<string, unknown> }) => unknown) => void }
+      // Each question answered after a wait of its own, so answers come back out of order.
+      const late = (text: string): Promise<void> => new Promise(resolve => setTimeout(resolve, (text.length * 37) % 60))
+      c.setRequestHandler('sampling/createMessage', async (request) => {
+        const text = ((request.params.messages as { content: { text: string } }[])[0]!.content.text)
+        await late(text)
+        return { role: 'assistant', content: { type: 'text', text: `sampled ${text}` }, model: 'mock' }
+      })
+      c.setRequestHandler('elicitation/create', async (request) => {
+        await late(String(request.params.message))
+        return { action: 'accept', content: { name: `form ${String(request.params.message)}` } }
+      })
+      const questions = Array.from({ length: 12 }, (_, i) => `question ${i}${'?'.repeat(i)}`)
+      const results = await Promise.all(questions.map(question => call(answering.client, 'ask', { question })))
+      for (const [i, result] of results.entries())
+        expect(JSON.parse(result.content[0]!.text!), `${era} ${questions[i]}`).toEqual({ sampled: { type: 'text', text: `sampled ${questions[i]}` }, form: { action: 'accept', content: { name: `form ${questions[i]}` } } })
     }
+  })
+
+  it('a 4 MiB hostile body over stdio (JSON text that never closes, where JSON text is read) is answered, and the proxy serves on', async () => {
+    const started = Date.now()
+    const hostile = await call(proxied.client, 'send', { kind: 'album', urls: '['.repeat(4 * 1024 * 1024) })
+    expect(hostile.isError).toBe(true)
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect((await call(proxied.client, 'page', { query: 'after' })).content[0]?.text).toBe('{"query":"after"}')
   })
 
   it('a list that grows upstream is compiled anew, and the client is told', async () => {
@@ -222,8 +214,20 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
   })
 })
 
+// One proxy for each era whose client declares sampling and elicitation, started at its first use and
+// shared by the tests that answer the upstream's questions: each sets its own handlers before it calls.
+const answering = new Map<Era, Promise<Connected>>()
+afterAll(async () => {
+  await Promise.all([...answering.values()].map(async opened => (await opened).close()))
+})
+function answeringProxy(era: Era): Promise<Connected> {
+  if (!answering.has(era))
+    answering.set(era, connectWithCapabilities(era))
+  return answering.get(era)!
+}
+
 /** A proxy whose SDK 2.x client declares sampling and elicitation. */
-async function connectWithCapabilities(era: 'legacy' | 'modern' = 'legacy'): Promise<Connected> {
+async function connectWithCapabilities(era: Era): Promise<Connected> {
   const { Client } = await import('@modelcontextprotocol/client')
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio')
   const client = new Client({ name: 'flatmcp-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} }, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } })
@@ -375,7 +379,7 @@ describe('flatmcp proxy --http beyond loopback: nobody gets in without a credent
 
 describe('flatmcp proxy in front of a server that speaks only MCP 2026-07-28', () => {
   it('connects in that era, said once, and a 2025 client gets its tools flat and its calls repaired', async () => {
-    const upstream = await startListening(TS_NODE[0], [...TS_NODE.slice(1), join(ROOT, 'test/support/upstream-v2.ts'), '--http', '0', 'modern-only'])
+    const upstream = await startListening(UPSTREAM_V2[0]!, [...UPSTREAM_V2.slice(1), '--http', '0', 'modern-only'])
     try {
       const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', upstream.url])
       try {
@@ -439,20 +443,6 @@ describe('flatmcp proxy when the upstream is hostile or broken', () => {
       const garbage = await call(proxied.client, 'bad_result', {})
       expect(garbage).toEqual({ isError: true, content: [{ type: 'text', text: 'The server behind this proxy answered the call to "bad_result" with something that is not a tool result.' }] })
       expect((await call(proxied.client, 'good', { shape: '{"kind":"a","x":1}' })).content[0]?.text).toBe('{"shape":{"kind":"a","x":1}}')
-    }
-    finally {
-      await proxied.close()
-    }
-  })
-
-  it('a 4 MiB hostile body over stdio (JSON text that never closes, where JSON text is read) is answered, and the proxy serves on', async () => {
-    const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--', ...UPSTREAM_V2])
-    try {
-      const started = Date.now()
-      const hostile = await call(proxied.client, 'send', { kind: 'album', urls: '['.repeat(4 * 1024 * 1024) })
-      expect(hostile.isError).toBe(true)
-      expect(Date.now() - started).toBeLessThan(30_000)
-      expect((await call(proxied.client, 'page', { query: 'after' })).content[0]?.text).toBe('{"query":"after"}')
     }
     finally {
       await proxied.close()

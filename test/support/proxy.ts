@@ -7,12 +7,16 @@ import { once } from 'node:events'
 import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { ROOT, TS_NODE } from './client'
+import { ROOT } from './client'
+import { upstreamCommand } from './upstream-builds'
 
 export const CLI = join(ROOT, 'packages/cli/dist/cli.mjs')
 
-/** The SDK 2.x upstream of test/support/upstream-v2.ts, as a command. */
-export const UPSTREAM_V2 = [...TS_NODE, join(ROOT, 'test/support/upstream-v2.ts')]
+/** The SDK 2.x upstream of test/support/upstream-v2.ts, as a command (its bundle: upstream-builds.ts). */
+export const UPSTREAM_V2 = await upstreamCommand('upstreamV2')
+
+/** The SDK 1.x upstream of test/support/upstream-outputs.ts, written as npm servers are, as a command. */
+export const UPSTREAM_OUTPUTS = await upstreamCommand('upstreamOutputs')
 
 /** A port free on 127.0.0.1 now. */
 export async function freePort(): Promise<number> {
