@@ -22,7 +22,7 @@ export interface InverseRow {
   zod: number
   /** The reading path on what the model wrote: each try until the original accepts one, ms. */
   read: number
-  /** The inverse map alone, every try, on a hostile body (its share of the reading path), ms. */
+  /** The inverse map alone, every try, on a hostile body (its share of the reading path); on clean arguments, the first try and zod's parse, ms. */
   inverse?: number
   /** The transport's JSON.parse of a hostile body: what every request of that size costs anyway, ms. */
   transport?: number
@@ -64,6 +64,15 @@ function hostileBodies(profile: ProfileName): [string, Record<string, unknown>][
 }
 
 /** A tool whose records a strict profile asks for as JSON text. */
+/** `send_0`'s album as each profile's model writes it (as the profiles section does): clean arguments. */
+function cleanAlbum(profile: ProfileName): { meant: Record<string, unknown>, written: Record<string, unknown> } {
+  const media = [{ url: 'https://a.example/1.png' }, { url: 'https://a.example/2.png', caption: 'two' }]
+  const meant = { kind: 'mediaGroup', media }
+  if (profile === 'openai-strict')
+    return { meant, written: { kind: 'mediaGroup', text: null, question: null, options: null, anonymous: null, media: media.map(m => ({ caption: null, ...m })) } }
+  return { meant, written: profile === 'gemini' ? { kind: 'mediaGroup', media: JSON.stringify(media) } : meant }
+}
+
 const TAG = defineTool({ name: 'tag', input: z.object({ items: z.array(z.object({ meta: z.record(z.string(), z.string()), note: z.string().optional() })) }), handler: () => 1 })
 export const NOT_JSON = '4,000 JSON texts that do not parse'
 
@@ -86,6 +95,18 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       read: () => serverRead(search.input, searchCompiled, repaired),
     }, { batch: 500 })
     rows.push({ profile, case: 'scalar repair (search)', zod: repair.zod, read: repair.read })
+    // Clean arguments: the server's reading path, and the first try of the inverse map then zod, beside zod on the value meant.
+    const { meant: album, written } = cleanAlbum(profile)
+    if (!serverRead(send.input, sendCompiled, written))
+      throw new Error(`${profile}: the clean album does not parse`)
+    const clean = interleaved({
+      zod: () => send.input.safeParse(album),
+      read: () => serverRead(send.input, sendCompiled, { ...written }),
+      inverse: () => send.input.safeParse(inverseArgs({ ...written }, sendCompiled)),
+      copy: () => ({ ...written }),
+    })
+    rows.push({ profile, case: 'clean album', zod: clean.zod, read: clean.read - clean.copy, inverse: clean.inverse - clean.copy })
+    log(`inverse ${profile}: clean arguments, the reading path ${(rows.at(-1)!.read / clean.zod).toFixed(2)}× zod alone, inverse + zod ${(rows.at(-1)!.inverse! / clean.zod).toFixed(2)}× (target ≤ 1.2×)`)
     for (const [name, written] of hostileBodies(profile)) {
       const body = JSON.stringify(written)
       const arrived = JSON.parse(body) as Record<string, unknown>
@@ -102,6 +123,7 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       }, timing)
       const transport = await measure(() => JSON.parse(body), timing)
       rows.push({ profile, case: `${name} (${(body.length / 2 ** 20).toFixed(1)} MiB)`, zod, read, inverse, transport })
+      log(`inverse ${profile}: hostile ${name}, the inverse map ${(inverse / transport).toFixed(2)}× the transport's parse (target ≤ 1.5×)`)
     }
     // JSON text at 4,000 places, none of which parses (each fails at its end): a strict profile reads
     // the body three times, and a text fails to parse once, not once per reading.

@@ -20,7 +20,7 @@ const MAX_WORK = 1 << 21
 
 type Json = unknown
 
-const own = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key)
+const own = (object: object, key: string): boolean => Object.hasOwn(object, key)
 const isObject = (value: Json): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
@@ -32,23 +32,20 @@ let attempts = 0
 let work = 0
 let active = 0
 const NO_DEFS: Record<string, CoercionPlan> = {}
-/** The named plans of the current call's root plan. */
-let defs = NO_DEFS
 /**
  * What a target profile's inverse map does at each planned object before the walk (see
  * `inverse-args.ts`): it may pick an alternative's plan and drop the model's nulls. Set per call,
  * so a bundle of `coerceArgs` alone carries none of it.
  */
 export type ObjectStep = (value: Record<string, Json>, plan: CoercionPlan) => [Record<string, Json>, CoercionPlan]
-let objectStep: ObjectStep | undefined
-/** How this call reads scalars' JSON text (`plan.scalars`): a repair tried only after the arguments as sent were rejected. */
-let scalarRepair: ScalarReader | undefined
 /**
- * Texts already found not to be JSON, for this call and the readings before it of the same arguments
- * (see `inverseArgs`): a failed parse costs the whole text, and a strict profile tries several readings.
+ * The current call, as one tuple saved and restored around it: the root plan's named plans; the
+ * object step; how scalars' JSON text is read (`plan.scalars`: a repair tried only after the
+ * arguments as sent were rejected); texts already found not to be JSON, for this call and the
+ * readings before it of the same arguments (see `inverseArgs`: a failed parse costs the whole text,
+ * and a strict profile tries several readings).
  */
-let notJson: Set<string> | undefined
-
+let call: [defs: Record<string, CoercionPlan>, step?: ObjectStep, scalars?: ScalarReader, notJson?: Set<string>] = [NO_DEFS]
 
 /** What the last `coerceArgs` call spent; for tests and benchmarks that bound the work, not the clock. */
 export function lastCallCost(): { attempts: number, work: number } {
@@ -63,28 +60,27 @@ export function resolve(plan: CoercionPlan | null | undefined): CoercionPlan | n
   let out: CoercionPlan = plan
   for (let hops = 0; out.ref !== undefined && hops < 8; hops++) {
     const { ref, ...rest }: CoercionPlan = out
-    out = own(defs, ref) ? { ...defs[ref], ...rest } : rest
+    out = own(call[0], ref) ? { ...call[0][ref], ...rest } : rest
   }
   return out
 }
 
-/** True when JSON text of the expected kind could start and end as `text` does (no parse needed). */
-function looksLike(text: string, kind: NonNullable<CoercionPlan['parse']>): boolean {
-  const trimmed = text.trim()
-  const open = trimmed[0]
-  const close = trimmed[trimmed.length - 1]
-  return ((open === '{' && close === '}') && kind !== 'array') || ((open === '[' && close === ']') && kind !== 'object')
-}
-
-/** The JSON a string is the text of; `undefined` (never a JSON value) when it is not, or is not worth parsing. */
+/**
+ * The JSON a string is the text of; `undefined` (never a JSON value) when it is not, or is not worth
+ * parsing. Whether it may be is told by its first and last characters (no parse, no regular
+ * expression: trimming a text with nothing to trim costs nothing, whatever its length).
+ */
 function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | undefined {
+  if (call[3]?.has(text))
+    return undefined
+  const trimmed = text.trim()
+  const open = trimmed[0]!
+  const close = trimmed[trimmed.length - 1]!
   // JSON text a profile asked for (`json`) is parsed whatever its size or count: each such place
   // once, so the work is the length of the body the transport took. Repairs are bounded.
-  if (notJson?.has(text))
-    return undefined
   if (kind === 'json')
-    return mayBeJson(text) ? parsed(text) : undefined
-  if (text.length > MAX_STRING || attempts <= 0 || !looksLike(text, kind))
+    return '{["-0123456789tfn'.includes(open) && '}]"0123456789el'.includes(close) ? parsed(text) : undefined
+  if (text.length > MAX_STRING || attempts <= 0 || !((open === '{' && close === '}' && kind !== 'array') || (open === '[' && close === ']' && kind !== 'object')))
     return undefined
   const charge = Math.max(text.length, MIN_CHARGE)
   if (charge > chars)
@@ -92,13 +88,6 @@ function parse(text: string, kind: NonNullable<CoercionPlan['parse']>): Json | u
   chars -= charge
   attempts--
   return parsed(text)
-}
-
-/** False when `text` cannot be JSON by its first and last characters (no parse needed). */
-function mayBeJson(text: string): boolean {
-  const first = /\S/.exec(text)?.[0]
-  const last = /\S\s*$/.exec(text)?.[0][0]
-  return first !== undefined && '{["-0123456789tfn'.includes(first) && '}]"0123456789el'.includes(last!)
 }
 
 /** The JSON `text` is; `undefined` when it is not, which is remembered for the call's later readings. */
@@ -110,16 +99,12 @@ function parsed(text: string): Json | undefined {
     return JSON.parse(text) as Json
   }
   catch {
-    notJson?.add(text)
+    call[3]?.add(text)
     return undefined
   }
   finally {
     Error.stackTraceLimit = stackTraceLimit
   }
-}
-
-function fits(value: Json, kind: NonNullable<CoercionPlan['parse']>): boolean {
-  return kind === 'json' || (Array.isArray(value) ? kind !== 'object' : isObject(value) && kind !== 'array')
 }
 
 /**
@@ -133,35 +118,24 @@ export function set(target: Record<string, Json> | Json[], key: string | number,
     (target as Record<string, Json>)[key] = value
 }
 
-/** The value with `key` coerced by `sub`; copied on the first change (`out === value` until then). */
-function coerceKey(value: Record<string, Json>, out: Record<string, Json>, key: string, sub: CoercionPlan | undefined, depth: number): Record<string, Json> {
-  const item = value[key]
-  const next = coerce(item, sub, depth + 1)
-  if (next === item)
-    return out
-  const copy = out === value ? { ...value } : out
-  set(copy, key, next)
-  return copy
-}
-
 function coerceObject(value: Record<string, Json>, plan: CoercionPlan, depth: number): Record<string, Json> {
   // A variant's plan is applied at the same depth: the work budget, not the depth, bounds a plan that selects itself.
   if (work <= 0)
     return value
   work--
-  if (objectStep)
-    [value, plan] = objectStep(value, plan)
+  if (call[1])
+    [value, plan] = call[1](value, plan)
   let out = value
   const { properties, additional } = plan
-  if (additional) {
-    for (const key of Object.keys(value))
-      out = coerceKey(value, out, key, properties && own(properties, key) ? properties[key] : additional, depth)
-  }
-  else if (properties) {
-    // Only the planned keys can change: walk those, not every key of the value.
-    for (const key of Object.keys(properties)) {
-      if (own(value, key))
-        out = coerceKey(value, out, key, properties[key], depth)
+  // Only the planned keys can change: without `additional`, walk those, not every key of the value.
+  for (const key of Object.keys((additional ? value : properties) ?? {})) {
+    const item = value[key]
+    const next = own(value, key) ? coerce(item, properties && own(properties, key) ? properties[key] : additional, depth + 1) : item
+    if (next !== item) {
+      // Copied on the first change (`out === value` until then).
+      if (out === value)
+        out = { ...value }
+      set(out, key, next)
     }
   }
   const tag = plan.discriminator
@@ -194,13 +168,14 @@ function coerce(value: Json, planned: CoercionPlan | null | undefined, depth: nu
     return value
   work--
   if (typeof value === 'string') {
-    const scalar = plan.scalars && scalarRepair?.(value, plan.scalars)
+    const scalar = plan.scalars && call[2]?.(value, plan.scalars)
     if (scalar)
       return scalar.value
-    if (!plan.parse)
-      return value
-    const parsed = parse(value, plan.parse)
-    if (parsed === undefined || !fits(parsed, plan.parse))
+    // The whole arguments object (depth 0) may come as JSON text too. What parses is of the kind
+    // asked for: text that opens and closes as an object's (an array's) is one when it parses.
+    const kind = depth ? plan.parse : 'object'
+    const parsed = kind && parse(value, kind)
+    if (parsed === undefined)
       return value
     value = parsed
   }
@@ -220,32 +195,22 @@ function coerce(value: Json, planned: CoercionPlan | null | undefined, depth: nu
  * read several times, so a text that fails to parse fails once).
  */
 export function coerceArgs(args: unknown, plan: CoercionPlan, step?: ObjectStep, scalars?: ScalarReader, notJsonTexts?: Set<string>): unknown {
-  const outer = defs
-  const outerStep = objectStep
-  const outerScalars = scalarRepair
-  const outerNotJson = notJson
-  objectStep = step
-  scalarRepair = scalars
-  notJson = notJsonTexts
+  const outer = call
+  call = [plan?.defs ?? NO_DEFS, step, scalars, notJsonTexts]
   if (active === 0) {
     chars = MAX_TOTAL
     attempts = MAX_ATTEMPTS
     work = MAX_WORK
   }
   active++
-  defs = plan?.defs ?? NO_DEFS
   try {
-    // The whole arguments object may come as JSON text too.
-    return coerce(args, { ...plan, parse: 'object' }, 0)
+    return coerce(args, plan ?? NO_DEFS, 0)
   }
   catch {
     return args
   }
   finally {
-    defs = outer
-    objectStep = outerStep
-    scalarRepair = outerScalars
-    notJson = outerNotJson
+    call = outer
     active--
   }
 }

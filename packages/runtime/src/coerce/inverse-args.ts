@@ -151,6 +151,24 @@ function nullStep(nullsAsMissing: boolean): ObjectStep {
 const PLAN_READING = /* @__PURE__ */ nullStep(false)
 const PLANNED_READING = /* @__PURE__ */ nullStep(true)
 
+/** Whether a plan has alternatives or nulls to drop, by plan (read once): without, the step is skipped. */
+const stepped = new WeakMap<CoercionPlan, boolean>()
+
+function needsStep(plan: CoercionPlan): boolean {
+  let needs = stepped.get(plan)
+  if (needs === undefined) {
+    try {
+      // A key named "variants" reads as alternatives too: the step is then taken, which is only slower.
+      needs = planFeatures(plan).keepNull || JSON.stringify(plan).includes('"variants":')
+    }
+    catch {
+      needs = true
+    }
+    stepped.set(plan, needs)
+  }
+  return needs
+}
+
 /**
  * The arguments as the original schema expects them, under one reading of its nulls; with `scalars`,
  * scalars' JSON text read too (once the original rejected them without). Never throws: arguments the
@@ -160,22 +178,37 @@ export function inverseArgs(args: unknown, plan: InversePlan, nulls: NullReading
   // Every null the model wrote, before any JSON text is parsed: a null inside JSON text is a value.
   const written = nulls === 'everywhere' ? withoutNullKeys(args, { work: MAX_WORK }, 0) : args
   const notJson = notJsonOf(args)
-  const decodedArgs = plan.decode ? decoded(written, plan.decode, notJson) : written
-  if (decodedArgs instanceof RefusedArguments)
-    return decodedArgs
-  return coerceArgs(decodedArgs, plan.coercion, nulls === 'plan' ? PLAN_READING : PLANNED_READING, scalars ? readScalar : undefined, notJson)
+  try {
+    const decodedArgs = plan.decode ? decoded(written, plan.decode, notJson) : written
+    if (decodedArgs instanceof RefusedArguments)
+      return decodedArgs
+    const step = !needsStep(plan.coercion) ? undefined : nulls === 'plan' ? PLAN_READING : PLANNED_READING
+    return coerceArgs(decodedArgs, plan.coercion, step, scalars ? readScalar : undefined, notJson)
+  }
+  finally {
+    keepNotJson(args, notJson)
+  }
 }
 
 /** Texts found not to be JSON, by the arguments they came in: each reading of them parses a text at most once. */
 const notJsonTexts = new WeakMap<object, Set<string>>()
+/**
+ * The set for arguments none of whose texts has failed yet: kept for them only once one has, so
+ * clean arguments cost no set and no entry (a `WeakMap` entry per call costs more than the walk).
+ */
+let unfailed = new Set<string>()
 
 function notJsonOf(args: unknown): Set<string> | undefined {
   if (typeof args !== 'object' || args === null)
     return undefined
-  let texts = notJsonTexts.get(args)
-  if (!texts)
-    notJsonTexts.set(args, texts = new Set())
-  return texts
+  return notJsonTexts.get(args) ?? unfailed
+}
+
+function keepNotJson(args: unknown, texts: Set<string> | undefined): void {
+  if (texts !== unfailed || texts.size === 0)
+    return
+  notJsonTexts.set(args as object, texts)
+  unfailed = new Set()
 }
 
 /**
