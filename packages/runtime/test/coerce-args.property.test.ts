@@ -7,6 +7,7 @@ import { coerceArgs } from '@flatmcp/runtime'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
+import { SLOW } from '../../../test/support/timeouts'
 
 /** True when a value of this spec may be a string: then a string there is never parsed. */
 function acceptsString(s: Spec): boolean {
@@ -80,5 +81,5 @@ describe('coerceArgs (property)', () => {
       }
     }), { numRuns: RUNS, seed: SEED })
     expect(repaired).toBeGreaterThan(RUNS / 2)
-  }, Math.max(120_000, RUNS * 100))
+  }, Math.max(SLOW, RUNS * 900))
 })
