@@ -1,4 +1,6 @@
-// The flatmcp command, run as a real subprocess from its built dist.
+// The flatmcp command: run as a real subprocess from its built dist for what the process does (exit
+// codes, pipes, builds at once, a module that never returns), and in process for what a command says.
+import type { Run } from './support/cli-run'
 import type { FixtureProject } from './support/fixture-project'
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -16,28 +18,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { COMMANDS } from '../packages/cli/src/commands'
 import { snapshotGenerator } from '../packages/cli/src/version'
+import { CLI, flatmcp, flatmcpInProcess } from './support/cli-run'
 import { ROOT } from './support/client'
 import { fixtureProject } from './support/fixture-project'
 import { atScale } from './support/full'
 import { SLOW } from './support/timeouts'
 
-const CLI = path.join(ROOT, 'packages/cli/dist/cli.mjs')
 /** Concurrent builds raced against each other (`npm run test:full`: 50). */
 const ROUNDS = atScale(5, 50)
 const EXAMPLE = path.join(ROOT, 'examples/chat-server')
-
-interface Run { code: number, stdout: string, stderr: string }
-
-async function flatmcp(args: string[], cwd: string): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } })
-    return { code: 0, stdout, stderr }
-  }
-  catch (error) {
-    const e = error as { code: number, stdout: string, stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
 
 /** A copy of the example's tool module in a throwaway project, with artifacts built by the CLI. */
 let project: FixtureProject
@@ -81,18 +70,18 @@ describe('flatmcp build', () => {
       'src/loose.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const loose = defineTool({ name: 'loose', input: z.object({ data: z.unknown() }), handler: () => 1 })\n`,
     })
     try {
-      const run = await flatmcp(['build', 'src/*.tools.ts', '--profile', 'portable,openai-strict'], loose.root)
+      const run = await flatmcpInProcess(['build', 'src/*.tools.ts', '--profile', 'portable,openai-strict'], loose.root)
       expect(run.code).toBe(0)
       expect(run.stdout).toBe('dist/src/loose.tools.mcp.json\ndist/src/ok.tools.mcp.json\n')
       const lines = run.stderr.trimEnd().split('\n')
       expect(lines[0]).toBe('flatmcp: warning: src/loose.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)')
       expect(lines[1]).toMatch(/^flatmcp: 2 modules, 2 tools, 2 artifacts; tokens portable \d+, openai-strict \d+ \(original \d+\); 1 warning$/)
       expect(lines).toHaveLength(2)
-      const failing = await flatmcp(['build', 'src/*.tools.ts', '--out', 'strict', '--fail-on', 'warning'], loose.root)
+      const failing = await flatmcpInProcess(['build', 'src/*.tools.ts', '--out', 'strict', '--fail-on', 'warning'], loose.root)
       expect(failing).toMatchObject({ code: 1, stdout: '', stderr: 'flatmcp: src/loose.tools.ts:3:74: export "loose", tool "loose", input at /properties/data: warning untyped-leaf: no type: advertised as any JSON value (clients may send it as a JSON string)\n' })
       expect(existsSync(path.join(loose.root, 'strict'))).toBe(false)
-      expect(await flatmcp(['build', 'src/*.tools.ts', '--out', 'quiet', '--quiet'], loose.root)).toMatchObject({ code: 0, stderr: '' })
-      expect(await flatmcp(['build', 'src/*.tools.ts', '--fail-on', 'warnings'], loose.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on must be error, warning or never, not "warnings"') })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts', '--out', 'quiet', '--quiet'], loose.root)).toMatchObject({ code: 0, stderr: '' })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts', '--fail-on', 'warnings'], loose.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on must be error, warning or never, not "warnings"') })
     }
     finally {
       loose.remove()
@@ -104,7 +93,7 @@ describe('flatmcp build', () => {
       'src/codes.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const lookup = defineTool({ name: 'lookup', input: z.object({ code: z.enum(Array.from({ length: 3000 }, (_, i) => \`airport_code_\${i}\`) as [string, ...string[]]), note: z.string() }), handler: () => 1 })\n`,
     })
     try {
-      const run = await flatmcp(['build', 'src/*.tools.ts'], heavy.root)
+      const run = await flatmcpInProcess(['build', 'src/*.tools.ts'], heavy.root)
       expect(run.code, run.stderr).toBe(0)
       expect(run.stderr).toMatch(/^flatmcp: warning: src\/codes\.tools\.ts:3:\d+: export "lookup", tool "lookup", input: heavy-tool: listed in [\d,]+ tokens \(portable, o200k_base\), over 5,000: a client sends it with every request; \d+% of its schema is "code" \(an enum of 3,000 values\)/m)
     }
@@ -139,7 +128,7 @@ describe('flatmcp build', () => {
     try {
       const codes: Record<string, number> = {}
       for (const name of ['date', 'shape', 'scalar-branch', 'no-handler', 'twice', 'syntax', 'throws']) {
-        const run = await flatmcp(['build', `src/${name}.tools.ts`], faults.root)
+        const run = await flatmcpInProcess(['build', `src/${name}.tools.ts`], faults.root)
         expect(run.stderr, name).toMatch(new RegExp(`^flatmcp: src/${name}\\.tools\\.ts:\\d+:\\d+: \\S`))
         codes[name] = run.code
       }
@@ -187,7 +176,7 @@ describe('flatmcp build, when a module never finishes evaluating', () => {
   })
 
   it('--module-timeout takes a whole number above 0', async () => {
-    expect((await flatmcp(['build', 'src/ok.tools.ts', '--module-timeout', '0'], stuck.root)).code).toBe(2)
+    expect((await flatmcpInProcess(['build', 'src/ok.tools.ts', '--module-timeout', '0'], stuck.root)).code).toBe(2)
   })
 })
 
@@ -200,7 +189,7 @@ async function probeEdited(name: string, edit: (artifact: any) => void, args: st
     const artifact = JSON.parse(readFileSync(file, 'utf8'))
     edit(artifact)
     writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
-    return await flatmcp(['probe', 'dist', ...args], copy.root)
+    return await flatmcpInProcess(['probe', 'dist', ...args], copy.root)
   }
   finally {
     copy.remove()
@@ -329,18 +318,18 @@ describe('flatmcp probe', () => {
     const counts = listed.tools.map((t: { name: string }) => [t.name, listed.tokens[t.name].portable] as [string, number])
     const largest = Math.max(...counts.map(([, n]: [string, number]) => n))
     const total = counts.reduce((sum: number, [, n]: [string, number]) => sum + n, 0)
-    const within = await flatmcp(['probe', 'dist', '--max-tokens', String(largest), '--max-module-tokens', String(total)], project.root)
+    const within = await flatmcpInProcess(['probe', 'dist', '--max-tokens', String(largest), '--max-module-tokens', String(total)], project.root)
     expect(within.code).toBe(0)
     expect(within.stdout).toContain(`✓ keeps to the token budgets (o200k_base, at most ${largest} per tool, ${total} per module; all tools: portable ${total})`)
-    const over = await flatmcp(['probe', 'dist', '--max-tokens', String(largest - 1)], project.root)
+    const over = await flatmcpInProcess(['probe', 'dist', '--max-tokens', String(largest - 1)], project.root)
     expect(over.code).toBe(1)
     const [name] = counts.find(([, n]: [string, number]) => n === largest)!
     expect(over.stdout).toContain(`✗ keeps to the token budgets`)
     expect(over.stdout).toContain(`${name}: portable: ${largest} tokens (o200k_base), over the budget of ${largest - 1} per tool (--max-tokens)`)
-    const module = await flatmcp(['probe', 'dist', '--max-module-tokens', String(total - 1)], project.root)
+    const module = await flatmcpInProcess(['probe', 'dist', '--max-module-tokens', String(total - 1)], project.root)
     expect(module.code).toBe(1)
     expect(module.stdout).toContain(`portable: the module's ${counts.length} tools take ${total} tokens (o200k_base), over the budget of ${total - 1} per module (--max-module-tokens)`)
-    expect((await flatmcp(['probe', 'dist', '--max-tokens', 'lots'], project.root)).code).toBe(2)
+    expect((await flatmcpInProcess(['probe', 'dist', '--max-tokens', 'lots'], project.root)).code).toBe(2)
   })
 
   it('an artifact that differs each time its module is evaluated is "not deterministic", not stale, with what differs', async () => {
@@ -367,7 +356,7 @@ describe('flatmcp probe', () => {
     try {
       cpSync(project.root, stale.root, { recursive: true })
       stale.write('src/chat.tools.ts', stale.read('src/chat.tools.ts').replace(`text: z.string().min(1).describe('Message text'),`, `text: z.string().min(1).describe('Message text'),\n      silent: z.boolean().optional(),`))
-      const run = await flatmcp(['probe', 'dist'], stale.root)
+      const run = await flatmcpInProcess(['probe', 'dist'], stale.root)
       expect(run.code).toBe(1)
       expect(run.stdout).toContain('✗ is current (matches its source compiled now)')
       // One finding: the checks that compare with the source wait, rather than say the staleness again as unsoundness.
@@ -381,9 +370,9 @@ describe('flatmcp probe', () => {
       expect(run.stdout).toContain('refresh it: run your build, or npx flatmcp build src/chat.tools.ts')
       expect(run.stdout.indexOf('refresh it:')).toBeGreaterThan(run.stdout.lastIndexOf('@@ '))
       // Built in three profiles, the same change is shown once, with the other places named.
-      await flatmcp(['build', 'src/chat.tools.ts', '--out', 'multi', '--profile', 'portable,anthropic-strict,gemini'], project.root)
+      await flatmcpInProcess(['build', 'src/chat.tools.ts', '--out', 'multi', '--profile', 'portable,anthropic-strict,gemini'], project.root)
       cpSync(path.join(project.root, 'multi'), path.join(stale.root, 'multi'), { recursive: true })
-      const multi = await flatmcp(['probe', 'multi'], stale.root)
+      const multi = await flatmcpInProcess(['probe', 'multi'], stale.root)
       expect(multi.stdout).toContain('refresh it: run your build, or npx flatmcp build src/chat.tools.ts --out multi --profile portable,anthropic-strict,gemini')
       expect(multi.stdout).toMatch(/@@ the same change at \/runtime\/\w+\/profiles\/(anthropic-strict|gemini)\//)
       expect(multi.stdout).not.toContain('✗ round-trips')
@@ -412,15 +401,15 @@ describe('flatmcp probe', () => {
   it('checks flat() schemas like tools: clean, then a hand-narrowed one is caught', async () => {
     const flats = fixtureProject('cli-flat', { 'src/flat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/flat.tools.ts'), 'utf8') })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], flats.root)).toMatchObject({ code: 0 })
-      const clean = await flatmcp(['probe', 'dist', '--samples', '50'], flats.root)
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], flats.root)).toMatchObject({ code: 0 })
+      const clean = await flatmcpInProcess(['probe', 'dist', '--samples', '50'], flats.root)
       expect(clean.code, clean.stdout).toBe(0)
       const file = path.join(flats.root, 'dist/src/flat.tools.mcp.json')
       const artifact = JSON.parse(readFileSync(file, 'utf8'))
       expect(artifact.flat.map((f: { export: string }) => f.export)).toEqual(['sendInput'])
       artifact.flat[0].inputSchema.properties.media.type = 'object'
       writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
-      const narrowed = await flatmcp(['probe', 'dist', '--samples', '100'], flats.root)
+      const narrowed = await flatmcpInProcess(['probe', 'dist', '--samples', '100'], flats.root)
       expect(narrowed.code).toBe(1)
       expect(narrowed.stdout).toMatch(/flat\(\) sendInput: the advertised schema rejects a value the original schema accepts/)
     }
@@ -434,8 +423,8 @@ describe('flatmcp probe', () => {
       'src/out.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const shape = defineTool({ name: 'shape', input: z.object({}), output: z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number() })]), handler: () => ({ kind: 'circle' as const, r: 1 }) })\nexport const names = defineTool({ name: 'names', input: z.object({}), output: z.array(z.string().min(1)), handler: () => ['a'] })\n`,
     })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], outputs.root)).toMatchObject({ code: 0 })
-      const clean = await flatmcp(['probe', 'dist', '--samples', '50'], outputs.root)
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], outputs.root)).toMatchObject({ code: 0 })
+      const clean = await flatmcpInProcess(['probe', 'dist', '--samples', '50'], outputs.root)
       expect(clean.code, clean.stdout).toBe(0)
       expect(clean.stdout).toMatch(/2 output schemas, [1-9]\d* values each/)
       const file = path.join(outputs.root, 'dist/src/out.tools.mcp.json')
@@ -443,7 +432,7 @@ describe('flatmcp probe', () => {
       expect(artifact.runtime.names.outputWrap).toBe('result')
       artifact.tools.find((t: { name: string }) => t.name === 'names').outputSchema.properties.result.maxItems = 0
       writeFileSync(file, `${JSON.stringify(artifact, null, 2)}\n`)
-      const narrowed = await flatmcp(['probe', 'dist', '--samples', '50'], outputs.root)
+      const narrowed = await flatmcpInProcess(['probe', 'dist', '--samples', '50'], outputs.root)
       expect(narrowed.code).toBe(1)
       expect(narrowed.stdout).toMatch(/names \(output\): the advertised output schema rejects an output the original accepts, as the server sends it/)
       expect(narrowed.stdout).toMatch(/counterexample: \{"result":\["[^"]+"\]\}/)
@@ -458,7 +447,7 @@ describe('flatmcp probe', () => {
       'src/odd.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const dotted = defineTool({ name: '2.weather', input: z.object({ city: z.string() }), handler: () => 'ok' })\n`,
     })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], named.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], named.root)).toMatchObject({ code: 0 })
       const report = await probe({ paths: ['dist'], root: named.root, samples: 5 })
       const said = report.artifacts[0]!.findings.filter(f => f.check === 'clients').map(f => `${f.severity} ${f.tool}: ${f.message}`)
       expect(said).toEqual([
@@ -476,7 +465,7 @@ describe('flatmcp probe', () => {
       'src/bound.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const bound = defineTool({ name: 'bound', input: z.object({ n: z.number(), o: z.object({ s: z.string() }) }), handler: () => 'ok' })\n`,
     })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], noisy.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], noisy.root)).toMatchObject({ code: 0 })
       const file = path.join(noisy.root, 'dist/src/bound.tools.mcp.json')
       const artifact = JSON.parse(readFileSync(file, 'utf8'))
       const input = artifact.tools[0].inputSchema
@@ -513,9 +502,9 @@ describe('flatmcp probe', () => {
       ].join('\n'),
     })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], odd.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], odd.root)).toMatchObject({ code: 0 })
       const started = Date.now()
-      const run = await flatmcp(['probe', 'dist', '--samples', '30'], odd.root)
+      const run = await flatmcpInProcess(['probe', 'dist', '--samples', '30'], odd.root)
       expect(Date.now() - started).toBeLessThan(60_000)
       expect(run.code, run.stdout).toBe(1)
       expect(run.stdout).toContain('twice: none of 30 generated values passed the original schema (the sampler could not aim for pattern "^(ab)\\\\1$" (not a pattern fast-check can generate (a lookaround, a backreference)))')
@@ -542,8 +531,8 @@ describe('flatmcp probe', () => {
       ].join('\n'),
     })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], throwing.root)).toMatchObject({ code: 0 })
-      const run = await flatmcp(['probe', 'dist', '--samples', '30'], throwing.root)
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], throwing.root)).toMatchObject({ code: 0 })
+      const run = await flatmcpInProcess(['probe', 'dist', '--samples', '30'], throwing.root)
       expect(run.code, run.stdout + run.stderr).toBe(1)
       expect(run.stderr).not.toContain('    at ')
       expect(run.stdout).toMatch(/boom: the original schema threw while it parsed a generated value: refine exploded \(src\/odd\.tools\.ts:4:\d+, export "boom"\); the server answers such a call with an error/)
@@ -562,11 +551,11 @@ describe('flatmcp probe', () => {
   it('checks every profile an artifact holds: clean, then a hand-edited profile schema is caught', async () => {
     const profiled = fixtureProject('cli-profiles', { 'src/chat.tools.ts': readFileSync(path.join(EXAMPLE, 'src/chat.tools.ts'), 'utf8') })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts', '--profile', 'portable,openai-strict', '--profile', 'gemini'], profiled.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts', '--profile', 'portable,openai-strict', '--profile', 'gemini'], profiled.root)).toMatchObject({ code: 0 })
       const artifact = JSON.parse(profiled.read('dist/src/chat.tools.mcp.json'))
       expect(artifact.options.profiles).toEqual(['openai-strict', 'gemini'])
       expect(artifact.runtime.send_message.profiles.gemini.decode).toEqual({ properties: { media: { parse: 'json' } } })
-      const clean = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
+      const clean = await flatmcpInProcess(['probe', 'dist', '--samples', '20'], profiled.root)
       expect(clean.code, clean.stdout).toBe(0)
       expect(clean.stdout).toMatch(/✓ round-trips in each target profile it ships .*\(openai-strict, gemini: 8 tool forms, 20 values each\)/)
       // An inverse map that no longer drops a strict model's nulls for the keys it leaves out.
@@ -574,13 +563,13 @@ describe('flatmcp probe', () => {
       const strict = withoutNullDrops.runtime.send_message.profiles['openai-strict']
       strict.coercion = JSON.parse(JSON.stringify(strict.coercion, (key, value) => key === 'keepNull' ? undefined : value))
       profiled.write('dist/src/chat.tools.mcp.json', `${JSON.stringify(withoutNullDrops, null, 2)}\n`)
-      const broken = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
+      const broken = await flatmcpInProcess(['probe', 'dist', '--samples', '20'], profiled.root)
       expect(broken.code).toBe(1)
       expect(broken.stdout).toContain('✗ round-trips in each target profile it ships')
       expect(broken.stdout).toMatch(/send_message \(openai-strict\): the original rejects what the inverse map gives back\n\s+value: .*\n\s+the model writes: .*null/)
       delete artifact.runtime.send_message.profiles['openai-strict'].inputSchema.additionalProperties
       profiled.write('dist/src/chat.tools.mcp.json', `${JSON.stringify(artifact, null, 2)}\n`)
-      const edited = await flatmcp(['probe', 'dist', '--samples', '20'], profiled.root)
+      const edited = await flatmcpInProcess(['probe', 'dist', '--samples', '20'], profiled.root)
       expect(edited.code).toBe(1)
       expect(edited.stdout).toContain('send_message (openai-strict): breaks the openai-strict profile at /additionalProperties: not in openai-strict form')
       expect(edited.stdout).toContain('✗ is current')
@@ -618,11 +607,11 @@ describe('flatmcp probe', () => {
   it('a corrupt file exits 2 with a clear message', async () => {
     const corrupt = fixtureProject('cli-corrupt', { 'dist/x.mcp.json': '{"tools": [' })
     try {
-      const run = await flatmcp(['probe', 'dist'], corrupt.root)
+      const run = await flatmcpInProcess(['probe', 'dist'], corrupt.root)
       expect(run.code).toBe(2)
       expect(run.stderr).toMatch(/^flatmcp: .*dist\/x\.mcp\.json: not valid JSON \(/)
       corrupt.write('dist/x.mcp.json', '{"tools": []}')
-      const shape = await flatmcp(['probe', 'dist'], corrupt.root)
+      const shape = await flatmcpInProcess(['probe', 'dist'], corrupt.root)
       expect(shape.code).toBe(2)
       expect(shape.stderr).toMatch(/dist\/x\.mcp\.json: not a flatmcp artifact: "generator" is missing/)
     }
@@ -632,21 +621,21 @@ describe('flatmcp probe', () => {
   })
 
   it('usage errors exit 2, said in two lines: what is wrong (the option meant, where one is mistyped) and where the usage is', async () => {
-    const samples = await flatmcp(['probe', '--samples', 'many'], project.root)
+    const samples = await flatmcpInProcess(['probe', '--samples', 'many'], project.root)
     expect([samples.code, samples.stderr.trim().split('\n')]).toEqual([2, [expect.stringMatching(/^flatmcp: --samples /), '(flatmcp probe --help shows the usage)']])
-    const mistyped = await flatmcp(['build', 'src/a.tools.ts', '--outdir', 'dist'], project.root)
+    const mistyped = await flatmcpInProcess(['build', 'src/a.tools.ts', '--outdir', 'dist'], project.root)
     expect([mistyped.code, mistyped.stderr.trim()]).toEqual([2, 'flatmcp: unknown option --outdir (did you mean --out?)\n(flatmcp build --help shows the usage)'])
-    expect((await flatmcp(['proxy', '--surfaces', 'search', '--', 'node', 'server.js'], project.root)).stderr).toContain('unknown option --surfaces (did you mean --surface?)')
-    expect((await flatmcp(['frobnicate'], project.root)).stderr).toContain('unknown command "frobnicate"')
-    const surface = await flatmcp(['proxy', '--surface', 'lean', '--', 'node', 'server.js'], project.root)
+    expect((await flatmcpInProcess(['proxy', '--surfaces', 'search', '--', 'node', 'server.js'], project.root)).stderr).toContain('unknown option --surfaces (did you mean --surface?)')
+    expect((await flatmcpInProcess(['frobnicate'], project.root)).stderr).toContain('unknown command "frobnicate"')
+    const surface = await flatmcpInProcess(['proxy', '--surface', 'lean', '--', 'node', 'server.js'], project.root)
     expect([surface.code, surface.stderr]).toEqual([2, expect.stringContaining('--surface must be full, search or auto, not "lean"')])
-    const loaded = await flatmcp(['proxy', '--always-load', 'send', '--', 'node', 'server.js'], project.root)
+    const loaded = await flatmcpInProcess(['proxy', '--always-load', 'send', '--', 'node', 'server.js'], project.root)
     expect([loaded.code, loaded.stderr]).toEqual([2, expect.stringContaining('--always-load names tools listed beside the search surface: give --surface search (or auto, the default with --config) too')])
   })
 
   it('--json reports for machines, and the same seed gives the same report', async () => {
-    const first = await flatmcp(['probe', 'dist', '--json', '--seed', '7', '--samples', '50'], project.root)
-    const second = await flatmcp(['probe', 'dist', '--json', '--seed', '7', '--samples', '50'], project.root)
+    const first = await flatmcpInProcess(['probe', 'dist', '--json', '--seed', '7', '--samples', '50'], project.root)
+    const second = await flatmcpInProcess(['probe', 'dist', '--json', '--seed', '7', '--samples', '50'], project.root)
     const report = JSON.parse(first.stdout)
     expect(report).toMatchObject({ ok: true, seed: 7, samples: 50 })
     expect(report.artifacts[0].tools).toEqual(['get_chat', 'send_batch', 'send_message', 'update_chat'])
@@ -658,7 +647,7 @@ describe('flatmcp probe', () => {
     try {
       cpSync(project.root, missing.root, { recursive: true })
       missing.write('src/more.tools.ts', 'export {}\n')
-      const run = await flatmcp(['probe', 'dist', '--source', 'src/chat.tools.ts', '--source', 'src/more.tools.ts'], missing.root)
+      const run = await flatmcpInProcess(['probe', 'dist', '--source', 'src/chat.tools.ts', '--source', 'src/more.tools.ts'], missing.root)
       expect(run.code).toBe(1)
       expect(run.stdout).toContain('no artifact for src/more.tools.ts')
     }
@@ -800,7 +789,7 @@ describe('the probe\'s time per tool', () => {
       'src/slow.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const slow = defineTool({ name: 'slow', input: z.object({ a: z.string() }).superRefine(() => { const until = Date.now() + 40; while (Date.now() < until) continue }), handler: () => 1 })\n`,
     })
     try {
-      expect(await flatmcp(['build', 'src/*.tools.ts'], slow.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/*.tools.ts'], slow.root)).toMatchObject({ code: 0 })
       const started = Date.now()
       const report = await probe({ paths: ['dist'], root: slow.root, samples: 200, timeBudgetMs: 400 })
       expect(Date.now() - started).toBeLessThan(4_000)
@@ -837,18 +826,18 @@ describe('flatmcp inspect', () => {
     expect(listed.tokens.send_message).toEqual({ original: Number(tokens![1]), portable: Number(tokens![2]) })
     expect(Number(tokens![3])).toBeCloseTo(Number(tokens![2]) / Number(tokens![1]), 2)
     expect(Number(tokens![4])).toBeLessThan(Number(tokens![2]))
-    const missing = await flatmcp(['inspect', 'src/nope.tools.ts'], project.root)
+    const missing = await flatmcpInProcess(['inspect', 'src/nope.tools.ts'], project.root)
     expect([missing.code, missing.stderr]).toEqual([2, 'flatmcp: src/nope.tools.ts: no such file\n'])
     // A module not named like a tool module is not evaluated: it may be a server entry.
     project.write('src/server.ts', `import { writeFileSync } from 'node:fs'\nwriteFileSync('ran.txt', 'ran')\nexport {}\n`)
-    const server = await flatmcp(['inspect', 'src/server.ts'], project.root)
+    const server = await flatmcpInProcess(['inspect', 'src/server.ts'], project.root)
     expect(server.code).toBe(2)
     expect(server.stderr).toContain('src/server.ts is not named like a tool module (*.tools.ts): inspect evaluates the module it is given')
     expect(existsSync(path.join(project.root, 'ran.txt'))).toBe(false)
-    const forced = await flatmcp(['inspect', 'src/server.ts', '--run'], project.root)
+    const forced = await flatmcpInProcess(['inspect', 'src/server.ts', '--run'], project.root)
     expect([forced.code, forced.stderr]).toEqual([2, 'flatmcp: src/server.ts: exports no tools\n'])
     expect(existsSync(path.join(project.root, 'ran.txt'))).toBe(true)
-    const unknown = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'nope'], project.root)
+    const unknown = await flatmcpInProcess(['inspect', 'src/chat.tools.ts', '--tool', 'nope'], project.root)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('no tool named "nope" (tools: get_chat, send_batch, send_message, update_chat)')
   })
@@ -874,7 +863,7 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
   it('builds with the preset its fingerprints name (or --preset), inspect shows what was cut, the probe passes', async () => {
     const py = fixtureProject('cli-json', { 'src/draw.tools.ts': module })
     try {
-      expect(await flatmcp(['build', 'src/draw.tools.ts', '--out', 'dist', '--profile', 'portable,openai-strict,gemini'], py.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/draw.tools.ts', '--out', 'dist', '--profile', 'portable,openai-strict,gemini'], py.root)).toMatchObject({ code: 0 })
       const artifact = JSON.parse(py.read('dist/src/draw.tools.mcp.json'))
       const [tool] = artifact.tools
       expect(JSON.stringify(tool.inputSchema)).not.toMatch(/"title"|"discriminator"|"\$ref"/)
@@ -882,25 +871,25 @@ describe('a tool whose input is JSON Schema another language\'s generator wrote'
       expect(artifact.runtime.draw.profiles['openai-strict'].inputSchema.properties.label).toEqual({ type: ['string', 'null'] })
       expect(artifact.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'generator-preset', message: expect.stringContaining('read with the "pydantic" preset') })]))
       expect(artifact.options.preset).toBeUndefined()
-      const inspected = await flatmcp(['inspect', 'src/draw.tools.ts'], py.root)
+      const inspected = await flatmcpInProcess(['inspect', 'src/draw.tools.ts'], py.root)
       expect(inspected.code).toBe(0)
       expect(inspected.stdout).toContain('original (JSON Schema as given, read for pydantic)')
       expect(inspected.stdout.replace(/\n {2}/g, ' ')).toContain('cut: 9 titles that restate a key, name a type or title the arguments dropped')
-      expect(await flatmcp(['probe', 'dist'], py.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['probe', 'dist'], py.root)).toMatchObject({ code: 0 })
 
-      expect(await flatmcp(['build', 'src/draw.tools.ts', '--out', 'plain', '--preset', 'json-schema', '--profile', 'portable,gemini'], py.root)).toMatchObject({ code: 0 })
+      expect(await flatmcpInProcess(['build', 'src/draw.tools.ts', '--out', 'plain', '--preset', 'json-schema', '--profile', 'portable,gemini'], py.root)).toMatchObject({ code: 0 })
       const plain = JSON.parse(py.read('plain/src/draw.tools.mcp.json'))
       expect(plain.options.preset).toBe('json-schema')
       expect(plain.tools[0].inputSchema.properties.shape.required).toBeUndefined()
       // A validator reads null and a left-out label apart: gemini keeps OpenAPI's nullable, and the probe says who cannot take it.
-      const probed = await flatmcp(['probe', 'plain'], py.root)
+      const probed = await flatmcpInProcess(['probe', 'plain'], py.root)
       expect(probed.code).toBe(0)
       expect(probed.stdout).toContain('gemini: null is OpenAPI\'s "nullable" at /properties/label, which @cfworker/json-schema (LangChain\'s MCP adapters) does not read')
       // A warning is listed, not failed: its check is marked "!", not "✗".
       expect(probed.stdout).toContain('  ! keeps its profile\'s shape')
       expect(probed.stdout).not.toContain('✗')
-      expect((await flatmcp(['probe', 'dist'], py.root)).stdout).not.toContain('nullable')
-      expect(await flatmcp(['build', 'src/draw.tools.ts', '--preset', 'java'], py.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--preset must be auto or one of json-schema, pydantic, go, serde, dotnet, not "java"') })
+      expect((await flatmcpInProcess(['probe', 'dist'], py.root)).stdout).not.toContain('nullable')
+      expect(await flatmcpInProcess(['build', 'src/draw.tools.ts', '--preset', 'java'], py.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--preset must be auto or one of json-schema, pydantic, go, serde, dotnet, not "java"') })
     }
     finally {
       py.remove()
@@ -913,7 +902,8 @@ describe('flatmcp usage', () => {
     const help = await flatmcp([command, '--help'], project.root)
     expect(help.code).toBe(0)
     expect(help.stdout).toContain(`flatmcp ${command} `)
-    const version = await flatmcp([command, '--version'], project.root)
+    // The version through the process once, in process for the others.
+    const version = await (command === 'build' ? flatmcp : flatmcpInProcess)([command, '--version'], project.root)
     expect(version).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version}\n` })
   })
 
@@ -922,7 +912,7 @@ describe('flatmcp usage', () => {
       'src/mixed.tools.ts': `import { defineTool } from '@flatmcp/runtime'\nimport { z } from 'zod'\nexport const pick = defineTool({ name: 'pick', input: z.object({ shape: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), data: z.unknown() }), z.object({ kind: z.literal('b'), at: z.iso.datetime() })]) }), handler: () => 1 })\n`,
     })
     try {
-      const run = await flatmcp(['inspect', 'src/mixed.tools.ts'], mixed.root)
+      const run = await flatmcpInProcess(['inspect', 'src/mixed.tools.ts'], mixed.root)
       expect(run.code).toBe(0)
       expect(run.stdout.split('\n')[1]).toMatch(/^changed: 1 union joined, [1-9]\d* widened, [1-9]\d* keywords? moved, tokens \d+ → \d+ \(\d\.\d\d×\)$/)
     }
@@ -932,7 +922,7 @@ describe('flatmcp usage', () => {
   })
 
   it('--summary says each tool in a line (what changed, tokens before and after) and the list\'s total, in the profile asked for', async () => {
-    const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--summary', '--profile', 'gemini'], project.root)
+    const run = await flatmcpInProcess(['inspect', 'src/chat.tools.ts', '--summary', '--profile', 'gemini'], project.root)
     expect(run.code, run.stderr).toBe(0)
     const lines = run.stdout.trim().split('\n')
     expect(lines).toHaveLength(5)
@@ -945,11 +935,11 @@ describe('flatmcp usage', () => {
   })
 
   it('--profile shows a tool in that profile, with the JSON text it parses back; an unknown one is a usage error', async () => {
-    const run = await flatmcp(['inspect', 'src/chat.tools.ts', '--tool', 'send_message', '--profile', 'gemini'], project.root)
+    const run = await flatmcpInProcess(['inspect', 'src/chat.tools.ts', '--tool', 'send_message', '--profile', 'gemini'], project.root)
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('(export sendMessage, gemini profile)')
     expect(run.stdout).toContain('JSON text parsed back: {"properties":{"media":{"parse":"json"}}}')
-    expect(await flatmcp(['inspect', 'src/chat.tools.ts', '--profile', 'openai'], project.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "openai"') })
+    expect(await flatmcpInProcess(['inspect', 'src/chat.tools.ts', '--profile', 'openai'], project.root)).toMatchObject({ code: 2, stderr: expect.stringContaining('--profile must be one of portable, minimal, openai-strict, anthropic-strict, gemini, not "openai"') })
   })
 
   it('an unknown option is said with where the usage is, and exits 2', async () => {

@@ -58,9 +58,10 @@ const STAGES: Record<string, string[][]> = {
   ],
   cli: [
     ['util.ts', 'style.ts', 'version.ts'],
-    // What each command runs, then the commands' table (usage, options, run), then the dispatcher.
+    // What each command runs, then the commands' table (usage, options, run), then the dispatcher, then the bin.
     ['tool-modules/', 'probe/', 'proxy/', 'install/'],
     ['commands/'],
+    ['command-line.ts'],
     [...entries('cli'), 'cli.ts'],
   ],
 }

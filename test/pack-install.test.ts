@@ -23,6 +23,11 @@ const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.j
 const { packageManager } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+/**
+ * How every install here runs: quietly, and from npm's cache where it holds a registry package (the
+ * installs of a run take the same versions), asking the registry only for what it does not hold.
+ */
+const INSTALL = ['--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline']
 
 /** Runs a command; on failure, its output is the error. */
 async function sh(command: string, args: string[], cwd: string): Promise<{ code: number, output: string }> {
@@ -130,7 +135,7 @@ beforeAll(async () => {
       '@types/node': devVersion('@types/node'),
     },
   }, null, 2))
-  const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], consumer)
+  const installed = await sh(npm, ['install', ...INSTALL], consumer)
   expect(installed.code, installed.output).toBe(0)
   cpSync(path.join(ROOT, 'examples/chat-server/src'), path.join(consumer, 'src'), { recursive: true, filter: source => !source.endsWith('http.ts') })
   mkdirSync(path.join(consumer, 'typed'))
@@ -158,7 +163,7 @@ async function inThrowawayProject(name: string, dependencies: Record<string, str
   const dir = mkdtempSync(path.join(os.tmpdir(), `flatmcp-${name}-`))
   try {
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', dependencies }))
-    const installed = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...flags], dir)
+    const installed = await sh(npm, ['install', ...INSTALL, ...flags], dir)
     expect(installed.code, installed.output).toBe(0)
     await body(dir)
   }
@@ -310,7 +315,7 @@ describe('packed and installed with npm', () => {
       // TypeScript 7 has no JavaScript API either, as with none installed: one more install, in the full run.
       if (!FULL)
         return
-      const ts7 = await sh(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', '-D', 'typescript@7.0.2'], dir)
+      const ts7 = await sh(npm, ['install', ...INSTALL, '-D', 'typescript@7.0.2'], dir)
       expect(ts7.code, ts7.output).toBe(0)
       expect(await buildIn(dir)).toMatch(expected)
     })
@@ -334,7 +339,7 @@ catch (error) { console.log(error.message) }
   it('the standalone flatmcp tarball installs alone (npm i -g, the other packages inside it) and its proxy serves a server flat', async () => {
     const prefix = mkdtempSync(path.join(os.tmpdir(), 'flatmcp-global-'))
     try {
-      const installed = await sh(npm, ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', path.join(consumer, 'tarballs', 'standalone', `flatmcp-${VERSION}.tgz`)], prefix)
+      const installed = await sh(npm, ['install', '--global', '--prefix', prefix, ...INSTALL, path.join(consumer, 'tarballs', 'standalone', `flatmcp-${VERSION}.tgz`)], prefix)
       expect(installed.code, installed.output).toBe(0)
       const bin = path.join(prefix, 'bin', 'flatmcp')
       expect((await sh(bin, ['--version'], prefix)).output.trim()).toBe(VERSION)

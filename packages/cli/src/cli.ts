@@ -1,47 +1,9 @@
 #!/usr/bin/env node
-// The flatmcp command: it finds the command named and runs it (commands/: each its usage, options and
-// run). Exit codes: 0 clean, 1 findings (the probe's; a build's diagnostic at --fail-on), 2 usage or
-// load errors. Each command loads what it needs when it runs: the proxy starts without the build
-// pipeline.
-import { closestName } from '@flatmcp/runtime'
-import { COMMANDS, exitCodeOf, flagsOf, helpText, saidInOneLine, UsageError } from './commands'
-import { cliVersion } from './version'
-
-const EXIT_CODES = 'exit codes: 0 clean, 1 findings (probe; build: a tool that cannot be served, a diagnostic at --fail-on), 2 usage errors or modules that cannot load'
-
-const HELP = `flatmcp — sound flat schemas for MCP tools
-
-usage:
-${Object.values(COMMANDS).map(command => `${command.usage}\n      ${command.summary}`).join('\n')}
-  flatmcp <command> --help      its options, with examples
-  flatmcp --version
-
-${EXIT_CODES}`
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(HELP)
-    return name === undefined ? 2 : 0
-  }
-  if (name === '--version' || name === '-v') {
-    console.log(cliVersion())
-    return 0
-  }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
-  if (command && rest.some(arg => arg === '--help' || arg === '-h')) {
-    // Help is read by a person: wrapped to the terminal, or to 100 columns when paged or piped.
-    console.log(`${helpText(command, Math.min(process.stdout.columns || 100, 120))}\n\n${EXIT_CODES}`)
-    return 0
-  }
-  if (rest.includes('--version')) {
-    console.log(cliVersion())
-    return 0
-  }
-  if (!command)
-    throw new UsageError(`unknown command "${name}"`)
-  return command.run(rest)
-}
+// The flatmcp command: runs its command line (command-line.ts finds the command named; commands/: each
+// its usage, options and run) and ends with its exit code: 0 clean, 1 findings (the probe's; a build's
+// diagnostic at --fail-on), 2 usage or load errors. Each command loads what it needs when it runs: the
+// proxy starts without the build pipeline.
+import { runCommandLine } from './command-line'
 
 /**
  * Ends the process once what it wrote has reached its reader: to a pipe, stdout is written
@@ -58,27 +20,4 @@ function exitWhenWritten(code: number): void {
   process.stderr.write('', done)
 }
 
-/**
- * A usage error in a line or two: what is wrong, the option meant where one was mistyped (Node's
- * parseArgs says only that it is unknown), and where the usage is. Not the whole help.
- */
-function usageMessage(error: Error, command: string | undefined): string {
-  const known = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
-  const usage = known ? `flatmcp ${command} --help` : 'flatmcp --help'
-  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(error.message)?.[1]
-  if (unknown === undefined)
-    return `flatmcp: ${error.message}\n(${usage} shows the usage)`
-  const best = known === undefined ? undefined : closestName(unknown, flagsOf(known))
-  const meant = best === undefined ? '' : ` (did you mean ${best}?)`
-  return `flatmcp: unknown option ${unknown}${meant}\n(${usage} shows the usage)`
-}
-
-main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
-    console.error(usageMessage(error, process.argv[2]))
-  else if (await saidInOneLine(error))
-    console.error(`flatmcp: ${(error as Error).message}`)
-  else
-    console.error(`flatmcp: ${error instanceof Error ? error.stack : String(error)}`)
-  exitWhenWritten(exitCodeOf(error))
-})
+void runCommandLine(process.argv.slice(2)).then(exitWhenWritten)

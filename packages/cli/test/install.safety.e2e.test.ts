@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { clientConfigText } from '../../../test/support/client-configs'
-import type { Ran } from '../../../test/support/cli-in-process'
-import { runInProcess } from '../../../test/support/cli-in-process'
+import { flatmcpInProcess } from '../../../test/support/cli-run'
 import { CLI, runCli } from '../../../test/support/proxy'
 import { INSTALL_CLIENTS } from '../src/install/clients'
 import { install } from '../src/install/install'
 import { ChangedSinceRead, replaceFile } from '../src/install/write-through'
+
+type Ran = Awaited<ReturnType<typeof runCli>>
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-install-safety-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -26,7 +27,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
  */
 function place(): { home: string, run: (args: string[]) => Promise<Ran>, spawned: (args: string[]) => Promise<Ran> } {
   const home = mkdtempSync(path.join(scratch, 'home-'))
-  return { home, run: runInProcess, spawned: args => runCli(args, home, 60_000, undefined, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), CODEX_HOME: '' }) }
+  return { home, run: args => flatmcpInProcess(args, process.cwd()), spawned: args => runCli(args, home, 60_000, undefined, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), CODEX_HOME: '' }) }
 }
 
 const write = (file: string, text: string, mode = 0o644): void => {
