@@ -297,9 +297,10 @@ describe('what an operator meets', () => {
           await client.close()
         }
       }
-      const direct = await run(false)
-      expect(await run(true), name).toEqual(direct)
-      expect(await run(true, true), `${name} through the search surface`).toEqual(direct)
+      // Each run in a folder of its own, so the three go at once.
+      const [direct, proxied, surfaced] = await Promise.all([run(false), run(true), run(true, true)])
+      expect(proxied, name).toEqual(direct)
+      expect(surfaced, `${name} through the search surface`).toEqual(direct)
     }
     // The memory server wrote where its environment said.
     expect(readFileSync(join(scratch, 'memory-proxied', 'memory.jsonl'), 'utf8')).toContain('"flatmcp"')
