@@ -6,6 +6,7 @@
 // calls, with their arguments broken as models break them, give the direct call's result.
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { NpmServer } from './support/npm-servers'
+import type { Listening } from './support/proxy'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -56,13 +57,12 @@ const lists = new Map<string, Tool[]>()
 const textOf = (result: unknown): string => (result as CallToolResult).content.map(part => part.type === 'text' ? part.text : '').join('')
 
 /**
- * The same server behind `--surface search`: three tools listed in every profile; every tool
+ * The same server behind `--surface search` (and an --always-load that names no tool: it lists
+ * nothing more, and is said): three tools listed in every profile; every tool
  * described as the full list shows it, its shared shapes written out; found first by its own name, and in the first five
  * by the opening words of its description for nine tools in ten or more.
  */
-async function searchSurfaceHolds(command: string[], env: Record<string, string>, full: Map<string, Tool[]>): Promise<void> {
-  // An --always-load that names no tool lists nothing more, and is said.
-  const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--surface', 'search', '--always-load', 'no_such_tool', '--', ...command], ROOT, env)
+async function searchSurfaceHolds(proxy: Listening, full: Map<string, Tool[]>): Promise<void> {
   try {
     for (const profile of PROFILES) {
       const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
@@ -105,36 +105,69 @@ async function searchSurfaceHolds(command: string[], env: Record<string, string>
   }
 }
 
+/**
+ * A server's snapshot, as an operator makes one: a server that does not start without its environment
+ * is given it by `--env` alone, its own variables emptied (what the environment test asks of it).
+ */
+function snapshotOf(server: NpmServer, command: string[], env: Record<string, string>, file: string): ReturnType<typeof runCli> {
+  if (!server.needsEnv)
+    return runCli(['snapshot', '--out', file, '--', ...command], ROOT, 120_000, undefined, env)
+  const flags = Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`])
+  return runCli(['snapshot', '--out', file, ...flags, '--', ...command], ROOT, 120_000, undefined, emptied(env))
+}
+
+/** The same variables, each set empty. */
+const emptied = (env: Record<string, string>): Record<string, string> => Object.fromEntries(Object.keys(env).map(name => [name, '']))
+
+/** What each server's snapshot run said: the environment test reads those of the servers that need it. */
+const snapshotRuns = new Map<string, { code: number | null, stderr: string }>()
+
 describe.each(NPM_SERVERS.map(server => [`${server.name} (${server.package}, ${server.kind})`, server] as const))('%s', (_name, server) => {
   it('through the proxy every tool is listed, in every profile: portable flat, the strict profiles as the vendors\' code takes them or said non-strict', async () => {
     const { command, env } = setUp(server)
-    const direct = await connect(command, env)
-    const listed = (await direct.listTools()).tools as Tool[]
-    await direct.close()
-    expect(listed.length).toBeGreaterThan(0)
-    lists.set(server.name, listed)
+    const file = join(scratch, `${server.name}.mcp.json`)
+    // The direct list, the proxy, the search surface's proxy and the snapshot each start the server
+    // on their own: they start at once, and each is checked once the ones it is compared with are in.
+    const snapshotted = snapshotOf(server, command, env, file)
+    const surfaced = startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--surface', 'search', '--always-load', 'no_such_tool', '--', ...command], ROOT, env)
     // The environment a client's config gives reaches the server through the proxy's own.
-    const proxy = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...command], ROOT, env)
-    const full = new Map<string, Tool[]>()
+    const proxied = startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--', ...command], ROOT, env)
+    // A proxy that fails to start fails the test where it is awaited, not before as an unhandled rejection.
+    for (const started of [proxied, surfaced])
+      started.catch(() => undefined)
     try {
-      for (const profile of PROFILES) {
-        const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
-        const tools = (await client.listTools()).tools as Tool[]
-        await client.close()
-        full.set(profile, tools)
-        expect(tools.map(tool => tool.name), profile).toEqual(listed.map(tool => tool.name))
-        if (profile === 'portable') {
-          for (const tool of tools)
-            expect(portableViolations(tool.inputSchema), tool.name).toEqual([])
+      const direct = await connect(command, env)
+      const listed = (await direct.listTools()).tools as Tool[]
+      await direct.close()
+      expect(listed.length).toBeGreaterThan(0)
+      lists.set(server.name, listed)
+      const proxy = await proxied
+      const full = new Map<string, Tool[]>()
+      try {
+        for (const profile of PROFILES) {
+          const client = await httpClient(profile === 'portable' ? proxy.url : `${proxy.url}/${profile}`)
+          const tools = (await client.listTools()).tools as Tool[]
+          await client.close()
+          full.set(profile, tools)
+          expect(tools.map(tool => tool.name), profile).toEqual(listed.map(tool => tool.name))
+          if (profile === 'portable') {
+            for (const tool of tools)
+              expect(portableViolations(tool.inputSchema), tool.name).toEqual([])
+          }
         }
       }
+      finally {
+        await proxy.close()
+      }
+      await searchSurfaceHolds(await surfaced, full)
     }
     finally {
-      await proxy.close()
+      // Whatever failed first, no proxy outlives the test.
+      await Promise.all([proxied, surfaced].map(async started => (await started.catch(() => undefined))?.close()))
     }
-    await searchSurfaceHolds(command, env, full)
-    const file = join(scratch, `${server.name}.mcp.json`)
-    const made = await runCli(['snapshot', '--out', file, '--', ...command], ROOT, 120_000, undefined, env)
+    const listed = lists.get(server.name)!
+    const made = await snapshotted
+    snapshotRuns.set(server.name, made)
     expect(made.code, made.stderr).toBe(0)
     snapshots.push(file)
     const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: Tool[], runtime: Record<string, { served?: string, profiles: Record<string, { inputSchema: Record<string, unknown>, strict?: boolean }> }> }
@@ -204,13 +237,18 @@ describe('what an operator meets', () => {
   })
 
   it('a server that needs its environment to start starts through the proxy given it, and not without', async () => {
-    for (const server of NPM_SERVERS.filter(s => s.needsEnv)) {
-      const { command, env } = setUp(server)
-      const bare = await runCli(['snapshot', '--out', join(scratch, 'bare.mcp.json'), '--', ...command], ROOT, 60_000, undefined, Object.fromEntries(Object.keys(env).map(name => [name, ''])))
-      expect(bare.code, server.name).toBe(2)
-      const given = await runCli(['snapshot', '--out', join(scratch, 'given.mcp.json'), ...Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]), '--', ...command], ROOT, 60_000, undefined, Object.fromEntries(Object.keys(env).map(name => [name, ''])))
-      expect(given.code, `${server.name}: ${given.stderr}`).toBe(0)
+    const needing = NPM_SERVERS.filter(s => s.needsEnv)
+    expect(needing.length).toBeGreaterThan(0)
+    // Given it by --env alone, its own variables emptied: that server's snapshot above.
+    for (const server of needing) {
+      const given = snapshotRuns.get(server.name)
+      expect(given?.code, `${server.name}: ${given?.stderr}`).toBe(0)
     }
+    const bare = await Promise.all(needing.map((server) => {
+      const { command, env } = setUp(server)
+      return runCli(['snapshot', '--out', join(scratch, `${server.name}.bare.mcp.json`), '--', ...command], ROOT, 60_000, undefined, emptied(env))
+    }))
+    bare.forEach((run, i) => expect(run.code, needing[i]!.name).toBe(2))
   })
 
   it('real calls, their arguments broken as models break them (objects and arrays as JSON text, numbers and booleans as strings), give the direct call\'s result, called directly and through the search surface', async () => {
@@ -259,9 +297,10 @@ describe('what an operator meets', () => {
           await client.close()
         }
       }
-      const direct = await run(false)
-      expect(await run(true), name).toEqual(direct)
-      expect(await run(true, true), `${name} through the search surface`).toEqual(direct)
+      // Each run in a folder of its own, so the three go at once.
+      const [direct, proxied, surfaced] = await Promise.all([run(false), run(true), run(true, true)])
+      expect(proxied, name).toEqual(direct)
+      expect(surfaced, `${name} through the search surface`).toEqual(direct)
     }
     // The memory server wrote where its environment said.
     expect(readFileSync(join(scratch, 'memory-proxied', 'memory.jsonl'), 'utf8')).toContain('"flatmcp"')
