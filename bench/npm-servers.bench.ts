@@ -187,7 +187,9 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
   target('a session behind --surface search starts with ≤ 0.1× the full list on servers of 20 tools or more (worst over servers and profiles)', worstStart <= 0.1, `${worstStart.toFixed(2)}× (${large.map(s => s.name).join(', ')})`)
   const snapshot = results.map(s => s.startup.snapshot / s.startup.direct)
   const compiling = results.map(s => s.startup.compile / s.startup.direct)
+  const heaviest = results.flatMap(s => SERVER_PROFILES.map(p => ({ server: s.name, profile: p, ...s.tokens.worst[p]! }))).reduce((a, b) => b.ratio > a.ratio ? b : a)
+  target('every tool in every profile ≤ 2× its upstream\'s tokens (worst over servers and profiles)', heaviest.ratio <= 2, `${heaviest.ratio.toFixed(2)}× (${heaviest.server} ${heaviest.tool}, ${heaviest.profile})`)
   target('no tool lost through the proxy', results.every(s => s.tools.proxied === s.tools.direct), `${sum(s => s.tools.proxied)} of ${sum(s => s.tools.direct)}`)
-  target('start-up from a snapshot ≤ 1.2× the server alone (median over servers; worst)', mid(snapshot) <= 1.2, `${mid(snapshot).toFixed(2)}×; worst ${Math.max(...snapshot).toFixed(2)}×`)
+  target('start-up from a snapshot ≤ 1.2× the server alone (median over servers) and ≤ 1.5× (worst)', mid(snapshot) <= 1.2 && Math.max(...snapshot) <= 1.5, `${mid(snapshot).toFixed(2)}×; worst ${Math.max(...snapshot).toFixed(2)}×`)
   target('start-up compiling ≤ 1.4× the server alone (median over servers; worst)', mid(compiling) <= 1.4, `${mid(compiling).toFixed(2)}×; worst ${Math.max(...compiling).toFixed(2)}×`)
 }
