@@ -57,11 +57,11 @@ const STAGES: Record<string, string[][]> = {
     entries('unplugin'),
   ],
   cli: [
-    ['util.ts', 'style.ts', 'version.ts'],
+    ['util.ts', 'style.ts', 'version.ts', 'compile-cache.ts'],
     // What each command runs, then the commands' table (usage, options, run), then the dispatcher.
     ['tool-modules/', 'probe/', 'proxy/', 'install/'],
     ['commands/'],
-    [...entries('cli'), 'cli.ts'],
+    [...entries('cli'), 'main.ts', 'cli.ts'],
   ],
 }
 
