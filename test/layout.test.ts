@@ -57,7 +57,7 @@ const STAGES: Record<string, string[][]> = {
     entries('unplugin'),
   ],
   cli: [
-    ['util.ts', 'style.ts', 'version.ts'],
+    ['util.ts', 'style.ts', 'version.ts', 'compile-cache.ts'],
     // What each command runs, then the commands' table (usage, options, run), then the dispatcher, then the bin.
     ['tool-modules/', 'probe/', 'proxy/', 'install/'],
     ['commands/'],

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// The flatmcp command: runs its command line (command-line.ts finds the command named; commands/: each
-// its usage, options and run) and ends with its exit code: 0 clean, 1 findings (the probe's; a build's
-// diagnostic at --fail-on), 2 usage or load errors. Each command loads what it needs when it runs: the
-// proxy starts without the build pipeline.
-import { runCommandLine } from './command-line'
+// The flatmcp command: Node's compile cache first (where the running Node has it), then its command
+// line (command-line.ts finds the command named; commands/: each its usage, options and run), imported
+// after the cache so every module the command loads is cached, and ends with its exit code: 0 clean,
+// 1 findings (the probe's; a build's diagnostic at --fail-on), 2 usage or load errors. Each command
+// loads what it needs when it runs: the proxy starts without the build pipeline.
+import { startCompileCache } from './compile-cache'
+
+startCompileCache()
+const { runCommandLine } = await import('./command-line')
 
 /**
  * Ends the process once what it wrote has reached its reader: to a pipe, stdout is written

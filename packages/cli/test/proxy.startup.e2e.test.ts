@@ -1,6 +1,7 @@
 // The command as it ships, at its package boundary: `flatmcp proxy` from the built package, serving a
 // snapshot, loads none of the build pipeline (esbuild, @babel/parser, fast-check, the plugin's
-// internal entry), neither the compiler nor its thread, and ajv only once a call needs it; it starts the upstream
+// internal entry), neither the compiler nor its thread, nor a parser for a file format it does not read
+// (YAML, TOML; jsonc-parser only says where a text that is no JSON broke), and ajv only once a call needs it; it starts the upstream
 // before it loads the MCP SDK. What a process loads is
 // recorded by Node's own module hooks (ESM resolutions and CommonJS loads), in the proxy alone.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -60,6 +61,9 @@ function loaded(file: string): Set<string> {
     const plugin = /packages\/unplugin\/dist\/(internal(?:-shared)?)\.mjs/.exec(line)?.[1]
     if (plugin)
       found.add(`unplugin-flatmcp/${plugin}`)
+    // confbox's index (every format it parses) where the JSONC parser alone is imported.
+    if (/confbox\/dist\/(?:index|yaml|toml|json5|ini)\.mjs/.test(line))
+      found.add('confbox\'s every format')
     if (line.includes('proxy-compile-worker'))
       found.add('the compiler thread')
     if (/packages\/core\/(?:dist\/index\.mjs|src\/index\.ts)/.test(line))
@@ -92,7 +96,7 @@ describe('flatmcp proxy from a snapshot, as built', () => {
       const spawned = lines.indexOf('spawned the upstream')
       expect(spawned).toBeGreaterThan(-1)
       expect(lines.slice(0, spawned).filter(line => line.includes('@modelcontextprotocol/'))).toEqual([])
-      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread'])
+      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread', 'jsonc-parser', 'confbox\'s every format'])
         expect(atStart, name).not.toContain(name)
       // A call whose reading is chosen by the upstream's schema builds the validator.
       const result = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 'hi' } }) as { isError?: boolean }

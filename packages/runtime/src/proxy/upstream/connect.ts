@@ -6,7 +6,7 @@
 // holding for every connection to it.
 import type { StartedCommand } from './command-process'
 import type { AskedContext, Message, OfferedCapabilities, RequestOptions, Upstream, UpstreamClient, UpstreamTarget, UpstreamTransport } from './upstream'
-import { Client } from '@modelcontextprotocol/client'
+import type { Client } from '@modelcontextprotocol/client'
 import { opening, within } from '../../util/wait'
 import type { Recorded } from './ahead'
 import { ahead } from './ahead'
@@ -157,6 +157,9 @@ interface Life {
  */
 async function handshake(transport: UpstreamTransport, capabilities: OfferedCapabilities, life: Life, log: OperatorLog): Promise<Client> {
   const attempt = async (era: 'legacy' | { pin: string }): Promise<Client> => {
+    // The client SDK loads when the upstream is first connected to, not with the proxy: from a
+    // snapshot the proxy answers its client's initialize and first tools/list without it.
+    const { Client } = await import('@modelcontextprotocol/client')
     const carried = transport.open() as { onmessage?: ((message: never, extra?: never) => void) | undefined }
     const client = new Client({ name: 'flatmcp-proxy', version: '1' }, { capabilities: capabilities as never, versionNegotiation: { mode: era } })
     client.onclose = () => {

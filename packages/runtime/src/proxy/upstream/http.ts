@@ -3,7 +3,7 @@
 // for every connection, so its token outlives a session connected anew). A request the upstream
 // answers 404 was not run: the session is gone (it restarted), and it is sent once more on a new one.
 import type { OfferedCapabilities, UpstreamOAuth, UpstreamTransport } from './upstream'
-import { ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import type { ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { expandVariables, refuseWithheld } from './environment'
 import { boundedFetch } from './http-bounds'
 
@@ -53,21 +53,31 @@ export function httpTransport(target: { url: string, headers?: Record<string, st
   const headers = Object.fromEntries(Object.entries(target.headers ?? {}).map(([name, value]) => [name, expandVariables(value, `the upstream's header ${JSON.stringify(name)}`)]))
   const { oauth } = target
   refuseWithheld(headers, [...(target.withheld ?? []), ...(oauth ? [oauth.clientSecret] : [])], name => `the upstream's header ${JSON.stringify(name)}`)
-  // The secret is taken as given: a file or a variable that holds "${…}" holds that text.
-  const authProvider = oauth && new ClientCredentialsProvider({
-    clientId: oauth.clientId,
-    clientSecret: oauth.clientSecret,
-    expectedIssuer: oauth.issuer,
-    ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
-  })
   const where = redacted(target.url)
+  // The client SDK, loaded before the first connection (ready is awaited before each open), not with
+  // the proxy; and the one OAuth provider, made with it.
+  let sdk: { Transport: typeof StreamableHTTPClientTransport, authProvider: ClientCredentialsProvider | undefined } | undefined
   return {
     where,
-    ready: async (offer: OfferedCapabilities | Promise<OfferedCapabilities>) => offer,
+    ready: async (offer: OfferedCapabilities | Promise<OfferedCapabilities>) => {
+      if (sdk === undefined) {
+        const { ClientCredentialsProvider: Provider, StreamableHTTPClientTransport: Transport } = await import('@modelcontextprotocol/client')
+        // The secret is taken as given: a file or a variable that holds "${…}" holds that text.
+        const authProvider = oauth && new Provider({
+          clientId: oauth.clientId,
+          clientSecret: oauth.clientSecret,
+          expectedIssuer: oauth.issuer,
+          ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
+        })
+        sdk ??= { Transport, authProvider }
+      }
+      return offer
+    },
     open: () => {
       // Each connection's requests given up on (a time out, a cancel) are aborted, its answers bounded.
       const bounded = boundedFetch(where)
-      return new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers }, fetch: (url, init) => bounded(url, withTraceHeaders(init)), ...(authProvider ? { authProvider } : {}) })
+      const { Transport, authProvider } = sdk!
+      return new Transport(new URL(target.url), { requestInit: { headers }, fetch: (url, init) => bounded(url, withTraceHeaders(init)), ...(authProvider ? { authProvider } : {}) })
     },
     restart: async () => {},
     endsOnClose: false,
