@@ -133,3 +133,39 @@ describe('a span the sampler dropped', () => {
     ])
   })
 })
+
+describe('a tool whose upstream changes (issue 70)', () => {
+  it('is said on its span and measured with the upstream known when its call ends, as each call learns it', async () => {
+    const named: Record<string, unknown>[] = []
+    const counted: Record<string, string>[] = []
+    const span = () => {
+      const attributes: Record<string, unknown> = {}
+      named.push(attributes)
+      return { isRecording: () => true, setAttribute: (key: string, value: unknown) => attributes[key] = value, setStatus: () => {}, updateName: () => {}, end: () => {} }
+    }
+    let current: ReturnType<typeof span> | undefined
+    const instrument = { record: () => {}, add: (_: number, attributes?: Record<string, string>) => counted.push(attributes ?? {}) }
+    const fake = {
+      trace: { getTracer: () => ({ startSpan: (_: string, options: { attributes?: Record<string, unknown> }) => {
+        current = span()
+        Object.assign(named.at(-1)!, options.attributes)
+        return current
+      } }), setSpan: () => ({}), getActiveSpan: () => current },
+      context: { active: () => ({}), with: <T>(_: unknown, fn: () => T): T => fn() },
+      propagation: { inject: () => {}, extract: () => ({}) },
+      metrics: { getMeter: () => ({ createHistogram: () => instrument, createCounter: () => instrument }) },
+    }
+    // As a gateway's: the fallback until the tool's server has listed it, then that server.
+    let upstream = 'gateway'
+    const telemetry = callTelemetry(fake, () => upstream)
+    await telemetry.serve({ method: 'tools/call', tool: 'add', requestId: 1, transport: 'pipe' }, async () => {
+      upstream = 'graph'
+      telemetry.finish({ time: '', tool: 'add', outcome: 'ok', durationMs: 1, repaired: [] })
+    })
+    await telemetry.serve({ method: 'tools/call', tool: 'add', requestId: 2, transport: 'pipe' }, async () => {
+      telemetry.finish({ time: '', tool: 'add', outcome: 'ok', durationMs: 1, repaired: [] })
+    })
+    expect(named.map(attributes => attributes['flatmcp.upstream'])).toEqual(['graph', 'graph'])
+    expect(counted.map(attributes => attributes['flatmcp.upstream'])).toEqual(['graph', 'graph'])
+  })
+})

@@ -55,8 +55,8 @@ export function serverTelemetry(api: OtelApi): CallTelemetry {
   return telemetry
 }
 
-/** What `finish` tells the request's `serve` of a tools/call: whether it reached a tool, and how it failed; `named`, the tool its SERVER span was started for. */
-interface Heard { reached: boolean, tool?: string, failure?: Failure, sent?: { seconds: number, attributes: Attributes }, named?: string }
+/** What `finish` tells the request's `serve` of a tools/call: whether it reached a tool, and how it failed; `named`, the tool attributes its SERVER span was started with. */
+interface Heard { reached: boolean, tool?: string, failure?: Failure, sent?: { seconds: number, attributes: Attributes }, named?: Attributes }
 
 type Attributes = Record<string, string>
 
@@ -127,17 +127,21 @@ function kitOf(api: OtelApi, upstreamOf?: (tool: string) => string | undefined):
 
 const NO_ATTRIBUTES: Attributes = Object.freeze({})
 
-/** A tool's own attributes, built once per tool (not per call): bounded, as `attributeSets` is. */
+/**
+ * A tool's own attributes, built once per tool and upstream (not per call): bounded, as
+ * `attributeSets` is. Its upstream is asked each time: a gateway learns a tool's server when that
+ * server lists it, after a call may have named it.
+ */
 function toolAttributesOf(upstreamOf: ((tool: string) => string | undefined) | undefined): Kit['toolAttributes'] {
   const made = new Map<string, Attributes>()
   return (tool) => {
     if (tool === undefined)
       return NO_ATTRIBUTES
+    const upstream = upstreamOf?.(tool)
     let attributes = made.get(tool)
-    if (!attributes) {
+    if (!attributes || attributes[A.upstream.key] !== upstream) {
       if (made.size >= 4096)
         made.clear()
-      const upstream = upstreamOf?.(tool)
       attributes = Object.freeze({ [A.tool.key]: tool, [A.operation.key]: EXECUTE_TOOL, ...(upstream === undefined ? {} : { [A.upstream.key]: upstream }) })
       made.set(tool, attributes)
     }
@@ -146,22 +150,23 @@ function toolAttributesOf(upstreamOf: ((tool: string) => string | undefined) | u
 }
 
 /** A request's SERVER span, started under the caller's `_meta.traceparent` where sent; each piece of the caller's text cut to its stated length. */
-function serverSpan(kit: Kit, incoming: IncomingRequest, tool: string | undefined, version: string | undefined): { span: Span, parent: unknown } {
+function serverSpan(kit: Kit, incoming: IncomingRequest, tool: string | undefined, version: string | undefined): { span: Span, parent: unknown, named: Attributes } {
   const { api } = kit
   const parent = incoming.meta && typeof incoming.meta.traceparent === 'string' ? api.propagation.extract(api.context.active(), incoming.meta) : api.context.active()
   const method = callerText(incoming.method)
+  const named = kit.toolAttributes(tool)
   const span = kit.tracer.startSpan(tool === undefined ? method : `${method} ${tool}`, {
     kind: KIND.server,
     attributes: {
       [A.method.key]: method,
-      ...kit.toolAttributes(tool),
+      ...named,
       [A.requestId.key]: callerText(incoming.requestId),
       [A.transport.key]: incoming.transport,
       ...(incoming.sessionId === undefined ? {} : { [A.session.key]: callerText(incoming.sessionId) }),
       ...(version === undefined ? {} : { [A.protocolVersion.key]: version }),
     },
   }, parent)
-  return { span, parent }
+  return { span, parent, named }
 }
 
 /** Runs `call` inside a SERVER span for the request, and measures it (and the call it sent upstream) once it is known whether its name is a tool's. */
@@ -169,8 +174,8 @@ async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise
   const started = performance.now()
   const tool = incoming.tool === undefined ? undefined : callerText(incoming.tool)
   const version = incoming.protocolVersion === undefined ? undefined : callerText(incoming.protocolVersion)
-  const { span, parent } = serverSpan(kit, incoming, tool, version)
-  const told: Heard = { reached: false, ...(tool === undefined ? {} : { named: tool }) }
+  const { span, parent, named: opened } = serverSpan(kit, incoming, tool, version)
+  const told: Heard = { reached: false, ...(tool === undefined ? {} : { named: opened }) }
   kit.heard.set(span, told)
   let failure: Failure | undefined
   try {
@@ -201,7 +206,8 @@ async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise
 /** A call's record completed: counted, and its SERVER span (the active one) told the tool reached, the profile and view it was read in, the repair's paths. */
 function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown): void {
   const failure = call.outcome === 'ok' ? undefined : call.outcome === 'tool-error' ? { type: TOOL_ERROR } : errorType(error)
-  const attributes = kit.sets({ [A.method.key]: 'tools/call', ...(reached ? kit.toolAttributes(call.tool) : NO_TOOL), ...failureAttributes(failure) })
+  const tool = reached ? kit.toolAttributes(call.tool) : NO_TOOL
+  const attributes = kit.sets({ [A.method.key]: 'tools/call', ...tool, ...failureAttributes(failure) })
   kit.calls.add(1, kit.sets({ ...attributes, [A.outcome.key]: call.outcome }))
   if (call.repaired.length > 0)
     kit.repairs.add(1, attributes)
@@ -215,13 +221,13 @@ function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown): 
   // A span the sampler dropped keeps nothing: no work is spent on it.
   if (!span.isRecording())
     return
-  // Named for the tool reached: through call_tool, the one it named (a span started for that tool has its name and attributes already).
+  // Named for the tool reached: through call_tool, the one it named (a span started with that tool's attributes, its upstream the same, has them already).
   if (!reached) {
     span.updateName('tools/call')
   }
-  else if (record?.named !== call.tool) {
+  else if (record?.named !== tool) {
     span.updateName(`tools/call ${call.tool}`)
-    for (const [key, value] of Object.entries(kit.toolAttributes(call.tool)))
+    for (const [key, value] of Object.entries(tool))
       span.setAttribute(key, value)
   }
   if (call.profile !== undefined)
