@@ -1,6 +1,8 @@
 // What the operator's outputs hold of text from elsewhere: a caller's cut to one stated length (a
 // surrogate pair kept whole), a server's control characters escaped so none reaches the terminal.
 import fc from 'fast-check'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { CALLER_TEXT_CHARS, callerText } from '../src/util/caller-text'
 import { escapeControl } from '../src/util/control-chars'
@@ -18,6 +20,18 @@ describe('the operator\'s text', () => {
       return true
     }))
     expect(callerText(12)).toBe('12')
+  })
+
+  it('a caller\'s long text held cut keeps none of the whole in memory (a span or a map may keep what is held)', () => {
+    v8.setFlagsFromString('--expose-gc')
+    const gc = vm.runInNewContext('gc') as () => void
+    gc()
+    const before = process.memoryUsage().heapUsed
+    // 64 names of 1 MiB each, as a request's parsed body holds them: held whole, 64 MiB; cut, a few KiB.
+    const held = Array.from({ length: 64 }, (_, i) => callerText(JSON.parse(JSON.stringify(`${i}:${'x'.repeat(1 << 20)}`)) as string))
+    gc()
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 << 20)
+    expect(held.every((text, i) => text.startsWith(`${i}:x`) && text.length === CALLER_TEXT_CHARS + 1)).toBe(true)
   })
 
   it('escaped text holds no control character but tab (and line feed where lines are kept), and reads back as it came', () => {
