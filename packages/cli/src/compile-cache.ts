@@ -2,7 +2,7 @@
 // for them kept on disk, so a start after the first skips compiling them. Node 22.1 has it; Node
 // 20.19 does not, and there the command starts as before. The folder is the user's own (a cache
 // another user could write to would hand this process its code), made private, and checked so.
-import { lstatSync, mkdirSync } from 'node:fs'
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs'
 import module from 'node:module'
 import { homedir } from 'node:os'
 import path from 'node:path'
@@ -18,12 +18,27 @@ export function compileCacheFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
   return path.join(base, 'flatmcp', 'compile-cache')
 }
 
-/** A folder only its owner, this user, can write to (on POSIX; Windows' profile folder is the user's). */
+/**
+ * A folder only its owner, this user, can write to, under folders no one else can swap it in (on
+ * POSIX; Windows' profile folder is the user's): each folder above, followed to its real path, is
+ * this user's or root's, and writable by others only when sticky, as /tmp is.
+ */
 export function isPrivateFolder(folder: string, uid: number | undefined): boolean {
   const stat = lstatSync(folder)
   if (!stat.isDirectory())
     return false
-  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0)
+  if (uid === undefined)
+    return true
+  if (stat.uid !== uid || (stat.mode & 0o022) !== 0)
+    return false
+  for (let above = path.dirname(realpathSync(folder)); ; above = path.dirname(above)) {
+    const parent = lstatSync(above)
+    const ownedSafely = parent.uid === uid || parent.uid === 0
+    if (!ownedSafely || ((parent.mode & 0o022) !== 0 && (parent.mode & 0o1000) === 0))
+      return false
+    if (path.dirname(above) === above)
+      return true
+  }
 }
 
 /**

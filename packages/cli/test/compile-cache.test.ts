@@ -35,6 +35,25 @@ describe('the compile cache', () => {
     expect(isPrivateFolder(file, process.getuid!())).toBe(false)
   })
 
+  it.runIf(posix)('is refused when a folder above it another user could swap: each parent is this user\'s or root\'s, and writable by others only when sticky', () => {
+    const parent = path.join(scratch, 'parent')
+    const own = path.join(parent, 'flatmcp', 'compile-cache')
+    mkdirSync(own, { recursive: true, mode: 0o700 })
+    chmodSync(path.join(parent, 'flatmcp'), 0o700)
+    chmodSync(parent, 0o700)
+    expect(isPrivateFolder(own, process.getuid!())).toBe(true)
+    // Another user who can write to a folder above may rename the checked folder away and put theirs there.
+    chmodSync(path.join(parent, 'flatmcp'), 0o777)
+    expect(isPrivateFolder(own, process.getuid!())).toBe(false)
+    chmodSync(path.join(parent, 'flatmcp'), 0o700)
+    chmodSync(parent, 0o777)
+    expect(isPrivateFolder(own, process.getuid!())).toBe(false)
+    // Sticky, as /tmp is: others may add names there but not move this user's.
+    chmodSync(parent, 0o1777)
+    expect(isPrivateFolder(own, process.getuid!())).toBe(true)
+    chmodSync(parent, 0o700)
+  })
+
   it('does nothing where Node lacks it or is told not to, and refuses a folder others can write to', () => {
     const available = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function'
     expect(startCompileCache({ NODE_DISABLE_COMPILE_CACHE: '1' })).toBe(available ? 'off' : 'unavailable')
