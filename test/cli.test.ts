@@ -826,7 +826,8 @@ describe('flatmcp inspect', () => {
     expect(listed.tokens.send_message).toEqual({ original: Number(tokens![1]), portable: Number(tokens![2]) })
     expect(Number(tokens![3])).toBeCloseTo(Number(tokens![2]) / Number(tokens![1]), 2)
     expect(Number(tokens![4])).toBeLessThan(Number(tokens![2]))
-    const missing = await flatmcpInProcess(['inspect', 'src/nope.tools.ts'], project.root)
+    // Through the built command: its one usage or load error (exit 2) run as a process.
+    const missing = await flatmcp(['inspect', 'src/nope.tools.ts'], project.root)
     expect([missing.code, missing.stderr]).toEqual([2, 'flatmcp: src/nope.tools.ts: no such file\n'])
     // A module not named like a tool module is not evaluated: it may be a server entry.
     project.write('src/server.ts', `import { writeFileSync } from 'node:fs'\nwriteFileSync('ran.txt', 'ran')\nexport {}\n`)
