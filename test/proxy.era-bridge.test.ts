@@ -10,12 +10,12 @@ import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextpro
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ROOT, TS_NODE } from './support/client'
+import { ROOT } from './support/client'
 import { CLI, startListening } from './support/proxy'
+import { upstreamCommand } from './support/upstream-builds'
 
-const PROXY = [CLI, 'proxy', '--', ...TS_NODE, join(ROOT, 'test/support/rounds-upstream.ts')]
+const PROXY = [CLI, 'proxy', '--', ...await upstreamCommand('rounds')]
 type Result = { isError?: boolean, content: { type: string, text: string }[] }
 type Answer = (message: string) => Promise<{ action: string, content?: Record<string, unknown> }>
 

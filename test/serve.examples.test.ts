@@ -5,9 +5,17 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, ROOT, TS_NODE } from './support/client'
+import type { Upstream } from './support/upstream-builds'
+import { connectHttp, connectHttpV2, connectStdio, connectStdioV2, ROOT } from './support/client'
+import { upstreamCommand } from './support/upstream-builds'
 
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]?.text ?? '')
+
+/** An example server's command and arguments: its bundle (test/support/upstream-builds.ts). */
+async function example(name: Upstream, ...args: string[]): Promise<[string, string[]]> {
+  const [command, ...rest] = await upstreamCommand(name)
+  return [command!, [...rest, ...args]]
+}
 
 /** A session opened before a describe block's tests and closed after them. */
 function connectedFor(connect: () => Promise<Connected>): () => Connected {
@@ -22,13 +30,13 @@ function connectedFor(connect: () => Promise<Connected>): () => Connected {
 }
 
 const transports: [string, () => Promise<Connected>][] = [
-  ['stdio', () => connectStdio(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'])],
-  ['stdio on the MCP SDK 2.x (server and client)', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts'])],
-  ['Streamable HTTP', () => connectHttp(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http.ts', '0'])],
-  ['Streamable HTTP on the MCP SDK 2.x (server and client)', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0'])],
+  ['stdio', async () => connectStdio(...await example('exampleStdio'))],
+  ['stdio on the MCP SDK 2.x (server and client)', async () => connectStdioV2(...await example('exampleStdioV2'))],
+  ['Streamable HTTP', async () => connectHttp(...await example('exampleHttp', '0'))],
+  ['Streamable HTTP on the MCP SDK 2.x (server and client)', async () => connectHttpV2(...await example('exampleHttpV2', '0'))],
   // The same two servers, and a client that speaks MCP 2026-07-28: no initialize, identity per request.
-  ['stdio on the MCP SDK 2.x, 2026-07-28', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts'], ROOT, 'flatmcp-test', 'modern')],
-  ['Streamable HTTP on the MCP SDK 2.x, 2026-07-28', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0'], ROOT, 'modern')],
+  ['stdio on the MCP SDK 2.x, 2026-07-28', async () => connectStdioV2(...await example('exampleStdioV2'), ROOT, 'flatmcp-test', 'modern')],
+  ['Streamable HTTP on the MCP SDK 2.x, 2026-07-28', async () => connectHttpV2(...await example('exampleHttpV2', '0'), ROOT, 'modern')],
 ]
 
 describe.each(transports)('the example server over %s', (_name, connect) => {
@@ -74,10 +82,9 @@ describe.each(transports)('the example server over %s', (_name, connect) => {
 })
 
 describe('one list for every client, and a profile the operator names (the example server, SDK 2.x, stdio)', () => {
-  const server = [...TS_NODE.slice(1), 'examples/chat-server/src/stdio-v2.ts']
-  const geminiCli = connectedFor(() => connectStdioV2(TS_NODE[0], server, ROOT, 'gemini-cli-mcp-client'))
-  const other = connectedFor(() => connectStdioV2(TS_NODE[0], server))
-  const gemini = connectedFor(() => connectStdioV2(TS_NODE[0], [...server, 'gemini'], ROOT, 'any-client'))
+  const geminiCli = connectedFor(async () => connectStdioV2(...await example('exampleStdioV2'), ROOT, 'gemini-cli-mcp-client'))
+  const other = connectedFor(async () => connectStdioV2(...await example('exampleStdioV2')))
+  const gemini = connectedFor(async () => connectStdioV2(...await example('exampleStdioV2', 'gemini'), ROOT, 'any-client'))
 
   it('by default every client name gets the same list, byte for byte; a server started with a profile serves it to every caller', async () => {
     const listOf = async (session: Connected): Promise<{ name: string, inputSchema: { properties?: Record<string, unknown> } }[]> => (await session.client.listTools()).tools
@@ -97,9 +104,8 @@ describe('one list for every client, and a profile the operator names (the examp
 })
 
 describe('a profile the path picks (the example server, SDK 2.x, Streamable HTTP, both eras)', () => {
-  const server = [...TS_NODE.slice(1), 'examples/chat-server/src/http-v2.ts', '0']
-  const modern = connectedFor(() => connectHttpV2(TS_NODE[0], server, ROOT, 'modern', '/gemini'))
-  const legacy = connectedFor(() => connectHttpV2(TS_NODE[0], server, ROOT, 'legacy', '/gemini'))
+  const modern = connectedFor(async () => connectHttpV2(...await example('exampleHttpV2', '0'), ROOT, 'modern', '/gemini'))
+  const legacy = connectedFor(async () => connectHttpV2(...await example('exampleHttpV2', '0'), ROOT, 'legacy', '/gemini'))
 
   it('/mcp/gemini lists JSON text and reads each call with that list\'s inverse, in each era', async () => {
     for (const session of [modern(), legacy()]) {
@@ -113,7 +119,7 @@ describe('a profile the path picks (the example server, SDK 2.x, Streamable HTTP
 
 describe('the example server over stdio, raw lines', () => {
   it('answers an 11 MB line with an error and serves the next call', async () => {
-    const child = spawn(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/stdio.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
+    const child = spawn(...await example('exampleStdio'), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
     const answer = async (): Promise<any> => JSON.parse((await lines.next()).value as string)
     const send = (message: object): boolean => child.stdin!.write(`${JSON.stringify(message)}\n`)
@@ -134,11 +140,11 @@ describe('the example server over stdio, raw lines', () => {
 })
 
 const flatServers: [string, () => Promise<Connected>][] = [
-  ['the MCP SDK 2.x McpServer over stdio', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-v2.ts'])],
-  ['the MCP SDK 2.x McpServer over Streamable HTTP', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-http-v2.ts', '0'])],
-  ['tmcp (another Standard Schema framework) over stdio', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-tmcp.ts'])],
-  ['fastmcp (on the MCP SDK 1.x) over stdio', () => connectStdioV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-fastmcp.ts'])],
-  ['mcp-handler (a fetch handler on the SDK 2.x) over Streamable HTTP', () => connectHttpV2(TS_NODE[0], [...TS_NODE.slice(1), 'examples/chat-server/src/flat-mcp-handler.ts', '0'])],
+  ['the MCP SDK 2.x McpServer over stdio', async () => connectStdioV2(...await example('exampleFlatV2'))],
+  ['the MCP SDK 2.x McpServer over Streamable HTTP', async () => connectHttpV2(...await example('exampleFlatHttpV2', '0'))],
+  ['tmcp (another Standard Schema framework) over stdio', async () => connectStdioV2(...await example('exampleFlatTmcp'))],
+  ['fastmcp (on the MCP SDK 1.x) over stdio', async () => connectStdioV2(...await example('exampleFlatFastmcp'))],
+  ['mcp-handler (a fetch handler on the SDK 2.x) over Streamable HTTP', async () => connectHttpV2(...await example('exampleFlatMcpHandler', '0'))],
 ]
 
 describe.each(flatServers)('flat() served by %s, a real 2.x client', (_name, connect) => {
