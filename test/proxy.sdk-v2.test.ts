@@ -191,10 +191,9 @@ describe('flatmcp proxy in front of a real SDK 2.x TypeScript server over stdio'
   })
 
   it('a 4 MiB hostile body over stdio (JSON text that never closes, where JSON text is read) is answered, and the proxy serves on', async () => {
-    const started = Date.now()
+    // A stall would meet the test's own bound; the verdict reads no clock.
     const hostile = await call(proxied.client, 'send', { kind: 'album', urls: '['.repeat(4 * 1024 * 1024) })
     expect(hostile.isError).toBe(true)
-    expect(Date.now() - started).toBeLessThan(30_000)
     expect((await call(proxied.client, 'page', { query: 'after' })).content[0]?.text).toBe('{"query":"after"}')
   })
 
@@ -409,12 +408,10 @@ describe('flatmcp proxy in front of a server that speaks only MCP 2026-07-28', (
 
 describe('flatmcp proxy when the upstream is hostile or broken', () => {
   it('a tool whose compile runs past --compile-timeout, or whose schema is over 256 KiB, is served as it came; a pattern that backtracks for ever does not stall a call; every other tool is compiled', async () => {
-    const started = Date.now()
     const proxied = await connectStdioV2(process.execPath, [CLI, 'proxy', '--compile-timeout', '1500', '--', ...UPSTREAM_V2, 'hostile'])
     try {
+      // Listed at all: the compile would take minutes, past the test's own bound, had the proxy waited for it.
       const tools = (await proxied.client.listTools()).tools as unknown as Listed[]
-      // Well inside the minutes the compile would take.
-      expect(Date.now() - started).toBeLessThan(60_000)
       expect(proxied.stderr()).toMatch(/tool "nested" served as it came: compiling it took longer than 1500 ms/)
       expect(JSON.stringify(tools.find(tool => tool.name === 'nested')!.inputSchema)).toContain('"$defs"')
       expect(JSON.stringify(tools.find(tool => tool.name === 'plain')!.inputSchema)).not.toContain('oneOf')
@@ -422,10 +419,9 @@ describe('flatmcp proxy when the upstream is hostile or broken', () => {
       // Over the size bound: served as it came, said why.
       expect(proxied.stderr()).toMatch(/tool "huge" served as it came: its input schema is \d+ KiB, over the 256 KiB the proxy compiles/)
       expect(Object.keys(tools.find(tool => tool.name === 'huge')!.inputSchema.properties as object)).toHaveLength(3000)
-      // A pattern that backtracks for ever on this word does not choose the reading: the call is answered at once.
-      const asked = Date.now()
+      // A pattern that backtracks for ever on this word (2^48 steps) does not choose the reading: the call
+      // is answered, where a stall would meet the test's own bound.
       expect((await call(proxied.client, 'redos', { word: `${'a'.repeat(48)}!` })).content[0]?.text).toBe('redos')
-      expect(Date.now() - asked).toBeLessThan(5_000)
     }
     finally {
       await proxied.close()
