@@ -4,8 +4,8 @@
 // check slow enough to be worth it, a reading the same as one already checked is not checked again,
 // and none is tried after a check that took over a second, so a body that is costly to parse costs
 // the original about one parse, not six.
-import type { InversePlan, InverseTry } from '../coerce/inverse-args'
-import { inverseArgs, repairsOf, triesOf } from '../coerce/inverse-args'
+import type { InversePlan, InverseReader, InverseTry } from '../coerce/inverse-args'
+import { readerOf, repairsOf, triesOf, walkedArgs } from '../coerce/inverse-args'
 
 /** What checking one reading gave, and the arguments it read. */
 export interface Tried<R> {
@@ -33,6 +33,17 @@ function readingText(args: unknown): string {
  * string), else the first reading.
  */
 export function readInTurn<R>(tries: readonly InverseTry[], argsFor: (tried: InverseTry) => unknown, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
+  // The first reading is checked before the loop's state is set up: clean arguments are accepted at once.
+  const args = argsFor(tries[0]!)
+  const started = Date.now()
+  const result = check(args)
+  if (!(result instanceof Promise) && accepted(result))
+    return { result, args }
+  return inTurn(tries, argsFor, check, accepted, { args, started, result })
+}
+
+/** The loop of `readInTurn`, from the first reading, already checked (`checkedFirst`). */
+function inTurn<R>(tries: readonly InverseTry[], argsFor: (tried: InverseTry) => unknown, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean, checkedFirst: { args: unknown, started: number, result: R | Promise<R> }): Tried<R> | Promise<Tried<R>> {
   const checked: { args: unknown, text?: string }[] = []
   let compare = false
   let first: Tried<R> | undefined
@@ -48,12 +59,12 @@ export function readInTurn<R>(tries: readonly InverseTry[], argsFor: (tried: Inv
   }
   const step = (from: number): Tried<R> | Promise<Tried<R>> => {
     for (let i = from; i < tries.length; i++) {
-      const args = argsFor(tries[i]!)
+      const args = i === 0 ? checkedFirst.args : argsFor(tries[i]!)
       if (seenBefore(args))
         continue
       if (!compare)
         checked.push({ args })
-      const started = Date.now()
+      const started = i === 0 ? checkedFirst.started : Date.now()
       const settle = (result: R): Tried<R> | Promise<Tried<R>> => {
         const tried = { result, args }
         if (accepted(result))
@@ -67,7 +78,7 @@ export function readInTurn<R>(tries: readonly InverseTry[], argsFor: (tried: Inv
         compare ||= took >= COMPARE_AFTER_MS
         return step(i + 1)
       }
-      const result = check(args)
+      const result = i === 0 ? checkedFirst.result : check(args)
       return result instanceof Promise ? result.then(settle) : settle(result)
     }
     return repaired ?? first!
@@ -82,6 +93,8 @@ export interface ReadingPlan {
   tries: InverseTry[]
   /** False when the coercer would change nothing on a try without scalar repairs: the arguments go as sent. */
   coerce: boolean
+  /** The inverse map under one try, compiled once for the plan where it can be (`inverseArgs` without its look-up). */
+  read: InverseReader
 }
 
 /**
@@ -90,7 +103,8 @@ export interface ReadingPlan {
  * else is skipped; elsewhere the coercer runs, which parses such text too.
  */
 export function readingPlan(plan: InversePlan, textParsed = false): ReadingPlan {
-  return { plan, tries: triesOf(plan), coerce: !textParsed || repairsOf(plan).first }
+  const read = readerOf(plan) ?? ((args, nulls, scalars) => walkedArgs(args, plan, nulls, scalars))
+  return { plan, tries: triesOf(plan), coerce: !textParsed || repairsOf(plan).first, read }
 }
 
 /**
@@ -99,5 +113,5 @@ export function readingPlan(plan: InversePlan, textParsed = false): ReadingPlan 
  * check all do. Synchronous where `check` is; bounded as `readInTurn` says.
  */
 export function readArguments<R>(raw: unknown, reading: ReadingPlan, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
-  return readInTurn(reading.tries, ([nulls, scalars]) => reading.coerce || scalars ? inverseArgs(raw, reading.plan, nulls, scalars) : raw, check, accepted)
+  return readInTurn(reading.tries, ([nulls, scalars]) => reading.coerce || scalars ? reading.read(raw, nulls, scalars) : raw, check, accepted)
 }
