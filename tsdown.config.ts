@@ -2,6 +2,7 @@ import { defineConfig } from 'tsdown'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { packageEntries } from './scripts/entries'
+import { bundledLicenses } from './scripts/bundled-licenses'
 import { chunkContents } from './scripts/chunk-contents'
 
 /** A package's entries as its package.json exports them, and the files besides them it loads by path. */
@@ -24,7 +25,8 @@ function importedByChunk(): (id: string) => boolean {
  * The proxy command's path as one chunk (packages/cli/dist/proxy, loaded by `#proxy/serve`), built
  * after the packages it inlines: one copy of the runtime, the SDK's ajv loaded on first use
  * (sdk-shims.ts), and the compiler's thread beside it, where the runtime looks for it. The compiler,
- * the build pipeline, parsers of files, ajv and OpenTelemetry stay imports.
+ * the build pipeline, parsers of files, ajv and OpenTelemetry stay imports. Beside the chunk: what
+ * each file holds (contents.json) and the inlined packages' licences (THIRD-PARTY-LICENSES.md).
  */
 const proxyChunk = {
   cwd: 'packages/cli',
@@ -38,7 +40,7 @@ const proxyChunk = {
   dts: false,
   deps: { neverBundle: importedByChunk(), alwaysBundle: [/^[^./]/] },
   alias: Object.fromEntries(['client', 'server'].map(side => [`@modelcontextprotocol/${side}/_shims`, path.resolve('packages/cli/src/proxy/chunk/sdk-shims.ts')])),
-  plugins: [chunkContents()],
+  plugins: [chunkContents(), bundledLicenses()],
 }
 
 /**

@@ -122,4 +122,12 @@ describe('flatmcp proxy from a snapshot, as built', () => {
       await client.close()
     }
   })
+
+  it('ships the licence of every package its chunk inlines', () => {
+    const licences = readFileSync(path.join(CHUNK, 'THIRD-PARTY-LICENSES.md'), 'utf8')
+    const inlined = new Set(Object.values(chunkContents()).flat().filter(name => name !== 'flatmcp' && !name.startsWith('@flatmcp/')))
+    expect(inlined).toContain('zod')
+    for (const name of inlined)
+      expect(licences, name).toMatch(new RegExp(`^## ${name.replace(/[/.]/g, '\\$&')}@`, 'm'))
+  })
 })
