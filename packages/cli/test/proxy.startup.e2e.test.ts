@@ -49,27 +49,40 @@ Module._load = function (request, parent, isMain) {
   return path.join(scratch, 'record.mjs')
 }
 
+/** The proxy's chunk (dist/proxy): the packages each of its files holds, as the build wrote them. */
+const CHUNK = path.join(path.dirname(CLI), 'proxy')
+const chunkContents = (): Record<string, string[]> => JSON.parse(readFileSync(path.join(CHUNK, 'contents.json'), 'utf8')) as Record<string, string[]>
+
+/** The packages (or the plugin's entries) one loaded module is of: a file of the proxy's chunk, every package bundled into it. */
+function packagesOf(line: string, contents: Record<string, string[]>): string[] {
+  const found: string[] = []
+  const file = line.replace(/^file:\/\//, '')
+  if (path.dirname(file) === CHUNK)
+    found.push(...contents[path.basename(file)] ?? [])
+  // The package a file is of: the name after its last node_modules/ (pnpm's store nests them).
+  const name = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)?.[1]
+  if (name)
+    found.push(name)
+  const plugin = /packages\/unplugin\/dist\/(internal(?:-shared)?)\.mjs/.exec(line)?.[1]
+  if (plugin)
+    found.push(`unplugin-flatmcp/${plugin}`)
+  // confbox's index (every format it parses) where the JSONC parser alone is imported.
+  if (/confbox\/dist\/(?:index|yaml|toml|json5|ini)\.mjs/.test(line))
+    found.push('confbox\'s every format')
+  // The SDK's own validator (ajv inlined in its provider), which the chunk loads on first use.
+  if (/@modelcontextprotocol\/(?:client|server)\/dist\/(?:ajvProvider|shimsNode)/.test(line))
+    found.push('the SDK\'s ajv')
+  if (line.includes('proxy-compile-worker'))
+    found.push('the compiler thread')
+  if (/packages\/core\/(?:dist\/index\.mjs|src\/index\.ts)/.test(line))
+    found.push('the compiler')
+  return found
+}
+
 /** The packages (or the plugin's entries) among the modules loaded so far. */
 function loaded(file: string): Set<string> {
-  const lines = readFileSync(file, 'utf8').split('\n')
-  const found = new Set<string>()
-  for (const line of lines) {
-    // The package a file is of: the name after its last node_modules/ (pnpm's store nests them).
-    const name = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line)?.[1]
-    if (name)
-      found.add(name)
-    const plugin = /packages\/unplugin\/dist\/(internal(?:-shared)?)\.mjs/.exec(line)?.[1]
-    if (plugin)
-      found.add(`unplugin-flatmcp/${plugin}`)
-    // confbox's index (every format it parses) where the JSONC parser alone is imported.
-    if (/confbox\/dist\/(?:index|yaml|toml|json5|ini)\.mjs/.test(line))
-      found.add('confbox\'s every format')
-    if (line.includes('proxy-compile-worker'))
-      found.add('the compiler thread')
-    if (/packages\/core\/(?:dist\/index\.mjs|src\/index\.ts)/.test(line))
-      found.add('the compiler')
-  }
-  return found
+  const contents = chunkContents()
+  return new Set(readFileSync(file, 'utf8').split('\n').flatMap(line => packagesOf(line, contents)))
 }
 
 describe('flatmcp proxy from a snapshot, as built', () => {
@@ -89,14 +102,16 @@ describe('flatmcp proxy from a snapshot, as built', () => {
     try {
       expect((await client.listTools()).tools.map(tool => tool.name)).toContain('send')
       const atStart = loaded(record)
-      // What it did load, so the record is known to work: the SDK it serves with.
+      // What it did load, so the record is known to work: the SDK it serves with, bundled into the chunk.
       expect(atStart).toContain('@modelcontextprotocol/server')
+      expect(atStart).toContain('@modelcontextprotocol/core')
       // The upstream starts first, and boots while the proxy loads the SDK.
       const lines = readFileSync(record, 'utf8').split('\n')
       const spawned = lines.indexOf('spawned the upstream')
       expect(spawned).toBeGreaterThan(-1)
-      expect(lines.slice(0, spawned).filter(line => line.includes('@modelcontextprotocol/'))).toEqual([])
-      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread', 'jsonc-parser', 'confbox\'s every format'])
+      const contents = chunkContents()
+      expect(lines.slice(0, spawned).flatMap(line => packagesOf(line, contents)).filter(name => name.startsWith('@modelcontextprotocol/'))).toEqual([])
+      for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', 'the SDK\'s ajv', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread', 'jsonc-parser', 'confbox\'s every format'])
         expect(atStart, name).not.toContain(name)
       // A call whose reading is chosen by the upstream's schema builds the validator.
       const result = await client.callTool({ name: 'send', arguments: { kind: 'message', text: 'hi' } }) as { isError?: boolean }
@@ -106,5 +121,13 @@ describe('flatmcp proxy from a snapshot, as built', () => {
     finally {
       await client.close()
     }
+  })
+
+  it('ships the licence of every package its chunk inlines', () => {
+    const licences = readFileSync(path.join(CHUNK, 'THIRD-PARTY-LICENSES.md'), 'utf8')
+    const inlined = new Set(Object.values(chunkContents()).flat().filter(name => name !== 'flatmcp' && !name.startsWith('@flatmcp/')))
+    expect(inlined).toContain('zod')
+    for (const name of inlined)
+      expect(licences, name).toMatch(new RegExp(`^## ${name.replace(/[/.]/g, '\\$&')}@`, 'm'))
   })
 })

@@ -36,15 +36,15 @@ export const proxy: Command = {
     if (values.check)
       return checkProxy(target, common, overrides, values.profile)
     if ('entries' in target) {
-      const { runProxy } = await import('../proxy/run-proxy')
+      const { runProxy } = await import('#proxy/serve')
       await runProxy({ ...common, gateway: target.entries, config: target.config, ...served, ...(overrides ? { overrides, overridesFile } : {}) })
       return new Promise<number>(() => {})
     }
     const upstream: UpstreamTarget = target
     // The upstream command starts first, and boots while the proxy's own modules load (a few hundred
     // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
-    const started = 'command' in upstream ? (await import('@flatmcp/runtime/proxy/spawn')).startCommand(upstream) : undefined
-    const { runProxy } = await import('../proxy/run-proxy')
+    const started = 'command' in upstream ? (await import('#proxy/start')).startCommand(upstream) : undefined
+    const { runProxy } = await import('#proxy/serve')
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}) })
     return new Promise<number>(() => {})
   },
@@ -124,7 +124,7 @@ async function httpServing(host: string, port: number, values: UpstreamCommandLi
   const every = credentialsOf([...(values['auth-token'] ?? []), ...tokensInFile(values['auth-token-file'])], named)
   if (values['no-auth'] && every.length > 0)
     throw new UsageError('--no-auth serves without a caller credential, and a token was given: choose one')
-  const { needsCallerCredential } = await import('@flatmcp/runtime/proxy')
+  const { needsCallerCredential } = await import('#proxy/serve')
   if (needsCallerCredential(host, every) && !values['no-auth'])
     throw new UsageError(`--host ${host} serves beyond loopback: give a caller credential (--auth-token-file file, FLATMCP_PROXY_TOKEN, --auth-token or --callers file), or --no-auth to let anyone who reaches the port use the upstream with your credentials`)
   return { host, port, tokens, ...(named ? { callers: named.callers, limits: named.limits } : {}), ...storeOf(values), every, origins: values['allow-origin'] ?? [], hosts: values['allow-host'] ?? [], open: values['no-auth'] === true }
