@@ -130,4 +130,12 @@ describe('flatmcp proxy from a snapshot, as built', () => {
     for (const name of inlined)
       expect(licences, name).toMatch(new RegExp(`^## ${name.replace(/[/.]/g, '\\$&')}@`, 'm'))
   })
+
+  it('says the chunk\'s own set-up errors in one line, as the command says the runtime\'s (exit 2, no stack)', async () => {
+    const notSnapshot = path.join(scratch, 'not-a-snapshot.json')
+    writeFileSync(notSnapshot, 'not json\n')
+    const run = await runCli(['proxy', '--artifact', notSnapshot, '--', 'node'], scratch)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^flatmcp: \S*not-a-snapshot\.json: not JSON[^\n]*\n$/)
+  })
 })

@@ -2,4 +2,4 @@
 // V8 compiles one file instead of about 180 modules. The build pipeline, the compiler, ajv, parsers
 // of files and OpenTelemetry stay imports, loaded only where a run needs them.
 export { runProxy } from '../run-proxy'
-export { needsCallerCredential } from '@flatmcp/runtime/proxy'
+export { needsCallerCredential, ProxySetupError } from '@flatmcp/runtime/proxy'
