@@ -87,6 +87,10 @@ function chatter(left, poured = 0) {
 
 /** Lines of `word` on `stream`, as fast as it drains, from its first list on (on stderr it serves on meanwhile). */
 function pour(stream, word) {
+  // Its reader gone (the proxy ended it), it ends quietly: a write's EPIPE said on stderr, which the
+  // proxy passes on, would read as the proxy's own unhandled error.
+  if (stream.listenerCount('error') === 0)
+    stream.on('error', () => process.exit(0))
   const noise = `${`${word} `.repeat(160)}\n`
   let more = true
   while (more)
