@@ -13,6 +13,10 @@ export interface PeerRow {
   case: string
   original: number
   fastmcp: number
+  /** FastMCP's output with the root `"type": "object"` MCP requires of a tool's input (FastMCP leaves it out where its input does). */
+  fastmcpTyped: number
+  /** The input has a value schema that says no type (`{}`, a description alone, a `$ref` to another document): portable spells it as every type, with `items`, for the clients that need one. */
+  untyped: boolean
   profiles: Partial<Record<ProfileName, number>>
 }
 
@@ -28,6 +32,28 @@ export async function runPeers(root: string): Promise<PeerRow[] | undefined> {
     case: c.id.split('::').at(-1)!,
     original: tokens(c.input),
     fastmcp: tokens(c.fastmcpAdvertised),
+    fastmcpTyped: tokens({ type: 'object', ...c.fastmcpAdvertised as object }),
+    untyped: hasUntypedValue(c.input),
     profiles: Object.fromEntries(TOKEN_PROFILES.map(profile => [profile, tokens(compileTool({ name: 'tool', input: { type: 'object', ...c.input } }, { profile, preset: 'json-schema' }).inputSchema)])),
   }))
+}
+
+/** Keywords that say what a value may be: a schema with none of them takes any value. */
+const SAYS_TYPE = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'properties', 'items']
+
+/** A `$ref` to a document elsewhere: neither FastMCP nor flatmcp fetches it, so the value is as untyped as `{}`. */
+const isOutsideRef = (value: object): boolean => typeof (value as { $ref?: unknown }).$ref === 'string' && !(value as { $ref: string }).$ref.startsWith('#')
+
+/** Whether a property, item or additional value anywhere in the input says no type. */
+export function hasUntypedValue(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null)
+    return false
+  const node = schema as Record<string, unknown>
+  const values = [
+    ...Object.values((node.properties ?? {}) as Record<string, unknown>),
+    ...[node.items, node.additionalProperties].filter(value => typeof value === 'object'),
+  ]
+  const nested = [...['anyOf', 'oneOf', 'allOf'].flatMap(key => (node[key] ?? []) as unknown[]), ...Object.values((node.$defs ?? node.definitions ?? {}) as Record<string, unknown>)]
+  return values.some(value => typeof value === 'object' && value !== null && (!SAYS_TYPE.some(key => key in value) || isOutsideRef(value)))
+    || [...values, ...nested].some(hasUntypedValue)
 }
