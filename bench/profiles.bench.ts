@@ -21,8 +21,6 @@ export interface ProfileResult {
   /** One call of the union tool: zod parse alone, and inverse map + coercion + zod parse, ms. */
   zod: number
   inverse: number
-  /** The least any server does to read what this profile's model writes, ms: zod, after dropping its nulls (openai-strict) or parsing its JSON text (gemini). */
-  base: number
   /** tools/list for 100 tools, the handler and the line written, and the pre-serialized limit, ms. */
   list: number
   limit: number
@@ -39,21 +37,6 @@ const written: Record<string, unknown> = {
   'gemini': { kind: 'mediaGroup', media: JSON.stringify(album.media) },
 }
 
-/** Every null-valued key dropped, at any depth: what a hand-written server does to openai-strict's arguments. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value))
-    return value.map(withoutNulls)
-  if (typeof value !== 'object' || value === null)
-    return value
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]))
-}
-
-/** Per profile, the least a server does before zod to read what its model writes. */
-const LEAST: Record<string, (args: Record<string, unknown>) => unknown> = {
-  'openai-strict': withoutNulls,
-  'gemini': args => ({ ...args, media: JSON.parse(args.media as string) as unknown }),
-}
-
 export async function runProfiles(log: (line: string) => void): Promise<ProfileResult[]> {
   const tools = Array.from({ length: TOOLS }, (_, i) => toolAt(i))
   const results: ProfileResult[] = []
@@ -67,12 +50,8 @@ export async function runProfiles(log: (line: string) => void): Promise<ProfileR
     const args = written[profile]!
     if (!send.input['~standard'].validate(inverseArgs(args, compiled)))
       throw new Error(`${profile}: the model-shaped arguments do not parse`)
-    const least = LEAST[profile] ?? (value => value)
-    if (!send.input.safeParse(least(args as Record<string, unknown>)).success)
-      throw new Error(`${profile}: the least reading of the model-shaped arguments does not parse`)
     const call = interleaved({
       zod: () => send.input.safeParse(album),
-      base: () => send.input.safeParse(least(args as Record<string, unknown>)),
       inverse: () => send.input.safeParse(inverseArgs(args, compiled)),
     })
     // As section 1a: the list handler awaited and the line the stdio transport writes, against an
@@ -81,7 +60,7 @@ export async function runProfiles(log: (line: string) => void): Promise<ProfileR
     const text = JSON.stringify(await service.list(selected))
     const list = await measure(async () => framePreserialized({ jsonrpc: '2.0', id: 1, result: await service.list(selected) } as object), { batch: 2000 })
     const limit = await measure(async () => `{"jsonrpc":"2.0","id":1,"result":${await Promise.resolve(text)}}\n`, { batch: 2000 })
-    results.push({ profile, compile, zod: call.zod, inverse: call.inverse, base: call.base, list, limit })
+    results.push({ profile, compile, zod: call.zod, inverse: call.inverse, list, limit })
   }
   return results
 }
