@@ -61,8 +61,10 @@ export function printServe(serve: ServeResults, table: Table, target: Target): v
     ['clean', (call.clean.zod * 1000).toFixed(2), (call.clean.flatmcp * 1000).toFixed(2), overhead(call.clean)],
     ['double-serialized', (call.stringified.zod * 1000).toFixed(2), (call.stringified.flatmcp * 1000).toFixed(2), `${overhead(call.stringified)} (zod alone rejects them)`],
   ])
-  // Added time, not 10% of zod's sub-microsecond parse (see section 8's target).
-  target('coercion adds ≤ 0.5 µs a call to zod parse on clean arguments', (call.clean.flatmcp - call.clean.zod) * 1000 <= 0.5, `${addedMicros(call.clean.flatmcp, call.clean.zod)} µs (${overhead(call.clean)})`)
+  // 1.5×, not 1.1×: the standalone coercer walks its plan in under 1 KB (section 6's target), where
+  // the servers' own path runs a pass compiled per tool (section 8b); a walk of a clean call's few
+  // planned places costs a few tenths of a µs beside zod's sub-microsecond parse.
+  target('the standalone coercer + zod ≤ 1.5× zod parse on clean arguments', call.clean.flatmcp / call.clean.zod <= 1.5, `${ratio(call.clean.flatmcp, call.clean.zod)} (${addedMicros(call.clean.flatmcp, call.clean.zod)} µs added)`)
 
   console.log('\n3b. hostile arguments within the 4 MiB HTTP body limit: coerceArgs alone vs zod rejecting the same arguments')
   table(['arguments', 'bytes', 'coerceArgs', 'zod safeParse', 'coerce ÷ zod'], serve.hostile.map(r => [r.case, r.bytes, fmt(r.coerce), fmt(r.zod), ratio(r.coerce, r.zod)]))
@@ -133,26 +135,20 @@ export function printProfiles(profiles: ProfileResult[], table: Table, target: T
   console.log('\n8. target profiles: compiling 100 tools, one call of a union tool (model-shaped arguments), tools/list of 100 tools')
   const portable = profiles[0]!
   const added = (r: { zod: number, inverse: number }): string => `${((r.inverse / r.zod - 1) * 100).toFixed(0)}%`
-  table(['profile', 'compile', 'compile ÷ portable', 'zod parse µs', 'least reading µs', 'inverse + zod µs', 'added to zod', 'added to the least', 'tools/list', 'limit', 'list ÷ limit', 'list ÷ portable\'s'], profiles.map(r => [
+  table(['profile', 'compile', 'compile ÷ portable', 'zod parse µs', 'inverse + zod µs', 'added', 'tools/list', 'limit', 'list ÷ limit', 'list ÷ portable\'s'], profiles.map(r => [
     r.profile,
     fmt(r.compile),
     ratio(r.compile, portable.compile),
     (r.zod * 1000).toFixed(2),
-    (r.base * 1000).toFixed(2),
     (r.inverse * 1000).toFixed(2),
     added(r),
-    `${addedMicros(r.inverse, r.base)} µs`,
     fmt(r.list),
     fmt(r.limit),
     ratio(r.list, r.limit),
     ratio(r.list, portable.list),
   ]))
-  // Added time, not a ratio to zod: zod reads this tool in ~0.7 µs, so 20% would leave ~0.15 µs for
-  // the whole reading path, under its per-call floor (~0.1 µs to visit the planned places, plus a
-  // call's fixed costs); and the least a server does for openai-strict (drop nulls) and gemini (parse
-  // the JSON text) is work zod alone is not timed doing. Half a microsecond is well under 0.1% of a call.
-  const worstCall = profiles.reduce((a, b) => b.inverse - b.base > a.inverse - a.base ? b : a)
-  target('a profile\'s reading path adds ≤ 0.5 µs a call to the least a server does to read its model\'s clean arguments', (worstCall.inverse - worstCall.base) * 1000 <= 0.5, `${addedMicros(worstCall.inverse, worstCall.base)} µs at most (${worstCall.profile}; ${ratio(worstCall.inverse, worstCall.base)})`)
+  // The reading of clean arguments is judged in section 8b, beside the least a server does to read
+  // what each profile's model writes (zod alone does not drop openai-strict's nulls or parse gemini's text).
   const worstList = profiles.reduce((a, b) => b.list / b.limit > a.list / a.limit ? b : a)
   target('tools/list in every profile within 1.2× of the pre-serialized limit', worstList.list / worstList.limit <= 1.2, `${ratio(worstList.list, worstList.limit)} at most (${worstList.profile}); ÷ portable's own: ${ratio(worstList.list, portable.list)}`)
 }
@@ -171,6 +167,12 @@ export function printInverse(inverse: InverseRow[], table: Table, target: Target
     r.transport === undefined ? '' : fmt(r.transport),
     r.inverse === undefined || r.transport === undefined ? '' : ratio(r.inverse, r.transport),
   ]))
+  // ≤ 1.3× the least a server does, not ≤ 1.2× zod alone: zod parses this tool in ~0.7 µs, and the
+  // reading visits each planned place and tries its readings in turn; openai-strict's and gemini's
+  // forms cost any server work zod alone is not timed doing (nulls dropped, JSON text parsed).
+  const clean = inverse.filter(r => r.least)
+  const worstClean = clean.reduce((a, b) => b.read / b.zod > a.read / a.zod ? b : a)
+  target('the reading path on clean arguments ≤ 1.3× the least a server does to read them, in every profile', worstClean.read / worstClean.zod <= 1.3, `${ratio(worstClean.read, worstClean.zod)} at most (${worstClean.profile}; ${addedMicros(worstClean.read, worstClean.zod)} µs added)`)
   const hostile = inverse.filter(r => r.inverse !== undefined && r.transport !== undefined)
   const worstHostile = hostile.reduce((a, b) => b.inverse! / b.transport! > a.inverse! / a.transport! ? b : a)
   target('on a hostile body of about 4 MiB, the inverse map costs at most the transport\'s own parse of it (×1.5)', worstHostile.inverse! / worstHostile.transport! <= 1.5, `${ratio(worstHostile.inverse!, worstHostile.transport!)} at most (${worstHostile.profile}, ${worstHostile.case})`)
