@@ -39,21 +39,35 @@ export async function runPeers(root: string): Promise<PeerRow[] | undefined> {
 }
 
 /** Keywords that say what a value may be: a schema with none of them takes any value. */
-const SAYS_TYPE = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'properties', 'items']
+const SAYS_TYPE = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'properties', 'items', 'prefixItems']
 
 /** A `$ref` to a document elsewhere: neither FastMCP nor flatmcp fetches it, so the value is as untyped as `{}`. */
-const isOutsideRef = (value: object): boolean => typeof (value as { $ref?: unknown }).$ref === 'string' && !(value as { $ref: string }).$ref.startsWith('#')
+const isOutsideRef = (node: Record<string, unknown>): boolean => typeof node.$ref === 'string' && !node.$ref.startsWith('#')
 
-/** Whether a property, item or additional value anywhere in the input says no type. */
+const isSchema = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A value schema that says no type: `{}`, a description alone, a `$ref` to another document. */
+const untyped = (node: Record<string, unknown>): boolean => !SAYS_TYPE.some(key => key in node) || isOutsideRef(node)
+
+/** The schemas of the values a schema holds or chooses among: properties, items (a list or one), additional values, alternatives, definitions. */
+function childrenOf(node: Record<string, unknown>): Record<string, unknown>[] {
+  const listed = (value: unknown): unknown[] => Array.isArray(value) ? value : [value]
+  return [
+    ...Object.values(isSchema(node.properties) ? node.properties : {}),
+    ...Object.values(isSchema(node.patternProperties) ? node.patternProperties : {}),
+    ...listed(node.items),
+    ...listed(node.prefixItems),
+    node.additionalProperties,
+    ...['anyOf', 'oneOf', 'allOf'].flatMap(key => listed(node[key])),
+    ...['$defs', 'definitions'].flatMap(key => Object.values(isSchema(node[key]) ? node[key] : {})),
+  ].filter(isSchema)
+}
+
+/** Whether a value anywhere in the input says no type: an untyped schema, or an array whose items say nothing. */
 export function hasUntypedValue(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null)
+  if (!isSchema(schema))
     return false
-  const node = schema as Record<string, unknown>
-  const values = [
-    ...Object.values((node.properties ?? {}) as Record<string, unknown>),
-    ...[node.items, node.additionalProperties].filter(value => typeof value === 'object'),
-  ]
-  const nested = [...['anyOf', 'oneOf', 'allOf'].flatMap(key => (node[key] ?? []) as unknown[]), ...Object.values((node.$defs ?? node.definitions ?? {}) as Record<string, unknown>)]
-  return values.some(value => typeof value === 'object' && value !== null && (!SAYS_TYPE.some(key => key in value) || isOutsideRef(value)))
-    || [...values, ...nested].some(hasUntypedValue)
+  if (schema.type === 'array' && schema.items === undefined && schema.prefixItems === undefined)
+    return true
+  return childrenOf(schema).some(child => untyped(child) || hasUntypedValue(child))
 }

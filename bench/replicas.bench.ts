@@ -248,11 +248,11 @@ export function printReplicas(result: ReplicasResult, table: (header: string[], 
   const { traced } = result
   const cost = traced.cpu.on / traced.cpu.off
   console.log(`OpenTelemetry on (OTLP/HTTP to a local sink) ÷ off, one caller's ${traced.calls} calls in turn: median wall ${traced.on.toFixed(2)} ÷ ${traced.off.toFixed(2)} ms = ${(traced.on / traced.off).toFixed(2)}×; the proxy's CPU per call ${traced.cpu.on.toFixed(3)} ÷ ${traced.cpu.off.toFixed(3)} ms = ${cost.toFixed(2)}×`)
-  // 1.2×, not 1.1×: what is left once attributes are built once per tool and an unsampled span gets
-  // none is the SDK's own: in CPU profiles on Node 20 about a third is its context tracking
-  // (AsyncLocalStorage through promise hooks, on every promise while a span is active), the rest its
-  // span and metric recording and export. Measured as the proxy's CPU, not wall time, which follows load.
-  target('a proxied call with OpenTelemetry on ≤ 1.2× the proxy\'s CPU per call off', cost <= 1.2, `${cost.toFixed(2)}×`)
+  // The call's cost as its caller meets it (median wall time, alternating rounds), as the target was
+  // set; the proxy's own CPU per call is printed beside it: it also pays for exporting the spans (their
+  // JSON and their POST, off the call's path), and in CPU profiles on Node 20 about a third of what is
+  // left is the SDK's context tracking (AsyncLocalStorage through promise hooks on every promise).
+  target('a proxied call with OpenTelemetry on ≤ 1.1× its median cost off', traced.on / traced.off <= 1.1, `${(traced.on / traced.off).toFixed(2)}× (the proxy's CPU per call ${cost.toFixed(2)}×)`)
   console.log(`calls lost, ${RESTART_CALLERS} SDK callers with no retry, each call 20 ms upstream: a rolling restart of the three (docs/proxy.md's procedure), and replica b killed with SIGKILL`)
   const lost = (counted: Counted): string => `${counted.failed} of ${counted.sent}`
   table(['balancer', 'rolling restart: lost', 'SIGKILL: lost'], result.restarts.map(restart => [restart.balancer, lost(restart.rolling), lost(restart.killed)]))

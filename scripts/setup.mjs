@@ -35,7 +35,8 @@ catch {
   // A stamp that cannot be removed (a folder in its place) is not one the check reads as a match.
 }
 const started = Date.now()
-const install = spawnSync(npx, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+// Node 20.12.2+ runs a .cmd only through a shell (the arguments here are fixed words, nothing to quote).
+const install = spawnSync(npx, args, { shell: process.platform === 'win32', cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
 if (install.status !== 0) {
   process.stderr.write(`${install.stdout ?? ''}${install.stderr ?? ''}`)
   console.error(`› the install failed (${install.error?.message ?? `exit ${install.status}`})`)

@@ -11,12 +11,12 @@ import type { ScalarReader } from './scalars'
  * (each attempt charged at least MIN_CHARGE, since a failed parse costs time whatever its length), the
  * parse attempts, the nesting followed, and the work units spent (a place visited, an element walked).
  */
-const MAX_STRING = 1 << 20
-const MAX_TOTAL = 8 << 20
-const MIN_CHARGE = 1 << 10
-const MAX_ATTEMPTS = 1 << 12
-const MAX_DEPTH = 128
-const MAX_WORK = 1 << 21
+export const MAX_STRING = 1 << 20
+export const MAX_TOTAL = 8 << 20
+export const MIN_CHARGE = 1 << 10
+export const MAX_ATTEMPTS = 1 << 12
+export const MAX_DEPTH = 128
+export const MAX_WORK = 1 << 21
 
 type Json = unknown
 

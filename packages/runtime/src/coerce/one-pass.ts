@@ -6,7 +6,8 @@
 // compiled: `inverseArgs` walks them as before.
 import type { CoercionPlan } from '@flatmcp/core'
 import type { ScalarReader } from './scalars'
-import { set } from './coerce-args'
+// The bounds `coerceArgs` keeps per call, the same ones (see there).
+import { MAX_ATTEMPTS, MAX_DEPTH, MAX_STRING, MAX_TOTAL, MAX_WORK, MIN_CHARGE, set } from './coerce-args'
 import { keepNotJson, notJsonOf } from './not-json'
 import { withoutNulls } from './null-keys'
 import { readScalar } from './scalars'
@@ -17,14 +18,6 @@ type Place = (value: Json, depth: number) => Json
 type Obj = Record<string, Json>
 /** A compiled object: its step, keys, sub-places and discriminator's cases. */
 type ObjectPass = (value: Obj, depth: number) => Obj
-
-/** The bounds `coerceArgs` keeps per call (see there). */
-const MAX_STRING = 1 << 20
-const MAX_TOTAL = 8 << 20
-const MIN_CHARGE = 1 << 10
-const MAX_ATTEMPTS = 1 << 12
-const MAX_DEPTH = 128
-const MAX_WORK = 1 << 21
 
 let chars = 0
 let attempts = 0
