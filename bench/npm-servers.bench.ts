@@ -4,7 +4,7 @@
 // snapshot, the proxy compiling), and the compile of its list in every profile.
 import type { UpstreamTool } from '@flatmcp/runtime/proxy'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -34,8 +34,10 @@ export interface ServerResult {
   tools: { direct: number, proxied: number }
   /** o200k_base tokens of the whole list (name, description, input schema per tool): the server's own, and each profile's. */
   tokens: { direct: number, profiles: Record<string, number>, worst: Record<string, { tool: string, ratio: number }> }
-  /** Median ms from spawning to the first tools/list answer. */
-  startup: { direct: number, snapshot: number, compile: number }
+  /** Median ms from spawning to the first tools/list answer: alone; from a snapshot, its answers kept (later starts) and not (a first start); compiling. */
+  startup: { direct: number, snapshot: number, first: number, compile: number }
+  /** Whether the proxy's answers were kept for its later starts (the setup of `startup.snapshot`). */
+  kept: boolean
   /** Median ms to compile the whole list in every profile (in process, on the compiler thread where there is one). */
   compileMs: number
   /**
@@ -80,6 +82,41 @@ export async function firstList(command: string[], env: Record<string, string>, 
   }
 }
 
+/** The answers kept under a cache folder (`XDG_CACHE_HOME`), as the proxy's answer cache writes them. */
+const keptIn = (cache: string): string[] => {
+  const folder = path.join(cache, 'flatmcp', 'answers')
+  return existsSync(folder) ? readdirSync(folder).filter(name => name.endsWith('.json')) : []
+}
+
+/**
+ * The proxy from a snapshot as a client starts it, its answer cache in `cache`: `later` (its answers
+ * kept from a start before) and `first` (none kept: FLATMCP_DISABLE_ANSWER_CACHE). `warm` starts it
+ * once and holds the session until its answers are kept (the proxy keeps them once the server
+ * listed); false where they were not within 20 s.
+ */
+export function fromSnapshot(file: string, command: string[], env: Record<string, string>, cache: string) {
+  const args = [process.execPath, CLI, 'proxy', '--artifact', file, '--', ...command]
+  const later = { ...env, XDG_CACHE_HOME: cache }
+  return {
+    later: () => firstList(args, later),
+    first: () => firstList(args, { ...later, FLATMCP_DISABLE_ANSWER_CACHE: '1' }),
+    async warm(): Promise<boolean> {
+      const before = keptIn(cache).length
+      const client = new Client({ name: 'bench', version: '1' })
+      await client.connect(new StdioClientTransport({ command: args[0]!, args: args.slice(1), cwd: ROOT, env: { ...process.env, ...later } as Record<string, string>, stderr: 'ignore' }))
+      try {
+        await client.listTools()
+        for (const bound = Date.now() + 20_000; Date.now() < bound && keptIn(cache).length === before;)
+          await new Promise(resolve => setTimeout(resolve, 100))
+        return keptIn(cache).length > before
+      }
+      finally {
+        await client.close().catch(() => {})
+      }
+    },
+  }
+}
+
 /** A server's command and environment in a scratch folder of its own, and its snapshot made there by the built command. */
 export function snapshotted(server: NpmServer, bin: string, scratch: string): { command: string[], env: Record<string, string>, file: string } {
   const folder = path.join(scratch, server.name)
@@ -101,14 +138,17 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
     for (const server of NPM_SERVERS) {
       log(`npm servers: ${server.name}`)
       const { command, env, file } = snapshotted(server, bin, scratch)
-      const times = { direct: [] as number[], snapshot: [] as number[], compile: [] as number[] }
+      const times = { direct: [] as number[], snapshot: [] as number[], first: [] as number[], compile: [] as number[] }
+      const starts = fromSnapshot(file, command, env, path.join(scratch, `${server.name}-cache`))
+      const kept = await starts.warm()
       let listed: UpstreamTool[] = []
       let proxiedCount = 0
       for (let run = 0; run < RUNS; run++) {
         const direct = await firstList(command, env)
         listed = direct.tools
         times.direct.push(direct.ms)
-        times.snapshot.push((await firstList([process.execPath, CLI, 'proxy', '--artifact', file, '--', ...command], env)).ms)
+        times.snapshot.push((await starts.later()).ms)
+        times.first.push((await starts.first()).ms)
         const compiled = await firstList([process.execPath, CLI, 'proxy', '--', ...command], env)
         times.compile.push(compiled.ms)
         proxiedCount = compiled.tools.length
@@ -148,7 +188,8 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         kind: server.kind,
         tools: { direct: listed.length, proxied: proxiedCount },
         tokens: { direct: [...own.values()].reduce((a, b) => a + b, 0), profiles, worst },
-        startup: { direct: median(times.direct), snapshot: median(times.snapshot), compile: median(times.compile) },
+        startup: { direct: median(times.direct), snapshot: median(times.snapshot), first: median(times.first), compile: median(times.compile) },
+        kept,
         compileMs,
         surface,
         strict,
@@ -165,7 +206,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
 export function printNpmServers(results: readonly ServerResult[], table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
   const r = (a: number, b: number): string => `${(a / b).toFixed(2)}×`
   console.log('\n14. flatmcp proxy in front of MCP servers from the npm registry (the suite\'s pinned ones): tools listed directly and through the proxy; tokens of the whole list per profile ÷ the server\'s own (worst tool in portable); median start-up to the first tools/list, the server alone and through the proxy; the list compiled in every profile')
-  table(['server', 'kind', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`), 'worst tool (portable)', 'alone ms', 'snapshot ÷ alone', 'compiling ÷ alone', 'compile ms'], results.map(s => [
+  table(['server', 'kind', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`), 'worst tool (portable)', 'alone ms', 'snapshot ÷ alone', 'first start ÷ alone', 'compiling ÷ alone', 'compile ms'], results.map(s => [
     s.name,
     s.kind,
     s.tools.direct,
@@ -174,6 +215,7 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
     `${s.tokens.worst.portable!.tool} ${s.tokens.worst.portable!.ratio.toFixed(2)}×`,
     s.startup.direct.toFixed(0),
     r(s.startup.snapshot, s.startup.direct),
+    r(s.startup.first, s.startup.direct),
     r(s.startup.compile, s.startup.direct),
     s.compileMs.toFixed(0),
   ]))
@@ -186,10 +228,11 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
   const worstStart = Math.max(...large.flatMap(s => SERVER_PROFILES.map(p => s.surface[p]!.list / s.tokens.profiles[p]!)))
   target('a session behind --surface search starts with ≤ 0.1× the full list on servers of 20 tools or more (worst over servers and profiles)', worstStart <= 0.1, `${worstStart.toFixed(2)}× (${large.map(s => s.name).join(', ')})`)
   const snapshot = results.map(s => s.startup.snapshot / s.startup.direct)
+  const first = results.map(s => s.startup.first / s.startup.direct)
   const compiling = results.map(s => s.startup.compile / s.startup.direct)
   const heaviest = results.flatMap(s => SERVER_PROFILES.map(p => ({ server: s.name, profile: p, ...s.tokens.worst[p]! }))).reduce((a, b) => b.ratio > a.ratio ? b : a)
   target('every tool in every profile ≤ 2× its upstream\'s tokens (worst over servers and profiles)', heaviest.ratio <= 2, `${heaviest.ratio.toFixed(2)}× (${heaviest.server} ${heaviest.tool}, ${heaviest.profile})`)
   target('no tool lost through the proxy', results.every(s => s.tools.proxied === s.tools.direct), `${sum(s => s.tools.proxied)} of ${sum(s => s.tools.direct)}`)
-  target('start-up from a snapshot ≤ 1.2× the server alone (median over servers) and ≤ 1.5× (worst)', mid(snapshot) <= 1.2 && Math.max(...snapshot) <= 1.5, `${mid(snapshot).toFixed(2)}×; worst ${Math.max(...snapshot).toFixed(2)}×`)
+  target('start-up from a snapshot ≤ 1.2× the server alone (median over servers) and ≤ 1.5× (worst); a start after the first, its answers kept', mid(snapshot) <= 1.2 && Math.max(...snapshot) <= 1.5, `${mid(snapshot).toFixed(2)}×; worst ${Math.max(...snapshot).toFixed(2)}× (a first start, nothing kept: ${mid(first).toFixed(2)}×; worst ${Math.max(...first).toFixed(2)}×)`)
   target('start-up compiling ≤ 1.4× the server alone (median over servers; worst)', mid(compiling) <= 1.4, `${mid(compiling).toFixed(2)}×; worst ${Math.max(...compiling).toFixed(2)}×`)
 }

@@ -7,6 +7,9 @@
 import { startCompileCache } from './compile-cache'
 
 startCompileCache()
+// A proxy's kept first answers are given while the rest of the command loads (proxy/early-answers.ts).
+if (process.argv[2] === 'proxy')
+  (await import('./proxy/early-answers')).startEarlyAnswers(process.argv.slice(2))
 const { runCommandLine } = await import('./command-line')
 
 /**

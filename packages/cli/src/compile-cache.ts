@@ -10,12 +10,23 @@ import path from 'node:path'
 /** What the command did about the cache, for its tests. */
 export type CompileCache = 'on' | 'unavailable' | 'off' | 'unsafe folder'
 
-/** The folder the cache is kept in: the user's cache folder's `flatmcp/compile-cache`. */
-export function compileCacheFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+/** The user's cache folder's `flatmcp`, where the command keeps what it may reuse. */
+export function flatmcpCacheFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
   const base = platform === 'win32'
     ? env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local')
     : env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache')
-  return path.join(base, 'flatmcp', 'compile-cache')
+  return path.join(base, 'flatmcp')
+}
+
+/** The folder the cache is kept in: the user's cache folder's `flatmcp/compile-cache`. */
+export function compileCacheFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+  return path.join(flatmcpCacheFolder(env, platform, home), 'compile-cache')
+}
+
+/** `folder`, made where it is missing (mode 0700), when it is private (`isPrivateFolder`); undefined when it is not. */
+export function privateFolder(folder: string): string | undefined {
+  mkdirSync(folder, { recursive: true, mode: 0o700 })
+  return isPrivateFolder(folder, process.getuid?.()) ? folder : undefined
 }
 
 /**
@@ -53,9 +64,8 @@ export function startCompileCache(env: NodeJS.ProcessEnv = process.env): Compile
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined)
     return 'off'
   try {
-    const folder = env.NODE_COMPILE_CACHE ?? compileCacheFolder(env, process.platform, homedir())
-    mkdirSync(folder, { recursive: true, mode: 0o700 })
-    if (!isPrivateFolder(folder, process.getuid?.()))
+    const folder = privateFolder(env.NODE_COMPILE_CACHE ?? compileCacheFolder(env, process.platform, homedir()))
+    if (folder === undefined)
       return 'unsafe folder'
     enable(folder)
     return 'on'

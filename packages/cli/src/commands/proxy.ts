@@ -44,8 +44,11 @@ export const proxy: Command = {
     // The upstream command starts first, and boots while the proxy's own modules load (a few hundred
     // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
     const started = 'command' in upstream ? (await import('#proxy/start')).startCommand(upstream) : undefined
+    // Over stdio, answers kept from an earlier start are given before the proxy loads.
+    const early = served.http ? undefined : (await import('../proxy/early-answers')).earlyAnswers()
+    await early?.settled
     const { runProxy } = await import('#proxy/serve')
-    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}) })
+    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}), ...(early ? { early } : {}) })
     return new Promise<number>(() => {})
   },
 }

@@ -3,6 +3,7 @@ import type { PresetName, ProfileName } from '@flatmcp/core'
 import type { CallerLimits, CallerRules, GatewayEntry, HttpServing, OperatorLog, Overrides, RateLimits, UpstreamTarget } from '@flatmcp/runtime/proxy'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import type { LogLevel } from './operator-log'
+import type { EarlyStdio } from './early-answers'
 
 export interface ProxyCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
@@ -47,6 +48,8 @@ export interface ProxyCommandOptions {
   auditLog?: string
   /** The upstream command, started already (before the MCP SDK loaded). */
   started?: StartedCommand
+  /** Over stdio, the client's first requests, read (and perhaps answered from the answer cache) before the proxy loaded. */
+  early?: EarlyStdio
   /** Which operator lines reach stderr (`--log-level`). Default: info. */
   logLevel?: LogLevel
   /** Where operator lines go. Default: stderr, at `logLevel`. */

@@ -4,10 +4,11 @@
 import type { CallerRules, Downstream, HttpServing, OperatorLog, Proxy, ServedProxy, ServeProxyOptions } from '@flatmcp/runtime/proxy'
 import type { AuditLog } from './audit-log'
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
+import type { EarlyStdio } from './early-answers'
 import { keepCommandsOnSignals, signalCommand } from '@flatmcp/runtime/proxy/spawn'
 import { TARGET_NAMES } from '@flatmcp/core/names'
 import type { Overrides } from '@flatmcp/runtime/proxy'
-import { describeDrift, DRAIN_TIMEOUT_MS, logLine, readSnapshot, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
+import { describeDrift, DRAIN_TIMEOUT_MS, logLine, readSnapshot, recordedHandshake, serveProxy, STDIO_CALLER, SURFACE_TOOLS } from '@flatmcp/runtime/proxy'
 import { readSnapshotFile } from './files'
 import type { CheckedFiles } from './startup-check'
 import { checkedAtStart, startupLines } from './startup-check'
@@ -125,7 +126,19 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
   if (options.http)
     await serveHttp(start, { watch, listed, failed, stop }, { ...serving, http: options.http, routes: profiles ?? [], ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }) })
   else
-    await serveStdio(start, { watch, listed, stop }, files, { ...serving, ...(options.limits ? { limits: options.limits } : {}), ahead: snapshot !== undefined && options.overrides === undefined, started: options.started })
+    await serveStdio(start, { watch, listed, stop }, files, { ...serving, ...(options.limits ? { limits: options.limits } : {}), ahead: snapshot !== undefined && options.overrides === undefined, started: options.started, early: earlyOf(options, snapshot) })
+}
+
+/**
+ * The early stdio, and the files a start's first answers come from where they may be kept: served
+ * from a snapshot ahead of the upstream (no overrides given), they are the snapshot's and the callers
+ * file's (its rules) alone, given this command line.
+ */
+function earlyOf(options: ProxyCommandOptions, snapshot: unknown): { stdio: EarlyStdio, files?: string[] } | undefined {
+  if (options.early === undefined)
+    return undefined
+  const ahead = recordedHandshake(snapshot) !== undefined && options.overrides === undefined && options.gateway === undefined
+  return { stdio: options.early, ...(ahead ? { files: [options.artifact!, ...(options.rules ? [options.rules.file] : [])] } : {}) }
 }
 
 /** How a served proxy goes: watched for its upstream's end, said once listed, stopped with a code. */
@@ -156,13 +169,15 @@ async function serveHttp(start: () => Promise<Proxy>, { watch, listed, failed, s
  * against it; a snapshot that answers ahead of the upstream (`ahead`) is checked once the upstream
  * lists (as it is served).
  */
-async function serveStdio(start: (offer?: Downstream['offer']) => Promise<Proxy>, { watch, listed, stop }: Lifecycle, files: CheckedFiles, { ahead, started, ...serving }: ServeProxyOptions & { log: OperatorLog, ahead: boolean, started: StartedCommand | undefined }): Promise<void> {
+async function serveStdio(start: (offer?: Downstream['offer']) => Promise<Proxy>, { watch, listed, stop }: Lifecycle, files: CheckedFiles, { ahead, started, early, ...serving }: ServeProxyOptions & { log: OperatorLog, ahead: boolean, started: StartedCommand | undefined, early: ReturnType<typeof earlyOf> }): Promise<void> {
   const { log } = serving
-  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), serving)
+  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), { ...serving, ...(early ? { stdio: early.stdio.stdio(log) } : {}) })
   let stopping = false
   served.proxy.then(async (proxy) => {
     watch(proxy)
-    await listed(proxy)
+    // Served and checked: its first answers are kept for the next start, where they may be.
+    if (await listed(proxy) && early?.files)
+      early.stdio.keep(early.files)
   }).catch((error: unknown) => {
     stopping = true
     for (const line of startupLines(error, files))

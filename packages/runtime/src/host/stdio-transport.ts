@@ -1,4 +1,4 @@
-import type { Readable, Writable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import type { JsonRpcMessage } from '../service/preserialized'
 import { framePreserialized } from '../service/preserialized'
 import { isObject } from '../util/object'
@@ -19,6 +19,12 @@ const ID_PREFIX_BYTES = 4096
 const NEWLINE = 0x0A
 
 type RequestId = string | number
+
+/** Where the transport writes its lines: a stream, or anything that takes a line and says when it is ready for more. */
+export interface LineOutput {
+  write: (line: string) => boolean
+  once: (event: 'drain', listener: () => void) => unknown
+}
 
 /**
  * MCP over stdio: one JSON-RPC message per line, for either SDK major. A drop-in for the SDKs'
@@ -41,7 +47,7 @@ export class StdioTransport {
   // The global `process`, not `node:process`: the server entry loads this file in Workers too.
   constructor(
     private readonly input: Readable = process.stdin,
-    private readonly output: Writable = process.stdout,
+    private readonly output: LineOutput = process.stdout,
     options: StdioTransportOptions = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES

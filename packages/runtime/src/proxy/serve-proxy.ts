@@ -9,6 +9,8 @@ import type { LimitsStore } from './serve/redis-limits'
 import type { RefusedCall } from './serve/upstream-methods'
 import type { HttpGuardOptions } from './http/guard'
 import type { Proxy } from './create-proxy'
+import type { Readable } from 'node:stream'
+import type { LineOutput } from '../host/stdio-transport'
 import type { DrainOptions, Drained } from './http/drain'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
@@ -55,6 +57,8 @@ export interface ServeProxyOptions {
   onRefused?: (refused: RefusedCall) => void
   /** Where operator lines go. Default: one line on stderr. */
   log?: (line: string) => void
+  /** Over stdio, what is read and where answers go. Default: the process's stdin and stdout. */
+  stdio?: { input?: Readable, output?: LineOutput }
 }
 
 export interface ServedProxy {
@@ -134,9 +138,10 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
     return serveStarterOverStdio(given, options)
   if (options.http)
     return serveOverHttp(given, { ...options, http: options.http }, log)
-  const transport = new StdioTransport()
+  const input = options.stdio?.input ?? process.stdin
+  const transport = new StdioTransport(input, options.stdio?.output)
   const session = serveStdio(request => given.server(request), { transport })
-  const closed = endOfInput(transport)
+  const closed = endOfInput(transport, input)
   if (options.limits || options.toolLimits)
     limitStdio(transport, options.limits ?? {}, options.onRefused, options.toolLimits)
   return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
@@ -150,7 +155,7 @@ const requestId = (message: unknown): unknown => isObject(message) && typeof mes
  * within the proxy's own time limits): a client that writes its requests and closes its input gets
  * every answer.
  */
-function endOfInput(transport: StdioTransport): Promise<void> {
+function endOfInput(transport: StdioTransport, input: Readable): Promise<void> {
   const owed = new Set<unknown>()
   const ended = opening<void>()
   let inputEnded = false
@@ -172,7 +177,7 @@ function endOfInput(transport: StdioTransport): Promise<void> {
     if (method === undefined && owed.delete(id))
       settle()
   }
-  process.stdin.once('end', () => {
+  input.once('end', () => {
     inputEnded = true
     settle()
   })
@@ -180,16 +185,17 @@ function endOfInput(transport: StdioTransport): Promise<void> {
 }
 
 /** Over stdio, a proxy started once the client's first message says what it can do; then every message goes as it came. */
-function serveStarterOverStdio(start: ProxyStarter, { limits, toolLimits, onRefused }: ServeProxyOptions): ServedProxy {
+function serveStarterOverStdio(start: ProxyStarter, { limits, toolLimits, onRefused, stdio }: ServeProxyOptions): ServedProxy {
   const first = opening<unknown>()
   const started = start({ offer: first.opened.then(offerOf) })
   started.catch(() => {}) // the caller hears of it through `proxy`
-  const transport = new StdioTransport()
+  const input = stdio?.input ?? process.stdin
+  const transport = new StdioTransport(input, stdio?.output)
   const session = serveStdio(async request => (await started).server(request), { transport })
   let heard = false
   // Input that ends before a word (no client: stdin at /dev/null) still starts the proxy, offered
   // nothing, so its start-up is checked; it ends once that is done.
-  const closed = endOfInput(transport).then(async () => {
+  const closed = endOfInput(transport, input).then(async () => {
     if (heard)
       return
     first.open(undefined)

@@ -1,0 +1,326 @@
+// A proxy's first answers before the proxy has loaded: where the answer cache (answer-cache.ts) holds
+// this command line's answers to a client's `initialize` and first `tools/list`, they are given from
+// it as the client asks, and the MCP SDK, zod and the runtime (about 250 ms of one core) load after.
+// The proxy then reads everything the client sent from the start: what was answered early is
+// answered again, compared and not sent (a list that differs is told as changed); the answers it gives a
+// start served from its snapshot are kept for the next. Loaded before the command line is read:
+// nothing here may import the runtime.
+import type { Readable } from 'node:stream'
+import type { LineOutput, OperatorLog } from '@flatmcp/runtime/proxy'
+import type { KeptAnswer, KeptAnswers } from './answer-cache'
+import { readFileSync, utimesSync } from 'node:fs'
+import { homedir } from 'node:os'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { answersKey, canonicalJson, filesNow, KEPT_METHODS, keepAnswers, readAnswers } from './answer-cache'
+import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
+
+/** How long the proxy's load waits for the client's first requests when their answers are kept. */
+export const EARLY_WAIT_MS = 300
+/** How many of the client's first lines are looked at for the requests whose answers are kept. */
+const PEEKED_LINES = 64
+/** The longest unfinished line held while looking: a first request is far shorter. */
+const LONGEST_LINE = 1024 * 1024
+
+/** Lines out of chunks, as stdio frames messages (one per line, `\r\n` too); blank lines skipped. */
+class LineReader {
+  private partial: Buffer[] = []
+  private length = 0
+
+  push(chunk: Buffer): string[] {
+    const lines: string[] = []
+    let rest = chunk
+    for (let end = rest.indexOf(0x0A); end !== -1; end = rest.indexOf(0x0A)) {
+      const line = Buffer.concat([...this.partial, rest.subarray(0, end)]).toString('utf8').replace(/\r$/, '')
+      this.partial = []
+      this.length = 0
+      rest = rest.subarray(end + 1)
+      if (line.trim() !== '')
+        lines.push(line)
+    }
+    if (rest.length > 0) {
+      this.partial.push(rest)
+      this.length += rest.length
+    }
+    return lines
+  }
+
+  /** The unfinished line is past `LONGEST_LINE`. */
+  overlong(): boolean {
+    return this.length > LONGEST_LINE
+  }
+}
+
+/** A proxy's stdio while its first answers may come from the cache. */
+export interface EarlyStdio {
+  /** Settles when the proxy may load: the kept answers given, a request they cannot answer, the input's end, or `EARLY_WAIT_MS`. */
+  settled: Promise<void>
+  /** What the proxy's transport reads (everything the client sent, from the start) and writes through (stdout, less the answers given early). */
+  stdio: (log: OperatorLog) => { input: Readable, output: LineOutput }
+  /** The start served its snapshot ahead of the upstream, and its files held: this session's first answers are kept, as made from `files`. */
+  keep: (files: readonly string[]) => void
+}
+
+let started: EarlyStdio | undefined
+
+/** The early stdio `startEarlyAnswers` began for this process, if any. */
+export function earlyAnswers(): EarlyStdio | undefined {
+  return started
+}
+
+/**
+ * The flatmcp build this code is: the texts of the command's entry and of the proxy's, which name
+ * every chunk they load by its content's hash. Undefined where the command runs from its sources.
+ */
+function buildOf(): string | undefined {
+  const here = fileURLToPath(import.meta.url)
+  try {
+    return [path.basename(here), readFileSync(path.join(path.dirname(here), 'cli.mjs'), 'utf8'), readFileSync(path.join(path.dirname(here), 'proxy', 'serve.mjs'), 'utf8')].join('\n')
+  }
+  catch {
+    return undefined
+  }
+}
+
+/**
+ * Begins a `flatmcp proxy` run's early stdio (before its command line is read): with answers kept
+ * for it, the client's first requests are answered at once. Off with FLATMCP_DISABLE_ANSWER_CACHE,
+ * where the cache folder is not private, or where the build cannot be told.
+ */
+export function startEarlyAnswers(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
+  if (env.FLATMCP_DISABLE_ANSWER_CACHE !== undefined && env.FLATMCP_DISABLE_ANSWER_CACHE !== '')
+    return
+  try {
+    const build = buildOf()
+    const folder = build === undefined ? undefined : privateFolder(path.join(flatmcpCacheFolder(env, process.platform, homedir()), 'answers'))
+    if (build === undefined || folder === undefined)
+      return
+    const key = answersKey(build, process.cwd(), argv, env)
+    started = earlyStdio({ folder, key, kept: readAnswers(folder, key) })
+  }
+  catch {
+    started = undefined
+  }
+}
+
+/** A JSON-RPC message as read: what the early answers look at. */
+interface Message { id?: unknown, method?: unknown, params?: unknown, result?: unknown }
+
+const parsed = (line: string): Message | undefined => {
+  try {
+    const message = JSON.parse(line) as unknown
+    return typeof message === 'object' && message !== null && !Array.isArray(message) ? message as Message : undefined
+  }
+  catch {
+    return undefined
+  }
+}
+
+const isId = (id: unknown): id is string | number => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
+
+const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
+
+function earlyStdio({ folder, key, kept }: { folder: string, key: string, kept: KeptAnswers | undefined }): EarlyStdio {
+  const stdin = process.stdin
+  const read: Buffer[] = []
+  let ended = false
+  let settle!: () => void
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve
+  })
+  /** The requests answered early (by their id's JSON): the method, and the result each was given. */
+  const given = new Map<string, { method: string, result: string }>()
+  if (kept === undefined)
+    settle()
+  else
+    answerFromCache(kept, { read, given, settle: () => settle(), ended: () => (ended = true) })
+  const capture = captured()
+  return {
+    settled,
+    stdio(log) {
+      if (given.size > 0)
+        log(`flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded`, 'debug')
+      const input = new PassThrough()
+      const lines = new LineReader()
+      const peek = (chunk: Buffer): void => {
+        if (!capture.peeking())
+          return
+        for (const line of lines.push(chunk))
+          capture.request(parsed(line))
+        if (lines.overlong())
+          capture.stop()
+      }
+      for (const chunk of read) {
+        peek(chunk)
+        input.write(chunk)
+      }
+      if (ended || stdin.readableEnded) {
+        input.end()
+      }
+      else {
+        stdin.on('data', (chunk: Buffer) => {
+          peek(chunk)
+          if (!input.write(chunk)) {
+            stdin.pause()
+            input.once('drain', () => stdin.resume())
+          }
+        })
+        stdin.once('end', () => input.end())
+        stdin.on('error', error => input.destroy(error))
+        stdin.resume()
+      }
+      const output: LineOutput = {
+        write: (line) => {
+          const answered = capture.watching() ? capture.answer(line) : undefined
+          if (answered === undefined || !given.has(answered.id))
+            return process.stdout.write(line)
+          // Given early: this one is not sent again; one that differs is told as a change of the list.
+          const early = given.get(answered.id)!
+          given.delete(answered.id)
+          if (answered.result !== early.result) {
+            log(`flatmcp proxy: this start's answer to ${answered.method} differs from the one kept from an earlier start and given ahead${answered.method === 'tools/list' ? '; the client is told its tool list changed' : ''}`, 'info')
+            if (answered.method === 'tools/list')
+              return process.stdout.write(LIST_CHANGED)
+          }
+          return true
+        },
+        once: (event, listener) => process.stdout.once(event, listener),
+      }
+      return { input, output }
+    },
+    keep(files) {
+      capture.keep(files, made => made === undefined ? undefined : keepOrTouch(folder, key, kept, made))
+    },
+  }
+}
+
+/** Writes an entry whose answers changed; an unchanged one is only marked used (the oldest unused go first). */
+function keepOrTouch(folder: string, key: string, kept: KeptAnswers | undefined, made: KeptAnswers): void {
+  if (kept !== undefined && canonicalJson(kept) === canonicalJson(made)) {
+    const now = new Date()
+    try {
+      utimesSync(path.join(folder, `${key}.json`), now, now)
+    }
+    catch {
+      // Unmarked, it only goes sooner when the cache is full.
+    }
+    return
+  }
+  keepAnswers(folder, key, made)
+}
+
+/**
+ * Reads stdin and answers from the kept answers while it can: `initialize` first, then the rest in
+ * any order, each once and only for the same params. Anything else (a request they do not hold, a
+ * notification but `initialized`, a line that is not a message) ends it, unread past that line.
+ */
+function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void }): void {
+  const stdin = process.stdin
+  const left = new Map(kept.answers.map(answer => [answer.method, answer]))
+  const lines = new LineReader()
+  let initialized = false
+  // Its end stays heard: a paused pipe still reads to its end, and says so once, unheard otherwise.
+  const done = (): void => {
+    stdin.off('data', onData)
+    stdin.off('error', done)
+    stdin.pause()
+    clearTimeout(timer)
+    state.settle()
+  }
+  const answer = (message: Message | undefined): boolean => {
+    if (message?.method === 'notifications/initialized' && message.id === undefined)
+      return true
+    const kept = typeof message?.method === 'string' ? left.get(message.method) : undefined
+    if (kept === undefined || !isId(message!.id) || (kept.method !== 'initialize') !== initialized)
+      return false
+    if (canonicalJson(message!.params ?? {}) !== kept.params)
+      return false
+    const id = JSON.stringify(message!.id)
+    process.stdout.write(`{"jsonrpc":"2.0","id":${id},"result":${kept.result}}\n`)
+    state.given.set(id, { method: kept.method, result: kept.result })
+    left.delete(kept.method)
+    initialized = true
+    return true
+  }
+  const onData = (chunk: Buffer): void => {
+    state.read.push(chunk)
+    for (const line of lines.push(chunk)) {
+      if (!answer(parsed(line)))
+        return done()
+    }
+    if (left.size === 0 || lines.overlong())
+      done()
+  }
+  const onEnd = (): void => {
+    state.ended()
+    done()
+  }
+  const timer = setTimeout(done, EARLY_WAIT_MS)
+  timer.unref()
+  stdin.on('data', onData)
+  stdin.once('end', onEnd)
+  stdin.once('error', done)
+}
+
+/**
+ * What this session's first answers were, as the proxy gave them: the first request of each kept
+ * method is watched for (`request`, over the input from its start), and its answer read from the
+ * output (`answer`); `keep` writes them once the start says they may be kept and they are in.
+ */
+function captured() {
+  const wanted = new Set(KEPT_METHODS)
+  /** Requests whose answer is awaited: by the id's JSON, the method and canonical params. */
+  const watched = new Map<string, { method: string, params: string }>()
+  const made: KeptAnswer[] = []
+  let lines = 0
+  let files: readonly string[] | undefined
+  let write: ((entry: KeptAnswers | undefined) => void) | undefined
+  const flush = (): void => {
+    if (write === undefined || files === undefined || watched.size > 0 || (wanted.size > 0 && lines < PEEKED_LINES) || made.length === 0)
+      return
+    const now = filesNow(files)
+    write(now && { files: now, answers: [...made].sort((a, b) => KEPT_METHODS.indexOf(a.method) - KEPT_METHODS.indexOf(b.method)) })
+    write = undefined
+  }
+  return {
+    peeking: () => wanted.size > 0 && lines < PEEKED_LINES,
+    /** A line too long to be a first request: the rest is not looked at. */
+    stop() {
+      lines = PEEKED_LINES
+      flush()
+    },
+    watching: () => watched.size > 0,
+    request(message: Message | undefined) {
+      lines++
+      const method = message?.method
+      if (typeof method === 'string' && wanted.has(method) && isId(message!.id)) {
+        wanted.delete(method)
+        watched.set(JSON.stringify(message!.id), { method, params: canonicalJson(message!.params ?? {}) })
+      }
+      flush()
+    },
+    /** The watched answer `line` is, if it is one: its id's JSON, method and result's text (an error is not kept). */
+    answer(line: string): { id: string, method: string, result: string } | undefined {
+      for (const [id, request] of watched) {
+        if (!line.includes(`"id":${id}`))
+          continue
+        const message = parsed(line)
+        if (message === undefined || message.method !== undefined || JSON.stringify(message.id) !== id)
+          continue
+        watched.delete(id)
+        const result = message.result === undefined ? undefined : JSON.stringify(message.result)
+        if (result !== undefined)
+          made.push({ ...request, result })
+        flush()
+        return { id, method: request.method, result: result ?? '' }
+      }
+      return undefined
+    },
+    keep(given: readonly string[], writer: (entry: KeptAnswers | undefined) => void) {
+      files = given
+      write = writer
+      flush()
+    },
+  }
+}
