@@ -208,6 +208,21 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
     expect(brief.received.map(message => message.id)).toEqual([1, 2])
   }, SLOW)
 
+  it('a client that gives tools/list the id of its initialize gets one answer to each, the list from the proxy', async () => {
+    const cache = cacheOf('same-id')
+    await session(cache.env)
+    await eventually(() => cache.entries().length === 1)
+    const client = new Session(ARGS, cache.env)
+    client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })
+    await client.answer(1)
+    client.send({ method: 'notifications/initialized' })
+    client.send({ id: 1, method: 'tools/list', params: {} })
+    await client.next(message => Array.isArray(message.result?.tools))
+    expect(await client.end()).toBe(0)
+    expect(client.stderr).toContain('flatmcp proxy: initialize answered from the answer cache before the proxy loaded')
+    expect(client.received.map(message => message.id ?? message.method)).toEqual([1, 1])
+  }, SLOW)
+
   it('keeps nothing where its answers are not the snapshot\'s alone: overrides given, or no snapshot', async () => {
     const cache = cacheOf('not-ahead')
     const overrides = path.join(scratch, 'overrides.json')

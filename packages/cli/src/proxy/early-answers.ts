@@ -155,6 +155,7 @@ function earlyStdio({ folder, key, kept }: { folder: string, key: string, kept: 
         peek(chunk)
         input.write(chunk)
       }
+      read.length = 0
       if (ended || stdin.readableEnded) {
         input.end()
       }
@@ -237,6 +238,9 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
     if (canonicalJson(message!.params ?? {}) !== kept.params)
       return false
     const id = JSON.stringify(message!.id)
+    // An id the client used twice is the proxy's to answer: one answer per id stays the rule.
+    if (state.given.has(id))
+      return false
     process.stdout.write(`{"jsonrpc":"2.0","id":${id},"result":${kept.result}}\n`)
     state.given.set(id, { method: kept.method, result: kept.result })
     left.delete(kept.method)
@@ -294,7 +298,7 @@ function captured() {
     request(message: Message | undefined) {
       lines++
       const method = message?.method
-      if (typeof method === 'string' && wanted.has(method) && isId(message!.id)) {
+      if (typeof method === 'string' && wanted.has(method) && isId(message!.id) && !watched.has(JSON.stringify(message!.id))) {
         wanted.delete(method)
         watched.set(JSON.stringify(message!.id), { method, params: canonicalJson(message!.params ?? {}) })
       }
