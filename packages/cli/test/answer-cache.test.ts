@@ -5,7 +5,8 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ANSWER_CACHE_LIMITS, answersKey, canonicalJson, filesNow, keepAnswers, readAnswers } from '../src/proxy/answer-cache'
+import { ANSWER_CACHE_LIMITS, answeringWords, answersKey, canonicalJson, filesNow, keepAnswers, readAnswers, UNKEYED_FLAGS } from '../src/proxy/answer-cache'
+import { FLAG_ROWS } from '../src/commands/upstream-flags'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-answer-cache-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -39,6 +40,16 @@ describe('the answer cache', () => {
       answersKey('build', '/work', ['proxy', '--artifact', 'a.mcp.json'], {}),
     ])
       expect(other).not.toBe(key)
+  })
+
+  it('leaves the log level out of the key (flag and value, either spelling), never a word after --; each flag left out is one of the proxy\'s', () => {
+    const key = answersKey('build', '/work', ['proxy', '--artifact', 'a.mcp.json', '--', 'server'], {})
+    expect(answersKey('build', '/work', ['proxy', '--log-level', 'debug', '--artifact', 'a.mcp.json', '--', 'server'], {})).toBe(key)
+    expect(answersKey('build', '/work', ['proxy', '--artifact', 'a.mcp.json', '--log-level=error', '--', 'server'], {})).toBe(key)
+    expect(answeringWords(['proxy', '--log-level', 'debug', '--', 'server', '--log-level', 'debug'])).toEqual(['proxy', '--', 'server', '--log-level', 'debug'])
+    const proxyFlags = FLAG_ROWS.filter(flag => flag.of === 'proxy' || flag.of === 'both').map(flag => `--${flag.name}`)
+    for (const flag of UNKEYED_FLAGS)
+      expect(proxyFlags).toContain(flag)
   })
 
   it('gives back what it kept while its files are as they were, and nothing once one changed or went', () => {

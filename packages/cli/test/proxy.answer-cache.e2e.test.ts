@@ -223,6 +223,32 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
     expect(client.received.map(message => message.id ?? message.method)).toEqual([1, 1])
   }, SLOW)
 
+  it('a callers file that held only limits, then a rule that denies a tool: the tool is not listed from the cache', async () => {
+    const cache = cacheOf('callers')
+    const callers = path.join(scratch, 'callers.json')
+    writeFileSync(callers, JSON.stringify({ callers: { stdio: { callsPerMinute: 600 } } }))
+    const args = ['proxy', '--callers', callers, '--artifact', snapshot, '--', ...UPSTREAM_V2]
+    const first = await session(cache.env, undefined, args)
+    expect((first.list.result!.tools as { name: string }[]).map(tool => tool.name)).toContain('page')
+    await eventually(() => cache.entries().length === 1)
+    writeFileSync(callers, JSON.stringify({ callers: { stdio: { callsPerMinute: 600, deny: ["page"] } } }))
+    const denied = await session(cache.env, undefined, args)
+    expect((denied.list.result!.tools as { name: string }[]).map(tool => tool.name)).not.toContain('page')
+    expect(denied.received.filter(message => message.method === 'notifications/tools/list_changed')).toEqual([])
+  }, SLOW)
+
+  it('the log level is not part of the key: a start at debug is answered from what a start at info kept, and says why when nothing is', async () => {
+    const cache = cacheOf('log-level')
+    const quiet = ['proxy', '--artifact', snapshot, '--', ...UPSTREAM_V2]
+    const first = await session(cache.env, undefined, ARGS)
+    expect(first.stderr).toContain('flatmcp proxy: nothing answered from the answer cache: none kept for this command line')
+    await eventually(() => cache.entries().length === 1)
+    expect((await session(cache.env, undefined, quiet)).stderr).not.toContain('answer cache')
+    expect((await session(cache.env, undefined, ['proxy', '--log-level=debug', '--artifact', snapshot, '--', ...UPSTREAM_V2])).stderr).toContain(CACHED_LINE)
+    const other = await session(cache.env, { name: 'another-client', version: '2' })
+    expect(other.stderr).toContain('flatmcp proxy: nothing answered from the answer cache: the client\'s initialize is not the one whose answer was kept (another client, or another version of it)')
+  }, SLOW)
+
   it('keeps nothing where its answers are not the snapshot\'s alone: overrides given, or no snapshot', async () => {
     const cache = cacheOf('not-ahead')
     const overrides = path.join(scratch, 'overrides.json')

@@ -93,6 +93,7 @@ export async function servingOf(values: UpstreamCommandLine['values']) {
     ...(named?.tools ? { toolLimits: named.tools } : {}),
     withheld: http?.every ?? credentialsOf([], named),
     ...(values['audit-log'] ? { auditLog: values['audit-log'] } : {}),
+    ...(values.callers === undefined ? {} : { callersFile: values.callers }),
     ...(limits ? { limits } : {}),
     ...rules,
     ...(outputs ? { outputs } : {}),

@@ -40,10 +40,28 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null'
 }
 
-/** What an entry is keyed by: the build, the folder, the command's words and the FLATMCP_ variables (never their values in the clear: the key is a digest). */
+/** The proxy's flags (each with its value) that change what it says on stderr, never what it answers: left out of the key. */
+export const UNKEYED_FLAGS: readonly string[] = ['--log-level']
+
+/** The command's words that choose its answers: up to `--`, the unkeyed flags and their values left out. */
+export function answeringWords(argv: readonly string[]): string[] {
+  const words: string[] = []
+  for (let at = 0; at < argv.length; at++) {
+    const word = argv[at]!
+    if (word === '--')
+      return [...words, ...argv.slice(at)]
+    if (UNKEYED_FLAGS.includes(word))
+      at++
+    else if (!UNKEYED_FLAGS.some(flag => word.startsWith(`${flag}=`)))
+      words.push(word)
+  }
+  return words
+}
+
+/** What an entry is keyed by: the build, the folder, the command's words that choose its answers and the FLATMCP_ variables (never their values in the clear: the key is a digest). */
 export function answersKey(build: string, cwd: string, argv: readonly string[], env: NodeJS.ProcessEnv): string {
   const variables = Object.keys(env).filter(name => name.startsWith('FLATMCP_')).sort().map(name => [name, env[name]])
-  return sha256(JSON.stringify([build, cwd, argv, variables]))
+  return sha256(JSON.stringify([build, cwd, answeringWords(argv), variables]))
 }
 
 /** The SHA-256 of each file now; undefined where one cannot be read. */

@@ -131,16 +131,17 @@ function earlyStdio({ folder, key, kept }: { folder: string, key: string, kept: 
   })
   /** The requests answered early (by their id's JSON): the method, and the result each was given. */
   const given = new Map<string, { method: string, result: string }>()
+  /** Why nothing was answered early, for the debug line. */
+  let missed = `none kept for this command line in ${folder}, or a file they came from changed`
   if (kept === undefined)
     settle()
   else
-    answerFromCache(kept, { read, given, settle: () => settle(), ended: () => (ended = true) })
+    answerFromCache(kept, { read, given, settle: () => settle(), ended: () => (ended = true), missed: (why) => { missed = why } })
   const capture = captured()
   return {
     settled,
     stdio(log) {
-      if (given.size > 0)
-        log(`flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded`, 'debug')
+      log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : `flatmcp proxy: nothing answered from the answer cache: ${missed}`, 'debug')
       const input = new PassThrough()
       const lines = new LineReader()
       const peek = (chunk: Buffer): void => {
@@ -216,7 +217,7 @@ function keepOrTouch(folder: string, key: string, kept: KeptAnswers | undefined,
  * any order, each once and only for the same params. Anything else (a request they do not hold, a
  * notification but `initialized`, a line that is not a message) ends it, unread past that line.
  */
-function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void }): void {
+function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void, missed: (why: string) => void }): void {
   const stdin = process.stdin
   const left = new Map(kept.answers.map(answer => [answer.method, answer]))
   const lines = new LineReader()
@@ -233,6 +234,8 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
     if (message?.method === 'notifications/initialized' && message.id === undefined)
       return true
     const kept = typeof message?.method === 'string' ? left.get(message.method) : undefined
+    if (!initialized)
+      state.missed(message?.method === 'initialize' ? 'the client\'s initialize is not the one whose answer was kept (another client, or another version of it)' : 'the client\'s first message was not initialize')
     if (kept === undefined || !isId(message!.id) || (kept.method !== 'initialize') !== initialized)
       return false
     if (canonicalJson(message!.params ?? {}) !== kept.params)
@@ -260,6 +263,7 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
     state.ended()
     done()
   }
+  state.missed(`no message came within ${EARLY_WAIT_MS} ms`)
   const timer = setTimeout(done, EARLY_WAIT_MS)
   timer.unref()
   stdin.on('data', onData)

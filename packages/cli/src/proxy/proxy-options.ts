@@ -42,6 +42,8 @@ export interface ProxyCommandOptions {
   limits?: CallerLimits
   /** Each tool's limits, all callers together (`--callers` file's top-level `tools`). */
   toolLimits?: Record<string, RateLimits>
+  /** The `--callers` file, whatever it holds (what its next version holds may change the tools listed). */
+  callersFile?: string
   /** Which caller is served which tools (the `--callers` file's rules), and that file. */
   rules?: { file: string, rules: CallerRules }
   /** A file that gets one JSON line per tool call (`--audit-log`). */

@@ -132,13 +132,13 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
 /**
  * The early stdio, and the files a start's first answers come from where they may be kept: served
  * from a snapshot ahead of the upstream (no overrides given), they are the snapshot's and the callers
- * file's (its rules) alone, given this command line.
+ * file's (its rules, or a later version's) alone, given this command line.
  */
 function earlyOf(options: ProxyCommandOptions, snapshot: unknown): { stdio: EarlyStdio, files?: string[] } | undefined {
   if (options.early === undefined)
     return undefined
   const ahead = recordedHandshake(snapshot) !== undefined && options.overrides === undefined && options.gateway === undefined
-  return { stdio: options.early, ...(ahead ? { files: [options.artifact!, ...(options.rules ? [options.rules.file] : [])] } : {}) }
+  return { stdio: options.early, ...(ahead ? { files: [options.artifact!, ...(options.callersFile === undefined ? [] : [options.callersFile])] } : {}) }
 }
 
 /** How a served proxy goes: watched for its upstream's end, said once listed, stopped with a code. */
