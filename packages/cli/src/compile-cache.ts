@@ -23,10 +23,15 @@ export function compileCacheFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
   return path.join(flatmcpCacheFolder(env, platform, home), 'compile-cache')
 }
 
-/** `folder`, made where it is missing (mode 0700), when it is private (`isPrivateFolder`); undefined when it is not. */
+/**
+ * `folder`'s real path, made where it is missing (mode 0700), when it is private (`isPrivateFolder`);
+ * undefined when it is not. Used by that path alone: a link on the way, however owned, is not
+ * followed again (another user could point it elsewhere after the check).
+ */
 export function privateFolder(folder: string): string | undefined {
   mkdirSync(folder, { recursive: true, mode: 0o700 })
-  return isPrivateFolder(folder, process.getuid?.()) ? folder : undefined
+  const real = realpathSync(folder)
+  return isPrivateFolder(real, process.getuid?.()) ? real : undefined
 }
 
 /**

@@ -1,11 +1,11 @@
 // The command's compile cache (issue 70): kept in the user's own cache folder, never in one another
 // user could write to, and nothing at all where the running Node lacks the cache (Node 20.19).
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import module from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { compileCacheFolder, isPrivateFolder, startCompileCache } from '../src/compile-cache'
+import { compileCacheFolder, isPrivateFolder, privateFolder, startCompileCache } from '../src/compile-cache'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-compile-cache-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -33,6 +33,20 @@ describe('the compile cache', () => {
     const file = path.join(scratch, 'file')
     writeFileSync(file, '')
     expect(isPrivateFolder(file, process.getuid!())).toBe(false)
+  })
+
+  it.runIf(posix)('is used by its real path: a link on the way (another user\'s, say) is not followed again after the check', () => {
+    const real = path.join(scratch, 'real-home')
+    mkdirSync(real, { mode: 0o700 })
+    chmodSync(real, 0o700)
+    const link = path.join(scratch, 'linked-home')
+    symlinkSync(real, link)
+    const folder = privateFolder(path.join(link, 'flatmcp', 'answers'))
+    expect(folder).toBe(path.join(realpathSync(real), 'flatmcp', 'answers'))
+    // Pointed elsewhere after the check: what was checked is still what is used.
+    rmSync(link)
+    symlinkSync(scratch, link)
+    expect(folder).not.toContain('linked-home')
   })
 
   it.runIf(posix)('is refused when a folder above it another user could swap: each parent is this user\'s or root\'s, and writable by others only when sticky', () => {

@@ -29,7 +29,7 @@ interface Message { id?: number, method?: string, result?: Record<string, unknow
 class Session {
   readonly received: Message[] = []
   stderr = ''
-  private readonly child: ChildProcessWithoutNullStreams
+  readonly child: ChildProcessWithoutNullStreams
   private readonly exited: Promise<number | null>
   private buffer = ''
   private waiting: (() => void)[] = []
@@ -247,6 +247,49 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
     expect((await session(cache.env, undefined, ['proxy', '--log-level=debug', '--artifact', snapshot, '--', ...UPSTREAM_V2])).stderr).toContain(CACHED_LINE)
     const other = await session(cache.env, { name: 'another-client', version: '2' })
     expect(other.stderr).toContain('flatmcp proxy: nothing answered from the answer cache: the client\'s initialize is not the one whose answer was kept (another client, or another version of it)')
+  }, SLOW)
+
+  it('what the proxy would refuse or not answer as kept is left to it: a request without jsonrpc, params that are null, a second initialized; a start that stops answers nothing', async () => {
+    const cache = cacheOf('refused')
+    await session(cache.env)
+    await eventually(() => cache.entries().length === 1)
+    const bare = new Session(ARGS, cache.env)
+    bare.child.stdin.write(`${JSON.stringify({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })}\n`)
+    const refused = await bare.answer(1)
+    expect(await bare.end()).toBe(0)
+    expect(refused.error, JSON.stringify(refused)).toBeDefined()
+    expect(bare.stderr).not.toContain('differs')
+
+    const nullParams = new Session(ARGS, cache.env)
+    nullParams.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })
+    await nullParams.answer(1)
+    nullParams.send({ method: 'notifications/initialized' })
+    nullParams.send({ id: 2, method: 'tools/list', params: null })
+    expect((await nullParams.answer(2)).error).toBeDefined()
+    expect(await nullParams.end()).toBe(0)
+    expect(nullParams.received.map(message => message.id ?? message.method)).toEqual([1, 2])
+
+    const chatty = new Session(ARGS, cache.env)
+    chatty.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })
+    for (let line = 0; line < 70; line++)
+      chatty.send({ method: 'notifications/initialized' })
+    chatty.send({ id: 2, method: 'tools/list', params: {} })
+    await chatty.answer(2)
+    expect(await chatty.end()).toBe(0)
+    expect(chatty.received.map(message => message.id ?? message.method)).toEqual([1, 2])
+
+    // The audit log's folder went since the answers were kept: the start stops (exit 2), and the client got nothing first.
+    const folder = path.join(scratch, 'audit-folder')
+    mkdirSync(folder)
+    const audited = [...ARGS.slice(0, 3), '--audit-log', path.join(folder, 'audit.jsonl'), ...ARGS.slice(3)]
+    await session(cache.env, undefined, audited)
+    await eventually(() => cache.entries().length === 2)
+    expect((await session(cache.env, undefined, audited)).stderr).toContain(CACHED_LINE)
+    rmSync(folder, { recursive: true })
+    const stopped = new Session(audited, cache.env)
+    stopped.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })
+    expect(await stopped.end()).toBe(2)
+    expect(stopped.received).toEqual([])
   }, SLOW)
 
   it('keeps nothing where its answers are not the snapshot\'s alone: overrides given, or no snapshot', async () => {

@@ -3,7 +3,7 @@ import type { CallerLimits, GatewayEntry, HttpServing, LimitsStore, Overrides, U
 import type { Callers } from '../proxy/callers-file'
 import type { Command } from './command'
 import type { UpstreamCommandLine } from './upstream-args'
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 import { count, duration, oneOf, parseOnly, profilesOf, UsageError } from './command'
 import { limitsStoreOf } from '../proxy/limits-store'
 import { gatewayEntries } from './gateway-entries'
@@ -46,11 +46,24 @@ export const proxy: Command = {
     const started = 'command' in upstream ? (await import('#proxy/start')).startCommand(upstream) : undefined
     // Over stdio, answers kept from an earlier start are given before the proxy loads.
     const early = served.http ? undefined : (await import('../proxy/early-answers')).earlyAnswers()
+    // Answered early only where the start goes on: an audit log that cannot be opened stops it (exit 2) with nothing answered.
+    early?.begin(served.auditLog === undefined || canAppend(served.auditLog))
     await early?.settled
     const { runProxy } = await import('#proxy/serve')
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}), ...(early ? { early } : {}) })
     return new Promise<number>(() => {})
   },
+}
+
+/** Whether `file` can be opened to append to (made where missing, as the audit log is). */
+function canAppend(file: string): boolean {
+  try {
+    closeSync(openSync(file, 'a', 0o600))
+    return true
+  }
+  catch {
+    return false
+  }
 }
 
 /**

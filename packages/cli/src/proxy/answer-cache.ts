@@ -99,16 +99,17 @@ export function readAnswers(folder: string, key: string): KeptAnswers | undefine
     return undefined
   }
   const now = entry && filesNow(entry.files.map(file => file.path))
-  if (entry === undefined || now === undefined || now.some((file, at) => file.sha256 !== entry.files[at]!.sha256))
+  // An entry names the snapshot it came from at least: one that names no file holds for nothing.
+  if (entry === undefined || entry.files.length === 0 || now === undefined || now.some((file, at) => file.sha256 !== entry.files[at]!.sha256))
     return undefined
   return { files: entry.files, answers: entry.answers }
 }
 
-/** Writes the entry whole (another start never reads half of one), then drops the oldest past the limit. */
-export function keepAnswers(folder: string, key: string, entry: KeptAnswers): void {
+/** Writes the entry whole (another start never reads half of one), then drops the oldest past the limit; false where it was not written. */
+export function keepAnswers(folder: string, key: string, entry: KeptAnswers): boolean {
   const text = JSON.stringify(entry)
   if (entry.answers.reduce((sum, answer) => sum + answer.result.length, 0) > ANSWER_CACHE_LIMITS.bytes)
-    return
+    return false
   const file = path.join(folder, `${key}.json`)
   const partial = `${file}.${process.pid}.tmp`
   try {
@@ -117,9 +118,10 @@ export function keepAnswers(folder: string, key: string, entry: KeptAnswers): vo
   }
   catch {
     rmSync(partial, { force: true })
-    return
+    return false
   }
   prune(folder)
+  return true
 }
 
 /** Keeps the newest entries (by when each was written) up to the limit; what cannot be read is left. */

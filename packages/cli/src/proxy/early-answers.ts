@@ -8,7 +8,7 @@
 import type { Readable } from 'node:stream'
 import type { LineOutput, OperatorLog } from '@flatmcp/runtime/proxy'
 import type { KeptAnswer, KeptAnswers } from './answer-cache'
-import { readFileSync, utimesSync } from 'node:fs'
+import { existsSync, readFileSync, utimesSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -54,8 +54,10 @@ class LineReader {
 
 /** A proxy's stdio while its first answers may come from the cache. */
 export interface EarlyStdio {
-  /** Settles when the proxy may load: the kept answers given, a request they cannot answer, the input's end, or `EARLY_WAIT_MS`. */
+  /** Settles when the proxy may load: the kept answers given, a request they cannot answer, the input's end, or `EARLY_WAIT_MS` after `begin`. */
   settled: Promise<void>
+  /** The command line is read and checked: answer (`true`), or leave every answer to the proxy (a start that will stop). */
+  begin: (answer: boolean) => void
   /** What the proxy's transport reads (everything the client sent, from the start) and writes through (stdout, less the answers given early). */
   stdio: (log: OperatorLog) => { input: Readable, output: LineOutput }
   /** The start served its snapshot ahead of the upstream, and its files held: this session's first answers are kept, as made from `files`. */
@@ -93,11 +95,13 @@ export function startEarlyAnswers(argv: readonly string[], env: NodeJS.ProcessEn
     return
   try {
     const build = buildOf()
-    const folder = build === undefined ? undefined : privateFolder(path.join(flatmcpCacheFolder(env, process.platform, homedir()), 'answers'))
-    if (build === undefined || folder === undefined)
+    if (build === undefined)
       return
+    // Made only when answers are kept: a start that keeps none leaves no folder.
+    const place = path.join(flatmcpCacheFolder(env, process.platform, homedir()), 'answers')
+    const found = existsSync(place) ? privateFolder(place) : undefined
     const key = answersKey(build, process.cwd(), argv, env)
-    started = earlyStdio({ folder, key, kept: readAnswers(folder, key) })
+    started = earlyStdio({ place, key, kept: found === undefined ? undefined : readAnswers(found, key) })
   }
   catch {
     started = undefined
@@ -105,7 +109,7 @@ export function startEarlyAnswers(argv: readonly string[], env: NodeJS.ProcessEn
 }
 
 /** A JSON-RPC message as read: what the early answers look at. */
-interface Message { id?: unknown, method?: unknown, params?: unknown, result?: unknown }
+interface Message { jsonrpc?: unknown, id?: unknown, method?: unknown, params?: unknown, result?: unknown }
 
 const parsed = (line: string): Message | undefined => {
   try {
@@ -121,7 +125,7 @@ const isId = (id: unknown): id is string | number => typeof id === 'string' || (
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 
-function earlyStdio({ folder, key, kept }: { folder: string, key: string, kept: KeptAnswers | undefined }): EarlyStdio {
+function earlyStdio({ place, key, kept }: { place: string, key: string, kept: KeptAnswers | undefined }): EarlyStdio {
   const stdin = process.stdin
   const read: Buffer[] = []
   let ended = false
@@ -132,15 +136,23 @@ function earlyStdio({ folder, key, kept }: { folder: string, key: string, kept: 
   /** The requests answered early (by their id's JSON): the method, and the result each was given. */
   const given = new Map<string, { method: string, result: string }>()
   /** Why nothing was answered early, for the debug line. */
-  let missed = `none kept for this command line in ${folder}, or a file they came from changed`
-  if (kept === undefined)
-    settle()
-  else
-    answerFromCache(kept, { read, given, settle: () => settle(), ended: () => (ended = true), missed: (why) => { missed = why } })
+  let missed = `none kept for this command line in ${place}, or a file they came from changed`
+  let log: OperatorLog = () => {}
+  const reader = kept === undefined ? undefined : answerFromCache(kept, { read, given, settle: () => settle(), ended: () => (ended = true), missed: (why) => { missed = why } })
   const capture = captured()
   return {
     settled,
-    stdio(log) {
+    begin(answer) {
+      if (reader === undefined || !answer) {
+        reader?.stop()
+        settle()
+      }
+      else {
+        reader.begin()
+      }
+    },
+    stdio(operatorLog) {
+      log = operatorLog
       log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : `flatmcp proxy: nothing answered from the answer cache: ${missed}`, 'debug')
       const input = new PassThrough()
       const lines = new LineReader()
@@ -192,13 +204,19 @@ function earlyStdio({ folder, key, kept }: { folder: string, key: string, kept: 
       return { input, output }
     },
     keep(files) {
-      capture.keep(files, made => made === undefined ? undefined : keepOrTouch(folder, key, kept, made))
+      capture.keep(files, (made) => {
+        if (made !== undefined && keepOrTouch(place, key, kept, made))
+          log(`flatmcp proxy: this start's first answers kept in ${place} for the next`, 'debug')
+      })
     },
   }
 }
 
-/** Writes an entry whose answers changed; an unchanged one is only marked used (the oldest unused go first). */
-function keepOrTouch(folder: string, key: string, kept: KeptAnswers | undefined, made: KeptAnswers): void {
+/** Writes an entry whose answers changed (true); an unchanged one is only marked used (the oldest unused go first). */
+function keepOrTouch(place: string, key: string, kept: KeptAnswers | undefined, made: KeptAnswers): boolean {
+  const folder = privateFolder(place)
+  if (folder === undefined)
+    return false
   if (kept !== undefined && canonicalJson(kept) === canonicalJson(made)) {
     const now = new Date()
     try {
@@ -207,21 +225,31 @@ function keepOrTouch(folder: string, key: string, kept: KeptAnswers | undefined,
     catch {
       // Unmarked, it only goes sooner when the cache is full.
     }
-    return
+    return false
   }
-  keepAnswers(folder, key, made)
+  return keepAnswers(folder, key, made)
 }
 
+/** A request as the proxy would take it: JSON-RPC 2.0, an id, params an object if any, no answer's fields. */
+const isRequest = (message: Message | undefined): message is Message & { method: string, id: string | number } =>
+  message !== undefined && message.jsonrpc === '2.0' && typeof message.method === 'string' && isId(message.id)
+  && (message.params === undefined || (typeof message.params === 'object' && message.params !== null && !Array.isArray(message.params)))
+  && !('result' in message) && !('error' in message)
+
 /**
- * Reads stdin and answers from the kept answers while it can: `initialize` first, then the rest in
- * any order, each once and only for the same params. Anything else (a request they do not hold, a
- * notification but `initialized`, a line that is not a message) ends it, unread past that line.
+ * Reads stdin from the start, and once begun answers from the kept answers while it can:
+ * `initialize` first, then the rest in any order, each once and only for the same params, with one
+ * `notifications/initialized` among them. Anything else (a request they do not hold, another
+ * notification, a line that is not such a request) ends it, unread past that line.
  */
-function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void, missed: (why: string) => void }): void {
+function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void, missed: (why: string) => void }): { begin: () => void, stop: () => void } {
   const stdin = process.stdin
   const left = new Map(kept.answers.map(answer => [answer.method, answer]))
   const lines = new LineReader()
   let initialized = false
+  let told = false
+  let begun = false
+  let timer: ReturnType<typeof setTimeout> | undefined
   // Its end stays heard: a paused pipe still reads to its end, and says so once, unheard otherwise.
   const done = (): void => {
     stdin.off('data', onData)
@@ -231,14 +259,12 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
     state.settle()
   }
   const answer = (message: Message | undefined): boolean => {
-    if (message?.method === 'notifications/initialized' && message.id === undefined)
-      return true
-    const kept = typeof message?.method === 'string' ? left.get(message.method) : undefined
+    if (message?.method === 'notifications/initialized' && message.jsonrpc === '2.0' && !('id' in message) && initialized && !told)
+      return (told = true)
     if (!initialized)
       state.missed(message?.method === 'initialize' ? 'the client\'s initialize is not the one whose answer was kept (another client, or another version of it)' : 'the client\'s first message was not initialize')
-    if (kept === undefined || !isId(message!.id) || (kept.method !== 'initialize') !== initialized)
-      return false
-    if (canonicalJson(message!.params ?? {}) !== kept.params)
+    const kept = isRequest(message) ? left.get(message.method) : undefined
+    if (kept === undefined || (kept.method !== 'initialize') !== initialized || canonicalJson(message!.params ?? {}) !== kept.params)
       return false
     const id = JSON.stringify(message!.id)
     // An id the client used twice is the proxy's to answer: one answer per id stays the rule.
@@ -250,25 +276,39 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
     initialized = true
     return true
   }
-  const onData = (chunk: Buffer): void => {
-    state.read.push(chunk)
+  const take = (chunk: Buffer): boolean => {
     for (const line of lines.push(chunk)) {
       if (!answer(parsed(line)))
-        return done()
+        return false
     }
-    if (left.size === 0 || lines.overlong())
+    return left.size > 0 && !lines.overlong()
+  }
+  const onData = (chunk: Buffer): void => {
+    state.read.push(chunk)
+    if (begun && !take(chunk))
       done()
   }
-  const onEnd = (): void => {
-    state.ended()
-    done()
-  }
-  state.missed(`no message came within ${EARLY_WAIT_MS} ms`)
-  const timer = setTimeout(done, EARLY_WAIT_MS)
-  timer.unref()
   stdin.on('data', onData)
-  stdin.once('end', onEnd)
+  let endedFirst = false
+  stdin.once('end', () => {
+    state.ended()
+    if (begun)
+      done()
+    else
+      endedFirst = true
+  })
   stdin.once('error', done)
+  return {
+    begin() {
+      begun = true
+      state.missed(`no message came within ${EARLY_WAIT_MS} ms`)
+      if (!state.read.every(take) || endedFirst)
+        return done()
+      timer = setTimeout(done, EARLY_WAIT_MS)
+      timer.unref()
+    },
+    stop: done,
+  }
 }
 
 /**
@@ -285,7 +325,8 @@ function captured() {
   let files: readonly string[] | undefined
   let write: ((entry: KeptAnswers | undefined) => void) | undefined
   const flush = (): void => {
-    if (write === undefined || files === undefined || watched.size > 0 || (wanted.size > 0 && lines < PEEKED_LINES) || made.length === 0)
+    // Kept with an initialize only: the answers are given from one on (a later-era session keeps none).
+    if (write === undefined || files === undefined || watched.size > 0 || (wanted.size > 0 && lines < PEEKED_LINES) || !made.some(answer => answer.method === 'initialize'))
       return
     const now = filesNow(files)
     write(now && { files: now, answers: [...made].sort((a, b) => KEPT_METHODS.indexOf(a.method) - KEPT_METHODS.indexOf(b.method)) })
