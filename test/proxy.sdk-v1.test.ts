@@ -281,6 +281,20 @@ describe('how the proxy ends, in front of a server that does not exit when its i
     }
   })
 
+  it('a request the client cancelled, one whose id is past 2^53, one that also carries an error: none holds the proxy once its input ends', async () => {
+    const proxy = started()
+    proxy.send(hello)
+    proxy.send(initialized)
+    proxy.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'pids', arguments: {} } })
+    proxy.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } })
+    proxy.child.stdin!.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n')
+    proxy.send({ jsonrpc: '2.0', id: 7, method: 'ping', error: { code: 1, message: 'x' } })
+    proxy.child.stdin!.end()
+    const code = await new Promise(resolve => proxy.child.once('exit', resolve))
+    expect(code).toBe(0)
+    expect(JSON.parse(proxy.answers.get(7)!).error.code).toBe(-32600)
+  })
+
   it('requests written before the end of input are answered before the proxy ends, and the server ends with it', async () => {
     const proxy = started()
     proxy.send(hello)

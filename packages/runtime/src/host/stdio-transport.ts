@@ -168,6 +168,9 @@ function messageProblem(message: unknown): string | undefined {
       return '"id" must be a string or an integer.'
     if ('params' in message && !isObject(message.params))
       return '"params" must be an object.'
+    // Read as a response too, it would never be answered.
+    if ('result' in message || 'error' in message)
+      return 'a request or notification carries no "result" or "error".'
     return undefined
   }
   if (isObject(message.error) || (isObject(message.result) && isId(message.id)))

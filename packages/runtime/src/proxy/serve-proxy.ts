@@ -147,8 +147,14 @@ export async function serveProxy(given: Proxy | ProxyStarter, options: ServeProx
   return { closed, close: () => session.close(), proxy: Promise.resolve(given) }
 }
 
-/** A JSON-RPC message's id where it is a request (an answer is owed), or undefined. */
-const requestId = (message: unknown): unknown => isObject(message) && typeof message.method === 'string' ? message.id : undefined
+/**
+ * A JSON-RPC message's id where it is a request whose answer can be told by its id (an answer is
+ * owed), or undefined: an integer past 2^53 is read as another number, and its answer never matches.
+ */
+const requestId = (message: unknown): unknown => isObject(message) && typeof message.method === 'string' && (typeof message.id === 'string' || Number.isSafeInteger(message.id)) ? message.id : undefined
+
+/** The request a `notifications/cancelled` cancels: no answer is owed for it any more. */
+const cancelledId = (message: unknown): unknown => isObject(message) && message.method === 'notifications/cancelled' && isObject(message.params) ? message.params.requestId : undefined
 
 /**
  * Settles once the client's input has ended and every request it sent before then is answered (each
@@ -169,6 +175,8 @@ function endOfInput(transport: StdioTransport, input: Readable): Promise<void> {
     if (id !== undefined)
       owed.add(id)
     receive(message)
+    if (owed.delete(cancelledId(message)))
+      settle()
   }
   const send = transport.send.bind(transport)
   transport.send = async (message) => {
