@@ -46,9 +46,12 @@ export const proxy: Command = {
     const started = 'command' in upstream ? (await import('#proxy/start')).startCommand(upstream) : undefined
     // Over stdio, answers kept from an earlier start are given before the proxy loads.
     const early = served.http ? undefined : (await import('../proxy/early-answers')).earlyAnswers()
-    // Answered early only where the start goes on: an audit log that cannot be opened stops it (exit 2) with nothing answered.
-    early?.begin(served.auditLog === undefined || canAppend(served.auditLog))
-    await early?.settled
+    // Answered early only where the start goes on: an audit log that cannot be opened, or a command
+    // that cannot be started, stops it (exit 2) with nothing answered.
+    if (early) {
+      early.begin((served.auditLog === undefined || canAppend(served.auditLog)) && (started === undefined || await started.spawned.then(() => true, () => false)))
+      await early.settled
+    }
     const { runProxy } = await import('#proxy/serve')
     await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}), ...(early ? { early } : {}) })
     return new Promise<number>(() => {})

@@ -121,7 +121,8 @@ const parsed = (line: string): Message | undefined => {
   }
 }
 
-const isId = (id: unknown): id is string | number => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
+// An integer past 2^53 is read as another number: its answer would name an id the client never sent.
+const isId = (id: unknown): id is string | number => typeof id === 'string' || Number.isSafeInteger(id)
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 
@@ -237,7 +238,7 @@ const isRequest = (message: Message | undefined): message is Message & { method:
   && !('result' in message) && !('error' in message)
 
 /**
- * Reads stdin from the start, and once begun answers from the kept answers while it can:
+ * Once begun, reads stdin and answers from the kept answers while it can:
  * `initialize` first, then the rest in any order, each once and only for the same params, with one
  * `notifications/initialized` among them. Anything else (a request they do not hold, another
  * notification, a line that is not such a request) ends it, unread past that line.
@@ -248,7 +249,6 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
   const lines = new LineReader()
   let initialized = false
   let told = false
-  let begun = false
   let timer: ReturnType<typeof setTimeout> | undefined
   // Its end stays heard: a paused pipe still reads to its end, and says so once, unheard otherwise.
   const done = (): void => {
@@ -285,29 +285,24 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
   }
   const onData = (chunk: Buffer): void => {
     state.read.push(chunk)
-    if (begun && !take(chunk))
+    if (!take(chunk))
       done()
   }
-  stdin.on('data', onData)
-  let endedFirst = false
-  stdin.once('end', () => {
-    state.ended()
-    if (begun)
-      done()
-    else
-      endedFirst = true
-  })
-  stdin.once('error', done)
   return {
+    // Stdin is read from here on, never before: a start that does not begin (over HTTP, a gateway) reads none of it.
     begin() {
-      begun = true
-      state.missed(`no message came within ${EARLY_WAIT_MS} ms`)
-      if (!state.read.every(take) || endedFirst)
-        return done()
+      state.missed(`no whole message came within ${EARLY_WAIT_MS} ms`)
+      stdin.on('data', onData)
+      stdin.once('end', () => {
+        state.ended()
+        state.missed(state.given.size === 0 ? 'the client\'s input ended before a whole message' : '')
+        done()
+      })
+      stdin.once('error', done)
       timer = setTimeout(done, EARLY_WAIT_MS)
       timer.unref()
     },
-    stop: done,
+    stop: () => state.settle(),
   }
 }
 
