@@ -7,51 +7,19 @@
 // nothing here may import the runtime.
 import type { Readable } from 'node:stream'
 import type { LineOutput, OperatorLog } from '@flatmcp/runtime/proxy'
-import type { KeptAnswer, KeptAnswers } from './answer-cache'
+import type { KeptAnswers } from './answer-cache'
 import { existsSync, readFileSync, utimesSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { answersKey, canonicalJson, filesNow, KEPT_METHODS, keepAnswers, readAnswers } from './answer-cache'
+import type { FirstAnswers, Message } from './first-answers'
+import { answersKey, canonicalJson, keepAnswers, readAnswers } from './answer-cache'
+import { firstAnswers, isId, LineReader, parsed } from './first-answers'
 import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
 
 /** How long the proxy's load waits for the client's first requests when their answers are kept. */
 export const EARLY_WAIT_MS = 300
-/** How many of the client's first lines are looked at for the requests whose answers are kept. */
-const PEEKED_LINES = 64
-/** The longest unfinished line held while looking: a first request is far shorter. */
-const LONGEST_LINE = 1024 * 1024
-
-/** Lines out of chunks, as stdio frames messages (one per line, `\r\n` too); blank lines skipped. */
-class LineReader {
-  private partial: Buffer[] = []
-  private length = 0
-
-  push(chunk: Buffer): string[] {
-    const lines: string[] = []
-    let rest = chunk
-    for (let end = rest.indexOf(0x0A); end !== -1; end = rest.indexOf(0x0A)) {
-      const line = Buffer.concat([...this.partial, rest.subarray(0, end)]).toString('utf8').replace(/\r$/, '')
-      this.partial = []
-      this.length = 0
-      rest = rest.subarray(end + 1)
-      if (line.trim() !== '')
-        lines.push(line)
-    }
-    if (rest.length > 0) {
-      this.partial.push(rest)
-      this.length += rest.length
-    }
-    return lines
-  }
-
-  /** The unfinished line is past `LONGEST_LINE`. */
-  overlong(): boolean {
-    return this.length > LONGEST_LINE
-  }
-}
-
 /** A proxy's stdio while its first answers may come from the cache. */
 export interface EarlyStdio {
   /** Settles when the proxy may load: the kept answers given, a request they cannot answer, the input's end, or `EARLY_WAIT_MS` after `begin`. */
@@ -108,26 +76,9 @@ export function startEarlyAnswers(argv: readonly string[], env: NodeJS.ProcessEn
   }
 }
 
-/** A JSON-RPC message as read: what the early answers look at. */
-interface Message { jsonrpc?: unknown, id?: unknown, method?: unknown, params?: unknown, result?: unknown }
-
-const parsed = (line: string): Message | undefined => {
-  try {
-    const message = JSON.parse(line) as unknown
-    return typeof message === 'object' && message !== null && !Array.isArray(message) ? message as Message : undefined
-  }
-  catch {
-    return undefined
-  }
-}
-
-// An integer past 2^53 is read as another number: its answer would name an id the client never sent.
-const isId = (id: unknown): id is string | number => typeof id === 'string' || Number.isSafeInteger(id)
-
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 
 function earlyStdio({ place, key, kept }: { place: string, key: string, kept: KeptAnswers | undefined }): EarlyStdio {
-  const stdin = process.stdin
   const read: Buffer[] = []
   let ended = false
   let settle!: () => void
@@ -140,7 +91,7 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
   let missed = `none kept for this command line in ${place}, or a file they came from changed`
   let log: OperatorLog = () => {}
   const reader = kept === undefined ? undefined : answerFromCache(kept, { read, given, settle: () => settle(), ended: () => (ended = true), missed: (why) => { missed = why } })
-  const capture = captured()
+  const capture = firstAnswers()
   return {
     settled,
     begin(answer) {
@@ -155,53 +106,8 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
     stdio(operatorLog) {
       log = operatorLog
       log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : `flatmcp proxy: nothing answered from the answer cache: ${missed}`, 'debug')
-      const input = new PassThrough()
-      const lines = new LineReader()
-      const peek = (chunk: Buffer): void => {
-        if (!capture.peeking())
-          return
-        for (const line of lines.push(chunk))
-          capture.request(parsed(line))
-        if (lines.overlong())
-          capture.stop()
-      }
-      for (const chunk of read) {
-        peek(chunk)
-        input.write(chunk)
-      }
-      read.length = 0
-      if (ended || stdin.readableEnded) {
-        input.end()
-      }
-      else {
-        stdin.on('data', (chunk: Buffer) => {
-          peek(chunk)
-          if (!input.write(chunk)) {
-            stdin.pause()
-            input.once('drain', () => stdin.resume())
-          }
-        })
-        stdin.once('end', () => input.end())
-        stdin.on('error', error => input.destroy(error))
-        stdin.resume()
-      }
-      const output: LineOutput = {
-        write: (line) => {
-          const answered = capture.watching() ? capture.answer(line) : undefined
-          if (answered === undefined || !given.has(answered.id))
-            return process.stdout.write(line)
-          // Given early: this one is not sent again; one that differs is told as a change of the list.
-          const early = given.get(answered.id)!
-          given.delete(answered.id)
-          if (answered.result !== early.result) {
-            log(`flatmcp proxy: this start's answer to ${answered.method} differs from the one kept from an earlier start and given ahead${answered.method === 'tools/list' ? '; the client is told its tool list changed' : ''}`, 'info')
-            if (answered.method === 'tools/list')
-              return process.stdout.write(LIST_CHANGED)
-          }
-          return true
-        },
-        once: (event, listener) => process.stdout.once(event, listener),
-      }
+      const input = inputFromStart(read, ended, capture)
+      const output = outputLessGiven(given, capture, log)
       return { input, output }
     },
     keep(files) {
@@ -210,6 +116,59 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
           log(`flatmcp proxy: this start's first answers kept in ${place} for the next`, 'debug')
       })
     },
+  }
+}
+
+/** What the proxy's transport reads: what was read before it, then stdin, each line looked at for the first requests. */
+function inputFromStart(read: Buffer[], ended: boolean, capture: FirstAnswers): PassThrough {
+  const stdin = process.stdin
+  const input = new PassThrough()
+  const lines = new LineReader()
+  const peek = (chunk: Buffer): void => {
+    if (!capture.peeking())
+      return
+    for (const line of lines.push(chunk))
+      capture.request(parsed(line))
+    if (lines.overlong())
+      capture.stop()
+  }
+  for (const chunk of read) {
+    peek(chunk)
+    input.write(chunk)
+  }
+  read.length = 0
+  if (ended || stdin.readableEnded)
+    return input.end()
+  stdin.on('data', (chunk: Buffer) => {
+    peek(chunk)
+    if (!input.write(chunk)) {
+      stdin.pause()
+      input.once('drain', () => stdin.resume())
+    }
+  })
+  stdin.once('end', () => input.end())
+  stdin.on('error', error => input.destroy(error))
+  stdin.resume()
+  return input
+}
+
+/** Where the proxy's transport writes: stdout, less its answers to what was given early (one that differs told as a change of the list). */
+function outputLessGiven(given: Map<string, { method: string, result: string }>, capture: FirstAnswers, log: OperatorLog): LineOutput {
+  return {
+    write: (line) => {
+      const answered = capture.watching() ? capture.answer(line) : undefined
+      if (answered === undefined || !given.has(answered.id))
+        return process.stdout.write(line)
+      const early = given.get(answered.id)!
+      given.delete(answered.id)
+      if (answered.result !== early.result) {
+        log(`flatmcp proxy: this start's answer to ${answered.method} differs from the one kept from an earlier start and given ahead${answered.method === 'tools/list' ? '; the client is told its tool list changed' : ''}`, 'info')
+        if (answered.method === 'tools/list')
+          return process.stdout.write(LIST_CHANGED)
+      }
+      return true
+    },
+    once: (event, listener) => process.stdout.once(event, listener),
   }
 }
 
@@ -303,68 +262,5 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
       timer.unref()
     },
     stop: () => state.settle(),
-  }
-}
-
-/**
- * What this session's first answers were, as the proxy gave them: the first request of each kept
- * method is watched for (`request`, over the input from its start), and its answer read from the
- * output (`answer`); `keep` writes them once the start says they may be kept and they are in.
- */
-function captured() {
-  const wanted = new Set(KEPT_METHODS)
-  /** Requests whose answer is awaited: by the id's JSON, the method and canonical params. */
-  const watched = new Map<string, { method: string, params: string }>()
-  const made: KeptAnswer[] = []
-  let lines = 0
-  let files: readonly string[] | undefined
-  let write: ((entry: KeptAnswers | undefined) => void) | undefined
-  const flush = (): void => {
-    // Kept with an initialize only: the answers are given from one on (a later-era session keeps none).
-    if (write === undefined || files === undefined || watched.size > 0 || (wanted.size > 0 && lines < PEEKED_LINES) || !made.some(answer => answer.method === 'initialize'))
-      return
-    const now = filesNow(files)
-    write(now && { files: now, answers: [...made].sort((a, b) => KEPT_METHODS.indexOf(a.method) - KEPT_METHODS.indexOf(b.method)) })
-    write = undefined
-  }
-  return {
-    peeking: () => wanted.size > 0 && lines < PEEKED_LINES,
-    /** A line too long to be a first request: the rest is not looked at. */
-    stop() {
-      lines = PEEKED_LINES
-      flush()
-    },
-    watching: () => watched.size > 0,
-    request(message: Message | undefined) {
-      lines++
-      const method = message?.method
-      if (typeof method === 'string' && wanted.has(method) && isId(message!.id) && !watched.has(JSON.stringify(message!.id))) {
-        wanted.delete(method)
-        watched.set(JSON.stringify(message!.id), { method, params: canonicalJson(message!.params ?? {}) })
-      }
-      flush()
-    },
-    /** The watched answer `line` is, if it is one: its id's JSON, method and result's text (an error is not kept). */
-    answer(line: string): { id: string, method: string, result: string } | undefined {
-      for (const [id, request] of watched) {
-        if (!line.includes(`"id":${id}`))
-          continue
-        const message = parsed(line)
-        if (message === undefined || message.method !== undefined || JSON.stringify(message.id) !== id)
-          continue
-        watched.delete(id)
-        const result = message.result === undefined ? undefined : JSON.stringify(message.result)
-        if (result !== undefined)
-          made.push({ ...request, result })
-        flush()
-        return { id, method: request.method, result: result ?? '' }
-      }
-      return undefined
-    },
-    keep(given: readonly string[], writer: (entry: KeptAnswers | undefined) => void) {
-      files = given
-      write = writer
-      flush()
-    },
   }
 }
