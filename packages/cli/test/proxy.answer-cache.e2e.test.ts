@@ -111,6 +111,14 @@ async function session(env: Record<string, string>, clientInfo = INITIALIZE_PARA
   return { initialize, list, call, stderr: client.stderr, code, received: client.received }
 }
 
+/** A cache folder of its own with the answers of one whole session kept in it. */
+async function keptFor(name: string): Promise<ReturnType<typeof cacheOf>> {
+  const cache = cacheOf(name)
+  await session(cache.env)
+  await eventually(() => cache.entries().length === 1)
+  return cache
+}
+
 describe('flatmcp proxy keeps its first answers for its next start', () => {
   it('a second start with the same command line answers initialize and tools/list from the cache, once each, as the first start did; calls go through', async () => {
     const cache = cacheOf('same')
@@ -135,9 +143,7 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
   }, SLOW)
 
   it('answers that differ from the proxy\'s own are told: the client hears its list changed, and the entry is made again', async () => {
-    const cache = cacheOf('differs')
-    await session(cache.env)
-    await eventually(() => cache.entries().length === 1)
+    const cache = await keptFor('differs')
     const file = cache.entries()[0]!
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { answers: { method: string, result: string }[] }
     const list = entry.answers.find(answer => answer.method === 'tools/list')!
@@ -153,9 +159,7 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
   }, SLOW)
 
   it('a changed snapshot, another client, FLATMCP_DISABLE_ANSWER_CACHE, or a cache folder others can write to: no answer from the cache', async () => {
-    const cache = cacheOf('changed')
-    await session(cache.env)
-    await eventually(() => cache.entries().length === 1)
+    const cache = await keptFor('changed')
     // Another client (its initialize differs): the proxy answers it, and keeps its answers in place of the first's.
     const other = await session(cache.env, { name: 'another-client', version: '2' })
     expect(other.stderr).not.toContain(CACHED_LINE)
@@ -183,9 +187,7 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
   }, SLOW)
 
   it('a call before tools/list: initialize is answered early and the call goes to the proxy; input that ends at once still ends the proxy cleanly', async () => {
-    const cache = cacheOf('call-first')
-    await session(cache.env)
-    await eventually(() => cache.entries().length === 1)
+    const cache = await keptFor('call-first')
     const client = new Session(ARGS, cache.env)
     client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })
     await client.answer(1)
@@ -209,9 +211,7 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
   }, SLOW)
 
   it('a client that gives tools/list the id of its initialize gets one answer to each, the list from the proxy', async () => {
-    const cache = cacheOf('same-id')
-    await session(cache.env)
-    await eventually(() => cache.entries().length === 1)
+    const cache = await keptFor('same-id')
     const client = new Session(ARGS, cache.env)
     client.send({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })
     await client.answer(1)
@@ -250,9 +250,7 @@ describe('flatmcp proxy keeps its first answers for its next start', () => {
   }, SLOW)
 
   it('what the proxy would refuse or not answer as kept is left to it: a request without jsonrpc, params that are null, a second initialized; a start that stops answers nothing', async () => {
-    const cache = cacheOf('refused')
-    await session(cache.env)
-    await eventually(() => cache.entries().length === 1)
+    const cache = await keptFor('refused')
     const bare = new Session(ARGS, cache.env)
     bare.child.stdin.write(`${JSON.stringify({ id: 1, method: 'initialize', params: INITIALIZE_PARAMS })}\n`)
     const refused = await bare.answer(1)

@@ -95,13 +95,10 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
   return {
     settled,
     begin(answer) {
-      if (reader === undefined || !answer) {
-        reader?.stop()
-        settle()
-      }
-      else {
+      if (reader !== undefined && answer)
         reader.begin()
-      }
+      else
+        settle()
     },
     stdio(operatorLog) {
       log = operatorLog
@@ -202,7 +199,7 @@ const isRequest = (message: Message | undefined): message is Message & { method:
  * `notifications/initialized` among them. Anything else (a request they do not hold, another
  * notification, a line that is not such a request) ends it, unread past that line.
  */
-function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void, missed: (why: string) => void }): { begin: () => void, stop: () => void } {
+function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<string, { method: string, result: string }>, settle: () => void, ended: () => void, missed: (why: string) => void }): { begin: () => void } {
   const stdin = process.stdin
   const left = new Map(kept.answers.map(answer => [answer.method, answer]))
   const lines = new LineReader()
@@ -261,6 +258,5 @@ function answerFromCache(kept: KeptAnswers, state: { read: Buffer[], given: Map<
       timer = setTimeout(done, EARLY_WAIT_MS)
       timer.unref()
     },
-    stop: () => state.settle(),
   }
 }
