@@ -43,7 +43,11 @@ export const proxy: Command = {
     const upstream: UpstreamTarget = target
     // The upstream command starts first, and boots while the proxy's own modules load (a few hundred
     // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
-    const started = 'command' in upstream ? (await import('#proxy/start')).startCommand(upstream) : undefined
+    const { startCommand, warmCompilerThread } = await import('#proxy/start')
+    const started = 'command' in upstream ? startCommand(upstream) : undefined
+    // With no snapshot the list is compiled: the compiler's thread boots beside them both.
+    if (served.artifact === undefined)
+      warmCompilerThread()
     // Over stdio, answers kept from an earlier start are given before the proxy loads.
     const early = served.http ? undefined : (await import('../proxy/early-answers')).earlyAnswers()
     // Answered early only where the start goes on: an audit log that cannot be opened, or a command

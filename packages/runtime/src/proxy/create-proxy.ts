@@ -17,6 +17,7 @@ import { toSnapshot } from '../artifact/write'
 import { logLine } from '../util/log'
 import { definedOf } from '../util/object'
 import { throttled, timerMs } from '../util/wait'
+import { warmCompilerThread } from './compile/compiler-thread'
 import { describeOverrides } from './compile/overrides'
 import { recordedHandshake, sameList, snapshotFor } from './compile/snapshot-drift'
 import { downstreams, serverFactory } from './serve/downstream'
@@ -46,6 +47,9 @@ export type { Proxy, ProxyOptions } from './proxy-options'
  */
 export async function createProxy(upstream: UpstreamClient | UpstreamTarget | string | URL, options: ProxyOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
+  // A list to compile (no snapshot to serve): the compiler thread boots while the upstream connects.
+  if (options.snapshot === undefined)
+    warmCompilerThread(options.compile?.memoryMb)
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
     const connecting = { ...offerOf(options), ...(options.started ? { started: options.started } : {}), log }

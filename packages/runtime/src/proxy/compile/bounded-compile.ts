@@ -1,6 +1,6 @@
 // An upstream's schemas are untrusted input, and compiling is synchronous work: a hostile schema
 // (unions nested in unions, references that fan out) could hold a thread for minutes. Where Node's
-// worker threads are at hand, the list is compiled on one, watched tool by tool: a tool past the
+// worker threads are at hand, the list is compiled on one (compiler-thread.ts), watched tool by tool: a tool past the
 // time limit, or one that runs the thread out of memory, is served as it came, and a fresh thread
 // goes on with the rest. Elsewhere (a Worker runtime, a bundle without the thread's file) the list
 // is compiled in place.
@@ -9,6 +9,7 @@ import type { CompiledUpstream, CompileRequest } from './compile-upstream'
 import type { WorkerMessage } from './compile-worker'
 import { loadCompiler } from '../../precomputed/compiler'
 import { compileRequested, listPreset, servedAsIs } from './compile-upstream'
+import { compilerThread, threadsAtHand } from './compiler-thread'
 
 export interface CompileLimits {
   /** How long one tool's compile may take, in milliseconds. */
@@ -23,29 +24,6 @@ export interface CompiledList {
   tools: (CompiledUpstream | null)[]
 }
 
-interface NodeBuiltins {
-  worker?: { Worker: new (url: URL, options: object) => WorkerLike }
-  fs?: { existsSync: (path: URL) => boolean }
-}
-
-interface WorkerLike {
-  on: (event: 'message' | 'error' | 'exit', listener: (value: never) => void) => void
-  terminate: () => Promise<number>
-  stdout: { resume: () => void }
-  stderr: { resume: () => void }
-}
-
-function builtins(): NodeBuiltins {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-  return get ? { worker: get('node:worker_threads') as NodeBuiltins['worker'], fs: get('node:fs') as NodeBuiltins['fs'] } : {}
-}
-
-/** The compiler thread's file, beside this one in the build; none when running from source or bundled without it. */
-function workerFile(fs: NodeBuiltins['fs']): URL | undefined {
-  const file = new URL('./proxy-compile-worker.mjs', import.meta.url)
-  return file.protocol === 'file:' && fs?.existsSync(file) ? file : undefined
-}
-
 /** Compiles the list in place: no bound on one tool's time, for runtimes without threads. */
 export function compileInPlace(request: CompileRequest, from = 0): CompiledList {
   const compiler = loadCompiler('a proxied tool')
@@ -55,15 +33,13 @@ export function compileInPlace(request: CompileRequest, from = 0): CompiledList 
 
 /** Compiles the list on a watched thread where there is one, else in place. */
 export async function compileList(request: CompileRequest, limits: CompileLimits): Promise<CompiledList> {
-  const { worker, fs } = builtins()
-  const file = workerFile(fs)
-  if (!worker || !file || request.tools.length === 0)
+  if (!threadsAtHand() || request.tools.length === 0)
     return compileInPlace(request)
   const tools: (CompiledUpstream | null)[] = []
   let preset: Compiler.PresetName | 'auto' = request.preset
   let from = 0
   while (from < request.tools.length) {
-    const run = await runWorker(worker.Worker, file, { ...request, preset }, from, limits)
+    const run = await runWorker({ ...request, preset }, from, limits)
     if (run.preset === undefined) {
       // A thread that could not start compiles nothing: the rest is compiled in place (the preset
       // told there, if not yet). One that stopped while telling the preset over the whole list
@@ -96,13 +72,12 @@ interface Run {
 }
 
 /** One thread, from tool `from` on, until it ends or stops on a tool. */
-function runWorker(Worker: NonNullable<NodeBuiltins['worker']>['Worker'], file: URL, request: CompileRequest, from: number, limits: CompileLimits): Promise<Run> {
+function runWorker(request: CompileRequest, from: number, limits: CompileLimits): Promise<Run> {
   return new Promise((resolve) => {
     const run: Run = { done: [] }
-    const thread = new Worker(file, { workerData: { ...request, from }, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb }, stderr: true, stdout: true })
-    // What the compiler might print must not reach a stdio transport: read and dropped.
-    thread.stdout.resume()
-    thread.stderr.resume()
+    const thread = compilerThread(limits.memoryMb, { ...request, from })
+    if (!thread)
+      return resolve({ ...run, failure: 'error', reason: 'no compiler thread' })
     let settled = false
     const finish = (failure?: Run['failure'], reason?: string): void => {
       if (settled)

@@ -10,6 +10,7 @@ import { listedTool } from '../../service/tools'
 import { ownValue } from '../../util/object'
 import { timerMs } from '../../util/wait'
 import { compileList } from './bounded-compile'
+import { THREAD_MEMORY_MB } from './compiler-thread'
 import { compiledKey, servedAsIs } from './compile-upstream'
 import { loadCompiler } from '../../precomputed/compiler'
 import { BUDGETED_PROFILE, overBudget, sameTools, withinStrictBudget } from './strict-budget'
@@ -52,7 +53,7 @@ export interface CompiledUpstreamList {
   tools: ProxiedTool[]
 }
 
-export const DEFAULT_COMPILE = { timeoutMs: 10_000, memoryMb: 1024, maxSchemaBytes: 262_144 }
+export const DEFAULT_COMPILE = { timeoutMs: 10_000, memoryMb: THREAD_MEMORY_MB, maxSchemaBytes: 262_144 }
 
 /** Compiles an upstream's well-formed tools (`readUpstreamList`'s), each once per definition and preset. */
 export async function compileUpstreamList(entries: readonly UpstreamEntry[], options: CompileListOptions = {}): Promise<CompiledUpstreamList> {
