@@ -356,6 +356,34 @@ describe('a proxy over an upstream of data', () => {
     await expect(createProxy(fakeUpstream(TOOLS), { snapshot, profile: 'gemini', log: () => {} })).rejects.toThrow(/holds no gemini profile/)
   })
 
+  it('takes tools compiled before (known) where a live definition is theirs and compiles what differs, serving nothing from them ahead and saying no drift; known tools that do not fit are passed over', async () => {
+    const made = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    // Marked, so a tool taken from them shows: the form they recorded, not one compiled now.
+    const known = { ...made, tools: made.tools.map(tool => ({ ...tool, description: `${tool.description ?? 'Pages.'} (recorded)` })) }
+    const lines: string[] = []
+    const proxy = await createProxy(fakeUpstream([TOOLS[0]!, { ...TOOLS[1]!, description: 'Pages, changed.' }]), { known, log: line => lines.push(line) })
+    expect((await (await clientOf(proxy)).listTools()).tools.map(tool => tool.description)).toEqual(['Draws. (recorded)', 'Pages, changed.'])
+    expect([...proxy.tools().values()].map(tool => tool.fromSnapshot)).toEqual([false, false])
+    expect(proxy.drift()).toEqual({ changed: [], added: [], removed: [] })
+    expect(lines.filter(line => line.includes('snapshot'))).toEqual([])
+    // Another profile than they hold, or no snapshot at all: everything compiled.
+    for (const unfit of [{ known, profile: 'gemini' as const }, { known: { not: 'a snapshot' } }]) {
+      const compiled = await createProxy(fakeUpstream(TOOLS), { ...unfit, log: () => {} })
+      expect((await (await clientOf(compiled)).listTools()).tools.map(tool => tool.description)).toEqual(['Draws.', undefined])
+    }
+  })
+
+  it('reads a list that known tools recorded whole with the preset it was read with then, and tells it anew over any other list; a known tool served as it came is compiled again', async () => {
+    const made = (await createProxy(fakeUpstream(TOOLS), { log: () => {} })).snapshot('flatmcp@test')
+    const known = { ...made, options: { ...made.options, preset: 'pydantic' as const } }
+    expect((await createProxy(fakeUpstream(TOOLS), { known, log: () => {} })).snapshot('flatmcp@test').options.preset).toBe('pydantic')
+    expect((await createProxy(fakeUpstream(TOOLS.slice(0, 1)), { known, log: () => {} })).snapshot('flatmcp@test').options.preset).toBe('json-schema')
+    // Served as it came then (its compile ran out of time, say): compiled now, and the list told anew.
+    const asItCame = { ...made, runtime: { ...made.runtime, draw: { ...made.runtime.draw!, served: 'as-is' as const, reason: 'compiling it took longer than 10000 ms' } } }
+    const proxy = await createProxy(fakeUpstream(TOOLS), { known: asItCame, log: () => {} })
+    expect(proxy.tools().get('draw')).toMatchObject({ served: 'compiled' })
+  })
+
   it('holds a burst past maxInFlight in turn (in order, never more upstream at once) and refuses what overflows the wait, and a cancelled wait leaves no hole', async () => {
     const upstream = fakeUpstream(TOOLS)
     let running = 0

@@ -45,8 +45,9 @@ export const proxy: Command = {
     // milliseconds of one core): the proxy's start-up overlaps the server's instead of adding to it.
     const { startCommand, warmCompilerThread } = await import('#proxy/start')
     const started = 'command' in upstream ? startCommand(upstream) : undefined
-    // With no snapshot the list is compiled: the compiler's thread boots beside them both.
-    if (served.artifact === undefined)
+    // With no snapshot the list is compiled (less what an earlier start compiled): the compiler's thread boots beside them both.
+    const lists = served.artifact === undefined ? (await import('../proxy/list-cache')).listCache(['proxy', ...args]) : undefined
+    if (served.artifact === undefined && lists?.known === undefined)
       warmCompilerThread()
     // Over stdio, answers kept from an earlier start are given before the proxy loads.
     const early = served.http ? undefined : (await import('../proxy/early-answers')).earlyAnswers()
@@ -57,7 +58,7 @@ export const proxy: Command = {
       await early.settled
     }
     const { runProxy } = await import('#proxy/serve')
-    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}), ...(early ? { early } : {}) })
+    await runProxy({ ...common, upstream, ...served, ...(overrides ? { overrides, overridesFile } : {}), ...(started ? { started } : {}), ...(early ? { early } : {}), ...(lists ? { lists } : {}) })
     return new Promise<number>(() => {})
   },
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** One request's answer: its method, its params as canonical JSON, and its result's JSON text. */
 export interface KeptAnswer {
@@ -58,6 +59,20 @@ export function answeringWords(argv: readonly string[]): string[] {
   return words
 }
 
+/**
+ * The flatmcp build this code is: the texts of the command's entry and of the proxy's, which name
+ * every chunk they load by its content's hash. Undefined where the command runs from its sources.
+ */
+export function buildOf(): string | undefined {
+  const here = fileURLToPath(import.meta.url)
+  try {
+    return [path.basename(here), readFileSync(path.join(path.dirname(here), 'cli.mjs'), 'utf8'), readFileSync(path.join(path.dirname(here), 'proxy', 'serve.mjs'), 'utf8')].join('\n')
+  }
+  catch {
+    return undefined
+  }
+}
+
 /** What an entry is keyed by: the build, the folder, the command's words that choose its answers and the FLATMCP_ variables (never their values in the clear: the key is a digest). */
 export function answersKey(build: string, cwd: string, argv: readonly string[], env: NodeJS.ProcessEnv): string {
   const variables = Object.keys(env).filter(name => name.startsWith('FLATMCP_')).sort().map(name => [name, env[name]])
@@ -107,9 +122,13 @@ export function readAnswers(folder: string, key: string): KeptAnswers | undefine
 
 /** Writes the entry whole (another start never reads half of one), then drops the oldest past the limit; false where it was not written. */
 export function keepAnswers(folder: string, key: string, entry: KeptAnswers): boolean {
-  const text = JSON.stringify(entry)
   if (entry.answers.reduce((sum, answer) => sum + answer.result.length, 0) > ANSWER_CACHE_LIMITS.bytes)
     return false
+  return keepEntry(folder, key, JSON.stringify(entry), ANSWER_CACHE_LIMITS.entries)
+}
+
+/** Writes `<key>.json` whole, owner-only, then keeps the newest `entries` of the folder; false where it was not written. */
+export function keepEntry(folder: string, key: string, text: string, entries: number): boolean {
   const file = path.join(folder, `${key}.json`)
   const partial = `${file}.${process.pid}.tmp`
   try {
@@ -120,18 +139,18 @@ export function keepAnswers(folder: string, key: string, entry: KeptAnswers): bo
     rmSync(partial, { force: true })
     return false
   }
-  prune(folder)
+  prune(folder, entries)
   return true
 }
 
-/** Keeps the newest entries (by when each was written) up to the limit; what cannot be read is left. */
-function prune(folder: string): void {
+/** Keeps the newest entries (by when each was written) up to `limit`; what cannot be read is left. */
+function prune(folder: string, limit: number): void {
   try {
     const entries = readdirSync(folder).filter(name => /^[0-9a-f]{64}\.json$/.test(name))
-    if (entries.length <= ANSWER_CACHE_LIMITS.entries)
+    if (entries.length <= limit)
       return
     const aged = entries.map(name => ({ name, at: statSync(path.join(folder, name)).mtimeMs })).sort((a, b) => b.at - a.at)
-    for (const { name } of aged.slice(ANSWER_CACHE_LIMITS.entries))
+    for (const { name } of aged.slice(limit))
       rmSync(path.join(folder, name), { force: true })
   }
   catch {

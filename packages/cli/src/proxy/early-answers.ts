@@ -8,13 +8,12 @@
 import type { Readable } from 'node:stream'
 import type { LineOutput, OperatorLog } from '@flatmcp/runtime/proxy'
 import type { KeptAnswers } from './answer-cache'
-import { existsSync, readFileSync, utimesSync } from 'node:fs'
+import { existsSync, utimesSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import type { FirstAnswers, Message } from './first-answers'
-import { answersKey, canonicalJson, keepAnswers, readAnswers } from './answer-cache'
+import { answersKey, buildOf, canonicalJson, keepAnswers, readAnswers } from './answer-cache'
 import { firstAnswers, isId, LineReader, parsed } from './first-answers'
 import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
 
@@ -37,20 +36,6 @@ let started: EarlyStdio | undefined
 /** The early stdio `startEarlyAnswers` began for this process, if any. */
 export function earlyAnswers(): EarlyStdio | undefined {
   return started
-}
-
-/**
- * The flatmcp build this code is: the texts of the command's entry and of the proxy's, which name
- * every chunk they load by its content's hash. Undefined where the command runs from its sources.
- */
-function buildOf(): string | undefined {
-  const here = fileURLToPath(import.meta.url)
-  try {
-    return [path.basename(here), readFileSync(path.join(path.dirname(here), 'cli.mjs'), 'utf8'), readFileSync(path.join(path.dirname(here), 'proxy', 'serve.mjs'), 'utf8')].join('\n')
-  }
-  catch {
-    return undefined
-  }
 }
 
 /**

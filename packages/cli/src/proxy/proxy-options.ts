@@ -4,6 +4,7 @@ import type { CallerLimits, CallerRules, GatewayEntry, HttpServing, OperatorLog,
 import type { StartedCommand } from '@flatmcp/runtime/proxy/spawn'
 import type { LogLevel } from './operator-log'
 import type { EarlyStdio } from './early-answers'
+import type { ListCache } from './list-cache'
 
 export interface ProxyCommandOptions {
   /** The upstream: its command (over stdio), or its URL and the headers sent with every request. */
@@ -52,6 +53,8 @@ export interface ProxyCommandOptions {
   started?: StartedCommand
   /** Over stdio, the client's first requests, read (and perhaps answered from the answer cache) before the proxy loaded. */
   early?: EarlyStdio
+  /** With no snapshot, the list an earlier start with this command line compiled, and where the next is kept. */
+  lists?: ListCache
   /** Which operator lines reach stderr (`--log-level`). Default: info. */
   logLevel?: LogLevel
   /** Where operator lines go. Default: stderr, at `logLevel`. */

@@ -30,6 +30,7 @@ export function proxyStarter(options: ProxyCommandOptions, { snapshot, named, pr
     ...(options.preset ? { preset: options.preset } : {}),
     ...(options.onInvalid ? { onInvalid: options.onInvalid } : {}),
     ...(snapshot ? { snapshot, frozen: options.frozen === true } : {}),
+    ...(options.lists?.known === undefined ? {} : { known: options.lists.known }),
     validator: ajvValidator(),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.compileTimeoutMs === undefined ? {} : { compile: { timeoutMs: options.compileTimeoutMs } }),

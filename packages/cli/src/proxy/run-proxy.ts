@@ -109,6 +109,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     if (options.rules)
       rulesNoted(proxy, options.rules, Object.keys(named?.views ?? {}), log)
     log(summary(proxy, options), 'info')
+    if (options.lists?.keep(proxy.snapshot('flatmcp proxy')))
+      log(`flatmcp proxy: the compiled list kept in ${options.lists.place} for the next start`, 'debug')
     return true
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {

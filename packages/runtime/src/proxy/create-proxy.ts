@@ -48,7 +48,7 @@ export type { Proxy, ProxyOptions } from './proxy-options'
 export async function createProxy(upstream: UpstreamClient | UpstreamTarget | string | URL, options: ProxyOptions = {}): Promise<Proxy> {
   const log = options.log ?? logLine
   // A list to compile (no snapshot to serve): the compiler thread boots while the upstream connects.
-  if (options.snapshot === undefined)
+  if (options.snapshot === undefined && options.known === undefined)
     warmCompilerThread(options.compile?.memoryMb)
   if (typeof upstream === 'string' || upstream instanceof URL || isUpstreamTarget(upstream)) {
     const target: UpstreamTarget = typeof upstream === 'string' || upstream instanceof URL ? { url: String(upstream) } : upstream
@@ -106,6 +106,7 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
   const versions = listVersions(upstream, {
     ...definedOf(options, ['validator', 'onInvalid', 'frozen', 'compile', 'outputs', 'surface', 'countTokens', 'cacheScope', 'rules']),
     ...(snapshot ? { snapshot } : {}),
+    ...knownOf(options.known, profiles),
     ...(preset ? { preset } : {}),
     ...(strictBudget === undefined ? {} : { strictBudget }),
     profiles,
@@ -153,6 +154,18 @@ async function proxyOver(connection: Upstream, options: ProxyOptions, log: Opera
     onUpstreamEnd: handler => connection.onEnd(handler),
     health: proxyHealth(listed, upstream),
     close: () => connection.close(),
+  }
+}
+
+/** Tools compiled before, where they fit the profiles served; none otherwise (everything is compiled). */
+function knownOf(known: unknown, profiles: readonly Compiler.ProfileName[]): { known?: ReturnType<typeof snapshotFor> } {
+  if (known === undefined)
+    return {}
+  try {
+    return { known: snapshotFor(known, undefined, profiles) }
+  }
+  catch {
+    return {}
   }
 }
 

@@ -42,6 +42,14 @@ export interface ProxyOptions extends CallObservers {
   /** With a snapshot: serve only what it holds. A live tool that differs from it, or is new, is left out. */
   frozen?: boolean
   /**
+   * Tools compiled before (a snapshot, parsed, as `proxy.snapshot()` makes it), to compile less: a
+   * live tool whose definition has the digest it recorded is taken from it without compiling, and a
+   * list whose every tool it recorded so is read with its preset. Unlike `snapshot`, nothing is served
+   * from it before the upstream lists, no drift from it is said, and one that does not fit (another
+   * profile, not a snapshot at all) is passed over: everything is compiled.
+   */
+  known?: unknown
+  /**
    * Points of Anthropic's combined strict grammar the anthropic-strict tools may spend together
    * (default: the compiler's DEFAULT_STRICT_BUDGET, 48); the tools left out are served as portable there, said on stderr.
    */

@@ -55,6 +55,8 @@ export interface ListVersion {
 
 export interface ListVersionsOptions {
   snapshot?: { snapshot: Snapshot, tools: ProxiedTool[] }
+  /** Tools compiled before (`ProxyOptions.known`): taken where a live tool's definition is theirs. */
+  known?: { snapshot: Snapshot, tools: ProxiedTool[] }
   preset?: Compiler.PresetName
   profiles: Compiler.ProfileName[]
   served: ServedOverrides
@@ -113,8 +115,10 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     const drift = snapshot ? driftOf(snapshot.tools, new Map(entries.map(entry => [entry.tool.name, entry.digest]))) : { changed: [], added: [], removed: [] }
     const frozenOut = new Set(options.frozen ? [...drift.changed, ...drift.added] : [])
     // The snapshot's tools, and the last list version's, cost nothing to keep: only what is new is compiled.
-    const known = [...(snapshot ? [{ preset: snapshot.snapshot.options.preset, tools: snapshot.tools, ...definedOf(snapshot.snapshot.options, ['strictBudget']) }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled, ...definedOf(options, ['strictBudget']) }] : [])]
-    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: options.preset ?? 'auto', profiles: options.profiles, ...(options.compile ? { compile: options.compile } : {}), ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), ...definedOf({ originOf: originsOf(snapshot?.tools ?? [], upstream) }, ['originOf']), known })
+    // Of the tools compiled before a start, only those compiled: one served as it came (a compile past its time) is tried again.
+    const before = [snapshot, options.known && { ...options.known, tools: options.known.tools.filter(tool => tool.served !== 'as-is') }]
+    const known = [...before.flatMap(made => made ? [{ preset: made.snapshot.options.preset, tools: made.tools, ...definedOf(made.snapshot.options, ['strictBudget']) }] : []), ...(current ? [{ preset: current.preset, tools: current.compiled, ...definedOf(options, ['strictBudget']) }] : [])]
+    const list = await compileUpstreamList(entries.filter(entry => !frozenOut.has(entry.tool.name)), { preset: options.preset ?? presetKnown(options.known, entries), profiles: options.profiles, ...(options.compile ? { compile: options.compile } : {}), ...(options.strictBudget === undefined ? {} : { strictBudget: options.strictBudget }), ...definedOf({ originOf: originsOf(snapshot?.tools ?? [], upstream) }, ['originOf']), known })
     const served = keptAndSaid(list.tools, new Set(current?.compiled), options)
     if (snapshot && describeDrift(drift) !== '' && describeDrift(drift) !== (current ? describeDrift(current.drift) : ''))
       log(`flatmcp proxy: the upstream no longer matches the snapshot (${describeDrift(drift)}); ${options.frozen ? 'what changed or is new is not served (--frozen)' : 'what changed or is new is compiled anew'}`)
@@ -129,6 +133,16 @@ export function listVersions(upstream: UpstreamClient, options: ListVersionsOpti
     return { served: serve(served, list.preset, cache, unserved, { ...options, originOf: originsOf(served, upstream) }), tools, listed: served, compiled: list.tools, preset: list.preset, drift, fixed, unmatched }
   }
   return { current: () => current, refresh, ahead }
+}
+
+/**
+ * The preset a list is read with where none is given: told over the whole list (`auto`), unless tools
+ * compiled before recorded this very list (every name and definition, in order, each compiled, none
+ * served as it came), whose preset it was told then. The same list tells the same preset.
+ */
+function presetKnown(known: ListVersionsOptions['known'], entries: readonly ReadList['entries'][number][]): Compiler.PresetName | 'auto' {
+  const same = known !== undefined && known.tools.length === entries.length && known.tools.every((tool, i) => tool.name === entries[i]!.tool.name && tool.upstream.digest === entries[i]!.digest && tool.served !== 'as-is')
+  return same ? known.snapshot.options.preset : 'auto'
 }
 
 /**
