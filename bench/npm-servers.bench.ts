@@ -34,9 +34,9 @@ export interface ServerResult {
   tools: { direct: number, proxied: number }
   /** o200k_base tokens of the whole list (name, description, input schema per tool): the server's own, and each profile's. */
   tokens: { direct: number, profiles: Record<string, number>, worst: Record<string, { tool: string, ratio: number }> }
-  /** Median ms from spawning to the first tools/list answer: alone; from a snapshot, its answers kept (later starts) and not (a first start); compiling. */
-  startup: { direct: number, snapshot: number, first: number, compile: number }
-  /** Whether the proxy's answers were kept for its later starts (the setup of `startup.snapshot`). */
+  /** Median ms from spawning to the first tools/list answer: alone; from a snapshot, its answers kept (later starts) and not (a first start); compiling, its list kept (later starts) and not (a first start). */
+  startup: { direct: number, snapshot: number, first: number, compile: number, compileFirst: number }
+  /** Whether the proxy's answers and its compiled list were kept for its later starts (the setup of `startup.snapshot` and `startup.compile`). */
   kept: boolean
   /** Median ms to compile the whole list in every profile (in process, on the compiler thread where there is one). */
   compileMs: number
@@ -117,6 +117,28 @@ export function fromSnapshot(file: string, command: string[], env: Record<string
   }
 }
 
+/**
+ * The proxy compiling (no snapshot) as a client starts it, its list cache in `cache`: `later` (the
+ * list kept from a start before) and `first` (none kept: FLATMCP_DISABLE_LIST_CACHE). `warm` starts
+ * it once and holds the session until its list is kept; false where it was not within 20 s.
+ */
+export function compilingStarts(command: string[], env: Record<string, string>, cache: string) {
+  const args = [process.execPath, CLI, 'proxy', '--', ...command]
+  const later = { ...env, XDG_CACHE_HOME: cache }
+  const folder = path.join(cache, 'flatmcp', 'lists')
+  const keptLists = (): number => existsSync(folder) ? readdirSync(folder).filter(name => name.endsWith('.json')).length : 0
+  return {
+    later: () => firstList(args, later),
+    first: () => firstList(args, { ...later, FLATMCP_DISABLE_LIST_CACHE: '1' }),
+    async warm(): Promise<boolean> {
+      await firstList(args, later)
+      for (const bound = Date.now() + 20_000; Date.now() < bound && keptLists() === 0;)
+        await new Promise(resolve => setTimeout(resolve, 100))
+      return keptLists() > 0
+    },
+  }
+}
+
 /** A server's command and environment in a scratch folder of its own, and its snapshot made there by the built command. */
 export function snapshotted(server: NpmServer, bin: string, scratch: string): { command: string[], env: Record<string, string>, file: string } {
   const folder = path.join(scratch, server.name)
@@ -138,9 +160,10 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
     for (const server of NPM_SERVERS) {
       log(`npm servers: ${server.name}`)
       const { command, env, file } = snapshotted(server, bin, scratch)
-      const times = { direct: [] as number[], snapshot: [] as number[], first: [] as number[], compile: [] as number[] }
+      const times = { direct: [] as number[], snapshot: [] as number[], first: [] as number[], compile: [] as number[], compileFirst: [] as number[] }
       const starts = fromSnapshot(file, command, env, path.join(scratch, `${server.name}-cache`))
-      const kept = await starts.warm()
+      const compiling = compilingStarts(command, env, path.join(scratch, `${server.name}-lists`))
+      const kept = await starts.warm() && await compiling.warm()
       let listed: UpstreamTool[] = []
       let proxiedCount = 0
       for (let run = 0; run < RUNS; run++) {
@@ -149,8 +172,9 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         times.direct.push(direct.ms)
         times.snapshot.push((await starts.later()).ms)
         times.first.push((await starts.first()).ms)
-        const compiled = await firstList([process.execPath, CLI, 'proxy', '--', ...command], env)
+        const compiled = await compiling.later()
         times.compile.push(compiled.ms)
+        times.compileFirst.push((await compiling.first()).ms)
         proxiedCount = compiled.tools.length
       }
       const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { tools: UpstreamTool[], runtime: Record<string, { profiles?: Record<string, { inputSchema: unknown, strict?: boolean }> }> }
@@ -188,7 +212,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
         kind: server.kind,
         tools: { direct: listed.length, proxied: proxiedCount },
         tokens: { direct: [...own.values()].reduce((a, b) => a + b, 0), profiles, worst },
-        startup: { direct: median(times.direct), snapshot: median(times.snapshot), first: median(times.first), compile: median(times.compile) },
+        startup: { direct: median(times.direct), snapshot: median(times.snapshot), first: median(times.first), compile: median(times.compile), compileFirst: median(times.compileFirst) },
         kept,
         compileMs,
         surface,
@@ -206,7 +230,7 @@ export async function runNpmServers(log: (line: string) => void): Promise<Server
 export function printNpmServers(results: readonly ServerResult[], table: (header: string[], rows: (string | number)[][]) => void, target: (what: string, met: boolean, figure: string) => void): void {
   const r = (a: number, b: number): string => `${(a / b).toFixed(2)}×`
   console.log('\n14. flatmcp proxy in front of MCP servers from the npm registry (the suite\'s pinned ones): tools listed directly and through the proxy; tokens of the whole list per profile ÷ the server\'s own (worst tool in portable); median start-up to the first tools/list, the server alone and through the proxy; the list compiled in every profile')
-  table(['server', 'kind', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`), 'worst tool (portable)', 'alone ms', 'snapshot ÷ alone', 'first start ÷ alone', 'compiling ÷ alone', 'compile ms'], results.map(s => [
+  table(['server', 'kind', 'tools', 'proxied', ...SERVER_PROFILES.map(p => `${p} ÷ own`), 'worst tool (portable)', 'alone ms', 'snapshot ÷ alone', 'first start ÷ alone', 'compiling ÷ alone', 'compiling, first ÷ alone', 'compile ms'], results.map(s => [
     s.name,
     s.kind,
     s.tools.direct,
@@ -217,6 +241,7 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
     r(s.startup.snapshot, s.startup.direct),
     r(s.startup.first, s.startup.direct),
     r(s.startup.compile, s.startup.direct),
+    r(s.startup.compileFirst, s.startup.direct),
     s.compileMs.toFixed(0),
   ]))
   const sum = (f: (s: ServerResult) => number): number => results.reduce((n, s) => n + f(s), 0)
@@ -230,9 +255,10 @@ export function printNpmServers(results: readonly ServerResult[], table: (header
   const snapshot = results.map(s => s.startup.snapshot / s.startup.direct)
   const first = results.map(s => s.startup.first / s.startup.direct)
   const compiling = results.map(s => s.startup.compile / s.startup.direct)
+  const compilingFirst = results.map(s => s.startup.compileFirst / s.startup.direct)
   const heaviest = results.flatMap(s => SERVER_PROFILES.map(p => ({ server: s.name, profile: p, ...s.tokens.worst[p]! }))).reduce((a, b) => b.ratio > a.ratio ? b : a)
   target('every tool in every profile ≤ 2× its upstream\'s tokens (worst over servers and profiles)', heaviest.ratio <= 2, `${heaviest.ratio.toFixed(2)}× (${heaviest.server} ${heaviest.tool}, ${heaviest.profile})`)
   target('no tool lost through the proxy', results.every(s => s.tools.proxied === s.tools.direct), `${sum(s => s.tools.proxied)} of ${sum(s => s.tools.direct)}`)
   target('start-up from a snapshot ≤ 1.2× the server alone (median over servers) and ≤ 1.5× (worst); a start after the first, its answers kept', mid(snapshot) <= 1.2 && Math.max(...snapshot) <= 1.5, `${mid(snapshot).toFixed(2)}×; worst ${Math.max(...snapshot).toFixed(2)}× (a first start, nothing kept: ${mid(first).toFixed(2)}×; worst ${Math.max(...first).toFixed(2)}×)`)
-  target('start-up compiling ≤ 1.4× the server alone (median over servers; worst)', mid(compiling) <= 1.4, `${mid(compiling).toFixed(2)}×; worst ${Math.max(...compiling).toFixed(2)}×`)
+  target('start-up compiling ≤ 1.4× the server alone (median over servers; worst); a start after the first, its list kept', mid(compiling) <= 1.4, `${mid(compiling).toFixed(2)}×; worst ${Math.max(...compiling).toFixed(2)}× (a first start, nothing kept: ${mid(compilingFirst).toFixed(2)}×; worst ${Math.max(...compilingFirst).toFixed(2)}×)`)
 }

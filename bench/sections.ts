@@ -70,7 +70,7 @@ export const SECTIONS: readonly Section[] = [
     // A server that did not start lists nothing, and its ratios would be of nothing.
     ...servers.map(server => someTools(`${server.name}'s own list`, server.tools.direct)),
     // Later starts are timed with the answers kept: a first start kept none, and would time a first start twice.
-    ...servers.map(server => ({ what: `${server.name}'s answers kept for later starts`, ok: server.kept, found: server.kept ? 'kept' : 'none kept within 20 s' })),
+    ...servers.map(server => ({ what: `${server.name}'s answers and compiled list kept for later starts`, ok: server.kept, found: server.kept ? 'kept' : 'none kept within 20 s' })),
   ], print: printNpmServers }),
   section({ name: 'gateway', numbers: '15', about: 'the npm servers behind one --config, --surface full and auto; isolation; memory under a flood', run: runGateway, setup: result => result.setup, print: printGateway }),
   section({ name: 'retrieval', numbers: '16', about: 'find_tools beside BM25, and where the search surface pays', run: runRetrieval, print: printRetrieval }),
