@@ -1,7 +1,6 @@
 // The flatmcp command line, run: the command named, with its arguments, resolving with the exit code
 // (0 clean, 1 findings, 2 usage or load errors) once what it says is said. The bin (cli.ts) ends the
 // process with it; a test runs a command line in process through it, its output captured.
-import { closestName } from '@flatmcp/runtime'
 import { COMMANDS, exitCodeOf, flagsOf, helpText, saidInOneLine, UsageError } from './commands'
 import { cliVersion } from './version'
 
@@ -45,13 +44,14 @@ async function main(argv: string[]): Promise<number> {
  * A usage error in a line or two: what is wrong, the option meant where one was mistyped (Node's
  * parseArgs says only that it is unknown), and where the usage is. Not the whole help.
  */
-function usageMessage(error: Error, command: string | undefined): string {
+async function usageMessage(error: Error, command: string | undefined): Promise<string> {
   const known = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
   const usage = known ? `flatmcp ${command} --help` : 'flatmcp --help'
   const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(error.message)?.[1]
   if (unknown === undefined)
     return `flatmcp: ${error.message}\n(${usage} shows the usage)`
-  const best = known === undefined ? undefined : closestName(unknown, flagsOf(known))
+  // The runtime's entry (about 40 ms to load) only for a mistyped option: every command's start goes without it.
+  const best = known === undefined ? undefined : (await import('@flatmcp/runtime')).closestName(unknown, flagsOf(known))
   const meant = best === undefined ? '' : ` (did you mean ${best}?)`
   return `flatmcp: unknown option ${unknown}${meant}\n(${usage} shows the usage)`
 }
@@ -66,7 +66,7 @@ export async function runCommandLine(argv: string[]): Promise<number> {
   }
   catch (error) {
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))
-      console.error(usageMessage(error, argv[0]))
+      console.error(await usageMessage(error, argv[0]))
     else if (await saidInOneLine(error))
       console.error(`flatmcp: ${(error as Error).message}`)
     else

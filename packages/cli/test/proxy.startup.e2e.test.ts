@@ -2,7 +2,7 @@
 // snapshot, loads none of the build pipeline (esbuild, @babel/parser, fast-check, the plugin's
 // internal entry), neither the compiler nor its thread, nor a parser for a file format it does not read
 // (YAML, TOML; jsonc-parser only says where a text that is no JSON broke), and ajv only once a call needs it; it starts the upstream
-// before it loads the MCP SDK. What a process loads is
+// before it loads the MCP SDK or the runtime's entry. What a process loads is
 // recorded by Node's own module hooks (ESM resolutions and CommonJS loads), in the proxy alone.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -111,6 +111,8 @@ describe('flatmcp proxy from a snapshot, as built', () => {
       expect(spawned).toBeGreaterThan(-1)
       const contents = chunkContents()
       expect(lines.slice(0, spawned).flatMap(line => packagesOf(line, contents)).filter(name => name.startsWith('@modelcontextprotocol/'))).toEqual([])
+      // Nor the runtime's own entry (every export of the package, about 40 ms): the command's path takes what it needs.
+      expect(lines.slice(0, spawned).filter(line => /(?:packages\/runtime|@flatmcp\/runtime)\/dist\/index\.mjs$/.test(line))).toEqual([])
       for (const name of ['esbuild', '@babel/parser', 'fast-check', 'ajv', 'ajv-formats', 'the SDK\'s ajv', '@cfworker/json-schema', 'unplugin-flatmcp/internal', 'the compiler', 'the compiler thread', 'jsonc-parser', 'confbox\'s every format'])
         expect(atStart, name).not.toContain(name)
       // A call whose reading is chosen by the upstream's schema builds the validator.
