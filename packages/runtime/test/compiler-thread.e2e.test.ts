@@ -60,4 +60,20 @@ console.log(JSON.stringify({ made }))`)
 warmCompilerThread()
 console.log(JSON.stringify({ made }))`)).toEqual({ made: 1 })
   })
+
+  it('that runs out of heap while it waits leaves the process running, and a list is then compiled on a thread of its own', { timeout: SLOW }, () => {
+    expect(run(`
+warmCompilerThread(2)
+await new Promise(resolve => setTimeout(resolve, 2000))
+const schema = await compile()
+console.log(JSON.stringify({ made, flat: !JSON.stringify(schema).includes('anyOf') }))`)).toEqual({ made: 2, flat: true })
+  })
+
+  it('ends a compile whose every thread stops before it reads the list (a heap or a time limit too small to load the compiler): the tools are served as they came', { timeout: SLOW }, () => {
+    for (const limits of ['{ memoryMb: 2 }', '{ timeoutMs: 1 }']) {
+      expect(run(`
+const list = await compileUpstreamList(await readUpstreamList([tool], () => {}), { compile: ${limits} })
+console.log(JSON.stringify({ served: list.tools.map(tool => tool.served), bounded: made <= 2 }))`)).toEqual({ served: ['as-is'], bounded: true })
+    }
+  })
 })

@@ -48,6 +48,10 @@ export async function compileList(request: CompileRequest, limits: CompileLimits
         const rest = compileInPlace({ ...request, preset }, from)
         return { preset: rest.preset, tools: [...tools, ...rest.tools] }
       }
+      // With the preset given, a thread stopped before reading the list (its heap or time too small
+      // to load the compiler) would stop so again: the rest is served as it came, not tried forever.
+      if (preset !== 'auto')
+        return { preset, tools: [...tools, ...request.tools.slice(from).map(tool => servedAsIs(tool, run.reason!))] }
       preset = 'json-schema'
       continue
     }

@@ -5,7 +5,7 @@
 
 export interface CompilerThread {
   on: (event: 'message' | 'error' | 'exit', listener: (value: never) => void) => void
-  off: (event: 'exit', listener: (value: never) => void) => void
+  off: (event: 'error' | 'exit', listener: (value: never) => void) => void
   postMessage: (value: unknown) => void
   terminate: () => Promise<number>
   ref: () => void
@@ -37,7 +37,7 @@ export const THREAD_MEMORY_MB = 1024
 const WARM_FOR_MS = 120_000
 
 /** The thread started ahead, and the heap it was given; taken by the first list compiled. */
-let warm: { thread: CompilerThread, memoryMb: number, ended: () => void, timer: ReturnType<typeof setTimeout> } | undefined
+let warm: { thread: CompilerThread, memoryMb: number, ended: () => void, failed: () => void, timer: ReturnType<typeof setTimeout> } | undefined
 
 /**
  * Starts a thread that waits for a list to compile, its compiler loaded: none where threads are not at
@@ -55,10 +55,13 @@ export function warmCompilerThread(memoryMb = THREAD_MEMORY_MB): void {
       warm = undefined
   }
   thread.on('exit', ended)
+  // One that fails while it waits (its heap too small for the compiler) ends: not an error of the process's.
+  const failed = (): void => {}
+  thread.on('error', failed)
   // Where no list comes, it ends: its memory is not held for nothing.
   const timer = setTimeout(() => void takeThread(memoryMb)?.terminate(), WARM_FOR_MS)
   timer.unref?.()
-  warm = { thread, memoryMb, ended, timer }
+  warm = { thread, memoryMb, ended, failed, timer }
 }
 
 /** A thread to compile on: the one started ahead where its heap is the one asked for, else a new one; none without threads. */
@@ -87,6 +90,7 @@ function takeThread(memoryMb: number): CompilerThread | undefined {
   warm = undefined
   clearTimeout(taken.timer)
   taken.thread.off('exit', taken.ended)
+  taken.thread.off('error', taken.failed)
   if (taken.memoryMb !== memoryMb) {
     void taken.thread.terminate()
     return undefined
