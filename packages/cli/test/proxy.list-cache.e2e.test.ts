@@ -4,6 +4,7 @@
 // here by a mark put in the kept file by hand: compiled anew, it would not carry it. Each case has a
 // cache folder of its own (XDG_CACHE_HOME); the upstream's list comes from its TOOLS variable, which
 // is not part of the command line.
+import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -70,7 +71,7 @@ describe('flatmcp proxy\'s list cache', () => {
     expect(kept()).toEqual([file])
   })
 
-  it('takes nothing for another command line, with FLATMCP_DISABLE_LIST_CACHE, from a folder others can write to, or from a kept file that is not a list', { timeout: SLOW }, async () => {
+  it('takes nothing for another command line, with FLATMCP_DISABLE_LIST_CACHE, from a folder others can write to, or from a kept file that is not a list or no file at all', { timeout: SLOW }, async () => {
     const { env, folder, kept } = cache()
     await listed(['a'], env)
     await until(() => kept().length === 1)
@@ -89,5 +90,10 @@ describe('flatmcp proxy\'s list cache', () => {
       await until(() => readFileSync(file!, 'utf8') !== text)
       expect(JSON.parse(readFileSync(file!, 'utf8'))).toMatchObject({ tools: [{ name: 'a', description: 'Tool a.' }] })
     }
+    // No file at all where the list was kept (a pipe that never ends, as /dev/zero would not): passed over, not read.
+    rmSync(file!)
+    execFileSync('mkfifo', [file!])
+    expect(await listed(['a'], env)).toEqual([['a', 'Tool a.']])
+    await until(() => statSync(file!).isFile())
   })
 })

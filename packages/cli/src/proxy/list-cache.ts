@@ -4,7 +4,7 @@
 // stead: the proxy answers once the upstream lists, as it does with nothing kept. Kept in the user's
 // private cache folder beside the answer cache and keyed alike (answer-cache.ts), with the compiler's
 // own build in the key too.
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import path from 'node:path'
@@ -37,14 +37,27 @@ function compilerBuild(): string | undefined {
   }
 }
 
-/** The text kept under `key`, where it is a file of at most the limit's bytes; none otherwise. */
+/**
+ * The text kept under `key`, where it is a file of at most the limit's bytes; none otherwise. Opened
+ * without waiting and checked as opened: a pipe or a device (a link to /dev/zero) is no file kept,
+ * and never read.
+ */
 function keptText(folder: string, key: string): string | undefined {
-  const file = path.join(folder, `${key}.json`)
+  let fd: number | undefined
   try {
-    return statSync(file).size <= LIST_CACHE_LIMITS.bytes ? readFileSync(file, 'utf8') : undefined
+    fd = openSync(path.join(folder, `${key}.json`), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    const stat = fstatSync(fd)
+    if (!stat.isFile() || stat.size > LIST_CACHE_LIMITS.bytes)
+      return undefined
+    const bytes = Buffer.alloc(stat.size)
+    return bytes.subarray(0, readSync(fd, bytes, 0, stat.size, 0)).toString('utf8')
   }
   catch {
     return undefined
+  }
+  finally {
+    if (fd !== undefined)
+      closeSync(fd)
   }
 }
 
