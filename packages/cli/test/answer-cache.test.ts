@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ANSWER_CACHE_LIMITS, answeringWords, answersKey, canonicalJson, filesNow, keepAnswers, readAnswers, UNKEYED_FLAGS } from '../src/proxy/answer-cache'
+import { ANSWER_CACHE_LIMITS, answeringWords, answersKey, canonicalJson, filesNow, keepAnswers, readAnswers, turnedOff, UNKEYED_FLAGS, UNKEYED_VARIABLES } from '../src/proxy/answer-cache'
 import { FLAG_ROWS } from '../src/commands/upstream-flags'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-answer-cache-'))
@@ -40,6 +40,13 @@ describe('the answer cache', () => {
       answersKey('build', '/work', ['proxy', '--artifact', 'a.mcp.json'], {}),
     ])
       expect(other).not.toBe(key)
+    // The variables that turn a cache on or off change no answer: every value is the same key.
+    for (const name of UNKEYED_VARIABLES)
+      expect(answersKey('build', '/work', ['proxy', '--artifact', 'a.mcp.json'], { FLATMCP_X: '1', [name]: '0' })).toBe(key)
+  })
+
+  it('turns a cache off with any value of its variable but none, empty, 0 or false', () => {
+    expect([undefined, '', '0', 'false', 'FALSE', ' 0 ', '1', 'true', 'yes'].map(turnedOff)).toEqual([false, false, false, false, false, false, true, true, true])
   })
 
   it('leaves the log level out of the key (flag and value, either spelling), never a word after --; each flag left out is one of the proxy\'s', () => {

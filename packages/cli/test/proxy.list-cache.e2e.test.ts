@@ -5,7 +5,7 @@
 // cache folder of its own (XDG_CACHE_HOME); the upstream's list comes from its TOOLS variable, which
 // is not part of the command line.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../../../test/support/client'
 import { CLI } from '../../../test/support/proxy'
 import { SLOW } from '../../../test/support/timeouts'
+import { readAnswers } from '../src/proxy/answer-cache'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-lists-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -27,14 +28,25 @@ function cache(): { env: { XDG_CACHE_HOME: string }, folder: string, kept: () =>
   return { env: { XDG_CACHE_HOME: home }, folder, kept: () => existsSync(folder) ? readdirSync(folder).filter(name => name.endsWith('.json')).map(name => path.join(folder, name)) : [] }
 }
 
-/** One client's start: the proxy in front of the named upstream listing `tools`; each tool's name and description. */
+/** The proxy's debug lines of its last start (`listed`), once the list is kept or not. */
+let said = ''
+
+/** One client's start, at `--log-level debug`: the proxy in front of the named upstream listing `tools`; each tool's name and description. */
 async function listed(tools: string[], env: Record<string, string>, flags: string[] = [], upstreamArgs: string[] = []): Promise<[string, string | undefined][]> {
   const client = new Client({ name: 'lists-test', version: '1' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', ...flags, '--', process.execPath, NAMED, ...upstreamArgs], cwd: scratch, env: { ...process.env, ...env, TOOLS: JSON.stringify(tools) } as Record<string, string>, stderr: 'ignore' }))
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'proxy', '--log-level', 'debug', ...flags, '--', process.execPath, NAMED, ...upstreamArgs], cwd: scratch, env: { ...process.env, ...env, TOOLS: JSON.stringify(tools) } as Record<string, string>, stderr: 'pipe' })
+  let stderr = ''
+  transport.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  await client.connect(transport)
   try {
     return (await client.listTools()).tools.map(tool => [tool.name, tool.description])
   }
   finally {
+    // The line of what was taken and kept comes once the list is served: waited for (up to 10 s).
+    await until(() => /flatmcp proxy: (?:the list cache is off|no list kept|the list kept in|\d+ of \d+ tools taken)/.test(stderr))
+    said = stderr
     await client.close()
   }
 }
@@ -60,13 +72,18 @@ describe('flatmcp proxy\'s list cache', () => {
     expect(await listed(['a', 'b'], env)).toEqual([['a', 'Tool a.'], ['b', 'Tool b.']])
     await until(() => kept().length === 1)
     const [file] = kept()
+    expect(said).toContain(`flatmcp proxy: no list kept for this command line (${file}); 2 tools compiled; this list kept for the next start`)
+    // Without a snapshot the answer cache keeps nothing, and says nothing.
+    expect(said).not.toContain('answer cache')
     expect(statSync(folder).mode & 0o777).toBe(0o700)
     expect(statSync(file!).mode & 0o777).toBe(0o600)
     mark(file!, 'a')
     // The log level is not part of the command line's key.
-    expect(await listed(['a', 'b'], env, ['--log-level', 'debug'])).toEqual([['a', 'Tool a. (kept)'], ['b', 'Tool b.']])
+    expect(await listed(['a', 'b'], env, ['--log-level=debug'])).toEqual([['a', 'Tool a. (kept)'], ['b', 'Tool b.']])
+    expect(said).toContain(`flatmcp proxy: 2 of 2 tools taken from the list kept in ${file}, 0 compiled`)
     // The live list first: a tool it no longer holds is not listed, a new one is compiled, and the list kept anew.
     expect(await listed(['a', 'c'], env)).toEqual([['a', 'Tool a. (kept)'], ['c', 'Tool c.']])
+    expect(said).toContain(`flatmcp proxy: 1 of 2 tools taken from the list kept in ${file}, 1 compiled; this list kept for the next start`)
     await until(() => readFileSync(file!, 'utf8').includes('Tool c.'))
     expect(kept()).toEqual([file])
   })
@@ -79,9 +96,13 @@ describe('flatmcp proxy\'s list cache', () => {
     mark(file!, 'a')
     expect(await listed(['a'], env, [], ['another'])).toEqual([['a', 'Tool a.']])
     expect(await listed(['a'], { ...env, FLATMCP_DISABLE_LIST_CACHE: '1' })).toEqual([['a', 'Tool a.']])
-    expect(await listed(['a'], env)).toEqual([['a', 'Tool a. (kept)']])
+    expect(said).toContain('flatmcp proxy: the list cache is off: FLATMCP_DISABLE_LIST_CACHE is set; every tool compiled')
+    // 0 and false leave it on.
+    for (const value of ['0', 'false'])
+      expect(await listed(['a'], { ...env, FLATMCP_DISABLE_LIST_CACHE: value })).toEqual([['a', 'Tool a. (kept)']])
     chmodSync(folder, 0o777)
     expect(await listed(['a'], env)).toEqual([['a', 'Tool a.']])
+    expect(said).toContain(`flatmcp proxy: the list cache is off: ${folder} is not a folder only this user can write to`)
     chmodSync(folder, 0o700)
     // Not JSON, then JSON that is no snapshot: compiled, and a list kept in its place.
     for (const text of ['{"tools": [', '{"tools": "Tool a. (kept)"}']) {
@@ -89,11 +110,22 @@ describe('flatmcp proxy\'s list cache', () => {
       expect(await listed(['a'], env)).toEqual([['a', 'Tool a.']])
       await until(() => readFileSync(file!, 'utf8') !== text)
       expect(JSON.parse(readFileSync(file!, 'utf8'))).toMatchObject({ tools: [{ name: 'a', description: 'Tool a.' }] })
+      expect(said).toContain(`flatmcp proxy: the list kept in ${file} is not one; passed over, 1 tool compiled`)
     }
+    // A list used again is marked used, so the least recently used go first when the folder is full.
+    utimesSync(file!, new Date(2000, 0, 1), new Date(2000, 0, 1))
+    await listed(['a'], env)
+    expect(said).toContain('the list kept is this one')
+    expect(statSync(file!).mtime.getFullYear()).toBeGreaterThan(2000)
     // No file at all where the list was kept (a pipe that never ends, as /dev/zero would not): passed over, not read.
     rmSync(file!)
     execFileSync('mkfifo', [file!])
     expect(await listed(['a'], env)).toEqual([['a', 'Tool a.']])
     await until(() => statSync(file!).isFile())
+    // So is the answer cache's entry: a pipe under its name is no entry, refused unread.
+    const answers = path.join(scratch, 'answers-pipe')
+    mkdirSync(answers)
+    execFileSync('mkfifo', [path.join(answers, `${'a'.repeat(64)}.json`)])
+    expect(readAnswers(answers, 'a'.repeat(64))).toBeUndefined()
   })
 })

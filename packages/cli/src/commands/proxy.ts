@@ -47,7 +47,7 @@ export const proxy: Command = {
     const started = 'command' in upstream ? startCommand(upstream) : undefined
     // With no snapshot the list is compiled (less what an earlier start compiled): the compiler's thread boots beside them both.
     const lists = served.artifact === undefined ? (await import('../proxy/list-cache')).listCache(['proxy', ...args]) : undefined
-    if (served.artifact === undefined && lists?.known === undefined)
+    if (lists !== undefined && lists.known === undefined)
       warmCompilerThread()
     // Over stdio, answers kept from an earlier start are given before the proxy loads.
     const early = served.http ? undefined : (await import('../proxy/early-answers')).earlyAnswers()

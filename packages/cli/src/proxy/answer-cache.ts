@@ -5,7 +5,7 @@
 // flatmcp build and its FLATMCP_ variables, and holds only while every file it was made from is
 // byte-identical. Kept in the user's private cache folder (compile-cache.ts says why private).
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -44,6 +44,9 @@ export function canonicalJson(value: unknown): string {
 /** The proxy's flags (each with its value) that change what it says on stderr, never what it answers: left out of the key. */
 export const UNKEYED_FLAGS: readonly string[] = ['--log-level']
 
+/** The FLATMCP_ variables that turn a cache off or on, never what is answered: left out of the key. */
+export const UNKEYED_VARIABLES: readonly string[] = ['FLATMCP_DISABLE_ANSWER_CACHE', 'FLATMCP_DISABLE_LIST_CACHE']
+
 /** The command's words that choose its answers: up to `--`, the unkeyed flags and their values left out. */
 export function answeringWords(argv: readonly string[]): string[] {
   const words: string[] = []
@@ -73,9 +76,9 @@ export function buildOf(): string | undefined {
   }
 }
 
-/** What an entry is keyed by: the build, the folder, the command's words that choose its answers and the FLATMCP_ variables (never their values in the clear: the key is a digest). */
+/** What an entry is keyed by: the build, the folder, the command's words that choose its answers and the FLATMCP_ variables (but the unkeyed) (never their values in the clear: the key is a digest). */
 export function answersKey(build: string, cwd: string, argv: readonly string[], env: NodeJS.ProcessEnv): string {
-  const variables = Object.keys(env).filter(name => name.startsWith('FLATMCP_')).sort().map(name => [name, env[name]])
+  const variables = Object.keys(env).filter(name => name.startsWith('FLATMCP_') && !UNKEYED_VARIABLES.includes(name)).sort().map(name => [name, env[name]])
   return sha256(JSON.stringify([build, cwd, answeringWords(argv), variables]))
 }
 
@@ -104,11 +107,51 @@ function entryOf(value: unknown): KeptAnswers | undefined {
   return files && answers ? value as unknown as KeptAnswers : undefined
 }
 
+/**
+ * The text of `file` where it is a regular file of at most `maxBytes`; none otherwise. Opened without
+ * waiting and checked as opened: a pipe or a device (a link to /dev/zero) is no entry, and never read.
+ */
+export function readKept(file: string, maxBytes: number): string | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    const stat = fstatSync(fd)
+    if (!stat.isFile() || stat.size > maxBytes)
+      return undefined
+    const bytes = Buffer.alloc(stat.size)
+    return bytes.subarray(0, readSync(fd, bytes, 0, stat.size, 0)).toString('utf8')
+  }
+  catch {
+    return undefined
+  }
+  finally {
+    if (fd !== undefined)
+      closeSync(fd)
+  }
+}
+
+/** Marks an entry used now, so that it goes last when the folder is full. */
+export function touchEntry(folder: string, key: string): void {
+  const now = new Date()
+  try {
+    utimesSync(path.join(folder, `${key}.json`), now, now)
+  }
+  catch {
+    // Unmarked, it only goes sooner when the folder is full.
+  }
+}
+
+/** Whether a FLATMCP_DISABLE_ variable turns its cache off: any value but none, empty, `0` or `false`. */
+export function turnedOff(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase())
+}
+
 /** The entry under `key`, when it is whole and every file it was made from is as it was; undefined otherwise. */
 export function readAnswers(folder: string, key: string): KeptAnswers | undefined {
   let entry: KeptAnswers | undefined
   try {
-    entry = entryOf(JSON.parse(readFileSync(path.join(folder, `${key}.json`), 'utf8')))
+    // Answers of 4 MiB with the entry's own JSON around them: twice that is no entry this writes.
+    entry = entryOf(JSON.parse(readKept(path.join(folder, `${key}.json`), 2 * ANSWER_CACHE_LIMITS.bytes) ?? ''))
   }
   catch {
     return undefined

@@ -8,12 +8,12 @@
 import type { Readable } from 'node:stream'
 import type { LineOutput, OperatorLog } from '@flatmcp/runtime/proxy'
 import type { KeptAnswers } from './answer-cache'
-import { existsSync, utimesSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { FirstAnswers, Message } from './first-answers'
-import { answersKey, buildOf, canonicalJson, keepAnswers, readAnswers } from './answer-cache'
+import { answersKey, buildOf, canonicalJson, keepAnswers, readAnswers, touchEntry, turnedOff } from './answer-cache'
 import { firstAnswers, isId, LineReader, parsed } from './first-answers'
 import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
 
@@ -25,8 +25,8 @@ export interface EarlyStdio {
   settled: Promise<void>
   /** The command line is read and checked: answer (`true`), or leave every answer to the proxy (a start that will stop). */
   begin: (answer: boolean) => void
-  /** What the proxy's transport reads (everything the client sent, from the start) and writes through (stdout, less the answers given early). */
-  stdio: (log: OperatorLog) => { input: Readable, output: LineOutput }
+  /** What the proxy's transport reads (everything the client sent, from the start) and writes through (stdout, less the answers given early); `cached`: this start's answers may be kept (said at debug where none came from the cache). */
+  stdio: (log: OperatorLog, cached: boolean) => { input: Readable, output: LineOutput }
   /** The start served its snapshot ahead of the upstream, and its files held: this session's first answers are kept, as made from `files`. */
   keep: (files: readonly string[]) => void
 }
@@ -44,7 +44,7 @@ export function earlyAnswers(): EarlyStdio | undefined {
  * where the cache folder is not private, or where the build cannot be told.
  */
 export function startEarlyAnswers(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
-  if (env.FLATMCP_DISABLE_ANSWER_CACHE !== undefined && env.FLATMCP_DISABLE_ANSWER_CACHE !== '')
+  if (turnedOff(env.FLATMCP_DISABLE_ANSWER_CACHE))
     return
   try {
     const build = buildOf()
@@ -85,9 +85,10 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
       else
         settle()
     },
-    stdio(operatorLog) {
+    stdio(operatorLog, cached) {
       log = operatorLog
-      log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : `flatmcp proxy: nothing answered from the answer cache: ${missed}`, 'debug')
+      if (given.size > 0 || cached)
+        log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : `flatmcp proxy: nothing answered from the answer cache: ${missed}`, 'debug')
       const input = inputFromStart(read, ended, capture)
       const output = outputLessGiven(given, capture, log)
       return { input, output }
@@ -160,13 +161,7 @@ function keepOrTouch(place: string, key: string, kept: KeptAnswers | undefined, 
   if (folder === undefined)
     return false
   if (kept !== undefined && canonicalJson(kept) === canonicalJson(made)) {
-    const now = new Date()
-    try {
-      utimesSync(path.join(folder, `${key}.json`), now, now)
-    }
-    catch {
-      // Unmarked, it only goes sooner when the cache is full.
-    }
+    touchEntry(folder, key)
     return false
   }
   return keepAnswers(folder, key, made)

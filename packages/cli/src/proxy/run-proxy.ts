@@ -109,8 +109,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     if (options.rules)
       rulesNoted(proxy, options.rules, Object.keys(named?.views ?? {}), log)
     log(summary(proxy, options), 'info')
-    if (options.lists?.keep(proxy.snapshot('flatmcp proxy')))
-      log(`flatmcp proxy: the compiled list kept in ${options.lists.place} for the next start`, 'debug')
+    if (options.lists)
+      log(options.lists.keep(proxy.snapshot('flatmcp proxy')), 'debug')
     return true
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
@@ -173,7 +173,7 @@ async function serveHttp(start: () => Promise<Proxy>, { watch, listed, failed, s
  */
 async function serveStdio(start: (offer?: Downstream['offer']) => Promise<Proxy>, { watch, listed, stop }: Lifecycle, files: CheckedFiles, { ahead, started, early, ...serving }: ServeProxyOptions & { log: OperatorLog, ahead: boolean, started: StartedCommand | undefined, early: ReturnType<typeof earlyOf> }): Promise<void> {
   const { log } = serving
-  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), { ...serving, ...(early ? { stdio: early.stdio.stdio(log) } : {}) })
+  const served = await serveProxy(async downstream => start(downstream.offer).then(proxy => ahead ? proxy : checkedAtStart(proxy, files)), { ...serving, ...(early ? { stdio: early.stdio.stdio(log, early.files !== undefined) } : {}) })
   let stopping = false
   served.proxy.then(async (proxy) => {
     watch(proxy)
