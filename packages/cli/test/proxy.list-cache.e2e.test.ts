@@ -112,6 +112,12 @@ describe('flatmcp proxy\'s list cache', () => {
       expect(JSON.parse(readFileSync(file!, 'utf8'))).toMatchObject({ tools: [{ name: 'a', description: 'Tool a.' }] })
       expect(said).toContain(`flatmcp proxy: the list kept in ${file} is not one; passed over, 1 tool compiled`)
     }
+    // A list whose tool is null in it (edited by hand): that tool compiled, the start not ended.
+    const broken = JSON.parse(readFileSync(file!, 'utf8')) as { runtime: Record<string, unknown> }
+    broken.runtime.a = null
+    writeFileSync(file!, JSON.stringify(broken))
+    expect(await listed(['a'], env)).toEqual([['a', 'Tool a.']])
+    expect(said).toContain(`flatmcp proxy: 0 of 1 tools taken from the list kept in ${file}, 1 compiled; this list kept for the next start`)
     // A list used again is marked used, so the least recently used go first when the folder is full.
     utimesSync(file!, new Date(2000, 0, 1), new Date(2000, 0, 1))
     await listed(['a'], env)
@@ -127,5 +133,12 @@ describe('flatmcp proxy\'s list cache', () => {
     mkdirSync(answers)
     execFileSync('mkfifo', [path.join(answers, `${'a'.repeat(64)}.json`)])
     expect(readAnswers(answers, 'a'.repeat(64))).toBeUndefined()
+  })
+
+  it('says a cache folder whose path holds a line feed on one line: the operator\'s log gets no line it did not write', { timeout: SLOW }, async () => {
+    const home = path.join(scratch, 'cache-\nflatmcp proxy: forged')
+    await listed(['a'], { XDG_CACHE_HOME: home })
+    expect(said).toContain(`no list kept for this command line (${home.replace('\n', '\\n')}`)
+    expect(said.split('\n')).not.toContain(expect.stringMatching(/^flatmcp proxy: forged/))
   })
 })

@@ -141,6 +141,9 @@ export function touchEntry(folder: string, key: string): void {
   }
 }
 
+/** An operator line naming the cache folder on one line: a line feed in its path (XDG_CACHE_HOME's) written `\\n`, so it cannot start a line the proxy did not write. */
+export const oneLine = (line: string): string => line.replaceAll('\n', '\\n')
+
 /** Whether a FLATMCP_DISABLE_ variable turns its cache off: any value but none, empty, `0` or `false`. */
 export function turnedOff(value: string | undefined): boolean {
   return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase())

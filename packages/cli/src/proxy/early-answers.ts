@@ -13,7 +13,7 @@ import { homedir } from 'node:os'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { FirstAnswers, Message } from './first-answers'
-import { answersKey, buildOf, canonicalJson, keepAnswers, readAnswers, touchEntry, turnedOff } from './answer-cache'
+import { answersKey, buildOf, canonicalJson, keepAnswers, oneLine, readAnswers, touchEntry, turnedOff } from './answer-cache'
 import { firstAnswers, isId, LineReader, parsed } from './first-answers'
 import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
 
@@ -88,7 +88,7 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
     stdio(operatorLog, cached) {
       log = operatorLog
       if (given.size > 0 || cached)
-        log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : `flatmcp proxy: nothing answered from the answer cache: ${missed}`, 'debug')
+        log(given.size > 0 ? `flatmcp proxy: ${[...given.values()].map(answer => answer.method).join(' and ')} answered from the answer cache before the proxy loaded` : oneLine(`flatmcp proxy: nothing answered from the answer cache: ${missed}`), 'debug')
       const input = inputFromStart(read, ended, capture)
       const output = outputLessGiven(given, capture, log)
       return { input, output }
@@ -96,7 +96,7 @@ function earlyStdio({ place, key, kept }: { place: string, key: string, kept: Ke
     keep(files) {
       capture.keep(files, (made) => {
         if (made !== undefined && keepOrTouch(place, key, kept, made))
-          log(`flatmcp proxy: this start's first answers kept in ${place} for the next`, 'debug')
+          log(oneLine(`flatmcp proxy: this start's first answers kept in ${place} for the next`), 'debug')
       })
     },
   }

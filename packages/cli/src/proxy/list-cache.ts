@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { answersKey, buildOf, keepEntry, readKept, touchEntry, turnedOff } from './answer-cache'
+import { answersKey, buildOf, keepEntry, oneLine, readKept, touchEntry, turnedOff } from './answer-cache'
 import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
 
 /** The most lists kept (the least recently used go first), and the most bytes one may hold. */
@@ -36,7 +36,7 @@ function compilerBuild(): string | undefined {
 }
 
 /** A list cache that takes and keeps nothing, and says why. */
-const off = (why: string): ListCache => ({ keep: () => `flatmcp proxy: the list cache is off: ${why}; every tool compiled` })
+const off = (why: string): ListCache => ({ keep: () => oneLine(`flatmcp proxy: the list cache is off: ${why}; every tool compiled`) })
 
 /**
  * The list cache of a `flatmcp proxy` command line (`words`, from `proxy` on): off with
@@ -61,7 +61,7 @@ export function listCache(words: readonly string[], env: NodeJS.ProcessEnv = pro
     const file = path.join(place, `${key}.json`)
     const text = found === undefined ? undefined : readKept(path.join(found, `${key}.json`), LIST_CACHE_LIMITS.bytes)
     const known = parsedList(text)
-    return { ...(known === undefined ? {} : { known }), keep: snapshot => `${takenLine(file, text, known, snapshot)}; ${keepList(place, key, text, snapshot)}` }
+    return { ...(known === undefined ? {} : { known }), keep: snapshot => oneLine(`${takenLine(file, text, known, snapshot)}; ${keepList(place, key, text, snapshot)}`) }
   }
   catch (error) {
     return off(`${place}: ${(error as Error).message}`)
@@ -78,7 +78,7 @@ function parsedList(text: string | undefined): unknown {
   }
 }
 
-type Runtime = Record<string, { served?: string, upstream?: { digest?: string } }>
+type Runtime = Record<string, { served?: string, upstream?: { digest?: string } | null } | null>
 const runtimeOf = (snapshot: unknown): Runtime | undefined => {
   const runtime = (snapshot as { runtime?: unknown } | null)?.runtime
   return typeof runtime === 'object' && runtime !== null ? runtime as Runtime : undefined
@@ -93,7 +93,11 @@ function takenLine(file: string, text: string | undefined, known: unknown, now: 
   const kept = runtimeOf(known)
   if (kept === undefined)
     return `flatmcp proxy: the list kept in ${file} is not one; passed over, ${compiled}`
-  const taken = tools.filter(([name, tool]) => Object.hasOwn(kept, name) && kept[name]!.served !== 'as-is' && kept[name]!.upstream?.digest === tool.upstream?.digest).length
+  const taken = tools.filter(([name, tool]) => {
+    // The kept list as it was read: a tool it holds as null (edited by hand) is one it does not hold.
+    const held = Object.hasOwn(kept, name) ? kept[name] : null
+    return typeof held === 'object' && held !== null && held.served !== 'as-is' && held.upstream?.digest === tool?.upstream?.digest
+  }).length
   return `flatmcp proxy: ${taken} of ${tools.length} tools taken from the list kept in ${file}, ${tools.length - taken} compiled`
 }
 
