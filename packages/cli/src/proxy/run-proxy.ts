@@ -110,7 +110,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
       rulesNoted(proxy, options.rules, Object.keys(named?.views ?? {}), log)
     log(summary(proxy, options), 'info')
     if (options.lists)
-      log(options.lists.keep(proxy.snapshot('flatmcp proxy')), 'debug')
+      keepList(options.lists, proxy, log)
     return true
   }
   const watch = (proxy: Proxy): void => proxy.onUpstreamEnd((why) => {
@@ -141,6 +141,16 @@ function earlyOf(options: ProxyCommandOptions, snapshot: unknown): { stdio: Earl
     return undefined
   const ahead = recordedHandshake(snapshot) !== undefined && options.overrides === undefined && options.gateway === undefined
   return { stdio: options.early, ...(ahead ? { files: [options.artifact!, ...(options.callersFile === undefined ? [] : [options.callersFile])] } : {}) }
+}
+
+/** The list served kept for the next start, said at debug: a cache that fails never stops what it serves. */
+function keepList(lists: NonNullable<ProxyCommandOptions['lists']>, proxy: Proxy, log: OperatorLog): void {
+  try {
+    log(lists.keep(proxy.snapshot('flatmcp proxy')), 'debug')
+  }
+  catch (error) {
+    log(`flatmcp proxy: the list served was not kept: ${(error as Error).message}`, 'debug')
+  }
 }
 
 /** How a served proxy goes: watched for its upstream's end, said once listed, stopped with a code. */
