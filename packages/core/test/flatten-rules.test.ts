@@ -626,7 +626,7 @@ describe('bad input', () => {
       for (const profile of FLATTEN_PROFILE_NAMES)
         expect(() => flattenSchema(value as never, { profile })).not.toThrow()
       expect(() => planCoercion(value as never)).not.toThrow()
-    }), { numRuns: 1000 })
+    }), { numRuns: 1000, examples: [[{ prefixItems: [''], allOf: [{ items: '', $ref: '' }] }]] })
   })
 
   it('a $ref to a network URI is never fetched (MCP 2026-07-28 forbids a server to): it reads as any value, said, in every profile', () => {

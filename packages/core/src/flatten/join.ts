@@ -2,7 +2,7 @@ import type { JsonPointer, JsonSchema, JsonSchemaObject } from '../types'
 import type { FlattenContext, ObjectVariant } from './context'
 import type { Facets } from './facets'
 import type { Kind } from '../keywords'
-import { childPointer, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
+import { childPointer, isSchema, isSchemaObject, jsonEqual, setOwn, uniqueJson } from '../json'
 import { report, tagLabel } from './context'
 import { acceptsAnything, assembleFacets, enumsConflict, splitByKind } from './facets'
 import { describeVariantKey, describeVariants, findDiscriminator } from './hints'
@@ -87,6 +87,9 @@ function annotated(schema: JsonSchema, annotations: JsonSchemaObject): JsonSchem
 
 /** A union left as it is (a profile that keeps it) joins through its branches: a union of unions is one union. */
 function branchesOf(schema: JsonSchema): JsonSchema[] {
+  // A value that is no schema (a string where a subschema goes) constrains nothing: joined as any value.
+  if (!isSchema(schema))
+    return [true]
   if (!isSchemaObject(schema))
     return [schema]
   const keys = Object.keys(schema)
