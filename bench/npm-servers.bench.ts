@@ -82,9 +82,9 @@ export async function firstList(command: string[], env: Record<string, string>, 
   }
 }
 
-/** The answers kept under a cache folder (`XDG_CACHE_HOME`), as the proxy's answer cache writes them. */
-const keptIn = (cache: string): string[] => {
-  const folder = path.join(cache, 'flatmcp', 'answers')
+/** The entries a cache keeps under a cache folder (`XDG_CACHE_HOME`): its `answers` or its `lists`, as the proxy writes them. */
+const keptIn = (cache: string, kind: 'answers' | 'lists' = 'answers'): string[] => {
+  const folder = path.join(cache, 'flatmcp', kind)
   return existsSync(folder) ? readdirSync(folder).filter(name => name.endsWith('.json')) : []
 }
 
@@ -125,16 +125,14 @@ export function fromSnapshot(file: string, command: string[], env: Record<string
 export function compilingStarts(command: string[], env: Record<string, string>, cache: string) {
   const args = [process.execPath, CLI, 'proxy', '--', ...command]
   const later = { ...env, XDG_CACHE_HOME: cache }
-  const folder = path.join(cache, 'flatmcp', 'lists')
-  const keptLists = (): number => existsSync(folder) ? readdirSync(folder).filter(name => name.endsWith('.json')).length : 0
   return {
     later: () => firstList(args, later),
     first: () => firstList(args, { ...later, FLATMCP_DISABLE_LIST_CACHE: '1' }),
     async warm(): Promise<boolean> {
       await firstList(args, later)
-      for (const bound = Date.now() + 20_000; Date.now() < bound && keptLists() === 0;)
+      for (const bound = Date.now() + 20_000; Date.now() < bound && keptIn(cache, 'lists').length === 0;)
         await new Promise(resolve => setTimeout(resolve, 100))
-      return keptLists() > 0
+      return keptIn(cache, 'lists').length > 0
     },
   }
 }

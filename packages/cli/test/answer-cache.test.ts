@@ -5,7 +5,8 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ANSWER_CACHE_LIMITS, answeringWords, answersKey, canonicalJson, filesNow, keepAnswers, readAnswers, turnedOff, UNKEYED_FLAGS, UNKEYED_VARIABLES } from '../src/proxy/answer-cache'
+import { ANSWER_CACHE_LIMITS, answeringWords, answersKey, canonicalJson, filesNow, keepAnswers, readAnswers, UNKEYED_FLAGS, UNKEYED_VARIABLES } from '../src/proxy/answer-cache'
+import { turnedOff } from '../src/proxy/cache-entries'
 import { FLAG_ROWS } from '../src/commands/upstream-flags'
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'flatmcp-answer-cache-'))

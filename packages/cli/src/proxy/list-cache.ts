@@ -9,7 +9,8 @@ import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { answersKey, buildOf, keepEntry, oneLine, readKept, touchEntry, turnedOff } from './answer-cache'
+import { answersKey, buildOf } from './answer-cache'
+import { keepEntry, oneLine, readKept, touchEntry, turnedOff } from './cache-entries'
 import { flatmcpCacheFolder, privateFolder } from '../compile-cache'
 
 /** The most lists kept (the least recently used go first), and the most bytes one may hold. */
