@@ -369,6 +369,27 @@ describe('unions without a discriminator', () => {
   })
 })
 
+describe('nulls inside JSON text a strict profile asked for', () => {
+  // The model writes the original's value itself there, where no key had to be sent: a null is a value.
+  it('are values in every reading, in an ambiguous union of objects whose plan drops nulls elsewhere', () => {
+    const either = (properties: JsonSchemaObject['properties']): JsonSchemaObject => ({ type: ['object', 'array'], properties })
+    const input = { type: 'object', properties: { v: { type: 'object', properties: { a: { anyOf: [either({ a: { type: 'string' } }), either({})] } } } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(tool.decode!.properties!.v!.properties!.a!.parse).toBe('json')
+    for (const reading of readingsOf(tool.coercion))
+      expect(inverseArgs({ v: { a: '{"a":null}', other_keys: '{}' }, other_keys: '{}' }, tool, reading)).toEqual({ v: { a: { a: null } } })
+  })
+
+  it('are values through a named plan, while the same definition outside the text still drops them', () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } } }
+    const input = { type: 'object', $defs: { node }, properties: { n: { $ref: '#/$defs/node' }, t: { type: ['object', 'array'], properties: { n: { $ref: '#/$defs/node' } } } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    const written = { n: { name: 'x', child: null, other_keys: '{}' }, t: '{"n":{"name":"y","child":{"name":null}}}', other_keys: '{}' }
+    for (const reading of readingsOf(tool.coercion))
+      expect(inverseArgs(written, tool, reading)).toEqual({ n: { name: 'x' }, t: { n: { name: 'y', child: { name: null } } } })
+  })
+})
+
 describe('the inverse map\'s bounds', () => {
   it('JSON text a profile asked for is parsed past the repair limits: a 1.1 MB value and 4,097 encoded cells', () => {
     const payload = compileTool({ name: 'payload', input: z.object({ payload: z.unknown() }) }, { profile: 'openai-strict' })

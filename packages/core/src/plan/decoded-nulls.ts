@@ -2,16 +2,32 @@
 // `null`, removed) from a real null (the JSON text "null", or `{ "value": null }`), the null that is
 // left is the model's own value, so the coercion plan keeps it at that key in every alternative of
 // the object (one whose keys do not name it may still take it: an open object's other key).
+// Beneath a place advertised as JSON text the model wrote the original's value itself, where no key
+// had to be sent: every null there is a value, so nothing there drops nulls.
 import type { CoercionPlan } from './plan-coercion'
 import { hasOwn, setOwn } from '../json'
+import { mapPlans } from './plan-algebra'
 
 /** The keys whose null the decoding at this object already read (`nullIsAbsent`). */
 function decodedKeys(decode: CoercionPlan): string[] {
   return decode.properties ? Object.keys(decode.properties).filter(key => decode.properties![key]!.nullIsAbsent === true) : []
 }
 
+/** The definitions of the root plan, and those copied for JSON text (`name` → its copy's name). */
+interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string> }
+
 /** The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of. */
-export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, depth = 0): CoercionPlan {
+export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): CoercionPlan {
+  const defs: Defs = { all: { ...plan.defs }, asText: new Map() }
+  const out = withDecodedNulls(plan, decode, defs, 0)
+  if (defs.asText.size > 0)
+    out.defs = defs.all
+  return out
+}
+
+function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth: number): CoercionPlan {
+  if (decode.parse === 'json')
+    return nullsAsValues(plan, defs)
   // A named plan (`ref`) is shared by every place that uses it: left as it is.
   if (depth > 64 || plan.ref !== undefined)
     return plan
@@ -19,21 +35,49 @@ export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, depth
   const keys = decodedKeys(decode)
   if (out.keepNull && keys.length > 0)
     out.keepNull = [...new Set([...out.keepNull, ...keys])]
+  const below = (sub: CoercionPlan, at: CoercionPlan): CoercionPlan => withDecodedNulls(sub, at, defs, depth + 1)
   if (out.properties && decode.properties) {
     const properties: Record<string, CoercionPlan> = {}
     for (const [key, sub] of Object.entries(out.properties))
-      setOwn(properties, key, hasOwn(decode.properties, key) ? keepDecodedNulls(sub, decode.properties[key]!, depth + 1) : sub)
+      setOwn(properties, key, hasOwn(decode.properties, key) ? below(sub, decode.properties[key]!) : sub)
     out.properties = properties
   }
   if (out.items && decode.items)
-    out.items = keepDecodedNulls(out.items, decode.items, depth + 1)
+    out.items = below(out.items, decode.items)
   if (out.prefix && decode.items)
-    out.prefix = out.prefix.map(sub => sub && keepDecodedNulls(sub, decode.items!, depth + 1))
+    out.prefix = out.prefix.map(sub => sub && below(sub, decode.items!))
   if (out.additional && decode.additional)
-    out.additional = keepDecodedNulls(out.additional, decode.additional, depth + 1)
+    out.additional = below(out.additional, decode.additional)
   if (out.discriminator)
-    out.discriminator = { ...out.discriminator, cases: Object.fromEntries(Object.entries(out.discriminator.cases).map(([tag, sub]) => [tag, keepDecodedNulls(sub, decode, depth + 1)])) }
+    out.discriminator = { ...out.discriminator, cases: Object.fromEntries(Object.entries(out.discriminator.cases).map(([tag, sub]) => [tag, below(sub, decode)])) }
   if (out.variants)
-    out.variants = out.variants.map(variant => ({ ...variant, plan: keepDecodedNulls(variant.plan, decode, depth + 1) }))
+    out.variants = out.variants.map(variant => ({ ...variant, plan: below(variant.plan, decode) }))
   return out
+}
+
+/** The plan with no null dropped anywhere (no `keepNull`, no `variants`); a named plan it reaches, copied so once. */
+function nullsAsValues(plan: CoercionPlan, defs: Defs): CoercionPlan {
+  return mapPlans(plan, place => {
+    const { keepNull: _keepNull, variants: _variants, ...rest } = place
+    if (rest.ref !== undefined && hasOwn(defs.all, rest.ref))
+      rest.ref = textDef(rest.ref, defs)
+    return rest
+  })
+}
+
+/** The name of the copy of definition `name` that reads nulls as values, made once (a recursive one refers to itself). */
+function textDef(name: string, defs: Defs): string {
+  let copy = defs.asText.get(name)
+  // A definition that drops no null and names no other is its own copy.
+  if (copy === undefined && !/"(?:keepNull|variants|ref)":/.test(JSON.stringify(defs.all[name])))
+    return name
+  if (copy === undefined) {
+    copy = `${name} as text`
+    while (hasOwn(defs.all, copy))
+      copy = `${copy}'`
+    defs.asText.set(name, copy)
+    setOwn(defs.all, copy, {})
+    setOwn(defs.all, copy, nullsAsValues(defs.all[name]!, defs))
+  }
+  return copy
 }

@@ -82,7 +82,7 @@ function renameRefs(plan: CoercionPlan, rename: (name: string) => string): Coerc
 }
 
 /** The plan with `change` applied at every place of it (sub-plans first, definitions included); a new plan. */
-function mapPlans(plan: CoercionPlan, change: (place: CoercionPlan) => CoercionPlan): CoercionPlan {
+export function mapPlans(plan: CoercionPlan, change: (place: CoercionPlan) => CoercionPlan): CoercionPlan {
   const each = (map: Record<string, CoercionPlan>): Record<string, CoercionPlan> => {
     const out: Record<string, CoercionPlan> = {}
     for (const [key, sub] of Object.entries(map))
