@@ -43,16 +43,15 @@ async function servedCall(tool: ReturnType<typeof defineTool>, profile: ProfileN
   return args => client.callTool({ name: tool.name, arguments: args })
 }
 
-/** Reading plans by tool, made once as the server makes them (per tool and profile, not per call). */
-const readingPlans = new WeakMap<CompiledTool, ReturnType<typeof readingPlan>>()
-
-/** Whether the original accepts a reading, as the server reads arguments (its own loop: deduplicated, bounded). */
-function serverRead(schema: z.ZodType, compiled: CompiledTool, args: unknown): boolean {
-  let reading = readingPlans.get(compiled)
-  if (!reading)
-    readingPlans.set(compiled, reading = readingPlan(compiled, true))
-  const tried = readArguments(args, reading, value => schema.safeParse(value), result => result.success)
-  return (tried as { result: { success: boolean } }).result.success
+/**
+ * A tool's reading as the server holds it: its reading plan and check made once per tool and profile
+ * (the server keeps them on the tool's form), so a call pays only for reading its arguments.
+ */
+function serverReader(schema: z.ZodType, compiled: CompiledTool): (args: unknown) => boolean {
+  const reading = readingPlan(compiled, true)
+  const check = (value: unknown): { success: boolean } => schema.safeParse(value)
+  const accepted = (result: { success: boolean }): boolean => result.success
+  return args => (readArguments(args, reading, check, accepted) as { result: { success: boolean } }).result.success
 }
 
 /**
@@ -119,27 +118,29 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
   for (const profile of PROFILES) {
     log(`inverse ${profile}`)
     const sendCompiled = compileTool(send, { profile })
+    const sendRead = serverReader(send.input, sendCompiled)
     const searchCompiled = compileTool(search, { profile })
+    const searchRead = serverReader(search.input, searchCompiled)
     const strict = profile === 'openai-strict'
     // Scalar repair: a number and a nested object sent as text; zod alone rejects the number.
     const meant = { query: 'cats', limit: 5, filters: { tags: ['a'] } }
     const repaired = { query: 'cats', limit: '5', filters: JSON.stringify({ ...(strict ? { from: null } : {}), tags: ['a'] }) }
-    if (!serverRead(search.input, searchCompiled, repaired))
+    if (!searchRead(repaired))
       throw new Error(`${profile}: the repaired search arguments do not parse`)
     const repair = interleaved({
       zod: () => search.input.safeParse(meant),
-      read: () => serverRead(search.input, searchCompiled, repaired),
+      read: () => searchRead(repaired),
     }, { batch: 500 })
     rows.push({ profile, case: 'scalar repair (search)', zod: repair.zod, read: repair.read })
     // Clean arguments: the server's reading path, and the first try of the inverse map then zod, beside zod on the value meant.
     const { meant: album, written } = cleanAlbum(profile)
-    if (!serverRead(send.input, sendCompiled, written))
+    if (!sendRead(written))
       throw new Error(`${profile}: the clean album does not parse`)
     // Beside zod alone, the least a server does where the profile's form costs work of its own.
     const fair = fairBase(profile, written)
     const clean = interleaved({
       zod: () => send.input.safeParse(album),
-      read: () => serverRead(send.input, sendCompiled, { ...written }),
+      read: () => sendRead({ ...written }),
       inverse: () => send.input.safeParse(inverseArgs({ ...written }, sendCompiled)),
       copy: () => ({ ...written }),
       fair: () => send.input.safeParse(fair ? fair.read({ ...written }) : { ...written }),
@@ -154,12 +155,12 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
     for (const [name, written] of hostileBodies(profile)) {
       const body = JSON.stringify(written)
       const arrived = JSON.parse(body) as Record<string, unknown>
-      if (serverRead(send.input, sendCompiled, arrived))
+      if (sendRead(arrived))
         throw new Error(`${profile}: the hostile body ${name} parses`)
       // A shallow copy per call: a new request's arguments (the decode memo is per arguments object).
       const timing = { budgetMs: 3000, min: 5, max: 15 }
       const zod = await measure(() => send.input.safeParse(arrived), timing)
-      const read = await measure(() => serverRead(send.input, sendCompiled, { ...arrived }), timing)
+      const read = await measure(() => sendRead({ ...arrived }), timing)
       const inverse = await measure(() => {
         const fresh = { ...arrived }
         for (const [reading, scalars] of triesOf(sendCompiled))
@@ -171,7 +172,7 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
     }
     // JSON text at 4,000 places, none of which parses (each fails at its end): a strict profile reads
     // the body three times, and a text fails to parse once, not once per reading.
-    const tagCompiled = compileTool(TAG, { profile })
+    const tagRead = serverReader(TAG.input, compileTool(TAG, { profile }))
     const notJson = { items: Array.from({ length: 4000 }, (_, i) => ({ meta: `{"k":"${i}${'x'.repeat(1000)}}`, ...(strict ? { note: null } : {}) })) }
     const notJsonBody = JSON.stringify(notJson)
     const notJsonArrived = JSON.parse(notJsonBody) as Record<string, unknown>
@@ -180,20 +181,20 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       profile,
       case: `${NOT_JSON} (${(notJsonBody.length / 2 ** 20).toFixed(1)} MiB)`,
       zod: await measure(() => TAG.input.safeParse(notJsonArrived), notJsonTiming),
-      read: await measure(() => serverRead(TAG.input, tagCompiled, { ...notJsonArrived }), notJsonTiming),
+      read: await measure(() => tagRead({ ...notJsonArrived }), notJsonTiming),
       transport: await measure(() => JSON.parse(notJsonBody), notJsonTiming),
       served: await measure(await servedCall(TAG, profile).then(call => () => call(notJsonArrived)), notJsonTiming),
     })
     // A body each of whose million elements zod reports (about 2 s to reject): once, not once per reading.
     const update = toolAt(1)
-    const updateCompiled = compileTool(update, { profile })
+    const updateRead = serverReader(update.input, compileTool(update, { profile }))
     const million = { patch: { op: 'append', path: 'p', items: Array.from({ length: 1_000_000 }, () => 0) } }
     const slow = { budgetMs: 1, min: 2, max: 2 }
     rows.push({
       profile,
       case: '1,000,000 numbers where strings go (1.9 MiB)',
       zod: await measure(() => update.input.safeParse(million), slow),
-      read: await measure(() => serverRead(update.input, updateCompiled, { ...million }), slow),
+      read: await measure(() => updateRead({ ...million }), slow),
     })
   }
   return rows

@@ -101,6 +101,8 @@ function place(plan: CoercionPlan, mode: Mode): Place {
   const reader = mode.scalars
   const kindBelow = plan.parse
   const array = plan.items || plan.prefix ? arrayPass(plan, mode) : undefined
+  // An object with nothing to do below it is charged its step of work and left as it is, uncalled.
+  const objectWork = Boolean(plan.properties || plan.additional || plan.discriminator || stepOf(plan, mode.step))
   let object: ObjectPass | undefined
   return (value, depth) => {
     if (depth > MAX_DEPTH || work <= 0)
@@ -118,7 +120,12 @@ function place(plan: CoercionPlan, mode: Mode): Place {
     }
     if (Array.isArray(value))
       return array ? array(value, depth) : value
-    return isObject(value) ? (object ??= objectPass(plan, mode))(value, depth) : value
+    if (!isObject(value))
+      return value
+    if (objectWork)
+      return (object ??= objectPass(plan, mode))(value, depth)
+    work--
+    return value
   }
 }
 

@@ -33,13 +33,19 @@ function readingText(args: unknown): string {
  * string), else the first reading.
  */
 export function readInTurn<R>(tries: readonly InverseTry[], argsFor: (tried: InverseTry) => unknown, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
-  // The first reading is checked before the loop's state is set up: clean arguments are accepted at once.
-  const args = argsFor(tries[0]!)
+  return fromFirst(tries, argsFor(tries[0]!), () => argsFor, check, accepted)
+}
+
+/**
+ * `readInTurn` from the first reading's arguments: they are checked before the loop's state (and the
+ * reader of the other tries, `argsForLater`) is made, so clean arguments are accepted at once.
+ */
+function fromFirst<R>(tries: readonly InverseTry[], args: unknown, argsForLater: () => (tried: InverseTry) => unknown, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
   const started = Date.now()
   const result = check(args)
   if (!(result instanceof Promise) && accepted(result))
     return { result, args }
-  return inTurn(tries, argsFor, check, accepted, { args, started, result })
+  return inTurn(tries, argsForLater(), check, accepted, { args, started, result })
 }
 
 /** The loop of `readInTurn`, from the first reading, already checked (`checkedFirst`). */
@@ -113,5 +119,8 @@ export function readingPlan(plan: InversePlan, textParsed = false): ReadingPlan 
  * check all do. Synchronous where `check` is; bounded as `readInTurn` says.
  */
 export function readArguments<R>(raw: unknown, reading: ReadingPlan, check: (args: unknown) => R | Promise<R>, accepted: (result: R) => boolean): Tried<R> | Promise<Tried<R>> {
-  return readInTurn(reading.tries, ([nulls, scalars]) => reading.coerce || scalars ? reading.read(raw, nulls, scalars) : raw, check, accepted)
+  const { tries, coerce, read } = reading
+  const [nulls, scalars] = tries[0]!
+  const args = coerce || scalars ? read(raw, nulls, scalars) : raw
+  return fromFirst(tries, args, () => ([nulls, scalars]) => coerce || scalars ? read(raw, nulls, scalars) : raw, check, accepted)
 }
