@@ -388,6 +388,20 @@ describe('nulls inside JSON text a strict profile asked for', () => {
     for (const reading of readingsOf(tool.coercion))
       expect(inverseArgs(written, tool, reading)).toEqual({ n: { name: 'x' }, t: { n: { name: 'y', child: { name: null } } } })
   })
+
+  it('are values inside JSON text that a named plan holds, where that plan is reached outside the text', () => {
+    // `node` is recursive, `shared` long: both are named plans, used outside the text, that hold a place advertised as JSON text.
+    const text = { type: ['object', 'array'], properties: { a: { type: 'string' } } }
+    const node = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' }, extra: text } }
+    const shared = { type: 'object', properties: { extra: text, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, { type: 'object', properties: { q: { type: 'string' } } }])) } }
+    const input = { type: 'object', $defs: { node, shared }, properties: { n: { $ref: '#/$defs/node' }, s: { $ref: '#/$defs/shared' }, s2: { $ref: '#/$defs/shared' } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(tool.decode!.properties!.n!.properties!.extra!.parse).toBe('json')
+    const nulls = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, null]))
+    const written = { n: { name: 'x', child: null, extra: '{"a":null}', other_keys: '{}' }, s: { extra: '{"a":null}', ...nulls, other_keys: '{}' }, s2: null, other_keys: '{}' }
+    for (const reading of readingsOf(tool.coercion))
+      expect(inverseArgs(written, tool, reading)).toEqual({ n: { name: 'x', extra: { a: null } }, s: { extra: { a: null } } })
+  })
 })
 
 describe('the inverse map\'s bounds', () => {

@@ -13,12 +13,15 @@ function decodedKeys(decode: CoercionPlan): string[] {
   return decode.properties ? Object.keys(decode.properties).filter(key => decode.properties![key]!.nullIsAbsent === true) : []
 }
 
-/** The definitions of the root plan, and those copied for JSON text (`name` → its copy's name). */
-interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string> }
+/**
+ * The definitions of the root plan, and those copied for JSON text (`name` → its copy's name); and
+ * each definition spelled out at a place whose decoding holds JSON text (by that decoding, then name).
+ */
+interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string>, spelled: Map<CoercionPlan, Map<string, CoercionPlan | null>> }
 
 /** The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of. */
 export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): CoercionPlan {
-  const defs: Defs = { all: { ...plan.defs }, asText: new Map() }
+  const defs: Defs = { all: { ...plan.defs }, asText: new Map(), spelled: new Map() }
   const out = withDecodedNulls(plan, decode, defs, 0)
   if (defs.asText.size > 0)
     out.defs = defs.all
@@ -28,9 +31,11 @@ export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): Coer
 function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth: number): CoercionPlan {
   if (decode.parse === 'json')
     return nullsAsValues(plan, defs)
-  // A named plan (`ref`) is shared by every place that uses it: left as it is.
-  if (depth > 64 || plan.ref !== undefined)
+  if (depth > 64)
     return plan
+  // A named plan (`ref`) is shared by every place that uses it: left as it is, unless JSON text lies below.
+  if (plan.ref !== undefined)
+    return spelledOut(plan, decode, defs, depth)
   const out: CoercionPlan = { ...plan }
   const keys = decodedKeys(decode)
   if (out.keepNull && keys.length > 0)
@@ -53,6 +58,38 @@ function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, 
   if (out.variants)
     out.variants = out.variants.map(variant => ({ ...variant, plan: below(variant.plan, decode) }))
   return out
+}
+
+/** Whether a decoding parses JSON text at its place or below. */
+const jsonTextIn = new WeakMap<CoercionPlan, boolean>()
+
+function holdsJsonText(decode: CoercionPlan): boolean {
+  let holds = jsonTextIn.get(decode)
+  if (holds === undefined) {
+    holds = decode.parse === 'json' || [...Object.values(decode.properties ?? {}), decode.items, decode.additional].some(sub => sub !== undefined && holdsJsonText(sub))
+    jsonTextIn.set(decode, holds)
+  }
+  return holds
+}
+
+/**
+ * A place that follows a named plan, where its decoding holds JSON text: the definition spelled out
+ * there (once per decoding), so the text's nulls are kept; a definition already being spelled out at
+ * the same decoding (one reached again through a union's alternatives) stays named.
+ */
+function spelledOut(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth: number): CoercionPlan {
+  const { ref, ...place } = plan
+  if (!holdsJsonText(decode) || !hasOwn(defs.all, ref!))
+    return plan
+  let byName = defs.spelled.get(decode)
+  if (!byName)
+    defs.spelled.set(decode, byName = new Map())
+  if (!byName.has(ref!)) {
+    byName.set(ref!, null)
+    byName.set(ref!, withDecodedNulls(defs.all[ref!]!, decode, defs, depth + 1))
+  }
+  const body = byName.get(ref!)
+  return body ? { ...body, ...place } : plan
 }
 
 /** The plan with no null dropped anywhere (no `keepNull`, no `variants`); a named plan it reaches, copied so once. */
