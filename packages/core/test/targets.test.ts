@@ -402,6 +402,17 @@ describe('nulls inside JSON text a strict profile asked for', () => {
     for (const reading of readingsOf(tool.coercion))
       expect(inverseArgs(written, tool, reading)).toEqual({ n: { name: 'x', extra: { a: null } }, s: { extra: { a: null } } })
   })
+
+  it('copy no definition that drops no null, itself or through one it names: a plan that keeps every null is left as it was', () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } } }
+    const list = { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/list' }] } }
+    const input = { type: 'object', $defs: { node, list }, properties: { n: { $ref: '#/$defs/node' }, t: { type: ['object', 'array'], properties: { n: { $ref: '#/$defs/node' }, l: { $ref: '#/$defs/list' } } } } }
+    for (const profile of ['gemini', 'anthropic-strict', 'openai-strict'] as const) {
+      const tool = compileTool({ name: 't', input }, { profile, preset: 'json-schema' })
+      // openai-strict drops nulls in `node`, so that one is copied for the text; `list` (nested arrays) drops none.
+      expect(Object.keys(tool.coercion.defs!).sort(), profile).toEqual(profile === 'openai-strict' ? ['list', 'node', 'node as text'] : ['list', 'node'])
+    }
+  })
 })
 
 describe('the inverse map\'s bounds', () => {

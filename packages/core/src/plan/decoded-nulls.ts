@@ -17,7 +17,7 @@ function decodedKeys(decode: CoercionPlan): string[] {
  * The definitions of the root plan, and those copied for JSON text (`name` → its copy's name); and
  * each definition spelled out at a place whose decoding holds JSON text (by that decoding, then name).
  */
-interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string>, spelled: Map<CoercionPlan, Map<string, CoercionPlan | null>> }
+interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string>, spelled: Map<CoercionPlan, Map<string, CoercionPlan | null>>, dropping?: Set<string> }
 
 /** The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of. */
 export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): CoercionPlan {
@@ -105,8 +105,8 @@ function nullsAsValues(plan: CoercionPlan, defs: Defs): CoercionPlan {
 /** The name of the copy of definition `name` that reads nulls as values, made once (a recursive one refers to itself). */
 function textDef(name: string, defs: Defs): string {
   let copy = defs.asText.get(name)
-  // A definition that drops no null and names no other is its own copy.
-  if (copy === undefined && !/"(?:keepNull|variants|ref)":/.test(JSON.stringify(defs.all[name])))
+  // A definition that drops no null, itself or through one it names, is its own copy.
+  if (copy === undefined && !(defs.dropping ??= droppingDefs(defs.all)).has(name))
     return name
   if (copy === undefined) {
     copy = `${name} as text`
@@ -117,4 +117,34 @@ function textDef(name: string, defs: Defs): string {
     setOwn(defs.all, copy, nullsAsValues(defs.all[name]!, defs))
   }
   return copy
+}
+
+/** The definitions that drop a null (`keepNull`, `variants`) themselves or through one they name, at any depth. */
+function droppingDefs(all: Record<string, CoercionPlan>): Set<string> {
+  const dropping = new Set<string>()
+  const namedBy = new Map<string, string[]>()
+  for (const [name, def] of Object.entries(all)) {
+    mapPlans(def, (place) => {
+      if (place.keepNull || place.variants)
+        dropping.add(name)
+      if (place.ref !== undefined) {
+        const users = namedBy.get(place.ref)
+        if (users)
+          users.push(name)
+        else
+          namedBy.set(place.ref, [name])
+      }
+      return place
+    })
+  }
+  const pending = [...dropping]
+  while (pending.length > 0) {
+    for (const user of namedBy.get(pending.pop()!) ?? []) {
+      if (!dropping.has(user)) {
+        dropping.add(user)
+        pending.push(user)
+      }
+    }
+  }
+  return dropping
 }
