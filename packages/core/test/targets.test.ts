@@ -413,6 +413,15 @@ describe('nulls inside JSON text a strict profile asked for', () => {
       expect(Object.keys(tool.coercion.defs!).sort(), profile).toEqual(profile === 'openai-strict' ? ['list', 'node', 'node as text'] : ['list', 'node'])
     }
   })
+
+  it('plan a definition reached only inside JSON text once, as text: the plan that drops its nulls is not kept beside it', () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } } }
+    const input = { type: 'object', $defs: { node }, properties: { t: { type: ['object', 'array'], properties: { n: { $ref: '#/$defs/node' } } } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(Object.keys(tool.coercion.defs!)).toEqual(['node as text'])
+    for (const reading of readingsOf(tool.coercion))
+      expect(inverseArgs({ t: '{"n":{"name":null,"child":{"name":null}}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { n: { name: null, child: { name: null } } } })
+  })
 })
 
 describe('the inverse map\'s bounds', () => {

@@ -22,9 +22,34 @@ interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string>,
 /** The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of. */
 export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): CoercionPlan {
   const defs: Defs = { all: { ...plan.defs }, asText: new Map(), spelled: new Map() }
-  const out = withDecodedNulls(plan, decode, defs, 0)
-  if (defs.asText.size > 0)
-    out.defs = defs.all
+  const out = { ...withDecodedNulls(plan, decode, defs, 0) }
+  if (defs.asText.size > 0 || defs.spelled.size > 0) {
+    delete out.defs
+    const used = usedDefs(out, defs.all)
+    if (Object.keys(used).length > 0)
+      out.defs = used
+  }
+  return out
+}
+
+/** The definitions a plan (without its own `defs`) names, at any depth: one now reached only as its copy, or spelled out, is left out. */
+function usedDefs(plan: CoercionPlan, all: Record<string, CoercionPlan>): Record<string, CoercionPlan> {
+  const used = new Set<string>()
+  const pending: CoercionPlan[] = [plan]
+  while (pending.length > 0) {
+    mapPlans(pending.pop()!, (place) => {
+      if (place.ref !== undefined && hasOwn(all, place.ref) && !used.has(place.ref)) {
+        used.add(place.ref)
+        pending.push(all[place.ref]!)
+      }
+      return place
+    })
+  }
+  const out: Record<string, CoercionPlan> = {}
+  for (const [name, def] of Object.entries(all)) {
+    if (used.has(name))
+      setOwn(out, name, def)
+  }
   return out
 }
 
