@@ -422,6 +422,21 @@ describe('nulls inside JSON text a strict profile asked for', () => {
     for (const reading of readingsOf(tool.coercion))
       expect(inverseArgs({ t: '{"n":{"name":null,"child":{"name":null}}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { n: { name: null, child: { name: null } } } })
   })
+
+  it('keep the repairs of a union\'s alternatives: a value inside the text sent as JSON text of its own is read as the alternative it fits', () => {
+    const u = { anyOf: [
+      { type: 'object', properties: { a: { type: 'string' }, k: { type: 'object', properties: { x: { type: 'number' } } } }, required: ['a'] },
+      { type: 'object', properties: { b: { type: 'string' }, k: { type: 'array', items: { type: 'number' } } }, required: ['b'] },
+    ] }
+    const input = { type: 'object', properties: { t: { type: ['object', 'array'], properties: { u } } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(tool.decode!.properties!.t!.parse).toBe('json')
+    for (const reading of readingsOf(tool.coercion)) {
+      expect(inverseArgs({ t: '{"u":{"a":"x","k":"{\\"x\\":1}"}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { u: { a: 'x', k: { x: 1 } } } })
+      expect(inverseArgs({ t: '{"u":{"b":"y","k":"[1]"}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { u: { b: 'y', k: [1] } } })
+      expect(inverseArgs({ t: '{"u":{"a":"x","b":null,"k":null}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { u: { a: 'x', b: null, k: null } } })
+    }
+  })
 })
 
 describe('the inverse map\'s bounds', () => {

@@ -24,7 +24,8 @@ export interface CoercionPlan {
   /**
    * A union of objects without a discriminator, under a strict target: each alternative's keys with
    * the kinds they take, its required keys, and its plan. The first alternative the value fits by
-   * those is followed, as a discriminator's case would be, keeping a `null` where any that fits takes it.
+   * those is followed, as a discriminator's case would be, keeping a `null` where any that fits takes it
+   * (every `null`, where no plan of those that fit has `keepNull`: inside JSON text, for their repairs only).
    */
   variants?: { fields: Record<string, string[]>, required: string[], plan: CoercionPlan }[]
   /** A target's decoding, at an optional key: a `null` means the key was left out, so it is removed first. */

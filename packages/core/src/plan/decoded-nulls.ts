@@ -117,10 +117,17 @@ function spelledOut(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth:
   return body ? { ...body, ...place } : plan
 }
 
-/** The plan with no null dropped anywhere (no `keepNull`, no `variants`); a named plan it reaches, copied so once. */
+/**
+ * The plan with no null dropped anywhere (no `keepNull`; a union's alternatives are kept for their
+ * repairs, and with no `keepNull` in any, a value that fits several keeps its nulls too); a named plan
+ * it reaches, copied so once.
+ */
 function nullsAsValues(plan: CoercionPlan, defs: Defs): CoercionPlan {
   return mapPlans(plan, place => {
-    const { keepNull: _keepNull, variants: _variants, ...rest } = place
+    const { keepNull: _keepNull, ...rest } = place
+    // Alternatives with nothing to repair would only keep the reading from being compiled.
+    if (rest.variants?.every(variant => Object.keys(variant.plan).length === 0))
+      delete rest.variants
     if (rest.ref !== undefined && hasOwn(defs.all, rest.ref))
       rest.ref = textDef(rest.ref, defs)
     return rest
@@ -144,13 +151,13 @@ function textDef(name: string, defs: Defs): string {
   return copy
 }
 
-/** The definitions that drop a null (`keepNull`, `variants`) themselves or through one they name, at any depth. */
+/** The definitions that drop a null (`keepNull`) themselves or through one they name, at any depth. */
 function droppingDefs(all: Record<string, CoercionPlan>): Set<string> {
   const dropping = new Set<string>()
   const namedBy = new Map<string, string[]>()
   for (const [name, def] of Object.entries(all)) {
     mapPlans(def, (place) => {
-      if (place.keepNull || place.variants)
+      if (place.keepNull)
         dropping.add(name)
       if (place.ref !== undefined) {
         const users = namedBy.get(place.ref)

@@ -87,8 +87,11 @@ function nullStep(nullsAsMissing: boolean): ObjectStep {
   return (value, plan) => {
     const fitting = plan.variants?.filter(v => fitsVariant(value, v))
     const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
-    if (first)
-      plan = fitting!.length === 1 ? first : { ...first, keepNull: fitting!.flatMap(v => resolve(v.plan)?.keepNull ?? []) }
+    if (first) {
+      // Alternatives none of whose plans drops a null (those inside JSON text) keep every null.
+      const keeps = fitting!.map(v => resolve(v.plan)?.keepNull)
+      plan = fitting!.length === 1 || keeps.every(keep => keep === undefined) ? first : { ...first, keepNull: keeps.flatMap(keep => keep ?? []) }
+    }
     return [plan.keepNull ? withoutNulls(value, nullsAsMissing ? [] : plan.keepNull) : value, plan]
   }
 }
