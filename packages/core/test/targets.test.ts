@@ -403,6 +403,17 @@ describe('nulls inside JSON text a strict profile asked for', () => {
       expect(inverseArgs(written, tool, reading)).toEqual({ n: { name: 'x', extra: { a: null } }, s: { extra: { a: null } } })
   })
 
+  it('plan a named plan holding JSON text once for the places alike that use it, not once per place', () => {
+    const shared = { type: 'object', properties: { extra: { type: ['object', 'array'], properties: { a: { type: 'string' } } }, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, { type: 'object', properties: { q: { type: 'string' } } }])) } }
+    const input = { type: 'object', $defs: { shared }, properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i}`, { $ref: '#/$defs/shared' }])) }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(Object.keys(tool.coercion.defs!)).toEqual(['shared holding text'])
+    expect(JSON.stringify(tool.coercion).length).toBeLessThan(2 * JSON.stringify(shared).length)
+    const nulls = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i}`, null]))
+    for (const reading of readingsOf(tool.coercion))
+      expect(inverseArgs({ ...nulls, s3: { extra: '{"a":null}', other_keys: '{}' }, other_keys: '{}' }, tool, reading)).toEqual({ s3: { extra: { a: null } } })
+  })
+
   it('copy no definition that drops no null, itself or through one it names: a plan that keeps every null is left as it was', () => {
     const node = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } } }
     const list = { type: 'array', items: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/list' }] } }

@@ -5,7 +5,7 @@
 // Beneath a place advertised as JSON text the model wrote the original's value itself, where no key
 // had to be sent: every null there is a value, so nothing there drops nulls.
 import type { CoercionPlan } from './plan-coercion'
-import { hasOwn, setOwn } from '../json'
+import { hasOwn, jsonEqual, setOwn } from '../json'
 import { mapPlans } from './plan-algebra'
 
 /** The keys whose null the decoding at this object already read (`nullIsAbsent`). */
@@ -14,14 +14,25 @@ function decodedKeys(decode: CoercionPlan): string[] {
 }
 
 /**
- * The definitions of the root plan, and those copied for JSON text (`name` → its copy's name); and
- * each definition spelled out at a place whose decoding holds JSON text (by that decoding, then name).
+ * The root plan's definitions as planned (`originals`), with those made here (`all`): each copied for
+ * JSON text (`asText`: name → its copy's name), each spelled out for a decoding that holds JSON text
+ * (`spelled`: name and decoding → the name of the plan made for it, the definition's own where it is
+ * the same), and those that drop nulls (`dropping`, found when first needed).
  */
-interface Defs { all: Record<string, CoercionPlan>, asText: Map<string, string>, spelled: Map<CoercionPlan, Map<string, CoercionPlan | null>>, dropping?: Set<string> }
+interface Defs {
+  originals: Record<string, CoercionPlan>
+  all: Record<string, CoercionPlan>
+  asText: Map<string, string>
+  spelled: Map<string, string>
+  dropping?: Set<string>
+}
 
 /** The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of. */
 export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): CoercionPlan {
-  const defs: Defs = { all: { ...plan.defs }, asText: new Map(), spelled: new Map() }
+  // A plan that drops no null (gemini's; a profile's that keeps them) has nothing to keep.
+  if (!JSON.stringify(plan).includes('"keepNull":'))
+    return plan
+  const defs: Defs = { originals: plan.defs ?? {}, all: { ...plan.defs }, asText: new Map(), spelled: new Map() }
   const out = { ...withDecodedNulls(plan, decode, defs, 0) }
   if (defs.asText.size > 0 || defs.spelled.size > 0) {
     delete out.defs
@@ -32,7 +43,7 @@ export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): Coer
   return out
 }
 
-/** The definitions a plan (without its own `defs`) names, at any depth: one now reached only as its copy, or spelled out, is left out. */
+/** The definitions a plan (without its own `defs`) names, at any depth: one now reached only as a copy is left out. */
 function usedDefs(plan: CoercionPlan, all: Record<string, CoercionPlan>): Record<string, CoercionPlan> {
   const used = new Set<string>()
   const pending: CoercionPlan[] = [plan]
@@ -51,6 +62,14 @@ function usedDefs(plan: CoercionPlan, all: Record<string, CoercionPlan>): Record
       setOwn(out, name, def)
   }
   return out
+}
+
+/** `base`, or `base` primed until no definition has the name. */
+function freeName(base: string, defs: Defs): string {
+  let name = base
+  while (hasOwn(defs.all, name))
+    name = `${name}'`
+  return name
 }
 
 function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth: number): CoercionPlan {
@@ -85,8 +104,9 @@ function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, 
   return out
 }
 
-/** Whether a decoding parses JSON text at its place or below. */
+/** Whether a decoding parses JSON text at its place or below, and the decoding as text. */
 const jsonTextIn = new WeakMap<CoercionPlan, boolean>()
+const decodeTexts = new WeakMap<CoercionPlan, string>()
 
 function holdsJsonText(decode: CoercionPlan): boolean {
   let holds = jsonTextIn.get(decode)
@@ -97,24 +117,38 @@ function holdsJsonText(decode: CoercionPlan): boolean {
   return holds
 }
 
+function decodeText(decode: CoercionPlan): string {
+  let text = decodeTexts.get(decode)
+  if (text === undefined)
+    decodeTexts.set(decode, text = JSON.stringify(decode))
+  return text
+}
+
 /**
- * A place that follows a named plan, where its decoding holds JSON text: the definition spelled out
- * there (once per decoding), so the text's nulls are kept; a definition already being spelled out at
- * the same decoding (one reached again through a union's alternatives) stays named.
+ * A place that follows a named plan, where its decoding holds JSON text: the definition planned for
+ * that decoding, named once per decoding alike (a recursive one refers to itself), so the text's
+ * nulls are kept; the definition's own name where that plan is the same.
  */
 function spelledOut(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth: number): CoercionPlan {
-  const { ref, ...place } = plan
-  if (!holdsJsonText(decode) || !hasOwn(defs.all, ref!))
+  const ref = plan.ref!
+  if (!holdsJsonText(decode) || !hasOwn(defs.originals, ref))
     return plan
-  let byName = defs.spelled.get(decode)
-  if (!byName)
-    defs.spelled.set(decode, byName = new Map())
-  if (!byName.has(ref!)) {
-    byName.set(ref!, null)
-    byName.set(ref!, withDecodedNulls(defs.all[ref!]!, decode, defs, depth + 1))
+  const key = `${ref}\u0000${decodeText(decode)}`
+  let name = defs.spelled.get(key)
+  if (name === undefined) {
+    name = freeName(`${ref} holding text`, defs)
+    defs.spelled.set(key, name)
+    setOwn(defs.all, name, {})
+    const body = withDecodedNulls(defs.originals[ref]!, decode, defs, depth + 1)
+    if (jsonEqual(body, defs.originals[ref])) {
+      delete defs.all[name]
+      defs.spelled.set(key, name = ref)
+    }
+    else {
+      setOwn(defs.all, name, body)
+    }
   }
-  const body = byName.get(ref!)
-  return body ? { ...body, ...place } : plan
+  return name === ref ? plan : { ...plan, ref: name }
 }
 
 /**
@@ -128,7 +162,7 @@ function nullsAsValues(plan: CoercionPlan, defs: Defs): CoercionPlan {
     // Alternatives with nothing to repair would only keep the reading from being compiled.
     if (rest.variants?.every(variant => Object.keys(variant.plan).length === 0))
       delete rest.variants
-    if (rest.ref !== undefined && hasOwn(defs.all, rest.ref))
+    if (rest.ref !== undefined && hasOwn(defs.originals, rest.ref))
       rest.ref = textDef(rest.ref, defs)
     return rest
   })
@@ -138,15 +172,13 @@ function nullsAsValues(plan: CoercionPlan, defs: Defs): CoercionPlan {
 function textDef(name: string, defs: Defs): string {
   let copy = defs.asText.get(name)
   // A definition that drops no null, itself or through one it names, is its own copy.
-  if (copy === undefined && !(defs.dropping ??= droppingDefs(defs.all)).has(name))
+  if (copy === undefined && !(defs.dropping ??= droppingDefs(defs.originals)).has(name))
     return name
   if (copy === undefined) {
-    copy = `${name} as text`
-    while (hasOwn(defs.all, copy))
-      copy = `${copy}'`
+    copy = freeName(`${name} as text`, defs)
     defs.asText.set(name, copy)
     setOwn(defs.all, copy, {})
-    setOwn(defs.all, copy, nullsAsValues(defs.all[name]!, defs))
+    setOwn(defs.all, copy, nullsAsValues(defs.originals[name]!, defs))
   }
   return copy
 }
