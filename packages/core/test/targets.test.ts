@@ -310,6 +310,16 @@ describe('keys named like Object.prototype members', () => {
     expect(input.parse(back)).toEqual({ constructor: { a: 1 }, toString: 'x' })
   })
 
+  it('a definition named `__proto__` is planned as any other: the JSON text it takes is parsed', () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, child: { $ref: '#/$defs/__proto__' } } }
+    // Parsed from text, as a schema read from a file is: `__proto__` is then a key of its own.
+    const input = JSON.parse(`{"type":"object","$defs":{"__proto__":${JSON.stringify(node)}},"properties":{"n":{"$ref":"#/$defs/__proto__"}}}`) as JsonSchemaObject
+    expect(Object.keys(input.$defs as object)).toEqual(['__proto__'])
+    const tool = compileTool({ name: 't', input }, { preset: 'json-schema' })
+    expect(Object.keys(tool.coercion.defs ?? {})).toEqual(['__proto__'])
+    expect(inverseArgs({ n: { name: 'x', child: { tags: '["a"]' } } }, tool)).toEqual({ n: { name: 'x', child: { tags: ['a'] } } })
+  })
+
   it('portable: a declared `constructor` key beside a catch-all keeps its own plan, not the catch-all\'s', () => {
     const tool = compileTool({ name: 'proto', input: z.object({ constructor: z.string(), toString: z.string() }).catchall(z.object({ a: z.number() })) })
     expect(tool.coercion.properties).toEqual({ constructor: {}, toString: {} })

@@ -42,7 +42,7 @@ export function planCoercion(schema: JsonSchema, options: PlanOptions = {}): Coe
 
 /** The plan a `{ ref }` stands for (while it is still being planned: nothing yet). */
 function body(ctx: PlanContext, plan: CoercionPlan | undefined): CoercionPlan | undefined {
-  return plan?.ref !== undefined ? ctx.defs[plan.ref] : plan
+  return plan?.ref !== undefined ? ownValue(ctx.defs, plan.ref) : plan
 }
 
 function nameOf(ctx: PlanContext, ref: string): string {
@@ -90,7 +90,7 @@ function planRef(ctx: PlanContext, ref: string): CoercionPlan | undefined {
     ctx.byRef.set(ref, null)
     const rest = withoutPlace(planNode(ctx, target) ?? {})
     if (ctx.recursive.has(ref) || JSON.stringify(rest).length > INLINE_LIMIT)
-      ctx.defs[nameOf(ctx, ref)] = rest
+      setOwn(ctx.defs, nameOf(ctx, ref), rest)
     ctx.byRef.set(ref, rest)
   }
   return withPlace(place, ctx.names.has(ref) ? { ref: ctx.names.get(ref)! } : ctx.byRef.get(ref)!)
