@@ -90,12 +90,12 @@ function recursiveCases(): [string, z.ZodType][] {
   ]
 }
 
-/** A $ref bomb written as JSON: each of 30 definitions uses the one below twice. */
-function refBomb(): JsonSchema {
+/** A $ref bomb written as JSON: each of `levels` definitions uses the one below twice. */
+function refBomb(levels = 30): JsonSchema {
   const $defs: Record<string, unknown> = { d0: { type: 'object', properties: { x: { type: 'array', items: { type: 'string' } } } } }
-  for (let i = 1; i <= 30; i++)
+  for (let i = 1; i <= levels; i++)
     $defs[`d${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/d${i - 1}` }, b: { $ref: `#/$defs/d${i - 1}` } } }
-  return { type: 'object', properties: { root: { $ref: '#/$defs/d30' } }, $defs }
+  return { type: 'object', properties: { root: { $ref: `#/$defs/d${levels}` } }, $defs }
 }
 
 async function sizes(): Promise<SizeRow[]> {
@@ -121,6 +121,18 @@ async function sizes(): Promise<SizeRow[]> {
     planBytes: bytes(planCoercion(bomb)),
     planMs: await measure(() => planCoercion(bomb), { min: 3, budgetMs: 500 }),
     compileMs: await measure(() => flattenSchema(bomb), { min: 3, budgetMs: 500 }),
+  })
+  // A strict profile closes each of the 2^12 objects its rules meet (each open by omission) with a rest key.
+  const strictBomb = refBomb(12)
+  const strict = (): ReturnType<typeof compileTool> => compileTool({ name: 'bench', input: strictBomb }, { profile: 'openai-strict', preset: 'json-schema' })
+  const strictTool = strict()
+  rows.push({
+    case: '$ref bomb (JSON), 12 levels, openai-strict',
+    originalBytes: bytes(strictBomb),
+    flatBytes: bytes(strictTool.inputSchema),
+    planBytes: bytes(strictTool.coercion),
+    planMs: await measure(() => planCoercion(strictBomb, { nullsMeanAbsent: true }), { min: 3, budgetMs: 500 }),
+    compileMs: await measure(strict, { min: 3, budgetMs: 500 }),
   })
   return rows
 }

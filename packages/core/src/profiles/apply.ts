@@ -157,27 +157,49 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
   const leftOut: [JsonPointer, CoercionPlan][] = []
   const fallbacks: { path: JsonPointer, reason: string }[] = []
   let nullsMeanAbsent = false
+  // The objects closed with a rest key whose mark is in `leftOut` (a set: asked of every object).
+  const restKeys = new Set<JsonPointer>()
+  // Whether any pointer recorded (encoded, left out, said) lies under a values schema: until one does, a rest key forgets nothing.
+  let valuesSaid = false
+  const said = (pointer: JsonPointer): JsonPointer => {
+    valuesSaid ||= pointer.includes('/additionalProperties')
+    return pointer
+  }
+  const forgetRestKeys = (path: JsonPointer, below: string): void => {
+    for (const pointer of restKeys) {
+      if (pointer.startsWith(`${path}${below}`))
+        restKeys.delete(pointer)
+    }
+  }
   const ctx: TargetContext = {
     profile: profile.name,
-    report: (code, severity, path, message) => diagnostics.push({ code, severity, path, flatPath: path, message }),
+    report: (code, severity, path, message) => diagnostics.push({ code, severity, path: said(path), flatPath: path, message }),
     encode(path) {
       // What was encoded (and said) inside this place is now inside its JSON text.
       const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/`)
-      encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)), path)
+      encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)), said(path))
       leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
       diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
+      forgetRestKeys(path, '/')
     },
     fallback: (path, reason) => fallbacks.push({ path, reason }),
     nullsMeanAbsent: () => nullsMeanAbsent = true,
-    nullMeansLeftOut: (path, unwrap) => leftOut.push([path, unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
+    nullMeansLeftOut: (path, unwrap) => leftOut.push([said(path), unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
     restKey(path, key) {
       // The other keys' values are inside the rest key's JSON text now, judged by the original alone.
-      const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/additionalProperties`)
-      encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)))
-      leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)), [path, { rest: key }])
-      diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
+      // Only where something was said under some object's values schema is there anything to forget
+      // (filtering every pointer at each of thousands of objects open by omission made a compile quadratic).
+      if (valuesSaid) {
+        const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/additionalProperties`)
+        encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)))
+        leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
+        diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
+        forgetRestKeys(path, '/additionalProperties')
+      }
+      leftOut.push([said(path), { rest: key }])
+      restKeys.add(path)
     },
-    hasRestKey: path => leftOut.some(([pointer, mark]) => pointer === path && mark.rest !== undefined),
+    hasRestKey: path => restKeys.has(path),
     isEncoded: path => encoded.includes(path),
     // Pointers of the portable schema; a branch a rule split off stands where its node stood.
     nullIsAbsent: path => sameAsAbsent.has(path.replace(/\/anyOf\/\d+/g, '')),
