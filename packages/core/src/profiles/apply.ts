@@ -165,9 +165,14 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     valuesSaid ||= pointer.includes('/additionalProperties')
     return pointer
   }
-  const forgetRestKeys = (path: JsonPointer, below: string): void => {
+  // What was recorded under `prefix` (encoded, left out, said) is forgotten: it is inside JSON text now.
+  const forget = (prefix: string): void => {
+    const inside = (pointer: JsonPointer): boolean => pointer.startsWith(prefix)
+    encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)))
+    leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
+    diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
     for (const pointer of restKeys) {
-      if (pointer.startsWith(`${path}${below}`))
+      if (inside(pointer))
         restKeys.delete(pointer)
     }
   }
@@ -176,11 +181,8 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     report: (code, severity, path, message) => diagnostics.push({ code, severity, path: said(path), flatPath: path, message }),
     encode(path) {
       // What was encoded (and said) inside this place is now inside its JSON text.
-      const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/`)
-      encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)), said(path))
-      leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
-      diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
-      forgetRestKeys(path, '/')
+      forget(`${path}/`)
+      encoded.push(said(path))
     },
     fallback: (path, reason) => fallbacks.push({ path, reason }),
     nullsMeanAbsent: () => nullsMeanAbsent = true,
@@ -189,13 +191,8 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
       // The other keys' values are inside the rest key's JSON text now, judged by the original alone.
       // Only where something was said under some object's values schema is there anything to forget
       // (filtering every pointer at each of thousands of objects open by omission made a compile quadratic).
-      if (valuesSaid) {
-        const inside = (pointer: JsonPointer): boolean => pointer.startsWith(`${path}/additionalProperties`)
-        encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)))
-        leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
-        diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
-        forgetRestKeys(path, '/additionalProperties')
-      }
+      if (valuesSaid)
+        forget(`${path}/additionalProperties`)
       leftOut.push([said(path), { rest: key }])
       restKeys.add(path)
     },
