@@ -103,7 +103,7 @@ export function sampled(tool: Record<string, unknown>, preset: PresetName, seed:
   catch {
     return []
   }
-  return Array.from({ length: count }, (_, i) => sampleValue(i % 2 === 0 ? tool : flat, random, { relax: i % 4 >= 2 }) as { v: unknown })
+  return Array.from({ length: count }, (_, i) => sampleValue(i % 2 === 0 ? tool : flat, random, { relax: i % 4 >= 2, extraKeys: preset === 'json-schema' }) as { v: unknown })
     .filter(value => rejectedBy(judge, value).length === 0)
     .map(value => value.v)
 }

@@ -3,7 +3,7 @@
 // generated corpus is targets.oracles.property.test.ts.
 import type { CompiledTool, JsonSchemaObject, TargetProfile } from '@flatmcp/core'
 import { clientRuleViolations, compileTool, FLATTEN_PROFILE_NAMES, modelAnswer, PROFILE_NAMES, PROFILE_OBJECTS, profileViolations, resolveTarget, TARGET_NAMES, targetRules, withoutSharedDefinitions } from '@flatmcp/core'
-import { inverseArgs, readingsOf } from '@flatmcp/runtime/coerce'
+import { inverseArgs, readingsOf, RefusedArguments } from '@flatmcp/runtime/coerce'
 import { RunContext, tool as agentsTool } from '@openai/agents'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -430,8 +430,9 @@ describe('nulls inside JSON text a strict profile asked for', () => {
     const input = { type: 'object', $defs: { node, list }, properties: { n: { $ref: '#/$defs/node' }, t: { type: ['object', 'array'], properties: { n: { $ref: '#/$defs/node' }, l: { $ref: '#/$defs/list' } } } } }
     for (const profile of ['gemini', 'anthropic-strict', 'openai-strict'] as const) {
       const tool = compileTool({ name: 't', input }, { profile, preset: 'json-schema' })
-      // openai-strict drops nulls in `node`, so that one is copied for the text; `list` (nested arrays) drops none.
-      expect(Object.keys(tool.coercion.defs!).sort(), profile).toEqual(profile === 'openai-strict' ? ['list', 'node', 'node as text'] : ['list', 'node'])
+      // openai-strict drops nulls in `node`, so that one is copied for the text, and planned for each decoding of its
+      // rest key the flat schema spells out (two levels); `list` (nested arrays) drops none.
+      expect(Object.keys(tool.coercion.defs!).sort(), profile).toEqual(profile === 'openai-strict' ? ['list', 'node as text', 'node holding text', 'node holding text\''] : ['list', 'node'])
     }
   })
 
@@ -456,6 +457,44 @@ describe('nulls inside JSON text a strict profile asked for', () => {
       expect(inverseArgs({ t: '{"u":{"a":"x","k":"{\\"x\\":1}"}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { u: { a: 'x', k: { x: 1 } } } })
       expect(inverseArgs({ t: '{"u":{"b":"y","k":"[1]"}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { u: { b: 'y', k: [1] } } })
       expect(inverseArgs({ t: '{"u":{"a":"x","b":null,"k":null}}', other_keys: '{}' }, tool, reading)).toEqual({ t: { u: { a: 'x', b: null, k: null } } })
+    }
+  })
+})
+
+describe('nulls inside a rest key\'s JSON text', () => {
+  // The rest key holds the original's other keys as JSON text the model wrote: a null there is a value too.
+  it('are values at the keys it holds, in every reading', () => {
+    const input = { type: 'object', properties: { o: { type: 'object', properties: { a: { type: 'string' } } } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(tool.decode!.properties!.o!.rest).toBe('other_keys')
+    for (const reading of readingsOf(tool.coercion)) {
+      expect(inverseArgs({ o: { a: null, other_keys: '{"x":null}' }, other_keys: '{"y":null}' }, tool, reading), reading).toEqual({ o: { x: null }, y: null })
+      // The named key's null still means it was left out.
+      expect(inverseArgs({ o: { a: null, other_keys: '{}' }, other_keys: '{}' }, tool, reading), reading).toEqual({ o: {} })
+      // A key sent beside the text, even as a null for a key left out, is one the text may not name.
+      expect(inverseArgs({ o: { a: null, other_keys: '{"a":"v"}' }, other_keys: '{}' }, tool, reading), reading).toEqual(new RefusedArguments('"other_keys" holds the keys not sent beside it, and "a" was sent beside it too.'))
+    }
+  })
+
+  it('are values at any depth below it, where a recursive definition the flat schema cut goes on inside the text', () => {
+    const node = { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } } }
+    const input = { type: 'object', $defs: { node }, properties: { n: { $ref: '#/$defs/node' } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    const inner = { name: 'y', x: null, child: { x: null, child: { x: null } } }
+    const written = { n: { name: 'x', child: { other_keys: JSON.stringify(inner) }, other_keys: '{}' }, other_keys: '{}' }
+    for (const reading of readingsOf(tool.coercion))
+      expect(inverseArgs(written, tool, reading), reading).toEqual({ n: { name: 'x', child: inner } })
+  })
+
+  it('are values where an alternative of the same union names that key as optional', () => {
+    const input = { type: 'object', properties: { u: { anyOf: [
+      { type: 'object', properties: { a: { type: 'string' }, k: { const: 'a' } }, required: ['k'] },
+      { type: 'object', properties: { b: { type: 'string' }, k: { const: 'b' } }, required: ['k'] },
+    ] } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    for (const reading of readingsOf(tool.coercion)) {
+      const back = inverseArgs({ u: { k: 'b', b: null, other_keys: '{"a":null}' }, other_keys: '{}' }, tool, reading)
+      expect(back, reading).toEqual({ u: { k: 'b', a: null } })
     }
   })
 })

@@ -3,7 +3,8 @@
 // left is the model's own value, so the coercion plan keeps it at that key in every alternative of
 // the object (one whose keys do not name it may still take it: an open object's other key).
 // Beneath a place advertised as JSON text the model wrote the original's value itself, where no key
-// had to be sent: every null there is a value, so nothing there drops nulls.
+// had to be sent: every null there is a value, so nothing there drops nulls. A rest key's text is
+// such a place: the keys it holds, and all below them, are the model's values as written.
 import type { CoercionPlan } from './plan-coercion'
 import { hasOwn, jsonEqual, setOwn } from '../json'
 import { mapPlans } from './plan-algebra'
@@ -82,21 +83,29 @@ function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, 
     return spelledOut(plan, decode, defs, depth)
   const out: CoercionPlan = { ...plan }
   const keys = decodedKeys(decode)
-  if (out.keepNull && keys.length > 0)
+  // An object whose decoding merges its rest key's JSON text in: the nulls of the keys sent beside it
+  // that stand for a key left out, the decoding removed (`nullIsAbsent`); every null left is a value
+  // (written inside the text, or at a named key the original takes or refuses either way). A key the
+  // decoding does not plan came from the text (a named key's own plan marks its nulls), as did any other.
+  const fromText = decode.rest !== undefined
+  if (fromText)
+    delete out.keepNull
+  else if (out.keepNull && keys.length > 0)
     out.keepNull = [...new Set([...out.keepNull, ...keys])]
   const below = (sub: CoercionPlan, at: CoercionPlan): CoercionPlan => withDecodedNulls(sub, at, defs, depth + 1)
-  if (out.properties && decode.properties) {
+  const beside = (sub: CoercionPlan, at: CoercionPlan | undefined): CoercionPlan => at ? below(sub, at) : fromText ? nullsAsValues(sub, defs) : sub
+  if (out.properties && (decode.properties || fromText)) {
     const properties: Record<string, CoercionPlan> = {}
     for (const [key, sub] of Object.entries(out.properties))
-      setOwn(properties, key, hasOwn(decode.properties, key) ? below(sub, decode.properties[key]!) : sub)
+      setOwn(properties, key, beside(sub, decode.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined))
     out.properties = properties
   }
   if (out.items && decode.items)
     out.items = below(out.items, decode.items)
   if (out.prefix && decode.items)
     out.prefix = out.prefix.map(sub => sub && below(sub, decode.items!))
-  if (out.additional && decode.additional)
-    out.additional = below(out.additional, decode.additional)
+  if (out.additional)
+    out.additional = beside(out.additional, decode.additional)
   if (out.discriminator)
     out.discriminator = { ...out.discriminator, cases: Object.fromEntries(Object.entries(out.discriminator.cases).map(([tag, sub]) => [tag, below(sub, decode)])) }
   if (out.variants)
@@ -111,7 +120,7 @@ const decodeTexts = new WeakMap<CoercionPlan, string>()
 function holdsJsonText(decode: CoercionPlan): boolean {
   let holds = jsonTextIn.get(decode)
   if (holds === undefined) {
-    holds = decode.parse === 'json' || [...Object.values(decode.properties ?? {}), decode.items, decode.additional].some(sub => sub !== undefined && holdsJsonText(sub))
+    holds = decode.parse === 'json' || decode.rest !== undefined || [...Object.values(decode.properties ?? {}), decode.items, decode.additional].some(sub => sub !== undefined && holdsJsonText(sub))
     jsonTextIn.set(decode, holds)
   }
   return holds

@@ -178,12 +178,11 @@ export function walkedArgs(args: unknown, plan: InversePlan, nulls: NullReading,
  * taken out of it.
  */
 const DECODE_STEP: ObjectStep = (value, plan) => {
-  if (plan.rest !== undefined)
-    value = withRestMerged(value, plan.rest)
-  // Only a planned object's keys can change (not those of a parsed JSON-text value's).
-  if (!plan.properties && !plan.additional)
-    return [value, plan]
-  return [decodedKeys(value, plan.properties, plan.additional), plan]
+  // Only a planned object's keys can change (not those of a parsed JSON-text value's), and only
+  // those sent beside the rest key: the keys its text holds are the model's values, as written
+  // (a null there is a value, even where another alternative of a union names the key optional).
+  const decodedValue = plan.properties || plan.additional ? decodedKeys(value, plan.properties, plan.additional) : value
+  return [plan.rest === undefined ? decodedValue : withRestMerged(decodedValue, plan.rest, value), plan]
 }
 
 /**
@@ -203,8 +202,12 @@ function described(value: Json): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
 }
 
-/** The object with the rest key taken out and the keys its JSON text holds merged in (see `CoercionPlan.rest`). */
-function withRestMerged(value: Record<string, Json>, key: string): Record<string, Json> {
+/**
+ * The object with the rest key taken out and the keys its JSON text holds merged in (see
+ * `CoercionPlan.rest`); `sent`, the object as sent, whose keys the text may not name (a null that
+ * stands for a key left out still names it).
+ */
+function withRestMerged(value: Record<string, Json>, key: string, sent: Record<string, Json>): Record<string, Json> {
   if (!Object.prototype.hasOwnProperty.call(value, key))
     return value
   const text = value[key]
@@ -227,7 +230,7 @@ function withRestMerged(value: Record<string, Json>, key: string): Record<string
       set(out, name, value[name])
   }
   for (const [name, item] of Object.entries((others ?? {}) as Record<string, Json>)) {
-    if (Object.prototype.hasOwnProperty.call(out, name)) {
+    if (name !== key && Object.prototype.hasOwnProperty.call(sent, name)) {
       refusal ??= `"${key}" holds the keys not sent beside it, and "${name}" was sent beside it too.`
       return value
     }

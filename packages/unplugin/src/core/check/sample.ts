@@ -80,6 +80,8 @@ export interface SampleOptions {
   unmet?: Set<string>
   /** Half the time, ignore a node's constraints and bend its strings and numbers past them. */
   relax?: boolean
+  /** Half the time, give an object open by omission keys it does not name (of any value, null among them): for a parser that keeps them. */
+  extraKeys?: boolean
 }
 
 /** One sampling's state: the schema's root, the random source and what could not be aimed for. */
@@ -90,6 +92,7 @@ interface Sampler {
   int: (min: number, max: number) => number
   pick: <T>(list: readonly T[]) => T
   relaxed: () => boolean
+  extraKeys: boolean
 }
 
 /**
@@ -106,6 +109,7 @@ export function sampleValue(root: JsonSchema, random: () => number, options: Sam
     int: (min, max) => Math.floor(min + random() * (max - min + 1)),
     pick: list => list[Math.floor(random() * list.length)]!,
     relaxed: () => options.relax === true && random() < 0.5,
+    extraKeys: options.extraKeys === true,
   }
   return generate(sampler, root, 0)
 }
@@ -177,6 +181,11 @@ function object(s: Sampler, node: Node, depth: number): Record<string, unknown> 
   if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null && depth <= MAX_DEPTH) {
     for (let i = s.int(0, 2); i > 0; i--)
       out[`k${s.int(0, 9)}`] = generate(s, node.additionalProperties, depth + 1)
+  }
+  // An object open by omission takes keys it does not name, of any value (null among them).
+  else if (s.extraKeys && (node.additionalProperties === undefined || node.additionalProperties === true) && depth <= MAX_DEPTH && s.random() < 0.5) {
+    for (let i = s.int(1, 2); i > 0; i--)
+      out[`x${s.int(0, 9)}`] = generate(s, true, depth + 1)
   }
   return out
 }
