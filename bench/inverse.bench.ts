@@ -26,7 +26,7 @@ export interface InverseRow {
   inverse?: number
   /** The transport's JSON.parse of a hostile body: what every request of that size costs anyway, ms. */
   transport?: number
-  /** The whole call through `createMcpServer` (an in-memory SDK 2.x client), ms. */
+  /** The whole call through `createMcpServer` (an in-memory SDK 2.x client), answered, ms: on clean arguments, what the reading path's cost is a share of. */
   served?: number
   /** Clean arguments beside the least a server does to read what this profile's model writes (`zod` is that least): the row the clean target judges. */
   least?: true
@@ -145,11 +145,14 @@ export async function runInverse(log: (line: string) => void): Promise<InverseRo
       copy: () => ({ ...written }),
       fair: () => send.input.safeParse(fair ? fair.read({ ...written }) : { ...written }),
     })
-    rows.push({ profile, case: 'clean album', zod: clean.zod, read: clean.read - clean.copy, inverse: clean.inverse - clean.copy, ...(fair ? {} : { least: true as const }) })
+    // The whole call a client waits for, on the same arguments: what the reading path's cost is a share of.
+    const call = await servedCall(send, profile)
+    const served = await measure(() => call({ ...written }), { budgetMs: 1500, min: 20, max: 400, batch: 20 })
+    rows.push({ profile, case: 'clean album', zod: clean.zod, read: clean.read - clean.copy, inverse: clean.inverse - clean.copy, served, ...(fair ? {} : { least: true as const }) })
     log(`inverse ${profile}: clean arguments, the reading path ${(rows.at(-1)!.read / clean.zod).toFixed(2)}× zod alone, inverse + zod ${(rows.at(-1)!.inverse! / clean.zod).toFixed(2)}×`)
     if (fair) {
       const base = clean.fair - clean.copy
-      rows.push({ profile, case: `clean album beside ${fair.name}`, zod: base, read: clean.read - clean.copy, inverse: clean.inverse - clean.copy, least: true })
+      rows.push({ profile, case: `clean album beside ${fair.name}`, zod: base, read: clean.read - clean.copy, inverse: clean.inverse - clean.copy, served, least: true })
       log(`inverse ${profile}: clean arguments beside ${fair.name}, the reading path ${(rows.at(-1)!.read / base).toFixed(2)}×, inverse + zod ${(rows.at(-1)!.inverse! / base).toFixed(2)}×`)
     }
     for (const [name, written] of hostileBodies(profile)) {
