@@ -497,6 +497,21 @@ describe('nulls inside a rest key\'s JSON text', () => {
       expect(back, reading).toEqual({ u: { k: 'b', a: null } })
     }
   })
+
+  it('leave a key sent beside the rest key planned as it was: a null below it still stands for a key left out', () => {
+    // `c` is required, so the decoding plans nothing at it; its closed object's optional `k` is the coercion plan's to drop.
+    const leaf = { type: 'object', properties: { k: { type: 'string' }, j: { type: ['string', 'null'] } }, required: ['j'], additionalProperties: false }
+    const input = { type: 'object', properties: { o: { type: 'object', properties: { c: leaf, d: { type: ['string', 'null'] } }, required: ['c', 'd'] } } }
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    expect(inverseArgs({ o: { c: { k: null, j: null }, d: null, other_keys: '{"x":null}' }, other_keys: '{}' }, tool)).toEqual({ o: { c: { j: null }, d: null, x: null } })
+    // A definition used beside the rest key and again where the flat schema cut it (inside the text).
+    const node = { type: 'object', properties: { c: { $ref: '#/$defs/leaf' }, child: { $ref: '#/$defs/node' } }, required: ['c'] }
+    const recursive = { type: 'object', $defs: { node, leaf }, properties: { n: { $ref: '#/$defs/node' } } }
+    const cut = compileTool({ name: 't', input: recursive }, { profile: 'openai-strict', preset: 'json-schema' })
+    const inner = { c: { j: null }, child: { c: { j: null }, child: { c: { j: null, k: 'x' }, x: null } } }
+    const written = { n: { c: { k: null, j: null }, child: { other_keys: JSON.stringify(inner) }, other_keys: '{}' }, other_keys: '{}' }
+    expect(inverseArgs(written, cut)).toEqual({ n: { c: { j: null }, child: inner } })
+  })
 })
 
 describe('the inverse map\'s bounds', () => {

@@ -68,7 +68,7 @@ export function compileTool(tool: ToolDefinition, options: CompileOptions = {}):
   compiled.coercion = plans.length === 1 ? plans[0]! : mergeObjectPlans(plans)
   if (targeted?.decode) {
     compiled.decode = targeted.decode
-    compiled.coercion = keepDecodedNulls(compiled.coercion, targeted.decode)
+    compiled.coercion = keepDecodedNulls(compiled.coercion, targeted.decode, targeted.restNamed)
   }
   if (read.discriminator !== undefined)
     compiled.discriminator = read.discriminator

@@ -4,7 +4,8 @@
 // the object (one whose keys do not name it may still take it: an open object's other key).
 // Beneath a place advertised as JSON text the model wrote the original's value itself, where no key
 // had to be sent: every null there is a value, so nothing there drops nulls. A rest key's text is
-// such a place: the keys it holds, and all below them, are the model's values as written.
+// such a place: the keys it holds, and all below them, are the model's values as written; a key the
+// flat schema names beside the rest key is not, and below it nulls are read as anywhere else.
 import type { CoercionPlan } from './plan-coercion'
 import { hasOwn, jsonEqual, setOwn } from '../json'
 import { mapPlans } from './plan-algebra'
@@ -26,14 +27,22 @@ interface Defs {
   asText: Map<string, string>
   spelled: Map<string, string>
   dropping?: Set<string>
+  /** At each decoding that merges a rest key: the keys named beside it (see `TargetResult.restNamed`). */
+  named?: WeakMap<CoercionPlan, ReadonlySet<string>>
+  /** Each decoding met at a named plan, as text (`decodeText`). */
+  texts: WeakMap<CoercionPlan, string>
 }
 
-/** The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of. */
-export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan): CoercionPlan {
+/**
+ * The coercion plan with each object's `keepNull` holding the keys its decoding reads the nulls of;
+ * `named`, at each decoding that merges a rest key, the keys sent beside it (without, every key the
+ * decoding does not plan there is read as sent inside the text).
+ */
+export function keepDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, named?: WeakMap<CoercionPlan, ReadonlySet<string>>): CoercionPlan {
   // A plan that drops no null (gemini's; a profile's that keeps them) has nothing to keep.
   if (!JSON.stringify(plan).includes('"keepNull":'))
     return plan
-  const defs: Defs = { originals: plan.defs ?? {}, all: { ...plan.defs }, asText: new Map(), spelled: new Map() }
+  const defs: Defs = { originals: plan.defs ?? {}, all: { ...plan.defs }, asText: new Map(), spelled: new Map(), named, texts: new WeakMap() }
   const out = { ...withDecodedNulls(plan, decode, defs, 0) }
   if (defs.asText.size > 0 || defs.spelled.size > 0) {
     delete out.defs
@@ -86,18 +95,20 @@ function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, 
   // An object whose decoding merges its rest key's JSON text in: the nulls of the keys sent beside it
   // that stand for a key left out, the decoding removed (`nullIsAbsent`); every null left is a value
   // (written inside the text, or at a named key the original takes or refuses either way). A key the
-  // decoding does not plan came from the text (a named key's own plan marks its nulls), as did any other.
+  // flat schema names beside the rest key is planned as it is (its optional keys below, in a closed
+  // object, are the coercion plan's to drop); any other came from the text.
   const fromText = decode.rest !== undefined
   if (fromText)
     delete out.keepNull
   else if (out.keepNull && keys.length > 0)
     out.keepNull = [...new Set([...out.keepNull, ...keys])]
+  const sentBeside = fromText ? defs.named?.get(decode) : undefined
   const below = (sub: CoercionPlan, at: CoercionPlan): CoercionPlan => withDecodedNulls(sub, at, defs, depth + 1)
-  const beside = (sub: CoercionPlan, at: CoercionPlan | undefined): CoercionPlan => at ? below(sub, at) : fromText ? nullsAsValues(sub, defs) : sub
+  const beside = (sub: CoercionPlan, at: CoercionPlan | undefined, key?: string): CoercionPlan => at ? below(sub, at) : fromText && !(key !== undefined && sentBeside?.has(key)) ? nullsAsValues(sub, defs) : sub
   if (out.properties && (decode.properties || fromText)) {
     const properties: Record<string, CoercionPlan> = {}
     for (const [key, sub] of Object.entries(out.properties))
-      setOwn(properties, key, beside(sub, decode.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined))
+      setOwn(properties, key, beside(sub, decode.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined, key))
     out.properties = properties
   }
   if (out.items && decode.items)
@@ -113,9 +124,8 @@ function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, 
   return out
 }
 
-/** Whether a decoding parses JSON text at its place or below, and the decoding as text. */
+/** Whether a decoding parses JSON text at its place or below. */
 const jsonTextIn = new WeakMap<CoercionPlan, boolean>()
-const decodeTexts = new WeakMap<CoercionPlan, string>()
 
 function holdsJsonText(decode: CoercionPlan): boolean {
   let holds = jsonTextIn.get(decode)
@@ -126,10 +136,17 @@ function holdsJsonText(decode: CoercionPlan): boolean {
   return holds
 }
 
-function decodeText(decode: CoercionPlan): string {
-  let text = decodeTexts.get(decode)
-  if (text === undefined)
-    decodeTexts.set(decode, text = JSON.stringify(decode))
+/** The decoding as text, with the keys named beside each rest key (two decodings alike but for those plan a definition apart). */
+function decodeText(decode: CoercionPlan, defs: Defs): string {
+  let text = defs.texts.get(decode)
+  if (text === undefined) {
+    const named = defs.named
+    text = JSON.stringify(decode, named && ((_key, value: unknown) => {
+      const keys = typeof value === 'object' && value !== null ? named.get(value as CoercionPlan) : undefined
+      return keys ? { ...(value as CoercionPlan), '': [...keys].sort() } : value
+    }))
+    defs.texts.set(decode, text)
+  }
   return text
 }
 
@@ -142,7 +159,7 @@ function spelledOut(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, depth:
   const ref = plan.ref!
   if (!holdsJsonText(decode) || !hasOwn(defs.originals, ref))
     return plan
-  const key = `${ref}\u0000${decodeText(decode)}`
+  const key = `${ref}\u0000${decodeText(decode, defs)}`
   let name = defs.spelled.get(key)
   if (name === undefined) {
     name = freeName(`${ref} holding text`, defs)

@@ -82,6 +82,12 @@ export interface TargetResult {
   strict?: boolean
   /** Places advertised as JSON text, as a coercion plan that parses them back (`parse: "json"`). */
   decode?: CoercionPlan
+  /**
+   * At each object of `decode` that merges a rest key: the keys the flat schema names beside it. Any
+   * other key the original names there is sent inside the rest key's text (where the flat schema cut
+   * a recursive definition, all of them).
+   */
+  restNamed?: WeakMap<CoercionPlan, ReadonlySet<string>>
   /** Optional keys were advertised as nullable: the coercion plan drops the nulls the original rejects. */
   nullsMeanAbsent: boolean
   diagnostics: Diagnostic[]
@@ -109,7 +115,7 @@ function reaches(schema: unknown, tokens: string[], wrapped: ReadonlySet<JsonPoi
 }
 
 /** A coercion plan that does at each pointer of the flat schema what its mark says (parse JSON text, remove a null, unwrap). */
-function decodePlan(marks: [JsonPointer, CoercionPlan][]): CoercionPlan | undefined {
+function decodePlan(marks: [JsonPointer, CoercionPlan][], restNamed: ReadonlyMap<JsonPointer, readonly string[]>, named: WeakMap<CoercionPlan, ReadonlySet<string>>): CoercionPlan | undefined {
   if (marks.length === 0)
     return undefined
   const root: CoercionPlan = {}
@@ -133,6 +139,9 @@ function decodePlan(marks: [JsonPointer, CoercionPlan][]): CoercionPlan | undefi
       }
     }
     Object.assign(plan, mark)
+    // The branches of a union the flat schema kept share one decoding: the keys any of them names.
+    if (mark.rest !== undefined)
+      named.set(plan, new Set([...named.get(plan) ?? [], ...restNamed.get(pointer) ?? []]))
   }
   return root
 }
@@ -159,6 +168,8 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
   let nullsMeanAbsent = false
   // The objects closed with a rest key whose mark is in `leftOut` (a set: asked of every object).
   const restKeys = new Set<JsonPointer>()
+  // The keys each of those objects names beside its rest key.
+  const restNamed = new Map<JsonPointer, readonly string[]>()
   // Whether any pointer recorded (encoded, left out, said) lies under a values schema: until one does, a rest key forgets nothing.
   let valuesSaid = false
   const said = (pointer: JsonPointer): JsonPointer => {
@@ -172,8 +183,10 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
     diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
     for (const pointer of restKeys) {
-      if (inside(pointer))
+      if (inside(pointer)) {
         restKeys.delete(pointer)
+        restNamed.delete(pointer)
+      }
     }
   }
   const ctx: TargetContext = {
@@ -187,7 +200,7 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     fallback: (path, reason) => fallbacks.push({ path, reason }),
     nullsMeanAbsent: () => nullsMeanAbsent = true,
     nullMeansLeftOut: (path, unwrap) => leftOut.push([said(path), unwrap ? { nullIsAbsent: true, unwrap: 'value' } : { nullIsAbsent: true }]),
-    restKey(path, key) {
+    restKey(path, key, named) {
       // The other keys' values are inside the rest key's JSON text now, judged by the original alone.
       // Only where something was said under some object's values schema is there anything to forget
       // (filtering every pointer at each of thousands of objects open by omission made a compile quadratic).
@@ -195,6 +208,7 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
         forget(`${path}/additionalProperties`)
       leftOut.push([said(path), { rest: key }])
       restKeys.add(path)
+      restNamed.set(path, named)
     },
     hasRestKey: path => restKeys.has(path),
     isEncoded: path => encoded.includes(path),
@@ -218,6 +232,7 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
   // A place a later rule removed (the root's `additionalProperties` in gemini) has nothing to decode.
   const marks: [JsonPointer, CoercionPlan][] = [...encoded.map(pointer => [pointer, { parse: 'json' }] as [JsonPointer, CoercionPlan]), ...leftOut]
   const wrapped = new Set(leftOut.filter(([, mark]) => mark.unwrap).map(([pointer]) => pointer))
-  const decode = decodePlan(marks.filter(([pointer]) => reaches(document, pointer.split('/').slice(1), wrapped)).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-  return { schema: document, ...(profile.strict ? { strict: true } : {}), ...(decode ? { decode } : {}), nullsMeanAbsent, diagnostics }
+  const named = new WeakMap<CoercionPlan, ReadonlySet<string>>()
+  const decode = decodePlan(marks.filter(([pointer]) => reaches(document, pointer.split('/').slice(1), wrapped)).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0), restNamed, named)
+  return { schema: document, ...(profile.strict ? { strict: true } : {}), ...(decode ? { decode, restNamed: named } : {}), nullsMeanAbsent, diagnostics }
 }

@@ -13,7 +13,7 @@ const kindsOf = (node: JsonSchemaObject): string[] => typesOf(node) ?? []
 interface RestContext {
   readonly profile: string
   report: (code: DiagnosticCode, severity: Severity, path: JsonPointer, message: string) => void
-  restKey: (path: JsonPointer, key: string) => void
+  restKey: (path: JsonPointer, key: string, named: readonly string[]) => void
 }
 
 /** The rest key's name, where no named key takes it (else the first of `other_keys_2`, `_3`, … free). */
@@ -54,7 +54,7 @@ export function withRestKey(node: JsonSchemaObject, path: JsonPointer, ctx: Rest
   const note = `Other keys, as JSON object text ({} for none).${valuesNote(node.additionalProperties as JsonSchema | undefined)}`
   setOwn(properties, key, { type: 'string', description: note })
   const { additionalProperties: _open, ...closed } = node
-  ctx.restKey(path, key)
+  ctx.restKey(path, key, Object.keys(named))
   ctx.report('encoded-as-json', 'info', path, `${ctx.profile} takes no keys an object does not name: this object's other keys are advertised in "${key}" as the JSON text of an object, which the server merges back`)
   // A required key the object does not name is sent in the rest key: the original still requires it.
   const required = (Array.isArray(node.required) ? node.required as string[] : []).filter(name => hasOwn(named, name))

@@ -24,8 +24,11 @@ export interface TargetContext {
    * before anything else. `unwrap`: the key's value is advertised as `{ value }`, taken out again.
    */
   nullMeansLeftOut: (path: JsonPointer, unwrap: boolean) => void
-  /** The object at `path` is closed with `key` holding its other keys as JSON text: the inverse map merges them back. */
-  restKey: (path: JsonPointer, key: string) => void
+  /**
+   * The object at `path` is closed with `key` holding its other keys as JSON text: the inverse map
+   * merges them back. `named`: the keys it names beside that key (every other key is sent inside it).
+   */
+  restKey: (path: JsonPointer, key: string, named: readonly string[]) => void
   /** Whether the object at `path` was closed with a rest key. */
   hasRestKey: (path: JsonPointer) => boolean
   /** Whether the value at `path` is advertised as JSON text. */
