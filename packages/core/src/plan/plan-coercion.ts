@@ -215,7 +215,9 @@ function objectPlan(ctx: PlanContext, objects: Alternative[], declared: string |
     plan.variants = nodes.map((node, i) => {
       const properties = isSchemaObject(node.properties) ? node.properties : {}
       const fields = Object.fromEntries(Object.keys(properties).map(key => [key, kindsOf(ctx, properties[key])]))
-      return { fields, required: Array.isArray(node.required) ? node.required.filter(key => key in properties) as string[] : [], plan: plans[i]! }
+      const required = Array.isArray(node.required) ? node.required.filter(key => key in properties) as string[] : []
+      // An alternative that takes keys it does not name: a value no alternative fits by its named keys may still be of it.
+      return { fields, required, plan: plans[i]!, ...(node.additionalProperties === false ? {} : { open: true as const }) }
     })
   }
   return plan

@@ -66,10 +66,13 @@ function mayBeJsonText(text: string, kinds: string[]): boolean {
  * the key takes (a string that opens like JSON text of an object or array it takes), a null only where the key takes null or may be missing,
  * and every required key there.
  */
-function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionPlan['variants']>[number]): boolean {
+function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionPlan['variants']>[number], others = false): boolean {
   const { fields, required } = variant
   for (const key of Object.keys(value)) {
     const kinds = Object.prototype.hasOwnProperty.call(fields, key) ? fields[key]! : undefined
+    // With `others`, a key an open alternative does not name is one of its other keys.
+    if (others && !kinds)
+      continue
     const item = value[key]
     const kind = item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item
     if (item === null ? kinds !== undefined && !kinds.includes('null') && required.includes(key) : !kinds || !(kinds.includes(kind) || (kind === 'string' && mayBeJsonText(item as string, kinds))))
@@ -85,7 +88,9 @@ function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionP
  */
 function nullStep(nullsAsMissing: boolean): ObjectStep {
   return (value, plan) => {
-    const fitting = plan.variants?.filter(v => fitsVariant(value, v))
+    let fitting = plan.variants?.filter(v => fitsVariant(value, v))
+    if (fitting?.length === 0)
+      fitting = plan.variants!.filter(v => v.open && fitsVariant(value, v, true))
     const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
     if (first) {
       // Alternatives none of whose plans drops a null (those inside JSON text) keep every null.
