@@ -548,19 +548,24 @@ describe('a union of objects, one of them open, in a strict profile', () => {
 })
 
 describe('a union of objects whose alternatives plan a key apart, in a strict profile', () => {
-  // Not yet: the first alternative that fits is followed below the object (the union's own plan there loses the repairs only one of them plans).
-  it.fails('keeps a null below a key sent beside the rest key where an alternative the value fits takes it', () => {
-    const alternative = (q: object, extra: object) => ({ type: 'object', properties: { a: { type: 'object', properties: { q }, required: ['q'], additionalProperties: false }, ...extra }, required: ['a'] })
-    const first = alternative({ type: 'string' }, { s: { type: 'string' } })
-    const second = alternative({ type: ['string', 'null'] }, { t: { type: 'number' } })
-    const input = { type: 'object', properties: { v: { anyOf: [first, second] } }, required: ['v'], additionalProperties: false }
+  const alternative = (q: object, extra: object) => ({ type: 'object', properties: { a: { type: 'object', properties: { q }, required: ['q'], additionalProperties: false }, ...extra }, required: ['a'] })
+  const input = { type: 'object', properties: { v: { anyOf: [alternative({ type: 'string' }, { s: { type: 'string' } }), alternative({ type: ['string', 'null'] }, { t: { type: 'number' } })] } }, required: ['v'], additionalProperties: false }
+
+  it('follows no open alternative where several fit with a key from the rest key\'s text passed over: the union\'s plan keeps the null', () => {
     const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
-    // Both alternatives fit (with `x` from the rest key's text passed over, or without it): the first
-    // drops `a.q`'s null, the second takes it; the null is the second's value, kept in the first reading.
-    for (const value of [{ v: { a: { q: null }, x: 1 } }, { v: { a: { q: null } } }]) {
-      const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true })
-      expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
-    }
+    const value = { v: { a: { q: null }, x: 1 } }
+    const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true })
+    expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
+  })
+
+  // The documented limit of a union without a discriminator: the first alternative that fits is
+  // followed below the object (the union's own plan there loses the repairs only one of them plans).
+  it.fails('keeps a null below a key sent beside the rest key where an alternative the value fits takes it', () => {
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    // Both alternatives fit: the first drops `a.q`'s null, the second takes it.
+    const value = { v: { a: { q: null } } }
+    const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true })
+    expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
   })
 
   it.fails('keeps it where the alternatives are closed too', () => {

@@ -89,8 +89,11 @@ function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionP
 function nullStep(nullsAsMissing: boolean): ObjectStep {
   return (value, plan) => {
     let fitting = plan.variants?.filter(v => fitsVariant(value, v))
-    if (fitting?.length === 0)
-      fitting = plan.variants!.filter(v => v.open && fitsVariant(value, v, true))
+    if (fitting?.length === 0) {
+      // One open alternative alone: with several, which one's plan holds below is not told by the keys.
+      const open = plan.variants!.filter(v => v.open && fitsVariant(value, v, true))
+      fitting = open.length === 1 ? open : fitting
+    }
     const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
     if (first) {
       // Alternatives none of whose plans drops a null (those inside JSON text) keep every null.
