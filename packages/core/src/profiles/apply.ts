@@ -166,9 +166,8 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
   const leftOut: [JsonPointer, CoercionPlan][] = []
   const fallbacks: { path: JsonPointer, reason: string }[] = []
   let nullsMeanAbsent = false
-  // The objects closed with a rest key whose mark is in `leftOut` (a set: asked of every object).
-  const restKeys = new Set<JsonPointer>()
-  // The keys each of those objects names beside its rest key.
+  // The objects closed with a rest key whose mark is in `leftOut` (asked of every object), each with
+  // the keys it names beside its rest key.
   const restNamed = new Map<JsonPointer, readonly string[]>()
   // Whether any pointer recorded (encoded, left out, said) lies under a values schema: until one does, a rest key forgets nothing.
   let valuesSaid = false
@@ -182,11 +181,9 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
     encoded.splice(0, encoded.length, ...encoded.filter(pointer => !inside(pointer)))
     leftOut.splice(0, leftOut.length, ...leftOut.filter(([pointer]) => !inside(pointer)))
     diagnostics.splice(0, diagnostics.length, ...diagnostics.filter(d => !inside(d.path)))
-    for (const pointer of restKeys) {
-      if (inside(pointer)) {
-        restKeys.delete(pointer)
+    for (const pointer of restNamed.keys()) {
+      if (inside(pointer))
         restNamed.delete(pointer)
-      }
     }
   }
   const ctx: TargetContext = {
@@ -207,10 +204,9 @@ export function applyTarget(schema: JsonSchemaObject, profile: TargetProfile, op
       if (valuesSaid)
         forget(`${path}/additionalProperties`)
       leftOut.push([said(path), { rest: key }])
-      restKeys.add(path)
       restNamed.set(path, named)
     },
-    hasRestKey: path => restKeys.has(path),
+    hasRestKey: path => restNamed.has(path),
     isEncoded: path => encoded.includes(path),
     // Pointers of the portable schema; a branch a rule split off stands where its node stood.
     nullIsAbsent: path => sameAsAbsent.has(path.replace(/\/anyOf\/\d+/g, '')),
