@@ -512,6 +512,18 @@ describe('nulls inside a rest key\'s JSON text', () => {
     const written = { n: { c: { k: null, j: null }, child: { other_keys: JSON.stringify(inner) }, other_keys: '{}' }, other_keys: '{}' }
     expect(inverseArgs(written, cut)).toEqual({ n: { c: { j: null }, child: inner } })
   })
+
+  it('leave a record\'s known key sent beside the rest key planned as the record\'s values are', () => {
+    // The original plans `m`'s values together (`additional`); the flat schema names `a` and `id` beside its rest key.
+    const value = z.union([z.strictObject({ kind: z.literal('r') }), z.object({ kind: z.literal('p'), a: z.string() })])
+    const input = z.union([z.object({ m: z.record(z.enum(['a', 'id']), value) }), z.object({ m: z.record(z.string(), z.string()) })])
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict' })
+    expect(tool.decode!.properties!.m!.rest).toBe('other_keys')
+    const sent = { m: { a: { kind: 'r' }, id: { kind: 'p', a: 'x' } } }
+    const written = modelAnswer(tool.inputSchema, tool.decode, sent, { nullsForMissing: true })
+    expect(JSON.stringify(written)).toContain('"kind":"r","a":null')
+    expect(input.safeParse(inverseArgs(written, tool)).data).toEqual(sent)
+  })
 })
 
 describe('the inverse map\'s bounds', () => {

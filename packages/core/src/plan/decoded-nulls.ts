@@ -111,6 +111,14 @@ function withDecodedNulls(plan: CoercionPlan, decode: CoercionPlan, defs: Defs, 
       setOwn(properties, key, beside(sub, decode.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined, key))
     out.properties = properties
   }
+  // A key sent beside the rest key that the original plans with its other keys (a record's known
+  // keys) keeps that plan, not the text's: named apart, as a declared key's plan is.
+  if (fromText && out.additional && sentBeside) {
+    for (const key of sentBeside) {
+      if (!out.properties || !hasOwn(out.properties, key))
+        setOwn(out.properties ??= {}, key, beside(out.additional, decode.properties && hasOwn(decode.properties, key) ? decode.properties[key] : undefined, key))
+    }
+  }
   if (out.items && decode.items)
     out.items = below(out.items, decode.items)
   if (out.prefix && decode.items)
