@@ -23,11 +23,11 @@ export interface CoercionPlan {
   keepNull?: string[]
   /**
    * A union of objects without a discriminator, under a strict target: each alternative's keys with
-   * the kinds they take, its required keys, and its plan. The first alternative the value fits by
-   * those is followed, as a discriminator's case would be, keeping a `null` where any that fits takes it
-   * (every `null`, where no plan of those that fit has `keepNull`: inside JSON text, for their repairs only).
-   * Where none fits, an alternative that takes keys it does not name (`open`) is followed if it alone
-   * fits with such keys passed over.
+   * the kinds they take, its required keys, and its plan. The alternative the value fits by those is
+   * followed, as a discriminator's case would be; several that fit are followed as one plan, at any
+   * depth: a `null` dropped only where every one of them drops it, a repair the first's where they
+   * differ. Where none fits, an alternative that takes keys it does not name (`open`) is followed if
+   * it alone fits with such keys passed over.
    */
   variants?: { fields: Record<string, string[]>, required: string[], plan: CoercionPlan, open?: true }[]
   /** A target's decoding, at an optional key: a `null` means the key was left out, so it is removed first. */

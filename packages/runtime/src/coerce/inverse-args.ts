@@ -4,6 +4,7 @@ import type { CoercionPlan } from '@flatmcp/core'
 import type { ObjectStep } from './coerce-args'
 import { coerceArgs, resolve, set } from './coerce-args'
 import type { Pass } from './one-pass'
+import { mergedPlans, startMerging } from './merged-plans'
 import { keepNotJson, notJsonOf } from './not-json'
 import { MAX_WORK, withoutNullKeys, withoutNulls } from './null-keys'
 import { compilable, compilePass, decodedKeys } from './one-pass'
@@ -82,9 +83,10 @@ function fitsVariant(value: Record<string, Json>, variant: NonNullable<CoercionP
 }
 
 /**
- * At each planned object: the alternatives the value fits by its keys' kinds (the first is followed
- * as a discriminator's case is, keeping a null where any of them takes it), then a strict target's
- * nulls for keys the model did not mean dropped (the key is missing, so a default applies).
+ * At each planned object: the alternatives the value fits by its keys' kinds (one is followed as a
+ * discriminator's case is; several, as one plan keeping a null where any of them keeps it, at any
+ * depth), then a strict target's nulls for keys the model did not mean dropped (the key is missing,
+ * so a default applies).
  */
 function nullStep(nullsAsMissing: boolean): ObjectStep {
   return (value, plan) => {
@@ -94,12 +96,8 @@ function nullStep(nullsAsMissing: boolean): ObjectStep {
       const open = plan.variants!.filter(v => v.open && fitsVariant(value, v, true))
       fitting = open.length === 1 ? open : fitting
     }
-    const first = fitting?.length ? resolve(fitting[0]!.plan) : undefined
-    if (first) {
-      // Alternatives none of whose plans drops a null (those inside JSON text) keep every null.
-      const keeps = fitting!.map(v => resolve(v.plan)?.keepNull)
-      plan = fitting!.length === 1 || keeps.every(keep => keep === undefined) ? first : { ...first, keepNull: keeps.flatMap(keep => keep ?? []) }
-    }
+    if (fitting?.length)
+      plan = fitting.length === 1 ? resolve(fitting[0]!.plan)! : mergedPlans(fitting.map(v => v.plan))
     return [plan.keepNull ? withoutNulls(value, nullsAsMissing ? [] : plan.keepNull) : value, plan]
   }
 }
@@ -173,6 +171,7 @@ export function walkedArgs(args: unknown, plan: InversePlan, nulls: NullReading,
     if (decodedArgs instanceof RefusedArguments)
       return decodedArgs
     const step = !needsStep(plan.coercion) ? undefined : nulls === 'plan' ? PLAN_READING : PLANNED_READING
+    startMerging()
     return coerceArgs(decodedArgs, plan.coercion, step, scalars ? readScalar : undefined, notJson)
   }
   finally {

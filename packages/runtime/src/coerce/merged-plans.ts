@@ -1,0 +1,111 @@
+// The plans of a union's alternatives that a value fits alike, as one plan to follow below it: the
+// keys do not tell which alternative the value is of, so a null is kept where any of them keeps it.
+import type { CoercionPlan } from '@flatmcp/core'
+import { resolve, set } from './coerce-args'
+
+type Plans = Record<string, CoercionPlan>
+type Memo = WeakMap<CoercionPlan, WeakMap<CoercionPlan, CoercionPlan>>
+
+/**
+ * Places one reading may merge (past it the first plan is followed as it is) and places the process
+ * keeps merged: a hostile schema's alternatives may each be large, their definitions' pairs many, and
+ * a caller may send a value fitting each set of them in turn.
+ */
+export const MAX_MERGED = 1 << 14
+export const MAX_KEPT = 1 << 16
+
+/** Merged plans by the pair they came from, kept while there is room: a union's values fit the same alternatives again. */
+const kept: Memo = new WeakMap()
+let keptRoom = MAX_KEPT
+/** What the reading under way may still merge. */
+let room = MAX_MERGED
+
+/** A new reading starts: its merges are bounded afresh. */
+export function startMerging(): void {
+  room = MAX_MERGED
+}
+
+/**
+ * One plan for alternatives a value fits alike: a null is dropped only where every one of them drops
+ * it (a place one of them plans without `keepNull` keeps every null), a repair is the first's where
+ * they differ, and a key, element or case only one of them plans follows that one's plan.
+ */
+export function mergedPlans(plans: CoercionPlan[]): CoercionPlan {
+  const made: Memo = new WeakMap()
+  const count = { places: 0 }
+  const steps: [CoercionPlan, CoercionPlan, CoercionPlan][] = []
+  let merged = plans[0]!
+  for (const plan of plans.slice(1)) {
+    const next = mergedPair(merged, plan, made, count)
+    steps.push([merged, plan, next])
+    merged = next
+  }
+  // Kept only whole: a merge cut short by the bound is this reading's alone.
+  if (room >= 0 && count.places <= keptRoom) {
+    keptRoom -= count.places
+    for (const [a, b, out] of steps)
+      remember(kept, a, b, out)
+  }
+  return merged
+}
+
+function remember(memo: Memo, a: CoercionPlan, b: CoercionPlan, out: CoercionPlan): CoercionPlan {
+  let byB = memo.get(a)
+  if (!byB)
+    memo.set(a, byB = new WeakMap())
+  byB.set(b, out)
+  return out
+}
+
+function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { places: number }): CoercionPlan {
+  const known = kept.get(a)?.get(b) ?? made.get(a)?.get(b)
+  if (a === b || known)
+    return known ?? a
+  if (--room < 0)
+    return a
+  count.places++
+  const first = resolve(a)!
+  const second = resolve(b)!
+  // Made before its parts, so a definition that holds itself finds this merge under way.
+  const out = remember(made, a, b, { ...first })
+  const both = (x: CoercionPlan | undefined, y: CoercionPlan | undefined): CoercionPlan | undefined => x && y ? mergedPair(x, y, made, count) : x ?? y
+  if (first.keepNull && second.keepNull)
+    out.keepNull = [...new Set([...first.keepNull, ...second.keepNull])]
+  else
+    delete out.keepNull
+  if (first.properties || second.properties)
+    out.properties = mergedMap(first.properties, second.properties, both)
+  if (first.discriminator && second.discriminator?.key === first.discriminator.key)
+    out.discriminator = { key: first.discriminator.key, cases: mergedMap(first.discriminator.cases, second.discriminator.cases, both) }
+  setOrDelete(out, 'additional', both(first.additional, second.additional))
+  setOrDelete(out, 'items', both(first.items, second.items))
+  if (first.prefix || second.prefix) {
+    const length = Math.max(first.prefix?.length ?? 0, second.prefix?.length ?? 0)
+    out.prefix = Array.from({ length }, (_, i) => both(first.prefix?.[i] ?? undefined, second.prefix?.[i] ?? undefined) ?? null)
+  }
+  // Alternatives below: those of both, the value choosing among them there.
+  if (first.variants || second.variants)
+    out.variants = [...new Set([...first.variants ?? [], ...second.variants ?? []])]
+  return out
+}
+
+function setOrDelete(plan: CoercionPlan, key: 'additional' | 'items', value: CoercionPlan | undefined): void {
+  if (value)
+    plan[key] = value
+  else
+    delete plan[key]
+}
+
+function mergedMap(x: Plans | undefined, y: Plans | undefined, both: (p?: CoercionPlan, q?: CoercionPlan) => CoercionPlan | undefined): Plans {
+  const out: Plans = {}
+  for (const key of new Set([...Object.keys(x ?? {}), ...Object.keys(y ?? {})]))
+    set(out, key, both(own(x, key), own(y, key))!)
+  return out
+}
+
+const own = (map: Plans | undefined, key: string): CoercionPlan | undefined => map && Object.hasOwn(map, key) ? map[key] : undefined
+
+/** Places the reading under way merged and places the process keeps; for tests that bound the work, not the clock. */
+export function mergeCost(): { reading: number, kept: number } {
+  return { reading: MAX_MERGED - Math.max(room, 0), kept: MAX_KEPT - keptRoom }
+}

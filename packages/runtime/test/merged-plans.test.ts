@@ -1,0 +1,59 @@
+// Alternatives of a union a value fits alike, followed as one plan below it: a null kept where any of
+// them keeps it, at any depth, within bounds whatever sets of alternatives a caller's values fit.
+import { compileTool } from '@flatmcp/core'
+import { describe, expect, it } from 'vitest'
+import { inverseArgs } from '../src/coerce/inverse-args'
+import { MAX_KEPT, MAX_MERGED, mergeCost } from '../src/coerce/merged-plans'
+
+const COUNT = 12
+const keys = Array.from({ length: COUNT }, (_, i) => `x${i}`)
+/** A closed object whose `q` takes null only where `nullable`, holding two more, `depth` deep (each merged place by place). */
+const nested = (nullable: boolean, depth: number): object => ({
+  type: 'object',
+  properties: { q: { type: nullable ? ['string', 'null'] : 'string' }, r: { type: 'string' }, ...(depth > 0 ? { b: nested(nullable, depth - 1), c: nested(nullable, depth - 1) } : {}) },
+  required: ['q'],
+  additionalProperties: false,
+})
+/** Alternative `i` names every `x` key but its own, and an `a` whose `q` takes null only where `i` is odd. */
+const alternative = (i: number): object => ({
+  type: 'object',
+  properties: {
+    ...Object.fromEntries(keys.filter((_, j) => j !== i).map(key => [key, { type: 'string' }])),
+    a: nested(i % 2 === 1, 4),
+  },
+  required: ['a'],
+  additionalProperties: false,
+})
+const input = { type: 'object', properties: { v: { anyOf: keys.map((_, i) => alternative(i)) } }, required: ['v'], additionalProperties: false }
+
+describe('alternatives a value fits alike', () => {
+  const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+
+  it('is a strict tool (its nulls stand for keys left out)', () => {
+    expect(tool.strict).toBe(true)
+  })
+
+  it('keep a null below them where any of them takes it, and drop one none takes', () => {
+    // Fits every alternative but 1 (it sends x1), the first of them even: odd ones take `a.q` null; `a.r` is optional in all.
+    expect(inverseArgs({ v: { x1: 's', a: { q: null, r: null } } }, tool)).toEqual({ v: { x1: 's', a: { q: null } } })
+    expect(inverseArgs({ v: { x1: 's', a: { q: 'q', r: null, b: { q: null, c: { q: null, r: null } } } } }, tool)).toEqual({ v: { x1: 's', a: { q: 'q', b: { q: null, c: { q: null } } } } })
+    // Fits only the even alternatives (it sends every odd key): none takes `a.q` null.
+    const odd = Object.fromEntries(keys.filter((_, j) => j % 2).map(key => [key, 's']))
+    expect(inverseArgs({ v: { ...odd, a: { q: null } } }, tool)).toEqual({ v: { ...odd, a: {} } })
+  })
+
+  it('are merged within bounds, the reading the same where the process keeps no more', () => {
+    // Every set of alternatives a value may fit (the keys it sends say which), each read once.
+    for (let set = 0; set < 1 << COUNT; set++) {
+      const sent = Object.fromEntries(keys.filter((_, j) => set & (1 << j)).map(key => [key, 's']))
+      const takesNull = keys.some((_, i) => i % 2 === 1 && !(set & (1 << i)))
+      const fits = keys.filter((_, i) => !(set & (1 << i))).length
+      const back = inverseArgs({ v: { ...sent, a: { q: null, r: null } } }, tool)
+      expect(back, JSON.stringify(sent)).toEqual(fits === 0 ? { v: { ...sent, a: { q: null, r: null } } } : { v: { ...sent, a: takesNull ? { q: null } : {} } })
+      expect(mergeCost().reading).toBeLessThanOrEqual(MAX_MERGED)
+    }
+    // The sets merged above make more places than the process keeps: it stopped keeping, and read on.
+    expect(mergeCost().kept).toBeGreaterThan(MAX_KEPT / 2)
+    expect(mergeCost().kept).toBeLessThanOrEqual(MAX_KEPT)
+  })
+})
