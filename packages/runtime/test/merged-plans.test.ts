@@ -1,8 +1,8 @@
 // Alternatives of a union a value fits alike, followed as one plan below it: a null kept where any of
 // them keeps it, at any depth, within bounds whatever sets of alternatives a caller's values fit.
-import { compileTool } from '@flatmcp/core'
+import { compileTool, modelAnswer } from '@flatmcp/core'
 import { describe, expect, it } from 'vitest'
-import { inverseArgs } from '../src/coerce/inverse-args'
+import { inverseArgs, readingsOf } from '../src/coerce/inverse-args'
 import { MAX_KEPT, MAX_MERGED, mergeCost } from '../src/coerce/merged-plans'
 
 const COUNT = 12
@@ -55,5 +55,26 @@ describe('alternatives a value fits alike', () => {
     // The sets merged above make more places than the process keeps: it stopped keeping, and read on.
     expect(mergeCost().kept).toBeGreaterThan(MAX_KEPT / 2)
     expect(mergeCost().kept).toBeLessThanOrEqual(MAX_KEPT)
+  })
+})
+
+describe('alternatives named by $ref, past the bound of one reading', () => {
+  // Each alternative a recursive definition (its plan a `{ ref }`), so the first plan followed past the bound names its plan.
+  const definitions = Object.fromEntries(keys.map((_, i) => [`D${i}`, {
+    type: 'object',
+    properties: { ...Object.fromEntries(keys.filter((_, j) => j !== i).map(key => [key, { type: 'string' }])), n: { type: ['string', 'null'] }, o: { type: 'string' }, a: nested(false, 4), self: { $ref: `#/$defs/D${i}` } },
+    required: ['n'],
+    additionalProperties: false,
+  }]))
+  const input = { type: 'object', $defs: definitions, properties: { v: { type: 'array', items: { anyOf: keys.map((_, i) => ({ $ref: `#/$defs/D${i}` })) } } }, required: ['v'], additionalProperties: false }
+  const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+
+  it('still drop the nulls of keys left out (the first plan is resolved), a real null kept', () => {
+    // One call whose elements fit 200 different sets of alternatives: more places than one reading may merge.
+    const value = { v: Array.from({ length: 200 }, (_, set) => ({ ...Object.fromEntries(keys.filter((_, j) => set & (1 << j)).map(key => [key, 's'])), n: null })) }
+    const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true })
+    // Only the first reading keeps `n`'s real null; the others drop it, and the original requires `n`.
+    expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
+    expect(mergeCost().reading).toBe(MAX_MERGED)
   })
 })
