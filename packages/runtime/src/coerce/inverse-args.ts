@@ -97,7 +97,8 @@ function nullStep(nullsAsMissing: boolean): ObjectStep {
       fitting = open.length === 1 ? open : fitting
     }
     if (fitting?.length)
-      plan = fitting.length === 1 ? resolve(fitting[0]!.plan)! : mergedPlans(fitting.map(v => v.plan))
+      // A merge cut short by the bound (or of one plan twice) is the first plan as it is: a named one resolved too.
+      plan = resolve(fitting.length === 1 ? fitting[0]!.plan : mergedPlans(fitting.map(v => v.plan)))!
     return [plan.keepNull ? withoutNulls(value, nullsAsMissing ? [] : plan.keepNull) : value, plan]
   }
 }
