@@ -587,3 +587,19 @@ describe('a union of objects whose alternatives plan a key apart, in a strict pr
     expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
   })
 })
+
+describe('a union of objects that fit alike, only the second planning a discriminated union below', () => {
+  // `m` is a plain object in the first alternative, a union told apart by `t` in the second; `x` tells them apart only by its bounds.
+  const cases = { anyOf: [{ type: 'object', properties: { t: { const: 'p' }, q: { type: ['string', 'null'] } }, required: ['t', 'q'], additionalProperties: false }, { type: 'object', properties: { t: { const: 'r' }, z: { type: 'string' } }, required: ['t'], additionalProperties: false }] }
+  const plain = { type: 'object', properties: { t: { type: 'string' }, q: { type: 'string' } }, required: ['t'], additionalProperties: false }
+  const alternative = (x: object, m: object) => ({ type: 'object', properties: { x: { type: 'number', ...x }, n: { type: ['string', 'null'] }, m }, required: ['x', 'n'], additionalProperties: false })
+  const input = { type: 'object', properties: { v: { anyOf: [alternative({ minimum: 0 }, plain), alternative({ maximum: -1 }, cases)] } }, required: ['v'], additionalProperties: false }
+
+  it('drops the null the second\'s case drops (`z`, left out), keeping the real nulls (`n`, `m.q`)', () => {
+    const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+    const value = { v: { x: -2, n: null, m: { t: 'p', q: null } } }
+    const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true })
+    // The later readings drop `n`'s real null, which the original requires: only the first may be accepted.
+    expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
+  })
+})
