@@ -69,14 +69,16 @@ function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { place
   // Made before its parts, so a definition that holds itself finds this merge under way.
   const out = remember(made, a, b, { ...first })
   const both = (x: CoercionPlan | undefined, y: CoercionPlan | undefined): CoercionPlan | undefined => x && y ? mergedPair(x, y, made, count) : x ?? y
-  if (first.keepNull && second.keepNull)
-    out.keepNull = [...new Set([...first.keepNull, ...second.keepNull])]
+  const keeps = [keptNulls(first), keptNulls(second)]
+  if (keeps[0] && keeps[1])
+    out.keepNull = [...new Set([...keeps[0], ...keeps[1]])]
   else
     delete out.keepNull
   if (first.properties || second.properties)
     out.properties = mergedMap(first.properties, second.properties, both)
-  if (first.discriminator && second.discriminator?.key === first.discriminator.key)
-    out.discriminator = { key: first.discriminator.key, cases: mergedMap(first.discriminator.cases, second.discriminator.cases, both) }
+  const tag = mergedTag(first, second, a, b, both)
+  if (tag)
+    out.discriminator = tag
   setOrDelete(out, 'additional', both(first.additional, second.additional))
   setOrDelete(out, 'items', both(first.items, second.items))
   if (first.prefix || second.prefix) {
@@ -87,6 +89,34 @@ function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { place
   if (first.variants || second.variants)
     out.variants = [...new Set([...first.variants ?? [], ...second.variants ?? []])]
   return out
+}
+
+/**
+ * The keys whose null a place keeps: its `keepNull`; at a discriminator's place, which drops nothing
+ * itself (its case does, once chosen), those any case keeps where every case says.
+ */
+function keptNulls(plan: CoercionPlan): string[] | undefined {
+  if (plan.keepNull || !plan.discriminator)
+    return plan.keepNull
+  const cases = Object.values(plan.discriminator.cases).map(sub => resolve(sub)?.keepNull)
+  return cases.length > 0 && cases.every(Boolean) ? cases.flat() as string[] : undefined
+}
+
+/**
+ * The discriminator followed below: both's cases merged where they share the key; where one alone
+ * has one, each case merged with the other's whole plan (the first's repairs still first).
+ */
+function mergedTag(first: CoercionPlan, second: CoercionPlan, a: CoercionPlan, b: CoercionPlan, both: (p?: CoercionPlan, q?: CoercionPlan) => CoercionPlan | undefined): CoercionPlan['discriminator'] {
+  const [x, y] = [first.discriminator, second.discriminator]
+  if (x && y)
+    return x.key === y.key ? { key: x.key, cases: mergedMap(x.cases, y.cases, both) } : x
+  const tag = x ?? y
+  if (!tag)
+    return undefined
+  const cases: Plans = {}
+  for (const [value, sub] of Object.entries(tag.cases))
+    set(cases, value, x ? both(sub, b)! : both(a, sub)!)
+  return { key: tag.key, cases }
 }
 
 function setOrDelete(plan: CoercionPlan, key: 'additional' | 'items', value: CoercionPlan | undefined): void {
