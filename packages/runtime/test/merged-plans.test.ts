@@ -78,3 +78,24 @@ describe('alternatives named by $ref, past the bound of one reading', () => {
     expect(mergeCost().reading).toBe(MAX_MERGED)
   })
 })
+
+describe('alternatives whose definitions recur in cycles of different lengths', () => {
+  // Five alternatives, each a cycle of definitions (lengths 5, 7, 8, 9, 11): merged, their places pair
+  // up in one chain as long as the lengths' least common multiple, which the merge walks depth first.
+  const lengths = [5, 7, 8, 9, 11]
+  const definitions: Record<string, object> = {}
+  lengths.forEach((length, k) => {
+    for (let i = 0; i < length; i++)
+      definitions[`C${k}_${i}`] = { type: 'object', properties: { q: { type: 'string' }, n: { $ref: `#/$defs/C${k}_${(i + 1) % length}` } }, additionalProperties: false }
+  })
+  const input = { type: 'object', $defs: definitions, properties: { v: { anyOf: lengths.map((_, k) => ({ $ref: `#/$defs/C${k}_0` })) }, z: { type: ['string', 'null'] } }, required: ['v', 'z'], additionalProperties: false }
+  const tool = compileTool({ name: 't', input }, { profile: 'openai-strict', preset: 'json-schema' })
+
+  it('still drop the nulls of keys left out (the merge does not run out of stack), a real null kept', () => {
+    const value = { v: {}, z: null }
+    const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true })
+    expect(written).toEqual({ v: { q: null, n: null }, z: null })
+    // Every alternative drops `q`'s and `n`'s null; only the first reading keeps `z`'s real null (07f2bda read it so).
+    expect(inverseArgs(written, tool, readingsOf(tool.coercion)[0])).toEqual(value)
+  })
+})
