@@ -1,7 +1,7 @@
 // The plans of a union's alternatives that a value fits alike, as one plan to follow below it: the
 // keys do not tell which alternative the value is of, so a null is kept where any of them keeps it.
 import type { CoercionPlan } from '@flatmcp/core'
-import { resolve, set } from './coerce-args'
+import { MAX_DEPTH, resolve, set } from './coerce-args'
 
 type Plans = Record<string, CoercionPlan>
 type Memo = WeakMap<CoercionPlan, WeakMap<CoercionPlan, CoercionPlan>>
@@ -32,7 +32,7 @@ export function startMerging(): void {
  */
 export function mergedPlans(plans: CoercionPlan[]): CoercionPlan {
   const made: Memo = new WeakMap()
-  const count = { places: 0 }
+  const count: { places: number, cut?: true } = { places: 0 }
   const steps: [CoercionPlan, CoercionPlan, CoercionPlan][] = []
   let merged = plans[0]!
   for (const plan of plans.slice(1)) {
@@ -40,8 +40,8 @@ export function mergedPlans(plans: CoercionPlan[]): CoercionPlan {
     steps.push([merged, plan, next])
     merged = next
   }
-  // Kept only whole: a merge cut short by the bound is this reading's alone.
-  if (room >= 0 && count.places <= keptRoom) {
+  // Kept only whole: a merge cut short by the bound or the depth is this reading's alone.
+  if (room >= 0 && !count.cut && count.places <= keptRoom) {
     keptRoom -= count.places
     for (const [a, b, out] of steps)
       remember(kept, a, b, out)
@@ -57,10 +57,16 @@ function remember(memo: Memo, a: CoercionPlan, b: CoercionPlan, out: CoercionPla
   return out
 }
 
-function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { places: number }): CoercionPlan {
+function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { places: number, cut?: true }, depth = 0): CoercionPlan {
   const known = kept.get(a)?.get(b) ?? made.get(a)?.get(b)
   if (a === b || known)
     return known ?? a
+  // Deeper than the walk goes (pairs of definitions recurring at different lengths chain on): the
+  // first plan, as past the bound, not a stack the merge runs out of (`coerceArgs` would then drop nothing).
+  if (depth > MAX_DEPTH) {
+    count.cut = true
+    return a
+  }
   if (--room < 0)
     return a
   count.places++
@@ -68,7 +74,7 @@ function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { place
   const second = resolve(b)!
   // Made before its parts, so a definition that holds itself finds this merge under way.
   const out = remember(made, a, b, { ...first })
-  const both = (x: CoercionPlan | undefined, y: CoercionPlan | undefined): CoercionPlan | undefined => x && y ? mergedPair(x, y, made, count) : x ?? y
+  const both = (x: CoercionPlan | undefined, y: CoercionPlan | undefined): CoercionPlan | undefined => x && y ? mergedPair(x, y, made, count, depth + 1) : x ?? y
   const keeps = [keptNulls(first), keptNulls(second)]
   if (keeps[0] && keeps[1])
     out.keepNull = [...new Set([...keeps[0], ...keeps[1]])]
