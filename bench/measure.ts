@@ -1,5 +1,7 @@
 // Shared timing helpers: medians of repeated runs, and a plain table printer.
 import { performance } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 
 export function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -45,14 +47,18 @@ export function table(header: string[], rows: (string | number)[][]): void {
 
 /**
  * Medians of several synchronous functions measured in alternation (A, B, A, B…), so drift in the
- * machine's speed (JIT, GC, the other core) affects all of them alike: for small differences.
+ * machine's speed (JIT, GC, the other core) affects all of them alike: for small differences. With
+ * `collect` (for functions that each make megabytes of garbage), the heap is collected before each.
  */
-export function interleaved<K extends string>(fns: Record<K, () => unknown>, { batch = 2000, rounds = 41 } = {}): Record<K, number> {
+export function interleaved<K extends string>(fns: Record<K, () => unknown>, { batch = 2000, rounds = 41, collect = false } = {}): Record<K, number> {
   const names = Object.keys(fns) as K[]
   const samples = Object.fromEntries(names.map(name => [name, [] as number[]])) as Record<K, number[]>
+  const gc = collect ? collector() : undefined
   for (let round = -3; round < rounds; round++) {
     for (const name of round % 2 ? names : [...names].reverse()) {
       const fn = fns[name]
+      // With `collect`, each sample starts on a collected heap: the garbage of the one before is not its to pay.
+      gc?.()
       const t0 = performance.now()
       for (let i = 0; i < batch; i++)
         fn()
@@ -61,4 +67,10 @@ export function interleaved<K extends string>(fns: Record<K, () => unknown>, { b
     }
   }
   return Object.fromEntries(names.map(name => [name, median(samples[name])])) as Record<K, number>
+}
+
+/** The garbage collector as a function (Node exposes it to a context made after the flag is set). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
 }
