@@ -14,9 +14,13 @@ type Memo = WeakMap<CoercionPlan, WeakMap<CoercionPlan, CoercionPlan>>
 export const MAX_MERGED = 1 << 14
 export const MAX_KEPT = 1 << 16
 
-/** Merged plans by the pair they came from, kept while there is room: a union's values fit the same alternatives again. */
-const kept: Memo = new WeakMap()
+/**
+ * Merged plans by the pair they came from, kept while there is room (a union's values fit the same
+ * alternatives again); once full, let go of at once, so no caller uses the room up for every later call.
+ */
+let kept: Memo = new WeakMap()
 let keptRoom = MAX_KEPT
+let flushed = 0
 /** What the reading under way may still merge. */
 let room = MAX_MERGED
 
@@ -41,7 +45,13 @@ export function mergedPlans(plans: CoercionPlan[]): CoercionPlan {
     merged = next
   }
   // Kept only whole: a merge cut short by the bound or the depth is this reading's alone.
-  if (room >= 0 && !count.cut && count.places <= keptRoom) {
+  const whole = room >= 0 && !count.cut
+  if (whole && count.places > keptRoom && count.places <= MAX_KEPT) {
+    kept = new WeakMap()
+    keptRoom = MAX_KEPT
+    flushed++
+  }
+  if (whole && count.places <= keptRoom) {
     keptRoom -= count.places
     for (const [a, b, out] of steps)
       remember(kept, a, b, out)
@@ -141,7 +151,7 @@ function mergedMap(x: Plans | undefined, y: Plans | undefined, both: (p?: Coerci
 
 const own = (map: Plans | undefined, key: string): CoercionPlan | undefined => map && Object.hasOwn(map, key) ? map[key] : undefined
 
-/** Places the reading under way merged and places the process keeps; for tests that bound the work, not the clock. */
-export function mergeCost(): { reading: number, kept: number } {
-  return { reading: MAX_MERGED - Math.max(room, 0), kept: MAX_KEPT - keptRoom }
+/** Places the reading under way merged, places the process keeps, and how often it let go of them; for tests that bound the work, not the clock. */
+export function mergeCost(): { reading: number, kept: number, flushed: number } {
+  return { reading: MAX_MERGED - Math.max(room, 0), kept: MAX_KEPT - keptRoom, flushed }
 }
