@@ -118,6 +118,9 @@ const { spec } = fc.letrec<{ spec: Spec, fields: Field[] }>(tie => ({
     fc.record({ t: fc.constant('wrap' as const), how: fc.constantFrom<Wrapper>('readonly', 'brand', 'lazy', 'nonoptional', 'success'), inner: tie('spec') as fc.Arbitrary<Spec> }),
     fc.record({ t: fc.constant('tree' as const), leaf: fc.oneof(leaf, tie('spec') as fc.Arbitrary<Spec>), via: fc.constantFrom('array' as const, 'union' as const) }),
     fc.record({ t: fc.constant('union' as const), options: fc.array(tie('spec') as fc.Arbitrary<Spec>, { minLength: 2, maxLength: 3 }) }),
+    // Two objects alike but for a null deep inside: a value's keys do not tell which one it is.
+    fc.record({ t: fc.constant('object' as const), fields: tie('fields') as fc.Arbitrary<Field[]>, strict: fc.boolean() })
+      .map((object): Spec => ({ t: 'union', options: [object, withNullInside(object)] })),
     discriminated(tie('fields') as fc.Arbitrary<Field[]>, tie('spec') as fc.Arbitrary<Spec>),
   ),
   fields: fc.uniqueArray(
@@ -125,6 +128,15 @@ const { spec } = fc.letrec<{ spec: Spec, fields: Field[] }>(tie => ({
     { selector: f => f.key, maxLength: 4 },
   ),
 }))
+
+/** The object with its first field taking null too, or, where that field is an object, the same inside it. */
+function withNullInside(object: Extract<Spec, { t: 'object' }>): Spec {
+  const [first, ...rest] = object.fields
+  if (!first)
+    return object
+  const spec = first.spec.t === 'object' ? withNullInside(first.spec) : { t: 'nullable' as const, inner: first.spec }
+  return { ...object, fields: [{ ...first, spec }, ...rest] }
+}
 
 function discriminated(fields: fc.Arbitrary<Field[]>, extra: fc.Arbitrary<Spec> = leaf): fc.Arbitrary<Spec> {
   return fc.record({
