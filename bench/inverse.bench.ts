@@ -78,7 +78,6 @@ function askedTexts(args: Record<string, unknown>, compiled: CompiledTool): stri
   return Object.keys(asked).filter(key => asked[key]!.parse === 'json' && typeof args[key] === 'string').map(key => args[key] as string)
 }
 
-/** A tool whose records a strict profile asks for as JSON text. */
 /** `send_0`'s album as each profile's model writes it (as the profiles section does): clean arguments. */
 function cleanAlbum(profile: ProfileName): { meant: Record<string, unknown>, written: Record<string, unknown> } {
   const media = [{ url: 'https://a.example/1.png' }, { url: 'https://a.example/2.png', caption: 'two' }]
