@@ -3,7 +3,7 @@
 // meta-schemas VS Code and Anthropic check with, a checker of Gemini's `parameters` rules, and the probe's own
 // rules as a fixed point. Its rules one by one are targets.test.ts.
 import type { CompiledTool, ProfileName, TargetProfile } from '@flatmcp/core'
-import { compileTool, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
+import { compileTool, modelAnswer, PROFILE_NAMES, profileViolations } from '@flatmcp/core'
 import { inverseArgs } from '@flatmcp/runtime/coerce'
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema'
 import { tool as agentsTool } from '@openai/agents'
@@ -82,5 +82,22 @@ describe('oracles', () => {
       for (const tool of compiled(profile))
         expect(profileViolations(tool.inputSchema, tool.strict === false ? 'portable' : profile), `${profile} ${tool.name}`).toEqual([])
     }
+  })
+})
+
+describe('a key that takes any value, where a union\'s records meet', () => {
+  // The flattening names the records' known keys with `true` (any value); a strict target has no `true`.
+  const record = z.record(z.enum(['a', 'id']), z.number().catch(0))
+  const input = z.object({ root: z.union([z.object({ x: record }), z.object({ x: record.nullable() })]) })
+
+  it('is sent as JSON text in openai-strict and anthropic-strict, which their SDKs give back unchanged, and read back', () => {
+    const openai = compileTool({ name: 't', input }, { profile: 'openai-strict' })
+    const anthropic = compileTool({ name: 't', input }, { profile: 'anthropic-strict' })
+    expect([openai.strict, anthropic.strict]).toEqual([true, true])
+    expect(toStrictJsonSchema(openai.inputSchema as never)).toEqual(openai.inputSchema)
+    expect(transformJSONSchema(anthropic.inputSchema as never)).toEqual(anthropic.inputSchema)
+    const value = { root: { x: { a: 5, id: 7 } } }
+    for (const tool of [openai, anthropic])
+      expect(input.parse(inverseArgs(modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true }), tool))).toEqual(value)
   })
 })

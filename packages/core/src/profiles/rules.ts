@@ -68,8 +68,9 @@ export function applyNodeRules(schema: JsonSchema, path: JsonPointer, rules: rea
     return schema
   const node: JsonSchemaObject = { ...schema }
   if (isSchemaObject(schema.properties)) {
+    // A key that takes any value (`true`, where a union's records meet) gets the rules `{}` gets: a strict target has no `true`.
     node.properties = Object.fromEntries(Object.entries(schema.properties).map(([key, child]) =>
-      [key, applyNodeRules(child as JsonSchema, childPointer(path, 'properties', key), rules, ctx)]))
+      [key, applyNodeRules(child === true ? {} : child as JsonSchema, childPointer(path, 'properties', key), rules, ctx)]))
   }
   for (const keyword of SINGLE_CHILDREN) {
     if (isSchemaObject(schema[keyword]))
