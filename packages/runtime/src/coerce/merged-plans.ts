@@ -95,8 +95,12 @@ function mergedPair(a: CoercionPlan, b: CoercionPlan, made: Memo, count: { place
   const tag = mergedTag(first, second, a, b, both)
   if (tag)
     out.discriminator = tag
-  setOrDelete(out, 'additional', both(first.additional, second.additional))
-  setOrDelete(out, 'items', both(first.items, second.items))
+  // `out` has the first's already; the second's where the first has none.
+  const [additional, items] = [both(first.additional, second.additional), both(first.items, second.items)]
+  if (additional)
+    out.additional = additional
+  if (items)
+    out.items = items
   if (first.prefix || second.prefix) {
     const length = Math.max(first.prefix?.length ?? 0, second.prefix?.length ?? 0)
     out.prefix = Array.from({ length }, (_, i) => both(first.prefix?.[i] ?? undefined, second.prefix?.[i] ?? undefined) ?? null)
@@ -133,13 +137,6 @@ function mergedTag(first: CoercionPlan, second: CoercionPlan, a: CoercionPlan, b
   for (const [value, sub] of Object.entries(tag.cases))
     set(cases, value, x ? both(sub, b)! : both(a, sub)!)
   return { key: tag.key, cases }
-}
-
-function setOrDelete(plan: CoercionPlan, key: 'additional' | 'items', value: CoercionPlan | undefined): void {
-  if (value)
-    plan[key] = value
-  else
-    delete plan[key]
 }
 
 function mergedMap(x: Plans | undefined, y: Plans | undefined, both: (p?: CoercionPlan, q?: CoercionPlan) => CoercionPlan | undefined): Plans {
