@@ -2,14 +2,15 @@
 // property: over generated schemas and their values in every profile, as sent, as each profile's
 // model writes them, with objects stringified, nulls added, JSON text broken and the whole arguments
 // as text, every try reads alike: the same output, the same identity where nothing changed, the same
-// refusal.
+// refusal. Both forms: the pass written as code, and the closures a host without code from strings gets.
 import type { CompiledTool } from '@flatmcp/core'
 import type { InversePlan, NullReading } from '../src/coerce/inverse-args'
 import { compileTool, modelAnswer, resolveTarget, TARGET_NAMES } from '@flatmcp/core'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cases, RUNS, SEED, toZod } from '../../../test/support/schema-arbitrary'
 import { SLOW } from '../../../test/support/timeouts'
+import { writeCode } from '../src/coerce/generated-pass'
 import { inverseArgs, NULL_READINGS, walkedArgs } from '../src/coerce/inverse-args'
 
 type Json = unknown
@@ -66,18 +67,25 @@ function readsAlike(tool: CompiledTool, sent: Json): void {
   }
 }
 
-describe.each(TARGET_NAMES)('%s: the compiled inverse map reads as the walked one (property)', (profile) => {
-  it(`holds for ${Math.ceil(RUNS / 10)} generated schemas and their values, written every way`, () => {
-    fc.assert(fc.property(cases, fc.integer({ min: 0, max: 7 }), ([s, values], mask) => {
-      const tool = compileTool({ name: 'generated', input: toZod(s) }, { profile })
-      const nullsForMissing = resolveTarget(profile).profile?.nullsForMissing === true
-      for (const raw of values) {
-        const value = JSON.parse(JSON.stringify(raw)) as Json
-        const written = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing })
-        const texts = stringified(value, depth => ((mask >> (depth % 3)) & 1) === 1)
-        for (const sent of [value, written, texts, stringified(written, () => true), nullAdded(value), nullAdded(written), broken(texts), JSON.stringify(value), JSON.stringify(written)])
-          readsAlike(tool, sent)
-      }
-    }), { numRuns: Math.ceil(RUNS / 10), seed: SEED })
-  }, Math.max(SLOW, RUNS * 400))
+// Written code where the host allows it, else the closures: each form against the walked plan.
+describe.each([['written code', true], ['closures', false]] as const)('%s', (_form, written) => {
+  beforeAll(() => writeCode(written))
+  afterAll(() => writeCode(undefined))
+
+  describe.each(TARGET_NAMES)('%s: the compiled inverse map reads as the walked one (property)', (profile) => {
+    it(`holds for ${Math.ceil(RUNS / 10)} generated schemas and their values, written every way`, () => {
+      fc.assert(fc.property(cases, fc.integer({ min: 0, max: 7 }), ([s, values], mask) => {
+        // A tool compiled anew per form: its reader is made once per plan, in the form then in force.
+        const tool = compileTool({ name: 'generated', input: toZod(s) }, { profile })
+        const nullsForMissing = resolveTarget(profile).profile?.nullsForMissing === true
+        for (const raw of values) {
+          const value = JSON.parse(JSON.stringify(raw)) as Json
+          const model = modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing })
+          const texts = stringified(value, depth => ((mask >> (depth % 3)) & 1) === 1)
+          for (const sent of [value, model, texts, stringified(model, () => true), nullAdded(value), nullAdded(model), broken(texts), JSON.stringify(value), JSON.stringify(model)])
+            readsAlike(tool, sent)
+        }
+      }), { numRuns: Math.ceil(RUNS / 10), seed: SEED })
+    }, Math.max(SLOW, RUNS * 400))
+  })
 })

@@ -5,23 +5,24 @@
 // name plans (`ref`), choose among alternatives (`variants`) or merge a rest key (`rest`) are not
 // compiled: `inverseArgs` walks them as before.
 import type { CoercionPlan } from '@flatmcp/core'
+import type { Place } from './generated-pass'
 import type { ScalarReader } from './scalars'
 // The bounds `coerceArgs` keeps per call, the same ones (see there).
 import { MAX_ATTEMPTS, MAX_DEPTH, MAX_STRING, MAX_TOTAL, MAX_WORK, MIN_CHARGE, set } from './coerce-args'
+import { writtenPlace } from './generated-pass'
 import { keepNotJson, notJsonOf } from './not-json'
 import { withoutNulls } from './null-keys'
 import { readScalar } from './scalars'
 
 type Json = unknown
-/** A compiled place: the value read back, itself when nothing changed. */
-type Place = (value: Json, depth: number) => Json
 type Obj = Record<string, Json>
 /** A compiled object: its step, keys, sub-places and discriminator's cases. */
 type ObjectPass = (value: Obj, depth: number) => Obj
 
 let chars = 0
 let attempts = 0
-let work = 0
+/** The call's work left, an object so written code (`generated-pass.ts`) charges the same. */
+const budget = { work: 0 }
 let active = 0
 /** The arguments whose texts found not to be JSON are remembered; their set is looked up at the first parse only. */
 let owner: unknown
@@ -105,9 +106,9 @@ function place(plan: CoercionPlan, mode: Mode): Place {
   const objectWork = Boolean(plan.properties || plan.additional || plan.discriminator || stepOf(plan, mode.step))
   let object: ObjectPass | undefined
   return (value, depth) => {
-    if (depth > MAX_DEPTH || work <= 0)
+    if (depth > MAX_DEPTH || budget.work <= 0)
       return value
-    work--
+    budget.work--
     if (typeof value === 'string') {
       const scalar = scalars && reader!(value, scalars)
       if (scalar)
@@ -124,7 +125,7 @@ function place(plan: CoercionPlan, mode: Mode): Place {
       return value
     if (objectWork)
       return (object ??= objectPass(plan, mode))(value, depth)
-    work--
+    budget.work--
     return value
   }
 }
@@ -134,9 +135,9 @@ function arrayPass(plan: CoercionPlan, mode: Mode): (value: Json[], depth: numbe
   const items = placeOf(plan.items, mode)
   const { maxItems } = plan
   return (value, depth) => {
-    if (value.length > work || (maxItems !== undefined && value.length > maxItems))
+    if (value.length > budget.work || (maxItems !== undefined && value.length > maxItems))
       return value
-    work -= value.length
+    budget.work -= value.length
     let out = value
     for (let i = 0; i < value.length; i++) {
       const sub = i < prefix.length ? prefix[i]! : items
@@ -226,9 +227,9 @@ function objectPass(plan: CoercionPlan, mode: Mode): ObjectPass {
     return out
   }
   return (value, depth) => {
-    if (work <= 0)
+    if (budget.work <= 0)
       return value
-    work--
+    budget.work--
     if (step)
       value = step(value)
     let out = value
@@ -250,7 +251,8 @@ export type Pass = (args: Json, of: unknown) => Json
 
 /** Compiles `plan` for one step and scalars' reading: a walk that does what `coerceArgs` does with them. */
 export function compilePass(plan: CoercionPlan, step: StepKind | undefined, scalars: boolean): Pass {
-  const root = place(plan, { step, scalars: scalars ? readScalar : undefined })
+  const mode: Mode = { step, scalars: scalars ? readScalar : undefined }
+  const root = writtenPlace(plan, { budget, parse, step: sub => stepOf(sub, step), scalars: mode.scalars }) ?? place(plan, mode)
   return (args, of) => {
     // Saved in locals, not an array: a call allocates nothing where nothing changes.
     const outerOwner = owner
@@ -261,7 +263,7 @@ export function compilePass(plan: CoercionPlan, step: StepKind | undefined, scal
     if (active === 0) {
       chars = MAX_TOTAL
       attempts = MAX_ATTEMPTS
-      work = MAX_WORK
+      budget.work = MAX_WORK
     }
     active++
     try {
