@@ -101,3 +101,22 @@ describe('a key that takes any value, where a union\'s records meet', () => {
       expect(input.parse(inverseArgs(modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true }), tool))).toEqual(value)
   })
 })
+
+describe('a value any JSON takes, in a member\'s JSON Schema (`true` at a key, as an array\'s items, as a branch)', () => {
+  const members: Record<string, Record<string, unknown>> = {
+    'a key': { type: 'object', properties: { x: true }, required: ['x'] },
+    'an array\'s items': { type: 'object', properties: { x: { type: 'array', items: true } }, required: ['x'] },
+    'a branch': { type: 'object', properties: { x: { anyOf: [true, { type: 'string' }] } }, required: ['x'] },
+  }
+
+  it.each(Object.keys(members))('at %s is sent as JSON text that OpenAI\'s and Anthropic\'s SDKs give back unchanged, and read back', (name) => {
+    const openai = compileTool({ name: 't', input: members[name]! } as never, { profile: 'openai-strict' })
+    const anthropic = compileTool({ name: 't', input: members[name]! } as never, { profile: 'anthropic-strict' })
+    expect([openai.strict, anthropic.strict]).toEqual([true, true])
+    expect(toStrictJsonSchema(openai.inputSchema as never)).toEqual(openai.inputSchema)
+    expect(transformJSONSchema(anthropic.inputSchema as never)).toEqual(anthropic.inputSchema)
+    const value = { x: name === 'an array\'s items' ? [{ a: [1, null] }, 'b'] : { a: [1, null] } }
+    for (const tool of [openai, anthropic])
+      expect(inverseArgs(modelAnswer(tool.inputSchema, tool.decode, value, { nullsForMissing: true }), tool)).toEqual(value)
+  })
+})
