@@ -60,6 +60,26 @@ describe('the pass written as code', () => {
     expect(inverseArgs({ ...sent }, plan)).toEqual({ k7: { k7: [2] }, k4999: {} })
   })
 
+  it('counts every tuple position toward its bound, planned or not: a long tuple is read by the closures', () => {
+    // A member's `prefixItems` of 100,000 `{}` is 300 KB: written, it was 3 MB of code counted as a few units.
+    const positions = 100_000
+    const tuple = (n: number): CoercionPlan => ({ properties: { a: { parse: 'array', prefix: [...Array.from({ length: n }, () => null), { parse: 'object' }] } } })
+    expect(writtenCode(tuple(positions), parts)).toBeUndefined()
+    expect(writtenCode(tuple(100), parts)).toBeDefined()
+    const plan = { coercion: tuple(positions) } as InversePlan
+    const sent = { a: JSON.stringify([...Array.from({ length: positions }, () => 0), '{"b":1}']) }
+    const read = inverseArgs({ ...sent }, plan) as { a: unknown[] }
+    expect(read.a[positions]).toEqual({ b: 1 })
+    expect(read).toEqual(walkedArgs({ ...sent }, plan, 'plan', false))
+  })
+
+  it('never throws where the writer cannot read a plan: the closures read it, as the walked plan', () => {
+    const coercion = { properties: { a: { parse: 'object', discriminator: { key: 'k', cases: null } } } } as unknown as CoercionPlan
+    const plan = { coercion } as InversePlan
+    const sent = { a: '{"k":"x"}' }
+    expect(inverseArgs({ ...sent }, plan)).toEqual(walkedArgs({ ...sent }, plan, 'plan', false))
+  })
+
   it('is not written where the host forbids code from strings, and the closures read alike', () => {
     writeCode(undefined)
     vi.stubGlobal('Function', function Forbidden() {

@@ -75,10 +75,13 @@ export function writtenCode(plan: CoercionPlan, parts: PassParts): { body: strin
 
 /** The place `plan` compiled as written code; `undefined` where the host forbids it or the plan is too large. */
 export function writtenPlace(plan: CoercionPlan, parts: PassParts): Place | undefined {
-  const code = codeAllowed() && alive < MAX_ALIVE ? writtenCode(plan, parts) : undefined
-  if (code === undefined)
+  if (!codeAllowed() || alive >= MAX_ALIVE)
     return undefined
   try {
+    // A plan the writer cannot read (none the planner makes) is left to the closures.
+    const code = writtenCode(plan, parts)
+    if (code === undefined)
+      return undefined
     // The code is the plan's shape: every value it names comes in `C`.
     const make = new Function('B', 'parse', 'R', 'own', 'set', 'isArray', 'C', code.body) as (...args: unknown[]) => Place
     const place = make(parts.budget, parts.parse, parts.scalars, Object.hasOwn, set, Array.isArray, code.constants)
@@ -124,6 +127,17 @@ class Writer {
   /** Functions, keys, cases and tuple positions written. */
   get units(): number {
     return this.count + this.written
+  }
+
+  /**
+   * Whether `more` units (keys or cases about to be written, each at least one) pass `MAX_WRITTEN`:
+   * then they are counted unwritten, so `body` refuses the code, and no text is made to be thrown away.
+   */
+  private over(more: number): boolean {
+    if (this.units + more <= MAX_WRITTEN)
+      return false
+    this.written += more
+    return true
   }
 
   /** The code's text, the root place returned; `undefined` past `MAX_WRITTEN`. */
@@ -190,7 +204,10 @@ ${this.cases(plan)}
   /** Without `additional`, only the planned keys are visited. */
   private plannedKeys(plan: CoercionPlan): string {
     const properties = plan.properties ?? {}
-    return Object.keys(properties).filter(key => properties[key]).map((key) => {
+    const keys = Object.keys(properties).filter(key => properties[key])
+    if (this.over(keys.length))
+      return ''
+    return keys.map((key) => {
       const k = this.constant(key)
       return `  if (own(v, ${k})) {
     const x = v[${k}]
@@ -207,6 +224,8 @@ ${this.cases(plan)}
   private everyKey(plan: CoercionPlan): string {
     const properties = plan.properties ?? {}
     const named = Object.keys(properties)
+    if (this.over(named.length))
+      return ''
     const rest = this.sub(plan.additional)
     let choose: string
     if (named.length <= CHAIN) {
@@ -236,6 +255,8 @@ ${this.cases(plan)}
     if (!tag)
       return ''
     const cases = Object.keys(tag.cases).filter(name => tag.cases[name])
+    if (this.over(cases.length))
+      return ''
     const choose = cases.length <= CHAIN
       ? cases.map(name => `    if (sel === ${this.constant(name)}) return ${this.object(tag.cases[name]!)}(out, d)`).join('\n')
       : `    const f = ${this.map(cases.map(name => [name, this.object(tag.cases[name]!)]))}.get(sel)\n    if (f !== undefined) return f(out, d)`
@@ -260,6 +281,10 @@ ${choose}
   B.work -= v.length`
     if (!plan.items && prefix.every(sub => !sub))
       return `${header}\n  return v\n}`
+    // Each tuple position is written, planned or not (a `case` of its own), so each is counted.
+    if (this.over(prefix.length))
+      return ''
+    this.written += prefix.length
     const items = this.sub(plan.items)
     const choose = prefix.length === 0
       ? `const y = ${items}`
