@@ -33,11 +33,10 @@ const MAX_WRITTEN = 2048
  * closures (a gateway's members choose their schemas, and a pass is kept while its tool is); given
  * back as passes are collected.
  */
-const MAX_ALIVE = 1 << 18
+const MAX_ALIVE = 262_144
 let alive = 0
-const collected = new FinalizationRegistry<number>((units) => {
-  alive -= units
-})
+/** Made at the first pass written: a bundle of `coerceArgs` alone carries none of this room. */
+let collected: FinalizationRegistry<number> | undefined
 /** Past this many keys or cases at one object, a `Map` finds the function, not a chain of comparisons. */
 const CHAIN = 8
 
@@ -86,6 +85,9 @@ export function writtenPlace(plan: CoercionPlan, parts: PassParts): Place | unde
     const make = new Function('B', 'parse', 'R', 'own', 'set', 'isArray', 'C', code.body) as (...args: unknown[]) => Place
     const place = make(parts.budget, parts.parse, parts.scalars, Object.hasOwn, set, Array.isArray, code.constants)
     alive += code.units
+    collected ??= new FinalizationRegistry<number>((units) => {
+      alive -= units
+    })
     collected.register(place, code.units)
     return place
   }
