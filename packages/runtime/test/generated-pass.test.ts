@@ -7,7 +7,8 @@ import fc from 'fast-check'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { writeCode, writtenAlive, writtenCode, writtenPlace } from '../src/coerce/generated-pass'
+import { writeCode, writtenAlive, writtenPlace } from '../src/coerce/generated-pass'
+import { writtenCode } from '../src/coerce/pass-writer'
 import { inverseArgs, walkedArgs } from '../src/coerce/inverse-args'
 
 const parts = { budget: { work: 1 << 20 }, parse: (text: string): unknown => JSON.parse(text) as unknown, step: () => undefined }

@@ -6,7 +6,7 @@
 // name plans (`ref`), choose among alternatives (`variants`) or merge a rest key (`rest`) are not
 // compiled: `inverseArgs` walks them as before.
 import type { CoercionPlan } from '@flatmcp/core'
-import type { Place } from './generated-pass'
+import type { Place } from './pass-writer'
 import type { ScalarReader } from './scalars'
 // The bounds `coerceArgs` keeps per call, the same ones (see there).
 import { MAX_ATTEMPTS, MAX_DEPTH, MAX_STRING, MAX_TOTAL, MAX_WORK, MIN_CHARGE, set } from './coerce-args'
