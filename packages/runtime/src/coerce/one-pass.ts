@@ -1,10 +1,10 @@
 // A profile's inverse map compiled once per plan and try into the steps a call needs: one function per
 // planned place, each knowing its keys, sub-places and step, so a call resolves nothing, lists no
-// plan's keys and allocates nothing where nothing changes. Written as code where the host allows it
-// (`generated-pass.ts`); these closures, which do the same, serve where it does not. It does what `coerceArgs` with the
+// plan's keys and allocates nothing where nothing changes. It does what `coerceArgs` with the
 // inverse map's steps does, bound for bound (the same work charged at the same places); plans that
 // name plans (`ref`), choose among alternatives (`variants`) or merge a rest key (`rest`) are not
-// compiled: `inverseArgs` walks them as before.
+// compiled: `inverseArgs` walks them as before. Written as code where the host allows it
+// (`generated-pass.ts`); these closures, which do the same, serve where it does not.
 import type { CoercionPlan } from '@flatmcp/core'
 import type { Place } from './pass-writer'
 import type { ScalarReader } from './scalars'
