@@ -3,7 +3,7 @@
 // the semantic conventions for MCP name it, under the caller's traceparent, with flatmcp's repair
 // and profile, and `onCall` beside it hearing the same call.
 import type { ObservedCall } from '@flatmcp/runtime/server'
-import type * as OpenTelemetry from '@opentelemetry/api'
+import type { TracedSdk } from '../../../test/support/traced-sdk'
 import { defineTool } from '@flatmcp/runtime'
 import { createMcpServer as createMcpServerV1 } from '@flatmcp/runtime/sdk'
 import { createMcpServer } from '@flatmcp/runtime/server'
@@ -11,23 +11,19 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server'
-import { NodeSDK } from '@opentelemetry/sdk-node'
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { tracedSdk } from '../../../test/support/traced-sdk'
 import { callTelemetry } from '../src/telemetry/call-telemetry'
 import { ATTRIBUTES } from '../src/telemetry/conventions'
 
-const exporter = new InMemorySpanExporter()
-let sdk: NodeSDK
-let api: typeof OpenTelemetry
+let sdk: TracedSdk
+let exporter: TracedSdk['exporter']
+let api: TracedSdk['api']
 
 beforeAll(async () => {
-  process.env.OTEL_METRICS_EXPORTER = 'none'
-  process.env.OTEL_LOGS_EXPORTER = 'none'
-  sdk = new NodeSDK({ spanProcessors: [new SimpleSpanProcessor(exporter)], instrumentations: [] })
-  sdk.start()
-  api = await import('@opentelemetry/api')
+  sdk = await tracedSdk()
+  ;({ exporter, api } = sdk)
 })
 afterAll(async () => {
   await sdk.shutdown()
@@ -117,7 +113,7 @@ describe('a span the sampler dropped', () => {
     const counted: Record<string, string>[] = []
     const instrument = { record: () => {}, add: (_: number, attributes?: Record<string, string>) => counted.push(attributes ?? {}) }
     const fake = {
-      trace: { getTracer: () => ({ startSpan: () => span }), setSpan: () => ({}), getActiveSpan: () => span },
+      trace: { getTracer: () => ({ startSpan: () => span }), setSpan: () => ({}), getActiveSpan: () => span, getSpan: () => span },
       context: { active: () => ({}), with: <T>(_: unknown, fn: () => T): T => fn() },
       propagation: { inject: () => {}, extract: () => ({}) },
       metrics: { getMeter: () => ({ createHistogram: () => instrument, createCounter: () => instrument }) },
@@ -150,7 +146,7 @@ describe('a tool whose upstream changes (issue 70)', () => {
         current = span()
         Object.assign(named.at(-1)!, options.attributes)
         return current
-      } }), setSpan: () => ({}), getActiveSpan: () => current },
+      } }), setSpan: () => ({}), getActiveSpan: () => current, getSpan: () => current },
       context: { active: () => ({}), with: <T>(_: unknown, fn: () => T): T => fn() },
       propagation: { inject: () => {}, extract: () => ({}) },
       metrics: { getMeter: () => ({ createHistogram: () => instrument, createCounter: () => instrument }) },

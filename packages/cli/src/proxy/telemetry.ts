@@ -5,6 +5,7 @@
 // command line or environment: the SDK's process detector (which sends argv) is replaced.
 import type { OtelApi } from '@flatmcp/runtime/server'
 import type * as SdkNode from '@opentelemetry/sdk-node'
+import { callContextManager } from './context-manager'
 
 /** Whether the environment asks for OpenTelemetry: an OTLP endpoint, or a traces or metrics exporter other than `none`. */
 export function telemetryConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -95,13 +96,13 @@ export async function startTelemetry(log: (line: string) => void, env: NodeJS.Pr
     return undefined
   try {
     const { NodeSDK, resources } = await import('@opentelemetry/sdk-node')
+    const api = await import('@opentelemetry/api')
     // OTEL_SERVICE_NAME names the service where it is set; else the proxy does.
-    const sdk = withPrometheusHost(host, () => new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [], resourceDetectors: resourceDetectors(resources, env) }))
+    const sdk = withPrometheusHost(host, () => new NodeSDK({ ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'flatmcp-proxy' }), instrumentations: [], contextManager: callContextManager(api.ROOT_CONTEXT), resourceDetectors: resourceDetectors(resources, env) }))
     sdk.start()
-    const api = await import('@opentelemetry/api') as unknown as OtelApi
     const { where, what } = telemetryDestinations(env)
     log(`flatmcp proxy: OpenTelemetry on (${where}): ${what}`)
-    return { api, shutdown: () => sdk.shutdown() }
+    return { api: api as unknown as OtelApi, shutdown: () => sdk.shutdown() }
   }
   catch (error) {
     log(`flatmcp proxy: OpenTelemetry is asked for (OTEL_…), but its packages could not load (${(error as Error).message.split('\n')[0]}); serving without it. They are optional dependencies of flatmcp: install @opentelemetry/api and @opentelemetry/sdk-node`)

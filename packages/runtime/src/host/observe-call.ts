@@ -22,8 +22,8 @@ function callerOf(authInfo: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? id : undefined
 }
 
-/** Runs `call` with `observed` filled as it is read, and tells `onCall` how it went (also when it throws). */
-export async function observeCall<T>(onCall: (call: ObservedCall, reached: boolean, error?: unknown) => void, facts: CallFacts, observed: NonNullable<RequestInfo['observed']>, call: () => Promise<T>): Promise<T> {
+/** Runs `call` with `observed` filled as it is read, and tells `onCall` how it went (also when it throws), with the request's `trace` where it has one. */
+export async function observeCall<T>(onCall: NonNullable<CallWatch['onCall']>, facts: CallFacts, observed: NonNullable<RequestInfo['observed']>, call: () => Promise<T>, trace?: unknown): Promise<T> {
   const time = new Date().toISOString()
   const started = performance.now()
   const told = (outcome: ObservedCall['outcome'], error?: unknown): void => {
@@ -42,7 +42,7 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
         outcome,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         repaired: 'input' in observed ? changedPaths('sent' in observed ? observed.sent : facts.args ?? {}, observed.input) : [],
-      }, observed.tool !== undefined, error)
+      }, observed.tool !== undefined, error, trace)
     }
     catch {
       // An observer's failure is not the call's.
@@ -61,15 +61,15 @@ export async function observeCall<T>(onCall: (call: ObservedCall, reached: boole
 
 /** What watches a server's tools/calls: `onCall` and telemetry (which hears each call too), made once per server. */
 export interface CallWatch {
-  /** Hears each call, whether it reached a tool the server has (a made-up name did not), and what it threw. */
-  onCall?: (call: ObservedCall, reached: boolean, error?: unknown) => void
+  /** Hears each call, whether it reached a tool the server has (a made-up name did not), what it threw, and the request's trace context (where traced). */
+  onCall?: (call: ObservedCall, reached: boolean, error?: unknown, trace?: unknown) => void
   telemetry?: CallTelemetry
 }
 
 export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): CallWatch {
   const told = telemetry
-    ? (call: ObservedCall, reached: boolean, error?: unknown) => {
-        telemetry.finish(call, reached, error)
+    ? (call: ObservedCall, reached: boolean, error?: unknown, trace?: unknown) => {
+        telemetry.finish(call, reached, error, trace)
         onCall?.(call)
       }
     : onCall
@@ -79,10 +79,13 @@ export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, te
 /** How a tools/call came, for its span. */
 export type CallWay = Omit<IncomingRequest, 'method' | 'tool'>
 
-/** One tools/call as `watch` sees it: `call` fills the record it is given (none where nothing listens), traced and told. */
-export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: RequestInfo['observed']) => Promise<T>): Promise<T> {
+/**
+ * One tools/call as `watch` sees it: `call` fills the record it is given (none where nothing
+ * listens), traced and told; it is handed the request's trace context, where traced, to pass on.
+ */
+export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: RequestInfo['observed'], trace?: unknown) => Promise<T>): Promise<T> {
   const { onCall, telemetry } = watch
   const observed = onCall ? {} : undefined
-  const run = (): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed)) : call()
+  const run = (trace?: unknown): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed, trace), trace) : call(undefined, trace)
   return telemetry ? telemetry.serve({ method: 'tools/call', tool: facts.tool, ...way }, run) : run()
 }

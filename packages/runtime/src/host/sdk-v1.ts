@@ -47,7 +47,7 @@ export function createMcpServer<S extends StandardSchemaV1 = StandardSchemaV1, C
     const meta = request.params._meta as Record<string, unknown> | undefined
     const facts = { tool: request.params.name, args: request.params.arguments, authInfo: extra.authInfo, ...(name === undefined ? {} : { profile: name }) }
     const way = { requestId: extra.requestId, transport: extra.requestInfo ? 'tcp' as const : 'pipe' as const, ...(meta ? { meta } : {}), ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }) }
-    return watchedCall(watch, facts, way, observed => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}) }, name, unsure))
+    return watchedCall(watch, facts, way, (observed, trace) => service.call(request.params.name, request.params.arguments, { signal: extra.signal, sessionId: extra.sessionId, authInfo: extra.authInfo, ...(ask ? { ask } : {}), ...(observed ? { observed } : {}), ...(trace === undefined ? {} : { trace }) }, name, unsure))
   })
   // tools/catalog and tools/describe are no 1.x request schema: they are served where no handler is.
   server.fallbackRequestHandler = async (request, extra) => {

@@ -115,7 +115,7 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const { profile: name, unsure } = await profile(facts, 'call')
     const called = { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }
     const way = { ...wayOf(ctx), ...(meta ? { meta: meta as Record<string, unknown> } : {}) }
-    const result = await watchedCall(watch, called, way, observed => service().call(request.params.name, request.params.arguments, observed ? { ...about, observed } : about, name, unsure))
+    const result = await watchedCall(watch, called, way, (observed, trace) => service().call(request.params.name, request.params.arguments, observed || trace !== undefined ? { ...about, ...(observed ? { observed } : {}), ...(trace === undefined ? {} : { trace }) } : about, name, unsure))
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)
       return { ...result, requestState: await codec.mint(result.requestState, ctx) } as never

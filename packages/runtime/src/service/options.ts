@@ -50,6 +50,8 @@ export interface RequestInfo {
    * has) and the input the arguments were read as.
    */
   observed?: { called?: string, sent?: unknown, tool?: string, input?: unknown, served?: ServedAs }
+  /** The OpenTelemetry context that holds the request's SERVER span, where the server traces: the handler's `trace`. */
+  trace?: unknown
 }
 
 /** One tools/call as `onCall` hears it: never an argument's value, a result or a credential. */

@@ -140,7 +140,7 @@ async function callTool(entry: ToolEntry, read: () => Promise<Reading>, request:
   try {
     const ask = request.ask
     const elicit = ask && ((schema: StandardSchemaV1, message: string, options?: ElicitOptions) => elicitValue(ask, schema, message, options))
-    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}), ...(elicit ? { elicit: elicit as never } : {}), ...(request.rounds ? { rounds: request.rounds } : {}) })
+    const value = await definition.handler(checked.input as never, { params: checked.params as never, context: context as never, signal: request.signal, ...(request.progress ? { progress: request.progress } : {}), ...(request.meta ? { meta: request.meta } : {}), ...(elicit ? { elicit: elicit as never } : {}), ...(request.rounds ? { rounds: request.rounds } : {}), ...(request.trace === undefined ? {} : { trace: request.trace }) })
     return toResult(value, definition.output !== undefined, entry.compiled.outputWrap)
   }
   catch (error) {

@@ -36,12 +36,16 @@ export interface UpstreamWay {
 }
 
 export interface CallTelemetry {
-  /** Runs `call` inside a SERVER span for the request (its parent the caller's `_meta.traceparent`, where sent), timed. */
-  serve: <T>(incoming: IncomingRequest, call: () => Promise<T>) => Promise<T>
-  /** Completes the record of a call (the SERVER span's attributes, the metrics) with what `onCall` hears, and what it threw; called inside `serve`'s call. */
-  finish: (call: ObservedCall, reached?: boolean, error?: unknown) => void
-  /** A CLIENT span for a call sent upstream, and the `_meta` that carries its trace context; `end` is told how it failed (`errorType`'s names). */
-  upstream: (tool: string, meta: Record<string, unknown> | undefined, way?: UpstreamWay) => { meta: Record<string, unknown>, end: (failed?: Failure) => void }
+  /**
+   * Runs `call` inside a SERVER span for the request (its parent the caller's `_meta.traceparent`,
+   * where sent), timed. `call` is handed the context that holds the span (its `trace`): what
+   * `finish` and `upstream` take, so neither needs the active context to have followed the call.
+   */
+  serve: <T>(incoming: IncomingRequest, call: (trace: unknown) => Promise<T>) => Promise<T>
+  /** Completes the record of a call (the SERVER span's attributes, the metrics) with what `onCall` hears, and what it threw; `trace`, the request's (else the active context's). */
+  finish: (call: ObservedCall, reached?: boolean, error?: unknown, trace?: unknown) => void
+  /** A CLIENT span for a call sent upstream (a child of `trace`'s span, else of the active one), and the `_meta` that carries its trace context; `end` is told how it failed (`errorType`'s names). */
+  upstream: (tool: string, meta: Record<string, unknown> | undefined, way?: UpstreamWay, trace?: unknown) => { meta: Record<string, unknown>, end: (failure?: Failure) => void }
 }
 
 /** The telemetry of an API object with no upstream to name (a server's own tools): made once per API, its instruments with it. */
@@ -87,6 +91,13 @@ const failed = (span: Span, failure: Failure | undefined): void => {
 }
 
 const failureAttributes = (failure: Failure | undefined): Attributes => failure ? { [A.errorType.key]: failure.type, ...(failure.code === undefined ? {} : { [A.statusCode.key]: failure.code }) } : {}
+
+/**
+ * The SERVER span a call belongs to: the one in the `trace` its request was served with, else the
+ * active one (a context manager that followed the call there; a proxy's does not, to spare every
+ * promise of every call its hooks).
+ */
+const spanOf = (api: OtelApi, trace: unknown): Span | undefined => trace === undefined ? api.trace.getActiveSpan() : api.trace.getSpan(trace)
 
 /** A name no tool has, as a metric names it: one series (`_OTHER`), whatever the caller made up. */
 const NO_TOOL: Attributes = Object.freeze({ [A.tool.key]: OTHER, [A.operation.key]: EXECUTE_TOOL })
@@ -170,7 +181,7 @@ function serverSpan(kit: Kit, incoming: IncomingRequest, tool: string | undefine
 }
 
 /** Runs `call` inside a SERVER span for the request, and measures it (and the call it sent upstream) once it is known whether its name is a tool's. */
-async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise<T>): Promise<T> {
+async function serve<T>(kit: Kit, incoming: IncomingRequest, call: (trace: unknown) => Promise<T>): Promise<T> {
   const started = performance.now()
   const tool = incoming.tool === undefined ? undefined : callerText(incoming.tool)
   const version = incoming.protocolVersion === undefined ? undefined : callerText(incoming.protocolVersion)
@@ -179,7 +190,8 @@ async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise
   kit.heard.set(span, told)
   let failure: Failure | undefined
   try {
-    return await kit.api.context.with(kit.api.trace.setSpan(parent, span), call)
+    const trace = kit.api.trace.setSpan(parent, span)
+    return await kit.api.context.with(trace, () => call(trace))
   }
   catch (error) {
     failure = errorType(error)
@@ -203,16 +215,15 @@ async function serve<T>(kit: Kit, incoming: IncomingRequest, call: () => Promise
   }
 }
 
-/** A call's record completed: counted, and its SERVER span (the active one) told the tool reached, the profile and view it was read in, the repair's paths. */
-function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown): void {
+/** A call's record completed: counted, and its SERVER span (`trace`'s, else the active one) told the tool reached, the profile and view it was read in, the repair's paths. */
+function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown, trace?: unknown): void {
   const failure = call.outcome === 'ok' ? undefined : call.outcome === 'tool-error' ? { type: TOOL_ERROR } : errorType(error)
   const tool = reached ? kit.toolAttributes(call.tool) : NO_TOOL
   const attributes = kit.sets({ [A.method.key]: 'tools/call', ...tool, ...failureAttributes(failure) })
   kit.calls.add(1, kit.sets({ ...attributes, [A.outcome.key]: call.outcome }))
   if (call.repaired.length > 0)
     kit.repairs.add(1, attributes)
-  // Told inside the call, whose context holds its SERVER span.
-  const span = kit.api.trace.getActiveSpan()
+  const span = spanOf(kit.api, trace)
   if (!span)
     return
   const record = kit.heard.get(span)
@@ -238,16 +249,17 @@ function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown): 
 }
 
 /** A CLIENT span for a call sent upstream, its trace context in the `_meta` it gives; measured by the request's SERVER span, which learns whether the name is a tool's. */
-function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefined, way: UpstreamWay = {}): ReturnType<CallTelemetry['upstream']> {
+function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefined, way: UpstreamWay = {}, trace?: unknown): ReturnType<CallTelemetry['upstream']> {
   const { api } = kit
+  const parent = trace ?? api.context.active()
   const started = performance.now()
   const name = callerText(tool)
   const transport: Attributes = way.transport === undefined ? {} : { [A.transport.key]: way.transport }
-  const span = kit.tracer.startSpan(`tools/call ${name}`, { kind: KIND.client, attributes: { [A.method.key]: 'tools/call', ...kit.toolAttributes(name), ...transport } }, api.context.active())
+  const span = kit.tracer.startSpan(`tools/call ${name}`, { kind: KIND.client, attributes: { [A.method.key]: 'tools/call', ...kit.toolAttributes(name), ...transport } }, parent)
   const carried: Record<string, unknown> = { ...meta }
   delete carried.traceparent
   delete carried.tracestate
-  api.propagation.inject(api.trace.setSpan(api.context.active(), span), carried)
+  api.propagation.inject(api.trace.setSpan(parent, span), carried)
   return {
     meta: carried,
     end: (failure) => {
@@ -255,8 +267,8 @@ function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefi
       span.end()
       const seconds = (performance.now() - started) / 1000
       const measured = { [A.method.key]: 'tools/call', ...transport, ...failureAttributes(failure) }
-      const active = api.trace.getActiveSpan()
-      const record = active && kit.heard.get(active)
+      const server = spanOf(api, parent)
+      const record = server && kit.heard.get(server)
       // A caller's made-up name is no series.
       if (record)
         record.sent = { seconds, attributes: measured }
@@ -271,7 +283,7 @@ export function callTelemetry(api: OtelApi, upstreamOf?: (tool: string) => strin
   const kit = kitOf(api, upstreamOf)
   return {
     serve: (incoming, call) => serve(kit, incoming, call),
-    finish: (call, reached, error) => finish(kit, call, reached, error),
-    upstream: (tool, meta, way) => upstream(kit, tool, meta, way),
+    finish: (call, reached, error, trace) => finish(kit, call, reached, error, trace),
+    upstream: (tool, meta, way, trace) => upstream(kit, tool, meta, way, trace),
   }
 }

@@ -103,7 +103,9 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
   const way = requestWay({ mcpReq: { id: message.id as string | number, envelope: message.params?._meta }, http: true, ...(session === null ? {} : { sessionId: session }) }, undefined, request.headers)
   const meta = callerMeta(request, message)
   return new Promise((resolve, reject) => {
-    telemetry.serve({ method: String(message.method), ...(tool === undefined ? {} : { tool }), ...way, ...(meta ? { meta } : {}) }, async () => {
+    telemetry.serve({ method: String(message.method), ...(tool === undefined ? {} : { tool }), ...way, ...(meta ? { meta } : {}) }, async (trace) => {
+      if (call)
+        call.trace = trace
       const { response, heard } = await heardAnswer(await answer(call ? { ...posted, call } : posted), message.id)
       resolve(response)
       const told = await heard
@@ -111,7 +113,7 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
       const error = errorOf(told)
       if (call) {
         const outcome = error !== undefined ? 'error' : isObject(told.message?.result) && told.message.result.isError === true ? 'tool-error' : 'ok'
-        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), ...(call.view === undefined ? {} : { view: call.view }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error)
+        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), ...(call.view === undefined ? {} : { view: call.view }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error, trace)
       }
       // Thrown for the span to say it: the answer has gone already.
       if (error !== undefined)
@@ -125,7 +127,7 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
  * `traceparent` header (the caller's own replaced), the span ended once the upstream's answer has gone.
  */
 export async function tracedSend(telemetry: CallTelemetry, call: CallRecord, request: Request, message: JsonRpcRequest, send: (request: Request, message: JsonRpcRequest) => Promise<Response>): Promise<Response> {
-  const traced = telemetry.upstream(call.tool, isObject(message.params?._meta) ? message.params._meta : undefined, { transport: 'tcp' })
+  const traced = telemetry.upstream(call.tool, isObject(message.params?._meta) ? message.params._meta : undefined, { transport: 'tcp' }, call.trace)
   const header = (key: string): string | undefined => typeof traced.meta[key] === 'string' ? traced.meta[key] : undefined
   const carried = Object.keys(traced.meta).length > 0 ? { ...message, params: { ...message.params, _meta: traced.meta } } : message
   try {

@@ -7,6 +7,7 @@ export interface OtelApi {
     getTracer(name: string, version?: string): Tracer
     setSpan(context: unknown, span: Span): unknown
     getActiveSpan(): Span | undefined
+    getSpan(context: unknown): Span | undefined
   }
   context: {
     active(): unknown

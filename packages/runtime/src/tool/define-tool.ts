@@ -53,6 +53,12 @@ export interface ToolCallContext<P> {
    * relays its upstream's questions); undefined in a 2025 session.
    */
   rounds?: { state: unknown, responses: Record<string, unknown> | undefined }
+  /**
+   * Where the server traces (`createMcpServer`'s `telemetry`): the OpenTelemetry context that holds
+   * the call's SERVER span, to start a handler's own spans under (`tracer.startSpan(name, {}, trace)`)
+   * whatever context manager the process runs, as a proxy starts the call it sends on; else undefined.
+   */
+  trace?: unknown
 }
 
 /** How an elicitation ended: the parsed value, the user's refusal, or answers the schema kept refusing. */

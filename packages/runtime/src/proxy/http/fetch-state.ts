@@ -53,6 +53,8 @@ export interface CallRecord {
   view?: string
   /** Settles once the call sent upstream is answered and its CLIENT span ended. */
   sent?: Promise<void>
+  /** The context that holds the request's SERVER span: its CLIENT span's parent. */
+  trace?: unknown
 }
 
 /** One POST's messages as parsed: a lone message, or a batch. */

@@ -87,7 +87,7 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
       return { isError: true, content: [{ type: 'text', text: busy(lane) }] } as never
     const relayed = relay(context.progress)
     // Traced: a CLIENT span, its trace context in the _meta sent on (the caller's own replaced).
-    const traced = options.telemetry?.upstream(name, context.meta, options.transport ? { transport: options.transport } : {})
+    const traced = options.telemetry?.upstream(name, context.meta, options.transport ? { transport: options.transport } : {}, context.trace)
     let failed: Failure | undefined
     const meta = traced ? traced.meta : context.meta
     // A 2026-07-28 call spans rounds where the upstream asks its client something: its upstream call
