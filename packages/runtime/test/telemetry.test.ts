@@ -66,6 +66,22 @@ describe('createMcpServer with telemetry', () => {
   })
 })
 
+describe('a request other than a call', () => {
+  it('tools/list is a SERVER span of its method under the caller\'s _meta.traceparent', async () => {
+    exporter.reset()
+    const client = new ClientV2({ name: 't', version: '1' })
+    const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair()
+    await Promise.all([createMcpServer([add], { name: 's', version: '1' }, { telemetry: api }).connect(serverSide), client.connect(clientSide)])
+    await client.request({ method: 'tools/list', params: { _meta: { traceparent: `00-${TRACE}-${CALLER}-01` } } })
+    await client.close()
+    await expect.poll(() => exporter.getFinishedSpans().some(span => span.name === 'tools/list')).toBe(true)
+    const span = exporter.getFinishedSpans().find(span => span.name === 'tools/list')!
+    expect(span.kind).toBe(api.SpanKind.SERVER)
+    expect(span.spanContext().traceId).toBe(TRACE)
+    expect(span.parentSpanContext?.spanId).toBe(CALLER)
+  })
+})
+
 describe('a call through a view (issue 69)', () => {
   const views = { triage: { tools: ['add'], profile: 'openai-strict' }, plain: { tools: ['add'] } }
   const served = async (choice: string | undefined): Promise<{ span: Record<string, unknown>, heard: ObservedCall }> => {

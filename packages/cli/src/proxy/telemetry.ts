@@ -37,7 +37,7 @@ export function telemetryDestinations(env: NodeJS.ProcessEnv): { where: string, 
     ...traces.map(name => name === 'otlp' ? otlp('TRACES') : `traces to ${name}`),
     ...metrics.map(name => name === 'otlp' ? otlp('METRICS') : name === 'prometheus' ? `metrics on ${env.OTEL_EXPORTER_PROMETHEUS_HOST ?? ''}:${env.OTEL_EXPORTER_PROMETHEUS_PORT || 9464}/metrics` : `metrics to ${name}`),
   ])
-  const what = [...(traces.length > 0 ? ['a span per tool call'] : []), ...(metrics.length > 0 ? ['metrics of calls, errors, durations and repairs'] : [])]
+  const what = [...(traces.length > 0 ? ['a span per request'] : []), ...(metrics.length > 0 ? ['metrics of calls, errors, durations and repairs'] : [])]
   return { where: where.size > 0 ? [...where].join(', ') : 'no exporter', what: what.length > 0 ? what.join(', ') : 'nothing exported' }
 }
 

@@ -12,6 +12,7 @@ import { replayedAsk } from '../elicit/replay'
 import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
 import { requestWay } from '../telemetry/request-way'
+import { isObject } from '../util/object'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../search/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { servedService } from '../search/served'
@@ -83,13 +84,18 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       clientInfo: () => (era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.getClientVersion()) as ClientInfo | undefined,
     }
   }
-  // Traced where telemetry is on: each request a SERVER span of its method.
+  // Traced where telemetry is on: each request a SERVER span of its method, under the caller's `_meta.traceparent`.
   const wayOf = (ctx: ServerContext): ReturnType<typeof requestWay> => requestWay(ctx, () => server.getNegotiatedProtocolVersion(), http?.headers)
-  const spanned = <T>(ctx: ServerContext, run: () => Promise<T>): Promise<T> => telemetry ? telemetry.serve({ method: ctx.mcpReq.method, ...wayOf(ctx) }, run) : run()
-  server.setRequestHandler('tools/list', async (_request, ctx) => spanned(ctx, async () => service().list((await profile(factsOf(ctx), 'list')).profile) as never))
+  const spanned = <T>(ctx: ServerContext, params: { _meta?: unknown } | undefined, run: () => Promise<T>): Promise<T> => {
+    if (!telemetry)
+      return run()
+    const meta = isObject(params?._meta) ? params._meta : undefined
+    return telemetry.serve({ method: ctx.mcpReq.method, ...wayOf(ctx), ...(meta ? { meta } : {}) }, run)
+  }
+  server.setRequestHandler('tools/list', async (request, ctx) => spanned(ctx, request.params, async () => service().list((await profile(factsOf(ctx), 'list')).profile) as never))
   // Progressive disclosure: views of the same list, for clients that ask for them.
   for (const method of DISCLOSURE_METHODS) {
-    server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => spanned(ctx, async () => {
+    server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => spanned(ctx, params as { _meta?: unknown }, async () => {
       const answer = await answerDisclosure(method, params, await service().list((await profile(factsOf(ctx), 'list')).profile))
       if ('error' in answer)
         throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data)
