@@ -64,11 +64,21 @@ interface Heard { reached: boolean, tool?: string, failure?: Failure, sent?: { s
 
 type Attributes = Record<string, string>
 
+/** An attribute set's identity: each key and value told by its length, so no text a caller sends makes two sets one (a third the cost of its JSON). */
+function setKey(parts: Attributes): string {
+  let key = ''
+  for (const name in parts) {
+    const value = parts[name]!
+    key += `${name.length}:${name}${value.length}:${value}`
+  }
+  return key
+}
+
 /** Metric attribute sets made once for each combination (bounded: known methods, served tools, error codes), not per call. */
 function attributeSets(): (parts: Attributes) => Attributes {
   const sets = new Map<string, Attributes>()
   return (parts) => {
-    const key = JSON.stringify(parts)
+    const key = setKey(parts)
     let set = sets.get(key)
     if (!set) {
       // A list that changes often must not grow the map without end.
