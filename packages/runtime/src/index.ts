@@ -3,7 +3,7 @@
 // `@flatmcp/runtime/sdk`, on 2.x `@flatmcp/runtime/server`; reading artifacts `@flatmcp/runtime/artifact`.
 export { coerceArgs } from './coerce/coerce-args'
 export { defineTool, isToolDefinition, TOOL_MARK } from './tool/define-tool'
-export type { ElicitOptions, ElicitOutcome, ExtendContext, InferInput, InferOutput, ProgressUpdate, Register, StandardSchemaV1, ToolAnnotations, ToolCallContext, ToolDefinition } from './tool/define-tool'
+export type { ElicitOptions, ElicitOutcome, ExtendContext, InferInput, InferOutput, ProgressUpdate, Register, StandardSchemaV1, ToolAnnotations, ToolCallContext, ToolDefinition, TraceContext } from './tool/define-tool'
 export { attachFlat, flat, isFlatSchema } from './flat/flat'
 export type { FlatData, FlatOptions, FlatSchema, JsonSchemaTarget } from './flat/flat'
 export { toPrecomputed } from './artifact/precomputed'

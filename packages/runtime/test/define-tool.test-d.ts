@@ -1,3 +1,4 @@
+import * as OpenTelemetry from '@opentelemetry/api'
 import { defineTool } from '@flatmcp/runtime'
 import { expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
@@ -33,5 +34,17 @@ it('checks the result against the output schema', () => {
     output: z.object({ n: z.number() }),
     // @ts-expect-error the output schema wants a number
     handler: () => ({ n: 'one' }),
+  })
+})
+
+it('hands the handler a `trace` that OpenTelemetry\'s tracer takes as a span\'s parent, as the docs write it', () => {
+  defineTool({
+    name: 'lookup',
+    input: z.object({ q: z.string() }),
+    handler: ({ q }, { trace }) => {
+      expectTypeOf(trace).toExtend<OpenTelemetry.Context | undefined>()
+      OpenTelemetry.trace.getTracer('handler').startSpan('lookup', {}, trace).end()
+      return q
+    },
   })
 })

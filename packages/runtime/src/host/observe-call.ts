@@ -2,6 +2,7 @@
 // credential name, the outcome, and where the input the tool was given differs from what was sent.
 import type { ObservedCall, RequestInfo } from '../service/options'
 import type { CallTelemetry, IncomingRequest } from '../telemetry/call-telemetry'
+import type { TraceContext } from '../tool/define-tool'
 import { servedAs } from '../service/choice-key'
 import { callerText } from '../util/caller-text'
 import { changedPaths } from '../util/changed-paths'
@@ -83,9 +84,10 @@ export type CallWay = Omit<IncomingRequest, 'method' | 'tool'>
  * One tools/call as `watch` sees it: `call` fills the record it is given (none where nothing
  * listens), traced and told; it is handed the request's trace context, where traced, to pass on.
  */
-export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: RequestInfo['observed'], trace?: unknown) => Promise<T>): Promise<T> {
+export function watchedCall<T>(watch: CallWatch, facts: CallFacts, way: CallWay, call: (observed?: RequestInfo['observed'], trace?: TraceContext) => Promise<T>): Promise<T> {
   const { onCall, telemetry } = watch
   const observed = onCall ? {} : undefined
-  const run = (trace?: unknown): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed, trace), trace) : call(undefined, trace)
+  // What the telemetry's `serve` hands on is the API's own context: a `TraceContext`.
+  const run = (trace?: unknown): Promise<T> => onCall ? observeCall(onCall, { ...facts, id: way.requestId }, observed!, () => call(observed, trace as TraceContext | undefined), trace) : call(undefined, trace as TraceContext | undefined)
   return telemetry ? telemetry.serve({ method: 'tools/call', tool: facts.tool, ...way }, run) : run()
 }

@@ -1,7 +1,7 @@
 // What `createMcpServer` takes, on either SDK major, and what a call's handler learns of its request.
 import type { OtelApi } from '../telemetry/otel-api'
 import type { AskForm } from '../elicit/ask'
-import type { InferOutput, ProgressUpdate, StandardSchemaV1 } from '../tool/define-tool'
+import type { InferOutput, ProgressUpdate, StandardSchemaV1, TraceContext } from '../tool/define-tool'
 import type { CallerRules } from './caller-rules'
 import type { ServedAs } from './choice-key'
 import type { ProfileChoice } from './profile-choice'
@@ -51,7 +51,7 @@ export interface RequestInfo {
    */
   observed?: { called?: string, sent?: unknown, tool?: string, input?: unknown, served?: ServedAs }
   /** The OpenTelemetry context that holds the request's SERVER span, where the server traces: the handler's `trace`. */
-  trace?: unknown
+  trace?: TraceContext
 }
 
 /** One tools/call as `onCall` hears it: never an argument's value, a result or a credential. */

@@ -58,7 +58,17 @@ export interface ToolCallContext<P> {
    * the call's SERVER span, to start a handler's own spans under (`tracer.startSpan(name, {}, trace)`)
    * whatever context manager the process runs, as a proxy starts the call it sends on; else undefined.
    */
-  trace?: unknown
+  trace?: TraceContext
+}
+
+/**
+ * An OpenTelemetry context, as `@opentelemetry/api` declares its `Context` (the same shape, so a
+ * tracer takes it as a span's parent with no cast): the runtime imports nothing of OpenTelemetry.
+ */
+export interface TraceContext {
+  getValue: (key: symbol) => unknown
+  setValue: (key: symbol, value: unknown) => TraceContext
+  deleteValue: (key: symbol) => TraceContext
 }
 
 /** How an elicitation ended: the parsed value, the user's refusal, or answers the schema kept refusing. */
