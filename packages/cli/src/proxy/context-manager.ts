@@ -1,8 +1,8 @@
 // The proxy's OpenTelemetry context manager. The SDK's own (AsyncLocalStorage) makes a context
 // follow a call across its awaits, which on Node 20 puts a hook on every promise the process makes:
-// about 0.15 ms of CPU a proxied call. The proxy needs none of it: it runs no instrumentation, and
-// hands each request's context to the spans under it (a call's `trace`). Here a context holds
-// within a synchronous `with` only, and is the root outside one.
+// about 0.04 ms of CPU a proxied call (CHANGELOG, issue 70). The proxy needs none of it: it runs no
+// instrumentation, and hands each request's context to the spans under it (a call's `trace`). Here
+// a context holds within a synchronous `with` only, and is the root outside one.
 import type { Context, ContextManager } from '@opentelemetry/api'
 
 export function callContextManager(root: Context): ContextManager {
