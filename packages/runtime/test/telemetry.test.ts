@@ -146,6 +146,26 @@ describe('a span the sampler dropped', () => {
   })
 })
 
+describe('an API object made by hand without trace.getSpan', () => {
+  it('still records a call and its upstream call under the active span, and nothing throws', async () => {
+    const named: string[] = []
+    const span = { isRecording: () => true, setAttribute: (key: string) => named.push(key), setStatus: () => {}, updateName: () => {}, end: () => {} }
+    const instrument = { record: () => {}, add: () => {} }
+    const fake = {
+      trace: { getTracer: () => ({ startSpan: () => span }), setSpan: () => ({}), getActiveSpan: () => span },
+      context: { active: () => ({}), with: <T>(_: unknown, fn: () => T): T => fn() },
+      propagation: { inject: () => {}, extract: () => ({}) },
+      metrics: { getMeter: () => ({ createHistogram: () => instrument, createCounter: () => instrument }) },
+    }
+    const telemetry = callTelemetry(fake as unknown as Parameters<typeof callTelemetry>[0])
+    await telemetry.serve({ method: 'tools/call', tool: 'add', requestId: 1, transport: 'pipe' }, async (trace) => {
+      telemetry.upstream('add', undefined, {}, trace).end()
+      telemetry.finish({ time: '', tool: 'add', profile: 'gemini', outcome: 'ok', durationMs: 1, repaired: [] }, true, undefined, trace)
+    })
+    expect(named).toContain(ATTRIBUTES.profile.key)
+  })
+})
+
 describe('a tool whose upstream changes (issue 70)', () => {
   it('is said on its span and measured with the upstream known when its call ends, as each call learns it', async () => {
     const named: Record<string, unknown>[] = []

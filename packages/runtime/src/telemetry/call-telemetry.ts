@@ -104,10 +104,9 @@ const failureAttributes = (failure: Failure | undefined): Attributes => failure 
 
 /**
  * The SERVER span a call belongs to: the one in the `trace` its request was served with, else the
- * active one (a context manager that followed the call there; a proxy's does not, to spare every
- * promise of every call its hooks).
+ * active one (and where an API object made by hand has no `getSpan`: it must not throw mid-call).
  */
-const spanOf = (api: OtelApi, trace: unknown): Span | undefined => trace === undefined ? api.trace.getActiveSpan() : api.trace.getSpan(trace)
+const spanOf = (api: OtelApi, trace: unknown): Span | undefined => trace !== undefined && typeof api.trace.getSpan === 'function' ? api.trace.getSpan(trace) : api.trace.getActiveSpan()
 
 /** A name no tool has, as a metric names it: one series (`_OTHER`), whatever the caller made up. */
 const NO_TOOL: Attributes = Object.freeze({ [A.tool.key]: OTHER, [A.operation.key]: EXECUTE_TOOL })
