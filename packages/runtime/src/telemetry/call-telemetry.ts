@@ -68,7 +68,7 @@ type Attributes = Record<string, string>
 function setKey(parts: Attributes): string {
   let key = ''
   for (const name in parts) {
-    const value = parts[name]!
+    const value = String(parts[name])
     key += `${name.length}:${name}${value.length}:${value}`
   }
   return key
