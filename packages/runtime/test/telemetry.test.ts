@@ -11,6 +11,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/server'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { tracedSdk } from '../../../test/support/traced-sdk'
@@ -199,5 +200,68 @@ describe('a tool whose upstream changes (issue 70)', () => {
     })
     expect(named.map(attributes => attributes['flatmcp.upstream'])).toEqual(['graph', 'graph'])
     expect(counted.map(attributes => attributes['flatmcp.upstream'])).toEqual(['graph', 'graph'])
+  })
+})
+
+describe('a metric attribute set (issue 70)', () => {
+  // A fake API whose counter keeps each attribute set it is handed; no span is active.
+  const counting = (upstreamOf: (tool: string) => string | undefined) => {
+    const counted: Record<string, string>[] = []
+    const instrument = { record: () => {}, add: (_: number, attributes?: Record<string, string>) => counted.push(attributes ?? {}) }
+    const fake = {
+      trace: { getTracer: () => ({ startSpan: () => ({}) }), setSpan: () => ({}), getActiveSpan: () => undefined, getSpan: () => undefined },
+      context: { active: () => ({}), with: <T>(_: unknown, fn: () => T): T => fn() },
+      propagation: { inject: () => {}, extract: () => ({}) },
+      metrics: { getMeter: () => ({ createHistogram: () => instrument, createCounter: () => instrument }) },
+    }
+    return { counted, telemetry: callTelemetry(fake as unknown as Parameters<typeof callTelemetry>[0], upstreamOf) }
+  }
+  // Texts made of the sets' own names and values, lengths and separators: the likeliest to make two sets' keys one.
+  const pieces = [...Object.values(ATTRIBUTES).map(({ key }) => key), 'execute_tool', 'tools/call', 'tool_error', '_OTHER', 'ok', 'a', '1', '2', ':', '"', ',']
+  const text = fc.array(fc.constantFrom('', ...pieces.flatMap(piece => [piece, `${piece}:`, `${piece.length}:${piece}`])), { maxLength: 8 }).map(parts => parts.join(''))
+
+  it('is never another set\'s, whatever the tool, upstream and outcome are named', () => {
+    // Two calls whose texts hold what a set's key puts between its values, shifted by one value: a key
+    // that does not tell where each value ends makes them one.
+    const [operation, upstream] = [ATTRIBUTES.operation.key, ATTRIBUTES.upstream.key]
+    const middles = [`${operation}:execute_tool${upstream}:`, `${operation}execute_tool${upstream}`, `${operation.length}:${operation}12:execute_tool${upstream.length}:${upstream}`, '"', '","']
+    const shifted = fc.tuple(text, text, text, fc.constantFrom(...middles), fc.nat(3)).map(([a, b, c, middle, digits]) => {
+      const between = `${middle}${'1'.repeat(digits)}`
+      return [{ tool: a, upstream: `${b}${between}${c}` }, { tool: `${a}${between}${b}`, upstream: c }]
+    })
+    const calls = fc.array(fc.oneof(shifted, fc.record({ tool: text, upstream: fc.option(text, { nil: undefined }) }).map(call => [call])), { minLength: 1, maxLength: 20 })
+      .chain(groups => fc.tuple(fc.constant(groups.flat()), fc.array(text, { minLength: groups.flat().length, maxLength: groups.flat().length })))
+    fc.assert(fc.property(calls, ([made, outcomes]) => {
+      const upstreams = new Map<string, string | undefined>()
+      const { counted, telemetry } = counting(tool => upstreams.get(tool))
+      for (const [index, call] of made.entries()) {
+        const outcome = outcomes[index]!
+        counted.length = 0
+        upstreams.set(call.tool, call.upstream)
+        telemetry.finish({ time: '', tool: call.tool, outcome: outcome as ObservedCall['outcome'], durationMs: 1, repaired: [] })
+        expect({ ...counted[0] }).toStrictEqual({
+          [ATTRIBUTES.method.key]: 'tools/call',
+          [ATTRIBUTES.tool.key]: call.tool,
+          [ATTRIBUTES.operation.key]: 'execute_tool',
+          ...(call.upstream === undefined ? {} : { [ATTRIBUTES.upstream.key]: call.upstream }),
+          ...(outcome === 'ok' ? {} : { [ATTRIBUTES.errorType.key]: outcome === 'tool-error' ? 'tool_error' : '_OTHER' }),
+          [ATTRIBUTES.outcome.key]: outcome,
+        })
+      }
+    }), { numRuns: 300, seed: 70 })
+  })
+
+  it('is made once for its combination, and the sets kept are bounded', () => {
+    const { counted, telemetry } = counting(() => undefined)
+    const call = (tool: string): Record<string, string> => {
+      telemetry.finish({ time: '', tool, outcome: 'ok', durationMs: 1, repaired: [] })
+      return counted.at(-1)!
+    }
+    const first = call('add')
+    expect(call('add')).toBe(first)
+    for (let index = 0; index < 5000; index++)
+      call(`tool${index}`)
+    expect(call('add')).not.toBe(first)
+    expect(call('add')).toEqual(first)
   })
 })
