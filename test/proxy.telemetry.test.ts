@@ -98,6 +98,30 @@ describe('OpenTelemetry', () => {
     }
   })
 
+  it.each(['modern', 'legacy'] as const)('over --http (%s era), a request whose _meta has no traceparent is a SERVER span under its traceparent and tracestate headers; a _meta traceparent wins over them', async (era) => {
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, REPLICA_UPSTREAM], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50' })
+    const headerTrace = era === 'modern' ? 'a1b2c3d4e5f60718293a4b5c6d7e8f90' : 'b1b2c3d4e5f60718293a4b5c6d7e8f90'
+    const metaTrace = era === 'modern' ? '0918273645abcdef0918273645abcdef' : '1918273645abcdef0918273645abcdef'
+    const client = new Client({ name: 'headers', version: '1' }, { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { traceparent: `00-${headerTrace}-1111111111111111-01`, tracestate: 'vendor=header' } } }))
+    try {
+      await client.listTools()
+      const plain = JSON.parse(((await client.callTool({ name: 'whoami', arguments: { n: 1 } })).content as { text: string }[])[0]!.text) as { meta: { traceparent?: string, tracestate?: string } }
+      await client.callTool({ name: 'whoami', arguments: { n: 2 }, _meta: { traceparent: `00-${metaTrace}-2222222222222222-01` } })
+      await expect.poll(() => spans().filter(span => span.kind === 2 && [headerTrace, metaTrace].includes(span.traceId)).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)
+      const under = (traceId: string, name: string): OtlpSpan | undefined => spans().find(span => span.kind === 2 && span.traceId === traceId && span.name === name)
+      expect(under(headerTrace, 'tools/list')?.parentSpanId).toBe('1111111111111111')
+      expect(under(headerTrace, 'tools/call whoami')?.parentSpanId).toBe('1111111111111111')
+      expect(under(metaTrace, 'tools/call whoami')?.parentSpanId).toBe('2222222222222222')
+      expect(plain.meta.traceparent).toMatch(new RegExp(`^00-${headerTrace}-`))
+      expect(plain.meta.tracestate).toBe('vendor=header')
+    }
+    finally {
+      await client.close()
+      await served.close()
+    }
+  })
+
   it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta; the resource exported names the host and the process, never its command line or environment', async () => {
     const headers: string[] = []
     const handler = createMcpHandler(() => {

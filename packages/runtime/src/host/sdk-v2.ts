@@ -11,8 +11,7 @@ import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createRequestStateC
 import { replayedAsk } from '../elicit/replay'
 import { callWatch, watchedCall } from './observe-call'
 import { serverTelemetry } from '../telemetry/call-telemetry'
-import { requestWay } from '../telemetry/request-way'
-import { isObject } from '../util/object'
+import { requestWay, traceCarrier } from '../telemetry/request-way'
 import { answerDisclosure, DISCLOSURE_CAPABILITY, DISCLOSURE_METHODS } from '../search/disclosure'
 import { instanceProfile } from '../service/profile-choice'
 import { servedService } from '../search/served'
@@ -84,12 +83,12 @@ export function serveTools(server: Server, service: () => ToolService, options: 
       clientInfo: () => (era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.getClientVersion()) as ClientInfo | undefined,
     }
   }
-  // Traced where telemetry is on: each request a SERVER span of its method, under the caller's `_meta.traceparent`.
+  // Traced where telemetry is on: each request a SERVER span of its method, under the caller's trace context (`_meta`, else HTTP headers).
   const wayOf = (ctx: ServerContext): ReturnType<typeof requestWay> => requestWay(ctx, () => server.getNegotiatedProtocolVersion(), http?.headers)
   const spanned = <T>(ctx: ServerContext, params: { _meta?: unknown } | undefined, run: () => Promise<T>): Promise<T> => {
     if (!telemetry)
       return run()
-    const meta = isObject(params?._meta) ? params._meta : undefined
+    const meta = traceCarrier(params?._meta, ctx.http?.req?.headers)
     return telemetry.serve({ method: ctx.mcpReq.method, ...wayOf(ctx), ...(meta ? { meta } : {}) }, run)
   }
   server.setRequestHandler('tools/list', async (request, ctx) => spanned(ctx, request.params, async () => service().list((await profile(factsOf(ctx), 'list')).profile) as never))
@@ -120,7 +119,8 @@ export function serveTools(server: Server, service: () => ToolService, options: 
     const about = { signal: ctx.mcpReq.signal, ...(ctx.sessionId === undefined ? {} : { sessionId: ctx.sessionId }), ...(authInfo === undefined ? {} : { authInfo }), ...(progress ? { progress } : {}), ...(meta ? { meta } : {}), ...(ask ? { ask } : {}), ...(rounds ? { rounds } : {}) }
     const { profile: name, unsure } = await profile(facts, 'call')
     const called = { tool: request.params.name, args: request.params.arguments, authInfo: authInfo ?? facts.authInfo, ...(name === undefined ? {} : { profile: name }) }
-    const way = { ...wayOf(ctx), ...(meta ? { meta: meta as Record<string, unknown> } : {}) }
+    const carried = traceCarrier(meta, ctx.http?.req?.headers)
+    const way = { ...wayOf(ctx), ...(carried ? { meta: carried } : {}) }
     const result = await watchedCall(watch, called, way, (observed, trace) => service().call(request.params.name, request.params.arguments, observed || trace !== undefined ? { ...about, ...(observed ? { observed } : {}), ...(trace === undefined ? {} : { trace }) } : about, name, unsure))
     // A round that asks goes out with its state sealed, where this server seals (its own rounds; a proxy's are tokens).
     if (codec && result.resultType === 'input_required' && result.requestState !== undefined)

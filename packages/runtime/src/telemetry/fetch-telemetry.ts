@@ -11,7 +11,7 @@ import { answerMapped } from '../proxy/http/answer-shaped'
 import { reheaded } from '../proxy/http/fetch-gateway'
 import { isObject } from '../util/object'
 import { errorType, TOOL_ERROR } from './conventions'
-import { requestWay } from './request-way'
+import { requestWay, traceCarrier } from './request-way'
 
 /** What an answer said of one request: its message (result or error), its HTTP status, and what broke its body. */
 interface Heard { message?: Record<string, unknown>, status: number, thrown?: unknown }
@@ -78,16 +78,6 @@ function failureOf(heard: Heard): Failure | undefined {
   return isObject(heard.message?.result) && heard.message.result.isError === true ? { type: TOOL_ERROR } : undefined
 }
 
-/** The caller's trace context: in its `_meta`, else in its HTTP headers. */
-function callerMeta(request: Request, message: JsonRpcRequest): Record<string, unknown> | undefined {
-  const meta = isObject(message.params?._meta) ? message.params._meta : undefined
-  if (typeof meta?.traceparent === 'string')
-    return meta
-  const traceparent = request.headers.get('traceparent')
-  const tracestate = request.headers.get('tracestate')
-  return traceparent === null ? undefined : { traceparent, ...(tracestate === null ? {} : { tracestate }) }
-}
-
 /**
  * A lone request answered inside its SERVER span: `answer` runs in the span's context (a call sent
  * upstream is its child); the answer goes back at once, and the span ends, a tools/call told to
@@ -101,7 +91,7 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
   const call: CallRecord | undefined = tool === undefined ? undefined : { reached: false, tool, repaired: [] }
   const session = request.headers.get('mcp-session-id')
   const way = requestWay({ mcpReq: { id: message.id as string | number, envelope: message.params?._meta }, http: true, ...(session === null ? {} : { sessionId: session }) }, undefined, request.headers)
-  const meta = callerMeta(request, message)
+  const meta = traceCarrier(message.params?._meta, request.headers)
   return new Promise((resolve, reject) => {
     telemetry.serve({ method: String(message.method), ...(tool === undefined ? {} : { tool }), ...way, ...(meta ? { meta } : {}) }, async (trace) => {
       if (call)

@@ -23,3 +23,17 @@ export function requestWay(ctx: RequestContext, negotiated?: () => string | unde
     ...(version === undefined ? {} : { protocolVersion: version }),
   }
 }
+
+/**
+ * The trace context a request carries, for its SERVER span's parent: its `_meta` where that holds a
+ * `traceparent`, else its HTTP `traceparent` and `tracestate` headers (W3C Trace Context), else none.
+ */
+export function traceCarrier(meta: unknown, headers: Headers | undefined): Record<string, unknown> | undefined {
+  if (typeof meta === 'object' && meta !== null && typeof (meta as { traceparent?: unknown }).traceparent === 'string')
+    return meta as Record<string, unknown>
+  const traceparent = headers?.get('traceparent')
+  if (traceparent === null || traceparent === undefined)
+    return undefined
+  const tracestate = headers!.get('tracestate')
+  return { traceparent, ...(tracestate === null ? {} : { tracestate }) }
+}

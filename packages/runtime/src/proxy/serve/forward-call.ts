@@ -14,7 +14,7 @@ import type { CallTelemetry } from '../../telemetry/call-telemetry'
 import type { Failure } from '../../telemetry/conventions'
 import type { RequestContext } from '../../telemetry/request-way'
 import { errorType, TOOL_ERROR } from '../../telemetry/conventions'
-import { requestWay } from '../../telemetry/request-way'
+import { requestWay, traceCarrier } from '../../telemetry/request-way'
 import { ANY_RESULT, forwardedParams, relay } from '../upstream/forward'
 import { UnansweredQuestion } from '../upstream/input-rounds'
 import type { ServedCall } from './observed'
@@ -144,7 +144,7 @@ export function forwarder(upstream: UpstreamClient, options: ForwarderOptions): 
   const { telemetry } = options
   const spanned: Forwarder['request'] = telemetry
     ? (message, ctx, negotiated) => {
-        const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta
+        const meta = traceCarrier((message.params as { _meta?: unknown } | undefined)?._meta, (ctx as { http?: { req?: Request } }).http?.req?.headers)
         return telemetry.serve({ method: message.method, ...requestWay(ctx as RequestContext, negotiated), ...(meta ? { meta } : {}) }, () => sent(message, ctx))
       }
     : sent
