@@ -159,6 +159,37 @@ describe('OpenTelemetry', () => {
     }
   })
 
+  it('a request passed through to an HTTP upstream with a _meta.traceparent no HTTP header can hold is answered, the value left in _meta only', async () => {
+    const headers: string[] = []
+    const handler = createMcpHandler(() => {
+      const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
+      server.registerTool('noop', { inputSchema: z.object({}) }, () => ({ content: [] }))
+      server.registerResource('note', 'note://one', {}, (uri, ctx) => ({ contents: [{ uri: uri.href, text: JSON.stringify(ctx.mcpReq._meta ?? {}) }] }))
+      return server
+    })
+    const upstream = serveFetch('http-upstream', 0, async (request) => {
+      headers.push(request.headers.get('traceparent') ?? '')
+      return handler.fetch(request)
+    })
+    await new Promise(resolve => upstream.once('listening', resolve))
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
+    const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50' })
+    const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)))
+    try {
+      for (const traceparent of ['a\nb', 'a\u2028b']) {
+        const read = await client.readResource({ uri: 'note://one', _meta: { traceparent } })
+        expect(JSON.parse((read.contents[0] as { text: string }).text).traceparent).toBe(traceparent)
+      }
+      expect(headers).not.toContain('a')
+    }
+    finally {
+      await client.close()
+      await served.close()
+      upstream.close()
+    }
+  })
+
   it('a caller\'s made-up text is cut to its stated length wherever it is written (audit, debug log, span names and attributes, metrics), and unknown tool names are one metric series', async () => {
     const before = received.length
     const audit = join(scratch, 'long-names.jsonl')

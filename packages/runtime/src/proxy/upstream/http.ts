@@ -42,9 +42,16 @@ function withTraceHeaders(init: RequestInit | undefined): RequestInit | undefine
   if (typeof meta?.traceparent !== 'string')
     return init
   const headers = new Headers(init.headers)
-  headers.set('traceparent', meta.traceparent)
-  if (typeof meta.tracestate === 'string')
-    headers.set('tracestate', meta.tracestate)
+  // A caller's value passed through may be no HTTP header value (a line break, a character past
+  // Latin-1): it stays in `_meta` only, and the request goes.
+  try {
+    headers.set('traceparent', meta.traceparent)
+    if (typeof meta.tracestate === 'string')
+      headers.set('tracestate', meta.tracestate)
+  }
+  catch {
+    return init
+  }
   return { ...init, headers }
 }
 
