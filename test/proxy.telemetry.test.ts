@@ -45,6 +45,22 @@ const attribute = (span: OtlpSpan, key: string): unknown => {
   return value === undefined ? undefined : value.stringValue ?? value.intValue ?? value.boolValue ?? (value.arrayValue as { values?: { stringValue: string }[] } | undefined)?.values?.map(each => each.stringValue) ?? []
 }
 
+/** An HTTP MCP server (SDK 2.x) made by `register`, and the `traceparent` header of each request it was sent. */
+async function httpUpstream(register: (server: McpServer) => void): Promise<{ url: string, headers: string[], upstream: ReturnType<typeof serveFetch> }> {
+  const headers: string[] = []
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
+    register(server)
+    return server
+  })
+  const upstream = serveFetch('http-upstream', 0, async (request) => {
+    headers.push(request.headers.get('traceparent') ?? '')
+    return handler.fetch(request)
+  })
+  await new Promise(resolve => upstream.once('listening', resolve))
+  return { url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`, headers, upstream }
+}
+
 describe('OpenTelemetry', () => {
   it('a request is a SERVER span of its method; a tool call one under the caller\'s traceparent, with the MCP conventions\' attributes and flatmcp\'s, its upstream call a CLIENT span whose context the upstream receives; calls, durations and repairs are measured', async () => {
     const modules = join(scratch, 'modules-on.log')
@@ -123,18 +139,9 @@ describe('OpenTelemetry', () => {
   })
 
   it('an HTTP upstream receives the trace context as the traceparent header too, the same as in _meta; the resource exported names the host and the process, never its command line or environment', async () => {
-    const headers: string[] = []
-    const handler = createMcpHandler(() => {
-      const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
+    const { url, headers, upstream } = await httpUpstream((server) => {
       server.registerTool('meta', { inputSchema: z.object({ n: z.number() }) }, (_args, ctx) => ({ content: [{ type: 'text', text: JSON.stringify(ctx.mcpReq._meta ?? {}) }] }))
-      return server
     })
-    const upstream = serveFetch('http-upstream', 0, async (request) => {
-      headers.push(request.headers.get('traceparent') ?? '')
-      return handler.fetch(request)
-    })
-    await new Promise(resolve => upstream.once('listening', resolve))
-    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
     const before = received.length
     // The README's own example: secrets on the command line and in the environment, none of which a collector may see.
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', '--auth-token', 'argv-token-secret-1', '--header', 'Authorization: Bearer header-secret-2', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50', SOME_API_KEY: 'env-secret-3' })
@@ -160,19 +167,10 @@ describe('OpenTelemetry', () => {
   })
 
   it('a request passed through to an HTTP upstream with a _meta.traceparent no HTTP header can hold is answered, the value left in _meta only', async () => {
-    const headers: string[] = []
-    const handler = createMcpHandler(() => {
-      const server = new McpServer({ name: 'http-upstream', version: '1.0.0' })
+    const { url, headers, upstream } = await httpUpstream((server) => {
       server.registerTool('noop', { inputSchema: z.object({}) }, () => ({ content: [] }))
       server.registerResource('note', 'note://one', {}, (uri, ctx) => ({ contents: [{ uri: uri.href, text: JSON.stringify(ctx.mcpReq._meta ?? {}) }] }))
-      return server
     })
-    const upstream = serveFetch('http-upstream', 0, async (request) => {
-      headers.push(request.headers.get('traceparent') ?? '')
-      return handler.fetch(request)
-    })
-    await new Promise(resolve => upstream.once('listening', resolve))
-    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`
     const served = await startListening(process.execPath, [CLI, 'proxy', '--http', '0', url], ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_BSP_SCHEDULE_DELAY: '50' })
     const client = new Client({ name: 'caller', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
     await client.connect(new StreamableHTTPClientTransport(new URL(served.url)))
