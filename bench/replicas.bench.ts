@@ -23,8 +23,10 @@ const CALLERS = 64
 const CALLS_EACH = 40
 
 export interface Load { calls: number, perSecond: number, p50: number, p99: number, failed: number }
-/** Median wall ms per call, and the proxy's own CPU ms per call (user + system, from /proc), OpenTelemetry off and on. */
-export interface Traced { calls: number, off: number, on: number, cpu: { off: number, on: number } }
+/** How a proxy of the OpenTelemetry comparison runs: off, on with no span sampled, on with every span sampled. */
+type TracedWay = 'off' | 'unsampled' | 'on'
+/** Median wall ms per call, and the proxy's own CPU ms per call (user + system, from /proc), each way. */
+export interface Traced { calls: number, wall: Record<TracedWay, number>, cpu: Record<TracedWay, number> }
 /** The calls of 9 SDK callers (20 ms each upstream) lost behind one balancer: in a rolling restart of three replicas, and while one is killed. */
 export interface Restarts { balancer: Balancer, rolling: Counted, killed: Counted }
 export type ReplicasResult = { missing: string } | { cores: number, direct: Load, one: Load, three: Load, killed: Load, traced: Traced, restarts: Restarts[] }
@@ -51,7 +53,12 @@ async function inTurn(url: string, call: { headers: Record<string, string>, body
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!
 }
 
-/** A replica with OpenTelemetry off and one with it on (an OTLP/HTTP sink that takes everything), the same calls to each, alternating. */
+/**
+ * Three replicas, the same calls to each in alternating rounds: OpenTelemetry off; on with the sampler
+ * dropping every span (`always_off`: the SDK loaded, the metrics, flatmcp's own record of each call);
+ * on with every span sampled and exported (OTLP/HTTP to a sink that takes everything). The middle one
+ * tells what is flatmcp's from what the SDK spends recording and exporting a span.
+ */
 async function tracedCost(snapshot: string): Promise<Traced> {
   // The sink counts the spans it is sent, so the run ends once the last call's span is exported.
   let spans = 0
@@ -66,33 +73,32 @@ async function tracedCost(snapshot: string): Promise<Traced> {
   await new Promise<void>(resolve => sink.listen(0, '127.0.0.1', resolve))
   const endpoint = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`
   const command = [CLI, 'proxy', '--http', '0', '--artifact', snapshot, '--', process.execPath, UPSTREAM]
-  const [off, on] = await Promise.all([
-    startListening(process.execPath, command, ROOT, { OTEL_SDK_DISABLED: 'true' }),
-    startListening(process.execPath, command, ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none' }),
-  ])
+  const on = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_LOGS_EXPORTER: 'none' }
+  const ways: Record<TracedWay, Record<string, string>> = { off: { OTEL_SDK_DISABLED: 'true' }, unsampled: { ...on, OTEL_TRACES_SAMPLER: 'always_off' }, on }
+  const names = Object.keys(ways) as TracedWay[]
+  const proxies = await Promise.all(names.map(way => startListening(process.execPath, command, ROOT, ways[way])))
   try {
-    const call = await capturedCall(off.url)
-    await capturedCall(on.url)
-    const medians = { off: [] as number[], on: [] as number[] }
+    const calls = await Promise.all(proxies.map(proxy => capturedCall(proxy.url)))
+    const medians = names.map(() => [] as number[])
     // Each proxy's own CPU over the whole run (on a busy machine wall time follows the load, a
     // process's CPU much less), its span exports included: the run ends once the sink has a span for
-    // every call (metrics export each minute, so theirs mostly falls outside). Rounds alternate, so
-    // load that comes and goes falls on both.
-    const before = { off: cpuMs(off.child.pid!), on: cpuMs(on.child.pid!), spans }
+    // every sampled call (metrics export each minute, so theirs mostly falls outside). Rounds
+    // alternate, their order reversed each time, so load that comes and goes falls on all three.
+    const before = { cpu: proxies.map(proxy => cpuMs(proxy.child.pid!)), spans }
     for (let round = 0; round < 4; round++) {
-      medians.off.push(await inTurn(off.url, call, TRACED_CALLS / 4))
-      medians.on.push(await inTurn(on.url, call, TRACED_CALLS / 4))
+      for (const at of round % 2 ? [...names.keys()].reverse() : names.keys())
+        medians[at]!.push(await inTurn(proxies[at]!.url, calls[at]!, TRACED_CALLS / 4))
     }
     for (const until = Date.now() + 60_000; spans - before.spans < TRACED_CALLS && Date.now() < until;)
       await new Promise(resolve => setTimeout(resolve, 100))
     if (spans - before.spans < TRACED_CALLS)
       throw new Error(`the sink was sent ${spans - before.spans} spans for ${TRACED_CALLS} calls`)
-    const perCall = (proxy: Listening, from: number): number => (cpuMs(proxy.child.pid!) - from) / TRACED_CALLS
     const middle = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-    return { calls: TRACED_CALLS, off: middle(medians.off), on: middle(medians.on), cpu: { off: perCall(off, before.off), on: perCall(on, before.on) } }
+    const each = <T>(of: (at: number) => T): Record<TracedWay, T> => Object.fromEntries(names.map((way, at) => [way, of(at)])) as Record<TracedWay, T>
+    return { calls: TRACED_CALLS, wall: each(at => middle(medians[at]!)), cpu: each(at => (cpuMs(proxies[at]!.child.pid!) - before.cpu[at]!) / TRACED_CALLS) }
   }
   finally {
-    await Promise.all([off.close(), on.close()])
+    await Promise.all(proxies.map(proxy => proxy.close()))
     sink.close()
   }
 }
@@ -211,7 +217,7 @@ export async function runReplicas(log: (line: string) => void): Promise<Replicas
     const one = await behindHaproxy(installed.binary, started.slice(0, 1), url => load(url, call))
     const three = await behindHaproxy(installed.binary, started, url => load(url, call))
     const killed = await behindHaproxy(installed.binary, started, url => load(url, call, () => started[1]!.child.kill('SIGKILL')))
-    log(`replicas: ${TRACED_CALLS} calls in turn to a replica with OpenTelemetry on and to one without`)
+    log(`replicas: ${TRACED_CALLS} calls in turn to each of three replicas: OpenTelemetry off, on with no span sampled, on`)
     const traced = await tracedCost(snapshot)
     const restarted: Restarts[] = []
     for (const balancer of ['haproxy', 'nginx'] as const) {
@@ -246,13 +252,23 @@ export function printReplicas(result: ReplicasResult, table: (header: string[], 
   console.log(`three ÷ one behind HAProxy: ${scale.toFixed(2)}× calls per second on ${result.cores} cores (the callers, HAProxy and every replica and upstream share them)`)
   target(`three replicas ÷ one behind HAProxy ≥ 2.5× calls per second (on ${result.cores} cores; the goal assumes a core per replica)`, scale >= 2.5, `${scale.toFixed(2)}×`)
   const { traced } = result
-  const cost = traced.cpu.on / traced.cpu.off
-  console.log(`OpenTelemetry on (OTLP/HTTP to a local sink) ÷ off, one caller's ${traced.calls} calls in turn: median wall ${traced.on.toFixed(2)} ÷ ${traced.off.toFixed(2)} ms = ${(traced.on / traced.off).toFixed(2)}×; the proxy's CPU per call ${traced.cpu.on.toFixed(3)} ÷ ${traced.cpu.off.toFixed(3)} ms = ${cost.toFixed(2)}×`)
+  const ratio = (way: 'unsampled' | 'on', of: Record<TracedWay, number>): string => `${(of[way] / of.off).toFixed(2)}×`
+  console.log(`OpenTelemetry (OTLP/HTTP to a local sink), one caller's ${traced.calls} calls in turn to each way, alternating; ms per call`)
+  table(['OpenTelemetry', 'median wall', 'wall ÷ off', 'the proxy\'s CPU', 'CPU ÷ off'], (['off', 'unsampled', 'on'] as const).map(way => [
+    { off: 'off', unsampled: 'on, no span sampled', on: 'on, every span sampled' }[way],
+    traced.wall[way].toFixed(2),
+    way === 'off' ? '' : ratio(way, traced.wall),
+    traced.cpu[way].toFixed(3),
+    way === 'off' ? '' : ratio(way, traced.cpu),
+  ]))
   // The call's cost as its caller meets it (median wall time, alternating rounds), as the target was
   // set; the proxy's own CPU per call is printed beside it: it also pays for exporting the spans (their
-  // JSON and their POST, off the call's path), and in CPU profiles on Node 20 about a third of what is
-  // left is the SDK's context tracking (AsyncLocalStorage through promise hooks on every promise).
-  target('a proxied call with OpenTelemetry on ≤ 1.1× its median cost off', traced.on / traced.off <= 1.1, `${(traced.on / traced.off).toFixed(2)}× (the proxy's CPU per call ${cost.toFixed(2)}×)`)
+  // JSON and their POST, off the call's path). With no span sampled, what is left is the metrics and
+  // flatmcp's own record of the call: the rest is the SDK's recording and export of the spans, which
+  // an operator trades for a sampler (`OTEL_TRACES_SAMPLER`); that row is printed, not judged. Three
+  // places, so a figure at the goal shows which side it fell on.
+  const judged = traced.wall.on / traced.wall.off
+  target('a proxied call with OpenTelemetry on ≤ 1.1× its median cost off', judged <= 1.1, `${judged.toFixed(3)}× (the proxy's CPU per call ${ratio('on', traced.cpu)})`)
   console.log(`calls lost, ${RESTART_CALLERS} SDK callers with no retry, each call 20 ms upstream: a rolling restart of the three (docs/proxy.md's procedure), and replica b killed with SIGKILL`)
   const lost = (counted: Counted): string => `${counted.failed} of ${counted.sent}`
   table(['balancer', 'rolling restart: lost', 'SIGKILL: lost'], result.restarts.map(restart => [restart.balancer, lost(restart.rolling), lost(restart.killed)]))

@@ -3,6 +3,7 @@
 // said as the JSON paths it changed.
 import { callerLimits, httpGuard } from '@flatmcp/runtime/proxy'
 import fc from 'fast-check'
+import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { PassThrough } from 'node:stream'
 import { StdioTransport } from '../src/host/stdio-transport'
@@ -142,5 +143,17 @@ describe('callers', () => {
     expect(changedPaths('{"a":1}', { a: 1 })).toEqual(['/'])
     fc.assert(fc.property(fc.jsonValue(), value => changedPaths(value, structuredClone(value)).length === 0))
     expect(changedPaths({}, Object.fromEntries(Array.from({ length: 100 }, (_, n) => [`k${n}`, n])))).toHaveLength(64)
+    // Any two values: no path twice, each names a place the two differ, and none where they are equal.
+    const at = (value: unknown, pointer: string): unknown => pointer === '/'
+      ? value
+      : pointer.slice(1).split('/').map(part => part.replaceAll('~1', '/').replaceAll('~0', '~')).reduce<unknown>((into, key) => typeof into === 'object' && into !== null && Object.hasOwn(into, key) ? (into as Record<string, unknown>)[key] : undefined, value)
+    const similar = fc.letrec(tie => ({ value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(0, 1, 'a', '~/', null, true), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', '~', '/', 'a/b~'), tie('value'), { maxKeys: 3, noNullPrototype: true })) })).value
+    fc.assert(fc.property(similar, similar, (before, after) => {
+      const paths = changedPaths(before, after)
+      expect(new Set(paths).size).toBe(paths.length)
+      expect(paths.length === 0).toBe(isDeepStrictEqual(before, after))
+      for (const path of paths)
+        expect(isDeepStrictEqual(at(before, path), at(after, path)), path).toBe(false)
+    }), { numRuns: 500 })
   })
 })

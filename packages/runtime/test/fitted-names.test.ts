@@ -30,3 +30,21 @@ describe('a tool name the upstream chose', () => {
     expect(lines[0]).toContain(`is served as "${served}"`)
   })
 })
+
+describe('where a served name comes from (origins, asked by each traced or audited call)', () => {
+  it('is the same map until a list replaces it, then the new list\'s', async () => {
+    let names = ['files.delete', 'ok']
+    const base = upstream([])
+    const client = withFittedNames({ ...base, request: async message => message.method === 'tools/list' ? { tools: names.map(name => ({ name, inputSchema: { type: 'object' } })) } : { called: message.params?.name } }, () => {})
+    await client.request({ method: 'tools/list', params: {} }, undefined)
+    const first = client.origins!()
+    expect([...first]).toEqual([['files_delete', { server: 'hostile', name: 'files.delete' }]])
+    // Asked again with nothing listed since: the map made before, not a copy of the list each call.
+    expect(client.origins!()).toBe(first)
+    names = ['files.delete', 'a b']
+    await client.request({ method: 'tools/list', params: {} }, undefined)
+    const second = client.origins!()
+    expect(second).not.toBe(first)
+    expect([...second.keys()].sort()).toEqual(['a_b', 'files_delete'])
+  })
+})

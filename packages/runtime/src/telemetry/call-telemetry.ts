@@ -16,8 +16,7 @@ import { ATTRIBUTES as A, DURATION_BOUNDARIES, errorType, EXECUTE_TOOL, KNOWN_ME
 export type { OtelApi } from './otel-api'
 
 /** The API's SpanKind and SpanStatusCode values (stable across its versions). */
-const KIND = { server: 1, client: 2 } as const
-const ERROR = 2
+const KIND = { server: 1, client: 2 } as const, ERROR = 2
 
 /** What a request is known by as it comes: its method, and for a tools/call its tool. */
 export interface IncomingRequest {
@@ -29,6 +28,9 @@ export interface IncomingRequest {
   sessionId?: string
   protocolVersion?: string
 }
+
+/** What the telemetry reads of a call `onCall` hears. */
+export type FinishedCall = Pick<ObservedCall, 'tool' | 'outcome' | 'repaired' | 'profile' | 'view'>
 
 /** How a call upstream goes, where known. */
 export interface UpstreamWay {
@@ -43,7 +45,7 @@ export interface CallTelemetry {
    */
   serve: <T>(incoming: IncomingRequest, call: (trace: unknown) => Promise<T>) => Promise<T>
   /** Completes the record of a call (the SERVER span's attributes, the metrics) with what `onCall` hears, and what it threw; `trace`, the request's (else the active context's). */
-  finish: (call: ObservedCall, reached?: boolean, error?: unknown, trace?: unknown) => void
+  finish: (call: FinishedCall, reached?: boolean, error?: unknown, trace?: unknown) => void
   /** A CLIENT span for a call sent upstream (a child of `trace`'s span, else of the active one), and the `_meta` that carries its trace context; `end` is told how it failed (`errorType`'s names). */
   upstream: (tool: string, meta: Record<string, unknown> | undefined, way?: UpstreamWay, trace?: unknown) => { meta: Record<string, unknown>, end: (failure?: Failure) => void }
 }
@@ -63,33 +65,6 @@ export function serverTelemetry(api: OtelApi): CallTelemetry {
 interface Heard { reached: boolean, tool?: string, failure?: Failure, sent?: { seconds: number, attributes: Attributes }, named?: Attributes }
 
 type Attributes = Record<string, string>
-
-/** An attribute set's identity: each key and value told by its length, so no text a caller sends makes two sets one (and made faster than its JSON). */
-function setKey(parts: Attributes): string {
-  let key = ''
-  for (const name in parts) {
-    const value = String(parts[name])
-    key += `${name.length}:${name}${value.length}:${value}`
-  }
-  return key
-}
-
-/** Metric attribute sets made once for each combination (bounded: known methods, served tools, error codes), not per call. */
-function attributeSets(): (parts: Attributes) => Attributes {
-  const sets = new Map<string, Attributes>()
-  return (parts) => {
-    const key = setKey(parts)
-    let set = sets.get(key)
-    if (!set) {
-      // A list that changes often must not grow the map without end.
-      if (sets.size >= 4096)
-        sets.clear()
-      set = Object.freeze(parts) as Attributes
-      sets.set(key, set)
-    }
-    return set
-  }
-}
 
 const failed = (span: Span, failure: Failure | undefined): void => {
   if (!failure)
@@ -123,7 +98,6 @@ interface Kit {
   calls: Counter
   repairs: Counter
   heard: WeakMap<Span, Heard>
-  sets: (parts: Attributes) => Attributes
   /** A tool's own attributes (its name, the operation, its upstream): the same for each of its calls. */
   toolAttributes: (tool: string | undefined) => Attributes
 }
@@ -140,7 +114,6 @@ function kitOf(api: OtelApi, upstreamOf?: (tool: string) => string | undefined):
     calls: counter(METRICS.calls),
     repairs: counter(METRICS.repairs),
     heard: new WeakMap(),
-    sets: attributeSets(),
     toolAttributes: toolAttributesOf(upstreamOf),
   }
 }
@@ -213,23 +186,23 @@ async function serve<T>(kit: Kit, incoming: IncomingRequest, call: (trace: unkno
     // A name no tool has (and a method no MCP version has) is one series, whatever the caller made up.
     const named = tool === undefined ? {} : told.reached ? kit.toolAttributes(told.tool ?? tool) : NO_TOOL
     if (told.sent)
-      kit.clientDuration.record(told.sent.seconds, kit.sets({ ...told.sent.attributes, ...named }))
-    kit.serverDuration.record((performance.now() - started) / 1000, kit.sets({
+      kit.clientDuration.record(told.sent.seconds, { ...told.sent.attributes, ...named })
+    kit.serverDuration.record((performance.now() - started) / 1000, {
       [A.method.key]: KNOWN_METHODS.has(incoming.method) ? incoming.method : OTHER,
       ...named,
       [A.transport.key]: incoming.transport,
       ...(version === undefined ? {} : { [A.protocolVersion.key]: KNOWN_VERSIONS.has(version) ? version : OTHER }),
       ...failureAttributes(failure),
-    }))
+    })
   }
 }
 
 /** A call's record completed: counted, and its SERVER span (`trace`'s, else the active one) told the tool reached, the profile and view it was read in, the repair's paths. */
-function finish(kit: Kit, call: ObservedCall, reached = true, error?: unknown, trace?: unknown): void {
+function finish(kit: Kit, call: FinishedCall, reached = true, error?: unknown, trace?: unknown): void {
   const failure = call.outcome === 'ok' ? undefined : call.outcome === 'tool-error' ? { type: TOOL_ERROR } : errorType(error)
   const tool = reached ? kit.toolAttributes(call.tool) : NO_TOOL
-  const attributes = kit.sets({ [A.method.key]: 'tools/call', ...tool, ...failureAttributes(failure) })
-  kit.calls.add(1, kit.sets({ ...attributes, [A.outcome.key]: call.outcome }))
+  const attributes = { [A.method.key]: 'tools/call', ...tool, ...failureAttributes(failure) }
+  kit.calls.add(1, { ...attributes, [A.outcome.key]: call.outcome })
   if (call.repaired.length > 0)
     kit.repairs.add(1, attributes)
   const span = spanOf(kit.api, trace)
@@ -282,7 +255,7 @@ function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefi
       if (record)
         record.sent = { seconds, attributes: measured }
       else
-        kit.clientDuration.record(seconds, kit.sets({ ...measured, ...NO_TOOL }))
+        kit.clientDuration.record(seconds, { ...measured, ...NO_TOOL })
     },
   }
 }

@@ -85,8 +85,6 @@ function failureOf(heard: Heard): Failure | undefined {
  */
 export function tracedRequest(telemetry: CallTelemetry, request: Request, posted: Omit<Posted, 'profile'>, answer: (posted: Omit<Posted, 'profile'>) => Promise<Response>): Promise<Response> {
   const message = posted.messages[0]!
-  const time = new Date().toISOString()
-  const started = performance.now()
   const tool = message.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name : undefined
   const call: CallRecord | undefined = tool === undefined ? undefined : { reached: false, tool, repaired: [] }
   const session = request.headers.get('mcp-session-id')
@@ -103,7 +101,7 @@ export function tracedRequest(telemetry: CallTelemetry, request: Request, posted
       const error = errorOf(told)
       if (call) {
         const outcome = error !== undefined ? 'error' : isObject(told.message?.result) && told.message.result.isError === true ? 'tool-error' : 'ok'
-        telemetry.finish({ time, tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), ...(call.view === undefined ? {} : { view: call.view }), outcome, durationMs: performance.now() - started, repaired: call.repaired }, call.reached, error, trace)
+        telemetry.finish({ tool: call.tool, ...(call.profile === undefined ? {} : { profile: call.profile }), ...(call.view === undefined ? {} : { view: call.view }), outcome, repaired: call.repaired }, call.reached, error, trace)
       }
       // Thrown for the span to say it: the answer has gone already.
       if (error !== undefined)

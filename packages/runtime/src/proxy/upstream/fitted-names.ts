@@ -8,6 +8,7 @@ import type { ToolOrigin } from '../../artifact/format'
 import type { NameMap } from './name-map'
 import type { Message, RequestOptions, UpstreamClient } from './upstream'
 import { shown } from '../../util/log'
+import { lastMade } from '../../util/last-made'
 import { isObject } from '../../util/object'
 import { listAll } from './list-pages'
 import { SERVED_NAME } from './gateway/served-names'
@@ -60,7 +61,9 @@ export function withFittedNames(client: UpstreamClient, log: (line: string) => v
     return client.request({ ...message, params: { ...message.params, name: origin.name } }, resultSchema, options)
   }
   // Where a renamed tool comes from, for a snapshot to record (a fetch handler calls it by its own name); many servers' origins are their own.
-  const origins = (): ReadonlyMap<string, ToolOrigin> => new Map([...names?.entries() ?? []].filter(([served, origin]) => served !== origin.name))
+  // Made again only when a list replaces the map: each traced or audited call asks for it.
+  const renamed = lastMade((map: NameMap | undefined): ReadonlyMap<string, ToolOrigin> => new Map([...map?.entries() ?? []].filter(([served, origin]) => served !== origin.name)))
+  const origins = (): ReadonlyMap<string, ToolOrigin> => renamed(names)
   // Everything else is the client's own, read and set on it (handlers the proxy sets later included).
   return new Proxy(client, {
     get(target, property) {

@@ -7,6 +7,7 @@ import type { AskedContext, Message, RequestOptions, UpstreamClient } from '../u
 import type { Member, Route } from './member'
 import type { NameMapOptions } from '../name-map'
 import type { NamingOptions } from './served-names'
+import { lastMade } from '../../../util/last-made'
 import { opening, throttled, within } from '../../../util/wait'
 import { listAll } from '../list-pages'
 import { ANY_RESULT } from '../forward'
@@ -221,6 +222,8 @@ function capabilitiesOf(members: readonly Member[]): Record<string, unknown> {
 /** The client of `members`, served as one upstream. */
 export function mergedClient(members: readonly Member[], options: MergedOptions): MergedClient {
   const routes: Routes = { tools: new Map(), prompts: new Map(), resources: resourceRoutes(), first: true }
+  // Made again only when a list replaces the routes: a traced or audited call names its server from them.
+  const originsOf = lastMade((tools: Routes['tools']): ReadonlyMap<string, ToolOrigin> => new Map([...tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])))
   const requests = requestTable(members, routes, options)
   let listChanged: (() => void | Promise<void>) | undefined
   // The list read since the last server came or went: a list is served once it is.
@@ -266,7 +269,7 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
     },
     lane: message => laneOf(members, routes, message, name => downRoute(members, nameMap([], { ...options, servers: prefixed(members, options) }), name)?.server),
     changed: () => listChanged?.(),
-    origins: () => new Map([...routes.tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])),
+    origins: () => originsOf(routes.tools),
     membersChanged: () => {
       settled = Promise.resolve(listChanged?.()).catch(() => {})
       othersChanged()
