@@ -34,7 +34,7 @@ export async function observeCall<T>(onCall: NonNullable<CallWatch['onCall']>, f
     try {
       // The caller's text cut to its stated length: a made-up name costs the log no more than a short one.
       onCall({
-        // Written out only where read (an audit line): the telemetry never reads it, and formatting it costs more than the rest of the record.
+        // Written out only where read (`callWatch` writes it out for `onCall`): the telemetry never reads it, and formatting it costs more than the rest of the record.
         get time() {
           return new Date(at).toISOString()
         },
@@ -71,12 +71,15 @@ export interface CallWatch {
 }
 
 export function callWatch(onCall: ((call: ObservedCall) => void) | undefined, telemetry: CallTelemetry | undefined): CallWatch {
+  // The record's time is written out here, for `onCall` alone (the telemetry never reads it): what
+  // `onCall` is handed holds it as the plain, writable string its type says (printed, set, described as one).
+  const heard = onCall && ((call: ObservedCall) => onCall({ ...call }))
   const told = telemetry
     ? (call: ObservedCall, reached: boolean, error?: unknown, trace?: unknown) => {
         telemetry.finish(call, reached, error, trace)
-        onCall?.(call)
+        heard?.(call)
       }
-    : onCall
+    : heard
   return { ...(told ? { onCall: told } : {}), ...(telemetry ? { telemetry } : {}) }
 }
 
