@@ -63,6 +63,9 @@ export interface SnapshotAbout {
   origins?: ReadonlyMap<string, ToolOrigin>
 }
 
+/** A copy of an origin for the snapshot: the origins a proxy keeps name the server of its later calls, and a snapshot is its caller's to edit. */
+const ownOrigin = (origin: ToolOrigin): ToolOrigin => ({ ...origin, ...(origin.replicas === undefined ? {} : { replicas: [...origin.replicas] }) })
+
 /** The snapshot of a compiled list: deterministic (the list's order, no timestamps). */
 export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout): Snapshot {
   return {
@@ -75,7 +78,7 @@ export function toSnapshot(tools: readonly ProxiedTool[], about: SnapshotAbout):
       ...runtimeData(tool.precomputed),
       ...(tool.served === 'as-is' ? { served: 'as-is' as const, reason: tool.reason! } : {}),
       upstream: tool.upstream,
-      ...(about.origins?.has(tool.name) ? { origin: about.origins.get(tool.name)! } : {}),
+      ...(about.origins?.has(tool.name) ? { origin: ownOrigin(about.origins.get(tool.name)!) } : {}),
       ...(tool.schemaHash === undefined ? {} : { schemaHash: tool.schemaHash }),
     }])),
     diagnostics: tools.flatMap(tool => tool.diagnostics.map(({ tool: name, schema, code, severity, path, message }) => ({ tool: name, ...(schema === 'input' ? {} : { schema }), code, severity, path, message }))),
