@@ -121,9 +121,9 @@ function kitOf(api: OtelApi, upstreamOf?: (tool: string) => string | undefined):
 const NO_ATTRIBUTES: Attributes = Object.freeze({})
 
 /**
- * A tool's own attributes, built once per tool and upstream (not per call): bounded, as
- * `attributeSets` is. Its upstream is asked each time: a gateway learns a tool's server when that
- * server lists it, after a call may have named it.
+ * A tool's own attributes, built once per tool and upstream (not per call), at most 4,096 tools
+ * kept. Its upstream is asked each time: a gateway learns a tool's server when that server lists
+ * it, after a call may have named it.
  */
 function toolAttributesOf(upstreamOf: ((tool: string) => string | undefined) | undefined): Kit['toolAttributes'] {
   const made = new Map<string, Attributes>()
