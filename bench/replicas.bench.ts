@@ -91,7 +91,7 @@ async function tracedCost(snapshot: string): Promise<Traced> {
     // every sampled call (metrics export each minute, so theirs mostly falls outside). Rounds
     // alternate, their order reversed each time, so load that comes and goes falls on all three; a
     // way's ratio to off is the median of its rounds' ratios, each to off's round beside it.
-    const before = { cpu: proxies.map(proxy => cpuMs(proxy.child.pid!)) }
+    const cpuBefore = proxies.map(proxy => cpuMs(proxy.child.pid!))
     // Counted from the sink's start: the one call each proxy was sent above is a span the sampling one may export late.
     const expected = TRACED_CALLS + 1
     for (let round = 0; round < TRACED_ROUNDS; round++) {
@@ -106,7 +106,7 @@ async function tracedCost(snapshot: string): Promise<Traced> {
     const each = <T>(of: (at: number) => T): Record<TracedWay, T> => Object.fromEntries(names.map((way, at) => [way, of(at)])) as Record<TracedWay, T>
     const paired = (at: number): number => middle(medians[at]!.map((median, round) => median / medians[0]![round]!))
     const { off: _, ...ratios } = each(paired)
-    return { calls: TRACED_CALLS, wall: each(at => middle([...medians[at]!])), cpu: each(at => (cpuMs(proxies[at]!.child.pid!) - before.cpu[at]!) / TRACED_CALLS), paired: ratios }
+    return { calls: TRACED_CALLS, wall: each(at => middle([...medians[at]!])), cpu: each(at => (cpuMs(proxies[at]!.child.pid!) - cpuBefore[at]!) / TRACED_CALLS), paired: ratios }
   }
   finally {
     await Promise.all(proxies.map(proxy => proxy.close()))
@@ -272,8 +272,8 @@ export function printReplicas(result: ReplicasResult, table: (header: string[], 
     traced.cpu[way].toFixed(3),
     way === 'off' ? '' : ratio(way, traced.cpu),
   ]))
-  // The call's cost as its caller meets it (median wall time, alternating rounds), as the target was
-  // set; the proxy's own CPU per call is printed beside it: it also pays for exporting the spans (their
+  // The call's cost as its caller meets it (wall time, each round's median beside off's), as the target
+  // was set; the proxy's own CPU per call is printed beside it: it also pays for exporting the spans (their
   // JSON and their POST, off the call's path). With no span sampled, what is left is the metrics and
   // flatmcp's own record of the call: the rest is the SDK's recording and export of the spans, which
   // an operator trades for a sampler (`OTEL_TRACES_SAMPLER`); that row is printed, not judged. Three

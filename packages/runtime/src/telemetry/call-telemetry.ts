@@ -16,7 +16,8 @@ import { ATTRIBUTES as A, DURATION_BOUNDARIES, errorType, EXECUTE_TOOL, KNOWN_ME
 export type { OtelApi } from './otel-api'
 
 /** The API's SpanKind and SpanStatusCode values (stable across its versions). */
-const KIND = { server: 1, client: 2 } as const, ERROR = 2
+const KIND = { server: 1, client: 2 } as const
+const ERROR = 2
 
 /** What a request is known by as it comes: its method, and for a tools/call its tool. */
 export interface IncomingRequest {
