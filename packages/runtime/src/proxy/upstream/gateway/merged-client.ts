@@ -128,6 +128,8 @@ interface Routes {
   resources: ResourceRoutes
   /** Whether the first tools/list (which waits for servers still starting) is still to come. */
   first: boolean
+  /** Whether a tools/list has taken which members are up: a change before then is in the first list read. */
+  taken: boolean
 }
 
 /** The names whose prefixes claim names: each group of replicas, and each member in none. */
@@ -165,6 +167,7 @@ function requestTable(members: readonly Member[], routes: Routes, options: Merge
         routes.first = false
         await within(Promise.allSettled(members.map(member => member.started)), options.listMs)
       }
+      routes.taken = true
       const merged = merge(foldReplicas(await gathered(live(), 'tools/list', options), members, options), naming('tool'))
       routes.tools = merged.routes
       return { tools: merged.items }
@@ -221,7 +224,7 @@ function capabilitiesOf(members: readonly Member[]): Record<string, unknown> {
 
 /** The client of `members`, served as one upstream. */
 export function mergedClient(members: readonly Member[], options: MergedOptions): MergedClient {
-  const routes: Routes = { tools: new Map(), prompts: new Map(), resources: resourceRoutes(), first: true }
+  const routes: Routes = { tools: new Map(), prompts: new Map(), resources: resourceRoutes(), first: true, taken: false }
   // Made again only when a list replaces the routes: a traced or audited call names its server from them.
   const originsOf = lastMade((tools: Routes['tools']): ReadonlyMap<string, ToolOrigin> => new Map([...tools].map(([served, route]) => [served, { server: route.server, name: route.name, ...(route.replicas ? { replicas: route.replicas.map(replica => replica.name) } : {}) }])))
   const requests = requestTable(members, routes, options)
@@ -268,10 +271,13 @@ export function mergedClient(members: readonly Member[], options: MergedOptions)
         requestHandler.open(handler)
     },
     lane: message => laneOf(members, routes, message, name => downRoute(members, nameMap([], { ...options, servers: prefixed(members, options) }), name)?.server),
-    changed: () => listChanged?.(),
+    // Before the first list has taken which members are up, it reads this change too: nothing is
+    // read anew (at start, each member coming up read every list again, twice, before a client's first).
+    changed: () => routes.taken ? listChanged?.() : undefined,
     origins: () => originsOf(routes.tools),
     membersChanged: () => {
-      settled = Promise.resolve(listChanged?.()).catch(() => {})
+      if (routes.taken)
+        settled = Promise.resolve(listChanged?.()).catch(() => {})
       othersChanged()
     },
     settled: () => settled,
