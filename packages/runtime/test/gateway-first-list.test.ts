@@ -3,7 +3,10 @@
 // are up is in it, and reads no list anew. After it, each such change is a list read anew.
 import type { Member } from '../src/proxy/upstream/gateway/member'
 import type { UpstreamClient } from '../src/proxy/upstream/upstream'
-import { describe, expect, it } from 'vitest'
+import { createProxy } from '@flatmcp/runtime/proxy'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
+import { describe, expect, it, vi } from 'vitest'
 import { STARTING } from '../src/proxy/upstream/gateway/member'
 import { mergedClient } from '../src/proxy/upstream/gateway/merged-client'
 
@@ -21,6 +24,17 @@ const fake = (tools: string[], lists: string[], name: string): UpstreamClient =>
   getInstructions: () => undefined,
   setNotificationHandler: () => {},
 } as unknown as UpstreamClient)
+
+/** `fake`, its lists answered only once `gate` settles (each counted as it is asked for). */
+const held = (tools: string[], lists: string[], name: string, gate: Promise<void>): UpstreamClient => {
+  const client = fake(tools, lists, name)
+  const request = client.request.bind(client)
+  return { ...client, request: async (...args: Parameters<UpstreamClient['request']>) => {
+    const answer = request(...args)
+    await gate
+    return answer
+  } } as UpstreamClient
+}
 
 /** A member still starting, and what ends its first try (`settle`). */
 function starting(name: string): { member: Member, settle: () => void } {
@@ -69,5 +83,70 @@ describe('a gateway\'s first list', () => {
     await client.settled()
     client.changed()
     expect(readAnew).toEqual(['list', 'list'])
+  })
+
+  it('reads anew for a member up only once the first list has taken which are up (its start outlasting the wait), and for a list_changed sent while its list of that read is in flight', async () => {
+    const lists: string[] = []
+    const files = starting('files')
+    const slow = starting('slow')
+    const client = mergedClient([files.member, slow.member], { naming: {}, info: { name: 'gw', version: '1' }, listMs: 20, log: () => {} })
+    const readAnew: string[] = []
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
+      readAnew.push('list')
+    })
+    let answer = (): void => {}
+    files.member.client = held(['read'], lists, 'files', new Promise<void>(resolve => answer = resolve))
+    files.member.down = undefined
+    client.membersChanged()
+    files.settle()
+    const first = client.request({ method: 'tools/list' }, undefined) as Promise<{ tools: { name: string }[] }>
+    // The wait ends at listMs with "slow" still starting; "files" is asked for its list.
+    await vi.waitFor(() => expect(lists).toEqual(['files']))
+    client.changed()
+    expect(readAnew).toEqual(['list'])
+    slow.member.client = fake(['fetch'], lists, 'slow')
+    slow.member.down = undefined
+    client.membersChanged()
+    slow.settle()
+    expect(readAnew).toEqual(['list', 'list'])
+    answer()
+    expect((await first).tools.map(tool => tool.name)).toEqual(['files__read'])
+    await client.settled()
+    const again = await client.request({ method: 'tools/list' }, undefined) as { tools: { name: string }[] }
+    expect(again.tools.map(tool => tool.name).sort()).toEqual(['files__read', 'slow__fetch'])
+  })
+
+  it('behind the proxy: a client connected before the first list is served a member up during that list\'s read, and told once', async () => {
+    const lists: string[] = []
+    const files = starting('files')
+    const late = starting('late')
+    const merged = mergedClient([files.member, late.member], { naming: {}, info: { name: 'gw', version: '1' }, listMs: 20, log: () => {} })
+    let answer = (): void => {}
+    files.member.client = held(['read'], lists, 'files', new Promise<void>(resolve => answer = resolve))
+    files.member.down = undefined
+    merged.membersChanged()
+    files.settle()
+    const proxy = await createProxy(merged, { wait: 'connection', log: () => {} })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await proxy.server().connect(serverSide)
+    const client = new Client({ name: 'test', version: '1' })
+    let told = 0
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      told++
+    })
+    await client.connect(clientSide)
+    const names = async (): Promise<string[]> => (await client.listTools()).tools.map(tool => tool.name).sort()
+    const firstServed = names()
+    await vi.waitFor(() => expect(lists).toEqual(['files']))
+    late.member.client = fake(['fetch'], lists, 'late')
+    late.member.down = undefined
+    merged.membersChanged()
+    late.settle()
+    answer()
+    expect(await firstServed).toEqual(['files__read'])
+    await proxy.ready
+    expect(await names()).toEqual(['files__read', 'late__fetch'])
+    await vi.waitFor(() => expect(told).toBe(1))
+    await client.close()
   })
 })

@@ -29,10 +29,10 @@ export interface MergedOptions {
 
 /** A merged client, and what its members' lifecycle tells it. */
 export interface MergedClient extends UpstreamClient {
-  /** A member changed its list: the proxy reads the list anew. */
+  /** A member changed its list: the proxy reads the list anew (before the first list has taken which members are up, that list reads it). */
   changed: () => void
   origins: () => ReadonlyMap<string, ToolOrigin>
-  /** A member came up or went down: the tools read anew (a list served after waits for it, `settled`), and clients told the prompts and resources changed. */
+  /** A member came up or went down: the tools read anew (a list served after waits for it, `settled`; before the first list has taken which members are up, that list reads it), and clients told the prompts and resources changed. */
   membersChanged: () => void
   settled: () => Promise<void>
   /** The handlers the proxy set, for a member connected later. */
