@@ -1,6 +1,7 @@
 // A gateway's start (issue 70): the first list waits for the members still starting and reads each
 // one once; a member that comes up, goes, or changes its list before that list takes which members
-// are up is in it, and reads no list anew. After it, each such change is a list read anew.
+// are up is in it, and reads no list anew. After it, each such change is a list read anew. And each
+// member's list is read within the list timeout as a whole, however many pages it sends.
 import type { Member } from '../src/proxy/upstream/gateway/member'
 import type { UpstreamClient } from '../src/proxy/upstream/upstream'
 import { createProxy } from '@flatmcp/runtime/proxy'
@@ -148,5 +149,35 @@ describe('a gateway\'s first list', () => {
     expect(await names()).toEqual(['files__read', 'late__fetch'])
     await vi.waitFor(() => expect(told).toBe(1))
     await client.close()
+  })
+})
+
+describe('a member\'s list over many pages', () => {
+  it('is read within the list timeout as a whole, not per page: one that pages on slowly is restarted, the others served', async () => {
+    const restarted: string[] = []
+    const timeoutError = (): Error => Object.assign(new Error('Request timed out'), { code: -32001 })
+    // Each page in 60% of the timeout, always with a next: timed per page, it would go on for 100 pages.
+    let pages = 0
+    const paging = {
+      ...fake([], [], 'slow'),
+      request: (message: { params?: { cursor?: string } }, _schema: unknown, options?: { timeout?: number }) => new Promise((resolve, reject) => {
+        const page = Number(message.params?.cursor ?? 0)
+        pages++
+        const answer = setTimeout(() => resolve({ tools: [{ name: `t${page}`, inputSchema: { type: 'object' } }], nextCursor: String(page + 1) }), 60)
+        setTimeout(() => {
+          clearTimeout(answer)
+          reject(timeoutError())
+        }, options?.timeout ?? 1e9)
+      }),
+    } as unknown as UpstreamClient
+    const members: Member[] = [
+      { name: 'slow', client: paging, started: Promise.resolve(), restart: why => restarted.push(why) },
+      { name: 'web', client: fake(['fetch'], [], 'web'), started: Promise.resolve() },
+    ]
+    const client = mergedClient(members, { naming: {}, info: { name: 'gw', version: '1' }, listMs: 100, log: () => {} })
+    const listed = await client.request({ method: 'tools/list' }, undefined) as { tools: { name: string }[] }
+    expect(pages).toBeLessThanOrEqual(2)
+    expect(listed.tools.map(tool => tool.name)).toEqual(['web__fetch'])
+    expect(restarted).toEqual(['did not list its tools within 0.1 s'])
   })
 })

@@ -72,7 +72,9 @@ async function gathered(members: readonly Member[], method: 'tools/list' | 'prom
     if (!client || (method === 'prompts/list' && client.getServerCapabilities()?.[capability] === undefined))
       return undefined
     try {
-      const request = (message: Message): Promise<unknown> => client.request({ ...message, method }, ANY_RESULT, { timeout: options.listMs })
+      // The whole list within the timeout, however many pages: one that pages on slowly holds every list as one that hangs would.
+      const deadline = Date.now() + options.listMs
+      const request = (message: Message): Promise<unknown> => client.request({ ...message, method }, ANY_RESULT, { timeout: Math.max(1, deadline - Date.now()) })
       const listed = method === 'tools/list' ? (await listAll(request, options.log)).tools : ((await request({ method }) as { prompts?: unknown[] }).prompts ?? [])
       const items = listed.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string')
       if (method === 'tools/list')
