@@ -17,6 +17,7 @@ import { operatorLog } from './operator-log'
 import { snapshotCommand } from './run-snapshot'
 import type { ProxyCommandOptions } from './proxy-options'
 import { callObserver, proxyStarter } from './proxy-start'
+import { tokenCounter } from './token-counter'
 
 export type { ProxyCommandOptions } from './proxy-options'
 
@@ -78,8 +79,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(named && overridesFile !== undefined ? { overrides: { file: overridesFile, overrides: named } } : {}),
     ...(options.rules ? { rules: { ...options.rules, views: Object.keys(named?.views ?? {}) } } : {}),
   }
-  // --surface auto counts as OpenAI's o200k_base does (loaded only for it: about 0.3 s).
-  const countTokens = options.surface === 'auto' ? (await import('gpt-tokenizer/encoding/o200k_base')).countTokens : undefined
+  // --surface auto counts as OpenAI's o200k_base does (loaded only for it, while the servers start).
+  const countTokens = options.surface === 'auto' ? tokenCounter() : undefined
   const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
   const telemetry = await (await import('./telemetry')).startTelemetry(log, process.env, options.http?.host)
   // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
