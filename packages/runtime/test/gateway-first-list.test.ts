@@ -5,11 +5,10 @@
 import type { Member } from '../src/proxy/upstream/gateway/member'
 import type { UpstreamClient } from '../src/proxy/upstream/upstream'
 import { createProxy } from '@flatmcp/runtime/proxy'
-import { Client } from '@modelcontextprotocol/client'
-import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { describe, expect, it, vi } from 'vitest'
 import { STARTING } from '../src/proxy/upstream/gateway/member'
 import { mergedClient } from '../src/proxy/upstream/gateway/merged-client'
+import { toldClient } from '../../../test/support/told-client'
 
 /** A member's client listing `tools`, each of its lists counted in `lists`. */
 const fake = (tools: string[], lists: string[], name: string): UpstreamClient => ({
@@ -128,14 +127,7 @@ describe('a gateway\'s first list', () => {
     merged.membersChanged()
     files.settle()
     const proxy = await createProxy(merged, { wait: 'connection', log: () => {} })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await proxy.server().connect(serverSide)
-    const client = new Client({ name: 'test', version: '1' })
-    let told = 0
-    client.setNotificationHandler('notifications/tools/list_changed', () => {
-      told++
-    })
-    await client.connect(clientSide)
+    const { client, told } = await toldClient(proxy)
     const names = async (): Promise<string[]> => (await client.listTools()).tools.map(tool => tool.name).sort()
     const firstServed = names()
     await vi.waitFor(() => expect(lists).toEqual(['files']))
@@ -147,7 +139,7 @@ describe('a gateway\'s first list', () => {
     expect(await firstServed).toEqual(['files__read'])
     await proxy.ready
     expect(await names()).toEqual(['files__read', 'late__fetch'])
-    await vi.waitFor(() => expect(told).toBe(1))
+    await vi.waitFor(() => expect(told()).toBe(1))
     await client.close()
   })
 })

@@ -25,6 +25,7 @@ import { canonicalJson } from '../src/service/schema-hash'
 import { SLOW } from '../../../test/support/timeouts'
 import { recordingHandler } from '../../../test/support/recording-handler'
 import { serveFetch } from '../../../test/support/serve-fetch'
+import { toldClient } from '../../../test/support/told-client'
 
 const shape = { oneOf: [{ type: 'object', properties: { kind: { const: 'a' }, x: { type: 'number' } }, required: ['kind'] }, { type: 'object', properties: { kind: { const: 'b' }, y: { type: 'string' } }, required: ['kind'] }] }
 const TOOLS: UpstreamTool[] = [
@@ -62,16 +63,9 @@ async function clientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Promise
 
 /** A client of the proxy that counts the list changes it is told of, its list read once. */
 async function toldClientOf(proxy: Awaited<ReturnType<typeof createProxy>>): Promise<{ client: Client, told: () => number }> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await proxy.server().connect(serverSide)
-  const client = new Client({ name: 'test', version: '1' })
-  let told = 0
-  client.setNotificationHandler('notifications/tools/list_changed', () => {
-    told++
-  })
-  await client.connect(clientSide)
-  await client.listTools()
-  return { client, told: () => told }
+  const connected = await toldClient(proxy)
+  await connected.client.listTools()
+  return connected
 }
 
 
