@@ -11,6 +11,7 @@ import type { ObservedCall } from '../service/options'
 import type { OtelApi, Span } from './otel-api'
 import type { Failure } from './conventions'
 import { callerText } from '../util/caller-text'
+import { defineOwn } from '../util/object'
 import { ATTRIBUTES as A, DURATION_BOUNDARIES, errorType, EXECUTE_TOOL, KNOWN_METHODS, KNOWN_VERSIONS, METRICS, OTHER, TOOL_ERROR } from './conventions'
 
 export type { OtelApi } from './otel-api'
@@ -242,7 +243,7 @@ function withoutTraceContext(meta: Record<string, unknown> | undefined): Record<
       continue
     // A `__proto__` of its own (JSON text may have one) stays a key, as a spread copy keeps it.
     if (key === '__proto__')
-      Object.defineProperty(carried, key, { value: meta[key], enumerable: true, writable: true, configurable: true })
+      defineOwn(carried, key, meta[key])
     else
       carried[key] = meta[key]
   }
