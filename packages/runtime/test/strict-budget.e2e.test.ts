@@ -85,6 +85,8 @@ describe('the anthropic-strict budget over a gateway\'s servers', () => {
     const gateway = await createGateway(servers.map((server, i) => ({ name: ['one', 'two'][i]!, target: { url: server.url } })), { profile: 'anthropic-strict', log: () => {}, listMs: 5000 })
     try {
       await gateway.ready
+      // A server that took longer than the list's wait to come up (a loaded machine) is read once it is.
+      await vi.waitFor(() => expect(Object.keys(gateway.snapshot('test').runtime)).toHaveLength(6), { timeout: 30_000 })
       const profiles = Object.values(gateway.snapshot('test').runtime).map(entry => entry.profiles!['anthropic-strict']!)
       expect(profiles).toHaveLength(6)
       const strict = profiles.filter(profile => profile.strict === true)
