@@ -481,6 +481,8 @@ describe('createGateway: one name map (issue 65)', () => {
     ], { listMs: 5000, surface: 'full', log: line => lines.push(line) })
     const client = await connected(gateway)
     try {
+      // A server slower to start than the list's wait (a loaded machine) is listed once it is up.
+      await expect.poll(async () => (await listed(client)).length, { timeout: 30_000 }).toBe(7)
       const digest = (await listed(client)).find(name => /^bad__a_b_[0-9a-f]{8}$/.test(name))
       expect(await listed(client)).toEqual(['bad__a_b', digest, 'bad__dup', 'bad__fine', 'bad__relist', 'good__one', 'good__relist'])
       expect(textOf(await client.callTool({ name: digest!, arguments: {} }))).toBe('bad:a.b')

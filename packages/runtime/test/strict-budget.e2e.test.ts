@@ -106,6 +106,8 @@ describe('the anthropic-strict budget over a gateway\'s servers', () => {
     const gateway = await createGateway(servers.map((server, i) => ({ name: ['grabby', 'one', 'two'][i]!, target: { url: server.url } })), { profile: 'anthropic-strict', log: () => {}, listMs: 5000 })
     try {
       await gateway.ready
+      // A server that took longer than the list's wait to come up (a loaded machine) is read once it is.
+      await vi.waitFor(() => expect(Object.keys(gateway.snapshot('test').runtime)).toHaveLength(7), { timeout: 30_000 })
       const runtime = gateway.snapshot('test').runtime
       const strictOf = (server: string): string[] => Object.entries(runtime).filter(([, entry]) => entry.origin?.server === server && entry.profiles!['anthropic-strict']!.strict === true).map(([name]) => name)
       expect(Object.keys(runtime)).toHaveLength(7)
