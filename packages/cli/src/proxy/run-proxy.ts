@@ -60,6 +60,20 @@ function rulesNoted(proxy: Proxy, { file, rules }: { file: string, rules: Caller
 }
 
 /**
+ * `start`, and `load` begun once what `start` set off at once is done (a gateway's servers spawned):
+ * loading the tokenizer's tables before then held every server's start by a third of a second.
+ */
+function loadingAfter(start: ReturnType<typeof proxyStarter>, load: (() => void) | undefined): ReturnType<typeof proxyStarter> {
+  return load === undefined
+    ? start
+    : (offer) => {
+        const started = start(offer)
+        setImmediate(load)
+        return started
+      }
+}
+
+/**
  * Starts the upstream, compiles its tools (or reads the snapshot), checks the files against them
  * (`startup-check.ts`), and serves them until either side ends. Over stdio the upstream starts at
  * once, its handshake waits for what the client offers (so it is offered only that; nothing where
@@ -79,15 +93,15 @@ export async function runProxy(options: ProxyCommandOptions): Promise<void> {
     ...(named && overridesFile !== undefined ? { overrides: { file: overridesFile, overrides: named } } : {}),
     ...(options.rules ? { rules: { ...options.rules, views: Object.keys(named?.views ?? {}) } } : {}),
   }
-  // --surface auto counts as OpenAI's o200k_base does (loaded only for it, while the servers start).
-  const countTokens = options.surface === 'auto' ? tokenCounter() : undefined
+  // --surface auto counts as OpenAI's o200k_base does (loaded only for it, once the servers are started).
+  const tokens = options.surface === 'auto' ? tokenCounter() : undefined
   const audit = options.auditLog === undefined ? undefined : await openAuditLog(options.auditLog, log)
   const telemetry = await (await import('./telemetry')).startTelemetry(log, process.env, options.http?.host)
   // Each request that went upstream, and each refused at a limit: the audit log's line, and at debug the log's.
   const observer = callObserver(audit, options.logLevel === 'debug' ? log : undefined, options.limits && !options.http ? STDIO_CALLER : undefined)
   const onRefused = observer.onCall ? { onRefused: observer.onCall } : {}
   const toolLimits = options.toolLimits ? { toolLimits: options.toolLimits } : {}
-  const start = proxyStarter(options, { snapshot, named, profiles, countTokens, observer, telemetry: telemetry?.api, log })
+  const start = loadingAfter(proxyStarter(options, { snapshot, named, profiles, countTokens: tokens?.count, observer, telemetry: telemetry?.api, log }), tokens?.load)
   // The audit lines and spans held are written first, for two seconds at most: a collector that
   // never answers would hold the exit for its exporter's time limit (10 s, past a drain's bound).
   const flushed = (proxy?: Proxy): Promise<unknown> => Promise.all([
