@@ -3,6 +3,7 @@
 // imported: outside Node (a Worker) or in production nothing is read.
 import type { HashAccess } from './hash'
 import { logOnce } from '../util/log'
+import { nodeBuiltin } from '../util/node-builtin'
 import { contentHash } from './hash'
 
 interface FsApi { existsSync: (file: string) => boolean, readFileSync: (file: string) => Uint8Array, statSync: (file: string, options: { throwIfNoEntry: false }) => { isFile: () => boolean, size: number } | undefined }
@@ -28,9 +29,9 @@ export function artifactIsStale(artifact: { module?: unknown, hash?: unknown, fi
   const { module, hash, files } = artifact
   if (typeof module !== 'string' || typeof hash !== 'string' || !Array.isArray(files) || !files.every(file => typeof file === 'string'))
     return undefined
-  const fs = node.getBuiltinModule('node:fs') as FsApi
-  const crypto = node.getBuiltinModule('node:crypto') as CryptoApi
-  const path = node.getBuiltinModule('node:path') as PathApi
+  const fs = nodeBuiltin<FsApi>('node:fs')!
+  const crypto = nodeBuiltin<CryptoApi>('node:crypto')!
+  const path = nodeBuiltin<PathApi>('node:path')!
   const base = root ?? node.cwd?.() ?? '.'
   if (!fs.existsSync(path.resolve(base, module)))
     return undefined

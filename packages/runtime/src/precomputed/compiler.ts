@@ -6,6 +6,7 @@ import type { CompiledTool } from '@flatmcp/core'
 import type { PrecomputedTool, ProfiledTool } from '../artifact/format'
 import type { ToolDefinition } from '../tool/define-tool'
 import { toPrecomputed, toProfiled } from '../artifact/precomputed'
+import { nodeBuiltin } from '../util/node-builtin'
 import { registeredCount } from './registry'
 
 // A variable, not a literal: bundlers leave this require alone.
@@ -18,7 +19,7 @@ const COMPILER = '@flatmcp/core'
  */
 export function loadCompiler(subject: string): typeof Compiler {
   type ModuleApi = { createRequire: (url: string) => (id: string) => unknown }
-  const moduleApi = (globalThis as { process?: { getBuiltinModule?: (id: string) => ModuleApi | undefined } }).process?.getBuiltinModule?.('node:module')
+  const moduleApi = nodeBuiltin<ModuleApi>('node:module')
   try {
     if (!moduleApi)
       throw new Error('this runtime has no Node module loader')

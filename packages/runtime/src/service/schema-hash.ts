@@ -1,6 +1,7 @@
 // Canonical JSON and its SHA-256, one home for both: a tool's `schemaHash` (the progressive-disclosure
 // proposal's: lowercase hex SHA-256 of the RFC 8785 canonical JSON of the tool as listed) and an
 // upstream definition's digest (`digestOf`) are made here.
+import { nodeBuiltin } from '../util/node-builtin'
 import { nestsDeeper } from '../util/object'
 
 /**
@@ -38,7 +39,7 @@ export function hashedText(value: unknown): string {
 interface NodeCrypto { createHash: (algorithm: string) => { update: (text: string) => { digest: (encoding: 'hex') => string } } }
 
 /** Node's own hashing where it is at hand: a call costs a tenth of Web Crypto's, which answers each digest a turn later. */
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined
+const nodeCrypto = nodeBuiltin<NodeCrypto>('node:crypto')
 
 /** The lowercase hex SHA-256 of a text's UTF-8 bytes (Node's crypto where at hand; Web Crypto in Deno, Bun and workers). */
 export async function sha256Hex(text: string): Promise<string> {

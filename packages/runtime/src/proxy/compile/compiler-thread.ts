@@ -3,6 +3,8 @@
 // (`warmCompilerThread`), so that it boots while the proxy's own modules load and the upstream
 // starts, and the list, once read, is compiled without that wait. Nothing here loads the compiler.
 
+import { nodeBuiltin } from '../../util/node-builtin'
+
 export interface CompilerThread {
   on: (event: 'message' | 'error' | 'exit', listener: (value: never) => void) => void
   off: (event: 'error' | 'exit', listener: (value: never) => void) => void
@@ -20,8 +22,7 @@ interface NodeBuiltins {
 }
 
 function builtins(): NodeBuiltins {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-  return get ? { worker: get('node:worker_threads') as NodeBuiltins['worker'], fs: get('node:fs') as NodeBuiltins['fs'] } : {}
+  return { worker: nodeBuiltin('node:worker_threads'), fs: nodeBuiltin('node:fs') }
 }
 
 /** The compiler thread's file, beside this one in the build; none when running from source or bundled without it. */
