@@ -1,6 +1,6 @@
 // How `--surface auto` counts a list's tokens: as OpenAI's o200k_base does. Its tables take about
-// 0.35 s of the main thread to load: they load once the servers have been started (`load`), not
-// before, for the main thread does nothing else meanwhile; a list counted before they have (a
+// 0.35 s of the main thread to load, in one synchronous piece: they load once the servers have been
+// started (`load`), not before, where they held every spawn; a list counted before they have (a
 // snapshot that answers ahead) loads them then, at once.
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
