@@ -10,6 +10,12 @@ const VARIABLE = /\$\{([A-Za-z_]\w*)\}/g
 /** The proxy's own variables, kept for itself: its callers' credential and its OAuth client secret. No upstream gets them. */
 export const PROXY_VARIABLES: readonly string[] = ['FLATMCP_PROXY_TOKEN', 'FLATMCP_OAUTH_CLIENT_SECRET']
 
+/**
+ * What only ran the proxy: `npx --package <flatmcp> flatmcp proxy` exports the package it ran, and a
+ * server started with `npx -y <its package>` would look for its command in flatmcp's package.
+ */
+const LAUNCHER_VARIABLES: readonly string[] = ['npm_config_package']
+
 type Environment = Readonly<Record<string, string | undefined>>
 
 /** The process's environment, where there is one (none in a Worker). */
@@ -56,7 +62,7 @@ export function refuseWithheld(values: Readonly<Record<string, string>>, withhel
 
 /**
  * The environment a stdio upstream runs with: the proxy's own, every variable but those it keeps
- * for itself (`PROXY_VARIABLES`, and any whose value is or holds one of `withheld`, the credentials
+ * for itself (`PROXY_VARIABLES`, `LAUNCHER_VARIABLES`, and any whose value is or holds one of `withheld`, the credentials
  * it was given: `AUTH="Bearer <token>"` too) and those named in `others` (another server's, by name),
  * with `added` over it (one that holds a withheld value is refused).
  */
@@ -64,7 +70,7 @@ export function upstreamEnvironment(added: Readonly<Record<string, string>> = {}
   refuseWithheld(added, withheld, name => `the upstream's variable ${JSON.stringify(name)}`)
   const whole: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !others.includes(name) && !withheld.some(secret => holdsSecret(value, secret)))
+    if (value !== undefined && !PROXY_VARIABLES.includes(name) && !LAUNCHER_VARIABLES.includes(name) && !others.includes(name) && !withheld.some(secret => holdsSecret(value, secret)))
       whole[name] = value
   }
   return { ...whole, ...added }
